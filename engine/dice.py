@@ -1,0 +1,150 @@
+"""Dice: the Hockey Bones roll, dice ranges (3.20) and the dice sources.
+
+A *source* hands the game loop one four-dice roll at a time. Rules never roll: they
+receive the roll as an argument, so the same code serves seeded simulation, typed
+tabletop dice and replay of a recorded stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from typing import Protocol
+
+import msgspec
+
+from events.base import Roll
+from events.errors import RollError
+
+__all__ = [
+    "DiceRange",
+    "DiceSource",
+    "ManualDice",
+    "RecordedDice",
+    "Roll",
+    "RollError",
+    "SeededDice",
+    "derive_roll",
+    "parse_roll",
+]
+
+_RANGE = re.compile(r"^\s*([1-6])-(\d{1,2})(?:\((\d)\))?\s*$")
+
+
+class DiceRange(msgspec.Struct, frozen=True):
+    """A dice roll range such as ``2-10`` or ``3-6(3)`` (3.20).
+
+    A roll is in range when its blue die is below ``blue``; or equals it with the white
+    total below ``white``; or equals both and, when a red limit is given, the red die is
+    at most ``red``.
+    """
+
+    blue: int
+    white: int
+    red: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> DiceRange:
+        match = _RANGE.match(text) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(f"not a dice range: {text!r} (expected like '2-10' or '3-6(3)')")
+        blue, white = int(match[1]), int(match[2])
+        red = int(match[3]) if match[3] is not None else None
+        if not 2 <= white <= 12:
+            raise ValueError(f"not a dice range: {text!r} (white total must be 2-12)")
+        if red is not None and not 1 <= red <= 6:
+            raise ValueError(f"not a dice range: {text!r} (red number must be 1-6)")
+        return cls(blue, white, red)
+
+    def contains(self, roll: Roll) -> bool:
+        if roll.blue != self.blue:
+            return roll.blue < self.blue
+        if roll.white != self.white:
+            return roll.white < self.white
+        return self.red is None or roll.red <= self.red
+
+    def __str__(self) -> str:
+        red = f"({self.red})" if self.red is not None else ""
+        return f"{self.blue}-{self.white}{red}"
+
+
+def parse_roll(text: str) -> Roll:
+    """Read a roll typed as ``blue white white red``, e.g. ``3 4 2 6``."""
+    parts = text.replace(",", " ").split()
+    if len(parts) != 4 or not all(p.isdigit() and 1 <= int(p) <= 6 for p in parts):
+        raise RollError(
+            f"not a roll: {text.strip()!r} (type four dice 1-6: blue white white red, e.g. 3 4 2 6)"
+        )
+    blue, w1, w2, red = (int(p) for p in parts)
+    return Roll(blue, (w1, w2), red)
+
+
+# --- sources --------------------------------------------------------------------------
+
+class DiceSource(Protocol):
+    """Where the game loop gets its next roll; ``n`` counts rolls from 1 in a game."""
+
+    def roll(self, n: int) -> Roll: ...
+
+
+def derive_roll(seed: str, game_id: str, n: int) -> Roll:
+    """The n-th roll of a seeded game: a pure function of (seed, game id, n).
+
+    BLAKE2b keyed with the UTF-8 seed hashes ``"{game_id}:{n}:{block}"``; each digest
+    byte below 252 gives a die ``byte % 6 + 1`` (252 = 42 x 6, so every face is equally
+    likely), bytes 252-255 are skipped, and the next block is hashed if 32 bytes were not
+    enough. The first four dice are blue, white, white, red. See docs/dice.md.
+    """
+    key = seed.encode()[:64]
+    dice: list[int] = []
+    block = 0
+    while len(dice) < 4:
+        digest = hashlib.blake2b(f"{game_id}:{n}:{block}".encode(), key=key).digest()
+        dice.extend(b % 6 + 1 for b in digest if b < 252)
+        block += 1
+    return Roll(dice[0], (dice[1], dice[2]), dice[3])
+
+
+class SeededDice:
+    """Deterministic dice: the same seed and game id give the same rolls anywhere."""
+
+    def __init__(self, seed: str, game_id: str) -> None:
+        self.seed = seed
+        self.game_id = game_id
+
+    def roll(self, n: int) -> Roll:
+        return derive_roll(self.seed, self.game_id, n)
+
+
+class ManualDice:
+    """Rolls typed by a person, one line per roll (from a file or a prompt)."""
+
+    def __init__(self, lines: Iterable[str], origin: str = "input") -> None:
+        self._lines: Iterator[str] = iter(lines)
+        self.origin = origin
+        self._line_no = 0
+
+    def roll(self, n: int) -> Roll:
+        for line in self._lines:
+            self._line_no += 1
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                return parse_roll(text)
+            except RollError as err:
+                raise RollError(f"{self.origin}:{self._line_no}: {err}") from None
+        raise RollError(f"{self.origin}: ran out of rolls before the game ended (roll {n})")
+
+
+class RecordedDice:
+    """Rolls read back from a stream, for replay and branch."""
+
+    def __init__(self, rolls: Iterable[Roll]) -> None:
+        self._rolls = list(rolls)
+
+    def roll(self, n: int) -> Roll:
+        if n > len(self._rolls):
+            raise RollError(f"recorded stream has only {len(self._rolls)} rolls; roll {n} asked")
+        return self._rolls[n - 1]
