@@ -1,0 +1,237 @@
+"""Action codes (8.00-8.20) with pressure offense (19.00) and the checking game (20.00).
+
+A roll on the puck carrier's action matrix comes to a shot, a pass, an interception, a
+stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.bones.cards import Skater
+from engine.bones.codes import SkaterCell, parse_skater_cell
+from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
+from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.team_defense import blue_line_total, team_defense
+from engine.bones.timing import fatigue_numeric, play_sequence
+from events.base import Roll
+from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed
+
+LATE_SEQUENCE = 38  # the last five minutes of a period start after sequence 37 (12:48 left)
+
+# The board position directly across from each slot, for shadows (ruling R-8.10a).
+ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD", "G": "C"}
+
+
+def five_on_five(state: GameState) -> bool:
+    return all(
+        len([s for s in ("LW", "C", "RW", "LD", "RD") if state.team(side).slots.get(s)]) == 5
+        for side in ("home", "away")
+    )
+
+
+def even_or_pulled(state: GameState) -> bool:
+    """19.00 / 20.00: tactics apply at 5 on 5 or with a goalie pulled."""
+    return five_on_five(state) or state.home.pulled or state.away.pulled
+
+
+def tactic(state: GameState) -> str | None:
+    """The tactic in force (either team's; pressure and checking affect both teams)."""
+    if not even_or_pulled(state):
+        return None
+    return state.home.tactic or state.away.tactic
+
+
+def out_of_position(card: Skater, slot: str) -> bool:
+    """15.10: a forward in a forward slot he is not rated for."""
+    return slot in FORWARD_SLOTS and not card.is_defenseman and slot not in card.positions
+
+
+def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
+                  pid: str) -> tuple[int, list[str]]:
+    """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00."""
+    mods: list[str] = []
+    status = state.team(side).players[pid]
+    if state.dz_bonus == side:
+        value, mods = value + 2, [*mods, "+2 defensive-zone face-off (7.30)"]
+    if state.strength(side) == "pp":
+        value, mods = value + 1, [*mods, "+1 power play (8.10)"]
+        if slot in ("LD", "RD") and not card.is_defenseman:
+            value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
+    if five_on_five(state):
+        across = state.team(other(side)).slots.get(ACROSS.get(slot, "C"))
+        if across and getattr(state.team(other(side)).card(across), "shadow", False):
+            value, mods = value - 2, [*mods, "-2 shadowed (8.10)"]
+        if out_of_position(card, slot):
+            value, mods = value - 2, [*mods, "-2 out of position (8.10, 15.10)"]
+    tired = fatigue_numeric(status)
+    if tired:
+        value, mods = value - tired, [*mods, f"-{tired} fatigue (17.00)"]
+    if status.modifier:
+        value, mods = value + status.modifier, [*mods, f"{status.modifier} injury (18.10)"]
+    level = tactic(state)
+    if level in ("checking1", "checking2"):
+        cut = 2 if level == "checking1" else 3
+        value, mods = value - cut, [*mods, f"-{cut} checking game (20.00)"]
+    return value, mods
+
+
+def decide_action(state: GameState, step: Step, roll: Roll) -> list:
+    assert state.puck is not None
+    side, pid = state.puck
+    team = state.team(side)
+    card = team.card(pid)
+    assert isinstance(card, Skater)
+    slot = state.slot_of(side, pid) or "C"
+    text = card.action[roll.blue - 1][roll.white - 2]
+    cell = parse_skater_cell(text)
+    outcome = _outcome(state, side, pid, slot, card, cell, roll)
+    result, value, target, mods, rule, shooter, shot = outcome
+    passing = result in ("pass", "interception")
+    first_pp_pass = result == "pass" and pp_rules(state, side) and state.pp_passes == 0
+    if result == "pass" and pp_rules(state, side) and state.pp_passes >= 1:
+        shot = shot or "N"  # 13.00: a second power-play pass takes time and brings a shot
+    if state.delayed and result != "shot":
+        # 14.60: the one roll after a delayed call brings a shot or ends the play.
+        result, passing, first_pp_pass = "stoppage", False, False
+        mods, rule = [*mods, "delayed penalty: no shot, play stops (14.60)"], "14.60"
+    uses_time = not first_pp_pass
+    events: list = play_sequence(state) if uses_time else []
+    events.append(ActionResolved(
+        side=side, player=pid, slot=slot, cell=text, result=result, value=value,
+        target=target, modifiers=mods, time=uses_time, roll=state.rolls, rule=rule,
+        shooter=shooter, shot=shot, injury=cell.injury,
+    ))
+    if passing:
+        mover = resolve_pass if result == "pass" else resolve_interception
+        moved = mover(state, side, pid, roll.red)
+        events.extend(moved)
+        last = moved[-1]
+        # The shot belongs to whoever now holds the puck: the receiver of a second
+        # power-play pass (13.00), the interceptor of a forechecked pass (8.10 Pf).
+        wanted = PuckPassed if result == "pass" else PuckIntercepted
+        if shot and shooter is None and isinstance(last, wanted) and last.to_player != pid:
+            events[-1 - len(moved)] = msgspec.structs.replace(
+                events[-1 - len(moved)], shooter=last.to_player)
+        elif cell.injury:
+            events.append(PlayStopped(reason="injury", zone=None))
+    elif result == "stoppage":
+        zone = side if mods[:1] == ["icing"] else None
+        reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
+        events.append(PlayStopped(reason=reason, zone=zone))
+    elif result in ("kill", "play_on") and cell.injury:
+        events.append(PlayStopped(reason="injury", zone=None))
+    return events
+
+
+def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
+             cell: SkaterCell, roll: Roll) -> tuple:
+    """(result, value, target, modifiers, rule, shooter, shot kind) of one action cell."""
+    strength = state.strength(side)
+    opp = other(side)
+    empty_net = state.team(opp).pulled
+    if cell.plus and strength == "sh":
+        return "kill", None, None, [], "8.20", None, ""
+    if cell.pressure and tactic(state) == "pressure":
+        return "shot", None, None, ["pressure offense (19.00)"], "8.20", pid, "normal"
+    code, n = cell.code, cell.value
+    home = side == "home"
+    if code == "N":
+        value, mods = numeric_value(state, side, slot, card, n, pid)
+        if value > 14:
+            return "shot", value, None, mods, "8.10", pid, "normal"
+        value = max(1, value)
+        target, how = team_defense(state, opp, slot)
+        mods = [*mods, how]
+        if value >= target:
+            return "shot", value, target, mods, "9.00", pid, "normal"
+        return "interception", value, target, mods, "9.00", None, ""
+    if code == "*":
+        return "shot", None, None, [], "8.10", pid, "normal"
+    if code == "R":
+        return "shot", None, None, [], "8.10", pid, "normal" if empty_net else "R"
+    if code == "*H":
+        if not home:
+            return "interception", None, None, ["visitors (8.10)"], "8.10", None, ""
+        if n is None:
+            return "shot", None, None, [], "8.10", pid, "normal"
+        target, how = team_defense(state, opp, slot)
+        result = "shot" if n >= target else "interception"
+        return result, n, target, [how], "9.00", pid if result == "shot" else None, "normal"
+    if code == "*D":
+        if five_on_five(state) and out_of_position(card, slot):
+            return "interception", n, None, ["out of position (8.10)"], "8.10", None, ""
+        target, how = blue_line_total(state, opp)
+        result = "shot" if n >= target else "interception"
+        return result, n, target, [how], "8.10", pid if result == "shot" else None, "normal"
+    if code == "@":
+        if strength == "sh":
+            return "interception", None, None, ["short-handed (8.10)"], "8.10", None, ""
+        team = state.team(side)
+        total = sum(getattr(team.card(p), "passing", 0) for p in team.skaters_on_ice() if p != pid)
+        result = "shot" if total >= roll.red else "interception"
+        return (result, roll.red, total, [f"passing factors {total} vs red {roll.red}"], "8.10",
+                pid if result == "shot" else None, "N")
+    if code in ("P", "PP") or (code == "Pf" and slot not in ("LD", "RD")):
+        return _pass_code(state, side, opp, code, n, strength, pid)
+    if code == "Pf":
+        if strength == "pp":
+            return "pass", n, None, [], "8.10", None, ""
+        arrows = sum(getattr(state.team(opp).card(p), "forechecking", 0)
+                     for s in ("LW", "C", "RW") if (p := state.team(opp).slots.get(s)))
+        if n > arrows:
+            return "pass", n, arrows, [f"forechecking {arrows}"], "8.10", None, ""
+        return "interception", n, arrows, [f"forechecking {arrows}"], "8.10", None, "N"
+    if code in ("X", "XH", "XV"):
+        if code == "XH" and not home or code == "XV" and home:
+            return "interception", None, None, [], "8.10", None, ""
+        if code == "X" and n is not None and roll.red > n:
+            return "play_on", n, roll.red, [f"red {roll.red} > {n}: no penalty"], "8.10", None, ""
+        if state.ruleset.late_penalty_house_rule and _late(state) and roll.red != 1:
+            return "play_on", None, None, ["late penalty house rule: red not 1"], "QR", None, ""
+        return "penalty", None, None, [], "8.10", None, ""
+    if code == "#":
+        return "stoppage", None, None, ["infraction"], "8.10", None, ""
+    if code == "I":
+        if strength == "sh":
+            return "interception", None, None, ["short-handed icing"], "8.10", None, ""
+        return "stoppage", None, None, ["icing"], "8.10", None, ""
+    raise AssertionError(f"unhandled action code {code}")
+
+
+def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, strength: str,
+               pid: str) -> tuple:
+    if code == "PP":
+        ok = pp_rules(state, side)
+        return ("pass" if ok else "interception"), None, None, [], "8.10", None, ""
+    if strength == "sh":
+        return "interception", None, None, ["short-handed (8.10)"], "8.10", None, ""
+    status = state.team(side).players[pid]
+    if n is None and not status.modifier:
+        return "pass", None, None, [], "8.10", None, ""
+    limit = (6 if n is None else n) + status.modifier  # 18.10: P counts as P6 when hurt
+    bars = sum(getattr(state.team(opp).card(p), "intimidation", 0)
+               for p in state.team(opp).skaters_on_ice())
+    mods = [f"intimidation {bars}"] + ([f"{status.modifier} injury (18.10)"] if status.modifier else [])
+    return ("pass" if limit > bars else "interception"), limit, bars, mods, "8.10", None, ""
+
+
+def _late(state: GameState) -> bool:
+    return state.period >= 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
+
+
+def queue_after_action(state: GameState, event: ActionResolved) -> None:
+    """Evolve: what an action result leaves to do next."""
+    state.dz_bonus = ""
+    if event.injury:
+        state.injured = event.player
+    # 13.00: consecutive power-play passes, counted from pass codes (ruling R-13.00a).
+    state.pp_passes = state.pp_passes + 1 if event.result == "pass" and pp_rules(
+        state, event.side) else 0
+    if event.result == "shot":
+        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter or event.player,
+                                 detail=event.shot)]
+    elif event.result == "penalty":
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, detail="action")]
+    elif event.shot and event.shooter:
+        state.pending_shot = (event.shooter, event.shot)

@@ -1,0 +1,156 @@
+"""The default coach: line changes, pulling the goalie and shootout shooters.
+
+Coach decisions are inputs to the rules, like dice: this policy proposes them, the rules
+check them (lines.check_lines) and the stream records them. It rolls four forward lines
+and three pairs by shift ratings (6.40), sends power-play and penalty-killing units,
+changes tired skaters on the fly, and pulls the goalie late when behind.
+"""
+
+from __future__ import annotations
+
+from engine.bones.cards import Skater
+from engine.bones.lines import skater_slots
+from engine.bones.state import GameState, other
+from engine.bones.timing import MAX_STINT, REST_SEQUENCES
+from events.bones import ShootoutOrderChosen
+from events.common import LinesChanged
+
+STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
+PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
+
+
+class DefaultCoach:
+    """A deterministic coach: the same state always gets the same decisions."""
+
+    def lines(self, state: GameState) -> list[LinesChanged]:
+        on_the_fly = state.puck is not None
+        changes = []
+        for side in ("home", "away"):
+            slots = self.choose(state, side, on_the_fly)
+            if slots != state.team(side).slots:
+                changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly))
+        return changes
+
+    def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
+        team = state.team(side)
+        carrier = state.puck[1] if state.puck and state.puck[0] == side else None
+        limit = MAX_STINT if on_the_fly else STOPPAGE_CHANGE
+        wanted = skater_slots(state, side)
+        current = {s: team.slots.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
+        keep: dict[str, str] = {}
+        for slot in wanted:
+            pid = current.get(slot)
+            if pid and not team.players[pid].out and (
+                team.players[pid].stint < limit or pid == carrier
+            ):
+                keep[slot] = pid
+        if carrier and carrier not in keep.values():
+            home_slot = next(s for s, p in current.items() if p == carrier)
+            target = home_slot if home_slot in wanted else next(s for s in wanted if s not in keep)
+            keep[target] = carrier
+        unit_changes = self._fill(state, side, wanted, keep, on_the_fly)
+        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
+        slots["G"] = self._net(state, side, slots)
+        return slots
+
+    def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
+              keep: dict[str, str], on_the_fly: bool) -> dict[str, str]:
+        team = state.team(side)
+        chosen = dict(keep)
+        used = set(keep.values())
+        on_ice = set(team.skaters_on_ice())
+        lines = team.team.lines
+        strength = state.strength(side)
+
+        def ready(pid: str) -> bool:
+            status = team.players[pid]
+            return (not status.out and pid not in used and isinstance(status.card, Skater)
+                    and (pid in on_ice and status.stint < STOPPAGE_CHANGE
+                         or pid not in on_ice and status.rest >= REST_SEQUENCES))
+
+        def freshness(pid: str) -> float:
+            status = team.players[pid]
+            card = status.card
+            assert isinstance(card, Skater)
+            return card.shift - status.shifts
+
+        forward_slots = [s for s in wanted if s in ("LW", "C", "RW") and s not in chosen]
+        defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
+        if forward_slots:
+            units = [dict(zip(("LW", "C", "RW"), line, strict=True)) for line in lines.forwards]
+            self._place(chosen, used, forward_slots, units, ready, freshness, strength, team)
+        if defense_slots:
+            units = [dict(zip(("LD", "RD"), pair, strict=True)) for pair in lines.defense]
+            self._place(chosen, used, defense_slots, units, ready, freshness, strength, team)
+        return chosen
+
+    def _place(self, chosen, used, open_slots, units, ready, freshness, strength, team) -> None:
+        def unit_score(unit: dict[str, str]) -> float:
+            members = [p for p in unit.values() if ready(p)]
+            if not members:
+                return -1e9
+            base = sum(freshness(p) for p in members) / len(members) + len(members)
+            if strength == "pp":
+                base += sum(getattr(team.card(p), "assist", 0) for p in members)
+            elif strength == "sh":
+                base += sum(getattr(team.card(p), "defense", 0) + 3 * getattr(team.card(p), "ace_pk", False)
+                            for p in members)
+            return base
+
+        for unit in sorted(units, key=unit_score, reverse=True):
+            for slot in list(open_slots):
+                pid = unit.get(slot)
+                if pid is None and slot == "C" and "C" not in unit:
+                    continue
+                if pid is None:
+                    pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
+                if pid and ready(pid):
+                    chosen[slot], open_slots[:] = pid, [s for s in open_slots if s != slot]
+                    used.add(pid)
+            if not open_slots:
+                return
+        # Anyone rested who can play: a forward for a forward slot first (15.10).
+        for slot in list(open_slots):
+            pool = [p for p in team.players if ready(p)]
+            want_d = slot in ("LD", "RD")
+            pool.sort(key=lambda p: (team.card(p).is_defenseman != want_d,
+                                     slot not in team.card(p).positions, -freshness(p), p))
+            if pool:
+                chosen[slot] = pool[0]
+                used.add(pool[0])
+                open_slots.remove(slot)
+        for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
+            pool = [p for p, s in team.players.items()
+                    if not s.out and p not in used and isinstance(s.card, Skater)]
+            pool.sort(key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
+            chosen[slot] = pool[0]
+            used.add(pool[0])
+
+    def _net(self, state: GameState, side: str, slots: dict[str, str | None]) -> str | None:
+        team = state.team(side)
+        behind = state.team(other(side)).score - team.score
+        late = state.period == 3 and state.sequence >= PULL_AT
+        if late and 1 <= behind <= 2 and state.strength(side) != "sh":
+            if team.pulled:
+                extra = team.slots["G"]
+                if extra and not team.players[extra].out and extra not in slots.values():
+                    return extra
+            taken = set(slots.values())
+            pool = [p for p, s in team.players.items() if not s.out and p not in taken
+                    and isinstance(s.card, Skater) and s.rest >= REST_SEQUENCES]
+            if pool:
+                return max(pool, key=lambda p: (team.card(p).n, p))
+        if team.pulled and state.puck is not None:
+            return team.slots["G"] if team.slots["G"] not in slots.values() else team.goalie
+        return team.goalie
+
+    def shootout(self, state: GameState) -> ShootoutOrderChosen:
+        """21.00: the best shootout ratings shoot; the home team chooses to shoot first."""
+        def shooters(side: str) -> list[str]:
+            team = state.team(side)
+            pool = [p for p, s in team.players.items() if isinstance(s.card, Skater)
+                    and s.out not in ("game",)]
+            return sorted(pool, key=lambda p: (-team.card(p).so, p))
+
+        return ShootoutOrderChosen(first="home", home_shooters=shooters("home"),
+                                   away_shooters=shooters("away"))

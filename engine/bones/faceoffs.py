@@ -1,0 +1,83 @@
+"""Face-offs (7.00-7.30): who wins the draw, ace centres, power plays, defensive zones."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Skater
+from engine.bones.state import GameState, Step, other
+from events.base import Roll
+from events.bones import FaceoffRolled
+
+ACE_LEVEL = {"": 0, "A": 1, "AA": 2}
+
+
+def parse_cell(cell: str) -> tuple[str, str, str]:
+    """``"C-H/A"`` -> (slot, side code, mark)."""
+    where, _, mark = cell.partition("/")
+    slot, _, side = where.partition("-")
+    return slot, side, mark
+
+
+def best_taker(state: GameState, side: str) -> tuple[str | None, int]:
+    """7.20: the on-ice skater with the best face-off rating takes the draw."""
+    team = state.team(side)
+    best, level = None, -1
+    for pid in team.skaters_on_ice():
+        card = team.card(pid)
+        rating = ACE_LEVEL[card.faceoff] if isinstance(card, Skater) else 0
+        if rating > level:
+            best, level = pid, rating
+    return best, max(level, 0)
+
+
+def ace_winner(state: GameState, mark: str) -> str | None:
+    """7.20: which side an ``A`` or ``AA`` mark gives the draw to, if any."""
+    if not mark:
+        return None
+    levels = {side: best_taker(state, side)[1] for side in ("home", "away")}
+    home, away = levels["home"], levels["away"]
+    if home == away:
+        return None
+    high, low = ("home", "away") if home > away else ("away", "home")
+    if mark == "A":
+        # An A cell goes to any ace facing an unrated taker; A against AA is unchanged.
+        return high if levels[low] == 0 else None
+    return high if levels[high] == 2 else None  # AA cells go to an AA against A or none
+
+
+def power_play_side(state: GameState) -> str | None:
+    for side in ("home", "away"):
+        if state.strength(side) == "pp":
+            return side
+    return None
+
+
+def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
+    cell = state.charts.faceoffs[roll.blue - 1][roll.white - 2]
+    slot, side_code, mark = parse_cell(cell)
+    rule = "7.00"
+    if side_code == "PP":
+        # 7.10: the power-play team's slot; with no power play the home team's (R-7.10).
+        side = power_play_side(state) or "home"
+        rule = "7.10"
+    else:
+        side = "home" if side_code == "H" else "away"
+    player = state.team(side).slots.get(slot)
+    ace = ace_winner(state, mark)
+    if ace is not None and ace != side or (ace is not None and player is None):
+        taker, _ = best_taker(state, ace)
+        side, player, rule = ace, taker, "7.20"
+        slot = state.slot_of(side, taker) or slot
+    zone = step.detail or None
+    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=zone,
+                          roll=state.rolls, rule=rule)]
+
+
+def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:
+    if event.player is None:
+        return  # 7.00: an empty slot wins nothing; roll again
+    state.puck = (event.side, event.player)
+    state.pp_passes = 0
+    # 7.30: the attacking team that wins a draw in the other team's zone gets +2 next roll.
+    state.dz_bonus = event.side if event.zone == other(event.side) else ""
+    state.queue.pop(0)
+    state.queue.insert(0, Step("action"))

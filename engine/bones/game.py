@@ -1,0 +1,220 @@
+"""The Hockey Bones decider: ``decide(state, roll) -> events`` and ``evolve(state, event)``.
+
+``decide`` looks at the next step in ``state.queue`` and hands it, with its roll, to the
+module of that rule area. ``evolve`` applies one event to the state in place and returns
+it (like ``chess.Board.push``); folding a stream's events from ``initial_state`` rebuilds
+any moment of the game. ``play`` is the thin loop around them: it asks a dice source for
+rolls and a coach for choices, and records everything as events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.bones import (
+    actions,
+    faceoffs,
+    goalies,
+    injuries,
+    penalties,
+    periods,
+    scoring,
+    shots,
+    stoppages,
+    timing,
+)
+from engine.bones.cards import Charts, Goalie, Team
+from engine.bones.lines import check_lines
+from engine.bones.rulesets import find_ruleset
+from engine.bones.state import CHOICE_STEPS, GameState, PlayerStatus, Step, TeamState
+from engine.dice import DiceSource
+from events import bones as ev
+from events.base import Event, Roll
+from events.common import (
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    LinesChanged,
+    PeriodEnded,
+    PeriodStarted,
+    TacticDeclared,
+)
+from events.errors import RinklogError
+
+MAX_STEPS = 200_000  # a guard: a real game takes a few thousand
+Decider = Callable[[GameState, Step, Roll], list]
+
+DECIDERS: dict[str, Decider] = {
+    "faceoff": faceoffs.decide_faceoff,
+    "action": actions.decide_action,
+    "shot": shots.decide_shot,
+    "goalie": goalies.decide_goalie,
+    "rebound_lower": goalies.decide_rebound_lower,
+    "clearing": goalies.decide_clearing,
+    "ps_red": goalies.decide_penalty_shot_red,
+    "time": scoring.decide_exact_time,
+    "assists": scoring.decide_assists,
+    "goalie_assist": scoring.decide_goalie_assist,
+    "assist_ranks": scoring.decide_assist_ranks,
+    "penalty": penalties.decide_penalty,
+    "retaliation": penalties.decide_retaliation,
+    "gm_pick": penalties.decide_retaliation,
+    "special": penalties.decide_special,
+    "misconduct": penalties.decide_misconduct,
+    "gm_check": penalties.decide_game_misconduct,
+    "goalie_gm": penalties.decide_game_misconduct,
+    "delayed": penalties.decide_delayed,
+    "assess": penalties.decide_assess,
+    "bench": penalties.decide_bench_check,
+    "bench_time": penalties.decide_bench_time,
+    "injury": injuries.decide_injury,
+    "stop": stoppages.decide_stop,
+    "start_period": periods.decide_start_period,
+    "end_period": periods.decide_end_period,
+    "end_game": periods.decide_end_game,
+    "shootout": periods.decide_shootout,
+}
+
+
+class IllegalChoice(RinklogError):
+    """A coach choice the rules do not allow (6.41, 15.00, 21.00)."""
+
+
+def decide(state: GameState, roll: Roll | None) -> list[Event]:
+    """The events that the next step, with its roll (None for rollless steps), yields."""
+    step = state.queue[0]
+    return DECIDERS[step.kind](state, step, roll)
+
+
+def _rolled(state: GameState, event: DiceRolled) -> None:
+    state.rolls = event.n
+    if event.purpose in ("faceoff", "action"):
+        state.coach_window = False  # the coach had his say before this roll
+
+
+def _tactic(state: GameState, event: TacticDeclared) -> None:
+    state.team(event.side).tactic = event.tactic
+
+
+def _exact_time(state: GameState, event: ev.ExactTime) -> None:
+    state.queue.pop(0)
+    if event.kind == "penalty":
+        state.penalty_time = event.time
+
+
+def _assists_awarded(state: GameState, event: ev.AssistsAwarded) -> None:
+    if state.queue and state.queue[0].kind == "assist_ranks":
+        state.queue.pop(0)
+
+
+EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
+    DiceRolled: _rolled,
+    PeriodStarted: periods.apply_period_started,
+    PeriodEnded: periods.apply_period_ended,
+    GameEnded: periods.apply_game_ended,
+    LinesChanged: timing.apply_lines,
+    TacticDeclared: _tactic,
+    ev.BenchMinorChecked: penalties.apply_bench_check,
+    ev.BenchMinorScheduled: penalties.apply_bench_time,
+    ev.FaceoffRolled: faceoffs.apply_faceoff,
+    ev.SequencePlayed: timing.apply_sequence,
+    ev.ActionResolved: actions.queue_after_action,
+    ev.PuckPassed: stoppages.apply_puck_moved,
+    ev.PuckIntercepted: stoppages.apply_puck_moved,
+    ev.ShotTaken: shots.queue_after_shot,
+    ev.GoalieResult: goalies.queue_after_goalie,
+    ev.GoalScored: scoring.apply_goal,
+    ev.ExactTime: _exact_time,
+    ev.AssistsCounted: scoring.queue_after_assist_count,
+    ev.GoalieAssistChecked: scoring.queue_after_goalie_assist,
+    ev.AssistsAwarded: _assists_awarded,
+    ev.ReboundChecked: goalies.queue_after_rebound,
+    ev.ClearingChecked: goalies.queue_after_clearing,
+    ev.PlayStopped: stoppages.apply_stop,
+    ev.PenaltyCalled: penalties.apply_called,
+    ev.RetaliationRolled: penalties.apply_retaliation,
+    ev.SpecialOccurrenceRolled: penalties.apply_special,
+    ev.MisconductChecked: penalties.apply_misconduct,
+    ev.GameMisconductChecked: penalties.apply_game_misconduct,
+    ev.PenaltyAssessed: penalties.apply_assessed,
+    ev.PenaltyEnded: penalties.apply_ended,
+    ev.InjuryChecked: injuries.apply_injury,
+    ev.GoalieInjured: goalies.apply_goalie_injured,
+    ev.PenaltyShotAwarded: goalies.queue_after_penalty_shot,
+    ev.ShootoutOrderChosen: periods.apply_shootout_order,
+    ev.ShootoutAttempt: periods.apply_shootout_attempt,
+}
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    handler = EVOLVERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) -> GameState:
+    """The state before the first period: everyone dressed, nobody on the ice yet."""
+
+    def team_state(side: str, team: Team) -> TeamState:
+        players: dict[str, PlayerStatus] = {}
+        for card in [*team.skaters, *team.goalies]:
+            players[card.id] = PlayerStatus(card=card)
+        starter = team.lines.goalies[0]
+        assert isinstance(players[starter].card, Goalie)
+        slots: dict[str, str | None] = dict.fromkeys(("LW", "C", "RW", "LD", "RD"))
+        slots["G"] = starter
+        return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
+
+    state = GameState(game_id=created.game_id, ruleset=find_ruleset(created.ruleset),
+                      charts=charts, home=team_state("home", home),
+                      away=team_state("away", away), overtime=created.overtime)
+    state.queue.append(Step("start_period"))
+    return state
+
+
+def check_choice(state: GameState, event: Event) -> None:
+    """Raise IllegalChoice when a coach's choice breaks a rule."""
+    if isinstance(event, LinesChanged):
+        problem = check_lines(state, event)
+        if problem:
+            raise IllegalChoice(f"line change for {event.side}: {problem}")
+    elif isinstance(event, ev.ShootoutOrderChosen):
+        if not state.queue or state.queue[0].kind != "shootout_order":
+            raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
+        for side, shooters in (("home", event.home_shooters), ("away", event.away_shooters)):
+            team = state.team(side)
+            bad = [p for p in shooters if p not in team.players or team.players[p].is_goalie]
+            if not shooters or bad:
+                raise IllegalChoice(f"21.00: {side} shooters must be its skaters: {bad}")
+
+
+def play(state: GameState, dice: DiceSource, coach: object,
+         record: Callable[[Event], None]) -> GameState:
+    """Play from ``state`` to the end: ask dice and coach, decide, evolve, record."""
+    for _ in range(MAX_STEPS):
+        if state.finished:
+            return state
+        step = state.queue[0]
+        if state.coach_window and step.kind in ("faceoff", "action"):
+            for choice in coach.lines(state):
+                check_choice(state, choice)
+                evolve(state, choice)
+                record(choice)
+        if step.kind in CHOICE_STEPS:
+            choice = coach.shootout(state)
+            check_choice(state, choice)
+            evolve(state, choice)
+            record(choice)
+            continue
+        roll = None
+        if step.needs_roll:
+            n = state.rolls + 1
+            roll = dice.roll(n)
+            rolled = DiceRolled(n=n, roll=roll, purpose=step.kind)
+            evolve(state, rolled)
+            record(rolled)
+        for event in decide(state, roll):
+            evolve(state, event)
+            record(event)
+    raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")

@@ -1,0 +1,187 @@
+"""Goalies (11.00-11.20): goalie action codes, rebounds and clearing the puck."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Goalie, Skater
+from engine.bones.codes import parse_goalie_cell
+from engine.bones.passing import resolve_interception
+from engine.bones.scoring import goal_events
+from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.stoppages import continue_or_stop
+from engine.bones.timing import fatigue_defense
+from engine.dice import DiceRange
+from events.base import Roll
+from events.bones import (
+    ClearingChecked,
+    GoalieInjured,
+    GoalieResult,
+    PenaltyShotAwarded,
+    PlayStopped,
+    PuckIntercepted,
+    PuckPassed,
+    ReboundChecked,
+)
+
+
+def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
+    side, shooter, kind = step.side, step.player, step.detail
+    gside = other(side)
+    gteam = state.team(gside)
+    goalie = gteam.goalie
+    card = gteam.card(goalie)
+    assert isinstance(card, Goalie)
+    text = card.action[roll.blue - 1][roll.white - 2]
+    cell = parse_goalie_cell(text)
+    in_range = bool(step.number)
+
+    def result(outcome: str, player: str | None = None, rule: str = "11.10") -> GoalieResult:
+        return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
+                            player=player, roll=state.rolls, rule=rule)
+
+    if cell.goal_if_in_range and in_range:
+        return [result("goal"), *goal_events(state, side, shooter, "normal", "11.10")]
+    if kind == "R":
+        # 11.20: after a skater's R, every result but a goal is a rebound chance.
+        return [result("rebound", rule="11.20"), *rebound(state, side, shooter, roll.red)]
+    code = cell.code
+    if code in ("OWN", "*"):
+        receiving = gside if code == "OWN" else side
+        player = state.team(receiving).slots.get(cell.slot or "")
+        if player is not None:
+            outcome = "to_defense" if code == "OWN" else "to_offense"
+            return [result(outcome, player), PuckPassed(
+                side=receiving, from_player=goalie, to_player=player, slot=cell.slot or "",
+                roll=state.rolls, rule="11.10") if code == "OWN" else PuckIntercepted(
+                side=receiving, from_player=None, to_player=player, slot=cell.slot or "",
+                roll=state.rolls, rule="11.10"), *continue_or_stop(state)]
+        return frozen(state, result("frozen"), gside)  # 11.10: nobody there, frozen
+    if code == "R":
+        if kind == "rebound" or state.shots_this_sequence >= 2:
+            return frozen(state, result("frozen", rule="11.20"), gside)
+        return [result("rebound", rule="11.20"), *rebound(state, side, shooter, roll.red)]
+    if code == "X" and (cell.number is None or roll.red <= cell.number):
+        return [result("penalty")]
+    if code == "PS" and roll.red == 1:
+        return [result("penalty_shot")]
+    events = frozen(state, result("frozen"), gside)
+    if code == "F?" and roll.red == 1:
+        backup = next((pid for pid, s in gteam.players.items()
+                       if s.is_goalie and pid != goalie and not s.out), None)
+        events.append(GoalieInjured(side=gside, goalie=goalie, replacement=backup,
+                                    roll=state.rolls))
+    return events
+
+
+def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:
+    return [event, PlayStopped(reason="frozen", zone=goalie_side)]
+
+
+def rebound(state: GameState, side: str, shooter: str, red: int) -> list:
+    """11.20: the red die picks the rebounder off the goalie's rebound chart."""
+    if red == 6:
+        return [ReboundChecked(side=side, chart="upper", slot=None, player=None,
+                               roll=state.rolls)]
+    goalie = state.team(other(side)).card(state.team(other(side)).goalie)
+    assert isinstance(goalie, Goalie)
+    return _rebounder(state, side, goalie.rebounds.upper[red - 1], "upper")
+
+
+def decide_rebound_lower(state: GameState, step: Step, roll: Roll) -> list:
+    goalie = state.team(other(step.side)).card(state.team(other(step.side)).goalie)
+    assert isinstance(goalie, Goalie)
+    return _rebounder(state, step.side, goalie.rebounds.lower[roll.red - 1], "lower")
+
+
+def _rebounder(state: GameState, side: str, slot: str, chart: str) -> list:
+    player = state.team(side).slots.get(slot)
+    events: list = [ReboundChecked(side=side, chart=chart, slot=slot, player=player,
+                                   roll=state.rolls)]
+    if player is None:
+        # Quick reference: a puck off the goalie to an empty slot is frozen.
+        return [*events, PlayStopped(reason="frozen", zone=other(side))]
+    return events
+
+
+def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, list[str]]:
+    """11.20: LD + RD clearing ratings of the defending team, less one for a screen."""
+    defending = state.team(other(side))
+    total, notes = 0, []
+    for slot in ("LD", "RD"):
+        pid = defending.slots.get(slot)
+        if pid is None:
+            continue
+        card = defending.card(pid)
+        if isinstance(card, Skater) and card.is_defenseman:
+            total += max(0, card.clearing - fatigue_defense(defending.players[pid]))
+    shooters = state.team(side)
+    if state.strength(side) != "sh":
+        for slot in FORWARD_SLOTS:
+            pid = shooters.slots.get(slot)
+            if pid and pid != rebounder:
+                card = shooters.card(pid)
+                if isinstance(card, Skater) and (card.screening or card.is_defenseman):
+                    total, notes = total - 1, ["-1 screen"]
+                    break
+    return max(0, total), notes
+
+
+def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
+    side, rebounder, shooter = step.side, step.player, step.detail
+    total, _ = clearing_total(state, side, rebounder)
+    table = state.charts.clearing
+    text = table[min(total, len(table) - 1)]
+    cleared = DiceRange.parse(text).contains(roll)
+    events: list = [ClearingChecked(side=other(side), total=total, range=text, cleared=cleared,
+                                    roll=state.rolls)]
+    if cleared:
+        # Quick reference: a clear is an interception off the shooter's pass chart.
+        moved = resolve_interception(state, side, shooter, roll.red, rule="11.20")
+        return events + moved + continue_or_stop(state)
+    return events
+
+
+def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
+    awarded = roll.red <= 2  # 11.10 PS1: a re-rolled red 1 or 2
+    events: list = [PenaltyShotAwarded(side=step.side, shooter=step.player, awarded=awarded,
+                                       roll=state.rolls)]
+    if not awarded:
+        events.append(PlayStopped(reason="frozen", zone=other(step.side)))
+    return events
+
+
+def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
+    step = state.queue[0]
+    if event.outcome == "penalty":
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, detail="goalie")]
+    elif event.outcome == "penalty_shot":
+        state.queue[0:1] = [Step("ps_red", side=step.side, player=step.player)]
+    elif event.outcome == "rebound":
+        state.queue[0:1] = [Step("rebound", side=step.side, player="", detail=step.player)]
+
+
+def queue_after_rebound(state: GameState, event: ReboundChecked) -> None:
+    shooter = state.queue[0].detail
+    if event.slot is None:
+        state.queue[0:1] = [Step("rebound_lower", side=event.side, detail=shooter)]
+    elif event.player is not None:
+        state.queue[0:1] = [Step("clearing", side=event.side, player=event.player,
+                                 detail=shooter)]
+
+
+def queue_after_clearing(state: GameState, event: ClearingChecked) -> None:
+    step = state.queue[0]
+    if not event.cleared:
+        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, detail="rebound")]
+
+
+def queue_after_penalty_shot(state: GameState, event: PenaltyShotAwarded) -> None:
+    if event.awarded:
+        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, detail="ps")]
+
+
+def apply_goalie_injured(state: GameState, event: GoalieInjured) -> None:
+    team = state.team(event.side)
+    if event.replacement is not None:
+        team.players[event.goalie].out = "game"
+        team.goalie = event.replacement
+        team.slots["G"] = event.replacement

@@ -1,0 +1,52 @@
+"""Who may stand where: positioning when short (15.00), player changes (6.41)."""
+
+from __future__ import annotations
+
+from engine.bones.state import GameState
+from engine.bones.timing import REST_SEQUENCES
+from events.common import LinesChanged
+
+# 15.00: with four skaters the C slot stays empty; with three, both wings do.
+SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
+
+
+def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
+    return SLOTS_FOR[5 - state.team(side).man_short()]
+
+
+def check_lines(state: GameState, event: LinesChanged) -> str | None:
+    """Why a line change is illegal, or None (6.41, 15.00)."""
+    team = state.team(event.side)
+    wanted = skater_slots(state, event.side)
+    slots = event.slots
+    if set(slots) != {"LW", "C", "RW", "LD", "RD", "G"}:
+        return "a line change names the six slots LW, C, RW, LD, RD, G"
+    filled = [s for s in ("LW", "C", "RW", "LD", "RD") if slots[s]]
+    if tuple(filled) != wanted:
+        return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
+    ids = [pid for pid in slots.values() if pid]
+    if len(ids) != len(set(ids)):
+        return "a player stands in two slots"
+    on_ice_now = set(team.skaters_on_ice()) | {team.goalie}
+    for slot, pid in slots.items():
+        if pid is None:
+            continue
+        status = team.players.get(pid)
+        if status is None:
+            return f"{pid} is not dressed for {team.team.id}"
+        if status.out:
+            return f"{pid} cannot play ({status.out})"
+        if slot != "G" and status.is_goalie:
+            return f"6.41: goalie {pid} cannot skate in {slot}"
+        if pid not in on_ice_now and status.rest < REST_SEQUENCES:
+            return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
+    goalie = slots["G"]
+    if goalie is None:
+        return "the G slot needs the goalie or a sixth skater (15.00)"
+    if goalie != team.goalie and team.players[goalie].is_goalie:
+        return f"{goalie} is not the goalie of record"
+    if event.on_the_fly and state.puck and state.puck[0] == event.side:
+        carrier = state.puck[1]
+        if carrier not in ids:
+            return f"6.41: {carrier} has the puck and cannot change on the fly"
+    return None

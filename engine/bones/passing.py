@@ -1,0 +1,87 @@
+"""Passes (13.00) and interceptions (12.00, 12.10): where the red die sends the puck."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Skater
+from engine.bones.state import GameState, other
+from events.bones import PuckIntercepted, PuckPassed
+
+
+def pp_rules(state: GameState, side: str) -> bool:
+    """Power-play passing rules: a penalty power play, or a pulled goalie with more
+    skaters (quick reference, goalie pulled)."""
+    if state.strength(side) == "pp":
+        return True
+    team = state.team(side)
+    return team.pulled and state.skaters(side) > state.skaters(other(side))
+
+
+def man_advantage(state: GameState, side: str) -> int:
+    return state.skaters(side) - state.skaters(other(side))
+
+
+def pass_target(state: GameState, side: str, card: Skater, red: int) -> str:
+    """The slot a pass goes to on the passer's own team (13.00)."""
+    if red <= 5:
+        return card.passes[red - 1]
+    if state.team(side).pulled:
+        return "G"  # 13.00: red 6 goes to the sixth skater
+    return card.pass_six.pp if pp_rules(state, side) else card.pass_six.es
+
+
+def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str = "13.00") -> list:
+    """A pass result; on a short-handed team it becomes an interception (13.00)."""
+    card = state.team(side).card(passer)
+    assert isinstance(card, Skater)
+    if state.strength(side) == "sh":
+        return resolve_interception(state, side, passer, red, rule="13.00")
+    slot = pass_target(state, side, card, red)
+    receiver = state.team(side).slots.get(slot)
+    if receiver is None:
+        # 13.00: a pass to an empty slot is intercepted instead.
+        return resolve_interception(state, side, passer, red, rule="13.00", from_pass=True)
+    return [PuckPassed(side=side, from_player=passer, to_player=receiver, slot=slot,
+                       roll=state.rolls, rule=rule)]
+
+
+def resolve_interception(state: GameState, side: str, carrier: str, red: int,
+                         rule: str = "12.00", from_pass: bool = False) -> list:
+    """The carrier loses the puck to the slot his pass chart names on the other team."""
+    card = state.team(side).card(carrier)
+    assert isinstance(card, Skater)
+    opponents = other(side)
+    mine = state.team(side)
+    advantage = man_advantage(state, side)
+    if mine.pulled and advantage > 0:
+        # 12.10: a pulled-goalie team with the extra man keeps some lost pucks.
+        keep = {1: red <= 2, 2: red <= 4}.get(advantage, True)
+        if keep:
+            return _keep(state, side, carrier, card, red, "12.10")
+    if red == 6:
+        if state.team(opponents).pulled:
+            slot = "G"  # 12.00: to the other team's sixth skater
+        elif state.strength(side) == "sh":
+            slot = card.pass_six.pk
+        elif state.strength(side) == "pp":
+            return _keep(state, side, carrier, card, red, "12.00")  # a pass after all
+        else:
+            slot = card.pass_six.es
+    else:
+        slot = card.passes[red - 1]
+    receiver = state.team(opponents).slots.get(slot)
+    if receiver is None:
+        # 12.00: an interception to an empty slot is a pass; the carrier keeps the puck
+        # (and after a pass to an empty slot, both empty: he keeps it too, 13.00).
+        return [PuckPassed(side=side, from_player=carrier, to_player=carrier,
+                           slot=state.slot_of(side, carrier) or "", roll=state.rolls,
+                           rule="12.00")]
+    return [PuckIntercepted(side=opponents, from_player=carrier, to_player=receiver, slot=slot,
+                            roll=state.rolls, rule=rule)]
+
+
+def _keep(state: GameState, side: str, carrier: str, card: Skater, red: int, rule: str) -> list:
+    """An interception turned into a pass (12.00 red 6 on the power play, 12.10)."""
+    slot = pass_target(state, side, card, red)
+    receiver = state.team(side).slots.get(slot) or carrier
+    return [PuckPassed(side=side, from_player=carrier, to_player=receiver, slot=slot,
+                       roll=state.rolls, rule=rule)]

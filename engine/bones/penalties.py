@@ -1,0 +1,336 @@
+"""Penalties (14.00-14.60) and bench minors (5.00).
+
+A penalty roll reads the penalized player's penalty column (odd or even blue). The call
+may bring retaliation (14.30), special occurrences (14.20 #), misconducts (14.40) and
+game misconducts (14.51, 14.52); everything called is assessed together when play stops,
+or after the one roll of a delayed penalty (14.60).
+"""
+
+from __future__ import annotations
+
+from engine.bones.cards import Goalie, Skater
+from engine.bones.state import Call, GameState, Penalty, Step, other
+from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
+from engine.dice import DiceRange
+from events.base import Roll
+from events.bones import (
+    BenchMinorChecked,
+    BenchMinorScheduled,
+    GameMisconductChecked,
+    MisconductChecked,
+    PenaltyAssessed,
+    PenaltyCalled,
+    PenaltyEnded,
+    PlayStopped,
+    PuckIntercepted,
+    RetaliationRolled,
+    SpecialOccurrenceRolled,
+)
+
+# 14.10: minutes and time sequences in the box; a minor's short time ends on a PP goal.
+KINDS: dict[str, tuple[int, int, bool]] = {
+    "minor": (2, 5, True),
+    "double_minor": (4, 10, True),
+    "major": (5, 12, False),
+    "minor_major": (7, 17, False),
+    "misconduct": (10, 25, False),
+    "game_misconduct": (10, 0, False),
+    "bench_minor": (2, 5, True),
+}
+
+
+def make_call(side: str, player: str, kind: str, rule: str, short: int | None = None) -> Call:
+    minutes, box, releasable = KINDS[kind]
+    if short is None:
+        short = box if kind in ("minor", "double_minor", "major", "bench_minor") else 0
+    return Call(side=side, player=player, kind=kind, minutes=minutes, box=box, short=short,
+                releasable=releasable and short > 0, rule=rule)
+
+
+def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
+    card = state.team(step.side).card(step.player)
+    column = card.penalty.odd if roll.blue % 2 else card.penalty.even
+    code = column[roll.white - 2]
+    # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty.
+    delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2
+    return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.detail,
+                          delayed=delayed, red=roll.red, roll=state.rolls, rule="14.20")]
+
+
+def apply_called(state: GameState, event: PenaltyCalled) -> None:
+    """Evolve: the calls a penalty type makes, and the rolls it still needs (14.20)."""
+    side, pid, code, red = event.side, event.player, event.code, event.red
+    opp = other(side)
+    calls = state.calls
+    steps: list[Step] = []
+    majors = {side: 0, opp: 0}
+    if code == "-":
+        calls.append(make_call(side, pid, "minor", "14.20"))
+    elif code == "D":
+        calls.append(make_call(side, pid, "double_minor", "14.20"))
+    elif code == "M":
+        calls.append(make_call(side, pid, "major", "14.20"))
+        if red != 6:  # 14.20 M: a game misconduct too unless the red die is a six
+            calls.append(make_call(side, pid, "game_misconduct", "14.20"))
+    elif code == "A":
+        calls.append(make_call(side, pid, "minor", "14.20", short=5))
+        steps.append(Step("retaliation", side=opp, detail="MI:minor:5"))
+    elif code == "F":
+        calls.append(make_call(side, pid, "double_minor", "14.20", short=5))
+        steps.append(Step("retaliation", side=opp, detail="MI:minor:0"))
+    elif code == "G":
+        calls.append(make_call(side, pid, "double_minor", "14.20", short=10))
+        steps.append(Step("retaliation", side=opp, detail="MI:double_minor:10"))
+    elif code in ("B", "#"):
+        calls.append(make_call(side, pid, "major", "14.20", short=0))
+        steps.append(Step("retaliation", side=opp, detail="MA:major:0"))
+        majors = {side: 1, opp: 1}
+        if code == "#":
+            steps.append(Step("special", side=side))
+    elif code == "C":
+        calls.append(make_call(side, pid, "minor_major", "14.20", short=5 if red <= 4 else 0))
+        answer = "major" if red <= 4 else "minor_major"
+        steps.append(Step("retaliation", side=opp, detail=f"MA:{answer}:0"))
+        majors = {side: 1, opp: 1}
+    steps = [s for s in steps if s.kind != "retaliation" or _ranked(state, s.side, s.detail[:2])]
+    for team_side, count in majors.items():
+        steps += [Step("gm_check", side=team_side)] * count
+    steps.append(Step("misconduct", side=side, player=pid))  # 14.40: action and goalie codes
+    if event.source == "goalie" and code in ("B", "C", "M"):
+        steps.append(Step("goalie_gm", side=side, player=pid))  # 14.52
+    steps.append(Step("time", detail="penalty"))
+    if event.delayed:
+        state.delayed = True
+        steps.append(Step("delayed", side=side, player=pid))
+    else:
+        zone = side if event.source == "goalie" else ""  # 11.10: a frozen puck
+        steps.append(Step("stop", side=zone, detail="penalty"))
+    state.queue[0:1] = steps
+
+
+def _ranked(state: GameState, side: str, scale: str) -> list[str]:
+    """14.30 / 14.51: players ranked by MI, MA or GM, highest first (rank 5), zeros out."""
+    team = state.team(side)
+    order = {pid: i for i, pid in enumerate(team.players)}
+    if scale == "GM":
+        pool = [pid for pid, s in team.players.items() if not s.is_goalie and s.out != "game"]
+    else:
+        pool = team.skaters_on_ice()
+    rating = {pid: getattr(team.card(pid), scale.lower(), 0) for pid in pool}
+    ranked = sorted((p for p in pool if rating[p] > 0), key=lambda p: (-rating[p], order[p]))
+    return ranked[:5]
+
+
+def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
+    scale = step.detail.split(":")[0] if step.kind == "retaliation" else "GM"
+    ranked = _ranked(state, step.side, scale)
+    rank = state.charts.retaliation[roll.blue - 1][roll.white - 2]
+    index = 5 - rank
+    player = ranked[index] if index < len(ranked) else None
+    rule = "14.30" if scale != "GM" else "14.51"
+    return [RetaliationRolled(side=step.side, scale=scale, rank=rank, player=player,
+                              roll=state.rolls, rule=rule)]
+
+
+def apply_retaliation(state: GameState, event: RetaliationRolled) -> None:
+    if event.player is None:
+        return  # 14.30: nobody there with a rating; roll again
+    step = state.queue.pop(0)
+    if event.scale == "GM":
+        state.calls.append(make_call(event.side, event.player, "game_misconduct", "14.51"))
+        return
+    _, kind, short = step.detail.split(":")
+    state.calls.append(make_call(event.side, event.player, kind, "14.30", short=int(short)))
+
+
+def decide_special(state: GameState, step: Step, roll: Roll) -> list:
+    index = state.charts.special_occurrences[roll.blue - 1][roll.white - 2]
+    text = state.charts.occurrences[index].text
+    return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls)]
+
+
+def apply_special(state: GameState, event: SpecialOccurrenceRolled) -> None:
+    """14.20 #: extra penalties go to the on-ice skaters with the highest MA ratings not
+    yet penalized on the play (ruling R-14.20a); each major may bring a game misconduct."""
+    step = state.queue.pop(0)
+    occurrence = state.charts.occurrences[event.index]
+    extra: list[Step] = []
+    for team_side, kinds in ((step.side, occurrence.own), (other(step.side), occurrence.other)):
+        for kind in kinds:
+            taken = {c.player for c in state.calls}
+            candidates = [p for p in _by_rating(state, team_side, "ma") if p not in taken]
+            if candidates:
+                state.calls.append(make_call(team_side, candidates[0], kind, "14.20", short=0))
+                if kind == "major":
+                    extra.append(Step("gm_check", side=team_side))
+    state.queue[0:0] = extra
+
+
+def _by_rating(state: GameState, side: str, field: str) -> list[str]:
+    team = state.team(side)
+    order = {pid: i for i, pid in enumerate(team.players)}
+    pool = team.skaters_on_ice()
+    return sorted(pool, key=lambda p: (-getattr(team.card(p), field, 0), order[p]))
+
+
+def decide_misconduct(state: GameState, step: Step, roll: Roll) -> list:
+    card = state.team(step.side).card(step.player)
+    in_range = DiceRange.parse(card.mc).contains(roll)
+    return [MisconductChecked(player=step.player, range=card.mc, in_range=in_range,
+                              roll=state.rolls)]
+
+
+def apply_misconduct(state: GameState, event: MisconductChecked) -> None:
+    step = state.queue.pop(0)
+    if event.in_range:
+        state.calls.append(make_call(step.side, event.player, "misconduct", "14.40"))
+
+
+def decide_game_misconduct(state: GameState, step: Step, roll: Roll) -> list:
+    team = state.team(step.side)
+    if step.kind == "goalie_gm":
+        card = team.card(step.player)
+        assert isinstance(card, Goalie)
+        text, rule = card.gm_range, "14.52"
+    else:
+        text, rule = team.team.game_misconduct, "14.51"
+    in_range = DiceRange.parse(text).contains(roll)
+    return [GameMisconductChecked(side=step.side, range=text, in_range=in_range,
+                                  roll=state.rolls, rule=rule)]
+
+
+def apply_game_misconduct(state: GameState, event: GameMisconductChecked) -> None:
+    step = state.queue.pop(0)
+    if not event.in_range:
+        return
+    if step.kind == "goalie_gm":
+        state.calls.append(make_call(step.side, step.player, "game_misconduct", "14.52"))
+    elif _ranked(state, step.side, "GM"):
+        state.queue.insert(0, Step("gm_pick", side=step.side))
+
+
+def decide_delayed(state: GameState, step: Step, roll: Roll) -> list:
+    """14.60: the red die sends the puck to the other team, who get one roll."""
+    card = state.team(step.side).card(step.player)
+    assert isinstance(card, Skater)
+    slot = card.passes[roll.red - 1] if roll.red <= 5 else card.pass_six.es
+    opp = other(step.side)
+    receiver = state.team(opp).slots.get(slot)
+    if receiver is None:
+        return [PlayStopped(reason="penalty", zone=None)]
+    return [PuckIntercepted(side=opp, from_player=step.player, to_player=receiver, slot=slot,
+                            roll=state.rolls, rule="14.60")]
+
+
+def server(state: GameState, side: str) -> str:
+    """Who sits for a bench minor (5.00) or a goalie's penalty: the available forward with
+    the lowest shift rating (ruling R-14.00a)."""
+    team = state.team(side)
+    pool = [pid for pid, s in team.players.items()
+            if isinstance(s.card, Skater) and not s.out and not s.card.is_defenseman]
+    pool = pool or [pid for pid, s in team.players.items() if isinstance(s.card, Skater) and not s.out]
+    return min(pool, key=lambda pid: (team.card(pid).shift, pid))
+
+
+def bench_minor_call(state: GameState, side: str) -> Call:
+    call = make_call(side, server(state, side), "bench_minor", "5.00")
+    call.served_by = call.player
+    seconds = (state.team(side).bench_minor_at or 1) * SECONDS_PER_SEQUENCE
+    call.time = seconds
+    return call
+
+
+def decide_assess(state: GameState, step: Step, roll: object) -> list:
+    events = []
+    for i, call in enumerate(state.calls):
+        status = state.status(call.player)
+        served_by = call.served_by
+        if call.kind == "game_misconduct":
+            served_by = None
+        elif served_by is None:
+            served_by = server(state, call.side) if status.is_goalie else call.player
+        events.append(PenaltyAssessed(
+            id=state.next_penalty_id + i, side=call.side, player=call.player,
+            served_by=served_by, kind=call.kind, minutes=call.minutes, box=call.box,
+            short=call.short, period=state.period, sequence=max(1, state.sequence),
+            time=call.time if call.time is not None else state.penalty_time, rule=call.rule,
+        ))
+    return events
+
+
+def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
+    state.calls.pop(0)
+    state.next_penalty_id = event.id + 1
+    team = state.team(event.side)
+    sitter = event.served_by or event.player
+    status = team.players[sitter]
+    if event.kind == "game_misconduct" or (status.is_goalie and event.served_by is None):
+        team.players[event.player].out = "game"
+        sitter = event.player
+    else:
+        status.out = "box"
+    waiting = max((p.box_left for p in team.penalties if p.player == sitter), default=0)
+    team.penalties.append(Penalty(
+        id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
+        box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
+        releasable=event.short > 0 and KINDS[event.kind][2],
+    ))
+    _leave_ice(state, event.side, sitter)
+    if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
+        _replace_goalie(state, event.side, event.player)
+    if not state.calls:
+        state.queue.pop(0)
+
+
+def _leave_ice(state: GameState, side: str, pid: str) -> None:
+    team = state.team(side)
+    for slot, holder in team.slots.items():
+        if holder == pid and slot != "G":
+            team.slots[slot] = None
+            end_stint(team.players[pid])
+
+
+def _replace_goalie(state: GameState, side: str, goalie: str) -> None:
+    team = state.team(side)
+    backup = next((p for p, s in team.players.items() if s.is_goalie and p != goalie), None)
+    if backup:
+        team.goalie = backup
+        team.slots["G"] = backup
+
+
+def apply_ended(state: GameState, event: PenaltyEnded) -> None:
+    for team in (state.home, state.away):
+        for pen in list(team.penalties):
+            if pen.id == event.id:
+                team.penalties.remove(pen)
+                still = any(p.player == pen.player and p.box_left > 0 for p in team.penalties)
+                status = team.players[pen.player]
+                if not still and status.out == "box":
+                    status.out = ""
+                    status.rest = max(status.rest, 3)  # 6.41: back from the box, rested
+
+
+def decide_bench_check(state: GameState, step: Step, roll: Roll) -> list:
+    text = state.team(step.side).team.bench_minor
+    return [BenchMinorChecked(side=step.side, range=text,
+                              in_range=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+
+
+def apply_bench_check(state: GameState, event: BenchMinorChecked) -> None:
+    state.queue.pop(0)
+    if event.in_range:
+        state.queue.insert(0, Step("bench_time", side=event.side))
+
+
+def decide_bench_time(state: GameState, step: Step, roll: Roll) -> list:
+    column = state.charts.bench_penalty[0 if roll.blue % 2 else 1]
+    minutes, _, seconds = column[roll.white - 2].partition(":")
+    return [BenchMinorScheduled(side=step.side, period=state.period,
+                                time=int(minutes) * 60 + int(seconds), roll=state.rolls)]
+
+
+def apply_bench_time(state: GameState, event: BenchMinorScheduled) -> None:
+    state.queue.pop(0)
+    sequences = -(-event.time // SECONDS_PER_SEQUENCE)  # the sequence that holds that second
+    if sequences <= state.period_length:
+        state.team(event.side).bench_minor_at = sequences

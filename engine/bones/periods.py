@@ -1,0 +1,130 @@
+"""Periods, overtime and the end of the game (6.00), and the shootout (21.00)."""
+
+from __future__ import annotations
+
+from engine.bones.state import SIDES, GameState, Step, other
+from engine.bones.timing import end_stint
+from engine.dice import DiceRange
+from events.base import Roll
+from events.bones import PenaltyEnded, ShootoutAttempt, ShootoutOrderChosen
+from events.common import GameEnded, PeriodEnded, PeriodStarted
+
+GRADES = "ABCDF"
+SHOOTOUT_ROUNDS = 3  # 21.00: three shooters a side, then one at a time
+
+
+def decide_start_period(state: GameState, step: Step, roll: object) -> list:
+    return [PeriodStarted(period=state.period + 1)]
+
+
+def apply_period_started(state: GameState, event: PeriodStarted) -> None:
+    state.period = event.period
+    state.sequence = 0
+    for team in (state.home, state.away):
+        for status in team.players.values():
+            if status.out == "period":
+                status.out = ""  # 18.10 P: back for the next period
+    # 5.00: bench-minor checks before every period, then the opening face-off.
+    state.queue[0:1] = [Step("bench", side="home"), Step("bench", side="away"), Step("faceoff")]
+    state.coach_window = True
+
+
+def game_over(state: GameState) -> bool:
+    if state.period < 3:
+        return False
+    return state.home.score != state.away.score
+
+
+def decide_end_period(state: GameState, step: Step, roll: object) -> list:
+    events: list = [PeriodEnded(period=state.period, home_goals=state.home.score,
+                                away_goals=state.away.score)]
+    return events
+
+
+def end_game(state: GameState, decided: str) -> list:
+    events: list = []
+    for side in SIDES:
+        for pen in state.team(side).penalties:
+            events.append(PenaltyEnded(id=pen.id, reason="game_end", period=state.period,
+                                       sequence=state.sequence))
+    home, away = state.home.score, state.away.score
+    if decided == "SO":  # the shootout winner is credited one goal
+        if state.home.shootout_goals > state.away.shootout_goals:
+            home += 1
+        else:
+            away += 1
+    winner = "home" if home > away else "away"
+    events.append(GameEnded(home_goals=home, away_goals=away, decided=decided, winner=winner))
+    return events
+
+
+def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
+    for team in (state.home, state.away):
+        for status in team.players.values():
+            end_stint(status)  # ruling R-6.40a: a period's end ends every shift
+            status.rest = 99
+    if game_over(state):
+        state.queue[0:1] = [Step("end_game")]
+    elif state.period == 3 and state.overtime:
+        state.queue[0:1] = [Step("start_period")]  # 6.00: a 5-minute overtime
+    elif state.period >= 3:
+        state.queue[0:1] = [Step("shootout_order")]  # 21.00
+    else:
+        state.queue[0:1] = [Step("start_period")]
+
+
+def apply_game_ended(state: GameState, event: GameEnded) -> None:
+    state.finished = True
+    state.queue.clear()
+
+
+def apply_shootout_order(state: GameState, event: ShootoutOrderChosen) -> None:
+    state.shootout_order = (event.first, event.home_shooters, event.away_shooters)
+    state.period = 5
+    state.queue[0:1] = [Step("shootout", side=event.first, number=0)]
+
+
+def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
+    assert state.shootout_order is not None
+    _, home_list, away_list = state.shootout_order
+    shooters = home_list if step.side == "home" else away_list
+    shooter = shooters[(step.number) % len(shooters)]
+    goalie_team = state.team(other(step.side))
+    goalie = goalie_team.card(goalie_team.goalie)
+    rating = min(10, max(0, state.team(step.side).card(shooter).so))
+    text = state.charts.shootout[rating][GRADES.index(goalie.shootout)]
+    return [ShootoutAttempt(side=step.side, shooter=shooter, goalie=goalie_team.goalie,
+                            rating=rating, range=text,
+                            scored=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+
+
+def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:
+    assert state.shootout_order is not None
+    first = state.shootout_order[0]
+    step = state.queue.pop(0)
+    if event.scored:
+        state.team(event.side).shootout_goals += 1
+    shots = {first: step.number + 1, other(first): step.number + (event.side != first)}
+    if _decided(state, shots):
+        state.queue.insert(0, Step("end_game", detail="SO"))
+        return
+    if event.side == first:
+        state.queue.insert(0, Step("shootout", side=other(first), number=step.number))
+    else:
+        state.queue.insert(0, Step("shootout", side=first, number=step.number + 1))
+
+
+def _decided(state: GameState, shots: dict[str, int]) -> bool:
+    """21.00: over when one side cannot be caught, or after equal rounds past three."""
+    goals = {s: state.team(s).shootout_goals for s in SIDES}
+    left = {s: max(0, SHOOTOUT_ROUNDS - shots[s]) for s in SIDES}
+    for side in SIDES:
+        if goals[side] > goals[other(side)] + left[other(side)]:
+            return True
+    return shots["home"] == shots["away"] >= SHOOTOUT_ROUNDS and goals["home"] != goals["away"]
+
+
+def decide_end_game(state: GameState, step: Step, roll: object) -> list:
+    if step.detail == "SO":
+        return end_game(state, "SO")
+    return end_game(state, "REG" if state.period <= 3 else "OT")

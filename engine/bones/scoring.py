@@ -1,0 +1,128 @@
+"""Goals, their exact time (6.30) and assists (16.00)."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Goalie, Skater
+from engine.bones.state import GameState, Step, other
+from engine.bones.timing import period_seconds
+from engine.dice import DiceRange
+from events.base import Roll
+from events.bones import (
+    AssistsAwarded,
+    AssistsCounted,
+    ExactTime,
+    GoalieAssistChecked,
+    GoalScored,
+    PenaltyEnded,
+)
+
+
+def goal_strength(state: GameState, side: str, kind: str) -> str:
+    if kind == "penalty_shot":
+        return "PS"
+    if state.team(other(side)).pulled:
+        return "EN"
+    return {"pp": "PP", "sh": "SH"}.get(state.strength(side), "EV")
+
+
+def goal_events(state: GameState, side: str, scorer: str, kind: str, rule: str) -> list:
+    """A goal, and the minor it ends if it is a power-play goal (14.20 - and D)."""
+    opp = state.team(other(side))
+    events: list = [GoalScored(
+        side=side, scorer=scorer, goalie=None if opp.pulled else opp.goalie,
+        period=state.period, sequence=max(1, state.sequence),
+        strength=goal_strength(state, side, kind),
+        home_on_ice=state.home.skaters_on_ice(), away_on_ice=state.away.skaters_on_ice(),
+        roll=state.rolls, rule=rule,
+    )]
+    if state.strength(side) == "pp" and kind != "penalty_shot":
+        for pen in opp.penalties:
+            if pen.short_left > 0 and pen.releasable:
+                if pen.short_left <= 5:  # a double minor's second half ends too
+                    events.append(PenaltyEnded(id=pen.id, reason="power_play_goal",
+                                               period=state.period, sequence=state.sequence))
+                break
+    return events
+
+
+def apply_goal(state: GameState, event: GoalScored) -> None:
+    state.team(event.side).score += 1
+    state.scorer = (event.side, event.scorer)
+    for pen in state.team(other(event.side)).penalties:
+        if pen.short_left > 0 and pen.releasable:
+            if pen.short_left > 5:
+                pen.short_left = 5  # 14.20 D: the second minor starts now
+                pen.box_left = min(pen.box_left, 5)
+            break
+    state.queue[0:1] = [Step("time", detail="goal"), Step("assists"), Step("stop", detail="goal")]
+
+
+def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
+    seconds = state.charts.exact_time[roll.blue - 1][roll.white - 2]
+    return [ExactTime(kind=step.detail, period=state.period,
+                      time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls)]
+
+
+def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
+    cell = state.charts.assists[roll.blue - 1][roll.white - 2]
+    return [AssistsCounted(count=int(cell[0]), roll=state.rolls)]
+
+
+def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
+    assert state.scorer is not None
+    side, _ = state.scorer
+    team = state.team(side)
+    card = team.card(team.goalie)
+    assert isinstance(card, Goalie)
+    in_range = not team.pulled and DiceRange.parse(card.assist_range).contains(roll)
+    events: list = [GoalieAssistChecked(goalie=team.goalie, range=card.assist_range,
+                                        in_range=in_range, roll=state.rolls)]
+    if in_range and step.number == 1:
+        events.append(AssistsAwarded(side=side, players=[team.goalie], roll=state.rolls))
+    return events
+
+
+def ranked_teammates(state: GameState) -> list[str]:
+    """16.00: the scorer's teammates on the ice, best assist rating first (rank 4)."""
+    assert state.scorer is not None
+    side, scorer = state.scorer
+    team = state.team(side)
+    order = {pid: i for i, pid in enumerate(team.players)}
+    mates = [pid for pid in team.skaters_on_ice() if pid != scorer]
+    return sorted(mates, key=lambda pid: (-_assist(team.card(pid)), order[pid]))
+
+
+def _assist(card: Skater | Goalie) -> int:
+    return card.assist if isinstance(card, Skater) else 0
+
+
+def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
+    assert state.scorer is not None
+    side, _ = state.scorer
+    cell = state.charts.assists[roll.blue - 1][roll.white - 2]
+    ranks = [int(r) for r in cell.partition("/")[2].split("-") if r]
+    ranked = ranked_teammates(state)
+    chosen: list[str] = []
+    for rank in ranks:
+        index = 4 - rank  # rank 4 is the best assist rating
+        if len(chosen) < step.number and 0 <= index < len(ranked) and ranked[index] not in chosen:
+            chosen.append(ranked[index])
+    for pid in ranked:  # ruling R-16.00a: assists the cell leaves unnamed go to the best
+        if len(chosen) < step.number and pid not in chosen:
+            chosen.append(pid)
+    goalie = [step.detail] if step.detail else []
+    return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls)]
+
+
+def queue_after_assist_count(state: GameState, event: AssistsCounted) -> None:
+    state.queue.pop(0)
+    if event.count:
+        state.queue.insert(0, Step("goalie_assist", number=event.count))
+
+
+def queue_after_goalie_assist(state: GameState, event: GoalieAssistChecked) -> None:
+    step = state.queue.pop(0)
+    remaining = step.number - (1 if event.in_range else 0)
+    if remaining:
+        state.queue.insert(0, Step("assist_ranks", number=remaining,
+                                   detail=event.goalie if event.in_range else ""))

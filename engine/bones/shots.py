@@ -1,0 +1,120 @@
+"""Shots on goal (10.00-10.70): shooting ranges, blocked and screened shots, empty nets,
+penalty shots."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Skater
+from engine.bones.passing import resolve_interception
+from engine.bones.scoring import goal_events
+from engine.bones.state import GameState, Step, other
+from engine.bones.stoppages import continue_or_stop
+from engine.dice import DiceRange
+from events.base import Roll
+from events.bones import PlayStopped, PuckIntercepted, ShotTaken
+
+PENALTY_SHOT_RANGE = "3-6"  # 10.60
+EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50
+
+
+def range_name(state: GameState, side: str, slot: str, card: Skater, kind: str) -> str:
+    """Which of N, P, S, D a shooter uses (10.10-10.40, 10.11)."""
+    strength = state.strength(side)
+    if strength == "sh":
+        return "S"
+    blue_line_forward = slot in ("LD", "RD") and not card.is_defenseman
+    if strength == "pp" and not state.team(side).pulled:
+        if blue_line_forward:
+            return "N" if kind in ("N", "rebound") else "D"  # 10.11
+        return "P"
+    if blue_line_forward:
+        return "D"
+    return "N"  # 10.10, and a sixth attacker (quick reference)
+
+
+def blockers(state: GameState, defending: str) -> int:
+    """10.70: defensemen and B forwards on the ice; only three count unless killing a
+    penalty or in the checking game (ruling R-10.70a)."""
+    team = state.team(defending)
+    count = 0
+    for pid in team.skaters_on_ice():
+        card = team.card(pid)
+        if isinstance(card, Skater) and (card.is_defenseman or card.blocker):
+            count += 1
+    level = state.home.tactic or state.away.tactic
+    if state.strength(defending) == "sh":
+        return count
+    cap = {"checking1": 4, "checking2": 5}.get(level or "", 3)
+    return min(count, cap)
+
+
+def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
+    side, pid, kind = step.side, step.player, step.detail
+    card = state.team(side).card(pid)
+    assert isinstance(card, Skater)
+    opp = other(side)
+    if kind == "ps":
+        in_range = DiceRange.parse(PENALTY_SHOT_RANGE).contains(roll)
+        events: list = [_shot(state, side, pid, "penalty_shot", "PS", PENALTY_SHOT_RANGE,
+                              in_range, 0, "", "10.60")]
+        if in_range:
+            return events + goal_events(state, side, pid, "penalty_shot", "10.60")
+        return [*events, PlayStopped(reason="frozen", zone=opp)]
+    if state.team(opp).pulled:
+        return _empty_net(state, side, pid, card, roll)
+    slot = state.slot_of(side, pid) or "C"
+    name = range_name(state, side, slot, card, kind)
+    text = getattr(card, name.lower()) or card.n
+    count = blockers(state, opp)
+    block = ""
+    if count and roll.white in state.charts.blocked_shots[min(count, 5) - 1]:
+        block = "screened" if roll.red <= 2 else "blocked"
+    checked = roll
+    if block == "screened":
+        # 10.70: a screened shot reads the blue die one lower for the range check.
+        checked = Roll(max(1, roll.blue - 1), roll.whites, roll.red) if roll.blue > 1 else None
+    in_range = True if checked is None else DiceRange.parse(text).contains(checked)
+    rule = "10.70" if block else {"N": "10.10", "P": "10.20", "S": "10.30", "D": "10.40"}[name]
+    events = [_shot(state, side, pid, "rebound" if kind == "rebound" else "normal", name, text,
+                    in_range, count, block, rule)]
+    if block == "blocked":
+        # 10.70: a blocked shot is an interception off the shooter's pass chart.
+        moved = resolve_interception(state, side, pid, roll.red, rule="10.70")
+        return events + moved + continue_or_stop(state)
+    return events
+
+
+def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str,
+          in_range: bool, count: int, block: str, rule: str) -> ShotTaken:
+    return ShotTaken(side=side, shooter=pid, kind=kind, range_name=name, range=text,
+                     in_range=in_range, blockers=count, block=block, roll=state.rolls, rule=rule)
+
+
+def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) -> list:
+    name = "S" if state.strength(side) == "sh" else "other"
+    text = EMPTY_NET[name]
+    in_range = DiceRange.parse(text).contains(roll)
+    events: list = [_shot(state, side, pid, "empty_net", "EN", text, in_range, 0, "", "10.50")]
+    if in_range:
+        return events + goal_events(state, side, pid, "empty_net", "10.50")
+    if roll.red <= 3:
+        return [*events, PlayStopped(reason="icing", zone=side)]  # 10.50: an icing
+    opp = other(side)
+    extra = state.team(opp).slots.get("G")
+    assert extra is not None
+    return [*events, PuckIntercepted(side=opp, from_player=pid, to_player=extra, slot="G",
+                                     roll=state.rolls, rule="10.50"), *continue_or_stop(state)]
+
+
+def queue_after_shot(state: GameState, event: ShotTaken) -> None:
+    state.shots_this_sequence += 1
+    state.pp_passes = 0
+    if event.block == "blocked" or event.kind in ("penalty_shot", "empty_net"):
+        return  # the events that follow say what happens
+    kind = "rebound" if event.kind == "rebound" else _first_kind(state)
+    state.queue[0:1] = [Step("goalie", side=event.side, player=event.shooter, detail=kind,
+                             number=int(event.in_range))]
+
+
+def _first_kind(state: GameState) -> str:
+    step = state.queue[0]
+    return "R" if step.detail == "R" else "normal"

@@ -1,0 +1,185 @@
+"""The state of a Hockey Bones game between two events, and the steps still to play.
+
+``GameState`` is rebuilt by folding events with ``evolve``; the rules read it and never
+write it. ``queue`` holds what happens next: each step is decided with one roll (or
+none), and the events that decision yields put the following steps in the queue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.bones.cards import Charts, Goalie, Skater, Team
+from engine.bones.rulesets import Ruleset
+
+SKATER_SLOTS = ("LW", "C", "RW", "LD", "RD")
+FORWARD_SLOTS = ("LW", "C", "RW")
+SIDES = ("home", "away")
+REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
+OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
+SECONDS_PER_SEQUENCE = 24
+
+
+def other(side: str) -> str:
+    return "away" if side == "home" else "home"
+
+
+@dataclass(slots=True)
+class PlayerStatus:
+    """What the rules track of a dressed player during the game."""
+
+    card: Skater | Goalie
+    stint: int = 0  # consecutive sequences on the ice now (6.40)
+    rest: int = 99  # sequences since he last left the ice (6.41)
+    shifts: float = 0.0  # shifts charged so far (6.40, 17.00)
+    modifier: int = 0  # cumulative injury penalty to numeric and P codes (18.10)
+    out: str = ""  # "" available, "box", "period" (injured), "game"
+
+    @property
+    def is_goalie(self) -> bool:
+        return isinstance(self.card, Goalie)
+
+
+@dataclass(slots=True)
+class Penalty:
+    """A penalty being served (14.10): box time for the player, short time for the team."""
+
+    id: int
+    side: str
+    player: str
+    served_by: str | None
+    kind: str
+    box_left: int
+    short_left: int
+    releasable: bool  # a minor's man-short time ends on a power-play goal (14.20)
+
+
+@dataclass(slots=True)
+class TeamState:
+    side: str
+    team: Team
+    players: dict[str, PlayerStatus]
+    slots: dict[str, str | None]  # LW, C, RW, LD, RD and G (goalie, or a 6th skater)
+    goalie: str  # the goalie of record, in net unless ``pulled``
+    pulled: bool = False
+    score: int = 0
+    shootout_goals: int = 0
+    penalties: list[Penalty] = field(default_factory=list)
+    bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
+    tactic: str | None = None
+
+    def skaters_on_ice(self) -> list[str]:
+        ids = [self.slots[s] for s in SKATER_SLOTS if self.slots[s]]
+        if self.pulled and self.slots["G"]:
+            ids.append(self.slots["G"])
+        return ids
+
+    def man_short(self) -> int:
+        """How many skaters penalties take away, at most two (ruling R-14.10a)."""
+        return min(2, sum(1 for p in self.penalties if p.short_left > 0))
+
+    def card(self, player_id: str) -> Skater | Goalie:
+        return self.players[player_id].card
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One thing still to happen. ``kind`` names the rule handler; the rest is context."""
+
+    kind: str
+    side: str = ""
+    player: str = ""
+    detail: str = ""
+    number: int = 0
+
+    @property
+    def needs_roll(self) -> bool:
+        return self.kind not in NO_ROLL_STEPS
+
+
+NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
+                           "shootout_order"})
+CHOICE_STEPS = frozenset({"shootout_order"})
+
+
+@dataclass(slots=True)
+class Call:
+    """A penalty called but not yet assessed: assessed all together when play stops."""
+
+    side: str
+    player: str
+    kind: str
+    minutes: int
+    box: int  # time sequences in the box (14.10)
+    short: int  # time sequences the team plays short
+    releasable: bool
+    rule: str
+    served_by: str | None = None
+    time: int | None = None  # seconds into the period, when fixed in advance (bench minors)
+
+
+@dataclass(slots=True)
+class GameState:
+    game_id: str
+    ruleset: Ruleset
+    charts: Charts
+    home: TeamState
+    away: TeamState
+    period: int = 0
+    sequence: int = 0  # sequences used in this period
+    puck: tuple[str, str] | None = None  # (side, player)
+    queue: list[Step] = field(default_factory=list)
+    rolls: int = 0  # dice rolled so far
+    pp_passes: int = 0  # consecutive passes by a power-play team (13.00)
+    dz_bonus: str = ""  # side that won a defensive-zone face-off, for one roll (7.30)
+    shots_this_sequence: int = 0  # never more than two a sequence (11.20)
+    calls: list[Call] = field(default_factory=list)
+    delayed: bool = False  # a delayed penalty's one roll is under way (14.60)
+    injured: str = ""  # player hurt on this play: check when play stops (18.00)
+    scorer: tuple[str, str] | None = None  # side, player of the goal whose assists are open
+    next_penalty_id: int = 1
+    finished: bool = False
+    shootout_order: tuple[str, list[str], list[str]] | None = None
+    shootout_round: int = 0
+    pending_shot: tuple[str, str] | None = None  # (shooter, kind) once the puck moves
+    penalty_time: int = 0  # exact time of the incident whose penalties are being called
+    overtime: bool = True
+    coach_window: bool = False  # a stoppage or a played sequence: lines may change
+
+    def team(self, side: str) -> TeamState:
+        return self.home if side == "home" else self.away
+
+    def status(self, player_id: str) -> PlayerStatus:
+        found = self.home.players.get(player_id) or self.away.players.get(player_id)
+        assert found is not None, player_id
+        return found
+
+    def side_of(self, player_id: str) -> str:
+        return "home" if player_id in self.home.players else "away"
+
+    @property
+    def period_length(self) -> int:
+        return OVERTIME_SEQUENCES if self.period == 4 else REGULATION_SEQUENCES
+
+    @property
+    def clock_expired(self) -> bool:
+        return self.sequence >= self.period_length
+
+    def skaters(self, side: str) -> int:
+        """Skaters on the ice, counting a sixth attacker for a pulled goalie."""
+        return len(self.team(side).skaters_on_ice())
+
+    def strength(self, side: str) -> str:
+        """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
+        mine, theirs = self.team(side).man_short(), self.team(other(side)).man_short()
+        if mine < theirs:
+            return "pp"
+        if mine > theirs:
+            return "sh"
+        return "es"
+
+    def slot_of(self, side: str, player_id: str) -> str | None:
+        for slot, pid in self.team(side).slots.items():
+            if pid == player_id:
+                return slot
+        return None

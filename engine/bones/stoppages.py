@@ -1,0 +1,71 @@
+"""Play that goes on, and play that stops: what comes next after a puck moves or a
+whistle blows (7.00, 14.60, 18.00, 6.00 period ends)."""
+
+from __future__ import annotations
+
+from engine.bones.penalties import bench_minor_call
+from engine.bones.state import GameState, Step
+from events.bones import PlayStopped, PuckIntercepted, PuckPassed
+
+
+def continue_or_stop(state: GameState) -> list:
+    """After a play ends with a puck in someone's hands: a delayed penalty's roll is over
+    (14.60), or an injury stops play (18.00)."""
+    if state.delayed:
+        return [PlayStopped(reason="penalty", zone=None)]
+    if state.injured:
+        return [PlayStopped(reason="injury", zone=None)]
+    return []
+
+
+def resume(state: GameState) -> None:
+    """Evolve: the carrier rolls next, unless the clock has run out (6.00)."""
+    if state.pending_shot is not None:
+        shooter, kind = state.pending_shot
+        state.pending_shot = None
+        state.queue[0:1] = [Step("shot", side=state.side_of(shooter), player=shooter,
+                                 detail=kind)]
+    elif state.clock_expired:
+        state.queue[0:1] = [Step("end_period")]
+    else:
+        state.queue[0:1] = [Step("action")]
+
+
+def apply_puck_moved(state: GameState, event: PuckPassed | PuckIntercepted) -> None:
+    state.puck = (event.side, event.to_player)
+    if isinstance(event, PuckIntercepted):
+        state.pp_passes = 0
+    resume(state)
+
+
+def decide_stop(state: GameState, step: Step, roll: object) -> list:
+    """A rollless step that ends the play (after a goal, or called penalties)."""
+    zone = step.side or None
+    return [PlayStopped(reason=step.detail or "penalty", zone=zone)]
+
+
+def apply_stop(state: GameState, event: PlayStopped) -> None:
+    """Evolve: a stoppage. Penalties are assessed, an injury checked, then a face-off or
+    the end of the period; lines may change."""
+    state.puck = None
+    state.pending_shot = None
+    state.delayed = False
+    state.dz_bonus = ""
+    state.home.tactic = state.away.tactic = None  # 19.00, 20.00: until the next stoppage
+    for side in ("home", "away"):
+        team = state.team(side)
+        if team.bench_minor_at is not None and state.sequence >= team.bench_minor_at:
+            state.calls.append(bench_minor_call(state, side))
+            team.bench_minor_at = None
+    steps: list[Step] = []
+    if state.calls:
+        steps.append(Step("assess"))
+    if state.injured:
+        steps.append(Step("injury", player=state.injured))
+    sudden_death = state.period >= 4 and state.home.score != state.away.score
+    if state.clock_expired or sudden_death:
+        steps.append(Step("end_period"))
+    else:
+        steps.append(Step("faceoff", detail=event.zone or ""))
+    state.queue[0:1] = steps
+    state.coach_window = True

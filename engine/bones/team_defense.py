@@ -1,0 +1,100 @@
+"""Team Defense (9.00-9.70): the number a numeric or *Hn code must reach for a shot."""
+
+from __future__ import annotations
+
+from engine.bones.cards import Skater
+from engine.bones.state import FORWARD_SLOTS, GameState, other
+from engine.bones.timing import fatigue_defense
+
+
+def defensive_rating(state: GameState, side: str, slot: str) -> int:
+    """One player's defensive rating where he stands, after 9.10 and fatigue (17.00)."""
+    team = state.team(side)
+    pid = team.slots.get(slot)
+    if pid is None:
+        return 0
+    status = team.players[pid]
+    card = status.card
+    assert isinstance(card, Skater)
+    rating = card.defense
+    if slot in ("LD", "RD") and not card.is_defenseman:
+        # 9.10: a forward on the blue line is worth at most 1 on the power play, else 0.
+        rating = min(1, rating) if state.strength(side) == "pp" else 0
+    elif slot in FORWARD_SLOTS and card.is_defenseman and rating == 5:
+        rating = 4  # 9.10: a 5-rated defenseman up front counts 4
+    return max(0, rating - fatigue_defense(status))
+
+
+def adjusted_center(rating: int) -> int:
+    """9.21: at 5 on 5 a centre rated 3 or 4 counts 2, rated 2 counts 1."""
+    if rating >= 3:
+        return 2
+    if rating == 2:
+        return 1
+    return rating
+
+
+def chart_defense(state: GameState, total: int) -> int:
+    """The TEAM DEFENSE chart: the row with the largest total not above ``total``."""
+    rows = state.charts.team_defense
+    value = rows[0].defense
+    for row in rows:
+        if total >= row.total:
+            value = row.defense
+    return value
+
+
+def team_defense(state: GameState, defending: str, attacker_slot: str) -> tuple[int, str]:
+    """Team Defense that ``defending`` puts up against an attacker in ``attacker_slot``.
+
+    Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
+    """
+    team = state.team(defending)
+    attackers = other(defending)
+    rating = {slot: defensive_rating(state, defending, slot) for slot in ("LW", "C", "RW", "LD", "RD")}
+    strength = state.strength(defending)
+    if strength == "pp":
+        value, how = rating["LD"] + rating["RD"] + 2, f"9.60: LD {rating['LD']} + RD {rating['RD']} + 2"
+    elif strength == "sh":
+        total = sum(rating.values())
+        aces = sum(
+            1 for pid in team.skaters_on_ice()
+            if isinstance(team.card(pid), Skater) and team.card(pid).ace_pk
+        )
+        value = chart_defense(state, total) + aces
+        how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
+    elif _five_on_five(state, defending, attackers):
+        value, how = _five_on_five_defense(rating, attacker_slot)
+    else:
+        total = sum(rating.values())
+        value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"
+    if team.pulled:
+        value, how = value + 1, how + " + 1 goalie pulled (9.70)"
+    return value, how
+
+
+def _five_on_five(state: GameState, defending: str, attackers: str) -> bool:
+    def base(side: str) -> int:
+        team = state.team(side)
+        return len([s for s in ("LW", "C", "RW", "LD", "RD") if team.slots.get(s)])
+
+    return base(defending) == 5 and base(attackers) == 5
+
+
+def _five_on_five_defense(rating: dict[str, int], attacker_slot: str) -> tuple[int, str]:
+    centre = adjusted_center(rating["C"])
+    if attacker_slot in ("LW", "LD"):
+        value = rating["RW"] + rating["RD"] + centre
+        return value, f"9.20: RW {rating['RW']} + RD {rating['RD']} + C {centre} (9.21)"
+    if attacker_slot in ("RW", "RD"):
+        value = rating["LW"] + rating["LD"] + centre
+        return value, f"9.20: LW {rating['LW']} + LD {rating['LD']} + C {centre} (9.21)"
+    # The centre, and a sixth attacker (quick reference: defended as the centre).
+    value = rating["LD"] + rating["RD"] + rating["C"] - 2
+    return value, f"9.20: LD {rating['LD']} + RD {rating['RD']} + C {rating['C']} - 2"
+
+
+def blue_line_total(state: GameState, defending: str) -> tuple[int, str]:
+    """*Dn codes (8.10): the LD and RD defensive ratings of the defending team."""
+    ld, rd = defensive_rating(state, defending, "LD"), defensive_rating(state, defending, "RD")
+    return ld + rd, f"8.10: LD {ld} + RD {rd}"

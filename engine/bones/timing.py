@@ -1,0 +1,106 @@
+"""Timing (6.00-6.41) and fatigue (17.00): time sequences, shifts, rest, penalty clocks."""
+
+from __future__ import annotations
+
+from events.bones import PenaltyEnded, SequencePlayed
+from events.common import LinesChanged
+from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
+
+FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
+REST_SEQUENCES = 3  # 6.41: a skater rests at least 3 sequences before he returns
+MAX_STINT = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
+
+
+def ticking_penalties(team: TeamState) -> list[int]:
+    """Indexes of penalties whose man-short time runs now: the first two (ruling R-14.10a)."""
+    running = [i for i, p in enumerate(team.penalties) if p.short_left > 0]
+    return running[:2]
+
+
+def play_sequence(state: GameState) -> list:
+    """Events for one time sequence used (6.10): the sequence, and penalties it ends."""
+    events: list = [
+        SequencePlayed(
+            period=state.period,
+            sequence=state.sequence + 1,
+            home=state.home.skaters_on_ice(),
+            away=state.away.skaters_on_ice(),
+            home_goalie=None if state.home.pulled else state.home.goalie,
+            away_goalie=None if state.away.pulled else state.away.goalie,
+        )
+    ]
+    for side in SIDES:
+        team = state.team(side)
+        ticking = set(ticking_penalties(team))
+        for i, pen in enumerate(team.penalties):
+            short = pen.short_left - 1 if i in ticking else pen.short_left
+            box = pen.box_left - 1 if pen.box_left > 0 else 0
+            if pen.box_left > 0 and pen.kind == "game_misconduct":
+                box = pen.box_left  # off for the game: never "served"
+            if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
+                events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
+                                           sequence=state.sequence + 1))
+    return events
+
+
+def apply_sequence(state: GameState, event: SequencePlayed) -> None:
+    state.sequence = event.sequence
+    state.shots_this_sequence = 0
+    for side in SIDES:
+        team = state.team(side)
+        on_ice = set(team.skaters_on_ice())
+        if not team.pulled:
+            on_ice.add(team.goalie)
+        for pid, status in team.players.items():
+            if pid in on_ice:
+                status.stint += 1
+            else:
+                status.rest += 1
+        ticking = set(ticking_penalties(team))
+        for i, pen in enumerate(team.penalties):
+            if i in ticking:
+                pen.short_left -= 1
+            if pen.box_left > 0 and pen.kind != "game_misconduct":
+                pen.box_left -= 1
+    state.coach_window = True
+
+
+def end_stint(status: PlayerStatus) -> None:
+    """Charge the shift a player just finished (6.40) and start his rest (6.41)."""
+    if status.stint > 0:
+        status.shifts += 1.0 if status.stint >= FULL_SHIFT_MIN else 0.5
+    status.stint = 0
+    status.rest = 0
+
+
+def apply_lines(state: GameState, event: LinesChanged) -> None:
+    team = state.team(event.side)
+    before = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
+    team.slots = dict(event.slots)
+    team.pulled = event.slots.get("G") != team.goalie
+    after = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
+    for pid in before - after:
+        end_stint(team.players[pid])
+
+
+def excess_shifts(status: PlayerStatus) -> int:
+    """Whole shifts played beyond the card's shift rating (17.00)."""
+    card = status.card
+    rating = getattr(card, "shift", 0.0)
+    return max(0, int(status.shifts - rating)) if rating else 0
+
+
+def fatigue_numeric(status: PlayerStatus) -> int:
+    """17.00: minus one on numeric codes for every shift over the rating."""
+    return excess_shifts(status)
+
+
+def fatigue_defense(status: PlayerStatus) -> int:
+    """17.00: minus one to defense and clearing for each two excess shifts from the third."""
+    excess = excess_shifts(status)
+    return (excess - 1) // 2 if excess >= 3 else 0
+
+
+def period_seconds(sequence: int, seconds: int) -> int:
+    """6.30: an exact time is the start of its sequence plus the seconds rolled."""
+    return (sequence - 1) * SECONDS_PER_SEQUENCE + seconds

@@ -1,0 +1,348 @@
+"""The Hockey Bones (and FaceOff 2008) event catalogue.
+
+Every decision event names the roll it used (``roll``: the ``n`` of its DiceRolled
+event, 0 when no dice were needed) and the rule section it applied (``rule``). Events
+carry every fact a projection needs, so projections never import the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.base import Event
+from events.common import (
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    LinesChanged,
+    PeriodEnded,
+    PeriodStarted,
+    Side,
+    TacticDeclared,
+)
+
+
+class BenchMinorChecked(Event, frozen=True):
+    side: Side
+    range: str
+    in_range: bool
+    roll: int
+    rule: str = "5.00"
+
+
+class BenchMinorScheduled(Event, frozen=True):
+    side: Side
+    period: int
+    time: int  # seconds elapsed in the period
+    roll: int
+    rule: str = "5.00"
+
+
+class FaceoffRolled(Event, frozen=True):
+    """A FACEOFFS chart result; ``player`` None means an empty slot and a re-roll (7.00)."""
+
+    cell: str
+    side: Side
+    slot: str
+    player: str | None
+    zone: Side | None  # whose defensive zone (7.30); None at centre ice
+    roll: int
+    rule: str
+
+
+class SequencePlayed(Event, frozen=True):
+    """One 24-second time sequence used (6.10), with who was on the ice for it."""
+
+    period: int
+    sequence: int  # 1..50 in regulation, 1..12 in overtime
+    home: list[str]  # skaters on the ice
+    away: list[str]
+    home_goalie: str | None
+    away_goalie: str | None
+
+
+class ActionResolved(Event, frozen=True):
+    """A roll read off a skater's action matrix (8.00) and what it came to."""
+
+    side: Side
+    player: str
+    slot: str
+    cell: str
+    result: Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
+    value: int | None  # numeric code after modifiers, or the number compared
+    target: int | None  # the Team Defense (or other total) it was compared with
+    modifiers: list[str]
+    time: bool
+    roll: int
+    rule: str
+    shooter: str | None = None  # who shoots because of it (the carrier, or the receiver)
+    shot: str = ""  # "normal"; "R" rebound possible (11.20); "N" forced N range (10.11)
+    injury: bool = False  # a ``?`` cell: check for an injury when the play ends (18.00)
+
+
+class PuckPassed(Event, frozen=True):
+    side: Side
+    from_player: str
+    to_player: str
+    slot: str
+    roll: int
+    rule: str
+
+
+class PuckIntercepted(Event, frozen=True):
+    side: Side  # the team that gains the puck
+    from_player: str | None
+    to_player: str
+    slot: str
+    roll: int
+    rule: str
+
+
+class ShotTaken(Event, frozen=True):
+    side: Side
+    shooter: str
+    kind: Literal["normal", "rebound", "empty_net", "penalty_shot"]
+    range_name: str  # N, P, S, D, EN, PS
+    range: str
+    in_range: bool
+    blockers: int
+    block: Literal["", "blocked", "screened"]
+    roll: int
+    rule: str
+
+
+class GoalieResult(Event, frozen=True):
+    side: Side  # the goalie's team
+    goalie: str
+    cell: str
+    outcome: Literal["goal", "frozen", "to_defense", "to_offense", "rebound", "penalty",
+                     "penalty_shot"]
+    player: str | None  # who gets the puck, for to_defense / to_offense
+    roll: int
+    rule: str
+
+
+class GoalScored(Event, frozen=True):
+    side: Side
+    scorer: str
+    goalie: str | None  # None: empty net
+    period: int
+    sequence: int
+    strength: Literal["EV", "PP", "SH", "EN", "PS"]
+    home_on_ice: list[str]
+    away_on_ice: list[str]
+    roll: int
+    rule: str
+
+
+class ExactTime(Event, frozen=True):
+    """The second a goal or penalty happened (6.30), elapsed in the period."""
+
+    kind: Literal["goal", "penalty"]
+    period: int
+    time: int
+    roll: int
+    rule: str = "6.30"
+
+
+class AssistsCounted(Event, frozen=True):
+    count: int
+    roll: int
+    rule: str = "16.00"
+
+
+class GoalieAssistChecked(Event, frozen=True):
+    goalie: str
+    range: str
+    in_range: bool
+    roll: int
+    rule: str = "16.00"
+
+
+class AssistsAwarded(Event, frozen=True):
+    side: Side
+    players: list[str]
+    roll: int
+    rule: str = "16.00"
+
+
+class ReboundChecked(Event, frozen=True):
+    side: Side  # the shooting team
+    chart: Literal["upper", "lower"]
+    slot: str | None  # None: red 6 on the upper chart, re-roll on the lower one
+    player: str | None
+    roll: int
+    rule: str = "11.20"
+
+
+class ClearingChecked(Event, frozen=True):
+    side: Side  # the defending team
+    total: int
+    range: str
+    cleared: bool
+    roll: int
+    rule: str = "11.20"
+
+
+class PlayStopped(Event, frozen=True):
+    reason: Literal["icing", "infraction", "frozen", "goal", "penalty", "injury", "period"]
+    zone: Side | None  # face-off in this team's defensive zone (7.30)
+
+
+class PenaltyCalled(Event, frozen=True):
+    """A penalty type read off a penalty column (14.00), before retaliation and checks."""
+
+    side: Side
+    player: str
+    code: str  # "-", A, B, C, D, F, G, M, #
+    source: Literal["action", "goalie"]
+    delayed: bool
+    red: int  # the red die of the same roll decides C and M penalties (14.20)
+    roll: int
+    rule: str
+
+
+class RetaliationRolled(Event, frozen=True):
+    side: Side  # the retaliating team
+    scale: Literal["MI", "MA", "GM"]
+    rank: int
+    player: str | None  # None: nobody ranked there, or a zero rating; roll again
+    roll: int
+    rule: str
+
+
+class SpecialOccurrenceRolled(Event, frozen=True):
+    index: int
+    text: str
+    roll: int
+    rule: str = "14.20"
+
+
+class MisconductChecked(Event, frozen=True):
+    player: str
+    range: str
+    in_range: bool
+    roll: int
+    rule: str = "14.40"
+
+
+class GameMisconductChecked(Event, frozen=True):
+    side: Side
+    range: str
+    in_range: bool
+    roll: int
+    rule: str
+
+
+class PenaltyAssessed(Event, frozen=True):
+    id: int
+    side: Side
+    player: str  # who is charged the minutes
+    served_by: str | None  # who sits (bench minor, goalie penalty); None: off for the game
+    kind: Literal["minor", "double_minor", "major", "minor_major", "misconduct",
+                  "game_misconduct", "bench_minor"]
+    minutes: int
+    box: int  # time sequences in the box (14.10)
+    short: int  # time sequences the team plays a man short
+    period: int
+    sequence: int
+    time: int  # seconds elapsed in the period (6.30)
+    rule: str
+
+
+class PenaltyEnded(Event, frozen=True):
+    id: int
+    reason: Literal["served", "power_play_goal", "game_end"]
+    period: int
+    sequence: int
+    rule: str = "14.10"
+
+
+class InjuryChecked(Event, frozen=True):
+    player: str
+    oip: int
+    adjusted_blue: int
+    result: str  # "" no injury, "G" game, "P" period, "-1".."-3"
+    roll: int
+    rule: str = "18.00"
+
+
+class GoalieInjured(Event, frozen=True):
+    side: Side
+    goalie: str
+    replacement: str | None
+    roll: int
+    rule: str = "11.10"
+
+
+class PenaltyShotAwarded(Event, frozen=True):
+    side: Side  # the shooting team
+    shooter: str
+    awarded: bool
+    roll: int
+    rule: str = "11.10"
+
+
+class ShootoutOrderChosen(Event, frozen=True):
+    """Coach choices before a shootout (21.00): who shoots first and the shooters."""
+
+    first: Side
+    home_shooters: list[str]
+    away_shooters: list[str]
+    rule: str = "21.00"
+
+
+class ShootoutAttempt(Event, frozen=True):
+    side: Side
+    shooter: str
+    goalie: str
+    rating: int
+    range: str
+    scored: bool
+    roll: int
+    rule: str = "21.00"
+
+
+BonesEvent = (
+    GameCreated
+    | DiceRolled
+    | PeriodStarted
+    | PeriodEnded
+    | GameEnded
+    | LinesChanged
+    | TacticDeclared
+    | BenchMinorChecked
+    | BenchMinorScheduled
+    | FaceoffRolled
+    | SequencePlayed
+    | ActionResolved
+    | PuckPassed
+    | PuckIntercepted
+    | ShotTaken
+    | GoalieResult
+    | GoalScored
+    | ExactTime
+    | AssistsCounted
+    | GoalieAssistChecked
+    | AssistsAwarded
+    | ReboundChecked
+    | ClearingChecked
+    | PlayStopped
+    | PenaltyCalled
+    | RetaliationRolled
+    | SpecialOccurrenceRolled
+    | MisconductChecked
+    | GameMisconductChecked
+    | PenaltyAssessed
+    | PenaltyEnded
+    | InjuryChecked
+    | GoalieInjured
+    | PenaltyShotAwarded
+    | ShootoutOrderChosen
+    | ShootoutAttempt
+)
+
+decoder = msgspec.msgpack.Decoder(BonesEvent)
+json_decoder = msgspec.json.Decoder(BonesEvent)

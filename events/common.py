@@ -1,0 +1,85 @@
+"""Events every game system shares: creation, dice, periods, coach choices, the end."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.base import Event, Roll
+
+Side = Literal["home", "away"]
+
+
+class RosterEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What projections need to know of a dressed player (the full card is in a blob)."""
+
+    id: str
+    name: str
+    position: str  # "LW", "C", "RW", "D" (first listed) or "G"
+    shift: float = 0.0
+
+
+class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    team_id: str
+    name: str
+    card_hash: str  # blake2b of the team file's canonical bytes, kept in the blob table
+    roster: list[RosterEntry]
+
+
+class GameCreated(Event, frozen=True):
+    """First event of a game: who plays, with which cards, charts, dice and ruleset."""
+
+    game_id: str
+    ruleset: str
+    ruleset_version: int
+    home: TeamSheet
+    away: TeamSheet
+    charts_hash: str
+    dice: Literal["seeded", "manual"]
+    seed: str | None = None
+    overtime: bool = True  # regular season: 5-minute overtime, then a shootout (6.00, 21.00)
+    shootout: bool = True
+
+
+class DiceRolled(Event, frozen=True):
+    """The n-th roll of the game, and what it was rolled for."""
+
+    n: int
+    roll: Roll
+    purpose: str
+
+
+class PeriodStarted(Event, frozen=True):
+    period: int  # 1-3, 4 = overtime, 5 = shootout
+
+
+class PeriodEnded(Event, frozen=True):
+    period: int
+    home_goals: int
+    away_goals: int
+
+
+class GameEnded(Event, frozen=True):
+    home_goals: int
+    away_goals: int
+    decided: Literal["REG", "OT", "SO"]
+    winner: Side
+
+
+class LinesChanged(Event, frozen=True):
+    """A coach choice (6.41): who now stands in each slot. ``None`` is an empty slot."""
+
+    side: Side
+    slots: dict[str, str | None]  # LW, C, RW, LD, RD, G
+    on_the_fly: bool
+    rule: str = "6.41"
+
+
+class TacticDeclared(Event, frozen=True):
+    """A coach choice in force until the next stoppage: pressure offense (19.00) or a
+    checking game level (20.00); ``none`` ends it."""
+
+    side: Side
+    tactic: Literal["pressure", "checking1", "checking2"]
+    rule: str

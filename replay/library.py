@@ -1,0 +1,342 @@
+"""Loading team sheets and the chart pack from TOML, with one-line errors.
+
+A team file holds a team's card set: skaters and goalies (cards.py) and the coach's
+lines (4.00). A chart pack holds the Game Chart (7.00, 9.30, 11.20, 14.20, 16.00, ...).
+Every error is a ``CardError`` on one line naming the file, the player when the fault
+is inside a card, and the field, e.g.::
+
+    fixtures/bones/teams/hfx.toml: skater 'marc-roy' (Marc Roy): field 'n': not a dice ...
+
+Beyond msgspec's field checks, the loader checks what one field cannot: action cells
+against the code grammar (8.10, 8.20, 11.10), dice ranges (3.20), unique player ids,
+and that the lines name rostered players at sensible positions.
+
+The shipped fixtures live in the top-level ``fixtures/`` package; ``RINKLOG_FIXTURES``
+names another root laid out the same way (``bones/teams/*.toml``,
+``bones/charts/standard.toml``), e.g. a user's own chart pack and teams.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine.bones.cards import Charts, Goalie, Skater, Team
+from engine.bones.codes import parse_goalie_cell, parse_skater_cell
+from engine.dice import DiceRange
+from events.errors import CardError, UnknownTeam
+
+__all__ = [
+    "FIXTURES",
+    "default_charts",
+    "find_team",
+    "fixtures_root",
+    "list_teams",
+    "load_charts",
+    "load_team",
+    "validate_path",
+]
+
+
+def _shipped_fixtures() -> Path:
+    """The ``fixtures`` package folder, found as a resource, else beside this package."""
+    try:
+        path = Path(str(files("fixtures").joinpath("bones"))).parent
+        if (path / "bones" / "charts").is_dir():
+            return path
+    except (ImportError, OSError, TypeError, ValueError):  # e.g. an editable namespace path
+        pass
+    return Path(__file__).resolve().parent.parent / "fixtures"
+
+
+FIXTURES: Path = _shipped_fixtures()
+
+
+def fixtures_root(root: str | Path | None = None) -> Path:
+    """The fixtures root: ``root`` if given, else ``$RINKLOG_FIXTURES``, else FIXTURES."""
+    if root is not None:
+        return Path(root)
+    env = os.environ.get("RINKLOG_FIXTURES")
+    return Path(env) if env else FIXTURES
+
+
+def _teams_dir(root: str | Path | None) -> Path:
+    base = fixtures_root(root)
+    for candidate in (base / "bones" / "teams", base / "teams"):
+        if candidate.is_dir():
+            return candidate
+    return base
+
+
+def _show(path: Path) -> str:
+    """The path as a person typed it, or relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# --- msgspec errors as one line --------------------------------------------------------
+
+_AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
+
+
+def _value_at(data: Any, path: str) -> Any:
+    for key, index in _STEP.findall(path):
+        try:
+            data = data[key] if key else data[int(index)]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def _describe(err: msgspec.ValidationError, data: Any, fields: tuple[str, ...]) -> str:
+    """Turn msgspec's message into ``field 'x': what was wrong``."""
+    match = _AT.match(str(err))
+    assert match is not None
+    msg, path = match["msg"].replace("`", ""), (match["path"] or "")
+    missing = re.match(r"Object (missing required|contains unknown) field (\w+)", msg)
+    if missing:
+        path = f"{path}.{missing[2]}"
+        msg = "missing" if missing[1].startswith("missing") else "not a known field"
+    value = _value_at(data, path) if path else None
+    if "matching regex '^[1-6]-(" in msg and isinstance(value, str):  # a RangeText
+        try:
+            DiceRange.parse(value)
+        except ValueError as bad:
+            msg = str(bad)
+        else:
+            msg = f"not a dice range: {value!r} (first number 1-6, second 2-12; 3.20)"
+    elif msg.startswith("Expected") and ", got" not in msg and path:
+        msg += f", got {len(value)}" if isinstance(value, list) else f", got {value!r}"
+    if not path:  # a check in __post_init__: name the field it quotes, if any
+        quoted = [f for f in re.findall(r"`(\w+)`", str(err)) if f in fields]
+        path = f".{quoted[0]}" if quoted else ""
+    where = f"field '{path.lstrip('.')}': " if path else ""
+    return where + msg
+
+
+def _convert(data: Any, kind: type, where: str) -> Any:
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as err:
+        fields = tuple(getattr(kind, "__struct_fields__", ()))
+        raise CardError(f"{where}{_describe(err, data, fields)}") from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    shown = _show(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise CardError(f"{shown}: cannot read: {err.strerror or err}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err)) or "invalid TOML"
+        where = f"line {line[1]}: " if line else ""
+        raise CardError(f"{shown}: {where}TOML syntax error: {msg}") from None
+
+
+# --- cross-field checks -----------------------------------------------------------------
+
+def _check_ranges(obj: Any, names: tuple[str, ...], where: str) -> None:
+    for name in names:
+        text = getattr(obj, name)
+        if text is not None:
+            try:
+                DiceRange.parse(text)
+            except ValueError as err:
+                raise CardError(f"{where}field '{name}': {err}") from None
+
+
+def _check_matrix(matrix: list[list[str]], parse: Callable[[str], Any], where: str) -> None:
+    for blue, column in enumerate(matrix, start=1):
+        for white, cell in enumerate(column, start=2):
+            try:
+                parse(cell)
+            except ValueError as err:
+                raise CardError(
+                    f"{where}field 'action[{blue - 1}][{white - 2}]' "
+                    f"(blue {blue}, white {white}): {err}"
+                ) from None
+
+
+def _player(raw: Any, kind: str, index: int) -> str:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+        name = raw.get("name")
+        return f"{kind} {raw['id']!r}" + (f" ({name})" if isinstance(name, str) else "")
+    return f"{kind} #{index + 1}"
+
+
+def _check_lines(team: Team, shown: str) -> None:
+    """Lines name rostered players; pairs hold defensemen, lines hold forwards (4.00)."""
+    skaters = {s.id: s for s in team.skaters}
+    goalies = {g.id for g in team.goalies}
+    seen: set[str] = set()
+    named = [(f"lines.forwards[{i}][{j}]", pid, "F") for i, line in enumerate(team.lines.forwards)
+             for j, pid in enumerate(line)]
+    named += [(f"lines.defense[{i}][{j}]", pid, "D") for i, pair in enumerate(team.lines.defense)
+              for j, pid in enumerate(pair)]
+    for field, pid, need in named:
+        where = f"{shown}: field '{field}': player {pid!r}"
+        if pid not in skaters:
+            raise CardError(f"{where} is not a skater on this team")
+        if pid in seen:
+            raise CardError(f"{where} is named twice in the lines")
+        seen.add(pid)
+        card = skaters[pid]
+        if need == "D" and not card.is_defenseman:
+            raise CardError(f"{where} ({card.name}) is not a defenseman")
+        if need == "F" and not set(card.positions) & {"LW", "C", "RW"}:
+            raise CardError(f"{where} ({card.name}) is not a forward")
+    for i, gid in enumerate(team.lines.goalies):
+        where = f"{shown}: field 'lines.goalies[{i}]': player {gid!r}"
+        if gid not in goalies:
+            raise CardError(f"{where} is not a goalie on this team")
+        if team.lines.goalies.index(gid) != i:
+            raise CardError(f"{where} is named twice in the lines")
+
+
+# --- public loaders ---------------------------------------------------------------------
+
+def _team_from(data: dict[str, Any], path: Path) -> Team:
+    shown = _show(path)
+    ids: set[str] = set()
+    for kind, model, parse, ranges in (
+        ("skater", Skater, parse_skater_cell, ("n", "p", "s", "d", "mc")),
+        ("goalie", Goalie, parse_goalie_cell, ("assist_range", "mc", "gm_range")),
+    ):
+        raws = data.get(f"{kind}s")
+        for i, raw in enumerate(raws if isinstance(raws, list) else []):
+            where = f"{shown}: {_player(raw, kind, i)}: "
+            card = _convert(raw, model, where)
+            _check_ranges(card, ranges, where)
+            _check_matrix(card.action, parse, where)
+            if card.id in ids:
+                raise CardError(f"{where}field 'id': {card.id!r} is used twice in this team")
+            ids.add(card.id)
+    team: Team = _convert(data, Team, f"{shown}: ")
+    _check_ranges(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
+    _check_lines(team, shown)
+    return team
+
+
+def _charts_from(data: dict[str, Any], path: Path) -> Charts:
+    shown = _show(path)
+    charts: Charts = _convert(data, Charts, f"{shown}: ")
+    known = set(Charts.__struct_fields__)
+    for i, name in enumerate(charts.substitute):
+        if name not in known:
+            raise CardError(f"{shown}: field 'substitute[{i}]': {name!r} is not a chart")
+    totals = [row.total for row in charts.team_defense]
+    if totals != sorted(set(totals)):
+        raise CardError(f"{shown}: field 'team_defense': totals must rise, got {totals}")
+    for field in ("clearing", "shootout"):
+        cells = getattr(charts, field)
+        flat = [c for row in cells for c in row] if field == "shootout" else cells
+        for text in flat:
+            try:
+                DiceRange.parse(text)
+            except ValueError as err:
+                raise CardError(f"{shown}: field '{field}': {err}") from None
+    for blue, column in enumerate(charts.special_occurrences):
+        for white, index in enumerate(column, start=2):
+            if index >= len(charts.occurrences):
+                raise CardError(f"{shown}: field 'special_occurrences[{blue}][{white - 2}]': "
+                                f"{index} is past the {len(charts.occurrences)} occurrences")
+    for row, cells in enumerate(charts.injuries):
+        for white, cell in enumerate(cells, start=2):
+            if not re.fullmatch(r"P|G|-[1-3]", cell):
+                raise CardError(f"{shown}: field 'injuries[{row}][{white - 2}]': {cell!r} is "
+                                "not an injury result (P, G, -1, -2, -3; 18.10)")
+    for col, cells in enumerate(charts.bench_penalty):
+        for white, cell in enumerate(cells, start=2):
+            if not re.fullmatch(r"([01]?\d):[0-5]\d", cell):
+                raise CardError(f"{shown}: field 'bench_penalty[{col}][{white - 2}]': "
+                                f"{cell!r} is not a time MM:SS (5.00)")
+    for i, whites in enumerate(charts.blocked_shots):
+        if not whites or any(not 2 <= w <= 12 for w in whites):
+            raise CardError(f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12")
+    return charts
+
+
+def load_team(path: str | Path) -> Team:
+    """Load and check one team file; raises ``CardError`` on the first fault."""
+    path = Path(path)
+    return _team_from(_read_toml(path), path)
+
+
+def load_charts(path: str | Path) -> Charts:
+    """Load and check one chart pack; raises ``CardError`` on the first fault."""
+    path = Path(path)
+    return _charts_from(_read_toml(path), path)
+
+
+def list_teams(root: str | Path | None = None) -> list[Team]:
+    """Every team under the fixtures root (``bones/teams/*.toml``), sorted by id."""
+    return sorted((load_team(p) for p in sorted(_teams_dir(root).glob("*.toml"))),
+                  key=lambda team: team.id)
+
+
+def find_team(team_id: str, root: str | Path | None = None) -> Team:
+    """The team with this id (case-insensitive); ``UnknownTeam`` lists the ids there are."""
+    folder = _teams_dir(root)
+    direct = folder / f"{team_id.lower()}.toml"
+    if direct.is_file():
+        team = load_team(direct)
+        if team.id == team_id.upper():
+            return team
+    teams = list_teams(root)
+    for team in teams:
+        if team.id == team_id.upper():
+            return team
+    have = ", ".join(t.id for t in teams) or "none"
+    raise UnknownTeam(f"no team {team_id!r} in {_show(folder)} (teams: {have})")
+
+
+def default_charts(root: str | Path | None = None) -> Charts:
+    """The chart pack ``bones/charts/standard.toml`` under the fixtures root."""
+    base = fixtures_root(root)
+    for candidate in (base / "bones" / "charts" / "standard.toml",
+                      base / "charts" / "standard.toml", base / "standard.toml"):
+        if candidate.is_file():
+            return load_charts(candidate)
+    return load_charts(FIXTURES / "bones" / "charts" / "standard.toml")
+
+
+def validate_path(path: str | Path) -> list[str]:
+    """Check a file, or every ``.toml`` below a folder: one error line per bad file.
+
+    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
+    """
+    path = Path(path)
+    if path.is_dir():
+        targets = sorted(path.rglob("*.toml"))
+    elif path.exists():
+        targets = [path]
+    else:
+        return [f"{_show(path)}: no such file or folder"]
+    errors: list[str] = []
+    for target in targets:
+        try:
+            data = _read_toml(target)
+            if "skaters" in data:
+                _team_from(data, target)
+            elif "faceoffs" in data:
+                _charts_from(data, target)
+            else:
+                raise CardError(f"{_show(target)}: neither a team (no 'skaters') "
+                                "nor a chart pack (no 'faceoffs')")
+        except CardError as err:
+            errors.append(str(err))
+    return errors

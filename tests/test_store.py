@@ -1,0 +1,430 @@
+"""The SQLite event store: round trips, optimistic concurrency, hash chain, blobs, errors."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import sqlite3
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.base import Event, Roll
+from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
+from events.store import (
+    GENESIS,
+    EventStore,
+    StoredEvent,
+    StreamInfo,
+    blob_hash,
+    chain_hash,
+    verify_chain,
+)
+
+
+class Rolled(Event, frozen=True):
+    n: int
+    roll: Roll
+
+
+class Shot(Event, frozen=True):
+    shooter: str
+    in_range: bool
+    rule: str = "10.00"
+
+
+Sample = Rolled | Shot
+
+
+class Stranger(Event, frozen=True):
+    """An event the store's codec does not know."""
+
+    x: int
+
+
+def sample(count: int, offset: int = 0) -> list[Rolled | Shot]:
+    out: list[Rolled | Shot] = []
+    for i in range(offset, offset + count):
+        if i % 2:
+            out.append(Shot(f"player-{i}", in_range=i % 3 == 0))
+        else:
+            out.append(Rolled(i + 1, Roll(i % 6 + 1, (3, 4), 6 - i % 6)))
+    return out
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "rinklog.db"
+
+
+@pytest.fixture
+def fresh_store(db_path: Path):
+    with EventStore(db_path, event_type=Sample) as store:
+        yield store
+
+
+def tamper(path: Path, *statements: str) -> None:
+    """Edit the database behind the store's back, as an attacker with sqlite3 would."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        for sql in statements:
+            db.execute(sql)
+    finally:
+        db.close()
+
+
+# --- append and read -------------------------------------------------------------------
+
+
+def test_append_and_read_round_trip(fresh_store: EventStore) -> None:
+    events = sample(5)
+    assert fresh_store.append("g1", events, 0) == 5
+    rows = fresh_store.read("g1")
+    assert [r.event for r in rows] == events
+    assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
+    assert [r.type for r in rows] == ["Rolled", "Shot", "Rolled", "Shot", "Rolled"]
+    assert all(isinstance(r, StoredEvent) for r in rows)
+    assert rows[0].payload == msgspec.msgpack.encode(events[0])
+    assert msgspec.msgpack.decode(rows[1].payload)["type"] == "Shot"
+
+
+def test_seq_continues_across_appends(fresh_store: EventStore) -> None:
+    v = fresh_store.append("g1", sample(3), 0)
+    v = fresh_store.append("g1", sample(4, offset=3), v)
+    assert v == 7
+    assert [r.seq for r in fresh_store.read("g1")] == list(range(1, 8))
+    assert [r.event for r in fresh_store.read("g1")] == sample(7)
+    assert [r.seq for r in fresh_store.read("g1", start=3, stop=5)] == [3, 4, 5]
+    assert [r.seq for r in fresh_store.read("g1", start=6)] == [6, 7]
+    assert [r.seq for r in fresh_store.iter_events("g1")] == list(range(1, 8))
+    assert fresh_store.version("g1") == 7
+
+
+def test_empty_append_creates_the_stream(fresh_store: EventStore) -> None:
+    assert fresh_store.append("g1", [], 0, meta={"home": "HFX"}) == 0
+    assert fresh_store.exists("g1")
+    assert fresh_store.read("g1") == []
+    assert fresh_store.head_hash("g1") == GENESIS
+
+
+def test_data_survives_reopening(db_path: Path) -> None:
+    with EventStore(db_path, event_type=Sample) as store:
+        store.append("g1", sample(4), 0)
+        head = store.head_hash("g1")
+    with EventStore(db_path, event_type=Sample) as store:
+        assert [r.event for r in store.read("g1")] == sample(4)
+        assert store.head_hash("g1") == head
+
+
+def test_wal_mode(fresh_store: EventStore, db_path: Path) -> None:
+    db = sqlite3.connect(db_path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT value FROM rinklog_meta WHERE key='schema_version'").fetchone()
+    db.close()
+
+
+def test_streams_listing_and_meta(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(2), 0, meta={"home": "HFX", "away": "QUE"})
+    fresh_store.append("season-1", [], 0, kind="season")
+    fresh_store.append("g2", sample(1), 0)
+    merged = fresh_store.update_meta("g1", winner="HFX", away="MTL")
+    assert merged == {"home": "HFX", "away": "MTL", "winner": "HFX"}
+    listed = fresh_store.streams()
+    assert [s.stream for s in listed] == ["g1", "season-1", "g2"]
+    assert listed[0] == StreamInfo(
+        "g1",
+        "game",
+        2,
+        fresh_store.head_hash("g1"),
+        {"home": "HFX", "away": "MTL", "winner": "HFX"},
+    )
+    assert [s.stream for s in fresh_store.streams(kind="season")] == ["season-1"]
+    assert [s.stream for s in fresh_store.streams(kind="game")] == ["g1", "g2"]
+    with pytest.raises(UnknownGame, match="nope"):
+        fresh_store.update_meta("nope", x=1)
+
+
+def test_append_rejects_events_the_codec_cannot_read(fresh_store: EventStore) -> None:
+    with pytest.raises(TypeError, match="Stranger"):
+        fresh_store.append("g1", [*sample(2), Stranger(1)], 0)
+    assert not fresh_store.exists("g1")
+
+
+# --- optimistic concurrency ------------------------------------------------------------
+
+
+def test_expected_version_conflict_writes_nothing(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(3), 0)
+    head = fresh_store.head_hash("g1")
+    before = fresh_store.read("g1")
+    for stale in (0, 2, 4):
+        with pytest.raises(StreamConflict) as err:
+            fresh_store.append("g1", sample(2, offset=3), stale, meta={"x": 1})
+        message = str(err.value)
+        assert "'g1'" in message and f"expected {stale}" in message and "version 3" in message
+    assert fresh_store.version("g1") == 3
+    assert fresh_store.head_hash("g1") == head
+    assert fresh_store.read("g1") == before
+    assert fresh_store.streams()[0].meta == {}
+
+
+def test_conflict_on_a_missing_stream_creates_nothing(fresh_store: EventStore) -> None:
+    with pytest.raises(StreamConflict):
+        fresh_store.append("g1", sample(1), 5)
+    assert not fresh_store.exists("g1")
+    assert fresh_store.version("g1") == 0
+
+
+def test_two_connections_race(db_path: Path) -> None:
+    with (
+        EventStore(db_path, event_type=Sample) as a,
+        EventStore(db_path, event_type=Sample) as b,
+    ):
+        a.append("g1", sample(1), 0)
+        b.append("g1", sample(1, offset=1), 1)
+        with pytest.raises(StreamConflict):
+            a.append("g1", sample(1, offset=1), 1)
+        assert a.version("g1") == 2
+        assert [r.event for r in a.read("g1")] == sample(2)
+
+
+# --- hash chain ------------------------------------------------------------------------
+
+
+def test_hash_chain_recomputes(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(3), 0)
+    fresh_store.append("g1", sample(2, offset=3), 3)
+    rows = fresh_store.read("g1")
+    prev = GENESIS
+    for row in rows:
+        assert row.prev_hash == prev
+        expected = hashlib.blake2b(bytes.fromhex(prev) + row.payload, digest_size=32).hexdigest()
+        assert row.hash == expected == chain_hash(prev, row.payload)
+        prev = row.hash
+    assert fresh_store.head_hash("g1") == prev
+    assert verify_chain(rows) is None
+    assert verify_chain(rows, expected_head=prev) is None
+    assert fresh_store.verify("g1") is None
+
+
+def test_hash_does_not_cover_the_stream_id(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(4), 0)
+    fresh_store.append("another-name", sample(4), 0)
+    assert fresh_store.head_hash("g1") == fresh_store.head_hash("another-name")
+
+
+def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(5), 0)
+    payload = fresh_store.read("g1")[2].payload
+    assert b"\x03\x04" in payload  # the white dice, 3 and 4
+    changed = payload.replace(b"\x03\x04", b"\x03\x05")
+    tamper(db_path, f"UPDATE events SET payload = x'{changed.hex()}' WHERE seq = 3")
+    rows = fresh_store.read("g1")
+    assert rows[2].event.roll.whites == (3, 5)  # still decodes: only the hash betrays it
+    assert verify_chain(rows) == 3
+    assert fresh_store.verify("g1") == 3
+
+
+def test_verify_chain_detects_deleted_row(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(5), 0)
+    tamper(db_path, "DELETE FROM events WHERE seq = 3")
+    assert verify_chain(fresh_store.read("g1")) == 3
+    assert fresh_store.verify("g1") == 3
+
+
+def test_verify_detects_deleted_last_row(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(5), 0)
+    tamper(db_path, "DELETE FROM events WHERE seq = 5")
+    rows = fresh_store.read("g1")
+    assert verify_chain(rows) is None  # a shorter chain is still a chain...
+    assert fresh_store.verify("g1") == 5  # ...but not the one whose head was recorded
+
+
+def test_verify_chain_detects_swapped_rows(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(5), 0)
+    tamper(
+        db_path,
+        "UPDATE events SET seq = -1 WHERE seq = 2",
+        "UPDATE events SET seq = 2 WHERE seq = 4",
+        "UPDATE events SET seq = 4 WHERE seq = -1",
+    )
+    assert verify_chain(fresh_store.read("g1")) == 2
+    assert fresh_store.verify("g1") == 2
+
+
+def test_verify_chain_detects_bad_numbering_and_links() -> None:
+    def row(seq: int, prev: str, payload: bytes) -> StoredEvent:
+        return StoredEvent(seq, "X", None, payload, prev, chain_hash(prev, payload))
+
+    r1 = row(1, GENESIS, b"a")
+    r2 = row(2, r1.hash, b"b")
+    assert verify_chain([r1, r2]) is None
+    assert verify_chain([row(0, GENESIS, b"a")]) == 1  # numbering starts at 1
+    assert verify_chain([r1, row(3, r1.hash, b"b")]) == 2  # a renumbered row
+    assert verify_chain([r1, row(2, GENESIS, b"b")]) == 2  # a re-linked row
+    assert verify_chain([r2]) == 1
+    assert verify_chain([]) is None
+    assert verify_chain([], expected_head=GENESIS) is None
+    assert verify_chain([r1], expected_head=r2.hash) == 2
+
+
+# --- blobs -----------------------------------------------------------------------------
+
+
+def test_blobs_are_content_addressed_and_idempotent(fresh_store: EventStore, db_path: Path) -> None:
+    card = b'id = "hfx-crosby"\nname = "S. Crosby"\n'
+    digest = fresh_store.put_blob(card, "application/toml")
+    assert digest == hashlib.blake2b(card, digest_size=32).hexdigest() == blob_hash(card)
+    assert fresh_store.put_blob(card, "application/toml") == digest
+    assert fresh_store.put_blob(card, "text/plain") == digest
+    assert fresh_store.get_blob(digest) == card
+    assert fresh_store.has_blob(digest)
+    other = fresh_store.put_blob(b"chart", "application/toml")
+    assert other != digest
+    db = sqlite3.connect(db_path)
+    assert db.execute("SELECT COUNT(*) FROM blobs").fetchone()[0] == 2
+    db.close()
+    with pytest.raises(CorruptDatabase, match="0" * 64):
+        fresh_store.get_blob("0" * 64)
+    assert not fresh_store.has_blob("0" * 64)
+
+
+def test_tampered_blob_is_caught(fresh_store: EventStore, db_path: Path) -> None:
+    digest = fresh_store.put_blob(b"goalie card", "application/toml")
+    tamper(db_path, "UPDATE blobs SET content = x'00'")
+    with pytest.raises(CorruptDatabase, match=digest):
+        fresh_store.get_blob(digest)
+
+
+# --- branching -------------------------------------------------------------------------
+
+
+def test_copy_prefix_shares_hashes(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(6), 0, meta={"home": "HFX"})
+    parent = fresh_store.read("g1")
+    assert fresh_store.copy_prefix("g1", "g1-b", 4, {"seed": "other"}) == 4
+    child = fresh_store.read("g1-b")
+    assert child == parent[:4]  # same seq, type, payload, prev_hash and hash
+    assert fresh_store.head_hash("g1-b") == parent[3].hash
+    assert fresh_store.version("g1-b") == 4
+    info = next(s for s in fresh_store.streams() if s.stream == "g1-b")
+    assert info.kind == "game"
+    assert info.meta == {"parent": "g1", "parent_seq": 4, "seed": "other"}
+    # the branch continues on its own chain; the parent is untouched
+    fresh_store.append("g1-b", sample(1, offset=10), 4)
+    assert fresh_store.verify("g1-b") is None
+    assert fresh_store.read("g1") == parent
+    assert fresh_store.read("g1-b")[4].prev_hash == parent[3].hash
+
+
+def test_copy_prefix_errors(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(3), 0)
+    fresh_store.append("g2", [], 0)
+    with pytest.raises(UnknownGame, match="nope"):
+        fresh_store.copy_prefix("nope", "x", 1, {})
+    with pytest.raises(ValueError, match="4"):
+        fresh_store.copy_prefix("g1", "x", 4, {})
+    with pytest.raises(StreamConflict, match="g2"):
+        fresh_store.copy_prefix("g1", "g2", 2, {})
+    assert not fresh_store.exists("x")
+    assert fresh_store.copy_prefix("g1", "from-start", 0, {}) == 0
+    assert fresh_store.head_hash("from-start") == GENESIS
+
+
+# --- errors ----------------------------------------------------------------------------
+
+
+def test_not_a_database_file(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"these are my notes, not a database\n" * 100)
+    with pytest.raises(CorruptDatabase) as err:
+        EventStore(path, event_type=Sample)
+    assert str(path) in str(err.value)
+    assert "\n" not in str(err.value)
+    assert path.read_bytes().startswith(b"these are my notes")  # left as it was
+
+
+def test_someone_elses_database(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    tamper(path, "CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('soup')")
+    with pytest.raises(CorruptDatabase, match="recipes") as err:
+        EventStore(path, event_type=Sample)
+    assert str(path) in str(err.value)
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("recipes",)]
+    db.close()
+
+
+def test_newer_schema_is_refused(db_path: Path) -> None:
+    EventStore(db_path, event_type=Sample).close()
+    tamper(db_path, "UPDATE rinklog_meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(CorruptDatabase, match="newer"):
+        EventStore(db_path, event_type=Sample)
+
+
+def test_missing_database_without_create(tmp_path: Path) -> None:
+    path = tmp_path / "missing.db"
+    with pytest.raises(RinklogError, match="missing.db"):
+        EventStore(path, event_type=Sample, create=False)
+    assert not path.exists()
+
+
+def test_garbage_payload(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(3), 0)
+    tamper(db_path, "UPDATE events SET payload = x'c1ffee' WHERE seq = 2")
+    with pytest.raises(CorruptDatabase) as err:
+        fresh_store.read("g1")
+    message = str(err.value)
+    assert "'g1'" in message and "event 2" in message and str(db_path) in message
+    assert len(fresh_store.read("g1", decode=False)) == 3  # raw rows stay readable
+    assert fresh_store.verify("g1") == 2
+
+
+def test_type_column_must_match_payload(fresh_store: EventStore, db_path: Path) -> None:
+    fresh_store.append("g1", sample(2), 0)
+    tamper(db_path, "UPDATE events SET type = 'Shot' WHERE seq = 1")
+    with pytest.raises(CorruptDatabase, match="event 1"):
+        fresh_store.read("g1")
+
+
+def test_unknown_stream(fresh_store: EventStore) -> None:
+    for call in (
+        lambda: fresh_store.read("HFX-QUE-9"),
+        lambda: fresh_store.iter_events("HFX-QUE-9"),
+        lambda: fresh_store.head_hash("HFX-QUE-9"),
+        lambda: fresh_store.verify("HFX-QUE-9"),
+    ):
+        with pytest.raises(UnknownGame, match="HFX-QUE-9"):
+            call()
+    assert not fresh_store.exists("HFX-QUE-9")
+    assert fresh_store.version("HFX-QUE-9") == 0
+
+
+# --- property --------------------------------------------------------------------------
+
+dice = st.integers(1, 6)
+rolls = st.builds(Roll, dice, st.tuples(dice, dice), dice)
+events = st.one_of(
+    st.builds(Rolled, st.integers(0, 2**40), rolls),
+    st.builds(Shot, st.text(max_size=30), st.booleans(), st.text(max_size=6)),
+)
+_streams = itertools.count()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(batches=st.lists(st.lists(events, max_size=20), min_size=1, max_size=4))
+def test_read_returns_what_was_appended(fresh_store: EventStore, batches) -> None:
+    stream = f"prop-{next(_streams)}"
+    version = 0
+    for batch in batches:
+        version = fresh_store.append(stream, batch, version)
+    rows = fresh_store.read(stream)
+    flat = [e for batch in batches for e in batch]
+    assert [r.event for r in rows] == flat
+    assert version == len(flat) == fresh_store.version(stream)
+    assert verify_chain(rows, expected_head=fresh_store.head_hash(stream)) is None
