@@ -44,7 +44,7 @@ class DefaultCoach:
                 team.players[pid].stint < limit or pid == carrier
             ):
                 keep[slot] = pid
-        if carrier and carrier not in keep.values():
+        if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
             home_slot = next(s for s, p in current.items() if p == carrier)
             target = home_slot if home_slot in wanted else next(s for s in wanted if s not in keep)
             keep[target] = carrier
