@@ -1,0 +1,106 @@
+"""Whole seeded games: invariants every finished stream must keep (6.00, 6.40, 14.10, 16.00)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import pytest
+
+from events.bones import ActionResolved, GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
+from events.common import GameEnded
+from replay.games import open_store, read_game, simulate
+
+# HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
+# the on-ice checks below pair teams whose ids do not collide; see
+# test_fixture_player_ids_are_unique_across_teams.
+PAIRS = [("HFX", "SAS"), ("SAS", "WPG"), ("WPG", "QUE"), ("QUE", "SAS"), ("WPG", "HFX")]
+SEEDS = [f"rules-{i}" for i in range(6)]
+GAMES = [(home, away, seed) for seed in SEEDS for home, away in PAIRS]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    store = open_store(tmp_path_factory.mktemp("games") / "games.db")
+    streams = {}
+    for home, away, seed in GAMES:
+        result = simulate(store, home, away, seed=seed)
+        streams[(home, away, seed)] = (result, read_game(store, result.game_id))
+    return streams
+
+
+def test_thirty_games_are_played(played):
+    assert len(played) == 30
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_6_00_game_ends_with_game_ended(played, game):
+    _, events = played[game]
+    assert isinstance(events[-1], GameEnded)
+    assert sum(isinstance(e, GameEnded) for e in events) == 1
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_16_00_goals_sum_to_final_score(played, game):
+    _, events = played[game]
+    end = events[-1]
+    goals = Counter(e.side for e in events if isinstance(e, GoalScored))
+    home, away = end.home_goals, end.away_goals
+    if end.decided == "SO":  # 21.00: the shootout winner is credited one goal
+        if end.winner == "home":
+            home -= 1
+        else:
+            away -= 1
+    assert (goals["home"], goals["away"]) == (home, away)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_14_10_every_penalty_ends_exactly_once(played, game):
+    _, events = played[game]
+    assessed = [e.id for e in events if isinstance(e, PenaltyAssessed)]
+    ended = Counter(e.id for e in events if isinstance(e, PenaltyEnded))
+    assert len(assessed) == len(set(assessed))
+    assert {pid: ended[pid] for pid in assessed} == dict.fromkeys(assessed, 1)
+    assert set(ended) <= set(assessed)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_6_10_sequences_run_without_gaps(played, game):
+    _, events = played[game]
+    per_period = defaultdict(list)
+    for e in events:
+        if isinstance(e, SequencePlayed):
+            per_period[e.period].append(e.sequence)
+    assert per_period
+    for period, seqs in per_period.items():
+        assert seqs == list(range(1, len(seqs) + 1)), period
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_15_00_no_skater_on_both_sides(played, game):
+    _, events = played[game]
+    for e in events:
+        if isinstance(e, SequencePlayed):
+            assert not set(e.home) & set(e.away)
+            assert len(set(e.home)) == len(e.home) and len(set(e.away)) == len(e.away)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g))
+def test_6_40_no_skater_plays_more_than_five_straight_sequences(played, game):
+    """6.40: at most five consecutive sequences, unless he carries the puck."""
+    _, events = played[game]
+    streak: dict[str, int] = {}
+    carrier = None
+    offenders = []
+    current_period = None
+    for e in events:
+        if isinstance(e, ActionResolved):
+            carrier = e.player
+        if isinstance(e, SequencePlayed):
+            if e.period != current_period:
+                streak, current_period = {}, e.period
+            on = set(e.home) | set(e.away)
+            streak = {pid: streak.get(pid, 0) + 1 for pid in on}
+            for pid, n in streak.items():
+                if n > 5 and pid != carrier:
+                    offenders.append((e.period, e.sequence, pid, n))
+    assert offenders == []
