@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initial_state
 from engine.bones.cards import Charts, Team
+from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initial_state
 from events.base import Event
 from events.bones import ShootoutOrderChosen
 from events.common import DiceRolled, GameCreated, LinesChanged, TacticDeclared

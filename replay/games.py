@@ -26,7 +26,7 @@ from events.base import Event
 from events.bones import BonesEvent
 from events.common import GameCreated, GameEnded, RosterEntry, TeamSheet
 from events.errors import RinklogError, UnknownGame
-from events.store import EventStore
+from events.store import EventStore, blob_hash
 from replay.library import default_charts, find_team
 
 CARD_MEDIA = "application/x-rinklog-team+json"
@@ -94,9 +94,9 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     chart_bytes = _canonical.encode(charts)
     created = GameCreated(
         game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=_sheet(home, store.put_blob(home_bytes, CARD_MEDIA)),
-        away=_sheet(away, store.put_blob(away_bytes, CARD_MEDIA)),
-        charts_hash=store.put_blob(chart_bytes, CHART_MEDIA),
+        home=_sheet(home, blob_hash(home_bytes)),
+        away=_sheet(away, blob_hash(away_bytes)),
+        charts_hash=blob_hash(chart_bytes),
         dice="manual" if rolls_list is not None else "seeded",
         seed=None if rolls_list is not None else str(seed),
     )
@@ -107,6 +107,10 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     assert isinstance(end, GameEnded)
     meta = {"home": home.id, "away": away.id, "home_goals": end.home_goals,
             "away_goals": end.away_goals, "decided": end.decided, "ruleset": rules.name}
+    # Blobs only once the game is whole: a failed game leaves no trace in the database.
+    store.put_blob(home_bytes, CARD_MEDIA)
+    store.put_blob(away_bytes, CARD_MEDIA)
+    store.put_blob(chart_bytes, CHART_MEDIA)
     store.append(game_id, events, expected_version=0, kind="game", meta=meta)
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,
                       len(events), store.head_hash(game_id))

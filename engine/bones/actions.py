@@ -224,7 +224,7 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
     """Evolve: what an action result leaves to do next."""
     state.dz_bonus = ""
     if event.injury:
-        state.injured = event.player
+        state.injured, state.injured_side = event.player, event.side
     # 13.00: consecutive power-play passes, counted from pass codes (ruling R-13.00a).
     state.pp_passes = state.pp_passes + 1 if event.result == "pass" and pp_rules(
         state, event.side) else 0

@@ -130,18 +130,28 @@ class DefaultCoach:
         team = state.team(side)
         behind = state.team(other(side)).score - team.score
         late = state.period == 3 and state.sequence >= PULL_AT
+        carrier = state.puck[1] if state.puck and state.puck[0] == side else None
+        extra = team.slots["G"] if team.pulled else None
+        # 6.40: the sixth attacker, too, leaves after five sequences unless he has the puck.
+        stays = bool(extra) and not team.players[extra].out and extra not in slots.values() \
+            and (extra == carrier or team.players[extra].stint < MAX_STINT)
+        taken = set(slots.values())
+        on_ice = set(team.skaters_on_ice())
+        pool = [p for p, s in team.players.items() if not s.out and p not in taken
+                and isinstance(s.card, Skater)
+                and (s.stint < STOPPAGE_CHANGE if p in on_ice else s.rest >= REST_SEQUENCES)]
         if late and 1 <= behind <= 2 and state.strength(side) != "sh":
-            if team.pulled:
-                extra = team.slots["G"]
-                if extra and not team.players[extra].out and extra not in slots.values():
-                    return extra
-            taken = set(slots.values())
-            pool = [p for p, s in team.players.items() if not s.out and p not in taken
-                    and isinstance(s.card, Skater) and s.rest >= REST_SEQUENCES]
+            if stays:
+                return extra
             if pool:
                 return max(pool, key=lambda p: (team.card(p).n, p))
         if team.pulled and state.puck is not None:
-            return team.slots["G"] if team.slots["G"] not in slots.values() else team.goalie
+            # 6.41: a goalie who left on the fly returns only after a stoppage.
+            if stays:
+                return extra
+            if pool:
+                return max(pool, key=lambda p: (team.card(p).n, p))
+            return extra if extra not in slots.values() else team.goalie
         return team.goalie
 
     def shootout(self, state: GameState) -> ShootoutOrderChosen:

@@ -7,14 +7,14 @@ from events.base import Roll
 from events.bones import InjuryChecked
 
 
-def opposing_intimidation(state: GameState, player: str) -> int:
+def opposing_intimidation(state: GameState, player: str, side: str = "") -> int:
     """18.00: the intimidation bars of the other team's skaters on the ice (OIP)."""
-    team = state.team(other(state.side_of(player)))
+    team = state.team(other(side or state.side_of(player)))
     return sum(getattr(team.card(pid), "intimidation", 0) for pid in team.skaters_on_ice())
 
 
 def decide_injury(state: GameState, step: Step, roll: Roll) -> list:
-    oip = opposing_intimidation(state, step.player)
+    oip = opposing_intimidation(state, step.player, step.side)
     adjusted = roll.blue - 1
     result = ""
     if oip >= adjusted:
@@ -24,9 +24,9 @@ def decide_injury(state: GameState, step: Step, roll: Roll) -> list:
 
 
 def apply_injury(state: GameState, event: InjuryChecked) -> None:
-    state.queue.pop(0)
-    state.injured = ""
-    side = state.side_of(event.player)
+    step = state.queue.pop(0)
+    state.injured = state.injured_side = ""
+    side = step.side or state.side_of(event.player)
     team = state.team(side)
     status = team.players[event.player]
     if event.result in ("G", "P"):

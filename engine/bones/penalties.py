@@ -243,7 +243,7 @@ def bench_minor_call(state: GameState, side: str) -> Call:
 def decide_assess(state: GameState, step: Step, roll: object) -> list:
     events = []
     for i, call in enumerate(state.calls):
-        status = state.status(call.player)
+        status = state.team(call.side).players[call.player]
         served_by = call.served_by
         if call.kind == "game_misconduct":
             served_by = None

@@ -136,6 +136,7 @@ class GameState:
     calls: list[Call] = field(default_factory=list)
     delayed: bool = False  # a delayed penalty's one roll is under way (14.60)
     injured: str = ""  # player hurt on this play: check when play stops (18.00)
+    injured_side: str = ""  # his team: player ids are unique only within a team
     scorer: tuple[str, str] | None = None  # side, player of the goal whose assists are open
     next_penalty_id: int = 1
     finished: bool = False

@@ -23,7 +23,9 @@ def resume(state: GameState) -> None:
     if state.pending_shot is not None:
         shooter, kind = state.pending_shot
         state.pending_shot = None
-        state.queue[0:1] = [Step("shot", side=state.side_of(shooter), player=shooter,
+        # The shooter holds the puck now (ids are unique only within a team).
+        side = state.puck[0] if state.puck and state.puck[1] == shooter else state.side_of(shooter)
+        state.queue[0:1] = [Step("shot", side=side, player=shooter,
                                  detail=kind)]
     elif state.clock_expired:
         state.queue[0:1] = [Step("end_period")]
@@ -35,6 +37,10 @@ def apply_puck_moved(state: GameState, event: PuckPassed | PuckIntercepted) -> N
     state.puck = (event.side, event.to_player)
     if isinstance(event, PuckIntercepted):
         state.pp_passes = 0
+    # 6.41: the old carrier may be changed on the fly once he loses the puck, even after
+    # a pass that used no time (6.20, first power-play pass); else he could play a 6th
+    # straight sequence without the puck (6.40).
+    state.coach_window = True
     resume(state)
 
 
@@ -61,7 +67,7 @@ def apply_stop(state: GameState, event: PlayStopped) -> None:
     if state.calls:
         steps.append(Step("assess"))
     if state.injured:
-        steps.append(Step("injury", player=state.injured))
+        steps.append(Step("injury", side=state.injured_side, player=state.injured))
     sudden_death = state.period >= 4 and state.home.score != state.away.score
     if state.clock_expired or sudden_death:
         steps.append(Step("end_period"))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
 from events.bones import PenaltyEnded, SequencePlayed
 from events.common import LinesChanged
-from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
 
 FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
 REST_SEQUENCES = 3  # 6.41: a skater rests at least 3 sequences before he returns

@@ -89,18 +89,19 @@ def test_6_40_no_skater_plays_more_than_five_straight_sequences(played, game):
     """6.40: at most five consecutive sequences, unless he carries the puck."""
     _, events = played[game]
     streak: dict[str, int] = {}
-    carrier = None
     offenders = []
     current_period = None
-    for e in events:
-        if isinstance(e, ActionResolved):
-            carrier = e.player
-        if isinstance(e, SequencePlayed):
-            if e.period != current_period:
-                streak, current_period = {}, e.period
-            on = set(e.home) | set(e.away)
-            streak = {pid: streak.get(pid, 0) + 1 for pid in on}
-            for pid, n in streak.items():
-                if n > 5 and pid != carrier:
-                    offenders.append((e.period, e.sequence, pid, n))
+    for i, e in enumerate(events):
+        if not isinstance(e, SequencePlayed):
+            continue
+        # The sequence is used by the action roll resolved right after it (6.10).
+        action = next((a for a in events[i + 1:] if isinstance(a, ActionResolved)), None)
+        carrier = action.player if action is not None else None
+        if e.period != current_period:
+            streak, current_period = {}, e.period
+        on = set(e.home) | set(e.away)
+        streak = {pid: streak.get(pid, 0) + 1 for pid in on}
+        for pid, n in streak.items():
+            if n > 5 and pid != carrier:
+                offenders.append((e.period, e.sequence, pid, n))
     assert offenders == []

@@ -1,0 +1,301 @@
+"""The scoresheet: a pure fold of a Hockey Bones stream into the game's official record.
+
+Imports events only (never the engine): every fact comes from the stream.
+
+Counting rules (documented in docs/json.md):
+
+- a shot on goal is a ``ShotTaken`` that was not blocked, except an empty-net shot out of
+  range (it missed the net: 10.50); a ``GoalScored`` not preceded by such a shot still
+  counts one;
+- shots against a goalie are the shots on goal while he was in net (the goalie the
+  ``GoalieResult`` or ``GoalScored`` names, else the one on the ice per ``SequencePlayed``);
+  saves = shots against - goals against;
+- goalie time on ice is 24 s for every ``SequencePlayed`` with him in net (6.10);
+- a power-play opportunity is a minor, double minor, major or bench minor with ``short > 0``
+  against the other side, unless the other side took one too in the same period and
+  sequence (coincidental); a power-play goal is a ``GoalScored`` of strength ``PP``;
+- the final score is ``GameEnded``'s (the shootout winner's +1 included when ``SO``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from events.bones import (
+    AssistsAwarded,
+    AssistsCounted,
+    ExactTime,
+    GoalieInjured,
+    GoalieResult,
+    GoalScored,
+    PenaltyAssessed,
+    SequencePlayed,
+    ShootoutAttempt,
+    ShotTaken,
+)
+from events.common import GameCreated, GameEnded, LinesChanged, PeriodStarted
+
+__all__ = [
+    "GoalLine",
+    "GoalieLine",
+    "PenaltyLine",
+    "PowerPlay",
+    "Scoresheet",
+    "ShootoutLine",
+    "TeamLine",
+    "build_scoresheet",
+    "clock",
+]
+
+SEQUENCE_SECONDS = 24
+PP_KINDS = frozenset({"minor", "double_minor", "major", "bench_minor"})
+SIDES = ("home", "away")
+
+
+def clock(seconds: int) -> str:
+    """Seconds as ``MM:SS``."""
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def _other(side: str) -> str:
+    return "away" if side == "home" else "home"
+
+
+class PowerPlay(msgspec.Struct, frozen=True):
+    opportunities: int
+    goals: int
+
+
+class TeamLine(msgspec.Struct, frozen=True):
+    team: str
+    name: str
+    goals: int  # final score, shootout bonus included
+    goals_by_period: list[int]  # index 0 = period 1; OT (4) only if played
+    shots: list[int]  # shots on goal per period, same indexing
+    pp: PowerPlay
+    pim: int
+
+
+class GoalLine(msgspec.Struct, frozen=True):
+    period: int
+    time: str  # MM:SS elapsed in the period
+    team: str
+    scorer: str
+    scorer_name: str
+    assists: list[str]
+    assist_names: list[str]
+    strength: str
+
+
+class PenaltyLine(msgspec.Struct, frozen=True):
+    period: int
+    time: str
+    team: str
+    player: str
+    player_name: str
+    type: str
+    minutes: int
+
+
+class GoalieLine(msgspec.Struct, frozen=True):
+    team: str
+    player: str
+    name: str
+    toi: int  # seconds
+    shots_against: int
+    saves: int
+    goals_against: int
+
+
+class ShootoutLine(msgspec.Struct, frozen=True):
+    team: str
+    shooter: str
+    shooter_name: str
+    scored: bool
+
+
+class Scoresheet(msgspec.Struct, frozen=True):
+    game_id: str
+    decided: str | None  # REG, OT, SO; None while the game is not over
+    home: TeamLine
+    away: TeamLine
+    goals: list[GoalLine]
+    penalties: list[PenaltyLine]
+    goalies: list[GoalieLine]
+    shootout: list[ShootoutLine]
+
+    def to_json(self) -> dict[str, Any]:
+        return msgspec.to_builtins(self)
+
+
+class _Goalie:
+    __slots__ = ("side", "toi", "sa", "ga")
+
+    def __init__(self, side: str) -> None:
+        self.side, self.toi, self.sa, self.ga = side, 0, 0, 0
+
+
+class _Fold:
+    def __init__(self) -> None:
+        self.created: GameCreated | None = None
+        self.ended: GameEnded | None = None
+        self.names: dict[str, str] = {}
+        self.periods = 3
+        self.period = 1
+        self.goals: list[dict[str, Any]] = []
+        self.penalties: list[PenaltyAssessed] = []
+        self.shots = {s: [0] * 5 for s in SIDES}
+        self.goals_by_period = {s: [0] * 5 for s in SIDES}
+        self.goalies: dict[str, _Goalie] = {}
+        self.in_net: dict[str, str | None] = {s: None for s in SIDES}
+        self.pending: tuple[str, str | None] | None = None  # (shooting side, goalie charged)
+        self.last_goal: dict[str, Any] | None = None
+        self.shootout: list[ShootoutAttempt] = []
+
+    def goalie(self, side: str, player: str) -> _Goalie:
+        g = self.goalies.get(player)
+        if g is None:
+            g = self.goalies[player] = _Goalie(side)
+        return g
+
+    def shot(self, side: str, period: int, goalie: str | None) -> None:
+        self.shots[side][min(period, 5) - 1] += 1
+        if goalie is not None:
+            self.goalie(_other(side), goalie).sa += 1
+        self.pending = (side, goalie)
+
+    def recharge(self, goalie: str | None) -> None:
+        """Move the pending shot onto the goalie the stream names for it."""
+        if self.pending is None or goalie == self.pending[1]:
+            return
+        side, old = self.pending
+        if old is not None:
+            self.goalies[old].sa -= 1
+        if goalie is not None:
+            self.goalie(_other(side), goalie).sa += 1
+        self.pending = (side, goalie)
+
+    def apply(self, e: Any) -> None:  # noqa: C901 - one branch per event type
+        if isinstance(e, SequencePlayed):
+            self.pending = None
+            self.period = e.period
+            for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
+                self.in_net[side] = gid
+                if gid is not None:
+                    self.goalie(side, gid).toi += SEQUENCE_SECONDS
+        elif isinstance(e, ShotTaken):
+            self.pending = None
+            if e.block == "blocked" or (e.kind == "empty_net" and not e.in_range):
+                return
+            self.shot(e.side, self.period, self.in_net[_other(e.side)])
+        elif isinstance(e, GoalieResult):
+            if self.pending is not None and self.pending[0] == _other(e.side):
+                self.recharge(e.goalie)
+        elif isinstance(e, GoalScored):
+            if self.pending is None or self.pending[0] != e.side:
+                self.shot(e.side, e.period, e.goalie)
+            else:
+                self.recharge(e.goalie)
+            self.pending = None
+            if e.goalie is not None:
+                self.goalie(_other(e.side), e.goalie).ga += 1
+            self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
+            self.last_goal = {"period": e.period, "time": None, "side": e.side,
+                              "scorer": e.scorer, "assists": [], "strength": e.strength}
+            self.goals.append(self.last_goal)
+        elif isinstance(e, ExactTime):
+            if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
+                self.last_goal["time"] = e.time
+        elif isinstance(e, AssistsCounted):
+            if e.count == 0:
+                self.last_goal = None
+        elif isinstance(e, AssistsAwarded):
+            if self.last_goal is not None and self.last_goal["side"] == e.side:
+                self.last_goal["assists"] = list(e.players)
+            self.last_goal = None
+        elif isinstance(e, PenaltyAssessed):
+            self.penalties.append(e)
+        elif isinstance(e, LinesChanged):
+            if "G" in e.slots:
+                self.in_net[e.side] = e.slots["G"]
+        elif isinstance(e, GoalieInjured):
+            self.in_net[e.side] = e.replacement
+        elif isinstance(e, PeriodStarted):
+            self.pending = None
+            self.period = e.period
+            if e.period == 4:
+                self.periods = 4
+        elif isinstance(e, ShootoutAttempt):
+            self.shootout.append(e)
+        elif isinstance(e, GameEnded):
+            self.ended = e
+        elif isinstance(e, GameCreated):
+            self.created = e
+            for sheet in (e.home, e.away):
+                self.names.update((r.id, r.name) for r in sheet.roster)
+
+    def name(self, pid: str) -> str:
+        return self.names.get(pid, pid)
+
+    def team_id(self, side: str) -> str:
+        assert self.created is not None
+        return getattr(self.created, side).team_id
+
+    def power_plays(self) -> dict[str, int]:
+        """Opportunities per side (the side that gets the power play)."""
+        short_at = {(p.side, p.period, p.sequence) for p in self.penalties if p.short > 0}
+        out = {s: 0 for s in SIDES}
+        for p in self.penalties:
+            if p.short > 0 and p.kind in PP_KINDS and \
+                    (_other(p.side), p.period, p.sequence) not in short_at:
+                out[_other(p.side)] += 1
+        return out
+
+    def result(self) -> Scoresheet:
+        if self.created is None:
+            raise ValueError("a scoresheet needs the stream's GameCreated event")
+        pp = self.power_plays()
+        teams = {}
+        for side in SIDES:
+            sheet = getattr(self.created, side)
+            final = (getattr(self.ended, f"{side}_goals") if self.ended is not None
+                     else sum(self.goals_by_period[side]))
+            teams[side] = TeamLine(
+                team=sheet.team_id, name=sheet.name, goals=final,
+                goals_by_period=self.goals_by_period[side][: self.periods],
+                shots=self.shots[side][: self.periods],
+                pp=PowerPlay(pp[side], sum(1 for g in self.goals
+                                           if g["side"] == side and g["strength"] == "PP")),
+                pim=sum(p.minutes for p in self.penalties if p.side == side),
+            )
+        goals = [GoalLine(period=g["period"], time=clock(g["time"] or 0),
+                          team=self.team_id(g["side"]), scorer=g["scorer"],
+                          scorer_name=self.name(g["scorer"]), assists=g["assists"],
+                          assist_names=[self.name(a) for a in g["assists"]],
+                          strength=g["strength"]) for g in self.goals]
+        penalties = [PenaltyLine(period=p.period, time=clock(p.time), team=self.team_id(p.side),
+                                 player=p.player, player_name=self.name(p.player), type=p.kind,
+                                 minutes=p.minutes) for p in self.penalties]
+        order = {s: i for i, s in enumerate(SIDES)}
+        goalies = [GoalieLine(team=self.team_id(g.side), player=pid, name=self.name(pid),
+                              toi=g.toi, shots_against=g.sa, saves=g.sa - g.ga,
+                              goals_against=g.ga)
+                   for pid, g in sorted(self.goalies.items(), key=lambda kv: order[kv[1].side])]
+        shootout = [ShootoutLine(team=self.team_id(a.side), shooter=a.shooter,
+                                 shooter_name=self.name(a.shooter), scored=a.scored)
+                    for a in self.shootout]
+        return Scoresheet(game_id=self.created.game_id,
+                          decided=self.ended.decided if self.ended else None,
+                          home=teams["home"], away=teams["away"], goals=goals,
+                          penalties=penalties, goalies=goalies, shootout=shootout)
+
+
+def build_scoresheet(events: Iterable[Any]) -> Scoresheet:
+    """Fold a game's events (from its first, ``GameCreated``) into its scoresheet."""
+    fold = _Fold()
+    for event in events:
+        fold.apply(event)
+    return fold.result()

@@ -1,0 +1,320 @@
+"""The ``rinklog`` command line: a thin shell over the library.
+
+Each command opens the store (``--db PATH``, default ``$RINKLOG_DB`` else ``./rinklog.db``),
+calls one library function and prints. :func:`main` turns every error a user can cause
+into one line ``rinklog: error: <message>`` on stderr and exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from events.bones import BonesEvent
+from events.errors import RinklogError
+from events.store import EventStore
+from projections.scoresheet import Scoresheet, build_scoresheet, clock
+from replay import cardgen
+from replay.games import open_store, read_game, simulate
+from replay.library import list_teams, validate_path
+
+app = typer.Typer(
+    name="rinklog",
+    help="rinklog: an event-sourced engine for Hockey Bones.\n\n"
+    "Example: rinklog sim --home HFX --away QUE --seed 2026",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+cards_app = typer.Typer(
+    help="Player and team cards: validate or generate.\n\n"
+    "Example: rinklog cards validate fixtures/bones/teams",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+app.add_typer(cards_app, name="cards")
+
+DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
+DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
+                                      show_envvar=False)]
+_json_line = msgspec.json.Encoder()
+
+
+class CliError(RinklogError):
+    """A bad combination of options."""
+
+
+def _out(text: str = "") -> None:
+    typer.echo(text)
+
+
+def _dump(obj: Any) -> None:
+    _out(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _read_store(db: str) -> EventStore:
+    """An existing store (a read command never creates a database)."""
+    return EventStore(db, event_type=BonesEvent, create=False)
+
+
+# --- teams, sim, games -------------------------------------------------------------------
+
+@app.command()
+def teams(
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of {id, name}")] = False,
+) -> None:
+    """List the teams in the fixtures, one id per line.
+
+    Example: rinklog teams --json
+    """
+    found = list_teams()
+    if as_json:
+        _dump([{"id": t.id, "name": t.name} for t in found])
+    else:
+        for team in found:
+            _out(team.id)
+
+
+@app.command()
+def sim(
+    home: Annotated[str, typer.Option("--home", help="home team id, e.g. HFX")],
+    away: Annotated[str, typer.Option("--away", help="away team id, e.g. QUE")],
+    seed: Annotated[str | None, typer.Option("--seed", help="seed for seeded dice")] = None,
+    rolls: Annotated[Path | None, typer.Option(
+        "--rolls", help="file of typed rolls, one 'blue white white red' per line")] = None,
+    game_id: Annotated[str | None, typer.Option(
+        "--game-id", help="stream id (default derived from the inputs)")] = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Simulate a whole game and store it as one stream.
+
+    Example: rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
+    """
+    if (seed is None) == (rolls is None):
+        raise CliError("give exactly one of --seed S or --rolls FILE")
+    lines = None
+    if rolls is not None:
+        try:
+            lines = rolls.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise CliError(f"{rolls}: cannot read rolls: {getattr(err, 'strerror', '') or err}"
+                           ) from None
+    with open_store(db) as store:
+        result = simulate(store, home, away, seed=seed, rolls=lines,
+                          rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id)
+    if as_json:
+        _dump(result.to_json())
+    else:
+        _out(f"{result.home} {result.home_goals} - {result.away_goals} {result.away} "
+             f"({result.decided})  game {result.game_id}  {result.events} events  "
+             f"head {result.head_hash[:8]}…")
+
+
+@app.command()
+def games(
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of games")] = False,
+    ids: Annotated[bool, typer.Option("--ids", help="only the game ids, one per line")] = False,
+) -> None:
+    """List the games in the database.
+
+    Example: rinklog games --db rinklog.db --ids
+    """
+    with _read_store(db) as store:
+        rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
+                 "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
+                 "decided": s.meta.get("decided"), "events": s.version,
+                 "head_hash": s.head_hash} for s in store.streams(kind="game")]
+    if as_json:
+        _dump(rows)
+        return
+    for r in rows:
+        if ids:
+            _out(r["game_id"])
+        else:
+            _out(f"{r['game_id']:<24} {r['home']} {r['score']['home']} - {r['score']['away']} "
+                 f"{r['away']} ({r['decided']})  {r['events']} events  "
+                 f"head {r['head_hash'][:8]}…")
+
+
+# --- events, scoresheet -----------------------------------------------------------------
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value and " " not in value else json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool | int | float) or value is None:
+        return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@app.command()
+def events(
+    game: Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")],
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+) -> None:
+    """Print a game's events, one per line: seq type key=value...
+
+    Example: rinklog events HFX-QUE-2026 --json
+    """
+    with _read_store(db) as store:
+        read_game(store, game)  # UnknownGame with the ids there are
+        for row in store.iter_events(game):
+            payload = msgspec.to_builtins(row.event)
+            if as_json:
+                sys.stdout.write(_json_line.encode(
+                    {"seq": row.seq, "type": row.type, "hash": row.hash, **payload}
+                ).decode() + "\n")
+            else:
+                fields = " ".join(f"{k}={_compact(v)}" for k, v in payload.items()
+                                  if k != "type")
+                _out(f"{row.seq} {row.type} {fields}".rstrip())
+
+
+def _table(headers: list[str], rows: list[list[Any]], right: set[int] = frozenset()) -> list[str]:
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+    return ["  " + fmt(headers), "  " + fmt(["-" * w for w in widths])] + \
+        ["  " + fmt(r) for r in cells]
+
+
+def _period_name(n: int) -> str:
+    return "OT" if n == 4 else str(n)
+
+
+def render_scoresheet(sheet: Scoresheet) -> str:
+    """The scoresheet as aligned plain text (names, not ids)."""
+    h, a = sheet.home, sheet.away
+    out = [f"{h.name} ({h.team}) {h.goals} - {a.goals} {a.name} ({a.team})  "
+           f"[{sheet.decided or 'in progress'}]", f"game {sheet.game_id}", ""]
+    periods = [_period_name(i + 1) for i in range(len(h.shots))]
+    so = ["SO"] if sheet.decided == "SO" else []
+    out.append("Score by period")
+    out += _table(["Team", *periods, *so, "T"],
+                  [[t.team, *t.goals_by_period,
+                    *([t.goals - sum(t.goals_by_period)] if so else []), t.goals]
+                   for t in (h, a)], right=set(range(1, len(periods) + 3)))
+    out += ["", "Shots on goal"]
+    out += _table(["Team", *periods, "T"], [[t.team, *t.shots, sum(t.shots)] for t in (h, a)],
+                  right=set(range(1, len(periods) + 2)))
+    out += ["", "Goals"]
+    out += _table(["Per", "Time", "Team", "Scorer", "Assists", "Str"],
+                  [[_period_name(g.period), g.time, g.team, g.scorer_name,
+                    ", ".join(g.assist_names) or "unassisted", g.strength]
+                   for g in sheet.goals]) if sheet.goals else ["  none"]
+    out += ["", "Penalties"]
+    out += _table(["Per", "Time", "Team", "Player", "Type", "Min"],
+                  [[_period_name(p.period), p.time, p.team, p.player_name, p.type, p.minutes]
+                   for p in sheet.penalties], right={5}) if sheet.penalties else ["  none"]
+    out += ["", "Power play / PIM"]
+    out += _table(["Team", "PP", "PIM"],
+                  [[t.team, f"{t.pp.goals}/{t.pp.opportunities}", t.pim] for t in (h, a)],
+                  right={1, 2})
+    out += ["", "Goalies"]
+    out += _table(["Team", "Goalie", "TOI", "SA", "SV", "GA"],
+                  [[g.team, g.name, clock(g.toi), g.shots_against, g.saves, g.goals_against]
+                   for g in sheet.goalies], right={2, 3, 4, 5})
+    if sheet.shootout:
+        out += ["", "Shootout"]
+        out += _table(["#", "Team", "Shooter", "Result"],
+                      [[i, s.team, s.shooter_name, "goal" if s.scored else "miss"]
+                       for i, s in enumerate(sheet.shootout, start=1)], right={0})
+    return "\n".join(out)
+
+
+@app.command()
+def scoresheet(
+    game: Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")],
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="the scoresheet as JSON")] = False,
+) -> None:
+    """Print a game's scoresheet: score, goals, penalties, shots, goalies.
+
+    Example: rinklog scoresheet HFX-QUE-2026 --db rinklog.db
+    """
+    with _read_store(db) as store:
+        sheet = build_scoresheet(read_game(store, game))
+    if as_json:
+        _dump(sheet.to_json())
+    else:
+        _out(render_scoresheet(sheet))
+
+
+# --- cards ------------------------------------------------------------------------------
+
+@cards_app.command("validate")
+def cards_validate(
+    path: Annotated[Path, typer.Argument(help="a team/chart .toml file, or a folder")],
+) -> None:
+    """Check card files; prints 'ok: N files' or one line per bad file (exit 1).
+
+    Example: rinklog cards validate fixtures/bones/teams
+    """
+    errors = validate_path(path)
+    if errors:
+        for line in errors:
+            typer.echo(line, err=True)
+        raise typer.Exit(1)
+    count = len(list(path.rglob("*.toml"))) if path.is_dir() else 1
+    _out(f"ok: {count} files")
+
+
+@cards_app.command("generate")
+def cards_generate(
+    outdir: Annotated[Path, typer.Argument(help="folder to write OUTDIR/<team>.toml into")],
+    teams: Annotated[list[str], typer.Argument(help="TEAM:Name[:strength], strength -1..1")],
+    seed: Annotated[str, typer.Option("--seed", help="generator seed")] = "rinklog",
+) -> None:
+    """Generate invented teams (deterministic for a seed).
+
+    Example: rinklog cards generate out HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers":0.3
+    """
+    for spec in teams:
+        team_id, _, name = spec.partition(":")
+        if not team_id or not name.strip(":"):
+            raise CliError(f"expected TEAM:Name[:strength], got {spec!r}")
+    code = cardgen.main([str(outdir), *teams, "--seed", seed])
+    if code:
+        raise typer.Exit(code)
+
+
+# --- entry point ------------------------------------------------------------------------
+
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text or type(err).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the app; user errors become one line on stderr and exit code 1.
+
+    With ``argv`` (tests) the exit code is returned; without, the process exits with it.
+    """
+    try:
+        app(args=argv, prog_name="rinklog")  # standalone: usage errors print and exit 2
+        code = 0
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except (RinklogError, msgspec.ValidationError, msgspec.DecodeError,
+            sqlite3.DatabaseError, OSError) as err:
+        print(f"rinklog: error: {_one_line(err)}", file=sys.stderr)
+        code = 1
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,293 @@
+"""8.10, 8.20 action codes, with 6.10/6.20 timing, 7.30, 14.60, 19.00, 20.00."""
+
+from __future__ import annotations
+
+from conftest import R, action, apply, penalize, plain, rate
+
+from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed, SequencePlayed
+
+
+def resolved(events) -> ActionResolved:
+    return next(e for e in events if isinstance(e, ActionResolved))
+
+
+def setup_defense(state):
+    """Away defends with the 9.21 example ratings: 9 against the home LW."""
+    plain(state, "away")
+    plain(state, "home")
+    for slot, d in {"LW": 2, "LD": 3, "C": 3, "RD": 4, "RW": 3}.items():
+        rate(state, "away", slot, defense=d)
+
+
+# --- 8.10 numeric codes against Team Defense (9.00) ---------------------------------
+
+def test_8_10_numeric_equal_to_team_defense_is_a_shot(state):
+    setup_defense(state)
+    res = resolved(action(state, "home", "LW", "9"))
+    assert (res.result, res.value, res.target) == ("shot", 9, 9)
+
+
+def test_8_10_numeric_below_team_defense_is_an_interception(state):
+    setup_defense(state)
+    events = action(state, "home", "LW", "8")
+    assert resolved(events).result == "interception"
+    assert any(isinstance(e, PuckIntercepted) and e.side == "away" for e in events)
+
+
+def test_8_10_power_play_adds_one(state):
+    setup_defense(state)
+    penalize(state, "away", slot="RW")
+    res = resolved(action(state, "home", "LW", "8"))
+    assert res.value == 9
+    assert "+1 power play (8.10)" in res.modifiers
+
+
+def test_8_10_shadow_directly_across_takes_two(state):
+    """Ruling R-8.10a: "directly across" the home LW is the away RW."""
+    setup_defense(state)
+    rate(state, "away", "RW", shadow=True)
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 8 and res.result == "interception"
+
+
+def test_8_10_shadow_elsewhere_does_not_count(state):
+    setup_defense(state)
+    rate(state, "away", "LW", shadow=True)
+    assert resolved(action(state, "home", "LW", "10")).value == 10
+
+
+def test_8_10_out_of_position_takes_two(state):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["C"])
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 8
+    assert "-2 out of position (8.10, 15.10)" in res.modifiers
+
+
+def test_8_10_star_is_an_automatic_shot(state):
+    res = resolved(action(state, "home", "C", "*"))
+    assert res.result == "shot" and res.shooter == state.home.slots["C"]
+
+
+def test_8_10_r_is_a_shot_with_rebound(state):
+    assert resolved(action(state, "home", "C", "R")).shot == "R"
+
+
+def test_8_10_star_h_shot_only_for_home(state):
+    assert resolved(action(state, "home", "C", "*H")).result == "shot"
+    assert resolved(action(state, "away", "C", "*H")).result == "interception"
+
+
+def test_8_10_star_hn_compares_with_team_defense(state):
+    setup_defense(state)
+    assert resolved(action(state, "home", "LW", "*H9")).result == "shot"
+    assert resolved(action(state, "home", "LW", "*H8")).result == "interception"
+
+
+def test_8_10_star_dn_compares_with_ld_plus_rd(state):
+    setup_defense(state)  # LD 3 + RD 4 = 7
+    assert resolved(action(state, "home", "LW", "*D7")).result == "shot"
+    assert resolved(action(state, "home", "LW", "*D6")).result == "interception"
+
+
+def test_8_10_star_dn_out_of_position_is_an_interception(state):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["RW"])
+    assert resolved(action(state, "home", "LW", "*D2")).result == "interception"
+
+
+def test_8_10_at_compares_teammates_passing_with_red(state):
+    plain(state, "home")
+    rate(state, "home", "RW", passing=2)
+    rate(state, "home", "C", passing=1)
+    assert resolved(action(state, "home", "LW", "@", R(3, 3, 4, 3))).result == "shot"
+    assert resolved(action(state, "home", "LW", "@", R(3, 3, 4, 4))).result == "interception"
+
+
+def test_8_10_at_short_handed_is_an_interception(state):
+    penalize(state, "home", slot="RW")
+    assert resolved(action(state, "home", "LW", "@", R(3, 3, 4, 1))).result == "interception"
+
+
+def test_8_10_p_is_a_pass(state):
+    events = action(state, "home", "LW", "P")
+    assert resolved(events).result == "pass"
+    assert any(isinstance(e, PuckPassed) for e in events)
+
+
+def test_8_10_pn_pass_when_above_intimidation(state):
+    plain(state, "away")
+    rate(state, "away", "LD", intimidation=2)
+    assert resolved(action(state, "home", "LW", "P3")).result == "pass"
+    assert resolved(action(state, "home", "LW", "P2")).result == "interception"
+
+
+def test_8_10_pp_is_a_pass_only_on_the_power_play(state):
+    assert resolved(action(state, "home", "LW", "PP")).result == "interception"
+    penalize(state, "away", slot="RW")
+    assert resolved(action(state, "home", "LW", "PP")).result == "pass"
+
+
+def test_8_10_pfn_from_the_point_beats_forechecking(state):
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=1)
+    rate(state, "away", "C", forechecking=1)
+    assert resolved(action(state, "home", "LD", "Pf3")).result == "pass"
+    res = resolved(action(state, "home", "LD", "Pf2"))
+    assert (res.result, res.target) == ("interception", 2)
+
+
+def test_8_10_pfn_by_a_forward_is_a_plain_pass(state):
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=3)
+    assert resolved(action(state, "home", "C", "Pf1")).result == "pass"
+
+
+def test_8_10_x_is_a_penalty(state):
+    res = resolved(action(state, "home", "C", "X"))
+    assert res.result == "penalty"
+
+
+def test_8_10_xn_red_above_n_plays_on(state):
+    assert resolved(action(state, "home", "C", "X3", R(3, 3, 4, 4))).result == "play_on"
+    assert resolved(action(state, "home", "C", "X3", R(3, 3, 4, 3))).result == "penalty"
+
+
+def test_8_10_xh_and_xv(state):
+    assert resolved(action(state, "home", "C", "XH")).result == "penalty"
+    assert resolved(action(state, "away", "C", "XH")).result == "interception"
+    assert resolved(action(state, "away", "C", "XV")).result == "penalty"
+    assert resolved(action(state, "home", "C", "XV")).result == "interception"
+
+
+def test_8_10_hash_is_an_infraction(state):
+    events = action(state, "home", "C", "#")
+    assert resolved(events).result == "stoppage"
+    assert PlayStopped(reason="infraction", zone=None) in events
+
+
+def test_8_10_icing_stops_play_in_the_icing_team_zone(state):
+    events = action(state, "home", "C", "I")
+    assert PlayStopped(reason="icing", zone="home") in events
+
+
+def test_8_10_icing_when_short_handed_is_an_interception(state):
+    penalize(state, "home", slot="RW")
+    assert resolved(action(state, "home", "C", "I")).result == "interception"
+
+
+# --- quick reference: late-penalty house rule ---------------------------------------
+
+def test_qr_late_penalty_house_rule_only_red_1_is_a_penalty(state):
+    state.period, state.sequence = 3, 40
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "play_on"
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 1))).result == "penalty"
+
+
+def test_qr_late_penalty_house_rule_not_before_the_last_five_minutes(state):
+    state.period, state.sequence = 3, 30
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+
+
+# --- 8.20 special codes -------------------------------------------------------------
+
+def test_8_20_plus_kills_a_sequence_when_short_handed(state):
+    penalize(state, "home", slot="RW")
+    events = action(state, "home", "C", "P+")
+    assert resolved(events).result == "kill"
+    assert any(isinstance(e, SequencePlayed) for e in events)
+
+
+def test_8_20_plus_is_ignored_at_even_strength(state):
+    assert resolved(action(state, "home", "C", "P+")).result == "pass"
+
+
+def test_19_00_s_under_pressure_offense_is_a_shot(state):
+    state.home.tactic = "pressure"
+    assert resolved(action(state, "home", "C", "PS")).result == "shot"
+
+
+def test_19_00_s_without_pressure_offense_reads_the_code(state):
+    assert resolved(action(state, "home", "C", "PS")).result == "pass"
+
+
+def test_8_20_question_mark_queues_an_injury_check(state):
+    events = action(state, "home", "C", "#?")
+    assert resolved(events).injury
+    apply(state, events)
+    assert state.injured == state.home.slots["C"]
+    assert [s.kind for s in state.queue][:2] == ["injury", "faceoff"]
+
+
+def test_20_00_checking_game_takes_two_or_three(state):
+    setup_defense(state)
+    state.away.tactic = "checking1"
+    assert resolved(action(state, "home", "LW", "10")).value == 8
+    state.away.tactic = "checking2"
+    assert resolved(action(state, "home", "LW", "10")).value == 7
+
+
+# --- 7.30 defensive-zone face-off bonus ---------------------------------------------
+
+def test_7_30_numeric_after_defensive_zone_draw_adds_two(state):
+    setup_defense(state)
+    state.dz_bonus = "home"
+    res = resolved(action(state, "home", "LW", "7"))
+    assert (res.value, res.result) == (9, "shot")
+
+
+def test_7_30_value_above_14_is_a_shot(state):
+    state.dz_bonus = "home"
+    res = resolved(action(state, "home", "LW", "13"))
+    assert (res.result, res.value, res.target) == ("shot", 15, None)
+
+
+def test_7_30_bonus_is_lost_after_any_roll(state):
+    state.dz_bonus = "home"
+    events = action(state, "home", "LW", "P")
+    apply(state, events[:2])
+    assert state.dz_bonus == ""
+
+
+# --- 6.10 / 6.20 / 13.00 time ---------------------------------------------------------
+
+def test_6_10_shot_interception_stoppage_penalty_use_a_sequence(state):
+    for cell in ("*", "1", "#", "X"):
+        events = action(state, "home", "C", cell)
+        assert isinstance(events[0], SequencePlayed), cell
+        assert resolved(events).time
+
+
+def test_6_10_even_strength_pass_uses_a_sequence(state):
+    assert resolved(action(state, "home", "C", "P")).time
+
+
+def test_6_20_first_power_play_pass_uses_no_time(state):
+    penalize(state, "away", slot="RW")
+    events = action(state, "home", "C", "P")
+    assert not any(isinstance(e, SequencePlayed) for e in events)
+    assert resolved(events).time is False
+
+
+def test_13_00_second_power_play_pass_uses_time_and_brings_a_shot(state):
+    penalize(state, "away", slot="RW")
+    state.pp_passes = 1
+    events = action(state, "home", "C", "P")
+    res = resolved(events)
+    assert res.time and res.shot == "N"
+    passed = next(e for e in events if isinstance(e, PuckPassed))
+    assert res.shooter == passed.to_player or passed.to_player == res.player
+
+
+# --- 14.60 the delayed penalty's one roll ---------------------------------------------
+
+def test_14_60_delayed_roll_that_is_not_a_shot_stops_play(state):
+    state.delayed = True
+    events = action(state, "away", "C", "P")
+    assert resolved(events).result == "stoppage"
+    assert PlayStopped(reason="penalty", zone=None) in events
+
+
+def test_14_60_delayed_roll_shot_is_taken(state):
+    state.delayed = True
+    assert resolved(action(state, "away", "C", "*")).result == "shot"

@@ -1,0 +1,301 @@
+"""5.00 bench minors; 14.10-14.60 penalties."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from conftest import R, apply, penalize, rate
+
+from engine.bones import penalties, scoring, stoppages
+from engine.bones.state import Step
+from engine.bones.timing import ticking_penalties
+from events.bones import PenaltyCalled, PenaltyEnded, PlayStopped, PuckIntercepted
+
+
+@pytest.mark.parametrize(("kind", "box", "short", "releasable"), [
+    ("minor", 5, 5, True), ("double_minor", 10, 10, True), ("major", 12, 12, False),
+    ("minor_major", 17, 0, False), ("misconduct", 25, 0, False), ("bench_minor", 5, 5, True),
+])
+def test_14_10_time_sequences_per_penalty(kind, box, short, releasable):
+    call = penalties.make_call("home", "x", kind, "14.10")
+    assert (call.box, call.short, call.releasable) == (box, short, releasable)
+
+
+def called(state, code, red=3, source="action", delayed=False, side="home"):
+    pid = state.team(side).slots["C"]
+    state.queue = [Step("penalty", side=side, player=pid, detail=source)]
+    state.calls = []
+    event = PenaltyCalled(side=side, player=pid, code=code, source=source, delayed=delayed,
+                          red=red, roll=1, rule="14.20")
+    penalties.apply_called(state, event)
+    return [(c.side, c.kind, c.box, c.short) for c in state.calls], [s.kind for s in state.queue]
+
+
+def rated_mi_ma(state):
+    for slot in ("LW", "C", "RW", "LD", "RD"):
+        rate(state, "away", slot, mi=2, ma=2)
+
+
+def test_14_20_minor(state):
+    calls, steps = called(state, "-")
+    assert calls == [("home", "minor", 5, 5)]
+    assert steps == ["misconduct", "time", "stop"]
+
+
+def test_14_20_double_minor(state):
+    assert called(state, "D")[0] == [("home", "double_minor", 10, 10)]
+
+
+def test_14_20_major_brings_game_misconduct_unless_red_6(state):
+    calls, _ = called(state, "M", red=5)
+    assert [c[1] for c in calls] == ["major", "game_misconduct"]
+    calls, _ = called(state, "M", red=6)
+    assert calls == [("home", "major", 12, 12)]
+
+
+def test_14_20_a_coincidental_minors_both_short(state):
+    rated_mi_ma(state)
+    calls, steps = called(state, "A")
+    assert calls == [("home", "minor", 5, 5)]
+    assert steps[0] == "retaliation" and state.queue[0].detail == "MI:minor:5"
+
+
+def test_14_20_b_coincidental_majors_nobody_short(state):
+    rated_mi_ma(state)
+    calls, steps = called(state, "B")
+    assert calls == [("home", "major", 12, 0)]
+    assert state.queue[0].detail == "MA:major:0"
+    assert steps.count("gm_check") == 2  # 14.51: one check per major, each team
+
+
+def test_14_20_c_red_1_to_4_major_answer_and_five_short(state):
+    rated_mi_ma(state)
+    calls, _ = called(state, "C", red=4)
+    assert calls == [("home", "minor_major", 17, 5)]
+    assert state.queue[0].detail == "MA:major:0"
+
+
+def test_14_20_c_red_5_6_minor_major_answer_nobody_short(state):
+    rated_mi_ma(state)
+    calls, _ = called(state, "C", red=5)
+    assert calls == [("home", "minor_major", 17, 0)]
+    assert state.queue[0].detail == "MA:minor_major:0"
+
+
+def test_14_20_f_double_minor_with_minor_answer_two_minutes_short(state):
+    rated_mi_ma(state)
+    calls, _ = called(state, "F")
+    assert calls == [("home", "double_minor", 10, 5)]
+    assert state.queue[0].detail == "MI:minor:0"
+
+
+def test_14_20_g_coincidental_double_minors(state):
+    rated_mi_ma(state)
+    calls, _ = called(state, "G")
+    assert calls == [("home", "double_minor", 10, 10)]
+    assert state.queue[0].detail == "MI:double_minor:10"
+
+
+def test_14_20_special_adds_a_special_occurrence_roll(state):
+    rated_mi_ma(state)
+    _, steps = called(state, "#")
+    assert steps[:2] == ["retaliation", "special"]
+
+
+def test_14_20a_special_occurrence_extra_majors_to_highest_ma_not_yet_penalized(state):
+    rated_mi_ma(state)
+    top = rate(state, "away", "RD", ma=5)
+    state.calls = []
+    state.queue = [Step("special", side="home")]
+    brawl = next(i for i, o in enumerate(state.charts.occurrences) if o.own and o.other)
+    event = msgspec.structs.replace(penalties.decide_special(state, state.queue[0], R(1, 1, 1, 1)),
+                                    index=brawl) if False else None
+    from events.bones import SpecialOccurrenceRolled
+    event = SpecialOccurrenceRolled(index=brawl, text="", roll=1)
+    penalties.apply_special(state, event)
+    away = [c for c in state.calls if c.side == "away"]
+    assert away and away[0].player == top and away[0].short == 0
+
+
+def test_14_30_retaliation_rank_5_is_the_highest_rating(state):
+    rated_mi_ma(state)
+    top = rate(state, "away", "LW", mi=6)
+    state.charts = msgspec.structs.replace(state.charts, retaliation=[[5] * 11] * 6)
+    step = Step("retaliation", side="away", detail="MI:minor:5")
+    event = penalties.decide_retaliation(state, step, R(1, 1, 1, 1))[0]
+    assert event.player == top
+    state.queue, state.calls = [step], []
+    penalties.apply_retaliation(state, event)
+    assert [(c.player, c.kind, c.short) for c in state.calls] == [(top, "minor", 5)]
+
+
+def test_14_30_zero_rated_players_cannot_retaliate_roll_again(state):
+    for slot in ("LW", "C", "RW", "LD", "RD"):
+        rate(state, "away", slot, mi=0)
+    only = rate(state, "away", "C", mi=1)
+    state.charts = msgspec.structs.replace(state.charts, retaliation=[[4] * 11] * 6)
+    step = Step("retaliation", side="away", detail="MI:minor:5")
+    event = penalties.decide_retaliation(state, step, R(1, 1, 1, 1))[0]
+    assert event.player is None
+    state.queue = [step]
+    penalties.apply_retaliation(state, event)
+    assert state.queue == [step]  # still to roll
+    assert penalties._ranked(state, "away", "MI") == [only]
+
+
+def test_14_30_no_retaliation_when_all_ratings_zero(state):
+    for slot in ("LW", "C", "RW", "LD", "RD"):
+        rate(state, "away", slot, mi=0)
+    _, steps = called(state, "A")
+    assert "retaliation" not in steps
+
+
+def test_14_40_misconduct_in_range(state):
+    pid = rate(state, "home", "C", mc="6-12")
+    step = Step("misconduct", side="home", player=pid)
+    event = penalties.decide_misconduct(state, step, R(1, 1, 1, 1))
+    assert event[0].in_range
+    state.queue, state.calls = [step], []
+    penalties.apply_misconduct(state, event[0])
+    assert [(c.kind, c.box, c.short) for c in state.calls] == [("misconduct", 25, 0)]
+
+
+def test_14_51_game_misconduct_check_uses_team_range_and_picks_by_gm(state):
+    state.home = state.home  # noqa: PLW0127
+    state.home.team = msgspec.structs.replace(state.home.team, game_misconduct="6-12")
+    rate(state, "home", "LD", gm=3)
+    step = Step("gm_check", side="home")
+    event = penalties.decide_game_misconduct(state, step, R(2, 2, 2, 2))[0]
+    assert event.in_range and event.rule == "14.51"
+    state.queue = [step]
+    penalties.apply_game_misconduct(state, event)
+    assert state.queue[0].kind == "gm_pick"
+
+
+def test_14_52_goalie_major_brings_a_goalie_gm_check(state):
+    goalie = state.home.goalie
+    state.queue = [Step("penalty", side="home", player=goalie, detail="goalie")]
+    state.calls = []
+    rated_mi_ma(state)
+    penalties.apply_called(state, PenaltyCalled(side="home", player=goalie, code="B",
+                                                source="goalie", delayed=False, red=3, roll=1,
+                                                rule="14.20"))
+    assert "goalie_gm" in [s.kind for s in state.queue]
+    assert state.queue[-1] == Step("stop", side="home", detail="penalty")  # frozen: 7.30
+
+
+def test_14_60_minor_on_blue_1_2_is_delayed(state):
+    pid = rate(state, "home", "C", penalty=msgspec.structs.replace(
+        state.home.card(state.home.slots["C"]).penalty, odd=["-"] * 11, even=["-"] * 11))
+    step = Step("penalty", side="home", player=pid, detail="action")
+    assert penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
+    assert not penalties.decide_penalty(state, step, R(3, 3, 3, 3))[0].delayed
+
+
+def test_14_60_delayed_call_queues_one_roll_for_the_other_team(state):
+    _, steps = called(state, "-", delayed=True)
+    assert steps[-1] == "delayed" and state.delayed
+
+
+def test_14_60_interception_to_other_team(state):
+    pid = state.home.slots["C"]
+    card = state.home.card(pid)
+    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
+                                     R(1, 1, 1, 2))[0]
+    assert isinstance(event, PuckIntercepted) and event.slot == card.passes[1]
+
+
+def test_14_60_red_6_uses_even_strength_entry_and_vacant_slot_stops_play(state):
+    """Ruling: red 6 reads the even-strength entry; no sixth skater is placed."""
+    pid = state.home.slots["C"]
+    card = state.home.card(pid)
+    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
+                                     R(1, 1, 1, 6))[0]
+    assert event.slot == card.pass_six.es
+    state.away.slots[card.pass_six.es] = None
+    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
+                                     R(1, 1, 1, 6))[0]
+    assert event == PlayStopped(reason="penalty", zone=None)
+    assert state.away.slots["G"] == state.away.goalie
+
+
+def test_14_60_goal_during_delayed_penalty_keeps_the_penalty(state):
+    """Ruling: the delayed penalty is still assessed after a goal."""
+    state.calls = [penalties.make_call("home", state.home.slots["C"], "minor", "14.20")]
+    state.delayed = True
+    state.queue = [Step("goalie", side="away")]
+    apply(state, scoring.goal_events(state, "away", state.away.slots["C"], "normal", "11.10"))
+    assert [s.kind for s in state.queue] == ["time", "assists", "stop"]
+    state.queue = state.queue[-1:]
+    apply(state, stoppages.decide_stop(state, state.queue[0], None))
+    assert state.queue[0].kind == "assess"
+
+
+def test_14_10a_at_most_two_penalties_make_a_team_short(state):
+    penalize(state, "home", slot="RW")
+    penalize(state, "home", slot="LW")
+    penalize(state, "home", slot="LD")
+    assert state.home.man_short() == 2
+    assert ticking_penalties(state.home) == [0, 1]
+
+
+def test_14_20_power_play_goal_ends_a_minor(state):
+    penalize(state, "away", slot="RW")
+    events = scoring.goal_events(state, "home", state.home.slots["C"], "normal", "11.10")
+    assert any(isinstance(e, PenaltyEnded) and e.reason == "power_play_goal" for e in events)
+
+
+def test_14_20_d_power_play_goal_starts_the_second_minor(state):
+    penalize(state, "away", kind="double_minor", slot="RW")
+    events = scoring.goal_events(state, "home", state.home.slots["C"], "normal", "11.10")
+    assert not any(isinstance(e, PenaltyEnded) for e in events)
+    state.queue = [Step("goalie")]
+    apply(state, events)
+    assert state.away.penalties[0].short_left == 5
+
+
+def test_14_20_major_is_not_ended_by_a_power_play_goal(state):
+    penalize(state, "away", kind="major", slot="RW")
+    events = scoring.goal_events(state, "home", state.home.slots["C"], "normal", "11.10")
+    assert not any(isinstance(e, PenaltyEnded) for e in events)
+
+
+def test_14_00a_goalie_penalty_served_by_lowest_shift_forward(state):
+    goalie = state.home.goalie
+    state.calls = [penalties.make_call("home", goalie, "minor", "14.20")]
+    event = penalties.decide_assess(state, Step("assess"), None)[0]
+    forwards = [p for p, s in state.home.players.items()
+                if not s.is_goalie and not s.card.is_defenseman]
+    lowest = min(forwards, key=lambda p: (state.home.card(p).shift, p))
+    assert event.served_by == lowest
+
+
+# --- 5.00 bench minors --------------------------------------------------------------
+
+def test_5_00_bench_check_uses_team_range(state):
+    state.home.team = msgspec.structs.replace(state.home.team, bench_minor="1-6(5)")
+    step = Step("bench", side="home")
+    assert penalties.decide_bench_check(state, step, R(1, 3, 3, 5))[0].in_range
+    assert not penalties.decide_bench_check(state, step, R(1, 3, 3, 6))[0].in_range
+
+
+def test_5_00_bench_table_odd_and_even_columns_elapsed_time(state):
+    state.charts = msgspec.structs.replace(state.charts, bench_penalty=[
+        ["18:00"] * 11, ["2:00"] * 11])
+    step = Step("bench_time", side="home")
+    odd = penalties.decide_bench_time(state, step, R(1, 3, 3, 1))[0]
+    even = penalties.decide_bench_time(state, step, R(2, 3, 3, 1))[0]
+    assert (odd.time, even.time) == (1080, 120)
+    state.queue = [step]
+    penalties.apply_bench_time(state, odd)
+    assert state.home.bench_minor_at == 45  # ruling: elapsed time, sequence 45 of 50
+
+
+def test_5_00_bench_minor_falls_at_the_next_stoppage_after_its_time(state):
+    state.home.bench_minor_at = 12
+    state.sequence = 12
+    state.queue = [Step("stop")]
+    stoppages.apply_stop(state, PlayStopped(reason="infraction", zone=None))
+    assert state.calls and state.calls[0].kind == "bench_minor"
+    assert state.calls[0].time == 12 * 24
+    assert not state.home.players[state.calls[0].player].is_goalie
