@@ -17,7 +17,9 @@ import msgspec
 import typer
 
 from events.bones import BonesEvent
-from events.errors import RinklogError
+from engine.dice import parse_roll
+from events.base import Roll
+from events.errors import RinklogError, RollError
 from events.store import EventStore
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from replay import cardgen
@@ -82,13 +84,26 @@ def teams(
             _out(team.id)
 
 
+class PromptDice:
+    """Dice a person rolls at the table and types in; a typo is asked again, not kept."""
+
+    def roll(self, n: int) -> Roll:
+        while True:
+            text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+            try:
+                return parse_roll(text)
+            except RollError as err:
+                typer.echo(f"  {err}", err=True)
+
+
 @app.command()
 def sim(
     home: Annotated[str, typer.Option("--home", help="home team id, e.g. HFX")],
     away: Annotated[str, typer.Option("--away", help="away team id, e.g. QUE")],
     seed: Annotated[str | None, typer.Option("--seed", help="seed for seeded dice")] = None,
     rolls: Annotated[Path | None, typer.Option(
-        "--rolls", help="file of typed rolls, one 'blue white white red' per line")] = None,
+        "--rolls", help="file of typed rolls, one 'blue white white red' per line; "
+        "'-' to type each roll at a prompt")] = None,
     game_id: Annotated[str | None, typer.Option(
         "--game-id", help="stream id (default derived from the inputs)")] = None,
     db: DbOption = "rinklog.db",
@@ -101,7 +116,8 @@ def sim(
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
     lines = None
-    if rolls is not None:
+    prompt = PromptDice() if rolls is not None and str(rolls) == "-" else None
+    if rolls is not None and prompt is None:
         try:
             lines = rolls.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
@@ -109,7 +125,8 @@ def sim(
                            ) from None
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
-                          rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id)
+                          rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
+                          dice=prompt)
     if as_json:
         _dump(result.to_json())
     else:

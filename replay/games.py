@@ -74,21 +74,30 @@ class GameResult:
 def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None = None,
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
-             ruleset: str = "bones") -> GameResult:
-    """Play a whole game and append it as one stream; nothing is written on an error."""
+             ruleset: str = "bones", dice: DiceSource | None = None) -> GameResult:
+    """Play a whole game and append it as one stream; nothing is written on an error.
+
+    Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
+    (any source, such as a person typing at a prompt).
+    """
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
     charts = default_charts(fixtures)
     rolls_list = list(rolls) if rolls is not None else None
-    if rolls_list is None and seed is None:
+    if rolls_list is None and seed is None and dice is None:
         raise RinklogError("give a --seed for seeded dice or --rolls FILE for typed dice")
+    if dice is not None and game_id is None:
+        count = 1 + sum(1 for s in store.streams() if s.stream.startswith(f"{home.id}-{away.id}-live"))
+        game_id = f"{home.id}-{away.id}-live{count}"
     rolls_text = "\n".join(rolls_list) if rolls_list is not None else None
     game_id = game_id or game_id_for(home.id, away.id, seed, rolls_text)
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
-    dice: DiceSource = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
-                        else SeededDice(str(seed), game_id))
+    if dice is None:
+        dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
+                else SeededDice(str(seed), game_id))
+    manual = rolls_list is not None or seed is None
     rules = find_ruleset(ruleset)
     home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
     chart_bytes = _canonical.encode(charts)
@@ -97,8 +106,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         home=_sheet(home, blob_hash(home_bytes)),
         away=_sheet(away, blob_hash(away_bytes)),
         charts_hash=blob_hash(chart_bytes),
-        dice="manual" if rolls_list is not None else "seeded",
-        seed=None if rolls_list is not None else str(seed),
+        dice="manual" if manual else "seeded",
+        seed=None if manual else str(seed),
     )
     events: list[Event] = [created]
     state = initial_state(created, home, away, charts)

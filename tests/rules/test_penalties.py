@@ -9,7 +9,13 @@ from conftest import R, apply, penalize, rate
 from engine.bones import penalties, scoring, stoppages
 from engine.bones.state import Step
 from engine.bones.timing import ticking_penalties
-from events.bones import PenaltyCalled, PenaltyEnded, PlayStopped, PuckIntercepted
+from events.bones import (
+    PenaltyCalled,
+    PenaltyEnded,
+    PlayStopped,
+    PuckIntercepted,
+    SpecialOccurrenceRolled,
+)
 
 
 @pytest.mark.parametrize(("kind", "box", "short", "releasable"), [
@@ -108,9 +114,6 @@ def test_14_20a_special_occurrence_extra_majors_to_highest_ma_not_yet_penalized(
     state.calls = []
     state.queue = [Step("special", side="home")]
     brawl = next(i for i, o in enumerate(state.charts.occurrences) if o.own and o.other)
-    event = msgspec.structs.replace(penalties.decide_special(state, state.queue[0], R(1, 1, 1, 1)),
-                                    index=brawl) if False else None
-    from events.bones import SpecialOccurrenceRolled
     event = SpecialOccurrenceRolled(index=brawl, text="", roll=1)
     penalties.apply_special(state, event)
     away = [c for c in state.calls if c.side == "away"]
@@ -161,7 +164,6 @@ def test_14_40_misconduct_in_range(state):
 
 
 def test_14_51_game_misconduct_check_uses_team_range_and_picks_by_gm(state):
-    state.home = state.home  # noqa: PLW0127
     state.home.team = msgspec.structs.replace(state.home.team, game_misconduct="6-12")
     rate(state, "home", "LD", gm=3)
     step = Step("gm_check", side="home")
