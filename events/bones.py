@@ -61,6 +61,8 @@ class SequencePlayed(Event, frozen=True):
     away: list[str]
     home_goalie: str | None
     away_goalie: str | None
+    home_short: int = 0  # skaters each team is short because of penalties (14.10)
+    away_short: int = 0
 
 
 class ActionResolved(Event, frozen=True):

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from events.bones import BonesEvent
 from engine.dice import parse_roll
 from events.base import Roll
+from events.bones import BonesEvent
 from events.errors import RinklogError, RollError
 from events.store import EventStore
 from projections.scoresheet import Scoresheet, build_scoresheet, clock

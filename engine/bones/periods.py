@@ -117,7 +117,10 @@ def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:
 def _decided(state: GameState, shots: dict[str, int]) -> bool:
     """21.00: over when one side cannot be caught, or after equal rounds past three."""
     goals = {s: state.team(s).shootout_goals for s in SIDES}
-    left = {s: max(0, SHOOTOUT_ROUNDS - shots[s]) for s in SIDES}
+    # 21.00: a lead is insurmountable only against the shots still owed this round, so
+    # past round three the second shooter of a round still gets his reply.
+    rounds = max(SHOOTOUT_ROUNDS, *shots.values())
+    left = {s: rounds - shots[s] for s in SIDES}
     for side in SIDES:
         if goals[side] > goals[other(side)] + left[other(side)]:
             return True

@@ -27,6 +27,8 @@ def play_sequence(state: GameState) -> list:
             away=state.away.skaters_on_ice(),
             home_goalie=None if state.home.pulled else state.home.goalie,
             away_goalie=None if state.away.pulled else state.away.goalie,
+            home_short=state.home.man_short(),
+            away_short=state.away.man_short(),
         )
     ]
     for side in SIDES:

@@ -19,7 +19,8 @@ from events.bones import (
 )
 
 
-def save(state, cell, roll=R(3, 3, 4, 4), in_range=True, kind="normal"):
+def save(state, cell, roll=None, in_range=True, kind="normal"):
+    roll = roll or R(3, 3, 4, 4)
     rate(state, "away", "goalie", action=fill(cell))
     shooter = state.home.slots["C"]
     state.queue = [Step("goalie", side="home", player=shooter, detail=kind, number=int(in_range))]
