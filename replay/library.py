@@ -18,6 +18,8 @@ names another root laid out the same way (``bones/teams/*.toml``,
 
 from __future__ import annotations
 
+import functools
+
 import os
 import re
 import tomllib
@@ -273,13 +275,29 @@ def _charts_from(data: dict[str, Any], path: Path) -> Charts:
 def load_team(path: str | Path) -> Team:
     """Load and check one team file; raises ``CardError`` on the first fault."""
     path = Path(path)
-    return _team_from(_read_toml(path), path)
+    return _cached(path, _team_from)
 
 
 def load_charts(path: str | Path) -> Charts:
     """Load and check one chart pack; raises ``CardError`` on the first fault."""
     path = Path(path)
-    return _charts_from(_read_toml(path), path)
+    return _cached(path, _charts_from)
+
+
+def _cached(path: Path, build: Callable[[dict[str, Any], Path], Any]) -> Any:
+    """Parse a file once per version of it (path, size and mtime): a season loads the
+    same teams thousands of times, and TOML parsing dominated a simulated game."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return build(_read_toml(path), path)  # _read_toml names the file in its error
+    return _load_once(str(path), stat.st_size, stat.st_mtime_ns, build)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_once(path: str, size: int, mtime_ns: int,
+               build: Callable[[dict[str, Any], Path], Any]) -> Any:
+    return build(_read_toml(Path(path)), Path(path))
 
 
 def list_teams(root: str | Path | None = None) -> list[Team]:
