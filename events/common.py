@@ -39,7 +39,6 @@ class GameCreated(Event, frozen=True):
     dice: Literal["seeded", "manual"]
     seed: str | None = None
     overtime: bool = True  # regular season: 5-minute overtime, then a shootout (6.00, 21.00)
-    shootout: bool = True
 
 
 class DiceRolled(Event, frozen=True):

@@ -83,6 +83,11 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
+    shared = {c.id for c in [*home.skaters, *home.goalies]} & {
+        c.id for c in [*away.skaters, *away.goalies]}
+    if shared:
+        # Events name players by id, so a game needs ids unique across both teams.
+        raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
     charts = default_charts(fixtures)
     rolls_list = list(rolls) if rolls is not None else None
     if rolls_list is None and seed is None and dice is None:

@@ -80,3 +80,18 @@ def test_whole_game_snapshot(store, snapshot):
     events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
     assert events == snapshot(extension_class=JSONSnapshotExtension)
     assert result.head_hash == snapshot(name="head_hash")
+
+
+def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
+    import shutil
+
+    from events.errors import RinklogError
+    from replay.library import FIXTURES
+
+    root = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES / "bones", root / "bones")
+    que = root / "bones" / "teams" / "que.toml"
+    que.write_text(que.read_text().replace("teo-esker", "teo-eskola"))
+    with pytest.raises(RinklogError, match="share player ids: teo-eskola"):
+        simulate(store, "HFX", "QUE", seed="1", fixtures=root)
+    assert store.streams() == []

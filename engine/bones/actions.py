@@ -6,8 +6,6 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 
 from __future__ import annotations
 
-import msgspec
-
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
@@ -88,32 +86,40 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     outcome = _outcome(state, side, pid, slot, card, cell, roll)
     result, value, target, mods, rule, shooter, shot = outcome
     passing = result in ("pass", "interception")
-    first_pp_pass = result == "pass" and pp_rules(state, side) and state.pp_passes == 0
-    if result == "pass" and pp_rules(state, side) and state.pp_passes >= 1:
-        shot = shot or "N"  # 13.00: a second power-play pass takes time and brings a shot
     if state.delayed and result != "shot":
         # 14.60: the one roll after a delayed call brings a shot or ends the play.
-        result, passing, first_pp_pass = "stoppage", False, False
+        result, passing = "stoppage", False
         mods, rule = [*mods, "delayed penalty: no shot, play stops (14.60)"], "14.60"
+    moved: list = []
+    if passing:
+        mover = resolve_pass if result == "pass" else resolve_interception
+        moved = mover(state, side, pid, roll.red)
+    # 12.00: a puck the carrier keeps because the interception found an empty slot is
+    # a pass, and on the power play it follows the pass timing of 6.10 and 13.00.
+    kept = bool(moved) and isinstance(moved[-1], PuckPassed)
+    pp = pp_rules(state, side)
+    first_pp_pass = kept and pp and state.pp_passes == 0
+    if kept and pp and state.pp_passes >= 1:
+        shot = shot or "N"  # 13.00: a second power-play pass takes time and brings a shot
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
+    if moved:
+        last = moved[-1]
+        # The shot belongs to whoever now holds the puck: the receiver of a second
+        # power-play pass (13.00), the interceptor of a forechecked pass (8.10 Pf).
+        wanted = PuckPassed if kept else PuckIntercepted
+        if shot and shooter is None and isinstance(last, wanted):
+            shooter = last.to_player
+        elif shot and shooter is None:
+            shot = ""  # the puck went the other way: no shot comes of it
     events.append(ActionResolved(
         side=side, player=pid, slot=slot, cell=text, result=result, value=value,
         target=target, modifiers=mods, time=uses_time, roll=state.rolls, rule=rule,
         shooter=shooter, shot=shot, injury=cell.injury,
     ))
-    if passing:
-        mover = resolve_pass if result == "pass" else resolve_interception
-        moved = mover(state, side, pid, roll.red)
+    if moved:
         events.extend(moved)
-        last = moved[-1]
-        # The shot belongs to whoever now holds the puck: the receiver of a second
-        # power-play pass (13.00), the interceptor of a forechecked pass (8.10 Pf).
-        wanted = PuckPassed if result == "pass" else PuckIntercepted
-        if shot and shooter is None and isinstance(last, wanted) and last.to_player != pid:
-            events[-1 - len(moved)] = msgspec.structs.replace(
-                events[-1 - len(moved)], shooter=last.to_player)
-        elif cell.injury:
+        if cell.injury and not shooter:
             events.append(PlayStopped(reason="injury", zone=None))
     elif result == "stoppage":
         zone = side if mods[:1] == ["icing"] else None
@@ -225,8 +231,9 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
     state.dz_bonus = ""
     if event.injury:
         state.injured, state.injured_side = event.player, event.side
-    # 13.00: consecutive power-play passes, counted from pass codes (ruling R-13.00a).
-    state.pp_passes = state.pp_passes + 1 if event.result == "pass" and pp_rules(
+    # 13.00: consecutive power-play passes. A pass or interception counts here; a puck
+    # that really changes hands resets the count when it moves (PuckIntercepted).
+    state.pp_passes = state.pp_passes + 1 if event.result in ("pass", "interception") and pp_rules(
         state, event.side) else 0
     if event.result == "shot":
         state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter or event.player,

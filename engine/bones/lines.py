@@ -45,6 +45,8 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
         return "the G slot needs the goalie or a sixth skater (15.00)"
     if goalie != team.goalie and team.players[goalie].is_goalie:
         return f"{goalie} is not the goalie of record"
+    if event.on_the_fly and team.pulled_on_the_fly and goalie == team.goalie:
+        return "6.41: a goalie who left on the fly comes back only after a stoppage"
     if event.on_the_fly and state.puck and state.puck[0] == event.side:
         carrier = state.puck[1]
         if carrier not in ids:

@@ -14,10 +14,7 @@ class Ruleset:
     name: str
     version: int
     title: str
-    shootout: bool = True  # 21.00
-    forwards_block_in_checking_game: bool = True  # 10.70 / 21.10
     late_penalty_house_rule: bool = True  # quick reference: late X only on red 1
-    max_man_short: int = 2
 
 
 RULESETS: dict[str, Ruleset] = {

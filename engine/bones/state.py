@@ -62,6 +62,7 @@ class TeamState:
     slots: dict[str, str | None]  # LW, C, RW, LD, RD and G (goalie, or a 6th skater)
     goalie: str  # the goalie of record, in net unless ``pulled``
     pulled: bool = False
+    pulled_on_the_fly: bool = False  # 6.41: then the goalie waits for a stoppage
     score: int = 0
     shootout_goals: int = 0
     penalties: list[Penalty] = field(default_factory=list)

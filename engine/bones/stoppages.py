@@ -58,6 +58,7 @@ def apply_stop(state: GameState, event: PlayStopped) -> None:
     state.delayed = False
     state.dz_bonus = ""
     state.home.tactic = state.away.tactic = None  # 19.00, 20.00: until the next stoppage
+    state.home.pulled_on_the_fly = state.away.pulled_on_the_fly = False  # 6.41
     for side in ("home", "away"):
         team = state.team(side)
         if team.bench_minor_at is not None and state.sequence >= team.bench_minor_at:

@@ -78,8 +78,11 @@ def end_stint(status: PlayerStatus) -> None:
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
     before = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
+    was_pulled = team.pulled
     team.slots = dict(event.slots)
     team.pulled = event.slots.get("G") != team.goalie
+    if team.pulled and not was_pulled:
+        team.pulled_on_the_fly = event.on_the_fly
     after = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
     for pid in before - after:
         end_stint(team.players[pid])

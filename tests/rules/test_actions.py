@@ -291,3 +291,22 @@ def test_14_60_delayed_roll_that_is_not_a_shot_stops_play(state):
 def test_14_60_delayed_roll_shot_is_taken(state):
     state.delayed = True
     assert resolved(action(state, "away", "C", "*")).result == "shot"
+
+
+def test_12_00_kept_puck_on_the_power_play_is_a_first_pass_without_time(state):
+    penalize(state, "away", slot="RW")
+    rate(state, "home", "C", passes=["RW"] * 5)  # every lost puck heads for the empty RW
+    events = action(state, "home", "C", "1")  # 1 + 1 never reaches the Team Defense
+    res = resolved(events)
+    assert res.result == "interception" and res.time is False
+    assert not any(isinstance(e, SequencePlayed) for e in events)
+    kept = next(e for e in events if isinstance(e, PuckPassed))
+    assert kept.to_player == res.player
+
+
+def test_12_00_second_kept_puck_on_the_power_play_is_a_timed_shot(state):
+    penalize(state, "away", slot="RW")
+    rate(state, "home", "C", passes=["RW"] * 5)
+    state.pp_passes = 1
+    res = resolved(action(state, "home", "C", "1"))
+    assert res.time and res.shot == "N" and res.shooter == res.player

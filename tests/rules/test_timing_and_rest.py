@@ -210,17 +210,6 @@ def test_18_10_p_out_for_the_period_g_for_the_game(state):
     assert state.home.players[pid].out == "period" and state.home.slots["C"] is None
 
 
-def test_18_00_injury_goes_to_the_right_team_when_ids_repeat(state):
-    """Player ids are unique only within a team: HFX and QUE both dress teo-eskola."""
-    assert "teo-eskola" in state.home.players and "teo-eskola" in state.away.players
-    state.away.slots["LW"] = "teo-eskola"
-    state.queue = [Step("injury", side="away", player="teo-eskola")]
-    apply(state, [InjuryChecked(player="teo-eskola", oip=0, adjusted_blue=0, result="G",
-                                roll=1)])
-    assert state.away.players["teo-eskola"].out == "game"
-    assert state.home.players["teo-eskola"].out == ""
-
-
 def test_18_10_injury_modifier_makes_p_a_p6(state):
     from conftest import action
     pid = state.home.slots["C"]
