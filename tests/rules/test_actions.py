@@ -310,3 +310,13 @@ def test_12_00_second_kept_puck_on_the_power_play_is_a_timed_shot(state):
     state.pp_passes = 1
     res = resolved(action(state, "home", "C", "1"))
     assert res.time and res.shot == "N" and res.shooter == res.player
+
+
+def test_quick_reference_forward_on_the_blue_line_loses_two_on_the_power_play(state):
+    penalize(state, "away", slot="RW")
+    plain(state, "home")
+    forward = state.home.team.lines.forwards[1][0]
+    state.home.slots["LD"] = forward  # a forward plays the point on the power play
+    res = resolved(action(state, "home", "LD", "8"))
+    assert res.value == 8 + 1 - 2
+    assert any("blue line" in m for m in res.modifiers)

@@ -92,6 +92,24 @@ def test_6_41_carrier_cannot_change_on_the_fly(state):
     assert "has the puck" in lines.check_lines(state, event)
 
 
+def test_6_41_goalie_pulled_on_the_fly_waits_for_a_stoppage(state):
+    from events.bones import PlayStopped
+
+    extra = state.home.team.lines.forwards[1][1]
+    goalie = state.home.goalie
+    state.puck = ("away", state.away.slots["C"])
+    pull = msgspec.structs.replace(change(state, G=extra), on_the_fly=True)
+    assert lines.check_lines(state, pull) is None
+    apply(state, [pull])
+    assert state.home.pulled and state.home.pulled_on_the_fly
+    back = msgspec.structs.replace(change(state, G=goalie), on_the_fly=True)
+    assert "stoppage" in lines.check_lines(state, back)
+    state.queue = [Step("action")]
+    apply(state, [PlayStopped(reason="icing", zone="home")])
+    back = msgspec.structs.replace(back, on_the_fly=False)
+    assert lines.check_lines(state, back) is None
+
+
 def test_6_41_goalie_cannot_skate(state):
     backup = state.home.team.lines.goalies[1]
     assert "goalie" in lines.check_lines(state, change(state, C=backup))
