@@ -282,10 +282,23 @@ class EventStore:
         :meth:`update_meta`. One transaction: if the stream's version is not
         ``expected_version``, :class:`StreamConflict` is raised and nothing is written.
         """
-        if not stream:
-            raise ValueError("stream id must not be empty")
         tags, tag_of, encode = self._tags, self._tag_of, _ENCODER.encode
         encoded = [(tags.get(type(e)) or tag_of(e), encode(e)) for e in events]
+        return self.append_encoded(stream, encoded, expected_version, kind=kind, meta=meta)
+
+    def append_encoded(
+        self,
+        stream: str,
+        encoded: Sequence[tuple[str, bytes]],
+        expected_version: int,
+        *,
+        kind: str = "game",
+        meta: dict[str, Any] | None = None,
+    ) -> int:
+        """:meth:`append` for events already encoded as ``(type tag, msgpack payload)``,
+        e.g. by a worker process: the same checks, chain and single transaction."""
+        if not stream:
+            raise ValueError("stream id must not be empty")
         db = self._db
         with self._transaction():
             current = self._stream_row(stream)

@@ -71,6 +71,65 @@ class GameResult:
                 "decided": self.decided, "events": self.events, "head_hash": self.head_hash}
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """A whole game played in memory: its events and the blobs its first event names."""
+
+    events: list[Event]
+    blobs: list[tuple[bytes, str]]
+
+    @property
+    def end(self) -> GameEnded:
+        end = self.events[-1]
+        assert isinstance(end, GameEnded)
+        return end
+
+    def meta(self) -> dict:
+        created = self.events[0]
+        assert isinstance(created, GameCreated)
+        return {"home": created.home.team_id, "away": created.away.team_id,
+                "home_goals": self.end.home_goals, "away_goals": self.end.away_goals,
+                "decided": self.end.decided, "ruleset": created.ruleset}
+
+
+def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
+              dice: DiceSource, seed: str | None = None,
+              ruleset: str = "bones") -> PlayedGame:
+    """Play a game between two loaded teams; no I/O beyond the dice source."""
+    shared = {c.id for c in [*home.skaters, *home.goalies]} & {
+        c.id for c in [*away.skaters, *away.goalies]}
+    if shared:
+        # Events name players by id, so a game needs ids unique across both teams.
+        raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
+    rules = find_ruleset(ruleset)
+    home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
+    chart_bytes = _canonical.encode(charts)
+    created = GameCreated(
+        game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
+        home=_sheet(home, blob_hash(home_bytes)),
+        away=_sheet(away, blob_hash(away_bytes)),
+        charts_hash=blob_hash(chart_bytes),
+        dice="manual" if seed is None else "seeded",
+        seed=seed,
+    )
+    events: list[Event] = [created]
+    state = initial_state(created, home, away, charts)
+    play(state, dice, DefaultCoach(), events.append)
+    blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
+    return PlayedGame(events, blobs)
+
+
+def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:
+    """Write a played game: its blobs, then its stream in one transaction; the head hash.
+
+    Blobs go in only once the game is whole, so a failed game leaves no trace.
+    """
+    for content, media in game.blobs:
+        store.put_blob(content, media)
+    store.append(game_id, game.events, expected_version=0, kind="game", meta=game.meta())
+    return store.head_hash(game_id)
+
+
 def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None = None,
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
@@ -83,11 +142,6 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
-    shared = {c.id for c in [*home.skaters, *home.goalies]} & {
-        c.id for c in [*away.skaters, *away.goalies]}
-    if shared:
-        # Events name players by id, so a game needs ids unique across both teams.
-        raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
     charts = default_charts(fixtures)
     rolls_list = list(rolls) if rolls is not None else None
     if rolls_list is None and seed is None and dice is None:
@@ -99,35 +153,16 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     game_id = game_id or game_id_for(home.id, away.id, seed, rolls_text)
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
+    manual = rolls_list is not None or dice is not None or seed is None
     if dice is None:
         dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
                 else SeededDice(str(seed), game_id))
-    manual = rolls_list is not None or seed is None
-    rules = find_ruleset(ruleset)
-    home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
-    chart_bytes = _canonical.encode(charts)
-    created = GameCreated(
-        game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=_sheet(home, blob_hash(home_bytes)),
-        away=_sheet(away, blob_hash(away_bytes)),
-        charts_hash=blob_hash(chart_bytes),
-        dice="manual" if manual else "seeded",
-        seed=None if manual else str(seed),
-    )
-    events: list[Event] = [created]
-    state = initial_state(created, home, away, charts)
-    play(state, dice, DefaultCoach(), events.append)
-    end = events[-1]
-    assert isinstance(end, GameEnded)
-    meta = {"home": home.id, "away": away.id, "home_goals": end.home_goals,
-            "away_goals": end.away_goals, "decided": end.decided, "ruleset": rules.name}
-    # Blobs only once the game is whole: a failed game leaves no trace in the database.
-    store.put_blob(home_bytes, CARD_MEDIA)
-    store.put_blob(away_bytes, CARD_MEDIA)
-    store.put_blob(chart_bytes, CHART_MEDIA)
-    store.append(game_id, events, expected_version=0, kind="game", meta=meta)
+    game = play_game(home, away, charts, game_id=game_id, dice=dice,
+                     seed=None if manual else str(seed), ruleset=ruleset)
+    head = store_game(store, game_id, game)
+    end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,
-                      len(events), store.head_hash(game_id))
+                      len(game.events), head)
 
 
 def load_inputs(store: EventStore, created: GameCreated) -> tuple[Team, Team, Charts]:
