@@ -24,6 +24,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py
+	$(BIN)/python tests/bench/bench_projections.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -19,6 +19,7 @@ from events.common import (
     LinesChanged,
     PeriodEnded,
     PeriodStarted,
+    SeasonCreated,
     Side,
     TacticDeclared,
 )
@@ -309,6 +310,7 @@ class ShootoutAttempt(Event, frozen=True):
 
 BonesEvent = (
     GameCreated
+    | SeasonCreated
     | DiceRolled
     | PeriodStarted
     | PeriodEnded

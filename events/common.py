@@ -82,3 +82,18 @@ class TacticDeclared(Event, frozen=True):
     side: Side
     tactic: Literal["pressure", "checking1", "checking2"]
     rule: str
+
+
+class SeasonCreated(Event, frozen=True):
+    """First event of a season stream: the league, the season seed and the schedule.
+
+    Every game of the season is its own stream, ``{season_id}-{number:04d}``, with dice
+    seeded by ``{seed}/{number}``, so the season is the same with any number of workers.
+    """
+
+    season_id: str
+    league: str
+    seed: str
+    charts_hash: str
+    team_hashes: dict[str, str]
+    schedule: list[tuple[int, str, str]]  # (number, home, away)

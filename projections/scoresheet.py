@@ -14,7 +14,16 @@ Counting rules (documented in docs/json.md):
 - a power-play opportunity is a minor, double minor, major or bench minor with ``short > 0``
   against the other side, unless the other side took one too in the same period and
   sequence (coincidental); a power-play goal is a ``GoalScored`` of strength ``PP``;
-- the final score is ``GameEnded``'s (the shootout winner's +1 included when ``SO``).
+- the final score is ``GameEnded``'s (the shootout winner's +1 included when ``SO``);
+- ``blocked`` per period: the shots a team blocked (the other side's ``ShotTaken`` with
+  ``block == "blocked"``); ``faceoffs``: face-offs won (``FaceoffRolled`` with a player,
+  its ``side`` is the winner; ``player`` None is a re-roll, 7.00);
+- the game-winning goal (``gwg``) is the winner's goal that put it ahead for good: its
+  (loser's final goals + 1)-th goal; none when the game was decided in a shootout;
+- goalie ``decision``: ``W`` for the winner's goalie in net when the winning goal was
+  scored (in a shootout: at the end of overtime), ``L`` (``OTL`` when decided in OT or SO)
+  for the loser's goalie of record then (the goalie scored on; for an empty-net goal the
+  last one in net), ``""`` for the others and while the game is not over.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from events.bones import (
     AssistsAwarded,
     AssistsCounted,
     ExactTime,
+    FaceoffRolled,
     GoalieInjured,
     GoalieResult,
     GoalScored,
@@ -77,6 +87,8 @@ class TeamLine(msgspec.Struct, frozen=True):
     shots: list[int]  # shots on goal per period, same indexing
     pp: PowerPlay
     pim: int
+    blocked: list[int]  # the other side's shots this team blocked, per period
+    faceoffs: list[int]  # face-offs won per period
 
 
 class GoalLine(msgspec.Struct, frozen=True):
@@ -88,6 +100,7 @@ class GoalLine(msgspec.Struct, frozen=True):
     assists: list[str]
     assist_names: list[str]
     strength: str
+    gwg: bool  # the game-winning goal
 
 
 class PenaltyLine(msgspec.Struct, frozen=True):
@@ -108,6 +121,7 @@ class GoalieLine(msgspec.Struct, frozen=True):
     shots_against: int
     saves: int
     goals_against: int
+    decision: str  # "W", "L", "OTL" or ""
 
 
 class ShootoutLine(msgspec.Struct, frozen=True):
@@ -148,6 +162,9 @@ class _Fold:
         self.goals: list[dict[str, Any]] = []
         self.penalties: list[PenaltyAssessed] = []
         self.shots = {s: [0] * 5 for s in SIDES}
+        self.blocked = {s: [0] * 5 for s in SIDES}
+        self.faceoffs = {s: [0] * 5 for s in SIDES}
+        self.last_in_net: dict[str, str | None] = {s: None for s in SIDES}
         self.goals_by_period = {s: [0] * 5 for s in SIDES}
         self.goalies: dict[str, _Goalie] = {}
         self.in_net: dict[str, str | None] = {s: None for s in SIDES}
@@ -185,10 +202,14 @@ class _Fold:
             for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
                 self.in_net[side] = gid
                 if gid is not None:
+                    self.last_in_net[side] = gid
                     self.goalie(side, gid).toi += SEQUENCE_SECONDS
         elif isinstance(e, ShotTaken):
             self.pending = None
-            if e.block == "blocked" or (e.kind == "empty_net" and not e.in_range):
+            if e.block == "blocked":
+                self.blocked[_other(e.side)][min(self.period, 5) - 1] += 1
+                return
+            if e.kind == "empty_net" and not e.in_range:
                 return
             self.shot(e.side, self.period, self.in_net[_other(e.side)])
         elif isinstance(e, GoalieResult):
@@ -204,7 +225,10 @@ class _Fold:
                 self.goalie(_other(e.side), e.goalie).ga += 1
             self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
             self.last_goal = {"period": e.period, "time": None, "side": e.side,
-                              "scorer": e.scorer, "assists": [], "strength": e.strength}
+                              "scorer": e.scorer, "assists": [], "strength": e.strength,
+                              "goalies": {e.side: self.last_in_net[e.side],
+                                          _other(e.side): e.goalie
+                                          or self.last_in_net[_other(e.side)]}}
             self.goals.append(self.last_goal)
         elif isinstance(e, ExactTime):
             if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
@@ -218,11 +242,16 @@ class _Fold:
             self.last_goal = None
         elif isinstance(e, PenaltyAssessed):
             self.penalties.append(e)
+        elif isinstance(e, FaceoffRolled):
+            if e.player is not None:
+                self.faceoffs[e.side][min(self.period, 5) - 1] += 1
         elif isinstance(e, LinesChanged):
             if "G" in e.slots:
                 self.in_net[e.side] = e.slots["G"]
         elif isinstance(e, GoalieInjured):
             self.in_net[e.side] = e.replacement
+            if e.replacement is not None:
+                self.last_in_net[e.side] = e.replacement
         elif isinstance(e, PeriodStarted):
             self.pending = None
             self.period = e.period
@@ -254,6 +283,29 @@ class _Fold:
                 out[_other(p.side)] += 1
         return out
 
+    def winning_goal(self) -> tuple[dict[str, Any] | None, dict[tuple[str, str], str]]:
+        """The game-winning goal (None in a shootout) and the decisions by (side, goalie)."""
+        if self.ended is None:
+            return None, {}
+        win = self.ended.winner
+        lose = _other(win)
+        gwg = None
+        if self.ended.decided == "SO":
+            goalies = dict(self.last_in_net)
+        else:
+            lost_by = getattr(self.ended, f"{lose}_goals")
+            mine = [g for g in self.goals if g["side"] == win]
+            if len(mine) <= lost_by:
+                return None, {}
+            gwg = mine[lost_by]
+            goalies = gwg["goalies"]
+        record = {}
+        if goalies.get(win):
+            record[(win, goalies[win])] = "W"
+        if goalies.get(lose):
+            record[(lose, goalies[lose])] = "L" if self.ended.decided == "REG" else "OTL"
+        return gwg, record
+
     def result(self) -> Scoresheet:
         if self.created is None:
             raise ValueError("a scoresheet needs the stream's GameCreated event")
@@ -270,19 +322,22 @@ class _Fold:
                 pp=PowerPlay(pp[side], sum(1 for g in self.goals
                                            if g["side"] == side and g["strength"] == "PP")),
                 pim=sum(p.minutes for p in self.penalties if p.side == side),
+                blocked=self.blocked[side][: self.periods],
+                faceoffs=self.faceoffs[side][: self.periods],
             )
+        gwg, record = self.winning_goal()
         goals = [GoalLine(period=g["period"], time=clock(g["time"] or 0),
                           team=self.team_id(g["side"]), scorer=g["scorer"],
                           scorer_name=self.name(g["scorer"]), assists=g["assists"],
                           assist_names=[self.name(a) for a in g["assists"]],
-                          strength=g["strength"]) for g in self.goals]
+                          strength=g["strength"], gwg=g is gwg) for g in self.goals]
         penalties = [PenaltyLine(period=p.period, time=clock(p.time), team=self.team_id(p.side),
                                  player=p.player, player_name=self.name(p.player), type=p.kind,
                                  minutes=p.minutes) for p in self.penalties]
         order = {s: i for i, s in enumerate(SIDES)}
         goalies = [GoalieLine(team=self.team_id(g.side), player=pid, name=self.name(pid),
                               toi=g.toi, shots_against=g.sa, saves=g.sa - g.ga,
-                              goals_against=g.ga)
+                              goals_against=g.ga, decision=record.get((g.side, pid), ""))
                    for pid, g in sorted(self.goalies.items(), key=lambda kv: order[kv[1].side])]
         shootout = [ShootoutLine(team=self.team_id(a.side), shooter=a.shooter,
                                  shooter_name=self.name(a.shooter), scored=a.scored)

@@ -22,7 +22,7 @@ from events.bones import BonesEvent
 from events.errors import RinklogError, RollError
 from events.store import EventStore
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
-from replay import cardgen
+from replay import cardgen, cli_projections, cli_replay
 from replay.games import open_store, read_game, simulate
 from replay.library import list_teams, validate_path
 
@@ -141,7 +141,7 @@ def games(
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of games")] = False,
     ids: Annotated[bool, typer.Option("--ids", help="only the game ids, one per line")] = False,
 ) -> None:
-    """List the games in the database.
+    """List the games in the database, with branches' parents and games in progress.
 
     Example: rinklog games --db rinklog.db --ids
     """
@@ -149,7 +149,9 @@ def games(
         rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
                  "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
                  "decided": s.meta.get("decided"), "events": s.version,
-                 "head_hash": s.head_hash} for s in store.streams(kind="game")]
+                 "head_hash": s.head_hash, "parent": s.meta.get("parent"),
+                 "parent_seq": s.meta.get("parent_seq"),
+                 "in_progress": "decided" not in s.meta} for s in store.streams(kind="game")]
     if as_json:
         _dump(rows)
         return
@@ -157,9 +159,12 @@ def games(
         if ids:
             _out(r["game_id"])
         else:
+            status = "in progress" if r["in_progress"] else r["decided"]
+            lineage = (f"  branch of {r['parent']} at {r['parent_seq']}"
+                       if r["parent"] is not None else "")
             _out(f"{r['game_id']:<24} {r['home']} {r['score']['home']} - {r['score']['away']} "
-                 f"{r['away']} ({r['decided']})  {r['events']} events  "
-                 f"head {r['head_hash'][:8]}…")
+                 f"{r['away']} ({status})  {r['events']} events  "
+                 f"head {r['head_hash'][:8]}…{lineage}")
 
 
 # --- events, scoresheet -----------------------------------------------------------------
@@ -305,6 +310,10 @@ def cards_generate(
     code = cardgen.main([str(outdir), *teams, "--seed", seed])
     if code:
         raise typer.Exit(code)
+
+
+cli_projections.register(app)
+cli_replay.register(app)
 
 
 # --- entry point ------------------------------------------------------------------------

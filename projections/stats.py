@@ -1,0 +1,239 @@
+"""Player, goalie and team stats: a pure fold per game, summed over any set of games.
+
+Imports events and other projections only (never the engine). Counting rules (also in
+docs/json.md):
+
+- skaters: ``g``/``a``/``p`` from ``GoalScored`` and ``AssistsAwarded`` (shootout goals
+  count for nobody); ``plus_minus``: an EV, SH or EN goal gives +1 to every skater of the
+  scoring side in ``GoalScored.home_on_ice``/``away_on_ice`` and -1 to every skater of the
+  other side's list; PP and PS goals count for nobody; ``pim`` = minutes charged to the
+  player; ``sog`` counted as the scoresheet counts shots on goal, credited to the shooter;
+  ``shots_blocked``: the player's shots that were blocked (``ShotTaken`` names no blocker,
+  so blocks are credited to teams only: team ``blocked``); ``fow`` = face-offs won
+  (``FaceoffRolled.player``); ``ppp``/``shp`` = goals and assists on PP / SH goals;
+  ``gp`` = 1 for every game the player is on the ice for at least one sequence;
+- goalies: ``gp`` (in net for at least one sequence), ``w``/``l``/``otl`` from the
+  scoresheet's decision, ``sa``/``sv``/``ga``/``toi`` from the scoresheet's goalie line,
+  ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = a win with no goal against
+  and in net for every sequence of the game;
+- teams: ``gp``, ``w``, ``l``, ``otl`` (a loss in OT or SO), ``gf``/``ga`` (final score,
+  shootout +1 included), ``ppo``/``ppg`` (own power plays), ``pko``/``ppga`` (the other
+  side's), ``pp_pct`` = 100 × ppg / ppo, ``pk_pct`` = 100 × (1 - ppga / pko), ``blocked``.
+
+Ratios are computed from the summed counts, so stats of several games are the sum of the
+games' counts with the ratios recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from events.bones import (
+    AssistsAwarded,
+    FaceoffRolled,
+    GoalScored,
+    PenaltyAssessed,
+    SequencePlayed,
+    ShotTaken,
+)
+from events.common import GameCreated, PeriodStarted
+from projections.scoresheet import _Fold as _SheetFold
+
+__all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "StatsFold",
+           "build_stats", "combine"]
+
+SIDES = ("home", "away")
+SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
+                 "ppp", "shp")
+GOALIE_COUNTS = ("gp", "w", "l", "otl", "sa", "sv", "ga", "toi", "so")
+TEAM_COUNTS = ("gp", "w", "l", "otl", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
+
+Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
+
+
+def _other(side: str) -> str:
+    return "away" if side == "home" else "home"
+
+
+class GameStats:
+    """Counting stats keyed by (team, player) / team; add them with :func:`combine`."""
+
+    def __init__(self) -> None:
+        self.games: list[str] = []
+        self.names: dict[Key, tuple[str, str]] = {}  # -> (name, position)
+        self.skaters: dict[Key, dict[str, int]] = {}
+        self.goalies: dict[Key, dict[str, int]] = {}
+        self.teams: dict[str, dict[str, int]] = {}
+
+    def skater(self, key: Key) -> dict[str, int]:
+        return self.skaters.setdefault(key, dict.fromkeys(SKATER_COUNTS, 0))
+
+    def goalie(self, key: Key) -> dict[str, int]:
+        return self.goalies.setdefault(key, dict.fromkeys(GOALIE_COUNTS, 0))
+
+    def team(self, team: str) -> dict[str, int]:
+        return self.teams.setdefault(team, dict.fromkeys(TEAM_COUNTS, 0))
+
+    def add(self, other: GameStats) -> None:
+        self.games.extend(other.games)
+        self.names.update(other.names)
+        for theirs, make in ((other.skaters, self.skater), (other.goalies, self.goalie),
+                             (other.teams, self.team)):
+            for key, counts in theirs.items():
+                row = make(key)
+                for k, v in counts.items():
+                    row[k] += v
+
+    def to_json(self) -> dict[str, Any]:
+        skaters = []
+        for (team, pid), c in sorted(self.skaters.items()):
+            name, position = self.names.get((team, pid), (pid, "?"))
+            skaters.append({"team": team, "player": pid, "name": name, "position": position,
+                            **c})
+        goalies = []
+        for (team, pid), c in sorted(self.goalies.items()):
+            name, _ = self.names.get((team, pid), (pid, "G"))
+            goalies.append({"team": team, "player": pid, "name": name, **c,
+                            "sv_pct": round(c["sv"] / c["sa"], 4) if c["sa"] else None,
+                            "gaa": round(c["ga"] * 3600 / c["toi"], 2) if c["toi"] else None})
+        teams = []
+        for team, c in sorted(self.teams.items()):
+            teams.append({"team": team, **c,
+                          "pp_pct": round(100 * c["ppg"] / c["ppo"], 1) if c["ppo"] else None,
+                          "pk_pct": round(100 * (1 - c["ppga"] / c["pko"]), 1)
+                          if c["pko"] else None})
+        return {"games": list(self.games), "skaters": skaters, "goalies": goalies,
+                "teams": teams}
+
+
+class StatsFold:
+    def __init__(self) -> None:
+        self.sheet = _SheetFold()
+        self.stats = GameStats()
+        self.created: GameCreated | None = None
+        self.team_of: dict[str, str] = {}
+        self.pending: tuple[str, str] | None = None  # (side, shooter) of a shot on goal
+        self.last_goal: GoalScored | None = None
+        self.sequences = 0
+        self.in_net: dict[Key, int] = {}
+        self.on_ice: set[Key] = set()
+
+    def key(self, side: str, pid: str) -> Key:
+        return (self.team_of[side], pid)
+
+    def apply(self, e: Any) -> None:  # noqa: C901 - one branch per event type
+        self.sheet.apply(e)
+        st = self.stats
+        if isinstance(e, SequencePlayed):
+            self.pending = None
+            self.sequences += 1
+            for side, skaters, goalie in (("home", e.home, e.home_goalie),
+                                          ("away", e.away, e.away_goalie)):
+                for pid in skaters:
+                    self.on_ice.add(self.key(side, pid))
+                if goalie is not None:
+                    k = self.key(side, goalie)
+                    self.in_net[k] = self.in_net.get(k, 0) + 1
+        elif isinstance(e, ShotTaken):
+            self.pending = None
+            if e.block == "blocked":
+                st.skater(self.key(e.side, e.shooter))["shots_blocked"] += 1
+                st.team(self.team_of[_other(e.side)])["blocked"] += 1
+            elif not (e.kind == "empty_net" and not e.in_range):
+                st.skater(self.key(e.side, e.shooter))["sog"] += 1
+                self.pending = (e.side, e.shooter)
+        elif isinstance(e, GoalScored):
+            if self.pending is None or self.pending[0] != e.side:
+                st.skater(self.key(e.side, e.scorer))["sog"] += 1
+            self.pending = None
+            row = st.skater(self.key(e.side, e.scorer))
+            row["g"] += 1
+            row["p"] += 1
+            if e.strength == "PP":
+                row["ppp"] += 1
+            elif e.strength == "SH":
+                row["shp"] += 1
+            if e.strength in ("EV", "SH", "EN"):
+                mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
+                                else (e.away_on_ice, e.home_on_ice))
+                for pid in mine:
+                    st.skater(self.key(e.side, pid))["plus_minus"] += 1
+                for pid in theirs:
+                    st.skater(self.key(_other(e.side), pid))["plus_minus"] -= 1
+            self.last_goal = e
+        elif isinstance(e, AssistsAwarded):
+            goal = self.last_goal
+            if goal is not None and goal.side == e.side:
+                for pid in e.players:
+                    row = st.skater(self.key(e.side, pid))
+                    row["a"] += 1
+                    row["p"] += 1
+                    if goal.strength == "PP":
+                        row["ppp"] += 1
+                    elif goal.strength == "SH":
+                        row["shp"] += 1
+            self.last_goal = None
+        elif isinstance(e, PenaltyAssessed):
+            st.skater(self.key(e.side, e.player))["pim"] += e.minutes
+        elif isinstance(e, FaceoffRolled):
+            if e.player is not None:
+                st.skater(self.key(e.side, e.player))["fow"] += 1
+        elif isinstance(e, PeriodStarted):
+            self.pending = None
+        elif isinstance(e, GameCreated):
+            self.created = e
+            st.games.append(e.game_id)
+            for side in SIDES:
+                sheet = getattr(e, side)
+                self.team_of[side] = sheet.team_id
+                for r in sheet.roster:
+                    st.names[(sheet.team_id, r.id)] = (r.name, r.position)
+
+    def result(self) -> GameStats:
+        st = self.stats
+        for key in sorted(self.on_ice):
+            st.skater(key)["gp"] = 1
+        sheet = self.sheet.result()
+        for g in sheet.goalies:
+            row = st.goalie((g.team, g.player))
+            row["gp"] = 1 if self.in_net.get((g.team, g.player)) else 0
+            row["sa"], row["sv"], row["ga"], row["toi"] = (g.shots_against, g.saves,
+                                                           g.goals_against, g.toi)
+            if g.decision:
+                row[g.decision.lower()] = 1
+            full = self.in_net.get((g.team, g.player), 0) == self.sequences
+            row["so"] = int(g.decision == "W" and g.goals_against == 0 and full)
+        if sheet.decided is not None:
+            for line, other in ((sheet.home, sheet.away), (sheet.away, sheet.home)):
+                row = st.team(line.team)
+                row["gp"] = 1
+                if line.goals > other.goals:
+                    row["w"] = 1
+                elif sheet.decided == "REG":
+                    row["l"] = 1
+                else:
+                    row["otl"] = 1
+                row["gf"], row["ga"] = line.goals, other.goals
+                row["ppo"], row["ppg"] = line.pp.opportunities, line.pp.goals
+                row["pko"], row["ppga"] = other.pp.opportunities, other.pp.goals
+        else:
+            for line in (sheet.home, sheet.away):
+                st.team(line.team)
+        return st
+
+
+def build_stats(events: Iterable[Any]) -> GameStats:
+    """Fold one game's events (from its first, ``GameCreated``) into its stats."""
+    fold = StatsFold()
+    for event in events:
+        fold.apply(event)
+    return fold.result()
+
+
+def combine(per_game: Iterable[GameStats]) -> GameStats:
+    """The sum of several games' stats (ratios are recomputed on output)."""
+    total = GameStats()
+    for stats in per_game:
+        total.add(stats)
+    return total

@@ -1,0 +1,255 @@
+"""Read models stored as ``rm_`` tables in the event store's SQLite file, with checkpoints.
+
+The projections themselves are pure folds (``scoresheet``, ``toi``, ``penalties``,
+``stats``); this module only stores their results. Tables (sqlite-utils, one row set per
+game stream, ``game_id`` first column):
+
+=========================  =============================================================
+``rm_checkpoints``         ``projection, stream, seq``: the last event folded per stream
+``rm_scoresheet_games``    one row per game: teams, score, decided, shots/blocked/faceoffs
+``rm_scoresheet_goals``    ``n``-th goal: period, time (s), team, scorer, assists (JSON),
+                           strength, gwg (0/1)
+``rm_scoresheet_goalies``  goalie lines with decision
+``rm_toi_players``         the ``toi --json`` players rows
+``rm_toi_shifts``          the ``toi --json`` shifts rows
+``rm_penalties``           the ``penalties --json`` penalty rows
+``rm_player_stats``        skater counting stats per game
+``rm_goalie_stats``        goalie counting stats per game
+``rm_team_stats``          team counting stats per game
+=========================  =============================================================
+
+:func:`update` folds, for every game stream and projection, the events after the
+projection's checkpoint. The fold state is not persisted: when a stream has grown past
+its checkpoint the projection is re-folded from seq 1 and that stream's rows replaced
+(cheap: a game is ~1,200 events), so a rebuild and any sequence of updates leave the same
+rows. Rows are inserted sorted, so :func:`dump` of a rebuilt and an updated database are
+equal byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from events.bones import BonesEvent
+from events.store import EventStore
+from projections.penalties import build_penalties
+from projections.scoresheet import build_scoresheet
+from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, build_stats
+from projections.toi import build_toi
+
+__all__ = ["PROJECTIONS", "TABLES", "dump", "rebuild", "update"]
+
+PROJECTIONS = ("penalties", "scoresheet", "stats", "toi")
+
+_INT, _STR, _FLOAT = int, str, float
+TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
+    # table: (projection, columns, primary key)
+    "rm_scoresheet_games": ("scoresheet", {
+        "game_id": _STR, "decided": _STR, "home": _STR, "away": _STR, "home_goals": _INT,
+        "away_goals": _INT, "home_shots": _INT, "away_shots": _INT, "home_blocked": _INT,
+        "away_blocked": _INT, "home_faceoffs": _INT, "away_faceoffs": _INT,
+        "home_pp": _STR, "away_pp": _STR, "home_pim": _INT, "away_pim": _INT},
+        ("game_id",)),
+    "rm_scoresheet_goals": ("scoresheet", {
+        "game_id": _STR, "n": _INT, "period": _INT, "time": _INT, "team": _STR,
+        "scorer": _STR, "assists": _STR, "strength": _STR, "gwg": _INT},
+        ("game_id", "n")),
+    "rm_scoresheet_goalies": ("scoresheet", {
+        "game_id": _STR, "team": _STR, "player": _STR, "toi": _INT, "shots_against": _INT,
+        "saves": _INT, "goals_against": _INT, "decision": _STR},
+        ("game_id", "team", "player")),
+    "rm_toi_players": ("toi", {
+        "game_id": _STR, "team": _STR, "player": _STR, "name": _STR, "position": _STR,
+        "sequences": _INT, "shifts": _FLOAT, "excess": _INT, "toi": _INT, "toi_ev": _INT,
+        "toi_pp": _INT, "toi_sh": _INT},
+        ("game_id", "team", "player")),
+    "rm_toi_shifts": ("toi", {
+        "game_id": _STR, "team": _STR, "player": _STR, "shift": _INT, "period": _INT,
+        "start": _INT, "end": _INT, "duration": _INT, "charge": _FLOAT},
+        ("game_id", "team", "player", "shift")),
+    "rm_penalties": ("penalties", {
+        "game_id": _STR, "id": _INT, "team": _STR, "side": _STR, "player": _STR,
+        "served_by": _STR, "kind": _STR, "minutes": _INT, "box": _INT, "short": _INT,
+        "period": _INT, "sequence": _INT, "start": _INT, "scheduled_end_period": _INT,
+        "scheduled_end": _INT, "end_period": _INT, "end": _INT, "why": _STR},
+        ("game_id", "id")),
+    "rm_player_stats": ("stats", {
+        "game_id": _STR, "team": _STR, "player": _STR,
+        **dict.fromkeys(SKATER_COUNTS, _INT)}, ("game_id", "team", "player")),
+    "rm_goalie_stats": ("stats", {
+        "game_id": _STR, "team": _STR, "player": _STR,
+        **dict.fromkeys(GOALIE_COUNTS, _INT)}, ("game_id", "team", "player")),
+    "rm_team_stats": ("stats", {
+        "game_id": _STR, "team": _STR, **dict.fromkeys(TEAM_COUNTS, _INT)},
+        ("game_id", "team")),
+}
+CHECKPOINTS = "rm_checkpoints"
+
+
+def _rows_scoresheet(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    sheet = build_scoresheet(events)
+    h, a = sheet.home, sheet.away
+    game = {"game_id": game_id, "decided": sheet.decided, "home": h.team, "away": a.team,
+            "home_goals": h.goals, "away_goals": a.goals, "home_shots": sum(h.shots),
+            "away_shots": sum(a.shots), "home_blocked": sum(h.blocked),
+            "away_blocked": sum(a.blocked), "home_faceoffs": sum(h.faceoffs),
+            "away_faceoffs": sum(a.faceoffs),
+            "home_pp": f"{h.pp.goals}/{h.pp.opportunities}",
+            "away_pp": f"{a.pp.goals}/{a.pp.opportunities}", "home_pim": h.pim,
+            "away_pim": a.pim}
+    goals = []
+    for n, g in enumerate(sheet.goals, start=1):
+        minutes, seconds = g.time.split(":")
+        goals.append({"game_id": game_id, "n": n, "period": g.period,
+                      "time": int(minutes) * 60 + int(seconds), "team": g.team,
+                      "scorer": g.scorer, "assists": json.dumps(g.assists),
+                      "strength": g.strength, "gwg": int(g.gwg)})
+    goalies = [{"game_id": game_id, "team": g.team, "player": g.player, "toi": g.toi,
+                "shots_against": g.shots_against, "saves": g.saves,
+                "goals_against": g.goals_against, "decision": g.decision}
+               for g in sheet.goalies]
+    return {"rm_scoresheet_games": [game], "rm_scoresheet_goals": goals,
+            "rm_scoresheet_goalies": goalies}
+
+
+def _rows_toi(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    toi = build_toi(events).to_json()
+    return {"rm_toi_players": [{"game_id": game_id, **p} for p in toi["players"]],
+            "rm_toi_shifts": [{"game_id": game_id, **s} for s in toi["shifts"]]}
+
+
+def _rows_penalties(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    report = build_penalties(events).to_json()
+    return {"rm_penalties": [{"game_id": game_id, **p} for p in report["penalties"]]}
+
+
+def _rows_stats(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
+    st = build_stats(events)
+    return {
+        "rm_player_stats": [{"game_id": game_id, "team": t, "player": p, **c}
+                            for (t, p), c in st.skaters.items()],
+        "rm_goalie_stats": [{"game_id": game_id, "team": t, "player": p, **c}
+                            for (t, p), c in st.goalies.items()],
+        "rm_team_stats": [{"game_id": game_id, "team": t, **c} for t, c in st.teams.items()],
+    }
+
+
+_BUILDERS = {"scoresheet": _rows_scoresheet, "toi": _rows_toi,
+             "penalties": _rows_penalties, "stats": _rows_stats}
+
+
+def _sort_key(row: dict[str, Any]) -> tuple:
+    return tuple((v is None, v if v is not None else 0) for v in row.values())
+
+
+def _open(db: str | Path | EventStore) -> tuple[EventStore, bool]:
+    if isinstance(db, EventStore):
+        return db, False
+    return EventStore(db, event_type=BonesEvent, create=False), True
+
+
+def _ensure_tables(db: sqlite_utils.Database) -> None:
+    db[CHECKPOINTS].create({"projection": str, "stream": str, "seq": int},
+                           pk=("projection", "stream"), if_not_exists=True)
+    for name, (_, columns, pk) in TABLES.items():
+        db[name].create(columns, pk=pk, if_not_exists=True)
+
+
+def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) -> int:
+    """Bring the stored read models up to date; return the number of events folded.
+
+    Only streams whose version is past a projection's checkpoint are folded (from seq 1,
+    replacing that stream's rows); ``game_ids`` limits the work to those games.
+    """
+    store, close = _open(db)
+    try:
+        return _update(store, game_ids)
+    finally:
+        if close:
+            store.close()
+
+
+def _update(store: EventStore, game_ids: Iterable[str] | None) -> int:
+    conn = store._db  # the store's own connection: one file, one transaction
+    sdb = sqlite_utils.Database(conn)
+    wanted = None if game_ids is None else set(game_ids)
+    if wanted is not None:
+        for game_id in sorted(wanted):
+            store.info(game_id)  # UnknownGame for an id the database does not hold
+    folded = 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        _ensure_tables(sdb)
+        marks = {(p, s): q for p, s, q in
+                 conn.execute(f"SELECT projection, stream, seq FROM {CHECKPOINTS}")}
+        for info in store.streams(kind="game"):
+            if wanted is not None and info.stream not in wanted:
+                continue
+            stale = [p for p in PROJECTIONS if marks.get((p, info.stream), 0) < info.version]
+            if not stale or info.version == 0:
+                continue
+            events = [row.event for row in store.iter_events(info.stream)]
+            folded += len(events)
+            for projection in stale:
+                rows = _BUILDERS[projection](info.stream, events)
+                for table, (owner, columns, _) in TABLES.items():
+                    if owner != projection:
+                        continue
+                    conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (info.stream,))
+                    batch = sorted(rows.get(table, []), key=_sort_key)
+                    if batch:
+                        names = list(columns)
+                        conn.executemany(
+                            f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
+                            f" VALUES ({', '.join('?' for _ in names)})",
+                            [tuple(r.get(c) for c in names) for r in batch])
+                conn.execute(
+                    f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
+                    " VALUES (?, ?, ?)", (projection, info.stream, info.version))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return folded
+
+
+def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) -> int:
+    """Drop every ``rm_`` table and build the read models from the streams alone."""
+    store, close = _open(db)
+    try:
+        conn = store._db
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for name in [CHECKPOINTS, *TABLES]:
+                conn.execute(f"DROP TABLE IF EXISTS {name}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return _update(store, game_ids)
+    finally:
+        if close:
+            store.close()
+
+
+def dump(db: str | Path | EventStore) -> dict[str, list[tuple]]:
+    """Every ``rm_`` table's rows ordered by all its columns (to compare two databases)."""
+    store, close = _open(db)
+    try:
+        out = {}
+        for name in [CHECKPOINTS, *TABLES]:
+            cols = [r[1] for r in store._db.execute(f"PRAGMA table_info({name})")]
+            if not cols:
+                out[name] = []
+                continue
+            order = ", ".join(f"[{c}]" for c in cols)
+            out[name] = store._db.execute(f"SELECT * FROM {name} ORDER BY {order}").fetchall()
+        return out
+    finally:
+        if close:
+            store.close()

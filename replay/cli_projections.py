@@ -1,0 +1,199 @@
+"""CLI commands over the projections: ``toi``, ``penalties``, ``stats``, ``projections``.
+
+``register(app)`` adds them to the main ``rinklog`` app (replay/cli.py). Errors are
+:class:`RinklogError` subclasses, printed on one line by ``replay.cli.main``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from events.bones import BonesEvent
+from events.errors import RinklogError
+from events.store import EventStore
+from projections import store as rm
+from projections.penalties import build_penalties
+from projections.scoresheet import clock
+from projections.stats import build_stats, combine
+from projections.toi import build_toi
+from replay.games import read_game
+
+DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
+DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
+                                      show_envvar=False)]
+GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
+
+
+class SeqOutOfRange(RinklogError):
+    """An ``--at SEQ`` outside the game's events."""
+
+
+class NoGamesGiven(RinklogError):
+    """``stats`` with neither game ids nor ``--all``."""
+
+
+def _store(db: str) -> EventStore:
+    return EventStore(db, event_type=BonesEvent, create=False)
+
+
+def _dump(obj: Any) -> None:
+    typer.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
+    cells = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+
+    def fmt(r: list[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+    return ["  " + fmt(headers), "  " + fmt(["-" * w for w in widths])] + \
+        ["  " + fmt(r) for r in cells]
+
+
+def _per(n: int | None) -> str:
+    return "-" if n is None else "OT" if n == 4 else str(n)
+
+
+def toi(game: GameArg, db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="players and shifts as JSON")
+                           ] = False) -> None:
+    """Time on ice and shift charges per player (6.40, 17.00), and every shift.
+
+    Example: rinklog toi HFX-QUE-2026 --json
+    """
+    with _store(db) as store:
+        report = build_toi(read_game(store, game))
+    if as_json:
+        _dump(report.to_json())
+        return
+    lines = [f"Time on ice  game {report.game_id}", ""]
+    lines += _table(["Team", "Player", "Pos", "Seq", "Shifts", "Excess", "TOI", "EV", "PP",
+                     "SH"],
+                    [[p.team, p.name, p.position, p.sequences, p.shifts, p.excess,
+                      clock(p.toi), clock(p.toi_ev), clock(p.toi_pp), clock(p.toi_sh)]
+                     for p in report.players])
+    lines += ["", "Shifts"]
+    lines += _table(["Team", "Player", "#", "Per", "Start", "End", "Dur"],
+                    [[s.team, s.player, s.shift, _per(s.period), clock(s.start), clock(s.end),
+                      clock(s.duration)] for s in report.shifts])
+    typer.echo("\n".join(lines))
+
+
+def penalties(game: GameArg, db: DbOption = "rinklog.db",
+              at: Annotated[int | None, typer.Option(
+                  "--at", help="show the state right after event SEQ", metavar="SEQ")] = None,
+              as_json: Annotated[bool, typer.Option("--json", help="the report as JSON")
+                                 ] = False) -> None:
+    """Penalty timers (14.10): each penalty's start, scheduled and actual end, the box,
+    and with --at SEQ the penalties running and the strength after event SEQ.
+
+    Example: rinklog penalties HFX-QUE-2026 --at 600 --json
+    """
+    with _store(db) as store:
+        events = read_game(store, game)
+    if at is not None and not 1 <= at <= len(events):
+        raise SeqOutOfRange(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
+    report = build_penalties(events, at=at)
+    if as_json:
+        _dump(report.to_json())
+        return
+    lines = [f"Penalties  game {report.game_id}" +
+             (f"  after event {at} (period {_per(report.period)}, sequence {report.sequence})"
+              if at is not None else ""), ""]
+    lines += _table(["#", "Per", "Start", "Team", "Player", "Served by", "Type", "Min",
+                     "Sched end", "End", "Why"],
+                    [[p.id, _per(p.period), clock(p.start), p.team, p.player,
+                      p.served_by or "-", p.kind, p.minutes,
+                      f"{_per(p.scheduled_end_period)} {clock(p.scheduled_end)}",
+                      f"{_per(p.end_period)} {clock(p.end)}" if p.end is not None else "-",
+                      p.why or "running"] for p in report.penalties]) \
+        if report.penalties else ["  none"]
+    if at is not None:
+        lines += ["", f"Strength: home {report.strength['home']}, "
+                      f"away {report.strength['away']}", "Running"]
+        lines += _table(["#", "Team", "Player", "Type", "Box left", "Short left"],
+                        [[r.id, r.team, r.player, r.kind, clock(r.time_left),
+                          clock(r.short_left)] for r in report.running]) \
+            if report.running else ["  none"]
+    typer.echo("\n".join(lines))
+
+
+def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
+          all_games: Annotated[bool, typer.Option("--all", help="every game in the database")
+                               ] = False,
+          db: DbOption = "rinklog.db",
+          as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False
+          ) -> None:
+    """Skater, goalie and team stats for one game or summed over several.
+
+    Example: rinklog stats --all --json
+    """
+    if bool(games) == all_games:
+        raise NoGamesGiven("give game ids or --all (not both)")
+    with _store(db) as store:
+        ids = [s.stream for s in store.streams(kind="game")] if all_games else list(games or [])
+        total = combine(build_stats(read_game(store, g)) for g in ids)
+    out = total.to_json()
+    if as_json:
+        _dump(out)
+        return
+    lines = [f"Stats over {len(out['games'])} game(s)", "", "Teams"]
+    lines += _table(["Team", "GP", "W", "L", "OTL", "GF", "GA", "PP%", "PK%"],
+                    [[t["team"], t["gp"], t["w"], t["l"], t["otl"], t["gf"], t["ga"],
+                      t["pp_pct"] if t["pp_pct"] is not None else "-",
+                      t["pk_pct"] if t["pk_pct"] is not None else "-"] for t in out["teams"]])
+    lines += ["", "Goalies"]
+    lines += _table(["Team", "Goalie", "GP", "W", "L", "OTL", "SA", "SV", "GA", "SV%", "GAA",
+                     "SO"],
+                    [[g["team"], g["name"], g["gp"], g["w"], g["l"], g["otl"], g["sa"], g["sv"],
+                      g["ga"], g["sv_pct"] if g["sv_pct"] is not None else "-",
+                      g["gaa"] if g["gaa"] is not None else "-", g["so"]]
+                     for g in out["goalies"]])
+    lines += ["", "Skaters"]
+    lines += _table(["Team", "Player", "GP", "G", "A", "P", "+/-", "PIM", "SOG", "BLK'd",
+                     "FOW", "PPP", "SHP"],
+                    [[s["team"], s["name"], s["gp"], s["g"], s["a"], s["p"], s["plus_minus"],
+                      s["pim"], s["sog"], s["shots_blocked"], s["fow"], s["ppp"], s["shp"]]
+                     for s in out["skaters"] if s["gp"] or s["p"] or s["pim"]])
+    typer.echo("\n".join(lines))
+
+
+projections_app = typer.Typer(
+    help="Stored read models (rm_ tables in the database): rebuild or update them.\n\n"
+    "Example: rinklog projections update --db rinklog.db",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+
+
+@projections_app.command("rebuild")
+def projections_rebuild(db: DbOption = "rinklog.db") -> None:
+    """Drop the rm_ tables and rebuild every read model from the streams alone.
+
+    Example: rinklog projections rebuild --db rinklog.db
+    """
+    with _store(db) as store:
+        count = rm.rebuild(store)
+    typer.echo(f"rebuilt: {count} events folded")
+
+
+@projections_app.command("update")
+def projections_update(db: DbOption = "rinklog.db") -> None:
+    """Fold only the events past each projection's checkpoint into the rm_ tables.
+
+    Example: rinklog projections update --db rinklog.db
+    """
+    with _store(db) as store:
+        count = rm.update(store)
+    typer.echo(f"updated: {count} events folded")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the projection commands to the ``rinklog`` app."""
+    app.command()(toi)
+    app.command()(penalties)
+    app.command()(stats)
+    app.add_typer(projections_app, name="projections")

@@ -1,0 +1,133 @@
+"""Seasons: a league's schedule played in worker processes, every game its own stream.
+
+Workers play games in memory and hand back encoded events; this process is the only
+writer and appends each game in one transaction, in schedule order. A season that is
+stopped (Ctrl-C, a killed process) keeps every finished game and no half game; running
+it again plays the rest, and the database ends up as if it had never stopped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from engine.bones.cards import Charts, Team
+from engine.dice import SeededDice
+from events.common import SeasonCreated
+from events.errors import RinklogError
+from events.store import EventStore, blob_hash
+from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
+
+_encode = msgspec.msgpack.Encoder().encode
+_canonical = msgspec.json.Encoder(order="deterministic")
+
+Progress = Callable[[int, int], None]  # (games stored, games in the season)
+
+
+def season_game_id(season_id: str, number: int) -> str:
+    return f"{season_id}-{number:04d}"
+
+
+def game_seed(seed: str, number: int) -> str:
+    return f"{seed}/{number}"
+
+
+@dataclass(frozen=True)
+class SeasonRun:
+    season_id: str
+    games: int  # games in the season (or the cut asked for)
+    played: int  # games played by this run
+    skipped: int  # games already in the database
+    events: int
+    seconds: float
+
+
+_teams: dict[str, Team] = {}
+_charts: Charts | None = None
+_season: tuple[str, str] = ("", "")
+
+
+def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str) -> None:
+    global _charts, _season
+    _teams.clear()
+    _teams.update(teams)
+    _charts = charts
+    _season = (season_id, seed)
+
+
+def _play(fixture: tuple[int, str, str]) -> tuple[str, list[tuple[str, bytes]], dict]:
+    """In a worker: one game, encoded for the store."""
+    number, home, away = fixture
+    season_id, seed = _season
+    game_id = season_game_id(season_id, number)
+    dice_seed = game_seed(seed, number)
+    assert _charts is not None
+    game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
+                     dice=SeededDice(dice_seed, game_id), seed=dice_seed)
+    rows = [(type(e).__name__, _encode(e)) for e in game.events]
+    return game_id, rows, {**game.meta(), "season": season_id, "number": number}
+
+
+def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
+               schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
+               progress: Progress | None = None) -> SeasonRun:
+    """Play every scheduled game not yet in the database; resumable at any point."""
+    season_id = f"{league}-{seed}"
+    start = time.perf_counter()
+    team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
+    charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
+    created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
+                            team_hashes=team_hashes, schedule=[tuple(f) for f in schedule])
+    if not store.exists(season_id):
+        store.append(season_id, [created], 0, kind="season",
+                     meta={"league": league, "seed": seed, "games": len(schedule)})
+    else:
+        recorded = store.read(season_id, 1, 1)[0].event
+        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
+            raise RinklogError(f"season {season_id} is already in this database with another "
+                               "league, schedule or cards; use another --seed or --db")
+    todo = [f for f in schedule if not store.exists(season_game_id(season_id, f[0]))]
+    done = len(schedule) - len(todo)
+    events = 0
+    if progress:
+        progress(done, len(schedule))
+    results = _results(todo, teams, charts, season_id, seed, workers)
+    try:
+        for game_id, rows, meta in results:
+            store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
+            done += 1
+            events += len(rows)
+            if progress:
+                progress(done, len(schedule))
+    finally:
+        close = getattr(results, "close", None)
+        if close:
+            close()
+    return SeasonRun(season_id, len(schedule), len(todo), len(schedule) - len(todo), events,
+                     time.perf_counter() - start)
+
+
+def _results(todo: list[tuple[int, str, str]], teams: dict[str, Team], charts: Charts,
+             season_id: str, seed: str, workers: int):
+    """Played games in schedule order, from this process or a pool of workers."""
+    if workers <= 1 or len(todo) < 2:
+        _init(teams, charts, season_id, seed)
+        return (_play(f) for f in todo)
+    return _pooled(todo, teams, charts, season_id, seed, workers)
+
+
+def _pooled(todo, teams, charts, season_id, seed, workers):
+    context = multiprocessing.get_context("fork" if hasattr(multiprocessing, "get_context") else None)
+    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed))
+    try:
+        yield from pool.imap(_play, todo, chunksize=4)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()

@@ -1,0 +1,34 @@
+"""`make bench`: rebuild every stored projection for 100 simulated games; print events/s.
+
+Run: `make bench` or `.venv/bin/python tests/bench/bench_projections.py [GAMES]`.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from projections import store as rm
+from replay.games import open_store, simulate
+
+TEAMS = ("HFX", "QUE", "WPG", "SAS")
+
+
+def main(games: int = 100) -> None:
+    with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "bench.db") as store:
+        for n in range(games):
+            home, away = TEAMS[n % 4], TEAMS[(n + 1 + n // 4) % 4]
+            if home == away:
+                away = TEAMS[(n + 2) % 4]
+            simulate(store, home, away, seed=f"bench-{n}")
+        start = time.perf_counter()
+        events = rm.rebuild(store)
+        took = time.perf_counter() - start
+    print(f"projections rebuild: {games} games, {events:,} events in {took:.2f}s = "
+          f"{events / took:,.0f} events/s ({1000 * took / games:.1f} ms/game)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)

@@ -1,0 +1,303 @@
+"""Projections (scoresheet, TOI, penalty timers, stats, stored read models): properties
+over simulated games, golden snapshots and the CLI commands."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
+from events.common import GameEnded
+from projections import store as rm
+from projections.penalties import build_penalties, strength_label
+from projections.scoresheet import build_scoresheet
+from projections.stats import build_stats, combine
+from projections.toi import build_toi
+from replay.cli import main
+from replay.games import open_store, read_game, simulate
+
+TEAMS = ("HFX", "QUE", "WPG", "SAS")
+GAMES = 20
+SETTINGS = settings(max_examples=GAMES, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def _matchup(n: int) -> tuple[str, str]:
+    home, away = TEAMS[n % 4], TEAMS[(n + 1 + n // 4) % 4]
+    return (home, TEAMS[(n + 2) % 4]) if home == away else (home, away)
+
+
+@functools.cache
+def _games() -> tuple[list, ...]:
+    store = open_store(":memory:")
+    out = []
+    for n in range(GAMES):
+        home, away = _matchup(n)
+        result = simulate(store, home, away, seed=f"prop-{n}", game_id=f"g{n}")
+        out.append(read_game(store, result.game_id))
+    store.close()
+    return tuple(out)
+
+
+game_index = st.integers(min_value=0, max_value=GAMES - 1)
+
+
+def test_projections_import_no_engine() -> None:
+    import projections.penalties
+    import projections.stats
+    import projections.store
+    import projections.toi
+
+    for module in (projections.toi, projections.penalties, projections.stats,
+                   projections.store):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import)\s+(engine|replay)\b", source, re.M)
+
+
+@SETTINGS
+@given(game_index)
+def test_goals_listed_equal_final_score_and_one_gwg(n: int) -> None:
+    events = _games()[n]
+    sheet = build_scoresheet(events)
+    end = events[-1]
+    assert isinstance(end, GameEnded)
+    for side, line in (("home", sheet.home), ("away", sheet.away)):
+        bonus = 1 if end.decided == "SO" and end.winner == side else 0
+        assert sum(g.team == line.team for g in sheet.goals) == line.goals - bonus
+        periods = len(line.shots)
+        assert len(line.blocked) == periods and len(line.faceoffs) == periods
+    gwg = [g for g in sheet.goals if g.gwg]
+    winner = getattr(sheet, end.winner).team
+    if end.decided == "SO":
+        assert gwg == []
+    else:
+        assert len(gwg) == 1 and gwg[0].team == winner
+    decisions = Counter(g.decision for g in sheet.goalies)
+    assert decisions["W"] == 1
+    assert decisions["L" if end.decided == "REG" else "OTL"] == 1
+
+
+@SETTINGS
+@given(game_index)
+def test_goal_scorer_was_on_the_ice(n: int) -> None:
+    for e in _games()[n]:
+        if isinstance(e, GoalScored) and e.strength != "PS":
+            assert e.scorer in (e.home_on_ice if e.side == "home" else e.away_on_ice)
+
+
+@SETTINGS
+@given(game_index)
+def test_skater_and_goalie_time_adds_up(n: int) -> None:
+    events = _games()[n]
+    toi = build_toi(events)
+    seqs = [e for e in events if isinstance(e, SequencePlayed)]
+    for side in ("home", "away"):
+        team = getattr(events[0], side).team_id
+        rows = [p for p in toi.players if p.team == team]
+        skaters = [p for p in rows if p.position != "G"]
+        goalies = [p for p in rows if p.position == "G"]
+        assert sum(p.toi for p in skaters) == 24 * sum(len(getattr(s, side)) for s in seqs)
+        pulled = sum(getattr(s, f"{side}_goalie") is None for s in seqs)
+        assert sum(p.toi for p in goalies) + 24 * pulled == 24 * len(seqs)
+        for p in rows:
+            assert p.toi == p.toi_ev + p.toi_pp + p.toi_sh == 24 * p.sequences
+    for p in toi.players:
+        if p.position == "G":
+            continue
+        mine = [s for s in toi.shifts if s.team == p.team and s.player == p.player]
+        assert sum(s.duration for s in mine) == p.toi
+        assert sum(s.charge for s in mine) == p.shifts
+
+
+@SETTINGS
+@given(game_index)
+def test_every_penalty_ends_once_and_strength_agrees(n: int) -> None:
+    events = _games()[n]
+    ids = [e.id for e in events if isinstance(e, PenaltyAssessed)]
+    ends = Counter(e.id for e in events if isinstance(e, PenaltyEnded))
+    assert sorted(ends) == sorted(ids) and set(ends.values()) <= {1}
+    report = build_penalties(events)
+    assert all(p.why in ("served", "power_play_goal", "game_end") for p in report.penalties)
+    assert report.running == []
+    seqs = [e for e in events if isinstance(e, SequencePlayed)]
+    assert len(report.sequences) == len(seqs)
+    for s, label in zip(seqs, report.sequences, strict=True):
+        assert label["home"] == strength_label(s.home_short, s.away_short)
+        assert label["away"] == strength_label(s.away_short, s.home_short)
+
+
+@settings(max_examples=8, deadline=None, derandomize=True)
+@given(st.integers(0, GAMES - 1), st.integers(0, GAMES - 1))
+def test_stats_of_two_games_are_the_sum(a: int, b: int) -> None:
+    ga, gb = build_stats(_games()[a]), build_stats(_games()[b])
+    both = combine([build_stats(_games()[a]), build_stats(_games()[b])])
+    for attr in ("skaters", "goalies", "teams"):
+        keys = set(getattr(ga, attr)) | set(getattr(gb, attr))
+        for key in keys:
+            for stat, value in getattr(both, attr)[key].items():
+                assert value == (getattr(ga, attr).get(key, {}).get(stat, 0)
+                                 + getattr(gb, attr).get(key, {}).get(stat, 0))
+
+
+@SETTINGS
+@given(game_index)
+def test_stats_agree_with_scoresheet(n: int) -> None:
+    events = _games()[n]
+    sheet, stats = build_scoresheet(events), build_stats(events)
+    for line in (sheet.home, sheet.away):
+        mine = [c for (t, _), c in stats.skaters.items() if t == line.team]
+        bonus = line.goals - sum(g.team == line.team for g in sheet.goals)
+        assert sum(c["g"] for c in mine) == line.goals - bonus
+        assert sum(c["sog"] for c in mine) == sum(line.shots)
+        assert sum(c["fow"] for c in mine) == sum(line.faceoffs)
+        assert stats.teams[line.team]["blocked"] == sum(line.blocked)
+
+
+def test_rebuild_equals_incremental_update(tmp_path: Path) -> None:
+    db = tmp_path / "rm.db"
+    with open_store(db) as store:
+        for n in range(3):
+            simulate(store, *_matchup(n), seed=f"rm-{n}", game_id=f"r{n}")
+            rm.update(store)  # one game at a time, as a league would
+        assert rm.update(store) == 0  # nothing new
+        simulate(store, *_matchup(3), seed="rm-3", game_id="r3")
+        assert rm.update(store, ["r3"]) > 0
+        incremental = rm.dump(store)
+        rm.rebuild(store)
+        rebuilt = rm.dump(store)
+    assert incremental == rebuilt
+    assert json.dumps(incremental, sort_keys=True) == json.dumps(rebuilt, sort_keys=True)
+    assert {k for k, v in rebuilt.items() if v} == {"rm_checkpoints", *rm.TABLES}
+    assert len(rebuilt["rm_scoresheet_games"]) == 4
+
+
+# --- golden game ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory) -> tuple[Path, str]:
+    db = tmp_path_factory.mktemp("golden") / "golden.db"
+    with open_store(db) as store:
+        result = simulate(store, "HFX", "QUE", seed="golden-1")
+    return db, result.game_id
+
+
+@pytest.fixture
+def snapshot_json(snapshot):
+    return snapshot.use_extension(JSONSnapshotExtension)
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", ["scoresheet", "toi", "penalties"])
+def test_golden_game_snapshots(capsys, golden, snapshot_json, command: str) -> None:
+    db, game = golden
+    code, out, _ = _run(capsys, command, game, "--db", str(db), "--json")
+    assert code == 0
+    assert json.loads(out) == snapshot_json
+
+
+# --- CLI ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [["toi"], ["penalties"], ["stats"], ["projections"],
+                                  ["projections", "rebuild"], ["projections", "update"]])
+def test_help_has_an_example(capsys, argv: list[str]) -> None:
+    code, out, _ = _run(capsys, *argv, "--help")
+    assert code == 0
+    assert "Example: rinklog " in out
+
+
+def test_toi_json_keys(capsys, golden) -> None:
+    db, game = golden
+    code, out, _ = _run(capsys, "toi", game, "--db", str(db), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"players", "shifts"} <= set(data)
+    assert {"team", "player", "name", "position", "sequences", "shifts", "excess", "toi",
+            "toi_ev", "toi_pp", "toi_sh"} <= set(data["players"][0])
+    assert {"team", "player", "period", "start", "end"} <= set(data["shifts"][0])
+    code, text, _ = _run(capsys, "toi", game, "--db", str(db))
+    assert code == 0 and "Shifts" in text
+
+
+def test_penalties_json_and_at(capsys, golden) -> None:
+    db, game = golden
+    code, out, _ = _run(capsys, "penalties", game, "--db", str(db), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert {"penalties", "box", "running", "strength"} <= set(data)
+    for p in data["penalties"]:
+        assert {"id", "team", "player", "served_by", "kind", "minutes", "period", "start",
+                "scheduled_end_period", "scheduled_end", "end_period", "end", "why"} <= set(p)
+    first = data["penalties"][0]
+    with open_store(db) as store:
+        events = read_game(store, game)
+    at = next(i for i, e in enumerate(events, start=1)
+              if isinstance(e, PenaltyAssessed) and e.id == first["id"])
+    code, out, _ = _run(capsys, "penalties", game, "--db", str(db), "--at", str(at), "--json")
+    state = json.loads(out)
+    assert code == 0 and state["at"] == at
+    assert first["id"] in [r["id"] for r in state["running"]]
+    assert set(state["strength"]) == {"home", "away"}
+    assert re.fullmatch(r"\dv\d", state["strength"]["home"])
+    code, text, _ = _run(capsys, "penalties", game, "--db", str(db), "--at", str(at))
+    assert code == 0 and "Strength:" in text
+
+
+@pytest.mark.parametrize("at", ["0", "999999"])
+def test_penalties_at_out_of_range(capsys, golden, at: str) -> None:
+    db, game = golden
+    code, _, err = _run(capsys, "penalties", game, "--db", str(db), "--at", at)
+    assert code == 1
+    assert err.startswith("rinklog: error: ") and "out of range" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["toi", "penalties", "stats"])
+def test_unknown_game(capsys, golden, command: str) -> None:
+    db, _ = golden
+    code, _, err = _run(capsys, command, "NO-SUCH-GAME", "--db", str(db))
+    assert code == 1
+    assert "NO-SUCH-GAME" in err and err.count("\n") == 1
+
+
+def test_stats_json(capsys, golden) -> None:
+    db, game = golden
+    code, out, _ = _run(capsys, "stats", game, "--db", str(db), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == [game]
+    assert {"team", "player", "gp", "g", "a", "p", "plus_minus", "pim", "sog",
+            "shots_blocked", "fow", "ppp", "shp"} <= set(data["skaters"][0])
+    assert {"gp", "w", "l", "otl", "sa", "sv", "ga", "sv_pct", "gaa", "so"} <= \
+        set(data["goalies"][0])
+    assert {"gp", "w", "l", "otl", "gf", "ga", "pp_pct", "pk_pct"} <= set(data["teams"][0])
+    code, out_all, _ = _run(capsys, "stats", "--all", "--db", str(db), "--json")
+    assert code == 0 and json.loads(out_all) == data
+    code, _, err = _run(capsys, "stats", "--db", str(db))
+    assert code == 1 and "--all" in err
+
+
+def test_projections_commands(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    with open_store(db) as store:
+        simulate(store, "HFX", "WPG", seed="p-1")
+    code, out, _ = _run(capsys, "projections", "update", "--db", str(db))
+    assert code == 0 and re.search(r"updated: [1-9]\d* events", out)
+    code, out, _ = _run(capsys, "projections", "update", "--db", str(db))
+    assert code == 0 and "updated: 0 events" in out
+    code, out, _ = _run(capsys, "projections", "rebuild", "--db", str(db))
+    assert code == 0 and "rebuilt:" in out
+    code, _, err = _run(capsys, "projections", "update", "--db", str(tmp_path / "none.db"))
+    assert code == 1 and "no such database" in err
