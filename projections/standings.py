@@ -1,0 +1,92 @@
+"""League standings from finished games: a pure fold over each game's first and last
+events (GameCreated, GameEnded).
+
+Two points for a win, one for a loss in overtime or a shootout (OTL). Ties are broken by
+the Hockey Bones league rules (Draft League Setup, rule 29): wins, road wins, the head-to-
+head record among the tied teams, then goal difference (the league's "plus/minus").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+import msgspec
+
+from events.common import GameCreated, GameEnded
+
+
+class Record(msgspec.Struct, kw_only=True):
+    team: str
+    name: str = ""
+    gp: int = 0
+    w: int = 0
+    l: int = 0  # noqa: E741 - the standings column is called L
+    otl: int = 0
+    points: int = 0
+    road_wins: int = 0
+    gf: int = 0
+    ga: int = 0
+
+    @property
+    def diff(self) -> int:
+        return self.gf - self.ga
+
+    def to_json(self) -> dict:
+        return {**msgspec.to_builtins(self), "diff": self.diff}
+
+
+def build_standings(games: Iterable[tuple[GameCreated, GameEnded]]) -> list[Record]:
+    """Every team's record, best first."""
+    records: dict[str, Record] = {}
+    h2h: dict[tuple[str, str], int] = defaultdict(int)  # (team, opponent) -> points won
+
+    def record(team_id: str, name: str) -> Record:
+        return records.setdefault(team_id, Record(team=team_id, name=name))
+
+    for created, ended in games:
+        home = record(created.home.team_id, created.home.name)
+        away = record(created.away.team_id, created.away.name)
+        overtime = ended.decided != "REG"
+        for rec, gf, ga, side in ((home, ended.home_goals, ended.away_goals, "home"),
+                                  (away, ended.away_goals, ended.home_goals, "away")):
+            rec.gp += 1
+            rec.gf += gf
+            rec.ga += ga
+            opponent = away.team if rec is home else home.team
+            if ended.winner == side:
+                rec.w += 1
+                rec.points += 2
+                h2h[(rec.team, opponent)] += 2
+                if side == "away":
+                    rec.road_wins += 1
+            elif overtime:
+                rec.otl += 1
+                rec.points += 1
+                h2h[(rec.team, opponent)] += 1
+            else:
+                rec.l += 1
+    return rank(list(records.values()), h2h)
+
+
+def rank(records: list[Record], h2h: dict[tuple[str, str], int]) -> list[Record]:
+    """Sort by points, then the rule-29 tiebreakers."""
+    def first_keys(r: Record) -> tuple:
+        return (-r.points, -r.w, -r.road_wins)
+
+    records.sort(key=first_keys)
+    ranked: list[Record] = []
+    i = 0
+    while i < len(records):
+        j = i
+        while j < len(records) and first_keys(records[j]) == first_keys(records[i]):
+            j += 1
+        tied = records[i:j]
+        names = {r.team for r in tied}
+
+        def head_to_head(r: Record, names: set[str] = names) -> int:
+            return sum(h2h.get((r.team, other), 0) for other in names if other != r.team)
+
+        ranked += sorted(tied, key=lambda r: (-head_to_head(r), -r.diff, -r.gf, r.team))
+        i = j
+    return ranked
