@@ -95,7 +95,9 @@ def test_sim_json_writes_a_game(capsys, tmp_path: Path) -> None:
     code, out, _ = run(capsys, "games", "--db", str(db), "--ids")
     assert out.split() == [result["game_id"]]
     code, out, _ = run(capsys, "games", "--db", str(db), "--json")
-    assert json.loads(out) == [result]
+    (listed,) = json.loads(out)
+    assert {k: listed[k] for k in SIM_KEYS} == result
+    assert (listed["parent"], listed["in_progress"]) == (None, False)
 
 
 def test_sim_text_line(capsys, tmp_path: Path) -> None:

@@ -1,0 +1,322 @@
+"""Replay tooling commands: audit, branch, diff, export, import, explain, play.
+
+``register(app)`` adds them to the ``rinklog`` app (replay/cli.py). Each is a thin shell
+over a library call in replay/audit.py, replay/session.py, replay/transfer.py or
+replay/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import msgspec
+import typer
+
+from engine.bones.coach import DefaultCoach
+from engine.bones.state import GameState
+from engine.dice import parse_roll
+from events.base import Event, Roll
+from events.bones import BonesEvent, ShootoutOrderChosen
+from events.common import LinesChanged, TacticDeclared
+from events.errors import RinklogError, RollError
+from events.store import EventStore
+from replay.audit import AuditReport, audit_game
+from replay.explain import describe, explain_event
+from replay.games import open_store
+from replay.session import (
+    branch_game,
+    continue_game,
+    new_live_game,
+    resume_point,
+    store_committer,
+)
+from replay.transfer import diff_games, import_game, verify_export, write_export
+
+DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
+DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
+                                      show_envvar=False)]
+TACTICS = ("none", "pressure", "checking1", "checking2")
+TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
+
+
+def _out(text: str = "") -> None:
+    typer.echo(text)
+
+
+def _dump(obj: Any) -> None:
+    _out(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _read_store(db: str) -> EventStore:
+    return EventStore(db, event_type=BonesEvent, create=False)
+
+
+def _event_line(event: Any) -> str:
+    if event is None:
+        return "(end of stream)"
+    if isinstance(event, dict):
+        return json.dumps(event, default=str)
+    payload = msgspec.to_builtins(event)
+    fields = " ".join(f"{k}={json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
+                      for k, v in payload.items() if k != "type")
+    return f"{type(event).__name__} {fields}".rstrip()
+
+
+def _audit_text(r: AuditReport) -> str:
+    if r.failure is None:
+        status = "in progress, " if r.in_progress else ""
+        return (f"{r.game_id}: ok ({status}{r.events} events; hash chain, "
+                f"{r.seeded_rolls} seeded rolls, every decision re-checked)  "
+                f"head {r.head_hash[:16]}…")
+    f = r.failure
+    return (f"{r.game_id}: FAILED at seq {f.seq}: {f.check} check (rule {f.rule}): "
+            f"expected {f.expected}; recorded {f.recorded}")
+
+
+class Quit(Exception):
+    """The player typed q at a prompt."""
+
+
+class PromptCoach:
+    """Coach choices and dice typed at the table; enter takes the DefaultCoach's choice."""
+
+    def __init__(self) -> None:
+        self.default = DefaultCoach()
+
+    @staticmethod
+    def _ask(text: str) -> str:
+        answer = typer.prompt(text, default="", show_default=False).strip()
+        if answer.lower() in ("q", "quit"):
+            raise Quit
+        return answer
+
+    def roll(self, n: int) -> Roll:
+        while True:
+            text = self._ask(f"roll {n} (blue white white red)")
+            try:
+                return parse_roll(text)
+            except RollError as err:
+                _out(f"  {err}")
+
+    def lines(self, state: GameState) -> list[LinesChanged]:
+        proposal = self.default.lines(state)
+        if not state.queue or state.queue[0].kind != "faceoff":
+            return proposal  # on the fly, during play: the default coach changes lines
+        for change in proposal:
+            team = state.team(change.side)
+            names = ", ".join(f"{slot} {team.players[pid].card.name}"
+                              for slot, pid in change.slots.items()
+                              if pid and team.slots.get(slot) != pid)
+            _out(f"  default coach: {team.team.id} sends {names or 'the same players'}")
+        while True:
+            answer = self._ask("line change? [enter = default coach]")
+            if not answer:
+                return proposal
+            _out("  press enter for the default coach's lines, or q to quit")
+
+    def tactics(self, state: GameState) -> list[TacticDeclared]:
+        chosen = []
+        for side in ("home", "away"):
+            team = state.team(side).team.id
+            while True:
+                answer = self._ask(f"{team} tactic [none/pressure/checking1/checking2]")
+                answer = answer.lower() or "none"
+                if answer in TACTICS:
+                    break
+                _out(f"  not a tactic: {answer!r} (none, pressure, checking1, checking2)")
+            if answer != "none":
+                chosen.append(TacticDeclared(side=side, tactic=answer,
+                                             rule=TACTIC_RULES[answer]))
+        return chosen
+
+    def shootout(self, state: GameState) -> ShootoutOrderChosen:
+        proposal = self.default.shootout(state)
+        while True:
+            answer = self._ask("shootout shooters? [enter = default order]")
+            if not answer:
+                return proposal
+            _out("  press enter for the default order, or q to quit")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the replay tooling commands to ``app``."""
+
+    @app.command()
+    def audit(
+        game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
+        all_games: Annotated[bool, typer.Option("--all", help="audit every game")] = False,
+        db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
+    ) -> None:
+        """Verify games: hash chain, seeded dice, every decision and coach choice.
+
+        Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
+        what was expected, what was recorded and the rule.
+
+        Example: rinklog audit HFX-QUE-2026 --db rinklog.db
+        """
+        if bool(game) == all_games:
+            raise RinklogError("give game ids or --all (not both)")
+        with _read_store(db) as store:
+            ids = [s.stream for s in store.streams(kind="game")] if all_games else list(game or [])
+            reports = [audit_game(store, g) for g in ids]
+        if as_json:
+            _dump([r.to_json() for r in reports])
+        else:
+            for r in reports:
+                _out(_audit_text(r))
+        if any(not r.ok for r in reports):
+            raise typer.Exit(1)
+
+    @app.command()
+    def branch(
+        game: Annotated[str, typer.Argument(help="parent game id")],
+        at: Annotated[int, typer.Option("--at", help="keep the parent's events 1..SEQ")],
+        seed: Annotated[str | None, typer.Option("--seed", help="new seed after the fork")] = None,
+        rolls: Annotated[Path | None, typer.Option(
+            "--rolls", help="file of typed rolls for after the fork")] = None,
+        game_id: Annotated[str | None, typer.Option(
+            "--game-id", help="the branch's id (default PARENT-bN)")] = None,
+        db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    ) -> None:
+        """Branch a game at an event and play on to the end with the default coach.
+
+        With no --seed/--rolls the parent's dice continue, so the branch repeats it.
+
+        Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
+        """
+        lines = None
+        if rolls is not None:
+            try:
+                lines = rolls.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as err:
+                raise RinklogError(f"{rolls}: cannot read rolls: {err}") from None
+        with _read_store(db) as store:
+            result = branch_game(store, game, at, seed=seed, rolls=lines,
+                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id)
+        if as_json:
+            _dump({"game_id": result.game_id, "parent": result.parent,
+                   "parent_seq": result.parent_seq, "events": result.events,
+                   "head_hash": result.head_hash, "decided": result.decided,
+                   "score": {"home": result.home_goals, "away": result.away_goals},
+                   "reseed": result.meta.get("reseed")})
+        else:
+            _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
+                 f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
+                 f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
+                 f"head {result.head_hash[:8]}…")
+
+    @app.command()
+    def diff(
+        game_a: Annotated[str, typer.Argument(help="first game id")],
+        game_b: Annotated[str, typer.Argument(help="second game id")],
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """The first event where two games part, with both events (or 'identical').
+
+        Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
+        """
+        with _read_store(db) as store:
+            d = diff_games(store, game_a, game_b)
+        if d.seq is None:
+            _out("identical")
+            return
+        _out(f"first difference at seq {d.seq}")
+        _out(f"  {game_a}: {_event_line(d.a)}")
+        _out(f"  {game_b}: {_event_line(d.b)}")
+
+    @app.command("export")
+    def export_cmd(
+        game: Annotated[str, typer.Argument(help="game id")],
+        output: Annotated[Path, typer.Option("-o", "--output", help="file to write")],
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """Write one game to a portable, self-verifying file (events, cards, charts).
+
+        Example: rinklog export HFX-QUE-2026 -o game.rinklog
+        """
+        with _read_store(db) as store:
+            size = write_export(store, game, output)
+        _out(f"exported {game} to {output} ({size} bytes)")
+
+    @app.command("import")
+    def import_cmd(
+        file: Annotated[Path, typer.Argument(help="an export file")],
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """Verify an export file completely, then add its game (refused if present).
+
+        Example: rinklog import game.rinklog --db commissioner.db
+        """
+        try:
+            data = file.read_bytes()
+        except OSError as err:
+            raise RinklogError(f"{file}: cannot read: {err.strerror or err}") from None
+        verify_export(data, str(file))  # before the database is even opened
+        with open_store(db) as store:
+            report = import_game(store, data, str(file))
+        _out(f"imported {report.game_id}: {report.events} events, audit ok, "
+             f"head {report.head_hash[:16]}…")
+
+    @app.command()
+    def explain(
+        game: Annotated[str, typer.Argument(help="game id")],
+        seq: Annotated[int, typer.Argument(help="event seq")],
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """Why an event happened: roll, card cell, modifiers, totals and rule section.
+
+        Example: rinklog explain HFX-QUE-2026 120
+        """
+        with _read_store(db) as store:
+            _out(explain_event(store, game, seq))
+
+    @app.command("play")
+    def play_cmd(
+        home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
+        away: Annotated[str | None, typer.Option("--away", help="away team id")] = None,
+        resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
+        game_id: Annotated[str | None, typer.Option(
+            "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """Play at the table: type each roll, answer the coach prompts (q quits, kept).
+
+        Every step is stored as it happens; resume a stopped game with --resume.
+
+        Example: rinklog play --home HFX --away QUE --db league.db
+        """
+        if resume is None and (home is None or away is None):
+            raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
+        if resume is not None and (home or away or game_id):
+            raise RinklogError("--resume takes no --home/--away/--game-id")
+        coach = PromptCoach()
+        with open_store(db) as store:
+            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id)
+            folded = resume_point(store, gid, coach.default)
+            if folded.state.finished and not folded.pending:
+                _out(f"game {gid} is already over")
+                return
+            _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else ""))
+            state = folded.state
+
+            def show(batch: list[Event]) -> None:
+                for event in batch:
+                    line = describe(state, event)
+                    if line:
+                        _out(line)
+
+            commit = store_committer(store, gid, show)
+            try:
+                continue_game(folded, coach, coach, commit)
+            except (Quit, click.exceptions.Abort, KeyboardInterrupt, EOFError):
+                _out("")
+                _out(f"stopped: {store.version(gid)} events of {gid} kept; "
+                     f"resume with: rinklog play --resume {gid}")
+                return
+            _out(f"game over: {gid}  {store.version(gid)} events  "
+                 f"head {store.head_hash(gid)[:8]}…")

@@ -1,0 +1,276 @@
+"""Replay tooling: audit, branch, diff, export/import, explain and the play prompt."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from engine.dice import derive_roll
+from events.base import Roll
+from events.common import DiceRolled
+from replay.audit import audit_game
+from replay.cli import app, main
+from replay.cli_replay import PromptCoach
+from replay.games import open_store, read_game, simulate
+from replay.session import (
+    branch_game,
+    continue_game,
+    new_live_game,
+    resume_point,
+    store_committer,
+)
+from replay.transfer import diff_games, export_game, import_game
+
+FAST = settings(max_examples=12, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])
+SLOW = settings(FAST, max_examples=6)
+_ids = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+    path = tmp_path_factory.mktemp("replay") / "games.db"
+    with open_store(path) as store:
+        result = simulate(store, "HFX", "QUE", seed="tools")
+    return path, result.game_id, result.events
+
+
+def _copy(store, src: str, dst: str) -> None:
+    """A second stream with the same rows (a scratch copy to tamper with)."""
+    store.copy_prefix(src, dst, store.version(src))
+
+
+@pytest.mark.parametrize("seed", [f"s{n}" for n in range(6)])
+def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str) -> None:
+    with open_store(tmp_path / "a.db") as store:
+        result = simulate(store, "WPG", "SAS", seed=seed)
+        report = audit_game(store, result.game_id)
+    assert report.ok, report.failure
+    assert report.seeded_rolls > 100
+
+
+@FAST
+@given(seq_frac=st.floats(0, 1), byte=st.integers(0, 10_000), bit=st.integers(0, 7))
+def test_any_changed_byte_fails_at_that_event(db, tmp_path_factory, seq_frac, byte, bit) -> None:
+    path, game, n = db
+    seq = 1 + int(seq_frac * (n - 1))
+    with open_store(path) as store:
+        raw = sqlite3.connect(path)
+        (payload,) = raw.execute("SELECT payload FROM events WHERE stream=? AND seq=?",
+                                 (game, seq)).fetchone()
+        changed = bytearray(payload)
+        changed[byte % len(changed)] ^= 1 << bit
+        raw.execute("UPDATE events SET payload=? WHERE stream=? AND seq=?",
+                    (bytes(changed), game, seq))
+        raw.commit()
+        try:
+            report = audit_game(store, game)
+        finally:
+            raw.execute("UPDATE events SET payload=? WHERE stream=? AND seq=?", (payload, game, seq))
+            raw.commit()
+            raw.close()
+    assert report.failure is not None and report.failure.seq <= seq
+    assert report.failure.check == "chain"
+
+
+@FAST
+@given(seq_frac=st.floats(0, 1), swap=st.booleans())
+def test_removed_or_reordered_event_fails(db, seq_frac, swap) -> None:
+    path, game, n = db
+    seq = 1 + int(seq_frac * (n - 2))
+    raw = sqlite3.connect(path)
+    rows = raw.execute("SELECT seq, type, payload, prev_hash, hash FROM events WHERE stream=? "
+                       "AND seq IN (?, ?) ORDER BY seq", (game, seq, seq + 1)).fetchall()
+    try:
+        if swap:
+            for (s, *_), (_, *rest) in zip(rows, reversed(rows), strict=True):
+                raw.execute("UPDATE events SET type=?, payload=?, prev_hash=?, hash=? "
+                            "WHERE stream=? AND seq=?", (*rest, game, s))
+        else:
+            raw.execute("DELETE FROM events WHERE stream=? AND seq=?", (game, seq))
+        raw.commit()
+        with open_store(path) as store:
+            report = audit_game(store, game)
+    finally:
+        raw.execute("DELETE FROM events WHERE stream=? AND seq IN (?, ?)", (game, seq, seq + 1))
+        raw.executemany("INSERT INTO events (stream, seq, type, payload, prev_hash, hash) "
+                        "VALUES (?, ?, ?, ?, ?, ?)", [(game, *r) for r in rows])
+        raw.commit()
+        raw.close()
+    assert report.failure is not None and report.failure.seq <= seq + 1
+
+
+@FAST
+@given(k=st.integers(0, 10_000), die=st.integers(0, 3))
+def test_changed_die_value_fails_even_rehashed(tmp_path_factory, db, k, die) -> None:
+    """A forger who re-hashes the whole stream is caught by the dice derivation."""
+    path, game, _ = db
+    with open_store(path) as store:
+        events = read_game(store, game)
+        rolled = [i for i, e in enumerate(events) if isinstance(e, DiceRolled)]
+        i = rolled[k % len(rolled)]
+        old = events[i].roll
+        dice = [old.blue, *old.whites, old.red]
+        dice[die] = dice[die] % 6 + 1
+        events[i] = msgspec.structs.replace(events[i], roll=Roll(dice[0], (dice[1], dice[2]),
+                                                                 dice[3]))
+        forged = f"forged-{next(_ids)}"
+        store.append(forged, events, expected_version=0, meta=store.info(game).meta)
+        report = audit_game(store, forged)
+    assert report.failure is not None and report.failure.seq <= i + 1
+    assert report.failure.check == "dice"
+
+
+def test_rehashed_decision_change_fails_the_rules_check(db) -> None:
+    path, game, _ = db
+    with open_store(path) as store:
+        events = read_game(store, game)
+        i = next(i for i, e in enumerate(events) if type(e).__name__ == "ShotTaken")
+        events[i] = msgspec.structs.replace(events[i], in_range=not events[i].in_range)
+        store.append("forged-rule", events, expected_version=0, meta=store.info(game).meta)
+        report = audit_game(store, "forged-rule")
+    assert report.failure is not None and report.failure.check == "rules"
+    assert report.failure.seq == i + 1 and report.failure.rule
+
+
+@SLOW
+@given(seq_frac=st.floats(0, 1))
+def test_branch_without_new_seed_reproduces_parent(db, seq_frac) -> None:
+    path, game, n = db
+    at = 1 + int(seq_frac * (n - 1))
+    with open_store(path) as store:
+        result = branch_game(store, game, at, game_id=f"{game}-same-{next(_ids)}")
+        assert result.head_hash == store.head_hash(game)
+        assert store.info(result.game_id).meta["parent_seq"] == at
+
+
+@SLOW
+@given(seq_frac=st.floats(0.02, 0.9), seed=st.text("abcdef", min_size=1, max_size=6))
+def test_branch_with_new_seed_audits_clean_and_diff_finds_fork(db, seq_frac, seed) -> None:
+    path, game, n = db
+    at = 1 + int(seq_frac * (n - 1))
+    with open_store(path) as store:
+        child = f"{game}-new-{next(_ids)}"
+        result = branch_game(store, game, at, seed=seed, game_id=child)
+        report = audit_game(store, child)
+        assert report.ok, report.failure
+        assert result.meta["reseed"]["seed"] == seed
+        d = diff_games(store, game, child)
+        parent_events = read_game(store, game)
+    # The first roll after the fork is the first event that may differ.
+    first_new = result.meta["reseed"]["from_roll"]
+    fork = next(i + 1 for i, e in enumerate(parent_events)
+                if isinstance(e, DiceRolled) and e.n == first_new)
+    created = parent_events[0]
+    if derive_roll(seed, created.game_id, first_new) != parent_events[fork - 1].roll:
+        assert d.seq == fork
+    else:
+        assert d.seq is None or d.seq > at
+
+
+def test_export_import_round_trip_and_refusals(db, tmp_path: Path) -> None:
+    path, game, _ = db
+    with open_store(path) as store:
+        branch = branch_game(store, game, 500, seed="export", game_id=f"{game}-exp")
+        data = export_game(store, branch.game_id)
+    target = tmp_path / "commissioner.db"
+    with open_store(target) as store:
+        import_game(store, data)
+        assert audit_game(store, branch.game_id).ok
+        assert store.head_hash(branch.game_id) == branch.head_hash
+    assert main(["import", str(_write(tmp_path / "again.rl", data)), "--db", str(target)]) == 1
+    for where in (len(data) // 3, len(data) // 2, len(data) - 100):
+        bad = bytearray(data)
+        bad[where] ^= 0x10
+        empty = tmp_path / f"empty{where}.db"
+        code = main(["import", str(_write(tmp_path / f"bad{where}.rl", bytes(bad))),
+                     "--db", str(empty)])
+        assert code == 1
+        if empty.exists():
+            with open_store(empty) as store:
+                assert store.streams() == []
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_cli_audit_games_and_explain(db, capsys) -> None:
+    path, game, _ = db
+    assert main(["audit", game, "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ok" in out
+    with open_store(path) as store:
+        events = read_game(store, game)
+    seq = next(i + 1 for i, e in enumerate(events) if type(e).__name__ == "ActionResolved")
+    assert main(["explain", game, str(seq), "--db", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert events[seq - 1].rule in out and "cell" in out and "roll" in out
+    assert main(["games", "--db", str(path), "--json"]) == 0
+    rows = msgspec.json.decode(capsys.readouterr().out)
+    assert all({"game_id", "home", "away", "score", "parent"} <= set(r) for r in rows)
+
+
+class _Scripted(PromptCoach):
+    """Answers every prompt as a tabletop player would (seeded dice, enter for the coach),
+    recording the answers: the exact input a CliRunner needs."""
+
+    def __init__(self, seed: str) -> None:
+        super().__init__()
+        self.seed, self.answers = seed, []
+
+    def _ask(self, text: str) -> str:
+        if text.startswith("roll "):
+            n = int(text.split()[1])
+            answer = str(derive_roll(self.seed, "script", n))
+        else:
+            answer = ""
+        self.answers.append(answer)
+        return answer
+
+
+def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
+    scratch = tmp_path / "scratch.db"
+    coach = _Scripted("table")
+    with open_store(scratch) as store:
+        gid = new_live_game(store, "HFX", "QUE", game_id="script")
+        continue_game(resume_point(store, gid, coach.default), coach, coach,
+                      store_committer(store, gid))
+    answers = coach.answers
+    assert any(a == "" for a in answers)
+    first_roll = next(i for i, a in enumerate(answers) if a)
+    cut = len(answers) // 2
+    db = tmp_path / "live.db"
+    typed = answers[:first_roll] + ["7 7 7 7", "3 4 2"] + answers[first_roll:cut] + ["q"]
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db)],
+                           input="\n".join(typed) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "not a roll" in result.output and "resume with" in result.output
+    with open_store(db) as store:
+        (info,) = store.streams()
+        assert info.stream == "HFX-QUE-live1" and "decided" not in info.meta
+        kept = read_game(store, info.stream)
+        rolls = [str(e.roll) for e in kept if isinstance(e, DiceRolled)]
+        assert rolls == [a for a in answers[:cut] if a]  # the typo was not recorded
+        assert audit_game(store, info.stream).ok
+    assert main(["games", "--db", str(db)]) == 0
+    rest = "\n".join(answers[cut:]) + "\n"
+    result = runner.invoke(app, ["play", "--resume", "HFX-QUE-live1", "--db", str(db)],
+                           input=rest)
+    assert result.exit_code == 0, result.output
+    assert "game over" in result.output
+    with open_store(db) as store:
+        report = audit_game(store, "HFX-QUE-live1")
+        assert report.ok and not report.in_progress, report.failure
+        with open_store(scratch) as other:
+            # the same rolls and default choices: the same game, event for event
+            assert read_game(store, "HFX-QUE-live1")[1:] == read_game(other, "script")[1:]
