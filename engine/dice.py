@@ -93,17 +93,21 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
 
     BLAKE2b keyed with the UTF-8 seed hashes ``"{game_id}:{n}:{block}"``; each digest
     byte below 252 gives a die ``byte % 6 + 1`` (252 = 42 x 6, so every face is equally
-    likely), bytes 252-255 are skipped, and the next block is hashed if 32 bytes were not
-    enough. The first four dice are blue, white, white, red. See docs/dice.md.
+    likely), bytes 252-255 are skipped, and the next block is hashed if the 64-byte
+    digest was not enough. The first four dice are blue, white, white, red. See docs/dice.md.
     """
     key = seed.encode()[:64]
     dice: list[int] = []
     block = 0
     while len(dice) < 4:
         digest = hashlib.blake2b(f"{game_id}:{n}:{block}".encode(), key=key).digest()
-        dice.extend(b % 6 + 1 for b in digest if b < 252)
+        for byte in digest:
+            if byte < 252:
+                dice.append(byte % 6 + 1)
+                if len(dice) == 4:
+                    return Roll(dice[0], (dice[1], dice[2]), dice[3])
         block += 1
-    return Roll(dice[0], (dice[1], dice[2]), dice[3])
+    raise AssertionError("unreachable: the loop returns once four dice are read")
 
 
 class SeededDice:

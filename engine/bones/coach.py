@@ -26,10 +26,26 @@ class DefaultCoach:
         on_the_fly = state.puck is not None
         changes = []
         for side in ("home", "away"):
+            if on_the_fly and self._settled(state, side):
+                continue
             slots = self.choose(state, side, on_the_fly)
             if slots != state.team(side).slots:
                 changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly))
         return changes
+
+    def _settled(self, state: GameState, side: str) -> bool:
+        """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
+        the goalie is in, and it is not yet time to pull him (the common case, kept fast)."""
+        team = state.team(side)
+        if team.pulled or (state.period == 3 and state.sequence >= PULL_AT):
+            return False
+        players = team.players
+        for slot in skater_slots(state, side):
+            pid = team.slots.get(slot)
+            if pid is None or players[pid].out or players[pid].stint >= MAX_STINT:
+                return False
+        filled = sum(1 for s in ("LW", "C", "RW", "LD", "RD") if team.slots.get(s))
+        return filled == len(skater_slots(state, side))
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
