@@ -13,6 +13,11 @@ furthest below its target weight. ``summarize(team)`` measures the shares obtain
     python -m replay.cardgen OUTDIR HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers"[:0.3]
 
 writes ``OUTDIR/hfx.toml`` ...; an optional ``:STRENGTH`` in [-1, 1] shifts quality.
+
+    python -m replay.cardgen --league fixtures/bones/leagues/demo
+
+writes the demo league (``league.toml`` and ``teams/*.toml``): ``generate_league`` with
+``DEMO_TUNING``, the generator knobs (``Tuning``) it was calibrated with.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import argparse
 import json
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +36,8 @@ from engine.bones.cards import Goalie, Lines, Skater, Team
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.dice import DiceRange
 
-__all__ = ["generate_team", "main", "range_probability", "summarize", "team_to_toml"]
+__all__ = ["DEMO_TUNING", "Tuning", "generate_league", "generate_team", "main",
+           "range_probability", "summarize", "team_to_toml"]
 
 WHITE = {w: (6 - abs(w - 7)) / 36 for w in range(2, 13)}
 CELL_WEIGHTS = [WHITE[w] / 6 for _ in range(6) for w in range(2, 13)]  # blue-major order
@@ -70,6 +77,39 @@ _TRAITS = {
 _PEN_TYPES = ("-", "D", "A", "M", "B", "C", "F", "G", "#")
 _PEN_MIX = {"base": (.70, .08, .08, .03, .04, .02, .02, .02, .01),
             "goon": (.52, .08, .10, .07, .09, .05, .03, .03, .03)}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The generator's knobs. The defaults give the original demo teams draw for draw;
+    a league is generated with other values (``DEMO_TUNING``) to calibrate its figures.
+
+    - ``injury_marks``: ``?`` cells (18.00) on a goon/grinder card and on the others;
+    - ``intimidation``: added to the archetype's intimidation bars (clipped at 0..3);
+    - ``pen_mix``: penalty-column shares of - D A M B C F G # (14.00) for base and goon;
+    - ``penalty_share``: scales the action-matrix penalty (X) share (8.10);
+    - ``shoot``: added to every skater's shooting-range chance (10.10-10.40);
+    - ``goalie_goal``: the goal-capable share (11.10) of an average goalie, and the
+      change per unit of quality (a better goalie has fewer);
+    - ``blocker``: chance a two-way or penalty-killing forward has the B flag (10.70);
+    - ``star``: quality added to each team's first-line scorer;
+    - ``numeric``: added to the mean numeric action code (8.10: more shots beat Team
+      Defense); ``pp_shoot``: added to the P (power-play) range only (10.20).
+    """
+
+    injury_marks: tuple[int, int] = (3, 2)
+    intimidation: int = 0
+    pen_mix: tuple[tuple[float, ...], tuple[float, ...]] = (_PEN_MIX["base"], _PEN_MIX["goon"])
+    penalty_share: float = 1.0
+    shoot: float = 0.0
+    goalie_goal: tuple[float, float] = (0.30, 0.10)
+    blocker: float = 0.5
+    star: float = 0.0
+    numeric: float = 0.0
+    pp_shoot: float = 0.0
+
+
+DEFAULT_TUNING = Tuning()
 
 
 def range_probability(text: str) -> float:
@@ -151,42 +191,53 @@ def _matrix(cells: list[str]) -> list[list[str]]:
     return [cells[b * 11:(b + 1) * 11] for b in range(6)]
 
 
-def _penalty(rng: random.Random, kind: str) -> dict[str, list[str]]:
+def _penalty(rng: random.Random, kind: str, tune: Tuning = DEFAULT_TUNING
+             ) -> dict[str, list[str]]:
     weights = [p / 2 for p in WHITE.values()] * 2
-    cells = _allocate(rng, weights, dict(zip(_PEN_TYPES, _PEN_MIX[kind], strict=True)))
+    mix = tune.pen_mix[1 if kind == "goon" else 0]
+    cells = _allocate(rng, weights, {k: v for k, v in zip(_PEN_TYPES, mix, strict=True) if v})
     return {"odd": cells[:11], "even": cells[11:]}
 
 
-def _name(rng: random.Random, taken: set[str]) -> tuple[str, str]:
-    """An invented name and its slug id, first and last names unused in the team so far."""
+def _name(rng: random.Random, taken: set[str], avoid: set[str] | None = None
+          ) -> tuple[str, str]:
+    """An invented name and its slug id, first and last names unused in the team so far
+    (and an id not in ``avoid``: the ids other teams of a league already use)."""
+    avoid = avoid if avoid is not None else set()
     firsts = [f for f in FIRST if f not in taken] or list(FIRST)
     lasts = [la for la in LAST if la not in taken] or list(LAST)
     while True:
         first, last = rng.choice(firsts), rng.choice(lasts)
         pid = f"{first}-{last}".lower()
-        if pid not in taken:
+        if pid not in taken and pid not in avoid:
             taken.update((pid, first, last))
+            avoid.add(pid)
             return pid, f"{first} {last}"
 
 
 def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
-            positions: list[str], line: int) -> Skater:
+            positions: list[str], line: int, tune: Tuning = DEFAULT_TUNING,
+            avoid: set[str] | None = None) -> Skater:
     """One skater of an archetype at quality q (about -1..1) playing ``slot``."""
     is_d = positions == ["D"]
     mean_shift, shoot, defense, intim, mi, ma, gm = _TRAITS[arch]
-    pid, name = _name(rng, taken)
+    pid, name = _name(rng, taken, avoid)
     mix = dict(zip(_CATS, _MIX[arch], strict=True))
+    if tune.penalty_share != 1.0:
+        mix["numeric"] += mix["penalty"] * (1 - tune.penalty_share)
+        mix["penalty"] *= tune.penalty_share
     labels = _allocate(rng, CELL_WEIGHTS, mix)
-    mean = (6.0 if is_d else 8.0) + mean_shift + 0.8 * q
+    mean = (6.0 if is_d else 8.0) + mean_shift + 0.8 * q + tune.numeric
     cells = [_skater_code(rng, cat, mean, is_d) for cat in labels]
     marks: list[str] = [""] * 66
     n_plus = 12 if arch == "penalty-killer" else 8
-    for mark, count in (("+", n_plus), ("?", 3 if arch in ("goon", "grinder") else 2),
+    hurt = tune.injury_marks[0 if arch in ("goon", "grinder") else 1]
+    for mark, count in (("+", n_plus), ("?", hurt),
                         ("S", 6)):  # special codes (8.20), written in the order + ? S
         for i in sorted(rng.sample(range(66), count)):
             marks[i] += mark
     cells = [code + mark for code, mark in zip(cells, marks, strict=True)]
-    base = (0.17 + 0.04 * q if is_d else 0.33 + 0.07 * q) + shoot
+    base = (0.17 + 0.04 * q if is_d else 0.33 + 0.07 * q) + shoot + tune.shoot
     base = min(0.24, max(0.11, base)) if is_d else min(0.48, max(0.22, base))
     others = [s for s in SLOTS if s != slot]
     passes = rng.sample(others, 4) + [rng.choice(others + [slot])]
@@ -195,13 +246,13 @@ def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
     return msgspec.convert(dict(
         id=pid, name=name, positions=positions,
         n=nearest_range(base, rng.random() < 0.3),
-        p=nearest_range(base + (0.03 if is_d else 0.04), rng.random() < 0.3),
+        p=nearest_range(base + (0.03 if is_d else 0.04) + tune.pp_shoot, rng.random() < 0.3),
         s=nearest_range(max(0.03, base - (0.05 if is_d else 0.08))),
         d=None if is_d else nearest_range(base - 0.06),
         action=_matrix(cells), passes=passes,
         pass_six={"es": rng.choice(SLOTS), "pk": rng.choice(("LD", "RD", "C")),
                   "pp": rng.choice(SLOTS)},
-        penalty=_penalty(rng, "goon" if arch == "goon" else "base"),
+        penalty=_penalty(rng, "goon" if arch == "goon" else "base", tune),
         defense=min(5, max(2, rating)) if is_d else min(3, max(1, rating)),
         clearing={"shutdown-d": rng.randint(3, 4), "offensive-d": rng.randint(1, 2)}.get(
             arch, rng.randint(2, 3)) if is_d else 0,
@@ -209,10 +260,12 @@ def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
         and rng.random() < 0.4,
         forechecking={"grinder": 2, "goon": rng.randint(1, 2), "two-way": 1}.get(
             arch, 0 if is_d else rng.randint(0, 1)),
-        intimidation=min(3, max(0, intim + rng.choice((-1, 0, 0)))) if intim else 0,
+        intimidation=min(3, max(0, intim + tune.intimidation + rng.choice((-1, 0, 0))))
+        if intim else 0,
         passing={"playmaker": 2, "offensive-d": 1, "scorer": 1}.get(arch, rng.randint(0, 1)),
         screening=arch in ("scorer", "grinder") and rng.random() < 0.35,
-        blocker=arch in ("penalty-killer", "two-way") and not is_d and rng.random() < 0.5,
+        blocker=arch in ("penalty-killer", "two-way") and not is_d
+        and rng.random() < tune.blocker,
         shift=round(2 * ((12.0 - 2.0 * line if is_d else 10.5 - 1.6 * line)
                          + rng.uniform(-0.6, 0.6))) / 2,
         mc={"goon": "1-6", "grinder": "1-5"}.get(arch, rng.choice(("1-3", "1-4"))),
@@ -225,10 +278,12 @@ def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
     ), Skater)
 
 
-def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool) -> Goalie:
+def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool,
+            tune: Tuning = DEFAULT_TUNING, avoid: set[str] | None = None) -> Goalie:
     """A goalie whose goal-capable cells (11.10) fill ~25% (good) to ~35% (poor)."""
-    pid, name = _name(rng, taken)
-    goal = min(0.35, max(0.25, 0.30 - 0.10 * q))
+    pid, name = _name(rng, taken, avoid)
+    mid, slope = tune.goalie_goal
+    goal = min(mid + 0.05, max(mid - 0.05, mid - slope * q))
     mix = {"goal": goal, "slot": .25, "R": .08, "X": .02, "PS1": .01, "F?1": .01}
     mix["F"] = 1 - sum(mix.values())
     own = {"LD": .3, "RD": .3, "C": .15, "LW": .125, "RW": .125}
@@ -252,7 +307,7 @@ def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool) -> Goa
         id=pid, name=name, action=_matrix(cells),
         rebounds={"upper": [_pick(rng, reb) for _ in range(5)],
                   "lower": [_pick(rng, reb) for _ in range(6)]},
-        penalty=_penalty(rng, "base"),
+        penalty=_penalty(rng, "base", tune),
         assist_range=rng.choice(("1-3", "1-4", "1-5")), mc="1-3",
         gm_range=rng.choice(("1-3", "1-4")), shootout=grade,
         games=rng.randint(48, 60) if starter else rng.randint(20, 34),
@@ -269,8 +324,13 @@ _D_PAIRS = (("offensive-d", "shutdown-d"), ("two-way", "shutdown-d|offensive-d")
             ("shutdown-d", "goon|two-way"))
 
 
-def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0) -> Team:
-    """An invented team; the same (seed, team_id, name, strength) gives the same team."""
+def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0,
+                  tune: Tuning = DEFAULT_TUNING, avoid: set[str] | None = None) -> Team:
+    """An invented team; the same (seed, team_id, name, strength, tune) gives the same team.
+
+    ``avoid`` holds player ids already taken (by the other teams of a league); the new
+    team's ids are added to it.
+    """
     rng = random.Random(f"{seed}:{team_id}")
     strength = min(1.0, max(-1.0, strength))
     taken: set[str] = set()
@@ -286,7 +346,9 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0) -> 
             positions = [slot]
             if rng.random() < 0.25:
                 positions.append({"LW": "RW", "RW": "LW", "C": rng.choice(("LW", "RW"))}[slot])
-            skater = _skater(rng, taken, arch, slot, q, positions, line)
+            if line == 0 and slot == "LW":
+                q += tune.star
+            skater = _skater(rng, taken, arch, slot, q, positions, line, tune, avoid)
             archs_of.append(arch)
             if slot == "C" and line < 2:
                 skater = msgspec.structs.replace(skater, faceoff=rng.choice(("A", "AA")))
@@ -300,7 +362,7 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0) -> 
         for slot, choice in zip(("LD", "RD"), archs, strict=True):
             arch = rng.choice(choice.split("|"))
             q = 0.5 - 0.5 * pair + 0.5 * strength + rng.gauss(0, 0.15)
-            skater = _skater(rng, taken, arch, slot, q, ["D"], pair)
+            skater = _skater(rng, taken, arch, slot, q, ["D"], pair, tune, avoid)
             skaters.append(skater)
             archs_of.append(arch)
             ids.append(skater.id)
@@ -311,8 +373,8 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0) -> 
     killers += [i for i in range(12, 18) if archs_of[i] == "shutdown-d"][:1]
     for i in killers:
         skaters[i] = msgspec.structs.replace(skaters[i], ace_pk=True)
-    goalies = [_goalie(rng, taken, 0.4 + 0.5 * strength, True),
-               _goalie(rng, taken, -0.3 + 0.5 * strength, False)]
+    goalies = [_goalie(rng, taken, 0.4 + 0.5 * strength, True, tune, avoid),
+               _goalie(rng, taken, -0.3 + 0.5 * strength, False, tune, avoid)]
     team = Team(
         id=team_id, name=name,
         bench_minor=nearest_range(rng.uniform(0.05, 0.08), with_red=True),  # 5.00
@@ -321,6 +383,97 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0) -> 
         skaters=skaters, goalies=goalies,
     )
     return msgspec.convert(msgspec.to_builtins(team), Team)  # checks every constraint
+
+
+# --- a whole league -----------------------------------------------------------------------
+
+# The demo league: invented cities and nicknames (none is an NHL club's), by conference
+# and division. ``generate_league`` gives each team a strength and unique player ids.
+DEMO_LEAGUE: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] = [
+    ("Boreal", [
+        ("Tamarack", [("ALD", "Alderpoint Ospreys"), ("BRK", "Brackenridge Foxhounds"),
+                      ("CDV", "Cedarvale Lumberjacks"), ("DRF", "Driftwood Bay Pilots"),
+                      ("ELM", "Elmhurst Falls Millers"), ("FRN", "Fernmoor Thunderbirds"),
+                      ("GLN", "Glenharrow Wolverines"), ("HTH", "Heathcote Iron")]),
+        ("Lantern", [("IRV", "Irvale Comets"), ("JSP", "Jasper Crossing Hawks"),
+                     ("KST", "Kestrel Harbour Gulls"), ("LKM", "Lakemont Voyageurs"),
+                     ("MRW", "Marrowick Badgers"), ("NTH", "Northbrook Rivermen"),
+                     ("OAK", "Oakhaven Stags"), ("PIK", "Pikeford Sentinels")]),
+    ]),
+    ("Tidewater", [
+        ("Saltmarsh", [("QRY", "Quarry Hill Granite"), ("RVN", "Ravenscar Corsairs"),
+                       ("SDL", "Sandalwood Herons"), ("TRN", "Tarnbury Yetis"),
+                       ("UPL", "Upland Ridge Rams"), ("VLR", "Valerton Mariners"),
+                       ("WLW", "Willowmere Otters"), ("XEN", "Xenford Lynx")]),
+        ("Cinder", [("YRK", "Yarrowick Blackflies"), ("ZEP", "Zephyr Point Squalls"),
+                    ("ASH", "Ashgrove Bisons"), ("BLF", "Bluffton Cormorants"),
+                    ("CRG", "Craigmoor Highlanders"), ("DUN", "Dunmere Miners"),
+                    ("EMB", "Emberly Firebrands"), ("FOX", "Foxhollow Marauders")]),
+    ]),
+]
+
+# The knobs the demo league was calibrated with (docs/calibration.md).
+DEMO_TUNING = Tuning(
+    injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.10,
+    goalie_goal=(0.32, 0.10), blocker=1.0, penalty_share=0.95, star=0.3,
+    pen_mix=((.87, .04, .05, .005, .012, .005, .005, .005, .003),
+             (.80, .06, .07, .01, .03, .01, .01, .01, .005)),
+)
+DEMO_SEED = "demo"
+
+
+def generate_league(
+    layout: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] | None = None,
+    seed: str = DEMO_SEED, tune: Tuning | None = None, spread: float = 0.5,
+) -> list[Team]:
+    """Every team of a league, player ids unique across all of them.
+
+    Strengths run evenly over [-spread, spread], dealt to the teams in a seeded order,
+    so the league has contenders and also-rans; the same arguments give the same teams.
+    """
+    layout = DEMO_LEAGUE if layout is None else layout
+    tune = DEMO_TUNING if tune is None else tune
+    entries = [t for _, divisions in layout for _, teams in divisions for t in teams]
+    n = len(entries)
+    strengths = [round(spread * (2 * i / (n - 1) - 1), 2) if n > 1 else 0.0 for i in range(n)]
+    random.Random(f"{seed}:strengths").shuffle(strengths)
+    avoid: set[str] = set()
+    return [generate_team(tid, name, seed, strength, tune, avoid)
+            for (tid, name), strength in zip(entries, strengths, strict=True)]
+
+
+def league_to_toml(name: str, layout: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]],
+                   games: int = 82, comment: str = "") -> str:
+    """A league file (replay/league.py) for this layout."""
+    out = [f"# {line}" for line in comment.splitlines()]
+    out += [f"name = {json.dumps(name)}", f"games = {games}"]
+    for conf, divisions in layout:
+        out += ["", "[[conferences]]", f"name = {json.dumps(conf)}"]
+        for div, teams in divisions:
+            out += ["", "[[conferences.divisions]]", f"name = {json.dumps(div)}",
+                    f"teams = {_value([tid for tid, _ in teams])}"]
+    return "\n".join(out) + "\n"
+
+
+def write_league(outdir: Path, name: str = "demo", seed: str = DEMO_SEED,
+                 layout: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] | None = None,
+                 tune: Tuning | None = None, games: int = 82) -> list[Path]:
+    """Write ``OUTDIR/league.toml`` and ``OUTDIR/teams/<id>.toml``; the paths written."""
+    layout = DEMO_LEAGUE if layout is None else layout
+    teams = generate_league(layout, seed, tune)
+    folder = outdir / "teams"
+    folder.mkdir(parents=True, exist_ok=True)
+    note = (f"The {name} league: invented teams, generated by python -m replay.cardgen "
+            f"--league (seed {seed!r}).\nEvery name is made up.")
+    paths = [outdir / "league.toml"]
+    paths[0].write_text(league_to_toml(name, layout, games, note), encoding="utf-8")
+    for team in teams:
+        path = folder / f"{team.id.lower()}.toml"
+        path.write_text(team_to_toml(team, f"{team.name}: an invented team of the {name} "
+                                           f"league (seed {seed!r}). Every name is made up."),
+                        encoding="utf-8")
+        paths.append(path)
+    return paths
 
 
 # --- TOML, one matrix column per line -------------------------------------------------------
@@ -426,11 +579,23 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m replay.cardgen OUTDIR TEAMID:Name[:STRENGTH] ...``"""
     parser = argparse.ArgumentParser(prog="python -m replay.cardgen", description=__doc__
                                      .split("\n\n")[0])
-    parser.add_argument("outdir", type=Path)
-    parser.add_argument("teams", nargs="+", metavar="TEAMID:Name[:STRENGTH]")
-    parser.add_argument("--seed", default="rinklog")
+    parser.add_argument("outdir", type=Path, nargs="?")
+    parser.add_argument("teams", nargs="*", metavar="TEAMID:Name[:STRENGTH]")
+    parser.add_argument("--seed", default=None, help="generator seed (default 'rinklog'; "
+                        f"{DEMO_SEED!r} with --league)")
     parser.add_argument("--summary", action="store_true", help="print the measured shares")
+    parser.add_argument("--league", type=Path, metavar="LEAGUEDIR",
+                        help="write the demo league (league.toml, teams/*.toml) there")
     args = parser.parse_args(argv)
+    if args.league is not None:
+        if args.outdir is not None or args.teams:
+            parser.error("--league takes no OUTDIR or teams")
+        for path in write_league(args.league, args.league.name, args.seed or DEMO_SEED):
+            print(f"wrote {path}")
+        return 0
+    if args.outdir is None or not args.teams:
+        parser.error("give OUTDIR and at least one TEAMID:Name (or --league LEAGUEDIR)")
+    args.seed = args.seed or "rinklog"
     args.outdir.mkdir(parents=True, exist_ok=True)
     for spec in args.teams:
         team_id, _, name = spec.partition(":")

@@ -22,7 +22,7 @@ from events.bones import BonesEvent
 from events.errors import RinklogError, RollError
 from events.store import EventStore
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
-from replay import cardgen, cli_projections, cli_replay
+from replay import cardgen, cli_projections, cli_replay, cli_season
 from replay.games import open_store, read_game, simulate
 from replay.library import list_teams, validate_path
 
@@ -314,6 +314,7 @@ def cards_generate(
 
 cli_projections.register(app)
 cli_replay.register(app)
+cli_season.register(app)
 
 
 # --- entry point ------------------------------------------------------------------------

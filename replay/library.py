@@ -19,7 +19,6 @@ names another root laid out the same way (``bones/teams/*.toml``,
 from __future__ import annotations
 
 import functools
-
 import os
 import re
 import tomllib
@@ -352,6 +351,9 @@ def validate_path(path: str | Path) -> list[str]:
                 _team_from(data, target)
             elif "faceoffs" in data:
                 _charts_from(data, target)
+            elif "conferences" in data:  # a league (replay/league.py checks its teams too)
+                from replay.league import load_league
+                load_league(target)
             else:
                 raise CardError(f"{_show(target)}: neither a team (no 'skaters') "
                                 "nor a chart pack (no 'faceoffs')")

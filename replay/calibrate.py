@@ -1,0 +1,178 @@
+"""Calibration: simulate part of a league's season and set its averages beside the NHL's.
+
+``calibrate(league, games, seed)`` plays the first ``games`` fixtures of the league's
+schedule (replay/schedule.py) with seeded dice, each into its own in-memory store via
+``simulate`` (the same path as ``rinklog sim``), folds each stream into its scoresheet
+(projections/scoresheet.py) and averages per team-game:
+
+- goals: the final score (a shootout winner's +1 included, as the NHL's GF counts it);
+- shots on goal: ``ShotTaken`` not blocked and not an empty-net miss (the scoresheet's);
+- shooting %: goals scored in play (no shootout bonus) / shots on goal;
+- save %: saves / shots against, over every goalie line;
+- power-play opportunities and PP %: the scoresheet's (coincidental calls cancel);
+- penalty minutes, blocked shots (shots this team blocked);
+- shares of games to overtime (decided OT or SO) and to a shootout.
+
+Extra rows without an NHL figure help tuning: game-ending injuries, majors and game
+misconducts per team-game. The NHL figures are in ``NHL_2023_24``; docs/calibration.md
+gives their source and how the charts and cards move each figure.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from events.bones import InjuryChecked, PenaltyAssessed
+from projections.scoresheet import build_scoresheet
+from replay.games import open_store, read_game, simulate
+from replay.league import LoadedLeague, load_league
+from replay.schedule import make_schedule
+
+__all__ = ["NHL_2023_24", "NHL_SEASON", "Row", "Table", "calibrate"]
+
+NHL_SEASON = "2023-24 NHL regular season"
+# key: (label, NHL per team-game, tolerance, "rel" within a fraction | "abs" points)
+NHL_2023_24: dict[str, tuple[str, float, float, str]] = {
+    "goals": ("goals", 3.10, 0.10, "rel"),
+    "shots": ("shots on goal", 30.0, 0.10, "rel"),
+    "shooting_pct": ("shooting %", 10.2, 0.10, "rel"),
+    "save_pct": ("save %", 90.3, 1.0, "abs"),  # 10% of the goal rate, not of .903
+    "pp_opportunities": ("power-play opportunities", 3.0, 0.10, "rel"),
+    "pp_pct": ("power-play %", 21.0, 0.10, "rel"),
+    "pim": ("penalty minutes", 8.5, 0.10, "rel"),
+    "blocked": ("blocked shots", 14.5, 0.10, "rel"),
+    "overtime_pct": ("games to overtime %", 23.0, 5.0, "abs"),
+    "shootout_pct": ("games to a shootout %", 7.5, 5.0, "abs"),
+}
+_EXTRA = {
+    "injuries": "game-ending injuries",
+    "majors": "majors",
+    "game_misconducts": "game misconducts",
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    label: str
+    ours: float
+    nhl: float | None  # None: no NHL figure (a tuning aid)
+    tolerance: float = 0.0
+    mode: str = "rel"
+
+    @property
+    def within(self) -> bool | None:
+        if self.nhl is None:
+            return None
+        if self.mode == "abs":
+            return abs(self.ours - self.nhl) <= self.tolerance
+        return abs(self.ours - self.nhl) <= self.tolerance * abs(self.nhl)
+
+    @property
+    def band(self) -> str:
+        if self.nhl is None:
+            return ""
+        return (f"±{self.tolerance:g} pts" if self.mode == "abs"
+                else f"±{self.tolerance * 100:g}%")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "ours": round(self.ours, 4),
+                "nhl": self.nhl, "band": self.band, "within": self.within}
+
+
+@dataclass(frozen=True)
+class Table:
+    league: str
+    games: int
+    seed: str
+    rows: list[Row]
+
+    @property
+    def all_within(self) -> bool:
+        return all(r.within for r in self.rows if r.nhl is not None)
+
+    def row(self, key: str) -> Row:
+        return next(r for r in self.rows if r.key == key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"league": self.league, "games": self.games, "seed": self.seed,
+                "team_games": 2 * self.games, "reference": NHL_SEASON,
+                "all_within": self.all_within, "rows": [r.to_json() for r in self.rows]}
+
+    def render(self) -> str:
+        head = (f"league {self.league}: {self.games} games ({2 * self.games} team-games), "
+                f"seed {self.seed}; per team-game, NHL = {NHL_SEASON}")
+        lines = [head, f"  {'figure':<26} {'ours':>8} {'NHL':>8}  {'band':<10} ok"]
+        for r in self.rows:
+            nhl = "" if r.nhl is None else f"{r.nhl:8.2f}"
+            ok = "" if r.within is None else ("yes" if r.within else "NO")
+            lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok}")
+        return "\n".join(lines)
+
+
+def _game_figures(events: list[Any]) -> dict[str, float]:
+    sheet = build_scoresheet(events)
+    sides = (sheet.home, sheet.away)
+    out = {
+        "goals": sum(t.goals for t in sides),
+        "goals_in_play": sum(sum(t.goals_by_period) for t in sides),
+        "shots": sum(sum(t.shots) for t in sides),
+        "saves": sum(g.saves for g in sheet.goalies),
+        "shots_against": sum(g.shots_against for g in sheet.goalies),
+        "pp_opportunities": sum(t.pp.opportunities for t in sides),
+        "pp_goals": sum(t.pp.goals for t in sides),
+        "pim": sum(t.pim for t in sides),
+        "blocked": sum(sum(t.blocked) for t in sides),
+        "overtime": float(sheet.decided in ("OT", "SO")),
+        "shootout": float(sheet.decided == "SO"),
+        "injuries": sum(1 for e in events if isinstance(e, InjuryChecked) and e.result == "G"),
+        "majors": sum(1 for e in events if isinstance(e, PenaltyAssessed)
+                      and e.kind in ("major", "minor_major")),
+        "game_misconducts": sum(1 for e in events if isinstance(e, PenaltyAssessed)
+                                and e.kind == "game_misconduct"),
+    }
+    return out
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b else math.nan
+
+
+def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1) -> Table:
+    """Simulate the first ``games`` fixtures of the league's schedule for ``seed`` and
+    average them per team-game beside the NHL's figures."""
+    loaded = league if isinstance(league, LoadedLeague) else load_league(league)
+    fixtures = make_schedule(loaded, seed, games=games)
+    totals: dict[str, float] = {}
+    for fx in fixtures:
+        store = open_store(":memory:")
+        try:
+            game_id = f"cal-{seed}-{fx.number:04d}-{fx.home}-{fx.away}"
+            simulate(store, fx.home, fx.away, seed=str(seed), game_id=game_id,
+                     fixtures=loaded.root)
+            figures = _game_figures(read_game(store, game_id))
+        finally:
+            store.close()
+        for key, value in figures.items():
+            totals[key] = totals.get(key, 0.0) + value
+    n = len(fixtures)
+    team_games = 2 * n
+    per = {k: _ratio(v, team_games) for k, v in totals.items()}
+    ours = {
+        "goals": per.get("goals", math.nan),
+        "shots": per.get("shots", math.nan),
+        "shooting_pct": 100 * _ratio(totals.get("goals_in_play", 0), totals.get("shots", 0)),
+        "save_pct": 100 * _ratio(totals.get("saves", 0), totals.get("shots_against", 0)),
+        "pp_opportunities": per.get("pp_opportunities", math.nan),
+        "pp_pct": 100 * _ratio(totals.get("pp_goals", 0), totals.get("pp_opportunities", 0)),
+        "pim": per.get("pim", math.nan),
+        "blocked": per.get("blocked", math.nan),
+        "overtime_pct": 100 * _ratio(totals.get("overtime", 0), n),
+        "shootout_pct": 100 * _ratio(totals.get("shootout", 0), n),
+    }
+    rows = [Row(key, label, ours[key], nhl, tol, mode)
+            for key, (label, nhl, tol, mode) in NHL_2023_24.items()]
+    rows += [Row(key, label, per.get(key, math.nan), None) for key, label in _EXTRA.items()]
+    return Table(league=loaded.name, games=n, seed=str(seed), rows=rows)

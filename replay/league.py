@@ -1,0 +1,151 @@
+"""Leagues: conferences, divisions and the teams of a season (issue #5).
+
+A league is a folder::
+
+    <league>/league.toml     name, games (a season's games per team), conferences
+    <league>/teams/*.toml    the league's teams, in the team format of library.py
+
+``league.toml`` lists ``[[conferences]]``, each with ``[[conferences.divisions]]`` of
+``name`` and ``teams`` (team ids). ``load_league`` takes a path (the folder or its
+``league.toml``) or the name of a bundled league (``fixtures/bones/leagues/<name>``,
+e.g. ``demo``) and checks what one file cannot: every division's ids are teams of the
+league, no team is in two divisions or none, team ids are unique, and player ids are
+unique across the whole league (events name players by id, so two teams in one game
+must not share one). Errors are ``CardError`` one-liners naming the file and field.
+
+The folder is a fixtures root: ``find_team(id, loaded.root)`` finds ``root/teams``, and
+``simulate(..., fixtures=loaded.root)`` plays the league's teams with the standard
+chart pack (a ``charts/standard.toml`` in the folder would replace it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from engine.bones.cards import Team
+from events.errors import CardError
+from replay.library import FIXTURES, _convert, _read_toml, _show, load_team
+
+__all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
+           "league_dir", "load_league"]
+
+LEAGUES = FIXTURES / "bones" / "leagues"
+
+
+class Division(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    teams: Annotated[list[str], Meta(min_length=1)]
+
+
+class Conference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    divisions: Annotated[list[Division], Meta(min_length=1)]
+
+
+class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    conferences: Annotated[list[Conference], Meta(min_length=1)]
+    games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
+
+    @property
+    def team_ids(self) -> list[str]:
+        """Every team id in league order (conference, division, listed order)."""
+        return [t for c in self.conferences for d in c.divisions for t in d.teams]
+
+    def division_of(self, team_id: str) -> tuple[str, str]:
+        """(conference, division) of a team."""
+        for c in self.conferences:
+            for d in c.divisions:
+                if team_id in d.teams:
+                    return c.name, d.name
+        raise KeyError(team_id)
+
+
+@dataclass(frozen=True)
+class LoadedLeague:
+    league: League
+    teams: dict[str, Team]  # by id, in league order
+    root: Path  # the league folder: a fixtures root for find_team / simulate
+    path: Path = field(default=Path())  # its league.toml
+
+    @property
+    def name(self) -> str:
+        return self.league.name
+
+
+def bundled_leagues() -> list[str]:
+    """Names of the leagues shipped in fixtures/bones/leagues."""
+    if not LEAGUES.is_dir():
+        return []
+    return sorted(p.name for p in LEAGUES.iterdir() if (p / "league.toml").is_file())
+
+
+def league_dir(name_or_path: str | Path) -> Path:
+    """The folder of a league given as a folder, its league.toml, or a bundled name."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path.parent
+    if (path / "league.toml").is_file():
+        return path
+    if path.name == str(name_or_path) and (LEAGUES / path.name / "league.toml").is_file():
+        return LEAGUES / path.name
+    have = ", ".join(bundled_leagues()) or "none"
+    raise CardError(f"{_show(path)}: no league.toml there and no bundled league of that "
+                    f"name (bundled: {have})")
+
+
+def load_league(name_or_path: str | Path) -> LoadedLeague:
+    """Load and check a league and its teams; ``CardError`` on the first fault."""
+    root = league_dir(name_or_path)
+    path = root / "league.toml"
+    shown = _show(path)
+    league: League = _convert(_read_toml(path), League, f"{shown}: ")
+    folder = root / "teams"
+    files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    if not files:
+        raise CardError(f"{_show(folder)}: no team files (*.toml) for league {league.name!r}")
+    by_id: dict[str, tuple[Team, Path]] = {}
+    for file in files:
+        team = load_team(file)
+        if team.id in by_id:
+            raise CardError(f"{_show(file)}: field 'id': team id {team.id!r} is also the id "
+                            f"of {_show(by_id[team.id][1])}")
+        if file.stem != team.id.lower():
+            raise CardError(f"{_show(file)}: field 'id': team {team.id!r} must be in "
+                            f"{team.id.lower()}.toml (find_team looks there)")
+        by_id[team.id] = (team, file)
+    placed: dict[str, str] = {}
+    for ci, conf in enumerate(league.conferences):
+        for di, div in enumerate(conf.divisions):
+            for ti, tid in enumerate(div.teams):
+                where = f"{shown}: field 'conferences[{ci}].divisions[{di}].teams[{ti}]': "
+                if tid not in by_id:
+                    raise CardError(f"{where}unknown team {tid!r} (teams in "
+                                    f"{_show(folder)}: {', '.join(sorted(by_id))})")
+                if tid in placed:
+                    raise CardError(f"{where}team {tid!r} is already in division "
+                                    f"{placed[tid]!r}")
+                placed[tid] = div.name
+    for tid, (_, file) in sorted(by_id.items()):
+        if tid not in placed:
+            raise CardError(f"{shown}: field 'conferences': team {tid!r} ({_show(file)}) "
+                            "is in no division")
+    owner: dict[str, str] = {}
+    for tid in league.team_ids:
+        team, file = by_id[tid]
+        for i, card in enumerate([*team.skaters, *team.goalies]):
+            kind = "skaters" if i < len(team.skaters) else "goalies"
+            index = i if kind == "skaters" else i - len(team.skaters)
+            if card.id in owner:
+                raise CardError(f"{_show(file)}: {kind[:-1]} {card.id!r} ({card.name}): "
+                                f"field '{kind}[{index}].id': player id {card.id!r} is also "
+                                f"on team {owner[card.id]} (player ids must be unique "
+                                "across the league)")
+            owner[card.id] = tid
+    teams = {tid: by_id[tid][0] for tid in league.team_ids}
+    return LoadedLeague(league=league, teams=teams, root=root, path=path)

@@ -1,0 +1,163 @@
+"""Leagues (replay/league.py), the demo league, and schedules (replay/schedule.py)."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from events.errors import CardError, RinklogError
+from replay import cardgen
+from replay.league import load_league
+from replay.library import find_team
+from replay.schedule import Fixture, make_schedule
+
+DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "bones" / "leagues" / "demo"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return load_league("demo")
+
+
+def _small(tmp_path: Path, text: str | None = None, teams: int = 4) -> Path:
+    """A league folder of the first ``teams`` demo teams, two divisions."""
+    root = tmp_path / "mini"
+    (root / "teams").mkdir(parents=True)
+    ids = load_league("demo").league.team_ids[:teams]
+    for tid in ids:
+        shutil.copy(DEMO / "teams" / f"{tid.lower()}.toml", root / "teams")
+    half = teams // 2
+    text = text or (f'name = "mini"\ngames = 6\n[[conferences]]\nname = "One"\n'
+                    f'[[conferences.divisions]]\nname = "A"\nteams = {ids[:half]!r}\n'
+                    f'[[conferences.divisions]]\nname = "B"\nteams = {ids[half:]!r}\n')
+    (root / "league.toml").write_text(text.replace("'", '"'), encoding="utf-8")
+    return root
+
+
+def test_demo_league_loads(demo) -> None:
+    assert demo.name == "demo" and demo.league.games == 82
+    assert len(demo.teams) == 32
+    assert len(demo.league.conferences) == 2
+    assert all(len(d.teams) == 8 for c in demo.league.conferences for d in c.divisions)
+    ids = [c.id for t in demo.teams.values() for c in [*t.skaters, *t.goalies]]
+    assert len(ids) == len(set(ids)) == 32 * 20
+    assert find_team("ald", demo.root).id == "ALD"
+    assert load_league(DEMO).teams == demo.teams == load_league(DEMO / "league.toml").teams
+
+
+def test_demo_league_is_varied(demo) -> None:
+    strengths = {t.goalies[0].shootout for t in demo.teams.values()}
+    assert len(strengths) >= 3  # starters of several grades: strong and weak teams
+    names = [t.name for t in demo.teams.values()]
+    assert len(set(names)) == 32
+
+
+def test_demo_league_is_the_generator_output(demo) -> None:
+    teams = cardgen.generate_league()
+    assert {t.id: t for t in teams} == demo.teams
+
+
+def test_generate_league_ids_unique_and_deterministic() -> None:
+    layout = [("C", [("D", [("AAA", "Aa"), ("BBB", "Bb"), ("CCC", "Cc")])])]
+    one = cardgen.generate_league(layout, seed="x")
+    assert one == cardgen.generate_league(layout, seed="x")
+    ids = [c.id for t in one for c in [*t.skaters, *t.goalies]]
+    assert len(ids) == len(set(ids))
+
+
+def test_unknown_team_in_division(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    text = (root / "league.toml").read_text().replace('teams = ["', 'teams = ["NOPE", "', 1)
+    (root / "league.toml").write_text(text)
+    with pytest.raises(CardError, match=r"league\.toml: field 'conferences\[0\]\.divisions"
+                                        r"\[0\]\.teams\[0\]': unknown team 'NOPE'"):
+        load_league(root)
+
+
+def test_team_in_two_divisions(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    ids = load_league(root).league.team_ids
+    text = (root / "league.toml").read_text().replace(f'"{ids[3]}"', f'"{ids[0]}"')
+    (root / "league.toml").write_text(text)
+    with pytest.raises(CardError, match=f"team '{ids[0]}' is already in division 'A'"):
+        load_league(root)
+
+
+def test_duplicate_team_id(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    ids = load_league(root).league.team_ids
+    src = root / "teams" / f"{ids[1].lower()}.toml"
+    (root / "teams" / "zzz.toml").write_text(src.read_text())
+    with pytest.raises(CardError, match=f"zzz.toml: field 'id': team id '{ids[1]}' is also"):
+        load_league(root)
+
+
+def test_player_ids_unique_across_league(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    ids = load_league(root).league.team_ids
+    first = load_league(root).teams[ids[0]].skaters[0].id
+    victim = root / "teams" / f"{ids[1].lower()}.toml"
+    other = load_league(root).teams[ids[1]].skaters[0].id
+    victim.write_text(victim.read_text().replace(f'"{other}"', f'"{first}"'))
+    with pytest.raises(CardError, match=rf"field 'skaters\[0\]\.id': player id '{first}' "
+                                        f"is also on team {ids[0]}"):
+        load_league(root)
+
+
+def test_bad_league_field_and_unknown_league(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    text = (root / "league.toml").read_text().replace("games = 6", 'games = "six"')
+    (root / "league.toml").write_text(text)
+    with pytest.raises(CardError, match="league.toml: field 'games'"):
+        load_league(root)
+    with pytest.raises(CardError, match=r"no bundled league of that name \(bundled: demo"):
+        load_league("no-such-league")
+
+
+def test_schedule_counts_and_balance(demo) -> None:
+    fixtures = make_schedule(demo, seed=7)
+    assert len(fixtures) == 32 * 82 // 2
+    assert [f.number for f in fixtures] == list(range(1, len(fixtures) + 1))
+    assert all(isinstance(f, Fixture) and f.home != f.away for f in fixtures)
+    played = Counter([f.home for f in fixtures] + [f.away for f in fixtures])
+    assert set(played.values()) == {82}
+    assert set(Counter(f.home for f in fixtures).values()) == {41}
+    assert set(Counter(f.away for f in fixtures).values()) == {41}
+
+
+def test_schedule_spread_through_season(demo) -> None:
+    fixtures = make_schedule(demo, seed=7)
+    per_round = 16
+    for r in range(82):  # every team plays once in every round of 16 games
+        teams = [t for f in fixtures[r * per_round:(r + 1) * per_round] for t in (f.home, f.away)]
+        assert sorted(teams) == sorted(demo.league.team_ids)
+
+
+def test_schedule_deterministic_and_cut(demo) -> None:
+    assert make_schedule(demo, "s") == make_schedule(demo, "s")
+    assert make_schedule(demo, "s") != make_schedule(demo, "t")
+    assert make_schedule(demo, "s", games=20) == make_schedule(demo, "s")[:20]
+
+
+def test_schedule_small_league_odd_games(tmp_path: Path) -> None:
+    league = load_league(_small(tmp_path, teams=4)).league
+    league = type(league)(name=league.name, conferences=league.conferences, games=5)
+    fixtures = make_schedule(league, 1)
+    played = Counter([f.home for f in fixtures] + [f.away for f in fixtures])
+    assert set(played.values()) == {5}
+    homes = Counter(f.home for f in fixtures)
+    assert all(homes[t] in (2, 3) for t in league.team_ids)
+
+
+def test_schedule_needs_even_teams(tmp_path: Path) -> None:
+    root = _small(tmp_path, teams=4)
+    text = (root / "league.toml").read_text()
+    league = load_league(root).league
+    last = league.team_ids[-1]
+    (root / "league.toml").write_text(text.replace(f', "{last}"', ""))
+    (root / "teams" / f"{last.lower()}.toml").unlink()
+    with pytest.raises(RinklogError, match="even number of teams, got 3"):
+        make_schedule(load_league(root), 1)
