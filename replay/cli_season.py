@@ -1,4 +1,4 @@
-"""CLI commands for seasons (issue #5): ``calibrate``.
+"""CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``.
 
 ``register(app)`` adds them to the main ``rinklog`` app (replay/cli.py). Errors are
 :class:`RinklogError` subclasses, printed on one line by ``replay.cli.main``.
@@ -13,6 +13,17 @@ import typer
 
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
+from replay.games import open_store
+from replay.league import load_league
+from replay.schedule import make_schedule
+from replay.season import run_season
+from replay.seasons import leaders as season_leaders
+from replay.seasons import load_season
+from replay.seasons import standings as season_standings
+
+DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help="SQLite database file")]
+SeasonOption = Annotated[str | None, typer.Option(
+    "--season", help="season id (default: the newest season in the database)")]
 
 LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
@@ -41,5 +52,117 @@ def calibrate(
         typer.echo(table.render())
 
 
+def season(
+    league: LeagueOption = "demo",
+    seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
+    games: Annotated[int | None, typer.Option("--games", help="play only the first N games")] = None,
+    workers: Annotated[int, typer.Option("--workers", help="worker processes")] = 2,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="the run's summary as JSON")] = False,
+) -> None:
+    """Simulate a league season, every game its own stream; stop and rerun to resume.
+
+    The same seed gives the same season with any number of workers.
+    Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
+    """
+    if workers < 1:
+        raise BadGameCount(f"--workers must be at least 1, got {workers}")
+    loaded = load_league(league)
+    schedule = make_schedule(loaded, seed, games)
+    fixtures = [(f.number, f.home, f.away) for f in schedule]
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
+    with open_store(db) as store, Progress(*columns, transient=as_json,
+                                           disable=as_json) as bar:
+        task = bar.add_task("games", total=len(fixtures), rate="-")
+        started = {"at": None, "from": 0}
+
+        def tick(done: int, total: int) -> None:
+            import time
+
+            if started["at"] is None:
+                started["at"], started["from"] = time.perf_counter(), done
+            elapsed = time.perf_counter() - started["at"]
+            rate = (done - started["from"]) / elapsed if elapsed > 0 else 0.0
+            bar.update(task, completed=done, rate=f"{rate:.1f}")
+
+        try:
+            run = run_season(store, league=loaded.name, teams=loaded.teams,
+                             charts=_charts(loaded), schedule=fixtures, seed=seed,
+                             workers=workers, progress=tick)
+        except KeyboardInterrupt:
+            stored = sum(1 for s in store.streams(kind="game")
+                         if s.meta.get("season") == f"{loaded.name}-{seed}")
+            typer.echo(f"rinklog: interrupted: {stored} of {len(fixtures)} games stored; "
+                       "run the same command again to play the rest", err=True)
+            raise typer.Exit(130) from None
+    summary = {"season": run.season_id, "games": run.games, "played": run.played,
+               "already_stored": run.skipped, "events": run.events,
+               "seconds": round(run.seconds, 2),
+               "games_per_second": round(run.played / run.seconds, 1) if run.seconds else 0.0}
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        typer.echo(f"season {run.season_id}: {run.played} games played, {run.skipped} already "
+                   f"stored, {run.events} events in {run.seconds:.1f}s")
+
+
+def _charts(loaded):
+    from replay.library import default_charts
+
+    return default_charts(loaded.root)
+
+
+def standings(
+    season_id: SeasonOption = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
+) -> None:
+    """League standings: points (2 a win, 1 an overtime or shootout loss), then wins, road
+    wins, head to head and goal difference (Hockey Bones league rule 29).
+
+    Example: rinklog standings --db season.db
+    """
+    with open_store(db) as store:
+        found = load_season(store, season_id)
+        table = season_standings(store, found)
+    if as_json:
+        typer.echo(json.dumps([r.to_json() for r in table]))
+        return
+    typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} {'PTS':>4} "
+               f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
+    for i, r in enumerate(table, start=1):
+        typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} {r.otl:>3} "
+                   f"{r.points:>4} {r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
+
+
+def leaders(
+    season_id: SeasonOption = None,
+    top: Annotated[int, typer.Option("--top", help="how many per board")] = 10,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
+) -> None:
+    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more).
+
+    Example: rinklog leaders --top 5 --db season.db
+    """
+    with open_store(db) as store:
+        found = load_season(store, season_id)
+        boards = season_leaders(store, found, top=top)
+    if as_json:
+        typer.echo(json.dumps(boards))
+        return
+    for title, rows in boards.items():
+        typer.echo(f"{title}")
+        for i, row in enumerate(rows, start=1):
+            typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
+                       f"{row['value']}")
+
+
 def register(app: typer.Typer) -> None:
+    app.command("season")(season)
+    app.command("standings")(standings)
+    app.command("leaders")(leaders)
     app.command("calibrate")(calibrate)

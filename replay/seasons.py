@@ -1,0 +1,98 @@
+"""Season tooling over a database: which games belong to a season, its standings and
+its leaders. Library functions; the CLI in replay/cli_season.py prints them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from engine.bones.cards import Team
+from events.common import GameCreated, GameEnded, SeasonCreated
+from events.errors import UnknownGame
+from events.store import EventStore
+from projections import store as read_models
+from projections.standings import Record, build_standings
+
+
+@dataclass(frozen=True)
+class Season:
+    created: SeasonCreated
+    game_ids: list[str]  # the season's games stored so far, in schedule order
+
+    @property
+    def names(self) -> dict[str, str]:
+        return self._names
+
+    _names: dict[str, str]
+
+
+def seasons(store: EventStore) -> list[str]:
+    return [info.stream for info in store.streams(kind="season")]
+
+
+def load_season(store: EventStore, season_id: str | None = None) -> Season:
+    """A season stream (the only or the newest one when ``season_id`` is None)."""
+    known = seasons(store)
+    if season_id is None:
+        if not known:
+            raise UnknownGame(f"{store.path}: no season in this database (run `rinklog season`)")
+        season_id = known[-1]
+    if season_id not in known:
+        raise UnknownGame(f"no season {season_id!r} in {store.path} "
+                          f"(seasons: {', '.join(known) or 'none'})")
+    created = store.read(season_id, 1, 1)[0].event
+    assert isinstance(created, SeasonCreated)
+    prefix = f"{season_id}-"
+    ids = [info.stream for info in store.streams(kind="game") if info.stream.startswith(prefix)
+           and info.meta.get("season") == season_id]
+    names: dict[str, str] = {}
+    for team_id, digest in created.team_hashes.items():
+        team = msgspec.json.decode(store.get_blob(digest), type=Team)
+        names[team_id] = team.name
+        names.update({p.id: p.name for p in [*team.skaters, *team.goalies]})
+    return Season(created, sorted(ids), names)
+
+
+def standings(store: EventStore, season: Season) -> list[Record]:
+    """Standings from each game's first and last event (no need to read the rest)."""
+    pairs = []
+    for game_id in season.game_ids:
+        version = store.version(game_id)
+        first = store.read(game_id, 1, 1)[0].event
+        last = store.read(game_id, version, version)[0].event
+        if isinstance(first, GameCreated) and isinstance(last, GameEnded):
+            pairs.append((first, last))
+    return build_standings(pairs)
+
+
+SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"}
+
+
+def leaders(store: EventStore, season: Season, top: int = 10,
+            min_goalie_games: int = 5) -> dict[str, list[dict]]:
+    """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored read models (brought
+    up to date first, so only new games are folded)."""
+    read_models.update(store, season.game_ids)
+    db = store._db
+    marks = ",".join("?" * len(season.game_ids)) or "''"
+    boards: dict[str, list[dict]] = {}
+    for title, column in SKATER_BOARDS.items():
+        rows = db.execute(
+            f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM rm_player_stats "
+            f"WHERE game_id IN ({marks}) GROUP BY team, player ORDER BY v DESC, player "
+            f"LIMIT ?", (*season.game_ids, top)).fetchall()
+        boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p), "gp": gp,
+                          "value": v} for t, p, gp, v in rows]
+    goalies = db.execute(
+        f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi) FROM rm_goalie_stats "
+        f"WHERE game_id IN ({marks}) GROUP BY team, player HAVING SUM(gp) >= ?",
+        (*season.game_ids, min_goalie_games)).fetchall()
+    lines = [{"team": t, "player": p, "name": season.names.get(p, p), "gp": gp,
+              "sv_pct": round(sv / sa, 3) if sa else 0.0,
+              "gaa": round(ga * 3600 / toi, 2) if toi else 0.0} for t, p, gp, sa, sv, ga, toi in goalies]
+    boards["SV%"] = [{**g, "value": g["sv_pct"]} for g in
+                     sorted(lines, key=lambda g: (-g["sv_pct"], g["player"]))[:top]]
+    boards["GAA"] = [{**g, "value": g["gaa"]} for g in
+                     sorted(lines, key=lambda g: (g["gaa"], g["player"]))[:top]]
+    return boards

@@ -1,0 +1,69 @@
+"""Seasons: the same seed gives the same season with any number of workers, and a season
+stopped part-way resumes to the same database as an uninterrupted run."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.common import GameEnded
+from replay.games import open_store, read_game
+from replay.league import load_league
+from replay.library import default_charts
+from replay.schedule import make_schedule
+from replay.season import run_season
+from replay.seasons import load_season, standings
+
+GAMES = 24
+
+
+@pytest.fixture(scope="module")
+def league():
+    return load_league("demo")
+
+
+def play(path, league, workers=1, progress=None):
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
+    with open_store(path) as store:
+        return run_season(store, league=league.name, teams=league.teams,
+                          charts=default_charts(league.root), schedule=fixtures, seed="t",
+                          workers=workers, progress=progress)
+
+
+def heads(path) -> dict[str, str]:
+    with open_store(path) as store:
+        return {info.stream: info.head_hash for info in store.streams()}
+
+
+def test_workers_do_not_change_the_season(tmp_path, league):
+    play(tmp_path / "one.db", league, workers=1)
+    play(tmp_path / "two.db", league, workers=2)
+    assert heads(tmp_path / "one.db") == heads(tmp_path / "two.db")
+    assert len(heads(tmp_path / "one.db")) == GAMES + 1  # the games and the season stream
+
+
+def test_a_stopped_season_resumes_to_the_same_database(tmp_path, league):
+    def stop_after_ten(done: int, total: int) -> None:
+        if done == 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play(tmp_path / "stopped.db", league, workers=2, progress=stop_after_ten)
+    partial = heads(tmp_path / "stopped.db")
+    assert len(partial) == 10 + 1
+    with open_store(tmp_path / "stopped.db") as store:
+        for game_id in partial:
+            if game_id != "demo-t":
+                assert isinstance(read_game(store, game_id)[-1], GameEnded)  # no half game
+    run = play(tmp_path / "stopped.db", league, workers=2)
+    assert (run.played, run.skipped) == (GAMES - 10, 10)
+    play(tmp_path / "straight.db", league, workers=1)
+    assert heads(tmp_path / "stopped.db") == heads(tmp_path / "straight.db")
+
+
+def test_standings_count_every_game_twice(tmp_path, league):
+    play(tmp_path / "s.db", league)
+    with open_store(tmp_path / "s.db") as store:
+        table = standings(store, load_season(store))
+    assert sum(r.gp for r in table) == 2 * GAMES
+    assert sum(r.w for r in table) == GAMES
+    assert sum(r.points for r in table) == 2 * GAMES + sum(r.otl for r in table)
