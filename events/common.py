@@ -39,6 +39,8 @@ class GameCreated(Event, frozen=True):
     dice: Literal["seeded", "manual"]
     seed: str | None = None
     overtime: bool = True  # regular season: 5-minute overtime, then a shootout (6.00, 21.00)
+    home_goalie: str = ""  # the starting goalies, a coach choice (4.00); "" = the first listed
+    away_goalie: str = ""
 
 
 class DiceRolled(Event, frozen=True):

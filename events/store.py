@@ -505,7 +505,7 @@ class EventStore:
                 if decode:
                     try:
                         event = decoder(payload)
-                    except msgspec.DecodeError as err:
+                    except (msgspec.DecodeError, ValueError) as err:  # ValueError: mangled UTF-8
                         raise CorruptDatabase(
                             f"{self.path}: stream {stream!r} event {seq} does not decode ({err})"
                         ) from None

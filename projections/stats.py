@@ -7,7 +7,7 @@ docs/json.md):
   count for nobody); ``plus_minus``: an EV, SH or EN goal gives +1 to every skater of the
   scoring side in ``GoalScored.home_on_ice``/``away_on_ice`` and -1 to every skater of the
   other side's list; PP and PS goals count for nobody; ``pim`` = minutes charged to the
-  player; ``sog`` counted as the scoresheet counts shots on goal, credited to the shooter;
+  player (a bench minor is the team's, not its server's); ``sog`` counted as the scoresheet counts shots on goal, credited to the shooter;
   ``shots_blocked``: the player's shots that were blocked (``ShotTaken`` names no blocker,
   so blocks are credited to teams only: team ``blocked``); ``fow`` = face-offs won
   (``FaceoffRolled.player``); ``ppp``/``shp`` = goals and assists on PP / SH goals;
@@ -174,7 +174,8 @@ class StatsFold:
                     elif goal.strength == "SH":
                         row["shp"] += 1
             self.last_goal = None
-        elif isinstance(e, PenaltyAssessed):
+        elif isinstance(e, PenaltyAssessed) and e.kind != "bench_minor":
+            # A bench minor is the team's (5.00): the skater who sits it is not charged.
             st.skater(self.key(e.side, e.player))["pim"] += e.minutes
         elif isinstance(e, FaceoffRolled):
             if e.player is not None:

@@ -150,7 +150,7 @@ def audit_events(rows: list, head_hash: str | None, meta: dict,
     for row in rows:
         try:
             event = _DECODER.decode(row.payload)
-        except (msgspec.DecodeError, msgspec.ValidationError) as err:
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
             return report(AuditFailure("decode", row.seq, f"a {row.type} event",
                                        f"undecodable payload ({err})", "event catalogue"))
         tag = type(event).__name__
@@ -167,7 +167,7 @@ def audit_events(rows: list, head_hash: str | None, meta: dict,
         home = msgspec.json.decode(get_blob(created.home.card_hash), type=Team)
         away = msgspec.json.decode(get_blob(created.away.card_hash), type=Team)
         charts = msgspec.json.decode(get_blob(created.charts_hash), type=Charts)
-    except (RinklogError, msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (RinklogError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
         return report(AuditFailure("blobs", 1, "the cards and charts GameCreated names",
                                    str(err), "content hashes"))
     schedule = dice_schedule(created, meta)

@@ -93,8 +93,8 @@ class PlayedGame:
 
 
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
-              dice: DiceSource, seed: str | None = None,
-              ruleset: str = "bones") -> PlayedGame:
+              dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
+              goalies: tuple[str, str] = ("", "")) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
@@ -111,6 +111,8 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         charts_hash=blob_hash(chart_bytes),
         dice="manual" if seed is None else "seeded",
         seed=seed,
+        home_goalie=goalies[0],
+        away_goalie=goalies[1],
     )
     events: list[Event] = [created]
     state = initial_state(created, home, away, charts)

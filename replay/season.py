@@ -59,15 +59,40 @@ def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str) -> 
     _season = (season_id, seed)
 
 
-def _play(fixture: tuple[int, str, str]) -> tuple[str, list[tuple[str, bytes]], dict]:
+def goalie_starts(teams: dict[str, Team],
+                  schedule: Sequence[tuple[int, str, str]]) -> dict[int, tuple[str, str]]:
+    """Starting goalies for every game, shared out by the cards' ``games`` ratings: each
+    game goes to the goalie furthest behind his share (the coach's choice, 4.00). Worked
+    out from the schedule alone, so every worker agrees."""
+    starts: dict[str, dict[str, int]] = {tid: {} for tid in teams}
+    played: dict[str, int] = dict.fromkeys(teams, 0)
+    chosen: dict[int, tuple[str, str]] = {}
+    for number, home, away in schedule:
+        pick = []
+        for tid in (home, away):
+            team = teams[tid]
+            goalies = [g for g in team.goalies if g.id in team.lines.goalies] or team.goalies
+            total = sum(g.games for g in goalies) or len(goalies)
+            played[tid] += 1
+            mine = starts[tid]
+            best = max(goalies, key=lambda g: ((g.games or 1) / total * played[tid]
+                                               - mine.get(g.id, 0), -team.goalies.index(g)))
+            mine[best.id] = mine.get(best.id, 0) + 1
+            pick.append(best.id)
+        chosen[number] = (pick[0], pick[1])
+    return chosen
+
+
+def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str, bytes]], dict]:
     """In a worker: one game, encoded for the store."""
-    number, home, away = fixture
+    number, home, away, home_goalie, away_goalie = fixture
     season_id, seed = _season
     game_id = season_game_id(season_id, number)
     dice_seed = game_seed(seed, number)
     assert _charts is not None
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
-                     dice=SeededDice(dice_seed, game_id), seed=dice_seed)
+                     dice=SeededDice(dice_seed, game_id), seed=dice_seed,
+                     goalies=(home_goalie, away_goalie))
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     return game_id, rows, {**game.meta(), "season": season_id, "number": number}
 
@@ -90,7 +115,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
-    todo = [f for f in schedule if not store.exists(season_game_id(season_id, f[0]))]
+    starters = goalie_starts(teams, schedule)
+    todo = [(*f, *starters[f[0]]) for f in schedule
+            if not store.exists(season_game_id(season_id, f[0]))]
     done = len(schedule) - len(todo)
     events = 0
     if progress:
@@ -111,7 +138,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                      time.perf_counter() - start)
 
 
-def _results(todo: list[tuple[int, str, str]], teams: dict[str, Team], charts: Charts,
+def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Team], charts: Charts,
              season_id: str, seed: str, workers: int):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:

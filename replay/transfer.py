@@ -86,7 +86,8 @@ def verify_export(data: bytes, origin: str = "file") -> Verified:
     """Check an export completely; raise ImportRefused naming the first problem."""
     try:
         file = msgspec.msgpack.decode(data, type=ExportFile)
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+        # ValueError covers a mangled UTF-8 string inside an otherwise valid file.
         raise ImportRefused(f"{origin}: not a rinklog export file ({err}); nothing written"
                             ) from None
     if file.version != FORMAT_VERSION:

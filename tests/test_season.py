@@ -67,3 +67,28 @@ def test_standings_count_every_game_twice(tmp_path, league):
     assert sum(r.gp for r in table) == 2 * GAMES
     assert sum(r.w for r in table) == GAMES
     assert sum(r.points for r in table) == 2 * GAMES + sum(r.otl for r in table)
+
+
+def test_goalies_start_about_as_often_as_their_cards_allow(league):
+    from replay.season import goalie_starts
+
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
+    starts = goalie_starts(league.teams, fixtures)
+    for team_id, team in league.teams.items():
+        counts: dict[str, int] = {}
+        for number, home, away in fixtures:
+            if team_id in (home, away):
+                goalie = starts[number][0 if home == team_id else 1]
+                counts[goalie] = counts.get(goalie, 0) + 1
+        total = sum(g.games for g in team.goalies)
+        for g in team.goalies:
+            expected = league.league.games * g.games / total
+            assert abs(counts.get(g.id, 0) - expected) <= 1, (team_id, g.id)
+
+
+def test_a_season_game_records_its_starting_goalies(tmp_path, league):
+    play(tmp_path / "g.db", league)
+    with open_store(tmp_path / "g.db") as store:
+        created = read_game(store, "demo-t-0001")[0]
+    assert created.home_goalie in {g.id for g in league.teams[created.home.team_id].goalies}
+    assert created.away_goalie in {g.id for g in league.teams[created.away.team_id].goalies}

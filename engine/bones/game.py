@@ -160,8 +160,10 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         players: dict[str, PlayerStatus] = {}
         for card in [*team.skaters, *team.goalies]:
             players[card.id] = PlayerStatus(card=card)
-        starter = team.lines.goalies[0]
-        assert isinstance(players[starter].card, Goalie)
+        starter = (created.home_goalie if side == "home" else created.away_goalie) \
+            or team.lines.goalies[0]
+        if starter not in players or not isinstance(players[starter].card, Goalie):
+            raise IllegalChoice(f"4.00: {starter!r} is not a goalie of {team.id}")
         slots: dict[str, str | None] = dict.fromkeys(("LW", "C", "RW", "LD", "RD"))
         slots["G"] = starter
         return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
