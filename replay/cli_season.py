@@ -1,4 +1,5 @@
-"""CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``.
+"""CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``,
+``league check``.
 
 ``register(app)`` adds them to the main ``rinklog`` app (replay/cli.py). Errors are
 :class:`RinklogError` subclasses, printed on one line by ``replay.cli.main``.
@@ -13,6 +14,7 @@ import typer
 
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
+from replay.draft_rules import CHECKED_RULES, check_league
 from replay.games import open_store
 from replay.league import load_league
 from replay.schedule import make_schedule
@@ -161,7 +163,41 @@ def leaders(
                        f"{row['value']}")
 
 
+league_app = typer.Typer(
+    help="Leagues: check a league against the draft league rules.\n\n"
+    "Example: rinklog league check --league demo",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+
+
+@league_app.command("check")
+def league_check(league: LeagueOption = "demo") -> None:
+    """Check a league's teams against the draft league rules of the Hockey Bones text
+    (roster sizes, shift-rating totals, positions, goalie games), whether or not its
+    league.toml turns them on. Prints ok or one violation a line; exit 1 on any.
+
+    Example: rinklog league check --league demo
+    """
+    loaded = load_league(league, draft_rules=False)
+    broken = check_league(loaded.teams, loaded.league.games)
+    state = "on" if loaded.league.draft_rules else "off"
+    if not broken:
+        rules = ", ".join(str(r) for r in CHECKED_RULES)
+        typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
+                   f"league rules ({rules}); draft_rules is {state} in its league.toml")
+        return
+    for v in broken:
+        typer.echo(str(v))
+    typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
+               f"{'' if len(broken) == 1 else 's'} in "
+               f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules is "
+               f"{state} in its league.toml")
+    raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
+    app.add_typer(league_app, name="league")
     app.command("season")(season)
     app.command("standings")(standings)
     app.command("leaders")(leaders)

@@ -13,6 +13,10 @@ league, no team is in two divisions or none, team ids are unique, and player ids
 unique across the whole league (events name players by id, so two teams in one game
 must not share one). Errors are ``CardError`` one-liners naming the file and field.
 
+``draft_rules = true`` in ``league.toml`` turns on the draft league rules of the rules
+text (replay/draft_rules.py): ``load_league`` then refuses a league whose teams break
+them, every violation in the one-line message (``rinklog league check`` lists them).
+
 The folder is a fixtures root: ``find_team(id, loaded.root)`` finds ``root/teams``, and
 ``simulate(..., fixtures=loaded.root)`` plays the league's teams with the standard
 chart pack (a ``charts/standard.toml`` in the folder would replace it).
@@ -29,6 +33,7 @@ from msgspec import Meta
 
 from engine.bones.cards import Team
 from events.errors import CardError
+from replay.draft_rules import DraftRuleError, check_league
 from replay.library import FIXTURES, _convert, _read_toml, _show, load_team
 
 __all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
@@ -51,6 +56,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     conferences: Annotated[list[Conference], Meta(min_length=1)]
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
+    draft_rules: bool = False  # the rules text's draft league rules (replay/draft_rules.py)
 
     @property
     def team_ids(self) -> list[str]:
@@ -99,8 +105,11 @@ def league_dir(name_or_path: str | Path) -> Path:
                     f"name (bundled: {have})")
 
 
-def load_league(name_or_path: str | Path) -> LoadedLeague:
-    """Load and check a league and its teams; ``CardError`` on the first fault."""
+def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) -> LoadedLeague:
+    """Load and check a league and its teams; ``CardError`` on the first fault.
+
+    The draft league rules are checked when ``draft_rules`` is true, or when it is None
+    and the league.toml turns them on; ``DraftRuleError`` then names every violation."""
     root = league_dir(name_or_path)
     path = root / "league.toml"
     shown = _show(path)
@@ -148,4 +157,11 @@ def load_league(name_or_path: str | Path) -> LoadedLeague:
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
+    if league.draft_rules if draft_rules is None else draft_rules:
+        broken = check_league(teams, league.games)
+        if broken:
+            count = f"{len(broken)} draft-rule violation" + ("" if len(broken) == 1 else "s")
+            raise DraftRuleError(f"{shown}: field 'draft_rules': {count} (see `rinklog league "
+                                 f"check --league {_show(root)}`): "
+                                 + "; ".join(str(v) for v in broken))
     return LoadedLeague(league=league, teams=teams, root=root, path=path)
