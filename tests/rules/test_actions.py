@@ -320,3 +320,18 @@ def test_quick_reference_forward_on_the_blue_line_loses_two_on_the_power_play(st
     res = resolved(action(state, "home", "LD", "8"))
     assert res.value == 8 + 1 - 2
     assert any("blue line" in m for m in res.modifiers)
+
+
+def test_19_00_pressure_offense_holds_only_at_5_on_5_or_goalie_pulled(state):
+    state.home.tactic = "pressure"
+    penalize(state, "away", slot="RW")  # 5 on 4: no pressure offense
+    assert resolved(action(state, "home", "C", "PS")).result == "pass"
+    state.away.pulled = True  # a goalie pulled: pressure offense applies again
+    state.away.slots["G"] = state.away.team.lines.forwards[1][0]
+    assert resolved(action(state, "home", "C", "PS")).result == "shot"
+
+
+def test_quick_reference_short_handed_pp_and_pn_are_interceptions(state):
+    penalize(state, "home", slot="RW")
+    for cell in ("PP", "P3"):
+        assert resolved(action(state, "home", "C", cell)).result == "interception", cell

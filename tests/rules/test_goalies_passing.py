@@ -204,3 +204,22 @@ def test_13_00_red_6_pulled_goalie_goes_to_sixth_skater(state):
     state.home.slots["G"] = extra
     pid, _ = carrier(state)
     assert passing.resolve_pass(state, "home", pid, 6)[0].to_player == extra
+
+
+def test_12_10_pulled_goalie_two_men_up_keeps_red_1_to_4(state):
+    penalize(state, "away", slot="RW")  # 6 on 4 with the goalie pulled
+    state.home.pulled = True
+    state.home.slots["G"] = state.home.team.lines.forwards[1][0]
+    pid, _ = carrier(state)
+    assert isinstance(passing.resolve_interception(state, "home", pid, 4)[0], PuckPassed)
+    assert isinstance(passing.resolve_interception(state, "home", pid, 5)[0], PuckIntercepted)
+
+
+def test_12_10_pulled_goalie_three_men_up_always_keeps(state):
+    penalize(state, "away", slot="RW")
+    penalize(state, "away", slot="LW")  # 6 on 3
+    state.home.pulled = True
+    state.home.slots["G"] = state.home.team.lines.forwards[1][0]
+    pid, _ = carrier(state)
+    for red in range(1, 6):
+        assert isinstance(passing.resolve_interception(state, "home", pid, red)[0], PuckPassed)

@@ -301,3 +301,39 @@ def test_5_00_bench_minor_falls_at_the_next_stoppage_after_its_time(state):
     assert state.calls and state.calls[0].kind == "bench_minor"
     assert state.calls[0].time == 12 * 24
     assert not state.home.players[state.calls[0].player].is_goalie
+
+
+def test_14_51_game_misconduct_pick_goes_by_gm_rank(state):
+    for slot in ("LW", "C", "RW", "LD", "RD"):
+        rate(state, "home", slot, gm=0)
+    pid = rate(state, "home", "LD", gm=3)
+    for other_id, status in state.home.players.items():
+        if other_id != pid and not status.is_goalie:
+            state.home.players[other_id].card = msgspec.structs.replace(status.card, gm=0)
+    step = Step("gm_pick", side="home")
+    state.queue = [step]
+    chart = state.charts.retaliation
+    blue, white = next((b, w) for b in range(1, 7) for w in range(2, 13)
+                       if chart[b - 1][w - 2] == 5)  # rank 5: the highest GM rating
+    event = penalties.decide_retaliation(state, step, R(blue, max(1, white - 6), white - max(1, white - 6), 1))[0]
+    assert (event.scale, event.rank, event.player, event.rule) == ("GM", 5, pid, "14.51")
+    state.calls = []
+    apply(state, [event])
+    assert [(c.player, c.kind, c.minutes) for c in state.calls] == [(pid, "game_misconduct", 10)]
+
+
+def test_14_51_game_misconduct_pick_rerolls_an_empty_rank(state):
+    for pid, status in state.home.players.items():
+        if not status.is_goalie:
+            state.home.players[pid].card = msgspec.structs.replace(status.card, gm=0)
+    rate(state, "home", "LD", gm=3)  # only one player ranked: rank 5
+    step = Step("gm_pick", side="home")
+    state.queue = [step]
+    chart = state.charts.retaliation
+    blue, white = next((b, w) for b in range(1, 7) for w in range(2, 13)
+                       if chart[b - 1][w - 2] == 1)
+    event = penalties.decide_retaliation(state, step, R(blue, max(1, white - 6), white - max(1, white - 6), 1))[0]
+    assert event.player is None
+    state.calls = []
+    apply(state, [event])
+    assert state.queue == [step] and state.calls == []  # roll again

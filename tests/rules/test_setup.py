@@ -1,0 +1,40 @@
+"""4.00 game set-up and 5.00: who dresses, who starts in goal, what happens first."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import created
+
+from engine.bones.game import IllegalChoice, decide, evolve, initial_state
+from events.common import PeriodStarted
+from replay.library import default_charts, find_team
+
+
+def test_4_00_everyone_dressed_nobody_on_the_ice_starter_in_goal():
+    home, away = find_team("HFX"), find_team("QUE")
+    state = initial_state(created(), home, away, default_charts())
+    assert len(state.home.players) == len(home.skaters) + len(home.goalies) == 20
+    assert all(state.home.slots[s] is None for s in ("LW", "C", "RW", "LD", "RD"))
+    assert state.home.slots["G"] == state.home.goalie == home.lines.goalies[0]
+
+
+def test_4_00_the_coach_may_start_the_backup():
+    home, away = find_team("HFX"), find_team("QUE")
+    backup = home.lines.goalies[1]
+    state = initial_state(created(home_goalie=backup), home, away, default_charts())
+    assert state.home.goalie == backup and state.home.slots["G"] == backup
+
+
+def test_4_00_a_skater_cannot_start_in_goal():
+    home, away = find_team("HFX"), find_team("QUE")
+    with pytest.raises(IllegalChoice, match="4.00"):
+        initial_state(created(home_goalie=home.skaters[0].id), home, away, default_charts())
+
+
+def test_4_00_and_5_00_bench_checks_come_before_the_opening_face_off():
+    state = initial_state(created(), find_team("HFX"), find_team("QUE"), default_charts())
+    (started,) = decide(state, None)
+    assert started == PeriodStarted(period=1)
+    evolve(state, started)
+    assert [(s.kind, s.side) for s in state.queue] == [
+        ("bench", "home"), ("bench", "away"), ("faceoff", "")]
