@@ -315,7 +315,7 @@ def test_14_51_game_misconduct_pick_goes_by_gm_rank(state):
     chart = state.charts.retaliation
     blue, white = next((b, w) for b in range(1, 7) for w in range(2, 13)
                        if chart[b - 1][w - 2] == 5)  # rank 5: the highest GM rating
-    event = penalties.decide_retaliation(state, step, R(blue, max(1, white - 6), white - max(1, white - 6), 1))[0]
+    event = penalties.decide_retaliation(state, step, roll_for(blue, white))[0]
     assert (event.scale, event.rank, event.player, event.rule) == ("GM", 5, pid, "14.51")
     state.calls = []
     apply(state, [event])
@@ -332,8 +332,14 @@ def test_14_51_game_misconduct_pick_rerolls_an_empty_rank(state):
     chart = state.charts.retaliation
     blue, white = next((b, w) for b in range(1, 7) for w in range(2, 13)
                        if chart[b - 1][w - 2] == 1)
-    event = penalties.decide_retaliation(state, step, R(blue, max(1, white - 6), white - max(1, white - 6), 1))[0]
+    event = penalties.decide_retaliation(state, step, roll_for(blue, white))[0]
     assert event.player is None
     state.calls = []
     apply(state, [event])
     assert state.queue == [step] and state.calls == []  # roll again
+
+
+def roll_for(blue: int, white: int):
+    """A roll with this blue die and white total."""
+    first = max(1, white - 6)
+    return R(blue, first, white - first, 1)

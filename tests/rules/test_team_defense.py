@@ -15,7 +15,6 @@ from engine.bones.team_defense import (
     team_defense,
 )
 
-
 # The TEAM DEFENSE chart is one of the substitute charts (tuned for realism); these tests
 # pin their own copy so that tuning the shipped pack does not change what they check.
 PINNED = [(0, 5), (4, 6), (7, 7), (10, 8), (12, 9), (15, 10), (18, 11), (22, 12)]

@@ -1,0 +1,144 @@
+"""`make bench`: the full demo season (1,312 games) into a fresh database, against SQLite's limit.
+
+1. Season: ``run_season`` (workers play games, this process appends each in one
+   transaction) into a fresh temporary database: games/s and events/s.
+2. Limit: the same rows (read back from the season's database, so the same row count per
+   game and the same payload and hash sizes) written with plain ``sqlite3``
+   ``executemany`` into another fresh database with the same ``events`` schema and the
+   store's pragmas, one transaction per game. Only the writes are timed. The ratio
+   season/limit says how close the season gets to what SQLite alone can store.
+3. Projections: ``projections.store.rebuild`` over the whole season: events/s.
+4. Audit: ``replay.audit.audit_game`` (chain, decode, blobs, seeded dice, every decision
+   re-checked) on a sample of games spread over the season (``--audit N``; 0 = all).
+5. Peak memory: max RSS of this process and of the largest worker child
+   (``getrusage``), measured right after the season and again at the end.
+
+Run: `make bench` or
+`.venv/bin/python tests/bench/bench_season.py [--games N] [--workers K] [--audit N]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from events.store import _SCHEMA
+from projections import store as rm
+from replay.audit import audit_game
+from replay.games import open_store
+from replay.league import load_league
+from replay.library import default_charts
+from replay.schedule import make_schedule
+from replay.season import run_season, season_game_id
+
+EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def peak_mib(who: int) -> float:
+    """Max RSS in MiB (``ru_maxrss`` is KiB on Linux, bytes on macOS)."""
+    rss = resource.getrusage(who).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str]) -> tuple[int, float]:
+    """Write the season's rows again with plain executemany, one transaction per game."""
+    db = sqlite3.connect(str(path), isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "wal_autocheckpoint=4000",
+                   "journal_size_limit=67108864"):  # the same as EventStore
+        db.execute(f"PRAGMA {pragma}")
+    db.execute(EVENTS_DDL)
+    events, took = 0, 0.0
+    insert = ("INSERT INTO events (stream, seq, type, payload, prev_hash, hash)"
+              " VALUES (?, ?, ?, ?, ?, ?)")
+    for game_id in game_ids:
+        rows = source.execute(
+            "SELECT stream, seq, type, payload, prev_hash, hash FROM events"
+            " WHERE stream = ? ORDER BY seq", (game_id,)).fetchall()
+        start = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany(insert, rows)
+        db.execute("COMMIT")
+        took += time.perf_counter() - start
+        events += len(rows)
+    db.close()
+    return events, took
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=None,
+                        help="play only the first N games of the season (default: all 1,312)")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--seed", default="bench", help="season seed (default 'bench')")
+    parser.add_argument("--audit", type=int, default=0,
+                        help="audit only N games spread over the season (default 0: every game)")
+    args = parser.parse_args(argv)
+
+    league = load_league("demo")
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, args.seed, args.games)]
+    charts = default_charts(league.root)
+    games = len(fixtures)
+    print(f"machine: {platform.platform()}, {os.cpu_count()} cores ({cpu_model()}), "
+          f"python {platform.python_version()}")
+    with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
+        with open_store(Path(tmp) / "season.db") as store:
+            run = run_season(store, league=league.name, teams=league.teams, charts=charts,
+                             schedule=fixtures, seed=args.seed, workers=args.workers)
+            parent_season = peak_mib(resource.RUSAGE_SELF)
+            children_season = peak_mib(resource.RUSAGE_CHILDREN)
+            season_rate = run.events / run.seconds
+            print(f"season:      {games} games, {run.events:,} events, {args.workers} workers, "
+                  f"{run.seconds:.1f}s = {games / run.seconds:.1f} games/s, "
+                  f"{season_rate:,.0f} events/s ({run.events / games:.0f} events/game)")
+
+            game_ids = [season_game_id(run.season_id, n) for n, _, _ in fixtures]
+            limit_events, limit_took = physical_limit(store._db, Path(tmp) / "limit.db", game_ids)
+            assert limit_events == run.events, (limit_events, run.events)
+            limit_rate = limit_events / limit_took
+            print(f"limit:       plain sqlite3 executemany, one transaction per game: "
+                  f"{limit_took:.2f}s = {games / limit_took:,.0f} games/s, "
+                  f"{limit_rate:,.0f} events/s; season/limit = {season_rate / limit_rate:.1%}")
+
+            start = time.perf_counter()
+            folded = rm.rebuild(store)
+            took = time.perf_counter() - start
+            print(f"projections: rebuild of {folded:,} events in {took:.1f}s = "
+                  f"{folded / took:,.0f} events/s ({1000 * took / games:.1f} ms/game)")
+
+            sample = game_ids
+            if 0 < args.audit < games:
+                sample = [game_ids[i * games // args.audit] for i in range(args.audit)]
+            start = time.perf_counter()
+            audited = 0
+            for game_id in sample:
+                report = audit_game(store, game_id)
+                assert report.ok, report.to_json()
+                audited += report.events
+            took = time.perf_counter() - start
+            which = "every game" if len(sample) == games else f"a sample of {len(sample)} games"
+            print(f"audit:       {which}, {audited:,} events in {took:.1f}s = "
+                  f"{audited / took:,.0f} events/s ({1000 * took / len(sample):.1f} ms/game)")
+    print(f"peak RSS:    after the season: parent {parent_season:.0f} MiB, largest worker "
+          f"{children_season:.0f} MiB; at the end (after rebuild and audit): parent "
+          f"{peak_mib(resource.RUSAGE_SELF):.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
