@@ -54,11 +54,12 @@ class DefaultCoach:
         wanted = skater_slots(state, side)
         current = {s: team.slots.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
         keep: dict[str, str] = {}
+        five = team.man_short() == 0 and state.team(other(side)).man_short() == 0
         for slot in wanted:
             pid = current.get(slot)
             if pid and not team.players[pid].out and (
                 team.players[pid].stint < limit or pid == carrier
-            ):
+            ) and (pid == carrier or not (five and self._rated_waiting(team, pid, slot))):
                 keep[slot] = pid
         if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
             home_slot = next(s for s, p in current.items() if p == carrier)
@@ -68,6 +69,18 @@ class DefaultCoach:
         slots: dict[str, str | None] = {s: unit_changes.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
         slots["G"] = self._net(state, side, slots)
         return slots
+
+    @staticmethod
+    def _rated_waiting(team, pid: str, slot: str) -> bool:
+        """15.10: a forward out of position while a forward rated for the slot is rested on
+        the bench must give way."""
+        card = team.card(pid)
+        if card.is_defenseman or slot not in ("LW", "C", "RW") or slot in card.positions:
+            return False
+        on_ice = set(team.skaters_on_ice())
+        return any(q not in on_ice and not s.out and isinstance(s.card, Skater)
+                   and not s.card.is_defenseman and slot in s.card.positions
+                   and s.rest >= REST_SEQUENCES for q, s in team.players.items())
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], on_the_fly: bool) -> dict[str, str]:
@@ -94,13 +107,24 @@ class DefaultCoach:
         defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
         if forward_slots:
             units = [dict(zip(("LW", "C", "RW"), line, strict=True)) for line in lines.forwards]
-            self._place(chosen, used, forward_slots, units, ready, freshness, strength, team)
+            five = team.man_short() == 0 and state.team(other(side)).man_short() == 0
+            self._place(chosen, used, forward_slots, units, ready, freshness, strength, team, five)
         if defense_slots:
             units = [dict(zip(("LD", "RD"), pair, strict=True)) for pair in lines.defense]
             self._place(chosen, used, defense_slots, units, ready, freshness, strength, team)
         return chosen
 
-    def _place(self, chosen, used, open_slots, units, ready, freshness, strength, team) -> None:
+    def _place(self, chosen, used, open_slots, units, ready, freshness, strength, team,
+               five: bool = False) -> None:
+        def misplaced(pid: str, slot: str) -> bool:
+            """15.10: at 5 on 5 a forward plays only where he is rated while someone
+            rated for the slot is ready."""
+            card = team.card(pid)
+            if not five or card.is_defenseman or slot in card.positions:
+                return False
+            return any(ready(q) and q != pid and not team.card(q).is_defenseman
+                       and slot in team.card(q).positions for q in team.players)
+
         def unit_score(unit: dict[str, str]) -> float:
             members = [p for p in unit.values() if ready(p)]
             if not members:
@@ -120,7 +144,7 @@ class DefaultCoach:
                     continue
                 if pid is None:
                     pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
-                if pid and ready(pid):
+                if pid and ready(pid) and not misplaced(pid, slot):
                     chosen[slot], open_slots[:] = pid, [s for s in open_slots if s != slot]
                     used.add(pid)
             if not open_slots:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.bones.cards import Skater
 from engine.bones.state import GameState
 from engine.bones.timing import REST_SEQUENCES
 from events.common import LinesChanged
@@ -40,6 +41,9 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
             return f"6.41: goalie {pid} cannot skate in {slot}"
         if pid not in on_ice_now and status.rest < REST_SEQUENCES:
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
+    problem = _out_of_position(state, event)
+    if problem:
+        return problem
     goalie = slots["G"]
     if goalie is None:
         return "the G slot needs the goalie or a sixth skater (15.00)"
@@ -51,4 +55,32 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
         carrier = state.puck[1]
         if carrier not in ids:
             return f"6.41: {carrier} has the puck and cannot change on the fly"
+    return None
+
+
+def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
+    """15.10: at 5 on 5 a forward may play a forward slot he is not rated for only when no
+    forward rated for it is available (rested on the bench, not hurt or in the box)."""
+    team = state.team(event.side)
+    other_team = state.team("away" if event.side == "home" else "home")
+    if team.man_short() or other_team.man_short():
+        return None
+    on_ice_now = set(team.skaters_on_ice())
+    placed = {pid for pid in event.slots.values() if pid}
+    carrier = state.puck[1] if event.on_the_fly and state.puck else None
+    for slot in ("LW", "C", "RW"):
+        pid = event.slots[slot]
+        if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
+            continue
+        card = team.card(pid)
+        if not isinstance(card, Skater) or card.is_defenseman or slot in card.positions:
+            continue
+        for other_id, status in team.players.items():
+            other_card = status.card
+            if (other_id in placed or status.out or not isinstance(other_card, Skater)
+                    or other_card.is_defenseman or slot not in other_card.positions):
+                continue
+            if other_id not in on_ice_now and status.rest >= REST_SEQUENCES:
+                return (f"15.10: {pid} is not rated for {slot} while {other_id} is rested "
+                        "and rated for it")
     return None

@@ -330,3 +330,31 @@ def test_6_00_overtime_is_five_on_five(state):
     apply(state, periods.decide_end_period(state, state.queue[0], None))
     apply(state, periods.decide_start_period(state, state.queue[0], None))
     assert state.period == 4 and lines.skater_slots(state, "home") == lines.SLOTS_FOR[5]
+
+
+def _forward_not_rated_for(state, slot):
+    team = state.home
+    on_ice = set(team.skaters_on_ice())
+    return next(pid for pid, s in team.players.items()
+                if not s.is_goalie and not s.card.is_defenseman and slot not in s.card.positions
+                and pid not in on_ice)
+
+
+def test_15_10_forward_out_of_position_refused_while_a_rated_one_rests(state):
+    wing = _forward_not_rated_for(state, "C")
+    assert "15.10" in lines.check_lines(state, change(state, C=wing))
+
+
+def test_15_10_forward_out_of_position_allowed_when_no_rated_one_is_free(state):
+    wing = _forward_not_rated_for(state, "C")
+    for pid, s in state.home.players.items():
+        if not s.is_goalie and "C" in s.card.positions and pid != state.home.slots["C"]:
+            s.out = "box"
+    assert lines.check_lines(state, change(state, C=wing)) is None
+
+
+def test_15_10_applies_only_at_5_on_5(state):
+    penalize(state, "away", slot="RW")
+    wing = _forward_not_rated_for(state, "C")
+    event = change(state, C=wing)
+    assert "15.10" not in (lines.check_lines(state, event) or "")
