@@ -65,6 +65,7 @@ def season(
     """Simulate a league season, every game its own stream; stop and rerun to resume.
 
     The same seed gives the same season with any number of workers.
+
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
     if workers < 1:

@@ -12,10 +12,24 @@ import pytest
 from replay.cli import main
 from replay.games import open_store
 
-COMMANDS = [
-    [], ["teams"], ["sim"], ["games"], ["events"], ["scoresheet"],
-    ["cards"], ["cards", "validate"], ["cards", "generate"],
-]
+def _every_command() -> list[list[str]]:
+    """Every command and subcommand the app registers, so a new one cannot skip its help."""
+    import typer.main
+
+    from replay.cli import app
+
+    found: list[list[str]] = [[]]
+
+    def walk(group, prefix: list[str]) -> None:
+        for name, command in getattr(group, "commands", {}).items():
+            found.append([*prefix, name])
+            walk(command, [*prefix, name])
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+COMMANDS = _every_command()
 SIM_KEYS = {"game_id", "home", "away", "score", "decided", "events", "head_hash"}
 SHEET_KEYS = {"game_id", "decided", "home", "away", "goals", "penalties", "goalies", "shootout"}
 TEAM_KEYS = {"team", "name", "goals", "shots", "pp", "pim"}
