@@ -25,6 +25,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py
 	$(BIN)/python tests/bench/bench_projections.py
+	$(BIN)/python tests/bench/bench_season.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

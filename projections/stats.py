@@ -7,7 +7,8 @@ docs/json.md):
   count for nobody); ``plus_minus``: an EV, SH or EN goal gives +1 to every skater of the
   scoring side in ``GoalScored.home_on_ice``/``away_on_ice`` and -1 to every skater of the
   other side's list; PP and PS goals count for nobody; ``pim`` = minutes charged to the
-  player (a bench minor is the team's, not its server's); ``sog`` counted as the scoresheet counts shots on goal, credited to the shooter;
+  player (a bench minor is the team's, not its server's); ``sog`` counted as the
+  scoresheet counts shots on goal, credited to the shooter;
   ``shots_blocked``: the player's shots that were blocked (``ShotTaken`` names no blocker,
   so blocks are credited to teams only: team ``blocked``); ``fow`` = face-offs won
   (``FaceoffRolled.player``); ``ppp``/``shp`` = goals and assists on PP / SH goals;

@@ -8,8 +8,10 @@ it again plays the rest, and the database ends up as if it had never stopped.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -26,6 +28,8 @@ _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
 
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
+
+_AHEAD = 3  # games per worker queued or finished ahead of the writer
 
 
 def season_game_id(season_id: str, number: int) -> str:
@@ -148,13 +152,27 @@ def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Team],
 
 
 def _pooled(todo, teams, charts, season_id, seed, workers):
+    """Games from a pool, in order, with at most ``_AHEAD * workers`` of them played (or
+    being played) ahead of the writer: a writer slower than the workers (a slow disk, a
+    busy machine) makes them wait instead of piling finished games up in this process
+    (``Pool.imap`` buffers every result it has received, ~200 KB a game)."""
     context = multiprocessing.get_context("fork" if hasattr(multiprocessing, "get_context") else None)
     pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed))
+    fixtures = iter(todo)
+    pending: deque = deque()
     try:
-        yield from pool.imap(_play, todo, chunksize=4)
+        for f in itertools.islice(fixtures, _AHEAD * workers):
+            pending.append(pool.apply_async(_play, (f,)))
+        while pending:
+            game = pending.popleft().get()
+            for f in itertools.islice(fixtures, 1):  # keep the workers busy while we write
+                pending.append(pool.apply_async(_play, (f,)))
+            yield game
+            del game
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
+        pending.clear()
         pool.join()

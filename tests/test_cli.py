@@ -12,6 +12,7 @@ import pytest
 from replay.cli import main
 from replay.games import open_store
 
+
 def _every_command() -> list[list[str]]:
     """Every command and subcommand the app registers, so a new one cannot skip its help."""
     import typer.main
