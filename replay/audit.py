@@ -7,13 +7,14 @@ re-decided but checked for legality (6.41, 15.00, 21.00).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import msgspec
 
 from engine.bones.cards import Charts, Team
 from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initial_state
+from engine.bones.state import GameState
 from engine.dice import derive_roll
 from events.base import Event
 from events.bones import BonesEvent, ShootoutOrderChosen
@@ -33,8 +34,20 @@ class Mismatch:
     rule: str
 
 
-def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mismatch | None:
-    """The first event (by seq, 1-based) the rules do not reproduce, or None."""
+@dataclass
+class Refold:
+    """A stream re-run through the rules: the state at its end, the first event that does
+    not follow (``mismatch``), and, for a stream cut inside a decision, the events the
+    rules still owe (``pending``, not applied to ``state``)."""
+
+    state: GameState
+    mismatch: Mismatch | None = None
+    pending: list[Event] = field(default_factory=list)
+
+
+def refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> Refold:
+    """Fold ``events`` by re-deciding every step from its recorded roll (the audit's
+    check, and the way a stopped game is resumed)."""
     created = events[0]
     assert isinstance(created, GameCreated)
     state = initial_state(created, home, away, charts)
@@ -45,18 +58,19 @@ def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mism
             try:
                 check_choice(state, event)
             except IllegalChoice as err:
-                return Mismatch(i + 1, "a legal coach choice", str(err), "6.41")
+                return Refold(state, Mismatch(i + 1, "a legal coach choice", str(err), "6.41"))
             evolve(state, event)
             i += 1
             continue
         if state.finished or not state.queue:
-            return Mismatch(i + 1, "the end of the game", type(event).__name__, "6.00")
+            return Refold(state, Mismatch(i + 1, "the end of the game", type(event).__name__,
+                                          "6.00"))
         step = state.queue[0]
         roll = None
         if step.needs_roll:
             if not isinstance(event, DiceRolled) or event.n != state.rolls + 1:
-                return Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
-                                type(event).__name__, "3.00")
+                return Refold(state, Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
+                                              type(event).__name__, "3.00"))
             evolve(state, event)
             roll = event.roll
             i += 1
@@ -64,13 +78,24 @@ def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mism
         recorded = events[i:i + len(expected)]
         for offset, (want, got) in enumerate(zip(expected, recorded, strict=False)):
             if want != got:
-                return Mismatch(i + offset + 1, repr(want), repr(got), getattr(want, "rule", ""))
-        if len(recorded) < len(expected):
-            return Mismatch(len(events) + 1, repr(expected[len(recorded)]), "end of stream", "")
-        for want in expected:
+                return Refold(state, Mismatch(i + offset + 1, repr(want), repr(got),
+                                              getattr(want, "rule", "")))
+        for want in recorded:
             evolve(state, want)
+        if len(recorded) < len(expected):
+            return Refold(state, pending=list(expected[len(recorded):]))
         i += len(expected)
-    if not state.finished:
+    return Refold(state)
+
+
+def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mismatch | None:
+    """The first event (by seq, 1-based) the rules do not reproduce, or None."""
+    result = refold(events, home, away, charts)
+    if result.mismatch is not None:
+        return result.mismatch
+    if result.pending:
+        return Mismatch(len(events) + 1, repr(result.pending[0]), "end of stream", "")
+    if not result.state.finished:
         return Mismatch(len(events) + 1, "more events: the game is not over", "end of stream", "")
     return None
 

@@ -18,11 +18,14 @@ import typer
 
 from engine.dice import parse_roll
 from events.base import Roll
-from events.bones import BonesEvent
 from events.errors import RinklogError, RollError
-from events.store import EventStore
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from replay import cardgen, cli_projections, cli_replay, cli_season
+from replay.cli_common import DbOption
+from replay.cli_common import dump as _dump
+from replay.cli_common import out as _out
+from replay.cli_common import read_store as _read_store
+from replay.cli_common import table as _table
 from replay.games import open_store, read_game, simulate
 from replay.library import list_teams, validate_path
 
@@ -43,27 +46,11 @@ cards_app = typer.Typer(
 )
 app.add_typer(cards_app, name="cards")
 
-DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
-DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
-                                      show_envvar=False)]
 _json_line = msgspec.json.Encoder()
 
 
 class CliError(RinklogError):
     """A bad combination of options."""
-
-
-def _out(text: str = "") -> None:
-    typer.echo(text)
-
-
-def _dump(obj: Any) -> None:
-    _out(json.dumps(obj, indent=2, ensure_ascii=False))
-
-
-def _read_store(db: str) -> EventStore:
-    """An existing store (a read command never creates a database)."""
-    return EventStore(db, event_type=BonesEvent, create=False)
 
 
 # --- teams, sim, games -------------------------------------------------------------------
@@ -199,17 +186,6 @@ def events(
                 fields = " ".join(f"{k}={_compact(v)}" for k, v in payload.items()
                                   if k != "type")
                 _out(f"{row.seq} {row.type} {fields}".rstrip())
-
-
-def _table(headers: list[str], rows: list[list[Any]], right: set[int] = frozenset()) -> list[str]:
-    cells = [[str(c) for c in r] for r in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-
-    def fmt(r: list[str]) -> str:
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-    return ["  " + fmt(headers), "  " + fmt(["-" * w for w in widths])] + \
-        ["  " + fmt(r) for r in cells]
 
 
 def _period_name(n: int) -> str:

@@ -6,24 +6,22 @@
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from events.bones import BonesEvent
 from events.errors import RinklogError
-from events.store import EventStore
 from projections import store as rm
 from projections.penalties import build_penalties
 from projections.scoresheet import clock
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
+from replay.cli_common import DbOption
+from replay.cli_common import dump as _dump
+from replay.cli_common import read_store as _store
+from replay.cli_common import table as _table
 from replay.games import read_game
 
-DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
-DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
-                                      show_envvar=False)]
 GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
 
 
@@ -33,24 +31,6 @@ class SeqOutOfRange(RinklogError):
 
 class NoGamesGiven(RinklogError):
     """``stats`` with neither game ids nor ``--all``."""
-
-
-def _store(db: str) -> EventStore:
-    return EventStore(db, event_type=BonesEvent, create=False)
-
-
-def _dump(obj: Any) -> None:
-    typer.echo(json.dumps(obj, indent=2, ensure_ascii=False))
-
-
-def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
-    cells = [[str(c) for c in r] for r in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-
-    def fmt(r: list[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-    return ["  " + fmt(headers), "  " + fmt(["-" * w for w in widths])] + \
-        ["  " + fmt(r) for r in cells]
 
 
 def _per(n: int | None) -> str:

@@ -19,11 +19,14 @@ from engine.bones.coach import DefaultCoach
 from engine.bones.state import GameState
 from engine.dice import parse_roll
 from events.base import Event, Roll
-from events.bones import BonesEvent, ShootoutOrderChosen
+from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
-from events.store import EventStore
 from replay.audit import AuditReport, audit_game
+from replay.cli_common import DbOption
+from replay.cli_common import dump as _dump
+from replay.cli_common import out as _out
+from replay.cli_common import read_store as _read_store
 from replay.explain import describe, explain_event
 from replay.games import open_store
 from replay.session import (
@@ -35,23 +38,8 @@ from replay.session import (
 )
 from replay.transfer import diff_games, import_game, verify_export, write_export
 
-DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
-DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
-                                      show_envvar=False)]
 TACTICS = ("none", "pressure", "checking1", "checking2")
 TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
-
-
-def _out(text: str = "") -> None:
-    typer.echo(text)
-
-
-def _dump(obj: Any) -> None:
-    _out(json.dumps(obj, indent=2, ensure_ascii=False))
-
-
-def _read_store(db: str) -> EventStore:
-    return EventStore(db, event_type=BonesEvent, create=False)
 
 
 def _event_line(event: Any) -> str:

@@ -14,6 +14,7 @@ import typer
 
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
+from replay.cli_common import DbOption
 from replay.draft_rules import CHECKED_RULES, check_league
 from replay.games import open_store
 from replay.league import load_league
@@ -23,7 +24,6 @@ from replay.seasons import leaders as season_leaders
 from replay.seasons import load_season
 from replay.seasons import standings as season_standings
 
-DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help="SQLite database file")]
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]
 

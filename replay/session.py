@@ -22,9 +22,9 @@ from typing import Any, Protocol
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DefaultCoach
-from engine.bones.game import check_choice, decide, evolve, initial_state, play
+from engine.bones.game import check_choice, evolve, steps
 from engine.bones.rulesets import find_ruleset
-from engine.bones.state import CHOICE_STEPS, GameState
+from engine.bones.state import GameState
 from engine.dice import DiceSource, ManualDice, derive_roll
 from events.base import Event, Roll
 from events.bones import GoalScored, ShootoutOrderChosen
@@ -32,6 +32,7 @@ from events.common import DiceRolled, GameCreated, GameEnded, LinesChanged, Tact
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore, blob_hash
 from replay import games as _games
+from replay.audit import refold
 from replay.games import CARD_MEDIA, CHART_MEDIA, load_inputs, read_game
 from replay.library import default_charts, find_team
 
@@ -111,38 +112,11 @@ def fold(events: Sequence[Event], home: Team, away: Team, charts: Charts,
 
 def _fold_rules(created: GameCreated, events: Sequence[Event], home: Team, away: Team,
                 charts: Charts) -> Folded:
-    state = initial_state(created, home, away, charts)
-    i = 1
-    n = len(events)
-    while i < n:
-        event = events[i]
-        if isinstance(event, CHOICES):
-            evolve(state, event)
-            i += 1
-            continue
-        if state.finished or not state.queue:
-            raise RinklogError(f"event {i + 1} comes after the end of the game")
-        step = state.queue[0]
-        roll = None
-        if step.needs_roll:
-            if not isinstance(event, DiceRolled) or event.n != state.rolls + 1:
-                raise RinklogError(f"event {i + 1}: expected roll {state.rolls + 1} "
-                                   f"for {step.kind}, found {type(event).__name__}")
-            evolve(state, event)
-            roll = event.roll
-            i += 1
-        expected = decide(state, roll)
-        recorded = events[i:i + len(expected)]
-        for offset, (want, got) in enumerate(zip(expected, recorded, strict=False)):
-            if want != got:
-                raise RinklogError(f"event {i + offset + 1} does not follow from the rules "
-                                   f"(rinklog audit names the rule)")
-        for want in recorded:
-            evolve(state, want)
-        if len(recorded) < len(expected):
-            return Folded(created, state, n, pending=list(expected[len(recorded):]))
-        i += len(expected)
-    return Folded(created, state, n)
+    result = refold(events, home, away, charts)
+    if result.mismatch is not None:
+        raise RinklogError(f"event {result.mismatch.seq} does not follow from the rules "
+                           f"(rinklog audit names the rule)")
+    return Folded(created, result.state, len(events), pending=result.pending)
 
 
 def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) -> GameState:
@@ -166,49 +140,9 @@ def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) 
             evolve(state, choice)
             batch.append(choice)
         commit(batch)
-    if not coach_done and not hasattr(coach, "tactics"):
-        # A clean step boundary and a plain coach: the engine's own loop does it all.
-        buffer: list[Event] = []
-        play(state, dice, coach, buffer.append)
-        if buffer:
-            commit(buffer)
-        return state
-    for _ in range(MAX_STEPS):
-        if state.finished:
-            return state
-        step = state.queue[0]
-        if state.coach_window and step.kind in ("faceoff", "action") and not coach_done:
-            choices: list[Event] = list(coach.lines(state))
-            for choice in choices:
-                check_choice(state, choice)
-                evolve(state, choice)
-            tactics = getattr(coach, "tactics", None)
-            if tactics is not None and step.kind == "faceoff":
-                for choice in tactics(state):
-                    evolve(state, choice)
-                    choices.append(choice)
-            if choices:
-                commit(choices)
-        coach_done = False
-        if step.kind in CHOICE_STEPS:
-            choice = coach.shootout(state)
-            check_choice(state, choice)
-            evolve(state, choice)
-            commit([choice])
-            continue
-        batch: list[Event] = []
-        roll = None
-        if step.needs_roll:
-            n = state.rolls + 1
-            roll = dice.roll(n)
-            rolled = DiceRolled(n=n, roll=roll, purpose=step.kind)
-            evolve(state, rolled)
-            batch.append(rolled)
-        for event in decide(state, roll):
-            evolve(state, event)
-            batch.append(event)
+    for batch in steps(state, dice, coach, coach_asked=coach_done):
         commit(batch)
-    raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
+    return state
 
 
 # --- dice schedules ----------------------------------------------------------------------

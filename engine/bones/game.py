@@ -9,7 +9,7 @@ rolls and a coach for choices, and records everything as events.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine.bones import (
     actions,
@@ -181,6 +181,10 @@ def check_choice(state: GameState, event: Event) -> None:
         problem = check_lines(state, event)
         if problem:
             raise IllegalChoice(f"line change for {event.side}: {problem}")
+    elif isinstance(event, TacticDeclared):
+        if not state.queue or state.queue[0].kind != "faceoff":
+            raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
+                                "before the face-off")
     elif isinstance(event, ev.ShootoutOrderChosen):
         if not state.queue or state.queue[0].kind != "shootout_order":
             raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
@@ -191,32 +195,59 @@ def check_choice(state: GameState, event: Event) -> None:
                 raise IllegalChoice(f"21.00: {side} shooters must be its skaters: {bad}")
 
 
-def play(state: GameState, dice: DiceSource, coach: object,
-         record: Callable[[Event], None]) -> GameState:
-    """Play from ``state`` to the end: ask dice and coach, decide, evolve, record."""
+def steps(state: GameState, dice: DiceSource, coach: object,
+          coach_asked: bool = False) -> Iterator[list[Event]]:
+    """Play from ``state`` to the end, one step at a time: yield each batch of events as
+    it is applied (coach choices; then a roll and the decisions it brings).
+
+    The coach needs ``lines(state)`` and ``shootout(state)``; a coach with
+    ``tactics(state)`` is also asked for pressure offense or the checking game at each
+    stoppage (19.00, 20.00). ``coach_asked`` says the coach already had his say at the
+    current step (a game resumed just after his choices were stored).
+    """
     for _ in range(MAX_STEPS):
         if state.finished:
-            return state
+            return
         step = state.queue[0]
-        if state.coach_window and step.kind in ("faceoff", "action"):
-            for choice in coach.lines(state):
+        if state.coach_window and step.kind in ("faceoff", "action") and not coach_asked:
+            choices: list[Event] = list(coach.lines(state))
+            tactics = getattr(coach, "tactics", None)
+            for choice in choices:
                 check_choice(state, choice)
                 evolve(state, choice)
-                record(choice)
+            if tactics is not None and step.kind == "faceoff":
+                for choice in tactics(state):
+                    check_choice(state, choice)
+                    evolve(state, choice)
+                    choices.append(choice)
+            if choices:
+                yield choices
+        coach_asked = False
         if step.kind in CHOICE_STEPS:
             choice = coach.shootout(state)
             check_choice(state, choice)
             evolve(state, choice)
-            record(choice)
+            yield [choice]
             continue
+        batch: list[Event] = []
         roll = None
         if step.needs_roll:
             n = state.rolls + 1
             roll = dice.roll(n)
             rolled = DiceRolled(n=n, roll=roll, purpose=step.kind)
             evolve(state, rolled)
-            record(rolled)
+            batch.append(rolled)
         for event in decide(state, roll):
             evolve(state, event)
-            record(event)
+            batch.append(event)
+        yield batch
     raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
+
+
+def play(state: GameState, dice: DiceSource, coach: object,
+         record: Callable[[Event], None]) -> GameState:
+    """Play from ``state`` to the end: ask dice and coach, decide, evolve, record."""
+    for batch in steps(state, dice, coach):
+        for event in batch:
+            record(event)
+    return state

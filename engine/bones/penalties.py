@@ -291,11 +291,16 @@ def _leave_ice(state: GameState, side: str, pid: str) -> None:
 
 
 def _replace_goalie(state: GameState, side: str, goalie: str) -> None:
+    """An ejected goalie gives way to a dressed goalie who can play; when there is none,
+    he stays in net so the game can be finished (ruling R-14.52a)."""
     team = state.team(side)
-    backup = next((p for p, s in team.players.items() if s.is_goalie and p != goalie), None)
+    backup = next((p for p, s in team.players.items()
+                   if s.is_goalie and p != goalie and not s.out), None)
     if backup:
         team.goalie = backup
-        team.slots["G"] = backup
+        team.slots["G"] = backup if not team.pulled else team.slots["G"]
+    elif team.goalie == goalie:
+        team.players[goalie].out = ""
 
 
 def apply_ended(state: GameState, event: PenaltyEnded) -> None:

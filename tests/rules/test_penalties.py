@@ -343,3 +343,24 @@ def roll_for(blue: int, white: int):
     """A roll with this blue die and white total."""
     first = max(1, white - 6)
     return R(blue, first, white - first, 1)
+
+
+def test_14_52_ejected_goalie_stays_when_no_other_goalie_can_play(state):
+    goalie = state.home.goalie
+    backup = next(p for p in state.home.team.lines.goalies if p != goalie)
+    state.home.players[backup].out = "game"  # hurt earlier (11.10 F?1)
+    state.calls = [penalties.make_call("home", goalie, "game_misconduct", "14.52")]
+    state.queue = [Step("assess")]
+    apply(state, penalties.decide_assess(state, state.queue[0], None))
+    assert state.home.goalie == goalie and state.home.slots["G"] == goalie
+    assert state.home.players[goalie].out == ""
+
+
+def test_14_52_ejected_goalie_gives_way_to_the_backup(state):
+    goalie = state.home.goalie
+    backup = next(p for p in state.home.team.lines.goalies if p != goalie)
+    state.calls = [penalties.make_call("home", goalie, "game_misconduct", "14.52")]
+    state.queue = [Step("assess")]
+    apply(state, penalties.decide_assess(state, state.queue[0], None))
+    assert state.home.goalie == backup and state.home.slots["G"] == backup
+    assert state.home.players[goalie].out == "game"
