@@ -92,3 +92,17 @@ def test_a_season_game_records_its_starting_goalies(tmp_path, league):
         created = read_game(store, "demo-t-0001")[0]
     assert created.home_goalie in {g.id for g in league.teams[created.home.team_id].goalies}
     assert created.away_goalie in {g.id for g in league.teams[created.away.team_id].goalies}
+
+
+def test_two_hundred_league_games_play_to_the_end(tmp_path, league):
+    """A broad net for rare paths (both goalies out, stacked penalties...): every game of a
+    200-game slice of a season ends with GameEnded."""
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "wide", 200)]
+    with open_store(tmp_path / "wide.db") as store:
+        run = run_season(store, league=league.name, teams=league.teams,
+                         charts=default_charts(league.root), schedule=fixtures, seed="wide",
+                         workers=2)
+        assert run.played == 200
+        ended = sum(1 for info in store.streams(kind="game")
+                    if store.read(info.stream, info.version, info.version)[0].type == "GameEnded")
+    assert ended == 200
