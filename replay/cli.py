@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
+from engine.bones.coach import DefaultCoach
 from engine.dice import parse_roll
 from events.base import Roll
 from events.errors import RinklogError, RollError
@@ -27,7 +28,7 @@ from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.cli_common import table as _table
 from replay.games import open_store, read_game, simulate
-from replay.library import list_teams, validate_path
+from replay.library import list_teams, load_coach, validate_path
 
 app = typer.Typer(
     name="rinklog",
@@ -93,6 +94,8 @@ def sim(
         "'-' to type each roll at a prompt")] = None,
     game_id: Annotated[str | None, typer.Option(
         "--game-id", help="stream id (default derived from the inputs)")] = None,
+    coach: Annotated[Path | None, typer.Option(
+        "--coach", help="coach file (docs/coach.md): pulling the goalie, tactics, shooters")] = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
@@ -113,7 +116,7 @@ def sim(
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt)
+                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None)
     if as_json:
         _dump(result.to_json())
     else:

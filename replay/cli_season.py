@@ -8,16 +8,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from engine.bones.coach import DEFAULT_POLICY
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
 from replay.cli_common import DbOption
 from replay.draft_rules import CHECKED_RULES, check_league
 from replay.games import open_store
 from replay.league import load_league
+from replay.library import load_coach
 from replay.schedule import make_schedule
 from replay.season import run_season
 from replay.seasons import leaders as season_leaders
@@ -59,6 +62,8 @@ def season(
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
     games: Annotated[int | None, typer.Option("--games", help="play only the first N games")] = None,
     workers: Annotated[int, typer.Option("--workers", help="worker processes")] = 2,
+    coach: Annotated[Path | None, typer.Option(
+        "--coach", help="coach file for every team (docs/coach.md)")] = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="the run's summary as JSON")] = False,
 ) -> None:
@@ -94,7 +99,8 @@ def season(
         try:
             run = run_season(store, league=loaded.name, teams=loaded.teams,
                              charts=_charts(loaded), schedule=fixtures, seed=seed,
-                             workers=workers, progress=tick)
+                             workers=workers, progress=tick,
+                             coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY))
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")

@@ -94,7 +94,8 @@ class PlayedGame:
 
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
-              goalies: tuple[str, str] = ("", "")) -> PlayedGame:
+              goalies: tuple[str, str] = ("", ""),
+              coach: DefaultCoach | None = None) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
@@ -116,7 +117,7 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
     )
     events: list[Event] = [created]
     state = initial_state(created, home, away, charts)
-    play(state, dice, DefaultCoach(), events.append)
+    play(state, dice, coach or DefaultCoach(), events.append)
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
     return PlayedGame(events, blobs)
 
@@ -135,7 +136,8 @@ def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:
 def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None = None,
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
-             ruleset: str = "bones", dice: DiceSource | None = None) -> GameResult:
+             ruleset: str = "bones", dice: DiceSource | None = None,
+             coach: DefaultCoach | None = None) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -160,7 +162,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
                 else SeededDice(str(seed), game_id))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
-                     seed=None if manual else str(seed), ruleset=ruleset)
+                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,

@@ -30,6 +30,7 @@ from typing import Any
 import msgspec
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
+from engine.bones.coach import CoachPolicy
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.dice import DiceRange
 from events.errors import CardError, UnknownTeam
@@ -360,3 +361,22 @@ def validate_path(path: str | Path) -> list[str]:
         except CardError as err:
             errors.append(str(err))
     return errors
+
+
+def load_coach(path: str | Path) -> tuple[CoachPolicy, CoachPolicy]:
+    """A coach file (docs/coach.md): top-level keys for both teams, ``[home]`` and
+    ``[away]`` tables for one. Raises ``CardError`` naming the file and field."""
+    path = Path(path)
+    data = _read_toml(path)
+    shown = _show(path)
+    both = {k: v for k, v in data.items() if k not in ("home", "away")}
+    policies = []
+    for side in ("home", "away"):
+        own = data.get(side, {})
+        if not isinstance(own, dict):
+            raise CardError(f"{shown}: field '{side}': expected a table of coach settings")
+        try:
+            policies.append(msgspec.convert({**both, **own}, CoachPolicy))
+        except msgspec.ValidationError as err:
+            raise CardError(f"{shown}: {side} coach: {err}") from None
+    return policies[0], policies[1]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import msgspec
 
 from engine.bones.cards import Charts, Team
+from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
 from events.common import SeasonCreated
 from events.errors import RinklogError
@@ -53,14 +54,17 @@ class SeasonRun:
 _teams: dict[str, Team] = {}
 _charts: Charts | None = None
 _season: tuple[str, str] = ("", "")
+_policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
 
 
-def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str) -> None:
-    global _charts, _season
+def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
+          policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)) -> None:
+    global _charts, _season, _policies
     _teams.clear()
     _teams.update(teams)
     _charts = charts
     _season = (season_id, seed)
+    _policies = policies
 
 
 def goalie_starts(teams: dict[str, Team],
@@ -96,13 +100,15 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
     assert _charts is not None
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
-                     goalies=(home_goalie, away_goalie))
+                     goalies=(home_goalie, away_goalie),
+                     coach=DefaultCoach(*_policies))
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     return game_id, rows, {**game.meta(), "season": season_id, "number": number}
 
 
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
+               coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
                progress: Progress | None = None) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point."""
     season_id = f"{league}-{seed}"
@@ -126,7 +132,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     events = 0
     if progress:
         progress(done, len(schedule))
-    results = _results(todo, teams, charts, season_id, seed, workers)
+    results = _results(todo, teams, charts, season_id, seed, workers, coach)
     try:
         for game_id, rows, meta in results:
             store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
@@ -143,21 +149,22 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Team], charts: Charts,
-             season_id: str, seed: str, workers: int):
+             season_id: str, seed: str, workers: int,
+             coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
-        _init(teams, charts, season_id, seed)
+        _init(teams, charts, season_id, seed, coach)
         return (_play(f) for f in todo)
-    return _pooled(todo, teams, charts, season_id, seed, workers)
+    return _pooled(todo, teams, charts, season_id, seed, workers, coach)
 
 
-def _pooled(todo, teams, charts, season_id, seed, workers):
+def _pooled(todo, teams, charts, season_id, seed, workers, coach):
     """Games from a pool, in order, with at most ``_AHEAD * workers`` of them played (or
     being played) ahead of the writer: a writer slower than the workers (a slow disk, a
     busy machine) makes them wait instead of piling finished games up in this process
     (``Pool.imap`` buffers every result it has received, ~200 KB a game)."""
-    context = multiprocessing.get_context("fork" if hasattr(multiprocessing, "get_context") else None)
-    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed))
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed, coach))
     fixtures = iter(todo)
     pending: deque = deque()
     try:

@@ -1,26 +1,70 @@
-"""The default coach: line changes, pulling the goalie and shootout shooters.
+"""The default coach: line changes, pulling the goalie, tactics and shootout shooters.
 
 Coach decisions are inputs to the rules, like dice: this policy proposes them, the rules
-check them (lines.check_lines) and the stream records them. It rolls four forward lines
-and three pairs by shift ratings (6.40), sends power-play and penalty-killing units,
-changes tired skaters on the fly, and pulls the goalie late when behind.
+check them (lines.check_lines, game.check_choice) and the stream records them. It rolls
+four forward lines and three pairs by shift ratings (6.40), sends power-play and
+penalty-killing units, changes tired skaters on the fly and pulls the goalie late when
+behind. A ``CoachPolicy`` per team (a coach file, see docs/coach.md) sets its habits.
 """
 
 from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
 
 from engine.bones.cards import Skater
 from engine.bones.lines import skater_slots
 from engine.bones.state import GameState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import ShootoutOrderChosen
-from events.common import LinesChanged
+from events.common import LinesChanged, TacticDeclared
 
 STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
 PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
+Tactic = Literal["none", "pressure", "checking1", "checking2"]
+TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
+
+
+class CoachPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One team's coaching habits. The defaults are the default coach's."""
+
+    pull_goalie_at: Annotated[int, Meta(ge=1, le=50)] = PULL_AT  # 3rd-period sequence
+    pull_when_behind: Annotated[int, Meta(ge=0, le=9)] = 2  # pull when 1..N goals behind
+    change_at_stoppage: Annotated[int, Meta(ge=1, le=5)] = STOPPAGE_CHANGE  # 6.41
+    tactic_when_behind: Tactic = "none"  # 19.00 / 20.00, declared at stoppages
+    tactic_when_ahead: Tactic = "none"
+    tactic_from: Annotated[int, Meta(ge=1, le=50)] = 1  # ...from this sequence of the 3rd
+    shootout_shooters: list[str] = []  # 21.00: named first, in order; then by SO rating
+    shoot_first: bool = True  # a home coach's choice to shoot first (21.00)
+
+
+DEFAULT_POLICY = CoachPolicy()
 
 
 class DefaultCoach:
     """A deterministic coach: the same state always gets the same decisions."""
+
+    def __init__(self, home: CoachPolicy = DEFAULT_POLICY,
+                 away: CoachPolicy = DEFAULT_POLICY) -> None:
+        self.policies = {"home": home, "away": away}
+
+    def tactics(self, state: GameState) -> list[TacticDeclared]:
+        """At a stoppage: a tactic the policy asks for, from the 3rd period's given
+        sequence, when behind or ahead (pressure offense 19.00, checking game 20.00)."""
+        declared = []
+        for side in ("home", "away"):
+            policy = self.policies[side]
+            if state.period != 3 or state.sequence < policy.tactic_from:
+                continue
+            lead = state.team(side).score - state.team(other(side)).score
+            wanted = policy.tactic_when_behind if lead < 0 else (
+                policy.tactic_when_ahead if lead > 0 else "none")
+            if wanted != "none" and state.team(side).tactic != wanted:
+                declared.append(TacticDeclared(side=side, tactic=wanted,
+                                               rule=TACTIC_RULES[wanted]))
+        return declared
 
     def lines(self, state: GameState) -> list[LinesChanged]:
         on_the_fly = state.puck is not None
@@ -37,7 +81,8 @@ class DefaultCoach:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
         the goalie is in, and it is not yet time to pull him (the common case, kept fast)."""
         team = state.team(side)
-        if team.pulled or (state.period == 3 and state.sequence >= PULL_AT):
+        if team.pulled or (state.period == 3
+                           and state.sequence >= self.policies[side].pull_goalie_at):
             return False
         players = team.players
         for slot in skater_slots(state, side):
@@ -50,7 +95,7 @@ class DefaultCoach:
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
-        limit = MAX_STINT if on_the_fly else STOPPAGE_CHANGE
+        limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
         wanted = skater_slots(state, side)
         current = {s: team.slots.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
         keep: dict[str, str] = {}
@@ -91,10 +136,12 @@ class DefaultCoach:
         lines = team.team.lines
         strength = state.strength(side)
 
+        stay = self.policies[side].change_at_stoppage
+
         def ready(pid: str) -> bool:
             status = team.players[pid]
             return (not status.out and pid not in used and isinstance(status.card, Skater)
-                    and (pid in on_ice and status.stint < STOPPAGE_CHANGE
+                    and (pid in on_ice and status.stint < stay
                          or pid not in on_ice and status.rest >= REST_SEQUENCES))
 
         def freshness(pid: str) -> float:
@@ -169,7 +216,8 @@ class DefaultCoach:
     def _net(self, state: GameState, side: str, slots: dict[str, str | None]) -> str | None:
         team = state.team(side)
         behind = state.team(other(side)).score - team.score
-        late = state.period == 3 and state.sequence >= PULL_AT
+        policy = self.policies[side]
+        late = state.period == 3 and state.sequence >= policy.pull_goalie_at
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         extra = team.slots["G"] if team.pulled else None
         # 6.40: the sixth attacker, too, leaves after five sequences unless he has the puck.
@@ -179,8 +227,8 @@ class DefaultCoach:
         on_ice = set(team.skaters_on_ice())
         pool = [p for p, s in team.players.items() if not s.out and p not in taken
                 and isinstance(s.card, Skater)
-                and (s.stint < STOPPAGE_CHANGE if p in on_ice else s.rest >= REST_SEQUENCES)]
-        if late and 1 <= behind <= 2 and state.strength(side) != "sh":
+                and (s.stint < policy.change_at_stoppage if p in on_ice else s.rest >= REST_SEQUENCES)]
+        if late and 1 <= behind <= policy.pull_when_behind and state.strength(side) != "sh":
             if stays:
                 return extra
             if pool:
@@ -200,7 +248,10 @@ class DefaultCoach:
             team = state.team(side)
             pool = [p for p, s in team.players.items() if isinstance(s.card, Skater)
                     and s.out not in ("game",)]
-            return sorted(pool, key=lambda p: (-team.card(p).so, p))
+            named = [p for p in self.policies[side].shootout_shooters if p in pool]
+            rest = sorted((p for p in pool if p not in named), key=lambda p: (-team.card(p).so, p))
+            return named + rest
 
-        return ShootoutOrderChosen(first="home", home_shooters=shooters("home"),
+        first = "home" if self.policies["home"].shoot_first else "away"
+        return ShootoutOrderChosen(first=first, home_shooters=shooters("home"),
                                    away_shooters=shooters("away"))

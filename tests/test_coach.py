@@ -1,0 +1,95 @@
+"""Coach choices from a coach file (docs/coach.md): recorded as events, legal, auditable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.bones.coach import CoachPolicy, DefaultCoach
+from events.common import LinesChanged, TacticDeclared
+from events.errors import CardError
+from replay.audit import recheck
+from replay.cli import main
+from replay.games import load_inputs, open_store, read_game, simulate
+from replay.library import load_coach
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "coach.toml"
+    path.write_text(text)
+    return path
+
+
+def test_top_level_keys_for_both_tables_for_one(tmp_path):
+    home, away = load_coach(write(tmp_path, 'pull_goalie_at = 40\n[away]\npull_goalie_at = 45\n'))
+    assert (home.pull_goalie_at, away.pull_goalie_at) == (40, 45)
+
+
+@pytest.mark.parametrize("text, field", [
+    ("pull_goalie_at = 99\n", "pull_goalie_at"),
+    ('tactic_when_behind = "rush"\n', "tactic_when_behind"),
+    ("nonsense = 1\n", "nonsense"),
+    ("home = 3\n", "home"),
+])
+def test_a_bad_coach_file_names_file_and_field(tmp_path, text, field):
+    with pytest.raises(CardError, match=field) as err:
+        load_coach(write(tmp_path, text))
+    assert "coach.toml" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_tactics_are_declared_when_behind_and_the_game_audits(tmp_path):
+    policy = CoachPolicy(tactic_when_behind="pressure", tactic_from=1)
+    with open_store(tmp_path / "t.db") as store:
+        seen = 0
+        for seed in range(12):
+            result = simulate(store, "HFX", "QUE", seed=f"t{seed}",
+                              coach=DefaultCoach(policy, policy))
+            events = read_game(store, result.game_id)
+            declared = [e for e in events if isinstance(e, TacticDeclared)]
+            seen += len(declared)
+            assert all(e.tactic == "pressure" and e.rule == "19.00" for e in declared)
+            assert recheck(events, *load_inputs(store, events[0])) is None
+    assert seen > 0
+
+
+def test_no_pull_policy_never_pulls_the_goalie(tmp_path):
+    never = CoachPolicy(pull_when_behind=0)
+    with open_store(tmp_path / "p.db") as store:
+        for seed in range(8):
+            result = simulate(store, "WPG", "SAS", seed=f"p{seed}", coach=DefaultCoach(never, never))
+            events = read_game(store, result.game_id)
+            goalies = {events[0].home.roster[-1].id, events[0].home.roster[-2].id,
+                       events[0].away.roster[-1].id, events[0].away.roster[-2].id}
+            for e in events:
+                if isinstance(e, LinesChanged):
+                    assert e.slots["G"] in goalies
+
+
+def test_sim_takes_a_coach_file(tmp_path, capsys):
+    path = write(tmp_path, '[away]\nshootout_shooters = ["caleb-vasseur"]\n')
+    assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "1", "--coach", str(path),
+                 "--db", str(tmp_path / "s.db")]) == 0
+    assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "2", "--coach",
+                 str(write(tmp_path, "pull_goalie_at = 0\n")), "--db", str(tmp_path / "s.db")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pull_goalie_at" in err
+
+
+def test_shootout_shooters_named_first_and_who_shoots_first():
+    from engine.bones.game import initial_state
+    from events.common import GameCreated, TeamSheet
+    from replay.library import default_charts, find_team
+
+    sheet = TeamSheet(team_id="X", name="X", card_hash="", roster=[])
+    created = GameCreated(game_id="c", ruleset="bones", ruleset_version=1, home=sheet,
+                          away=sheet, charts_hash="", dice="seeded", seed="c")
+    home, away = find_team("HFX"), find_team("QUE")
+    state = initial_state(created, home, away, default_charts())
+    named = [away.skaters[-1].id, away.skaters[-2].id]
+    coach = DefaultCoach(CoachPolicy(shoot_first=False), CoachPolicy(shootout_shooters=named))
+    order = coach.shootout(state)
+    assert order.first == "away"
+    assert order.away_shooters[:2] == named
+    best = max(home.skaters, key=lambda s: (s.so, [-ord(c) for c in s.id])).so
+    assert home.skaters and state.home.card(order.home_shooters[0]).so == best
