@@ -106,3 +106,38 @@ def test_two_hundred_league_games_play_to_the_end(tmp_path, league):
         ended = sum(1 for info in store.streams(kind="game")
                     if store.read(info.stream, info.version, info.version)[0].type == "GameEnded")
     assert ended == 200
+
+
+def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
+    """SIGKILL mid-season (no clean-up at all), then the same command again."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "killed.db"
+    argv = [sys.executable, "-m", "replay.cli", "season", "--league", "demo", "--seed", "t",
+            "--games", str(GAMES * 3), "--workers", "1", "--db", str(db), "--json"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if db.exists() and proc.poll() is None:
+                with open_store(db) as store:
+                    if len(store.streams(kind="game")) >= 5:
+                        break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    stopped = heads(db)
+    assert 5 <= len(stopped) - 1 < GAMES * 3
+    with open_store(db) as store:
+        for info in store.streams(kind="game"):
+            assert store.read(info.stream, info.version, info.version)[0].type == "GameEnded"
+    assert subprocess.run(argv, capture_output=True, check=False).returncode == 0
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES * 3)]
+    with open_store(tmp_path / "whole.db") as store:
+        run_season(store, league=league.name, teams=league.teams,
+                   charts=default_charts(league.root), schedule=fixtures, seed="t")
+    assert heads(db) == heads(tmp_path / "whole.db")
