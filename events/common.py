@@ -41,6 +41,7 @@ class GameCreated(Event, frozen=True):
     overtime: bool = True  # regular season: 5-minute overtime, then a shootout (6.00, 21.00)
     home_goalie: str = ""  # the starting goalies, a coach choice (4.00); "" = the first listed
     away_goalie: str = ""
+    overtime_skaters: int = 5  # 5 per the text (6.00); 3 for a league's 3-on-3 overtime
 
 
 class DiceRolled(Event, frozen=True):

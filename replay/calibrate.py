@@ -21,14 +21,18 @@ gives their source and how the charts and cards move each figure.
 from __future__ import annotations
 
 import math
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from events.bones import InjuryChecked, PenaltyAssessed
 from projections.scoresheet import build_scoresheet
-from replay.games import open_store, read_game, simulate
+from replay.games import open_store, read_game
 from replay.league import LoadedLeague, load_league
+from replay.library import default_charts
 from replay.schedule import make_schedule
+from replay.season import run_season, season_game_id
 
 __all__ = ["NHL_2023_24", "NHL_SEASON", "Row", "Table", "calibrate"]
 
@@ -140,23 +144,23 @@ def _ratio(a: float, b: float) -> float:
     return a / b if b else math.nan
 
 
-def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1) -> Table:
-    """Simulate the first ``games`` fixtures of the league's schedule for ``seed`` and
-    average them per team-game beside the NHL's figures."""
+def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
+              workers: int = 2) -> Table:
+    """Play the first ``games`` fixtures of the league's season for ``seed`` exactly as
+    ``rinklog season`` would (goalie rotation, the league's overtime), in a throw-away
+    database, and average them per team-game beside the NHL's figures."""
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
-    for fx in fixtures:
-        store = open_store(":memory:")
-        try:
-            game_id = f"cal-{seed}-{fx.number:04d}-{fx.home}-{fx.away}"
-            simulate(store, fx.home, fx.away, seed=str(seed), game_id=game_id,
-                     fixtures=loaded.root)
-            figures = _game_figures(read_game(store, game_id))
-        finally:
-            store.close()
-        for key, value in figures.items():
-            totals[key] = totals.get(key, 0.0) + value
+    with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "calibrate.db") as store:
+        run = run_season(store, league=loaded.name, teams=loaded.teams,
+                         charts=default_charts(loaded.root),
+                         schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
+                         workers=workers, overtime_skaters=loaded.league.overtime_skaters)
+        for fx in fixtures:
+            figures = _game_figures(read_game(store, season_game_id(run.season_id, fx.number)))
+            for key, value in figures.items():
+                totals[key] = totals.get(key, 0.0) + value
     n = len(fixtures)
     team_games = 2 * n
     per = {k: _ratio(v, team_games) for k, v in totals.items()}

@@ -94,7 +94,8 @@ class Tuning:
     - ``blocker``: chance a two-way or penalty-killing forward has the B flag (10.70);
     - ``star``: quality added to each team's first-line scorer;
     - ``numeric``: added to the mean numeric action code (8.10: more shots beat Team
-      Defense); ``pp_shoot``: added to the P (power-play) range only (10.20).
+      Defense); ``pp_shoot``: added to the P (power-play) range only (10.20);
+    - ``backup``: the backup goalie's quality (the starter's is 0.4), before team strength.
     """
 
     injury_marks: tuple[int, int] = (3, 2)
@@ -107,6 +108,7 @@ class Tuning:
     star: float = 0.0
     numeric: float = 0.0
     pp_shoot: float = 0.0
+    backup: float = -0.3
 
 
 DEFAULT_TUNING = Tuning()
@@ -374,7 +376,7 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0,
     for i in killers:
         skaters[i] = msgspec.structs.replace(skaters[i], ace_pk=True)
     goalies = [_goalie(rng, taken, 0.4 + 0.5 * strength, True, tune, avoid),
-               _goalie(rng, taken, -0.3 + 0.5 * strength, False, tune, avoid)]
+               _goalie(rng, taken, tune.backup + 0.5 * strength, False, tune, avoid)]
     team = Team(
         id=team_id, name=name,
         bench_minor=nearest_range(rng.uniform(0.05, 0.08), with_red=True),  # 5.00
@@ -415,7 +417,7 @@ DEMO_LEAGUE: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] = [
 # The knobs the demo league was calibrated with (docs/calibration.md).
 DEMO_TUNING = Tuning(
     injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.10,
-    goalie_goal=(0.32, 0.10), blocker=1.0, penalty_share=0.95, star=0.3,
+    goalie_goal=(0.31, 0.10), blocker=1.0, penalty_share=0.95, star=0.3, backup=0.2,
     pen_mix=((.87, .04, .05, .005, .012, .005, .005, .005, .003),
              (.80, .06, .07, .01, .03, .01, .01, .01, .005)),
 )

@@ -100,7 +100,8 @@ def season(
             run = run_season(store, league=loaded.name, teams=loaded.teams,
                              charts=_charts(loaded), schedule=fixtures, seed=seed,
                              workers=workers, progress=tick,
-                             coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY))
+                             coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
+                             overtime_skaters=loaded.league.overtime_skaters)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")

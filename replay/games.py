@@ -95,7 +95,7 @@ class PlayedGame:
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
               goalies: tuple[str, str] = ("", ""),
-              coach: DefaultCoach | None = None) -> PlayedGame:
+              coach: DefaultCoach | None = None, overtime_skaters: int = 5) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
@@ -114,6 +114,7 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         seed=seed,
         home_goalie=goalies[0],
         away_goalie=goalies[1],
+        overtime_skaters=overtime_skaters,
     )
     events: list[Event] = [created]
     state = initial_state(created, home, away, charts)

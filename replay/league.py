@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -57,6 +57,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     conferences: Annotated[list[Conference], Meta(min_length=1)]
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
     draft_rules: bool = False  # the rules text's draft league rules (replay/draft_rules.py)
+    overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
 
     @property
     def team_ids(self) -> list[str]:

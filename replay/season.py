@@ -55,16 +55,19 @@ _teams: dict[str, Team] = {}
 _charts: Charts | None = None
 _season: tuple[str, str] = ("", "")
 _policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
+_overtime_skaters = 5
 
 
 def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
-          policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)) -> None:
-    global _charts, _season, _policies
+          policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
+          overtime_skaters: int = 5) -> None:
+    global _charts, _season, _policies, _overtime_skaters
     _teams.clear()
     _teams.update(teams)
     _charts = charts
     _season = (season_id, seed)
     _policies = policies
+    _overtime_skaters = overtime_skaters
 
 
 def goalie_starts(teams: dict[str, Team],
@@ -101,7 +104,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
-                     coach=DefaultCoach(*_policies))
+                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     return game_id, rows, {**game.meta(), "season": season_id, "number": number}
 
@@ -109,6 +112,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
+               overtime_skaters: int = 5,
                progress: Progress | None = None) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point."""
     season_id = f"{league}-{seed}"
@@ -132,7 +136,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     events = 0
     if progress:
         progress(done, len(schedule))
-    results = _results(todo, teams, charts, season_id, seed, workers, coach)
+    setup = (coach, overtime_skaters)
+    results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta in results:
             store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
@@ -149,22 +154,21 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Team], charts: Charts,
-             season_id: str, seed: str, workers: int,
-             coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)):
+             season_id: str, seed: str, workers: int, setup: tuple):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
-        _init(teams, charts, season_id, seed, coach)
+        _init(teams, charts, season_id, seed, *setup)
         return (_play(f) for f in todo)
-    return _pooled(todo, teams, charts, season_id, seed, workers, coach)
+    return _pooled(todo, teams, charts, season_id, seed, workers, setup)
 
 
-def _pooled(todo, teams, charts, season_id, seed, workers, coach):
+def _pooled(todo, teams, charts, season_id, seed, workers, setup):
     """Games from a pool, in order, with at most ``_AHEAD * workers`` of them played (or
     being played) ahead of the writer: a writer slower than the workers (a slow disk, a
     busy machine) makes them wait instead of piling finished games up in this process
     (``Pool.imap`` buffers every result it has received, ~200 KB a game)."""
     context = multiprocessing.get_context("fork")
-    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed, coach))
+    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed, *setup))
     fixtures = iter(todo)
     pending: deque = deque()
     try:

@@ -21,6 +21,7 @@ from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
 
+FORWARDS = ("LW", "C", "RW")
 STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
 PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
 Tactic = Literal["none", "pressure", "checking1", "checking2"]
@@ -99,7 +100,7 @@ class DefaultCoach:
         wanted = skater_slots(state, side)
         current = {s: team.slots.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
         keep: dict[str, str] = {}
-        five = team.man_short() == 0 and state.team(other(side)).man_short() == 0
+        five = state.skaters_allowed(side) == 5 and state.skaters_allowed(other(side)) == 5
         for slot in wanted:
             pid = current.get(slot)
             if pid and not team.players[pid].out and (
@@ -108,7 +109,15 @@ class DefaultCoach:
                 keep[slot] = pid
         if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
             home_slot = next(s for s, p in current.items() if p == carrier)
-            target = home_slot if home_slot in wanted else next(s for s in wanted if s not in keep)
+            free = [s for s in wanted if s not in keep]
+            if home_slot in wanted:
+                target = home_slot
+            elif free:
+                target = free[0]
+            else:
+                # 15.00: his slot has gone (a penalty ended or began mid-play) and every
+                # other slot is taken: the most tired of the others gives way.
+                target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
         unit_changes = self._fill(state, side, wanted, keep, on_the_fly)
         slots: dict[str, str | None] = {s: unit_changes.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
@@ -154,7 +163,7 @@ class DefaultCoach:
         defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
         if forward_slots:
             units = [dict(zip(("LW", "C", "RW"), line, strict=True)) for line in lines.forwards]
-            five = team.man_short() == 0 and state.team(other(side)).man_short() == 0
+            five = state.skaters_allowed(side) == 5 and state.skaters_allowed(other(side)) == 5
             self._place(chosen, used, forward_slots, units, ready, freshness, strength, team, five)
         if defense_slots:
             units = [dict(zip(("LD", "RD"), pair, strict=True)) for pair in lines.defense]

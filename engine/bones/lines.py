@@ -12,7 +12,7 @@ SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: (
 
 
 def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
-    return SLOTS_FOR[5 - state.team(side).man_short()]
+    return SLOTS_FOR[state.skaters_allowed(side)]
 
 
 def check_lines(state: GameState, event: LinesChanged) -> str | None:
@@ -62,8 +62,7 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
     """15.10: at 5 on 5 a forward may play a forward slot he is not rated for only when no
     forward rated for it is available (rested on the bench, not hurt or in the box)."""
     team = state.team(event.side)
-    other_team = state.team("away" if event.side == "home" else "home")
-    if team.man_short() or other_team.man_short():
+    if state.skaters_allowed("home") < 5 or state.skaters_allowed("away") < 5:
         return None
     on_ice_now = set(team.skaters_on_ice())
     placed = {pid for pid in event.slots.values() if pid}

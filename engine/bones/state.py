@@ -146,6 +146,7 @@ class GameState:
     pending_shot: tuple[str, str] | None = None  # (shooter, kind) once the puck moves
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
+    overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
     def team(self, side: str) -> TeamState:
@@ -170,6 +171,14 @@ class GameState:
     def skaters(self, side: str) -> int:
         """Skaters on the ice, counting a sixth attacker for a pulled goalie."""
         return len(self.team(side).skaters_on_ice())
+
+    def skaters_allowed(self, side: str) -> int:
+        """Skaters a team puts on the ice (15.00): five less its men short, at least three.
+        In a 3-on-3 overtime (a league option) each penalty to the other side adds one."""
+        mine, theirs = self.team(side).man_short(), self.team(other(side)).man_short()
+        if self.period == 4 and self.overtime_skaters < 5:
+            return max(3, min(5, self.overtime_skaters + theirs - mine))
+        return 5 - mine
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""

@@ -38,3 +38,37 @@ def test_4_00_and_5_00_bench_checks_come_before_the_opening_face_off():
     evolve(state, started)
     assert [(s.kind, s.side) for s in state.queue] == [
         ("bench", "home"), ("bench", "away"), ("faceoff", "")]
+
+
+def test_6_00_overtime_is_five_on_five_by_the_text_and_three_on_three_by_option():
+    from conftest import new_state, penalize
+
+    text = new_state()
+    text.period = 4
+    assert text.skaters_allowed("home") == 5
+    option = new_state(overtime_skaters=3)
+    option.period = 4
+    assert option.skaters_allowed("home") == option.skaters_allowed("away") == 3
+    penalize(option, "away", slot="RW")
+    assert (option.skaters_allowed("home"), option.skaters_allowed("away")) == (4, 3)
+    option.period = 3
+    assert (option.skaters_allowed("home"), option.skaters_allowed("away")) == (5, 4)
+
+
+def test_6_00_three_on_three_overtime_games_play_to_the_end():
+    from engine.dice import SeededDice
+    from events.bones import SequencePlayed
+    from replay.games import play_game
+
+    home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
+    seen_ot = 0
+    for n in range(40):
+        game = play_game(home, away, charts, game_id=f"ot{n}", dice=SeededDice(str(n), f"ot{n}"),
+                         seed=str(n), overtime_skaters=3)
+        ot = [e for e in game.events if isinstance(e, SequencePlayed) and e.period == 4]
+        seen_ot += bool(ot)
+        for e in ot:
+            assert 3 <= len(e.home) <= 5 and 3 <= len(e.away) <= 5
+            if e.home_short == e.away_short == 0 and e.home_goalie and e.away_goalie:
+                assert len(e.home) == len(e.away) == 3
+    assert seen_ot
