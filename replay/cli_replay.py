@@ -28,7 +28,7 @@ from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.explain import describe, explain_event
-from replay.games import open_store
+from replay.games import load_inputs, open_store, read_game
 from replay.session import (
     branch_game,
     continue_game,
@@ -129,7 +129,58 @@ class PromptCoach:
             _out("  press enter for the default order, or q to quit")
 
 
+def replay(game: Annotated[str, typer.Argument(help="game id")],
+           db: DbOption = "rinklog.db",
+           as_json: Annotated[bool, typer.Option("--json", help="the result as JSON")] = False,
+           ) -> None:
+    """Fold a game's stream through the rules, rebuild every projection and confirm it
+    equals the stored read models; print the final state.
+
+    Example: rinklog replay HFX-QUE-2026 --db rinklog.db
+    """
+    from projections.store import compare
+    from replay.audit import refold
+
+    with _read_store(db) as store:
+        events = read_game(store, game)
+        result = refold(events, *load_inputs(store, events[0]))
+        differences = compare(store, game, events)
+    state = result.state
+    mismatch = result.mismatch
+    summary = {
+        "game_id": game, "events": len(events),
+        "rules": "ok" if mismatch is None else f"seq {mismatch.seq}: {mismatch.expected}",
+        "projections": differences or "identical",
+        "finished": state.finished, "period": state.period, "sequence": state.sequence,
+        "score": {"home": state.home.score, "away": state.away.score},
+        "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
+                              "box_left": p.box_left, "short_left": p.short_left}
+                             for p in state.team(side).penalties] for side in ("home", "away")},
+        "on_ice": {side: {k: v for k, v in state.team(side).slots.items()}
+                   for side in ("home", "away")},
+        "puck": list(state.puck) if state.puck else None,
+    }
+    if as_json:
+        _dump(summary)
+    else:
+        _out(f"{game}: {len(events)} events; rules {summary['rules']}; projections "
+             f"{'identical to the stored read models' if not differences else 'DIFFER'}")
+        for line in differences:
+            _out(f"  {line}")
+        home, away = state.home, state.away
+        where = "final" if state.finished else f"period {state.period}, sequence {state.sequence}"
+        _out(f"{home.team.id} {home.score} - {away.score} {away.team.id} ({where})")
+        for side in ("home", "away"):
+            team = state.team(side)
+            slots = " ".join(f"{k}={v}" for k, v in team.slots.items() if v)
+            box = ", ".join(f"#{p.id} {p.player} {p.kind}" for p in team.penalties) or "none"
+            _out(f"  {team.team.id}: {slots}; penalties: {box}")
+    if differences or mismatch is not None:
+        raise typer.Exit(1)
+
+
 def register(app: typer.Typer) -> None:
+    app.command("replay")(replay)
     """Add the replay tooling commands to ``app``."""
 
     @app.command()
