@@ -42,6 +42,7 @@ from events.bones import (
     GoalieResult,
     GoalScored,
     PenaltyAssessed,
+    PenaltyShotAwarded,
     SequencePlayed,
     ShootoutAttempt,
     ShotTaken,
@@ -161,6 +162,9 @@ class _Fold:
         self.period = 1
         self.goals: list[dict[str, Any]] = []
         self.penalties: list[PenaltyAssessed] = []
+        self.penalty_shots: list[PenaltyLine] = []  # 11.10 PS1: no minutes, listed all the same
+        self.sequence = 0
+        self.ps_goalie: tuple[str, str] | None = None
         self.shots = {s: [0] * 5 for s in SIDES}
         self.blocked = {s: [0] * 5 for s in SIDES}
         self.faceoffs = {s: [0] * 5 for s in SIDES}
@@ -199,6 +203,7 @@ class _Fold:
         if isinstance(e, SequencePlayed):
             self.pending = None
             self.period = e.period
+            self.sequence = e.sequence
             for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
                 self.in_net[side] = gid
                 if gid is not None:
@@ -215,6 +220,15 @@ class _Fold:
         elif isinstance(e, GoalieResult):
             if self.pending is not None and self.pending[0] == _other(e.side):
                 self.recharge(e.goalie)
+            if e.outcome == "penalty_shot":
+                self.ps_goalie = (e.side, e.goalie)
+        elif isinstance(e, PenaltyShotAwarded):
+            if e.awarded and self.ps_goalie is not None:
+                side, goalie = self.ps_goalie
+                self.penalty_shots.append(PenaltyLine(
+                    period=self.period, time=clock((max(1, self.sequence) - 1) * SEQUENCE_SECONDS),
+                    team=self.team_id(side), player=goalie, player_name=self.name(goalie),
+                    type="penalty_shot", minutes=0))
         elif isinstance(e, GoalScored):
             if self.pending is None or self.pending[0] != e.side:
                 self.shot(e.side, e.period, e.goalie)
@@ -334,6 +348,7 @@ class _Fold:
         penalties = [PenaltyLine(period=p.period, time=clock(p.time), team=self.team_id(p.side),
                                  player=p.player, player_name=self.name(p.player), type=p.kind,
                                  minutes=p.minutes) for p in self.penalties]
+        penalties = sorted([*penalties, *self.penalty_shots], key=lambda p: (p.period, p.time))
         order = {s: i for i, s in enumerate(SIDES)}
         goalies = [GoalieLine(team=self.team_id(g.side), player=pid, name=self.name(pid),
                               toi=g.toi, shots_against=g.sa, saves=g.sa - g.ga,

@@ -141,3 +141,24 @@ def test_json_keys(games) -> None:
 
 def test_fold_is_deterministic(games) -> None:
     assert build_scoresheet(games[1]) == build_scoresheet(list(games[1]))
+
+
+def test_an_awarded_penalty_shot_is_listed_with_the_penalties(tmp_path):
+    """11.10 PS1: the scoresheet lists the penalty shot (no minutes) against the goalie's
+    team, in time order with the other penalties. Seed ps37 is a game with one."""
+    from events.bones import PenaltyShotAwarded
+    from projections.scoresheet import build_scoresheet
+    from replay.games import open_store, read_game, simulate
+
+    with open_store(tmp_path / "ps.db") as store:
+        game = simulate(store, "WPG", "SAS", seed="ps37", game_id="ps37").game_id
+        events = read_game(store, game)
+    awarded = [e for e in events if isinstance(e, PenaltyShotAwarded) and e.awarded]
+    assert awarded
+    sheet = build_scoresheet(events).to_json()
+    shots = [p for p in sheet["penalties"] if p["type"] == "penalty_shot"]
+    assert len(shots) == len(awarded)
+    fouling = "SAS" if awarded[0].side == "home" else "WPG"
+    assert shots[0]["team"] == fouling and shots[0]["minutes"] == 0
+    times = [(p["period"], p["time"]) for p in sheet["penalties"]]
+    assert times == sorted(times)
