@@ -77,7 +77,13 @@ class TeamState:
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""
-        return min(2, sum(1 for p in self.penalties if p.short_left > 0))
+        if not self.penalties:  # the common case, asked thousands of times a game
+            return 0
+        short = 0
+        for penalty in self.penalties:
+            if penalty.short_left > 0:
+                short += 1
+        return min(2, short)
 
     def card(self, player_id: str) -> Skater | Goalie:
         return self.players[player_id].card
