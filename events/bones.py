@@ -349,4 +349,3 @@ BonesEvent = (
 )
 
 decoder = msgspec.msgpack.Decoder(BonesEvent)
-json_decoder = msgspec.json.Decoder(BonesEvent)

@@ -17,13 +17,12 @@ from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initi
 from engine.bones.state import GameState
 from engine.dice import derive_roll
 from events.base import Event
-from events.bones import BonesEvent, ShootoutOrderChosen
+from events.bones import ShootoutOrderChosen, decoder
 from events.common import DiceRolled, GameCreated, LinesChanged, TacticDeclared
 from events.errors import RinklogError, UnknownGame
 from events.store import GENESIS, EventStore, chain_hash, verify_chain
 
 CHOICES = (LinesChanged, ShootoutOrderChosen, TacticDeclared)
-_DECODER = msgspec.msgpack.Decoder(BonesEvent)
 
 
 @dataclass(frozen=True)
@@ -174,7 +173,7 @@ def audit_events(rows: list, head_hash: str | None, meta: dict,
     events: list[Event] = []
     for row in rows:
         try:
-            event = _DECODER.decode(row.payload)
+            event = decoder.decode(row.payload)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
             return report(AuditFailure("decode", row.seq, f"a {row.type} event",
                                        f"undecodable payload ({err})", "event catalogue"))

@@ -18,9 +18,8 @@ import msgspec
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DefaultCoach
-from engine.bones.game import evolve, initial_state, play
+from engine.bones.game import initial_state, play
 from engine.bones.rulesets import find_ruleset
-from engine.bones.state import GameState
 from engine.dice import DiceSource, ManualDice, SeededDice
 from events.base import Event
 from events.bones import BonesEvent
@@ -184,13 +183,3 @@ def read_game(store: EventStore, game_id: str) -> list[Event]:
         raise UnknownGame(f"no game {game_id!r} in this database" +
                           (f" (games: {known}...)" if known else " (it holds no games)"))
     return [row.event for row in store.iter_events(game_id)]
-
-
-def rebuild_state(store: EventStore, events: list[Event]) -> GameState:
-    """Fold a stream's events into the engine state at its end."""
-    created = events[0]
-    assert isinstance(created, GameCreated)
-    state = initial_state(created, *load_inputs(store, created))
-    for event in events[1:]:
-        evolve(state, event)
-    return state

@@ -15,10 +15,11 @@ from typing import Any, Literal
 
 import msgspec
 
+from events.bones import decoder
 from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
 from events.store import EventStore, blob_hash
-from replay.audit import _DECODER, AuditReport, audit_events
+from replay.audit import AuditReport, audit_events
 from replay.games import CARD_MEDIA, CHART_MEDIA, read_game
 
 FORMAT = "rinklog-export"
@@ -110,14 +111,14 @@ def verify_export(data: bytes, origin: str = "file") -> Verified:
         f = report.failure
         raise ImportRefused(f"{origin}: {f.check} check fails at event {f.seq} ({f.rule}): "
                             f"expected {f.expected}, found {f.recorded}; nothing written")
-    created = _DECODER.decode(file.rows[0].payload)
+    created = decoder.decode(file.rows[0].payload)
     # (a branch's GameCreated keeps its parent's game id: only the ruleset must agree)
     if not isinstance(created, GameCreated) or created.ruleset != file.ruleset \
             or created.ruleset_version != file.ruleset_version:
         raise ImportRefused(f"{origin}: the ruleset does not match the game's first event; "
                             "nothing written")
     for row in file.rows:  # the store re-encodes events: the bytes must already be canonical
-        if _ENCODER.encode(_DECODER.decode(row.payload)) != row.payload:
+        if _ENCODER.encode(decoder.decode(row.payload)) != row.payload:
             raise ImportRefused(f"{origin}: event {row.seq} is not in canonical form; "
                                 "nothing written")
     return Verified(file, report)
@@ -129,7 +130,7 @@ def import_game(store: EventStore, data: bytes, origin: str = "file") -> AuditRe
     file = verified.file
     if store.exists(file.game_id):
         raise StreamConflict(f"game {file.game_id} is already in {store.path}; nothing written")
-    events = [_DECODER.decode(row.payload) for row in file.rows]
+    events = [decoder.decode(row.payload) for row in file.rows]
     for blob in file.blobs:
         store.put_blob(blob.content, blob.media_type)
     store.append(file.game_id, events, expected_version=0, kind=file.kind, meta=file.meta)
@@ -169,7 +170,7 @@ def diff_games(store: EventStore, game_a: str, game_b: str) -> Difference:
 
 def _decode(payload: bytes) -> Any:
     try:
-        return _DECODER.decode(payload)
+        return decoder.decode(payload)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return msgspec.msgpack.decode(payload)
 

@@ -39,13 +39,13 @@ def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str =
     receiver = state.team(side).slots.get(slot)
     if receiver is None:
         # 13.00: a pass to an empty slot is intercepted instead.
-        return resolve_interception(state, side, passer, red, rule="13.00", from_pass=True)
+        return resolve_interception(state, side, passer, red, rule="13.00")
     return [PuckPassed(side=side, from_player=passer, to_player=receiver, slot=slot,
                        roll=state.rolls, rule=rule)]
 
 
 def resolve_interception(state: GameState, side: str, carrier: str, red: int,
-                         rule: str = "12.00", from_pass: bool = False) -> list:
+                         rule: str = "12.00") -> list:
     """The carrier loses the puck to the slot his pass chart names on the other team."""
     card = state.team(side).card(carrier)
     assert isinstance(card, Skater)

@@ -148,7 +148,6 @@ class GameState:
     next_penalty_id: int = 1
     finished: bool = False
     shootout_order: tuple[str, list[str], list[str]] | None = None
-    shootout_round: int = 0
     pending_shot: tuple[str, str] | None = None  # (shooter, kind) once the puck moves
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
