@@ -16,6 +16,7 @@ import msgspec
 import typer
 
 from engine.bones.coach import DefaultCoach
+from engine.bones.lines import check_lines
 from engine.bones.state import GameState
 from engine.dice import parse_roll
 from events.base import Event, Roll
@@ -93,17 +94,52 @@ class PromptCoach:
         proposal = self.default.lines(state)
         if not state.queue or state.queue[0].kind != "faceoff":
             return proposal  # on the fly, during play: the default coach changes lines
+        slots = {side: dict(state.team(side).slots) for side in ("home", "away")}
         for change in proposal:
-            team = state.team(change.side)
-            names = ", ".join(f"{slot} {team.players[pid].card.name}"
-                              for slot, pid in change.slots.items()
-                              if pid and team.slots.get(slot) != pid)
-            _out(f"  default coach: {team.team.id} sends {names or 'the same players'}")
+            slots[change.side] = dict(change.slots)
+        for side in ("home", "away"):
+            self._show(state, side, slots[side])
         while True:
-            answer = self._ask("line change? [enter = default coach]")
+            answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
+                               "'away G=ID' pulls the goalie]")
             if not answer:
-                return proposal
-            _out("  press enter for the default coach's lines, or q to quit")
+                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False)
+                        for side in ("home", "away") if slots[side] != state.team(side).slots]
+            edited = self._edit(state, slots, answer)
+            if edited is not None:
+                side, new = edited
+                slots[side] = new
+                self._show(state, side, new)
+
+    @staticmethod
+    def _show(state: GameState, side: str, slots: dict[str, str | None]) -> None:
+        team = state.team(side)
+        names = ", ".join(f"{slot} {team.players[pid].card.name} ({pid})"
+                          for slot, pid in slots.items() if pid)
+        _out(f"  {team.team.id} ({side}): {names}")
+
+    @staticmethod
+    def _edit(state: GameState, slots: dict[str, dict[str, str | None]],
+              answer: str) -> tuple[str, dict[str, str | None]] | None:
+        """Apply 'SIDE SLOT=ID ...' (ID '-' empties a slot) if the rules allow it (6.41,
+        15.00); otherwise say why and keep the lines as they were."""
+        words = answer.split()
+        side = words[0].lower() if words else ""
+        if side not in ("home", "away") or len(words) < 2:
+            _out("  start with home or away, then SLOT=ID pairs (slots LW C RW LD RD G)")
+            return None
+        new = dict(slots[side])
+        for word in words[1:]:
+            slot, _, pid = word.partition("=")
+            if slot.upper() not in new or not pid:
+                _out(f"  not SLOT=ID: {word!r} (slots LW C RW LD RD G; '-' for empty)")
+                return None
+            new[slot.upper()] = None if pid == "-" else pid
+        problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False))
+        if problem:
+            _out(f"  not allowed: {problem}")
+            return None
+        return side, new
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
         chosen = []
@@ -121,12 +157,30 @@ class PromptCoach:
         return chosen
 
     def shootout(self, state: GameState) -> ShootoutOrderChosen:
-        proposal = self.default.shootout(state)
+        order = self.default.shootout(state)
         while True:
-            answer = self._ask("shootout shooters? [enter = default order]")
+            _out(f"  shootout: {order.first} shoots first; home {', '.join(order.home_shooters[:3])}"
+                 f"; away {', '.join(order.away_shooters[:3])}")
+            answer = self._ask("shootout? [enter = as shown; 'home ID,ID,ID', "
+                               "'away ID,ID,ID' or 'first away']")
             if not answer:
-                return proposal
-            _out("  press enter for the default order, or q to quit")
+                return order
+            words = answer.split()
+            if len(words) == 2 and words[0] == "first" and words[1] in ("home", "away"):
+                order = msgspec.structs.replace(order, first=words[1])
+                continue
+            if len(words) == 2 and words[0] in ("home", "away"):
+                named = [p for p in words[1].split(",") if p]
+                team = state.team(words[0])
+                bad = [p for p in named if p not in team.players or team.players[p].is_goalie]
+                if bad:
+                    _out(f"  not {team.team.id} skaters: {', '.join(bad)}")
+                    continue
+                field = f"{words[0]}_shooters"
+                rest = [p for p in getattr(order, field) if p not in named]
+                order = msgspec.structs.replace(order, **{field: named + rest})
+                continue
+            _out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
 
 
 def replay(game: Annotated[str, typer.Argument(help="game id")],
