@@ -100,3 +100,4 @@ class SeasonCreated(Event, frozen=True):
     charts_hash: str
     team_hashes: dict[str, str]
     schedule: list[tuple[int, str, str]]  # (number, home, away)
+    divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)

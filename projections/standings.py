@@ -38,6 +38,21 @@ class Record(msgspec.Struct, kw_only=True):
 
 def build_standings(games: Iterable[tuple[GameCreated, GameEnded]]) -> list[Record]:
     """Every team's record, best first."""
+    records, h2h = _tally(games)
+    return rank(list(records.values()), h2h)
+
+
+def grouped_standings(games: Iterable[tuple[GameCreated, GameEnded]],
+                      groups: Iterable[tuple[str, list[str]]]) -> list[tuple[str, list[Record]]]:
+    """Standings of each group (a division or a conference), ranked within the group; head
+    to head counts the games between the group's tied teams."""
+    records, h2h = _tally(games)
+    return [(title, rank([records[t] for t in teams if t in records], h2h))
+            for title, teams in groups]
+
+
+def _tally(games: Iterable[tuple[GameCreated, GameEnded]]
+           ) -> tuple[dict[str, Record], dict[tuple[str, str], int]]:
     records: dict[str, Record] = {}
     h2h: dict[tuple[str, str], int] = defaultdict(int)  # (team, opponent) -> points won
 
@@ -66,7 +81,7 @@ def build_standings(games: Iterable[tuple[GameCreated, GameEnded]]) -> list[Reco
                 h2h[(rec.team, opponent)] += 1
             else:
                 rec.l += 1
-    return rank(list(records.values()), h2h)
+    return records, h2h
 
 
 def rank(records: list[Record], h2h: dict[tuple[str, str], int]) -> list[Record]:

@@ -23,8 +23,8 @@ from replay.league import load_league
 from replay.library import load_coach
 from replay.schedule import make_schedule
 from replay.season import run_season
+from replay.seasons import division_standings, load_season
 from replay.seasons import leaders as season_leaders
-from replay.seasons import load_season
 from replay.seasons import standings as season_standings
 
 SeasonOption = Annotated[str | None, typer.Option(
@@ -32,6 +32,10 @@ SeasonOption = Annotated[str | None, typer.Option(
 
 LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
+
+
+class BadOption(RinklogError):
+    """An option value outside its choices."""
 
 
 class BadGameCount(RinklogError):
@@ -101,7 +105,9 @@ def season(
                              charts=_charts(loaded), schedule=fixtures, seed=seed,
                              workers=workers, progress=tick,
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
-                             overtime_skaters=loaded.league.overtime_skaters)
+                             overtime_skaters=loaded.league.overtime_skaters,
+                             divisions=[(c.name, d.name, d.teams) for c in loaded.league.conferences
+                                        for d in c.divisions])
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
@@ -127,6 +133,8 @@ def _charts(loaded):
 
 def standings(
     season_id: SeasonOption = None,
+    by: Annotated[str, typer.Option(
+        "--by", help="league, conference or division")] = "league",
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
 ) -> None:
@@ -135,17 +143,28 @@ def standings(
 
     Example: rinklog standings --db season.db
     """
+    if by not in ("league", "conference", "division"):
+        raise BadOption(f"--by takes league, conference or division, not {by!r}")
     with open_store(db) as store:
         found = load_season(store, season_id)
-        table = season_standings(store, found)
+        if by == "league" or not found.created.divisions:
+            tables = [("League", season_standings(store, found))]
+        else:
+            tables = division_standings(store, found, by)
     if as_json:
-        typer.echo(json.dumps([r.to_json() for r in table]))
+        rows = [r.to_json() for _, table in tables for r in table]
+        typer.echo(json.dumps(rows if by == "league" else
+                              [{"group": title, "teams": [r.to_json() for r in table]}
+                               for title, table in tables]))
         return
-    typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} {'PTS':>4} "
-               f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
-    for i, r in enumerate(table, start=1):
-        typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} {r.otl:>3} "
-                   f"{r.points:>4} {r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
+    for title, table in tables:
+        typer.echo(f"{title}")
+        typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} {'PTS':>4} "
+                   f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
+        for i, r in enumerate(table, start=1):
+            typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
+                       f"{r.otl:>3} {r.points:>4} {r.road_wins:>3} {r.gf:>4} {r.ga:>4} "
+                       f"{r.diff:>+5}")
 
 
 def leaders(

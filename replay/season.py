@@ -113,6 +113,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
                overtime_skaters: int = 5,
+               divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point."""
     season_id = f"{league}-{seed}"
@@ -120,7 +121,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
-                            team_hashes=team_hashes, schedule=[tuple(f) for f in schedule])
+                            team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
+                            divisions=[(c, d, list(t)) for c, d, t in divisions])
     if not store.exists(season_id):
         store.append(season_id, [created], 0, kind="season",
                      meta={"league": league, "seed": seed, "games": len(schedule)})

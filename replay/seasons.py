@@ -12,7 +12,7 @@ from events.common import GameCreated, GameEnded, SeasonCreated
 from events.errors import UnknownGame
 from events.store import EventStore
 from projections import store as read_models
-from projections.standings import Record, build_standings
+from projections.standings import Record, build_standings, grouped_standings
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,19 @@ def load_season(store: EventStore, season_id: str | None = None) -> Season:
 
 def standings(store: EventStore, season: Season) -> list[Record]:
     """Standings from each game's first and last event (no need to read the rest)."""
+    return build_standings(_results(store, season))
+
+
+def division_standings(store: EventStore, season: Season,
+                       by: str = "division") -> list[tuple[str, list[Record]]]:
+    """Standings per division or conference, from the league layout the season recorded."""
+    groups: dict[str, list[str]] = {}
+    for conference, division, teams in season.created.divisions:
+        groups.setdefault(division if by == "division" else conference, []).extend(teams)
+    return grouped_standings(_results(store, season), groups.items())
+
+
+def _results(store: EventStore, season: Season) -> list[tuple[GameCreated, GameEnded]]:
     pairs = []
     for game_id in season.game_ids:
         version = store.version(game_id)
@@ -63,7 +76,7 @@ def standings(store: EventStore, season: Season) -> list[Record]:
         last = store.read(game_id, version, version)[0].event
         if isinstance(first, GameCreated) and isinstance(last, GameEnded):
             pairs.append((first, last))
-    return build_standings(pairs)
+    return pairs
 
 
 SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"}

@@ -141,3 +141,29 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
         run_season(store, league=league.name, teams=league.teams,
                    charts=default_charts(league.root), schedule=fixtures, seed="t")
     assert heads(db) == heads(tmp_path / "whole.db")
+
+
+def test_standings_by_division_rank_within_each_division(tmp_path, league, capsys):
+    import json
+
+    from replay.cli import main
+    from replay.seasons import division_standings
+
+    db = tmp_path / "d.db"
+    assert main(["season", "--league", "demo", "--seed", "t", "--games", str(GAMES),
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    with open_store(db) as store:
+        season = load_season(store)
+        whole = standings(store, season)
+        groups = division_standings(store, season, "division")
+    assert len(groups) == 4
+    assert sorted(r.team for _, table in groups for r in table) == sorted(r.team for r in whole)
+    layout = {d.name: set(d.teams) for c in league.league.conferences for d in c.divisions}
+    for title, table in groups:
+        assert {r.team for r in table} <= layout[title]
+        assert [r.points for r in table] == sorted((r.points for r in table), reverse=True)
+    capsys.readouterr()
+    assert main(["standings", "--db", str(db), "--by", "conference", "--json"]) == 0
+    conferences = json.loads(capsys.readouterr().out)
+    assert [g["group"] for g in conferences] == [c.name for c in league.league.conferences]
+    assert main(["standings", "--db", str(db), "--by", "team"]) == 1
