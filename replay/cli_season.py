@@ -106,8 +106,7 @@ def season(
                              workers=workers, progress=tick,
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
                              overtime_skaters=loaded.league.overtime_skaters,
-                             divisions=[(c.name, d.name, d.teams) for c in loaded.league.conferences
-                                        for d in c.divisions])
+                             divisions=loaded.divisions)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")

@@ -81,6 +81,12 @@ class LoadedLeague:
     path: Path = field(default=Path())  # its league.toml
 
     @property
+    def divisions(self) -> list[tuple[str, str, list[str]]]:
+        """(conference, division, team ids) for every division, in league order."""
+        return [(c.name, d.name, list(d.teams)) for c in self.league.conferences
+                for d in c.divisions]
+
+    @property
     def name(self) -> str:
         return self.league.name
 

@@ -139,7 +139,8 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES * 3)]
     with open_store(tmp_path / "whole.db") as store:
         run_season(store, league=league.name, teams=league.teams,
-                   charts=default_charts(league.root), schedule=fixtures, seed="t")
+                   charts=default_charts(league.root), schedule=fixtures, seed="t",
+                   divisions=league.divisions)  # as `rinklog season` records them
     assert heads(db) == heads(tmp_path / "whole.db")
 
 
