@@ -39,7 +39,9 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
             return f"{pid} cannot play ({status.out})"
         if slot != "G" and status.is_goalie:
             return f"6.41: goalie {pid} cannot skate in {slot}"
-        if pid not in on_ice_now and status.rest < REST_SEQUENCES:
+        if pid not in on_ice_now and status.rest < REST_SEQUENCES \
+                and _rested_on_bench(team, on_ice_now, ids):
+            # R-6.41a: with nobody rested on the bench, the freshest may come back early.
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = _out_of_position(state, event)
     if problem:
@@ -83,3 +85,10 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
                 return (f"15.10: {pid} is not rated for {slot} while {other_id} is rested "
                         "and rated for it")
     return None
+
+
+def _rested_on_bench(team, on_ice_now: set[str], placed: list[str]) -> bool:
+    """Is any skater rested, free and on the bench (6.41)?"""
+    return any(pid not in on_ice_now and pid not in placed and not status.out
+               and not status.is_goalie and status.rest >= REST_SEQUENCES
+               for pid, status in team.players.items())

@@ -358,3 +358,16 @@ def test_15_10_applies_only_at_5_on_5(state):
     wing = _forward_not_rated_for(state, "C")
     event = change(state, C=wing)
     assert "15.10" not in (lines.check_lines(state, event) or "")
+
+
+def test_6_41_with_nobody_rested_the_freshest_may_return_early(state):
+    """R-6.41a: the rest rule gives way only when no rested skater is free on the bench."""
+    fresh = state.home.team.lines.forwards[1][1]
+    on_ice = set(state.home.skaters_on_ice())
+    for pid, status in state.home.players.items():
+        if pid not in on_ice and not status.is_goalie:
+            status.rest = 1
+    assert lines.check_lines(state, change(state, C=fresh)) is None
+    other = state.home.team.lines.forwards[2][1]
+    state.home.players[other].rest = 3  # now someone rested is free
+    assert "6.41" in lines.check_lines(state, change(state, C=fresh))
