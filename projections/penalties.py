@@ -44,8 +44,16 @@ def period_length(period: int) -> int:
     return 300 if period == 4 else 1200
 
 
-def strength_label(mine: int, theirs: int) -> str:
-    return f"{5 - mine}v{5 - theirs}"
+def skaters(mine: int, theirs: int, base: int = 5) -> int:
+    """Skaters a side has with ``mine`` and ``theirs`` men short (15.00); ``base`` 3 is a
+    league's 3-on-3 overtime, where each penalty to the other side adds one (R-6.00b)."""
+    if base < 5:
+        return max(3, min(5, base + theirs - mine))
+    return 5 - mine
+
+
+def strength_label(mine: int, theirs: int, base: int = 5) -> str:
+    return f"{skaters(mine, theirs, base)}v{skaters(theirs, mine, base)}"
 
 
 def _other(side: str) -> str:
@@ -124,6 +132,11 @@ class PenaltyFold:
         self.sequence = 0
         self.sequences: list[dict[str, Any]] = []
 
+    def base_skaters(self) -> int:
+        if self.period == 4 and self.created is not None:
+            return self.created.overtime_skaters
+        return 5
+
     def man_short(self, side: str) -> int:
         return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
 
@@ -131,9 +144,10 @@ class PenaltyFold:
         if isinstance(e, SequencePlayed):
             self.period, self.sequence = e.period, e.sequence
             home, away = self.man_short("home"), self.man_short("away")
+            base = self.base_skaters()
             self.sequences.append({"period": e.period, "sequence": e.sequence,
-                                   "home": strength_label(home, away),
-                                   "away": strength_label(away, home)})
+                                   "home": strength_label(home, away, base),
+                                   "away": strength_label(away, home, base)})
             for side in SIDES:
                 ticking = [c for c in self.clocks[side] if c.short_left > 0][:MAX_SHORT]
                 for c in ticking:
@@ -196,7 +210,8 @@ class PenaltyFold:
         return PenaltyReport(
             game_id=self.created.game_id, at=at, period=self.period, sequence=self.sequence,
             penalties=lines, box=box, running=running,
-            strength={"home": strength_label(home, away), "away": strength_label(away, home)},
+            strength={"home": strength_label(home, away, self.base_skaters()),
+                      "away": strength_label(away, home, self.base_skaters())},
             sequences=list(self.sequences))
 
 

@@ -301,3 +301,24 @@ def test_projections_commands(capsys, tmp_path: Path) -> None:
     assert code == 0 and "rebuilt:" in out
     code, _, err = _run(capsys, "projections", "update", "--db", str(tmp_path / "none.db"))
     assert code == 1 and "no such database" in err
+
+
+def test_strength_labels_follow_a_three_on_three_overtime():
+    from engine.dice import SeededDice
+    from events.bones import SequencePlayed
+    from projections.penalties import build_penalties
+    from replay.games import play_game
+    from replay.library import default_charts, find_team
+
+    home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
+    checked = 0
+    for n in range(40):
+        game = play_game(home, away, charts, game_id=f"l{n}", dice=SeededDice(str(n), f"l{n}"),
+                         seed=str(n), overtime_skaters=3)
+        labels = build_penalties(game.events).to_json()["sequences"]
+        played = [e for e in game.events if isinstance(e, SequencePlayed)]
+        for label, seq in zip(labels, played, strict=True):
+            if seq.period == 4 and seq.home_goalie and seq.away_goalie:
+                assert label["home"] == f"{len(seq.home)}v{len(seq.away)}"
+                checked += 1
+    assert checked
