@@ -11,6 +11,11 @@ from events.base import Event, Roll
 Side = Literal["home", "away"]
 
 
+def other_side(side: str) -> str:
+    """The opponents of ``side``."""
+    return "away" if side == "home" else "home"
+
+
 class RosterEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What projections need to know of a dressed player (the full card is in a blob)."""
 

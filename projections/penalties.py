@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
-from events.common import GameCreated
+from events.common import GameCreated, other_side
 
 __all__ = ["BoxStint", "PenaltyFold", "PenaltyLine", "PenaltyReport", "Running",
            "build_penalties", "period_length", "strength_label"]
@@ -54,10 +54,6 @@ def skaters(mine: int, theirs: int, base: int = 5) -> int:
 
 def strength_label(mine: int, theirs: int, base: int = 5) -> str:
     return f"{skaters(mine, theirs, base)}v{skaters(theirs, mine, base)}"
-
-
-def _other(side: str) -> str:
-    return "away" if side == "home" else "home"
 
 
 class PenaltyLine(msgspec.Struct, frozen=True):
@@ -167,7 +163,7 @@ class PenaltyFold:
             for side in SIDES:
                 self.clocks[side] = [c for c in self.clocks[side] if c.event.id != e.id]
         elif isinstance(e, GoalScored):
-            other = _other(e.side)
+            other = other_side(e.side)
             if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
                 for c in self.clocks[other]:
                     if c.short_left > 0 and c.event.kind in RELEASABLE:

@@ -47,7 +47,7 @@ from events.bones import (
     ShootoutAttempt,
     ShotTaken,
 )
-from events.common import GameCreated, GameEnded, LinesChanged, PeriodStarted
+from events.common import GameCreated, GameEnded, LinesChanged, PeriodStarted, other_side
 
 __all__ = [
     "GoalLine",
@@ -69,10 +69,6 @@ SIDES = ("home", "away")
 def clock(seconds: int) -> str:
     """Seconds as ``MM:SS``."""
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
-
-
-def _other(side: str) -> str:
-    return "away" if side == "home" else "home"
 
 
 class PowerPlay(msgspec.Struct, frozen=True):
@@ -185,7 +181,7 @@ class _Fold:
     def shot(self, side: str, period: int, goalie: str | None) -> None:
         self.shots[side][min(period, 5) - 1] += 1
         if goalie is not None:
-            self.goalie(_other(side), goalie).sa += 1
+            self.goalie(other_side(side), goalie).sa += 1
         self.pending = (side, goalie)
 
     def recharge(self, goalie: str | None) -> None:
@@ -196,7 +192,7 @@ class _Fold:
         if old is not None:
             self.goalies[old].sa -= 1
         if goalie is not None:
-            self.goalie(_other(side), goalie).sa += 1
+            self.goalie(other_side(side), goalie).sa += 1
         self.pending = (side, goalie)
 
     def apply(self, e: Any) -> None:  # noqa: C901 - one branch per event type
@@ -212,13 +208,13 @@ class _Fold:
         elif isinstance(e, ShotTaken):
             self.pending = None
             if e.block == "blocked":
-                self.blocked[_other(e.side)][min(self.period, 5) - 1] += 1
+                self.blocked[other_side(e.side)][min(self.period, 5) - 1] += 1
                 return
             if e.kind == "empty_net" and not e.in_range:
                 return
-            self.shot(e.side, self.period, self.in_net[_other(e.side)])
+            self.shot(e.side, self.period, self.in_net[other_side(e.side)])
         elif isinstance(e, GoalieResult):
-            if self.pending is not None and self.pending[0] == _other(e.side):
+            if self.pending is not None and self.pending[0] == other_side(e.side):
                 self.recharge(e.goalie)
             if e.outcome == "penalty_shot":
                 self.ps_goalie = (e.side, e.goalie)
@@ -236,13 +232,13 @@ class _Fold:
                 self.recharge(e.goalie)
             self.pending = None
             if e.goalie is not None:
-                self.goalie(_other(e.side), e.goalie).ga += 1
+                self.goalie(other_side(e.side), e.goalie).ga += 1
             self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
             self.last_goal = {"period": e.period, "time": None, "side": e.side,
                               "scorer": e.scorer, "assists": [], "strength": e.strength,
                               "goalies": {e.side: self.last_in_net[e.side],
-                                          _other(e.side): e.goalie
-                                          or self.last_in_net[_other(e.side)]}}
+                                          other_side(e.side): e.goalie
+                                          or self.last_in_net[other_side(e.side)]}}
             self.goals.append(self.last_goal)
         elif isinstance(e, ExactTime):
             if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
@@ -293,8 +289,8 @@ class _Fold:
         out = {s: 0 for s in SIDES}
         for p in self.penalties:
             if p.short > 0 and p.kind in PP_KINDS and \
-                    (_other(p.side), p.period, p.sequence) not in short_at:
-                out[_other(p.side)] += 1
+                    (other_side(p.side), p.period, p.sequence) not in short_at:
+                out[other_side(p.side)] += 1
         return out
 
     def winning_goal(self) -> tuple[dict[str, Any] | None, dict[tuple[str, str], str]]:
@@ -302,7 +298,7 @@ class _Fold:
         if self.ended is None:
             return None, {}
         win = self.ended.winner
-        lose = _other(win)
+        lose = other_side(win)
         gwg = None
         if self.ended.decided == "SO":
             goalies = dict(self.last_in_net)

@@ -38,7 +38,7 @@ from events.bones import (
     SequencePlayed,
     ShotTaken,
 )
-from events.common import GameCreated, PeriodStarted
+from events.common import GameCreated, PeriodStarted, other_side
 from projections.scoresheet import _Fold as _SheetFold
 
 __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "StatsFold",
@@ -53,8 +53,14 @@ TEAM_COUNTS = ("gp", "w", "l", "otl", "gf", "ga", "ppo", "ppg", "pko", "ppga", "
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
 
 
-def _other(side: str) -> str:
-    return "away" if side == "home" else "home"
+def _point(row: dict[str, int], kind: str, strength: str) -> None:
+    """A goal (``g``) or an assist (``a``): a point, and a PP or SH point by strength."""
+    row[kind] += 1
+    row["p"] += 1
+    if strength == "PP":
+        row["ppp"] += 1
+    elif strength == "SH":
+        row["shp"] += 1
 
 
 class GameStats:
@@ -140,7 +146,7 @@ class StatsFold:
             self.pending = None
             if e.block == "blocked":
                 st.skater(self.key(e.side, e.shooter))["shots_blocked"] += 1
-                st.team(self.team_of[_other(e.side)])["blocked"] += 1
+                st.team(self.team_of[other_side(e.side)])["blocked"] += 1
             elif not (e.kind == "empty_net" and not e.in_range):
                 st.skater(self.key(e.side, e.shooter))["sog"] += 1
                 self.pending = (e.side, e.shooter)
@@ -148,32 +154,20 @@ class StatsFold:
             if self.pending is None or self.pending[0] != e.side:
                 st.skater(self.key(e.side, e.scorer))["sog"] += 1
             self.pending = None
-            row = st.skater(self.key(e.side, e.scorer))
-            row["g"] += 1
-            row["p"] += 1
-            if e.strength == "PP":
-                row["ppp"] += 1
-            elif e.strength == "SH":
-                row["shp"] += 1
+            _point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
             if e.strength in ("EV", "SH", "EN"):
                 mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
                                 else (e.away_on_ice, e.home_on_ice))
                 for pid in mine:
                     st.skater(self.key(e.side, pid))["plus_minus"] += 1
                 for pid in theirs:
-                    st.skater(self.key(_other(e.side), pid))["plus_minus"] -= 1
+                    st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
             self.last_goal = e
         elif isinstance(e, AssistsAwarded):
             goal = self.last_goal
             if goal is not None and goal.side == e.side:
                 for pid in e.players:
-                    row = st.skater(self.key(e.side, pid))
-                    row["a"] += 1
-                    row["p"] += 1
-                    if goal.strength == "PP":
-                        row["ppp"] += 1
-                    elif goal.strength == "SH":
-                        row["shp"] += 1
+                    _point(st.skater(self.key(e.side, pid)), "a", goal.strength)
             self.last_goal = None
         elif isinstance(e, PenaltyAssessed) and e.kind != "bench_minor":
             # A bench minor is the team's (5.00): the skater who sits it is not charged.

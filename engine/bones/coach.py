@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from engine.bones.cards import Skater
-from engine.bones.lines import skater_slots
+from engine.bones.lines import rested_on_bench, skater_slots
 from engine.bones.state import GameState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import ShootoutOrderChosen
@@ -105,7 +105,7 @@ class DefaultCoach:
             pid = current.get(slot)
             if pid and not team.players[pid].out and (
                 team.players[pid].stint < limit or pid == carrier
-            ) and (pid == carrier or not (five and self._rated_waiting(team, pid, slot))):
+            ) and (pid == carrier or not (five and self._misplaced(team, pid, slot))):
                 keep[slot] = pid
         if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
             home_slot = next(s for s, p in current.items() if p == carrier)
@@ -125,16 +125,13 @@ class DefaultCoach:
         return slots
 
     @staticmethod
-    def _rated_waiting(team, pid: str, slot: str) -> bool:
-        """15.10: a forward out of position while a forward rated for the slot is rested on
-        the bench must give way."""
+    def _misplaced(team, pid: str, slot: str) -> bool:
+        """15.10: a forward out of position while a forward rated for the slot rests on
+        the bench gives way."""
         card = team.card(pid)
-        if card.is_defenseman or slot not in ("LW", "C", "RW") or slot in card.positions:
+        if card.is_defenseman or slot not in FORWARDS or slot in card.positions:
             return False
-        on_ice = set(team.skaters_on_ice())
-        return any(q not in on_ice and not s.out and isinstance(s.card, Skater)
-                   and not s.card.is_defenseman and slot in s.card.positions
-                   and s.rest >= REST_SEQUENCES for q, s in team.players.items())
+        return rested_on_bench(team, set(team.skaters_on_ice()), rated_for=slot) is not None
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], on_the_fly: bool) -> dict[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.cards import Skater
-from engine.bones.state import GameState
+from engine.bones.state import GameState, TeamState
 from engine.bones.timing import REST_SEQUENCES
 from events.common import LinesChanged
 
@@ -40,7 +40,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
         if slot != "G" and status.is_goalie:
             return f"6.41: goalie {pid} cannot skate in {slot}"
         if pid not in on_ice_now and status.rest < REST_SEQUENCES \
-                and _rested_on_bench(team, on_ice_now, ids):
+                and rested_on_bench(team, on_ice_now | set(ids)):
             # R-6.41a: with nobody rested on the bench, the freshest may come back early.
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = _out_of_position(state, event)
@@ -76,19 +76,23 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
         card = team.card(pid)
         if not isinstance(card, Skater) or card.is_defenseman or slot in card.positions:
             continue
-        for other_id, status in team.players.items():
-            other_card = status.card
-            if (other_id in placed or status.out or not isinstance(other_card, Skater)
-                    or other_card.is_defenseman or slot not in other_card.positions):
-                continue
-            if other_id not in on_ice_now and status.rest >= REST_SEQUENCES:
-                return (f"15.10: {pid} is not rated for {slot} while {other_id} is rested "
-                        "and rated for it")
+        waiting = rested_on_bench(team, on_ice_now | placed, rated_for=slot)
+        if waiting:
+            return (f"15.10: {pid} is not rated for {slot} while {waiting} is rested "
+                    "and rated for it")
     return None
 
 
-def _rested_on_bench(team, on_ice_now: set[str], placed: list[str]) -> bool:
-    """Is any skater rested, free and on the bench (6.41)?"""
-    return any(pid not in on_ice_now and pid not in placed and not status.out
-               and not status.is_goalie and status.rest >= REST_SEQUENCES
-               for pid, status in team.players.items())
+def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "") -> str | None:
+    """A skater on the bench, rested (6.41), not hurt or in the box and not in
+    ``unavailable``; with ``rated_for``, a forward rated for that slot (15.10). None if
+    there is nobody."""
+    for pid, status in team.players.items():
+        card = status.card
+        if (pid in unavailable or status.out or not isinstance(card, Skater)
+                or status.rest < REST_SEQUENCES):
+            continue
+        if rated_for and (card.is_defenseman or rated_for not in card.positions):
+            continue
+        return pid
+    return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
+from events.common import other_side as other
 
 SKATER_SLOTS = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
@@ -19,9 +20,6 @@ REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequence
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
 
-
-def other(side: str) -> str:
-    return "away" if side == "home" else "home"
 
 
 @dataclass(slots=True)
