@@ -13,6 +13,7 @@ import msgspec
 
 from events.base import Event
 from events.common import (
+    BranchStarted,
     DiceRolled,
     GameCreated,
     GameEnded,
@@ -310,6 +311,7 @@ class ShootoutAttempt(Event, frozen=True):
 
 BonesEvent = (
     GameCreated
+    | BranchStarted
     | SeasonCreated
     | DiceRolled
     | PeriodStarted

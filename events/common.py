@@ -47,6 +47,25 @@ class GameCreated(Event, frozen=True):
     home_goalie: str = ""  # the starting goalies, a coach choice (4.00); "" = the first listed
     away_goalie: str = ""
     overtime_skaters: int = 5  # 5 per the text (6.00); 3 for a league's 3-on-3 overtime
+    # The quick reference's late-penalty house rule, an option of the game (off by default).
+    late_penalty_house_rule: bool = False
+    # A game played at the table (``rinklog play``): the only kind that may stop unfinished.
+    live: bool = False
+
+
+class BranchStarted(Event, frozen=True):
+    """First event of a branch after the events it shares with its parent: the lineage and
+    the dice it plays on with, inside the chain so the audit holds the branch to them.
+
+    ``dice_schedule`` says which seed derives roll n: ``[(from_roll, seed or None for
+    typed dice), ...]``; ``parent_head`` is the parent's hash at ``parent_seq``.
+    """
+
+    branch_id: str
+    parent: str
+    parent_seq: int
+    parent_head: str
+    dice_schedule: list[tuple[int, str | None]]
 
 
 class DiceRolled(Event, frozen=True):
