@@ -110,6 +110,20 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     raise AssertionError("unreachable: the loop returns once four dice are read")
 
 
+DiceSchedule = list[tuple[int, "str | None"]]
+"""Which seed derives roll n: ``[(from_roll, seed or None for typed dice), ...]`` in order
+(a game's own seed from roll 1, then each branch's switch)."""
+
+
+def seed_for(schedule: DiceSchedule, n: int) -> str | None:
+    """The seed of roll ``n`` under ``schedule`` (None: a typed roll)."""
+    seed = None
+    for start, value in schedule:
+        if n >= start:
+            seed = value
+    return seed
+
+
 class SeededDice:
     """Deterministic dice: the same seed and game id give the same rolls anywhere."""
 

@@ -51,6 +51,9 @@ class GameCreated(Event, frozen=True):
     late_penalty_house_rule: bool = False
     # A game played at the table (``rinklog play``): the only kind that may stop unfinished.
     live: bool = False
+    # A game of a season: the season stream's id and the game's number in its schedule.
+    season: str = ""
+    number: int = 0
 
 
 class BranchStarted(Event, frozen=True):
@@ -125,3 +128,5 @@ class SeasonCreated(Event, frozen=True):
     team_hashes: dict[str, str]
     schedule: list[tuple[int, str, str]]  # (number, home, away)
     divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
+    overtime_skaters: int = 5  # the league's options, which every game of it records too
+    late_penalty_house_rule: bool = False

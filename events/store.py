@@ -35,8 +35,10 @@ __all__ = [
     "EventStore",
     "StoredEvent",
     "StreamInfo",
+    "StreamRecord",
     "blob_hash",
     "chain_hash",
+    "encode_meta",
     "verify_chain",
 ]
 
@@ -110,6 +112,32 @@ class ChainRow(Protocol):
     def prev_hash(self) -> str: ...
     @property
     def hash(self) -> str: ...
+
+
+class StreamRecord(msgspec.Struct, frozen=True):
+    """A ``streams`` row exactly as stored (``meta`` as its JSON text), for the audit."""
+
+    stream: str
+    kind: str
+    version: int
+    head_hash: str
+    meta: str
+
+
+def encode_meta(meta: dict[str, Any]) -> str:
+    """The stored text of a stream's metadata: JSON with sorted keys."""
+    return _META_ENCODER.encode(meta).decode()
+
+
+def _decode_meta(stream: str, text: str) -> dict[str, Any]:
+    try:
+        meta = msgspec.json.decode(text)
+    except (msgspec.DecodeError, ValueError):
+        meta = None
+    if not isinstance(meta, dict):
+        raise CorruptDatabase(f"stream {stream!r}: its metadata is not a JSON object "
+                              "(run rinklog audit)")
+    return meta
 
 
 def chain_hash(prev_hash: str, payload: bytes) -> str:
@@ -220,13 +248,15 @@ class EventStore:
         row = self._db.execute(
             "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
         ).fetchone()
-        if row is None or not str(row[0]).isdigit():
-            raise CorruptDatabase(f"{self.path}: rinklog_meta has no valid schema_version")
-        if int(row[0]) > SCHEMA_VERSION:
+        value = str(row[0]) if row is not None else ""
+        if value == str(SCHEMA_VERSION):
+            return
+        if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
             raise CorruptDatabase(
-                f"{self.path} was written by a newer rinklog (schema version {row[0]}, "
+                f"{self.path} was written by a newer rinklog (schema version {value}, "
                 f"this one reads up to {SCHEMA_VERSION})"
             )
+        raise CorruptDatabase(f"{self.path}: rinklog_meta has no valid schema_version ({value!r})")
 
     # --- plumbing ---------------------------------------------------------------------
 
@@ -313,7 +343,7 @@ class EventStore:
                 db.execute(
                     "INSERT INTO streams (stream, kind, version, head_hash, meta)"
                     " VALUES (?, ?, 0, ?, ?)",
-                    (stream, kind, GENESIS, _META_ENCODER.encode(meta or {}).decode()),
+                    (stream, kind, GENESIS, encode_meta(meta or {})),
                 )
             else:
                 head = current[2]
@@ -356,10 +386,9 @@ class EventStore:
             return self._merge_meta(stream, current[3], fields)
 
     def _merge_meta(self, stream: str, old: str, fields: dict[str, Any]) -> dict[str, Any]:
-        merged = {**msgspec.json.decode(old), **fields}
+        merged = {**_decode_meta(stream, old), **fields}
         self._db.execute(
-            "UPDATE streams SET meta = ? WHERE stream = ?",
-            (_META_ENCODER.encode(merged).decode(), stream),
+            "UPDATE streams SET meta = ? WHERE stream = ?", (encode_meta(merged), stream)
         )
         return merged
 
@@ -455,7 +484,7 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return StreamInfo(stream, row[0], row[1], row[2], msgspec.json.decode(row[3]))
+        return StreamInfo(stream, row[0], row[1], row[2], _decode_meta(stream, row[3]))
 
     def streams(self, kind: str | None = None) -> list[StreamInfo]:
         """Every stream (of ``kind``, if given) in creation order, without reading events."""
@@ -465,9 +494,44 @@ class EventStore:
             sql += " WHERE kind = ?"
             args = (kind,)
         return [
-            StreamInfo(s, k, v, h, msgspec.json.decode(m))
+            StreamInfo(s, k, v, h, _decode_meta(s, m))
             for s, k, v, h, m in self._db.execute(sql + " ORDER BY rowid", args)
         ]
+
+    # --- what the audit reads as stored ----------------------------------------------
+
+    def stream_record(self, stream: str) -> StreamRecord | None:
+        """A stream's ``streams`` row as stored, or None."""
+        row = self._db.execute(
+            "SELECT stream, kind, version, head_hash, meta FROM streams WHERE stream = ?",
+            (stream,),
+        ).fetchone()
+        return None if row is None else StreamRecord(*(str(v) if i != 2 else v
+                                                      for i, v in enumerate(row)))
+
+    def stream_ids(self) -> list[str]:
+        """Every stream named in the ``streams`` table or by an event row (rows of a stream
+        the table does not list are orphans the audit reports)."""
+        listed = [r[0] for r in self._db.execute("SELECT stream FROM streams ORDER BY rowid")]
+        seen = set(listed)
+        orphans = [r[0] for r in self._db.execute("SELECT DISTINCT stream FROM events")
+                   if r[0] not in seen]
+        return listed + sorted(orphans, key=str)
+
+    def blob_record(self, digest: str) -> tuple[bytes, str] | None:
+        """A blob's content and media type as stored (unchecked), or None."""
+        row = self._db.execute(
+            "SELECT content, media_type FROM blobs WHERE hash = ?", (digest,)
+        ).fetchone()
+        return None if row is None else (bytes(row[0]), str(row[1]))
+
+    def blob_hashes(self) -> list[str]:
+        """The hash column of every stored blob."""
+        return [str(r[0]) for r in self._db.execute("SELECT hash FROM blobs ORDER BY hash")]
+
+    def raw_rows(self, stream: str) -> list[StoredEvent]:
+        """A stream's event rows as stored, undecoded, whether or not it is listed."""
+        return list(self._gen_rows(stream, 1, -1, False))
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True

@@ -42,7 +42,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, build_stats
 from projections.toi import build_toi
 
-__all__ = ["PROJECTIONS", "TABLES", "dump", "rebuild", "update"]
+__all__ = ["PROJECTIONS", "TABLES", "compare", "dump", "rebuild", "stored_differences", "update"]
 
 PROJECTIONS = ("penalties", "scoresheet", "stats", "toi")
 
@@ -260,16 +260,30 @@ def compare(store: EventStore, game_id: str, events: list[Any]) -> list[str]:
     with what the database stores; the differences (none: identical). A game whose read
     models were never stored is stored first, then compared."""
     update(store, [game_id])
+    return stored_differences(store, game_id, events)
+
+
+def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> list[str]:
+    """Read-only: the stored read models of one game that differ from a rebuild from
+    ``events``. Projections never stored for the game, or stored before its last event
+    (``update`` refolds those), are not compared."""
+    conn = store._db
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                        (CHECKPOINTS,)).fetchone():
+        return []
+    marks = dict(conn.execute(f"SELECT projection, seq FROM {CHECKPOINTS} WHERE stream = ?",
+                              (game_id,)))
     differences = []
     for projection, build in _BUILDERS.items():
+        if marks.get(projection) != len(events):
+            continue
         rows = build(game_id, events)
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:
                 continue
             names = list(columns)
-            fresh = sorted(tuple(r.get(c) for c in names)
-                           for r in rows.get(table, []))
-            stored = sorted(tuple(r) for r in store._db.execute(
+            fresh = sorted(tuple(r.get(c) for c in names) for r in rows.get(table, []))
+            stored = sorted(tuple(r) for r in conn.execute(
                 f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
                 (game_id,)))
             if fresh != stored:

@@ -1,111 +1,79 @@
-"""Re-run a recorded game through the rules and find the first event that does not follow.
+"""The audit: hold a stored stream to its hash chain and to the rules, trusting nothing else.
 
-The stream's dice are fed back to ``decide``; every decision the rules make from the
-state before it must equal the recorded one, byte for byte. Coach choices are not
-re-decided but checked for legality (6.41, 15.00, 21.00).
+A stream is checked in this order, and the first thing that does not check out is
+reported with its seq, the check, what was expected, what was recorded and the rule:
+
+1. ``stream``: the ``streams`` row exists (and, after the chain, its version is the
+   number of rows);
+2. ``chain``: every row's seq, prev hash and hash, up to the recorded head hash;
+3. ``decode``: every payload decodes as the event type it is stored as;
+4. ``kind``: the first event says what the stream is (a game or a season), and the
+   ``kind`` column agrees; a stream that is neither is a failure, never a skip;
+5. ``identity``: the stream id is the game's (or the branch's, or the season's) own id,
+   and a branch's lineage events stand where they say, naming the parent's hash;
+6. ``blobs``: the cards and charts the first event names exist, match their hashes and
+   media types;
+7. ``season``: a season's game is the scheduled game of a season stream that itself
+   passes the audit, with the season's teams, charts, options and seed;
+8. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
+   (the game's seed, then each branch's, all inside the chain);
+9. ``rules``: every decision follows from the state and its rolls and every coach choice
+   is legal (:mod:`replay.refold`); only a live game (``GameCreated.live``) may stop
+   before the end;
+10. ``index``: the ``kind`` and ``meta`` the ``streams`` table lists are exactly the
+    index folded from the events (:mod:`projections.index`), byte for byte;
+11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
+    them, equal a rebuild from its events.
+
+Nothing outside the chain decides what is checked: stream metadata is only compared.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import msgspec
 
 from engine.bones.cards import Charts, Team
-from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initial_state
-from engine.bones.state import GameState
-from engine.dice import derive_roll
+from engine.dice import DiceSchedule, derive_roll, seed_for
 from events.base import Event
-from events.bones import ShootoutOrderChosen, decoder
-from events.common import DiceRolled, GameCreated, LinesChanged, TacticDeclared
-from events.errors import RinklogError, UnknownGame
-from events.store import GENESIS, EventStore, chain_hash, verify_chain
+from events.bones import decoder
+from events.common import BranchStarted, DiceRolled, GameCreated, SeasonCreated
+from events.errors import UnknownGame
+from events.store import (
+    GENESIS,
+    ChainRow,
+    EventStore,
+    StreamRecord,
+    blob_hash,
+    chain_hash,
+    encode_meta,
+)
+from projections.index import stream_index
+from replay.games import CARD_MEDIA, CHART_MEDIA
+from replay.refold import Mismatch, recheck
+from replay.season import game_seed, season_game_id
 
-CHOICES = (LinesChanged, ShootoutOrderChosen, TacticDeclared)
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    seq: int
-    expected: str
-    recorded: str
-    rule: str
-
-
-@dataclass
-class Refold:
-    """A stream re-run through the rules: the state at its end, the first event that does
-    not follow (``mismatch``), and, for a stream cut inside a decision, the events the
-    rules still owe (``pending``, not applied to ``state``)."""
-
-    state: GameState
-    mismatch: Mismatch | None = None
-    pending: list[Event] = field(default_factory=list)
+__all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_game",
+           "audit_stream"]
 
 
-def refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> Refold:
-    """Fold ``events`` by re-deciding every step from its recorded roll (the audit's
-    check, and the way a stopped game is resumed)."""
-    created = events[0]
-    assert isinstance(created, GameCreated)
-    state = initial_state(created, home, away, charts)
-    i = 1
-    while i < len(events):
-        event = events[i]
-        if isinstance(event, CHOICES):
-            try:
-                check_choice(state, event)
-            except IllegalChoice as err:
-                return Refold(state, Mismatch(i + 1, "a legal coach choice", str(err), "6.41"))
-            evolve(state, event)
-            i += 1
-            continue
-        if state.finished or not state.queue:
-            return Refold(state, Mismatch(i + 1, "the end of the game", type(event).__name__,
-                                          "6.00"))
-        step = state.queue[0]
-        roll = None
-        if step.needs_roll:
-            if not isinstance(event, DiceRolled) or event.n != state.rolls + 1:
-                return Refold(state, Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
-                                              type(event).__name__, "3.00"))
-            evolve(state, event)
-            roll = event.roll
-            i += 1
-        expected = decide(state, roll)
-        recorded = events[i:i + len(expected)]
-        for offset, (want, got) in enumerate(zip(expected, recorded, strict=False)):
-            if want != got:
-                return Refold(state, Mismatch(i + offset + 1, repr(want), repr(got),
-                                              getattr(want, "rule", "")))
-        for want in recorded:
-            evolve(state, want)
-        if len(recorded) < len(expected):
-            return Refold(state, pending=list(expected[len(recorded):]))
-        i += len(expected)
-    return Refold(state)
+
+class BlobSource(Protocol):
+    def blob_record(self, digest: str) -> tuple[bytes, str] | None: ...
 
 
-def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mismatch | None:
-    """The first event (by seq, 1-based) the rules do not reproduce, or None."""
-    result = refold(events, home, away, charts)
-    if result.mismatch is not None:
-        return result.mismatch
-    if result.pending:
-        return Mismatch(len(events) + 1, repr(result.pending[0]), "end of stream", "")
-    if not result.state.finished:
-        return Mismatch(len(events) + 1, "more events: the game is not over", "end of stream", "")
-    return None
+SeasonLookup = Callable[[str], "SeasonCreated | str"]
+"""A season stream's first event once that stream passes the audit, else why not."""
 
-
-# --- the whole audit of a stored game ----------------------------------------------------
 
 @dataclass(frozen=True)
 class AuditFailure:
     """The first thing that does not check out: which check, where, what and which rule."""
 
-    check: str  # "chain", "decode", "blobs", "dice", "rules"
+    check: str
     seq: int
     expected: str
     recorded: str
@@ -118,113 +86,368 @@ class AuditFailure:
 
 @dataclass(frozen=True)
 class AuditReport:
-    game_id: str
+    game_id: str  # the stream id
     events: int
     head_hash: str
     seeded_rolls: int  # rolls checked against their seeded derivation
     failure: AuditFailure | None
     in_progress: bool = False
+    kind: str = ""
+    ruleset: str = ""
+    ruleset_version: int = 0
+    index: dict[str, Any] = field(default_factory=dict)  # the meta folded from the chain
 
     @property
     def ok(self) -> bool:
         return self.failure is None
 
     def to_json(self) -> dict:
-        return {"game_id": self.game_id, "ok": self.ok, "events": self.events,
-                "head_hash": self.head_hash, "seeded_rolls": self.seeded_rolls,
-                "in_progress": self.in_progress,
+        return {"game_id": self.game_id, "ok": self.ok, "kind": self.kind,
+                "events": self.events, "head_hash": self.head_hash,
+                "seeded_rolls": self.seeded_rolls, "in_progress": self.in_progress,
                 "failure": self.failure.to_json() if self.failure else None}
 
 
-def audit_events(rows: list, head_hash: str | None, meta: dict,
-                 get_blob: Callable[[str], bytes], game_id: str = "") -> AuditReport:
-    """Audit raw rows (``seq``, ``type``, ``payload``, ``prev_hash``, ``hash``).
+class _Failed(Exception):
+    def __init__(self, check: str, seq: int, expected: str, recorded: str, rule: str) -> None:
+        super().__init__(check)
+        self.failure = AuditFailure(check, seq, expected, recorded, rule)
 
-    In order: the hash chain (against ``head_hash``), that every payload decodes as the
-    type it is stored as, that the cards and charts blobs exist and match their hashes,
-    that seeded rolls equal their derivation (following a branch's ``dice_schedule`` /
-    ``reseed`` meta), and that every decision follows from the state and its rolls and
-    every coach choice is legal (:func:`recheck`). A game whose meta has no ``decided``
-    (a ``play`` game in progress) may stop before the end of the game.
-    """
-    from replay.session import dice_schedule, seed_for
 
-    head = head_hash or ""
-    count = len(rows)
+def audit_stream(stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
+                 blobs: BlobSource, season_of: SeasonLookup) -> AuditReport:
+    """Audit one stream from its stored rows and ``streams`` row (None: not listed)."""
+    state = _Audit(stream, record, rows)
+    try:
+        state.run(blobs, season_of)
+    except _Failed as failed:
+        return state.report(failed.failure)
+    return state.report(None)
 
-    def report(failure: AuditFailure | None, seeded: int = 0) -> AuditReport:
-        return AuditReport(game_id, count, head, seeded, failure, "decided" not in meta)
 
-    bad = verify_chain(rows, expected_head=head_hash)
-    if bad is not None:
-        row = rows[bad - 1] if bad <= count else None
-        if row is None:
-            return report(AuditFailure("chain", bad, f"event {bad} (head {head[:16]}…)",
-                                       "end of stream", "hash chain"))
-        prev = rows[bad - 2].hash if bad >= 2 else GENESIS
-        if row.seq != bad:
-            what = f"seq {bad}", f"seq {row.seq} (an event removed or reordered)"
-        elif row.prev_hash != prev:
-            what = f"prev hash {prev[:16]}…", f"{row.prev_hash[:16]}… (removed or reordered)"
+class _Audit:
+    """The facts gathered so far, so a failure at any check still reports them."""
+
+    def __init__(self, stream: str, record: StreamRecord | None, rows: Sequence[ChainRow]):
+        self.stream, self.record, self.rows = stream, record, rows
+        self.events: list[Event] = []
+        self.seeded = 0
+        self.kind = ""
+        self.index: dict[str, Any] = {}
+        self.created: GameCreated | None = None
+        self.finished = True
+
+    def report(self, failure: AuditFailure | None) -> AuditReport:
+        created = self.created
+        live = created is not None and created.live
+        return AuditReport(
+            self.stream, len(self.rows), self.record.head_hash if self.record else "",
+            self.seeded, failure, in_progress=live and not self.finished, kind=self.kind,
+            ruleset=created.ruleset if created else "",
+            ruleset_version=created.ruleset_version if created else 0, index=self.index)
+
+    def run(self, blobs: BlobSource, season_of: SeasonLookup) -> None:
+        self._stream_row()
+        self._chain()
+        self._version()
+        self._decode()
+        first = self.events[0]
+        if isinstance(first, SeasonCreated):
+            self._season_stream(first, blobs)
         else:
-            what = (f"hash {chain_hash(prev, row.payload)[:16]}… of the stored payload",
-                    f"{row.hash[:16]}… (the payload was changed)")
-        return report(AuditFailure("chain", bad, what[0], what[1], "hash chain"))
-    events: list[Event] = []
-    for row in rows:
+            assert isinstance(first, GameCreated)
+            self._game(first, blobs, season_of)
+        self._index()
+
+    # --- 1-4: the rows themselves --------------------------------------------------------
+
+    def _stream_row(self) -> None:
+        if self.record is None:
+            raise _Failed("stream", 1, f"a streams row for the {len(self.rows)} events of "
+                          f"{self.stream!r}", "none (orphan event rows)", "event store")
+        if not self.rows:
+            raise _Failed("kind", 1, "a GameCreated or SeasonCreated event", "no events",
+                          "event catalogue")
+
+    def _version(self) -> None:
+        assert self.record is not None
+        if self.record.version != len(self.rows):
+            raise _Failed("stream", min(self.record.version, len(self.rows)) + 1,
+                          f"version {len(self.rows)} (the rows stored)",
+                          f"version {self.record.version}", "event store")
+
+    def _chain(self) -> None:
+        rows = self.rows
+        prev = GENESIS
+        for n, row in enumerate(rows, start=1):
+            if row.seq != n:
+                raise _Failed("chain", n, f"seq {n}", f"seq {row.seq} (an event removed or "
+                              "reordered)", "hash chain")
+            if row.prev_hash != prev:
+                raise _Failed("chain", n, f"prev hash {prev[:16]}…",
+                              f"{row.prev_hash[:16]}… (removed or reordered)", "hash chain")
+            if row.hash != chain_hash(prev, row.payload):
+                raise _Failed("chain", n, f"hash {chain_hash(prev, row.payload)[:16]}… of "
+                              "the stored payload", f"{row.hash[:16]}… (the payload was "
+                              "changed)", "hash chain")
+            prev = row.hash
+        head = self.record.head_hash if self.record else ""
+        if prev != head:
+            raise _Failed("chain", len(rows) + 1, f"head hash {prev[:16]}… of the last event",
+                          f"{head[:16]}… (events removed or the head changed)", "hash chain")
+
+    def _decode(self) -> None:
+        for row in self.rows:
+            try:
+                event = decoder.decode(row.payload)
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+                raise _Failed("decode", row.seq, f"a {row.type} event",
+                              f"undecodable payload ({err})", "event catalogue") from None
+            if type(event).__name__ != row.type:
+                raise _Failed("decode", row.seq, f"a {row.type} event",
+                              type(event).__name__, "event catalogue")
+            self.events.append(event)
+        first = self.events[0]
+        kind = {GameCreated: "game", SeasonCreated: "season"}.get(type(first))
+        if kind is None:
+            raise _Failed("kind", 1, "a GameCreated or SeasonCreated event (a stream the "
+                          "audit can classify)", type(first).__name__, "event catalogue")
+        self.kind = kind
+        assert self.record is not None
+        if self.record.kind != kind:
+            raise _Failed("kind", 1, f"kind {kind!r} (the first event is "
+                          f"{type(first).__name__})", f"kind {self.record.kind!r}",
+                          "stream index")
+
+    # --- 5-9: a game -----------------------------------------------------------------
+
+    def _game(self, created: GameCreated, blobs: BlobSource, season_of: SeasonLookup) -> None:
+        self.created = created
+        forks = self._lineage(created)
+        home, away, charts = _inputs(created, blobs)
+        if created.season:
+            self._season_game(created, season_of)
+        self._dice(created)
         try:
-            event = decoder.decode(row.payload)
-        except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
-            return report(AuditFailure("decode", row.seq, f"a {row.type} event",
-                                       f"undecodable payload ({err})", "event catalogue"))
-        tag = type(event).__name__
-        if tag != row.type:
-            return report(AuditFailure("decode", row.seq, f"a {row.type} event", tag,
-                                       "event catalogue"))
-        events.append(event)
-    if not events or not isinstance(events[0], GameCreated):
-        return report(AuditFailure("decode", 1, "GameCreated",
-                                   type(events[0]).__name__ if events else "no events",
-                                   "event catalogue"))
-    created = events[0]
-    try:
-        home = msgspec.json.decode(get_blob(created.home.card_hash), type=Team)
-        away = msgspec.json.decode(get_blob(created.away.card_hash), type=Team)
-        charts = msgspec.json.decode(get_blob(created.charts_hash), type=Charts)
-    except (RinklogError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
-        return report(AuditFailure("blobs", 1, "the cards and charts GameCreated names",
-                                   str(err), "content hashes"))
-    schedule = dice_schedule(created, meta)
-    seeded = 0
-    for seq, event in enumerate(events, start=1):
-        if isinstance(event, DiceRolled):
-            seed = seed_for(schedule, event.n)
-            if seed is None:
-                continue
-            want = derive_roll(seed, created.game_id, event.n)
-            seeded += 1
-            if want != event.roll:
-                return report(AuditFailure(
-                    "dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
-                    f"{created.game_id})", str(event.roll), "3.00 seeded dice"), seeded)
-    try:
-        mismatch = recheck(events, home, away, charts)
-    except Exception as err:  # hash-valid but nonsensical events (re-hashed forgery)
-        mismatch = Mismatch(0, "events the rules can replay",
-                            f"re-check stopped: {type(err).__name__}: {err}", "?")
-    if mismatch is not None and not (
-            "decided" not in meta and mismatch.seq == len(events) + 1
-            and mismatch.recorded == "end of stream"):
-        return report(AuditFailure("rules", mismatch.seq, mismatch.expected,
-                                   mismatch.recorded, mismatch.rule or "?"), seeded)
-    return report(None, seeded)
+            mismatch = recheck(self.events, home, away, charts)
+        except Exception as err:  # hash-valid but nonsensical events (a re-hashed forgery)
+            mismatch = Mismatch(0, "events the rules can replay",
+                                f"re-check stopped: {type(err).__name__}: {err}", "?")
+        if mismatch is not None and mismatch.recorded == "end of stream" \
+                and mismatch.seq == len(self.events) + 1:
+            self.finished = False
+            if created.live and not forks:
+                mismatch = None
+            else:
+                what = "a branch" if forks else "a simulated game"
+                mismatch = Mismatch(mismatch.seq, f"{mismatch.expected} ({what} is complete; "
+                                    "only a live game may stop early)", "end of stream",
+                                    "6.00")
+        if mismatch is not None:
+            raise _Failed("rules", mismatch.seq, mismatch.expected, mismatch.recorded,
+                          mismatch.rule or "?")
+
+    def _lineage(self, created: GameCreated) -> list[int]:
+        """Check each BranchStarted (seq, parent hash, ids); return their seqs."""
+        forks = [seq for seq, e in enumerate(self.events, 1) if isinstance(e, BranchStarted)]
+        owner = created.game_id
+        for seq in forks:
+            fork = self.events[seq - 1]
+            assert isinstance(fork, BranchStarted)
+            if seq == 1 or fork.parent_seq != seq - 1:
+                raise _Failed("identity", seq, f"a branch of event {seq - 1}",
+                              f"parent_seq {fork.parent_seq}", "branch lineage")
+            if fork.parent_head != self.rows[seq - 2].hash:
+                raise _Failed("identity", seq, f"parent head {self.rows[seq - 2].hash[:16]}…",
+                              f"{fork.parent_head[:16]}…", "branch lineage")
+            if not fork.branch_id or fork.branch_id == fork.parent:
+                raise _Failed("identity", seq, "a branch id of its own",
+                              repr(fork.branch_id), "branch lineage")
+            owner = fork.branch_id
+        if owner != self.stream:
+            what = "the branch's id (BranchStarted)" if forks else "the game id (GameCreated)"
+            raise _Failed("identity", forks[-1] if forks else 1, f"stream {owner!r}, {what}",
+                          f"stream {self.stream!r}", "stream identity")
+        return forks
+
+    def _season_game(self, created: GameCreated, season_of: SeasonLookup) -> None:
+        season = season_of(created.season)
+        if isinstance(season, str):
+            raise _Failed("season", 1, f"season {created.season!r} that passes the audit",
+                          season, "season schedule")
+        scheduled = {number: (home, away) for number, home, away in season.schedule}
+        want = {
+            "game id": season_game_id(season.season_id, created.number),
+            "teams": scheduled.get(created.number),
+            "seed": game_seed(season.seed, created.number),
+            "home cards": season.team_hashes.get(created.home.team_id),
+            "away cards": season.team_hashes.get(created.away.team_id),
+            "charts": season.charts_hash,
+            "overtime skaters": season.overtime_skaters,
+            "late-penalty house rule": season.late_penalty_house_rule,
+        }
+        got = {
+            "game id": created.game_id, "teams": (created.home.team_id, created.away.team_id),
+            "seed": created.seed if created.dice == "seeded" else None,
+            "home cards": created.home.card_hash, "away cards": created.away.card_hash,
+            "charts": created.charts_hash, "overtime skaters": created.overtime_skaters,
+            "late-penalty house rule": created.late_penalty_house_rule,
+        }
+        for key, value in want.items():
+            if got[key] != value:
+                raise _Failed("season", 1, f"{key} {value!r} (game {created.number} of "
+                              f"{created.season})", repr(got[key]), "season schedule")
+
+    def _dice(self, created: GameCreated) -> None:
+        schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
+        rolls = 0
+        for seq, event in enumerate(self.events, start=1):
+            if isinstance(event, BranchStarted):
+                schedule = _checked_schedule(seq, event, schedule, rolls)
+            elif isinstance(event, DiceRolled):
+                rolls = event.n
+                seed = seed_for(schedule, event.n)
+                if seed is None:
+                    continue
+                want = derive_roll(seed, created.game_id, event.n)
+                self.seeded += 1
+                if want != event.roll:
+                    raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
+                                  f"{created.game_id})", str(event.roll), "3.00 seeded dice")
+
+    # --- a season stream ---------------------------------------------------------------
+
+    def _season_stream(self, created: SeasonCreated, blobs: BlobSource) -> None:
+        if created.season_id != self.stream:
+            raise _Failed("identity", 1, f"stream {created.season_id!r} (SeasonCreated)",
+                          f"stream {self.stream!r}", "stream identity")
+        if len(self.events) > 1:
+            raise _Failed("kind", 2, "nothing after SeasonCreated",
+                          type(self.events[1]).__name__, "season stream")
+        for team, digest in sorted(created.team_hashes.items()):
+            _blob(blobs, digest, CARD_MEDIA, f"the cards of {team}")
+        _blob(blobs, created.charts_hash, CHART_MEDIA, "the season's charts")
+
+    # --- 10: the index ---------------------------------------------------------------
+
+    def _index(self) -> None:
+        index = stream_index(self.events)
+        self.index = index.meta
+        assert self.record is not None
+        want = encode_meta(index.meta)
+        if self.record.meta != want:
+            raise _Failed("index", len(self.events), f"meta {want}", f"meta {self.record.meta}",
+                          "stream index (derived from the events)")
 
 
-def audit_game(store: EventStore, game_id: str) -> AuditReport:
-    """Audit one stored game; raw rows are read first so a tampered byte is a chain
-    failure at its seq, never a decoding crash."""
-    if not store.exists(game_id):
+def _checked_schedule(seq: int, fork: BranchStarted, before: DiceSchedule, rolls: int) -> DiceSchedule:
+    """A branch's dice schedule: it may change only the rolls after the fork."""
+    schedule = [(int(start), seed) for start, seed in fork.dice_schedule]
+    starts = [start for start, _ in schedule]
+    if not schedule or starts[0] != 1 or starts != sorted(set(starts)):
+        raise _Failed("dice", seq, "a dice schedule from roll 1, in order",
+                      repr(fork.dice_schedule), "branch dice schedule")
+    kept = [entry for entry in schedule if entry[0] <= rolls]
+    if kept != [entry for entry in before if entry[0] <= rolls]:
+        raise _Failed("dice", seq, f"the schedule of rolls 1..{rolls} unchanged: {before}",
+                      repr(fork.dice_schedule), "branch dice schedule")
+    return schedule
+
+
+def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
+    found = blobs.blob_record(digest)
+    if found is None:
+        raise _Failed("blobs", 1, f"{what} (blob {digest[:16]}…)", "no such blob",
+                      "content hashes")
+    content, media_type = found
+    if blob_hash(content) != digest:
+        raise _Failed("blobs", 1, f"{what}: content hashing to {digest[:16]}…",
+                      f"content hashing to {blob_hash(content)[:16]}…", "content hashes")
+    if media_type != media:
+        raise _Failed("blobs", 1, f"{what}: media type {media}", media_type, "content hashes")
+    return content
+
+
+def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Team, Team, Charts]:
+    try:
+        home = msgspec.json.decode(_blob(blobs, created.home.card_hash, CARD_MEDIA,
+                                         "the home cards"), type=Team)
+        away = msgspec.json.decode(_blob(blobs, created.away.card_hash, CARD_MEDIA,
+                                         "the away cards"), type=Team)
+        charts = msgspec.json.decode(_blob(blobs, created.charts_hash, CHART_MEDIA,
+                                           "the charts"), type=Charts)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+        raise _Failed("blobs", 1, "cards and charts that decode", str(err),
+                      "content hashes") from None
+    return home, away, charts
+
+
+# --- a database ----------------------------------------------------------------------------
+
+class _StoreSeasons:
+    """Season lookups against a store, each season audited once."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.cache: dict[str, SeasonCreated | str] = {}
+
+    def __call__(self, season_id: str) -> SeasonCreated | str:
+        if season_id not in self.cache:
+            report = _audit_in_store(self.store, season_id, None)
+            if report.failure is not None:
+                self.cache[season_id] = (f"season stream {season_id!r} fails its "
+                                         f"{report.failure.check} check at {report.failure.seq}"
+                                         if report.events else f"no season stream {season_id!r}")
+            else:
+                first = decoder.decode(self.store.raw_rows(season_id)[0].payload)
+                self.cache[season_id] = first if isinstance(first, SeasonCreated) else \
+                    f"{season_id!r} is not a season"
+        return self.cache[season_id]
+
+
+def _audit_in_store(store: EventStore, stream: str,
+                    seasons: SeasonLookup | None) -> AuditReport:
+    record = store.stream_record(stream)
+    rows = store.raw_rows(stream)
+    return audit_stream(stream, record, rows, store, seasons or _StoreSeasons(store))
+
+
+def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
+               seasons: SeasonLookup | None = None) -> AuditReport:
+    """Audit one stored stream (a game or a season), and the read models stored for it."""
+    if store.stream_record(game_id) is None and not store.raw_rows(game_id):
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
-    info = store.info(game_id)
-    rows = store.read(game_id, decode=False)
-    return audit_events(rows, info.head_hash, info.meta, store.get_blob, game_id)
+    report = _audit_in_store(store, game_id, seasons)
+    if report.ok and read_models and report.kind == "game":
+        from projections.store import stored_differences
+        events = [decoder.decode(row.payload) for row in store.raw_rows(game_id)]
+        differences = stored_differences(store, game_id, events)
+        if differences:
+            report = AuditReport(
+                report.game_id, report.events, report.head_hash, report.seeded_rolls,
+                AuditFailure("read models", report.events, "stored read models equal to "
+                             "a rebuild from the events", "; ".join(differences),
+                             "projections (rinklog projections rebuild)"),
+                report.in_progress, report.kind, report.ruleset, report.ruleset_version,
+                report.index)
+    return report
+
+
+def audit_all(store: EventStore) -> list[AuditReport]:
+    """Every stream of the database (listed or orphaned), then every blob."""
+    seasons = _StoreSeasons(store)
+    reports = [audit_game(store, stream, seasons=seasons) for stream in store.stream_ids()]
+    for digest in store.blob_hashes():
+        found = store.blob_record(digest)
+        assert found is not None
+        content, media = found
+        problem = None
+        if blob_hash(content) != digest:
+            problem = ("content matching its hash", f"content hashing to "
+                       f"{blob_hash(content)[:16]}…")
+        elif media not in (CARD_MEDIA, CHART_MEDIA):
+            problem = (f"media type {CARD_MEDIA} or {CHART_MEDIA}", media)
+        if problem:
+            reports.append(AuditReport(f"blob {digest[:16]}…", 0, digest, 0, AuditFailure(
+                "blobs", 0, problem[0], problem[1], "content hashes"), kind="blob"))
+    return reports

@@ -7,6 +7,7 @@ replay/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,13 +24,25 @@ from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
-from replay.audit import AuditReport, audit_game
+from replay.audit import AuditFailure, AuditReport, audit_all, audit_game
 from replay.cli_common import DbOption
 from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.explain import describe, explain_event
 from replay.games import load_inputs, open_store, read_game
+from replay.receipts import (
+    Receipt,
+    check_entry,
+    encode_receipt,
+    entry_for,
+    generate_key,
+    load_receipt,
+    load_signing_key,
+    load_verify_key,
+    make_receipt,
+    verify_signature,
+)
 from replay.session import (
     branch_game,
     continue_game,
@@ -54,9 +67,22 @@ def _event_line(event: Any) -> str:
     return f"{type(event).__name__} {fields}".rstrip()
 
 
+def _held_to(receipt: Receipt, report: AuditReport, origin: str) -> AuditReport:
+    """The report, failed when the game is not the one the receipt names."""
+    want = receipt.entry(report.game_id)
+    failure = (AuditFailure("receipt", 0, f"a game {origin} names", "a game it does not name",
+                            "receipt") if want is None else check_entry(want, report))
+    if failure is None or failure is report.failure:
+        return report
+    return dataclasses.replace(report, failure=failure)
+
+
 def _audit_text(r: AuditReport) -> str:
     if r.failure is None:
         status = "in progress, " if r.in_progress else ""
+        if r.kind == "season":
+            return (f"{r.game_id}: ok (season; {r.events} events; hash chain, blobs, index)  "
+                    f"head {r.head_hash[:16]}…")
         return (f"{r.game_id}: ok ({status}{r.events} events; hash chain, "
                 f"{r.seeded_rolls} seeded rolls, every decision re-checked)  "
                 f"head {r.head_hash[:16]}…")
@@ -193,7 +219,7 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
     from projections.store import compare
-    from replay.audit import refold
+    from replay.refold import refold
 
     with _read_store(db) as store:
         events = read_game(store, game)
@@ -240,29 +266,100 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def audit(
         game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
-        all_games: Annotated[bool, typer.Option("--all", help="audit every game")] = False,
+        all_games: Annotated[bool, typer.Option(
+            "--all", help="audit every stream and blob in the database")] = False,
+        receipt: Annotated[Path | None, typer.Option(
+            "--receipt", help="hold the games to this receipt (its games, if none named)")
+        ] = None,
+        public_key: Annotated[str | None, typer.Option(
+            "--public-key", help="the league's public key (hex or file): the receipt must "
+            "be signed by it")] = None,
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
     ) -> None:
-        """Verify games: hash chain, seeded dice, every decision and coach choice.
+        """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
+        choice, the stream index and stored read models; with --receipt, that each game is
+        the one the receipt names.
 
         Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
         what was expected, what was recorded and the rule.
 
-        Example: rinklog audit HFX-QUE-2026 --db rinklog.db
+        Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
         """
-        if bool(game) == all_games:
+        kept = load_receipt(receipt) if receipt is not None else None
+        pinned = load_verify_key(public_key) if public_key is not None else None
+        if pinned is not None and kept is None:
+            raise RinklogError("--public-key verifies a --receipt: give one")
+        if all_games and game:
             raise RinklogError("give game ids or --all (not both)")
+        if not all_games and not game and kept is None:
+            raise RinklogError("give game ids, --all or --receipt FILE")
+        signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
         with _read_store(db) as store:
-            ids = [s.stream for s in store.streams(kind="game")] if all_games else list(game or [])
-            reports = [audit_game(store, g) for g in ids]
+            if all_games:
+                reports = audit_all(store)
+            else:
+                ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
+                reports = [audit_game(store, g) for g in ids]
+        if kept is not None:
+            reports = [_held_to(kept, r, str(receipt)) for r in reports]
         if as_json:
             _dump([r.to_json() for r in reports])
         else:
             for r in reports:
                 _out(_audit_text(r))
+            if signer is not None:
+                _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
+                     + (" (the league key)" if pinned is not None else " (key not pinned: "
+                        "give --public-key to require the league's)"))
         if any(not r.ok for r in reports):
             raise typer.Exit(1)
+
+    @app.command()
+    def receipt(
+        game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
+        all_games: Annotated[bool, typer.Option("--all", help="every game")] = False,
+        sign_key: Annotated[Path | None, typer.Option(
+            "--sign-key", help="the league's secret key file: sign the receipt")] = None,
+        output: Annotated[Path | None, typer.Option(
+            "-o", "--output", help="write to this file (refused if it exists)")] = None,
+        db: DbOption = "rinklog.db",
+    ) -> None:
+        """Print what a commissioner keeps of games: id, events, head hash, ruleset and
+        result, as JSON; each game is audited first and a failing one gets no receipt.
+
+        Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
+        """
+        if bool(game) == all_games:
+            raise RinklogError("give game ids or --all (not both)")
+        key = load_signing_key(sign_key) if sign_key is not None else None
+        if output is not None and output.exists():
+            raise RinklogError(f"{output} already exists; nothing written")
+        with _read_store(db) as store:
+            ids = [s.stream for s in store.streams(kind="game")] if all_games else list(game or [])
+            entries = [entry_for(audit_game(store, g)) for g in ids]
+        data = encode_receipt(make_receipt(entries, key))
+        if output is None:
+            typer.echo(data.decode(), nl=False)
+            return
+        try:
+            output.write_bytes(data)
+        except OSError as err:
+            raise RinklogError(f"{output}: cannot write: {err.strerror or err}") from None
+        _out(f"receipt for {len(entries)} games written to {output}"
+             + (" (signed)" if key is not None else ""))
+
+    @app.command("keygen")
+    def keygen(
+        output: Annotated[Path, typer.Argument(help="secret key file to create (and FILE.pub)")],
+    ) -> None:
+        """Create a league signing key: the secret key in FILE (mode 0600, keep it out of
+        any database) and the public key in FILE.pub, to publish.
+
+        Example: rinklog keygen league.key
+        """
+        public = generate_key(output)
+        _out(f"secret key {output}, public key {output}.pub: {public}")
 
     @app.command()
     def branch(
@@ -296,7 +393,7 @@ def register(app: typer.Typer) -> None:
                    "parent_seq": result.parent_seq, "events": result.events,
                    "head_hash": result.head_hash, "decided": result.decided,
                    "score": {"home": result.home_goals, "away": result.away_goals},
-                   "reseed": result.meta.get("reseed")})
+                   "reseed": result.reseed})
         else:
             _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
                  f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
@@ -318,7 +415,8 @@ def register(app: typer.Typer) -> None:
         if d.seq is None:
             _out("identical")
             return
-        _out(f"first difference at seq {d.seq}")
+        _out(f"first difference at seq {d.seq}"
+             + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
         _out(f"  {game_a}: {_event_line(d.a)}")
         _out(f"  {game_b}: {_event_line(d.b)}")
 
@@ -326,34 +424,58 @@ def register(app: typer.Typer) -> None:
     def export_cmd(
         game: Annotated[str, typer.Argument(help="game id")],
         output: Annotated[Path, typer.Option("-o", "--output", help="file to write")],
+        sign_key: Annotated[Path | None, typer.Option(
+            "--sign-key", help="the league's secret key file: sign the file's receipt")] = None,
+        force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")
+                         ] = False,
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
-        """Write one game to a portable, self-verifying file (events, cards, charts).
+        """Write one audited game to a portable, self-verifying file (events, cards,
+        charts and its receipt, signed with --sign-key).
 
-        Example: rinklog export HFX-QUE-2026 -o game.rinklog
+        Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
         """
+        key = load_signing_key(sign_key) if sign_key is not None else None
         with _read_store(db) as store:
-            size = write_export(store, game, output)
-        _out(f"exported {game} to {output} ({size} bytes)")
+            size = write_export(store, game, output, force=force, key=key)
+        if as_json:
+            _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
+        else:
+            _out(f"exported {game} to {output} ({size} bytes{', signed' if key else ''})")
 
     @app.command("import")
     def import_cmd(
         file: Annotated[Path, typer.Argument(help="an export file")],
+        receipt: Annotated[Path | None, typer.Option(
+            "--receipt", help="the game must match this receipt")] = None,
+        public_key: Annotated[str | None, typer.Option(
+            "--public-key", help="the league's public key (hex or file): the file must be "
+            "signed by it")] = None,
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
         """Verify an export file completely, then add its game (refused if present).
 
-        Example: rinklog import game.rinklog --db commissioner.db
+        Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
         """
         try:
             data = file.read_bytes()
         except OSError as err:
             raise RinklogError(f"{file}: cannot read: {err.strerror or err}") from None
-        verify_export(data, str(file))  # before the database is even opened
+        checks = {"public_key": load_verify_key(public_key) if public_key else None,
+                  "receipt": load_receipt(receipt) if receipt else None,
+                  "receipt_origin": str(receipt)}
+        verify_export(data, str(file), **checks)  # before the database is even opened
         with open_store(db) as store:
-            report = import_game(store, data, str(file))
-        _out(f"imported {report.game_id}: {report.events} events, audit ok, "
-             f"head {report.head_hash[:16]}…")
+            verified = import_game(store, data, str(file), **checks)
+        report = verified.report
+        if as_json:
+            _dump({**report.to_json(), "signed_by": verified.signed_by})
+        else:
+            _out(f"imported {report.game_id}: {report.events} events, audit ok, "
+                 f"head {report.head_hash[:16]}…"
+                 + (f", signed by {verified.signed_by[:16]}…" if verified.signed_by else ""))
 
     @app.command()
     def explain(

@@ -26,6 +26,7 @@ from events.bones import BonesEvent
 from events.common import GameCreated, GameEnded, RosterEntry, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
+from projections.index import stream_index
 from replay.library import default_charts, find_team
 
 CARD_MEDIA = "application/x-rinklog-team+json"
@@ -72,10 +73,17 @@ class GameResult:
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A whole game played in memory: its events and the blobs its first event names."""
+    """A game in memory: its events (a whole game once played) and the blobs its first
+    event names."""
 
     events: list[Event]
     blobs: list[tuple[bytes, str]]
+
+    @property
+    def created(self) -> GameCreated:
+        created = self.events[0]
+        assert isinstance(created, GameCreated)
+        return created
 
     @property
     def end(self) -> GameEnded:
@@ -84,18 +92,15 @@ class PlayedGame:
         return end
 
     def meta(self) -> dict:
-        created = self.events[0]
-        assert isinstance(created, GameCreated)
-        return {"home": created.home.team_id, "away": created.away.team_id,
-                "home_goals": self.end.home_goals, "away_goals": self.end.away_goals,
-                "decided": self.end.decided, "ruleset": created.ruleset}
+        """The stream index of the game (derived from its events, checked by the audit)."""
+        return stream_index(self.events).meta
 
 
-def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
-              dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
-              goalies: tuple[str, str] = ("", ""),
-              coach: DefaultCoach | None = None, overtime_skaters: int = 5) -> PlayedGame:
-    """Play a game between two loaded teams; no I/O beyond the dice source."""
+def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
+                seed: str | None = None, ruleset: str = "bones",
+                goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
+                season: str = "", number: int = 0, live: bool = False) -> PlayedGame:
+    """A game's first event, with the blobs it names: the one way a game is created."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
@@ -114,12 +119,28 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         home_goalie=goalies[0],
         away_goalie=goalies[1],
         overtime_skaters=overtime_skaters,
+        live=live,
+        season=season,
+        number=number,
     )
-    events: list[Event] = [created]
-    state = initial_state(created, home, away, charts)
-    play(state, dice, coach or DefaultCoach(), events.append)
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
-    return PlayedGame(events, blobs)
+    return PlayedGame([created], blobs)
+
+
+def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
+              dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
+              goalies: tuple[str, str] = ("", ""),
+              coach: DefaultCoach | None = None, overtime_skaters: int = 5,
+              season: str = "", number: int = 0) -> PlayedGame:
+    """Play a game between two loaded teams; no I/O beyond the dice source."""
+    game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
+                       goalies=goalies, overtime_skaters=overtime_skaters, season=season,
+                       number=number)
+    created = game.events[0]
+    assert isinstance(created, GameCreated)
+    state = initial_state(created, home, away, charts)
+    play(state, dice, coach or DefaultCoach(), game.events.append)
+    return game
 
 
 def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:

@@ -23,6 +23,7 @@ from engine.dice import SeededDice
 from events.common import SeasonCreated
 from events.errors import RinklogError
 from events.store import EventStore, blob_hash
+from projections.index import stream_index
 from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -104,9 +105,10 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
-                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters)
+                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters,
+                     season=season_id, number=number)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
-    return game_id, rows, {**game.meta(), "season": season_id, "number": number}
+    return game_id, rows, game.meta()
 
 
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
@@ -122,10 +124,10 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
                             team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
-                            divisions=[(c, d, list(t)) for c, d, t in divisions])
+                            divisions=[(c, d, list(t)) for c, d, t in divisions],
+                            overtime_skaters=overtime_skaters)
     if not store.exists(season_id):
-        store.append(season_id, [created], 0, kind="season",
-                     meta={"league": league, "seed": seed, "games": len(schedule)})
+        store.append(season_id, [created], 0, kind="season", meta=stream_index([created]).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):

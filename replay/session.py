@@ -23,18 +23,24 @@ from typing import Any, Protocol
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DefaultCoach
 from engine.bones.game import check_choice, evolve, steps
-from engine.bones.rulesets import find_ruleset
 from engine.bones.state import GameState
-from engine.dice import DiceSource, ManualDice, derive_roll
+from engine.dice import DiceSchedule, DiceSource, ManualDice, derive_roll, seed_for
 from events.base import Event, Roll
-from events.bones import GoalScored, ShootoutOrderChosen
-from events.common import DiceRolled, GameCreated, GameEnded, LinesChanged, TacticDeclared
+from events.bones import ShootoutOrderChosen
+from events.common import (
+    BranchStarted,
+    DiceRolled,
+    GameCreated,
+    GameEnded,
+    LinesChanged,
+    TacticDeclared,
+)
 from events.errors import RinklogError, RollError, StreamConflict
-from events.store import EventStore, blob_hash
-from replay import games as _games
-from replay.audit import refold
-from replay.games import CARD_MEDIA, CHART_MEDIA, load_inputs, read_game
+from events.store import EventStore
+from projections.index import stream_index
+from replay.games import create_game, load_inputs, read_game
 from replay.library import default_charts, find_team
+from replay.refold import refold
 
 __all__ = [
     "Folded",
@@ -147,36 +153,26 @@ def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) 
 
 # --- dice schedules ----------------------------------------------------------------------
 
-def dice_schedule(created: GameCreated, meta: dict[str, Any]) -> list[tuple[int, str | None]]:
-    """Which seed derives roll n: ``[(from_roll, seed or None for typed dice), ...]``.
+def dice_schedule(events: Sequence[Event]) -> DiceSchedule:
+    """The dice schedule in force at the end of ``events``, from the chain alone.
 
-    A game starts with its GameCreated seed; a branch records the whole schedule in its
-    meta ``dice_schedule`` (and its own switch in ``reseed``). Rolls always derive with
-    the GameCreated game id, so a branch with no new seed repeats its parent.
+    A game starts with its GameCreated seed (None for typed dice); each BranchStarted
+    carries the whole schedule its branch plays on with. Rolls always derive with the
+    GameCreated game id, so a branch with no new seed repeats its parent.
     """
-    raw = meta.get("dice_schedule")
-    if raw:
-        return [(int(start), seed) for start, seed in raw]
-    schedule: list[tuple[int, str | None]] = [
-        (1, created.seed if created.dice == "seeded" else None)]
-    reseed = meta.get("reseed")
-    if isinstance(reseed, dict) and "from_roll" in reseed:
-        schedule.append((int(reseed["from_roll"]), reseed.get("seed")))
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
+    for event in events:
+        if isinstance(event, BranchStarted):
+            schedule = [(int(start), seed) for start, seed in event.dice_schedule]
     return schedule
-
-
-def seed_for(schedule: list[tuple[int, str | None]], n: int) -> str | None:
-    seed = None
-    for start, value in schedule:
-        if n >= start:
-            seed = value
-    return seed
 
 
 class ScheduleDice:
     """Seeded dice following a schedule; rolls whose seed is None come from ``manual``."""
 
-    def __init__(self, schedule: list[tuple[int, str | None]], game_id: str,
+    def __init__(self, schedule: DiceSchedule, game_id: str,
                  manual: DiceSource | None = None) -> None:
         self.schedule, self.game_id, self.manual = schedule, game_id, manual
 
@@ -202,64 +198,58 @@ class BranchResult:
     away_goals: int
     decided: str
     meta: dict[str, Any]
+    reseed: dict[str, Any] | None = None  # {"seed", "from_roll"} when new dice were given
 
 
 def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = None,
                 rolls: Sequence[str] | None = None, rolls_origin: str = "rolls",
                 game_id: str | None = None) -> BranchResult:
-    """A new stream sharing ``parent``'s events 1..at, played on to the end.
+    """A new stream sharing ``parent``'s events 1..at, then a BranchStarted event (its
+    lineage and dice, inside the chain), played on to the end.
 
     With neither ``seed`` nor ``rolls`` the parent's dice schedule continues (a branch of
-    a seeded game then repeats its parent exactly); ``seed`` switches to new seeded dice
-    and ``rolls`` to typed ones from the first roll after the fork. The continuation is
-    computed in memory first: on any error nothing is written.
+    a seeded game then repeats its parent's events after the BranchStarted); ``seed``
+    switches to new seeded dice and ``rolls`` to typed ones from the first roll after the
+    fork. The continuation is computed in memory first: on any error nothing is written.
     """
     events = read_game(store, parent)
     if not 1 <= at <= len(events):
         raise RinklogError(f"cannot branch {parent} at event {at}: it has {len(events)} events")
     if seed is not None and rolls is not None:
         raise RinklogError("give at most one of --seed S or --rolls FILE")
-    info = store.info(parent)
     created = events[0]
     assert isinstance(created, GameCreated)
+    child = game_id or _branch_id(store, parent)
+    if store.exists(child):
+        raise StreamConflict(f"game {child} is already in the database; pick another --game-id")
     home, away, charts = load_inputs(store, created)
     coach = DefaultCoach()
     folded = fold(events[:at], home, away, charts, coach)
     first_new = folded.state.rolls + 1
-    schedule = dice_schedule(created, info.meta)
+    schedule = dice_schedule(events)  # the parent's, whole: without a new seed it repeats
+    reseed = None
     if seed is not None or rolls is not None:
-        schedule = [(s, v) for s, v in schedule if s < first_new]
-        schedule.append((first_new, seed))
+        schedule = [(s, v) for s, v in schedule if s < first_new] + [(first_new, seed)]
+        reseed = {"seed": seed, "from_roll": first_new}
     manual = ManualDice(rolls, rolls_origin) if rolls is not None else None
     if manual is None and seed is None:
         # Typed dice of the parent carry on where the parent had them.
         recorded = [e.roll for e in events if isinstance(e, DiceRolled)]
         manual = _ListDice(recorded)
     dice = ScheduleDice(schedule, created.game_id, manual)
-    new_events: list[Event] = []
+    fork = BranchStarted(branch_id=child, parent=parent, parent_seq=at,
+                         parent_head=store.read(parent, at, at, decode=False)[0].hash,
+                         dice_schedule=schedule)
+    new_events: list[Event] = [fork]
     state = continue_game(folded, dice, coach, new_events.extend)
-    end = new_events[-1] if new_events else events[at - 1]
+    end = new_events[-1]
     if not state.finished or not isinstance(end, GameEnded):
         raise RinklogError(f"the branch of {parent} at {at} did not reach the end of the game")
-    child = game_id or _branch_id(store, parent)
-    if store.exists(child):
-        raise StreamConflict(f"game {child} is already in the database; pick another --game-id")
-    meta: dict[str, Any] = {
-        "home": info.meta.get("home", created.home.team_id),
-        "away": info.meta.get("away", created.away.team_id),
-        "ruleset": info.meta.get("ruleset", created.ruleset),
-        "home_goals": end.home_goals, "away_goals": end.away_goals, "decided": end.decided,
-        "dice_schedule": [[s, v] for s, v in schedule],
-    }
-    if seed is not None or rolls is not None:
-        meta["reseed"] = {"seed": seed, "from_roll": first_new}
-    elif "reseed" in info.meta:
-        meta["reseed"] = info.meta["reseed"]
+    meta = stream_index([*events[:at], *new_events]).meta
     store.copy_prefix(parent, child, at, meta=meta)
     version = store.append(child, new_events, expected_version=at)
-    full = store.info(child)
-    return BranchResult(child, parent, at, version, full.head_hash, end.home_goals,
-                        end.away_goals, end.decided, full.meta)
+    return BranchResult(child, parent, at, version, store.head_hash(child), end.home_goals,
+                        end.away_goals, end.decided, meta, reseed)
 
 
 class _ListDice:
@@ -295,7 +285,8 @@ def next_live_id(store: EventStore, home: str, away: str) -> str:
 def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   game_id: str | None = None, fixtures: str | Path | None = None,
                   ruleset: str = "bones") -> str:
-    """Create a typed-dice game: its blobs and its GameCreated event; return its id."""
+    """Create a typed-dice game played at the table (``live`` in its GameCreated, so it
+    may stop and resume): its blobs and its first event; return its id."""
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
@@ -303,45 +294,26 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
     game_id = game_id or next_live_id(store, home.id, away.id)
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
-    rules = find_ruleset(ruleset)
-    canonical = _games._canonical
-    home_bytes, away_bytes = canonical.encode(home), canonical.encode(away)
-    chart_bytes = canonical.encode(charts)
-    created = GameCreated(
-        game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=_games._sheet(home, blob_hash(home_bytes)),
-        away=_games._sheet(away, blob_hash(away_bytes)),
-        charts_hash=blob_hash(chart_bytes), dice="manual", seed=None,
-    )
-    store.put_blob(home_bytes, CARD_MEDIA)
-    store.put_blob(away_bytes, CARD_MEDIA)
-    store.put_blob(chart_bytes, CHART_MEDIA)
-    store.append(game_id, [created], expected_version=0, kind="game",
-                 meta={"home": home.id, "away": away.id, "ruleset": rules.name,
-                       "home_goals": 0, "away_goals": 0, "live": True})
+    game = create_game(home, away, charts, game_id=game_id, ruleset=ruleset, live=True)
+    for content, media in game.blobs:
+        store.put_blob(content, media)
+    store.append(game_id, game.events, expected_version=0, kind="game", meta=game.meta())
     return game_id
 
 
 def store_committer(store: EventStore, game_id: str,
                     on_events: Callable[[list[Event]], None] | None = None) -> Commit:
-    """A ``commit`` that appends each batch with its expected version and keeps the meta
-    score current; ``decided`` is written with the GameEnded batch."""
+    """A ``commit`` that appends each batch with its expected version and keeps the
+    stream index (score, ``decided``) folded from the events as they come."""
+    index = stream_index(read_game(store, game_id))
     version = [store.version(game_id)]
-    info = store.info(game_id)
-    score = {"home": int(info.meta.get("home_goals") or 0),
-             "away": int(info.meta.get("away_goals") or 0)}
 
     def commit(batch: list[Event]) -> None:
         if not batch:
             return
         meta: dict[str, Any] = {}
         for event in batch:
-            if isinstance(event, GoalScored):
-                score[event.side] += 1
-                meta.update(home_goals=score["home"], away_goals=score["away"])
-            if isinstance(event, GameEnded):
-                meta.update(home_goals=event.home_goals, away_goals=event.away_goals,
-                            decided=event.decided)
+            meta.update(index.add(event))
         version[0] = store.append(game_id, batch, expected_version=version[0], meta=meta or None)
         if on_events is not None:
             on_events(batch)

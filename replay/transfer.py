@@ -1,10 +1,13 @@
 """Export a game to one portable, self-verifying file; import it; diff two streams.
 
-The file is msgpack (msgspec) of :class:`ExportFile`: format name and version, the game id,
-ruleset, head hash, stream meta, every row as stored (payload bytes, prev hash, hash) and
-the full content of the cards and charts blobs the game names. Import checks everything
-(hash chain to the head, blob hashes, decoding, canonical bytes, the full rule re-check)
-before it writes a byte.
+The file is msgpack (msgspec) of :class:`ExportFile`, format version 2: the game's receipt
+(id, kind, ruleset, events, head hash and the index folded from its events; signed with a
+league key if one was given), every row as stored (payload bytes, prev hash, hash), the
+full content of the blobs the game names and, for a season's game, the season stream with
+its blobs. Import audits the file exactly as ``rinklog audit`` audits a database (chain,
+decoding, identity, blobs, season, dice, rules, index), checks that the receipt inside is
+the one the audit derives and, when asked, that it is signed by the league's key and
+matches a receipt the commissioner kept, all before it writes a byte.
 """
 
 from __future__ import annotations
@@ -14,16 +17,26 @@ from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
+import nacl.signing
 
 from events.bones import decoder
-from events.common import GameCreated
+from events.common import GameCreated, SeasonCreated
 from events.errors import RinklogError, StreamConflict
-from events.store import EventStore, blob_hash
-from replay.audit import AuditReport, audit_events
-from replay.games import CARD_MEDIA, CHART_MEDIA, read_game
+from events.store import EventStore, StreamRecord, blob_hash, encode_meta
+from projections.index import stream_index
+from replay.audit import AuditReport, audit_game, audit_stream
+from replay.games import read_game
+from replay.receipts import (
+    Receipt,
+    ReceiptError,
+    check_entry,
+    entry_for,
+    make_receipt,
+    verify_signature,
+)
 
 FORMAT = "rinklog-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _ENCODER = msgspec.msgpack.Encoder()
 
 
@@ -35,137 +48,233 @@ class ExportRow(msgspec.Struct, frozen=True, array_like=True):
     hash: str
 
 
-class ExportBlob(msgspec.Struct, frozen=True):
+class ExportBlob(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hash: str
     media_type: str
     content: bytes
 
 
-class ExportFile(msgspec.Struct, frozen=True):
+class ExportFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     format: Literal["rinklog-export"]
     version: int
-    game_id: str
-    kind: str
-    ruleset: str
-    ruleset_version: int
-    head_hash: str
-    meta: dict[str, Any]
+    receipt: Receipt  # one entry: this game
     rows: list[ExportRow]
     blobs: list[ExportBlob]
+    season_rows: list[ExportRow] = []  # a season's game: the season stream
+
+
+class _Header(msgspec.Struct):
+    format: Literal["rinklog-export"]
+    version: int
 
 
 class ImportRefused(RinklogError):
     """An export file that does not verify; nothing was written."""
 
 
-def export_game(store: EventStore, game_id: str) -> bytes:
-    events = read_game(store, game_id)
-    created = events[0]
-    if not isinstance(created, GameCreated):
-        raise RinklogError(f"{game_id} does not start with GameCreated")
-    info = store.info(game_id)
-    rows = [ExportRow(r.seq, r.type, r.payload, r.prev_hash, r.hash)
-            for r in store.iter_events(game_id, decode=False)]
-    blobs = [ExportBlob(created.home.card_hash, CARD_MEDIA, store.get_blob(created.home.card_hash))]
-    if created.away.card_hash != created.home.card_hash:
-        blobs.append(ExportBlob(created.away.card_hash, CARD_MEDIA,
-                                store.get_blob(created.away.card_hash)))
-    blobs.append(ExportBlob(created.charts_hash, CHART_MEDIA, store.get_blob(created.charts_hash)))
-    return _ENCODER.encode(ExportFile(
-        format=FORMAT, version=FORMAT_VERSION, game_id=game_id, kind=info.kind,
-        ruleset=created.ruleset, ruleset_version=created.ruleset_version,
-        head_hash=info.head_hash, meta=info.meta, rows=rows, blobs=blobs))
+def export_game(store: EventStore, game_id: str,
+                key: nacl.signing.SigningKey | None = None) -> bytes:
+    """The export file of a game that passes the audit (a failing one is refused)."""
+    read_game(store, game_id)  # UnknownGame with the ids the database holds
+    report = audit_game(store, game_id, read_models=False)
+    if report.kind != "game":
+        raise RinklogError(f"{game_id} is a {report.kind or 'stream'}, not a game")
+    receipt = make_receipt([entry_for(report)], key)
+    rows = _rows(store, game_id)
+    created = decoder.decode(rows[0].payload)
+    assert isinstance(created, GameCreated)
+    hashes = [created.home.card_hash, created.away.card_hash, created.charts_hash]
+    season_rows: list[ExportRow] = []
+    if created.season:
+        season_rows = _rows(store, created.season)
+        season = decoder.decode(season_rows[0].payload)
+        assert isinstance(season, SeasonCreated)
+        hashes += [*season.team_hashes.values(), season.charts_hash]
+    blobs = []
+    for digest in dict.fromkeys(hashes):
+        found = store.blob_record(digest)
+        assert found is not None  # the audit found it
+        blobs.append(ExportBlob(digest, found[1], found[0]))
+    return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, blobs, season_rows))
+
+
+def _rows(store: EventStore, stream: str) -> list[ExportRow]:
+    return [ExportRow(r.seq, r.type, r.payload, r.prev_hash, r.hash)
+            for r in store.raw_rows(stream)]
 
 
 @dataclass(frozen=True)
 class Verified:
     file: ExportFile
     report: AuditReport
+    signed_by: str | None  # the signer's public key (hex), if the receipt is signed
 
 
-def verify_export(data: bytes, origin: str = "file") -> Verified:
-    """Check an export completely; raise ImportRefused naming the first problem."""
+class _FileBlobs:
+    def __init__(self, blobs: dict[str, ExportBlob]) -> None:
+        self.blobs = blobs
+        self.used: set[str] = set()
+
+    def blob_record(self, digest: str) -> tuple[bytes, str] | None:
+        blob = self.blobs.get(digest)
+        if blob is None:
+            return None
+        self.used.add(digest)
+        return blob.content, blob.media_type
+
+
+def _decode_file(data: bytes, origin: str) -> ExportFile:
     try:
-        file = msgspec.msgpack.decode(data, type=ExportFile)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
-        # ValueError covers a mangled UTF-8 string inside an otherwise valid file.
-        raise ImportRefused(f"{origin}: not a rinklog export file ({err}); nothing written"
-                            ) from None
-    if file.version != FORMAT_VERSION:
-        raise ImportRefused(f"{origin}: export format version {file.version} is not supported "
-                            f"(this rinklog reads {FORMAT_VERSION}); nothing written")
-    blobs: dict[str, bytes] = {}
+        header = msgspec.msgpack.decode(data, type=_Header)
+        if header.version != FORMAT_VERSION:
+            raise ImportRefused(f"{origin}: export format version {header.version} is not "
+                                f"supported (this rinklog reads {FORMAT_VERSION}; re-export "
+                                "the game with it); nothing written")
+        return msgspec.msgpack.decode(data, type=ExportFile)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as err:
+        # ValueError: a mangled UTF-8 string; RecursionError: absurdly nested data
+        raise ImportRefused(f"{origin}: not a rinklog export file ({str(err)[:200]}); "
+                            "nothing written") from None
+
+
+def verify_export(data: bytes, origin: str = "file", *,
+                  public_key: nacl.signing.VerifyKey | None = None,
+                  receipt: Receipt | None = None, receipt_origin: str = "receipt") -> Verified:
+    """Check an export completely; raise ImportRefused naming the first problem."""
+    file = _decode_file(data, origin)
+
+    def refuse(why: str) -> ImportRefused:
+        return ImportRefused(f"{origin}: {why}; nothing written")
+
+    blobs: dict[str, ExportBlob] = {}
     for blob in file.blobs:
-        if blob_hash(blob.content) != blob.hash:
-            raise ImportRefused(f"{origin}: blob {blob.hash[:16]}… does not match its hash; "
-                                "nothing written")
-        blobs[blob.hash] = blob.content
-
-    def get_blob(digest: str) -> bytes:
-        if digest not in blobs:
-            raise RinklogError(f"the file holds no blob {digest}")
-        return blobs[digest]
-
-    report = audit_events(file.rows, file.head_hash, file.meta, get_blob, file.game_id)
-    if report.failure is not None:
-        f = report.failure
-        raise ImportRefused(f"{origin}: {f.check} check fails at event {f.seq} ({f.rule}): "
-                            f"expected {f.expected}, found {f.recorded}; nothing written")
-    created = decoder.decode(file.rows[0].payload)
-    # (a branch's GameCreated keeps its parent's game id: only the ruleset must agree)
-    if not isinstance(created, GameCreated) or created.ruleset != file.ruleset \
-            or created.ruleset_version != file.ruleset_version:
-        raise ImportRefused(f"{origin}: the ruleset does not match the game's first event; "
-                            "nothing written")
-    for row in file.rows:  # the store re-encodes events: the bytes must already be canonical
+        if blob_hash(blob.content) != blob.hash or blob.hash in blobs:
+            raise refuse(f"blob {blob.hash[:16]}… does not match its hash or is repeated")
+        blobs[blob.hash] = blob
+    if len(file.receipt.games) != 1:
+        raise refuse(f"the receipt inside names {len(file.receipt.games)} games, not one")
+    entry = file.receipt.games[0]
+    source = _FileBlobs(blobs)
+    seasons = _FileSeason(file.season_rows, source)
+    record = StreamRecord(entry.game, entry.kind, len(file.rows), entry.head_hash,
+                          encode_meta(entry.meta))
+    report = audit_stream(entry.game, record, file.rows, source, seasons)
+    failure = check_entry(entry, report)
+    if failure is not None:
+        raise refuse(f"{failure.check} check fails at event {failure.seq} ({failure.rule}): "
+                     f"expected {failure.expected}, found {failure.recorded}")
+    if report.kind != "game":
+        raise refuse(f"{entry.game} is a {report.kind}, not a game")
+    if file.season_rows and not seasons.used:
+        raise refuse("it carries a season stream the game does not belong to")
+    if set(blobs) - source.used:
+        raise refuse(f"it carries {len(set(blobs) - source.used)} blobs the game does not use")
+    for row in [*file.rows, *file.season_rows]:  # the bytes stored must be canonical
         if _ENCODER.encode(decoder.decode(row.payload)) != row.payload:
-            raise ImportRefused(f"{origin}: event {row.seq} is not in canonical form; "
-                                "nothing written")
-    return Verified(file, report)
+            raise refuse(f"event {row.seq} is not in canonical form")
+    try:
+        signed_by = verify_signature(file.receipt, origin, public_key)
+        if receipt is not None:
+            kept = receipt.entry(entry.game)
+            if kept is None:
+                raise ReceiptError(f"{receipt_origin} names no game {entry.game}")
+            failure = check_entry(kept, report)
+            if failure is not None:
+                raise ReceiptError(f"{receipt_origin}: {entry.game} differs from the receipt: "
+                                   f"{failure.expected}, the file has {failure.recorded}")
+    except ReceiptError as err:
+        raise ImportRefused(f"{err}; nothing written") from None
+    return Verified(file, report, signed_by)
 
 
-def import_game(store: EventStore, data: bytes, origin: str = "file") -> AuditReport:
-    """Verify an export and write it as a new stream with its blobs."""
-    verified = verify_export(data, origin)
+class _FileSeason:
+    """The season stream carried in an export file, audited like a stored one."""
+
+    def __init__(self, rows: list[ExportRow], blobs: _FileBlobs) -> None:
+        self.rows, self.blobs = rows, blobs
+        self.used = False
+
+    def __call__(self, season_id: str) -> SeasonCreated | str:
+        if not self.rows:
+            return f"the file carries no season stream {season_id!r}"
+        try:
+            events = [decoder.decode(row.payload) for row in self.rows]
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            return "the season stream in the file does not decode"
+        index = stream_index(events)
+        record = StreamRecord(season_id, "season", len(self.rows), self.rows[-1].hash,
+                              encode_meta(index.meta))
+        report = audit_stream(season_id, record, self.rows, self.blobs, self)
+        if report.failure is not None:
+            return (f"the season stream in the file fails its {report.failure.check} check "
+                    f"at {report.failure.seq}")
+        self.used = True
+        first = events[0]
+        return first if isinstance(first, SeasonCreated) else f"{season_id!r} is not a season"
+
+
+def import_game(store: EventStore, data: bytes, origin: str = "file", **checks: Any
+                ) -> Verified:
+    """Verify an export and write it as a new stream with its blobs (and its season stream,
+    when the database does not hold it yet)."""
+    verified = verify_export(data, origin, **checks)
     file = verified.file
-    if store.exists(file.game_id):
-        raise StreamConflict(f"game {file.game_id} is already in {store.path}; nothing written")
-    events = [decoder.decode(row.payload) for row in file.rows]
+    entry = file.receipt.games[0]
+    if store.exists(entry.game):
+        raise StreamConflict(f"game {entry.game} is already in {store.path}; nothing written")
+    season_id = verified.report.index.get("season")
+    if season_id and store.exists(season_id) and \
+            store.head_hash(season_id) != file.season_rows[-1].hash:
+        raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
     for blob in file.blobs:
         store.put_blob(blob.content, blob.media_type)
-    store.append(file.game_id, events, expected_version=0, kind=file.kind, meta=file.meta)
-    if store.head_hash(file.game_id) != file.head_hash:  # cannot happen after the checks
-        raise RinklogError(f"imported {file.game_id} but its head hash differs")
-    return verified.report
+    if season_id and not store.exists(season_id):
+        season_events = [decoder.decode(r.payload) for r in file.season_rows]
+        store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
+                             kind="season", meta=stream_index(season_events).meta)
+    store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
+                         kind=entry.kind, meta=verified.report.index)
+    if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
+        raise RinklogError(f"imported {entry.game} but its head hash differs")
+    return verified
 
 
 # --- diff --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Difference:
-    seq: int | None  # None: identical
+    seq: int | None  # A's seq of the first event that differs; None: the games are identical
     a: Any  # the decoded event of A at seq, or None when A has ended
     b: Any
     a_type: str = ""
     b_type: str = ""
+    b_seq: int | None = None  # B's seq of its event (they differ by the lineage events)
 
 
 def diff_games(store: EventStore, game_a: str, game_b: str) -> Difference:
-    """The first seq at which two streams part (hashes differ), with both events."""
+    """The first event at which two games part, with both events.
+
+    A branch's lineage events (BranchStarted) are passed over on both sides, so a branch
+    that repeats its parent is identical to it, and one with new dice parts at the first
+    roll that differs. Events are compared by their bytes.
+    """
     read_game(store, game_a)
     read_game(store, game_b)
-    rows_a = store.read(game_a, decode=False)
-    rows_b = store.read(game_b, decode=False)
+    rows_a = [r for r in store.raw_rows(game_a) if r.type != "BranchStarted"]
+    rows_b = [r for r in store.raw_rows(game_b) if r.type != "BranchStarted"]
     for ra, rb in zip(rows_a, rows_b, strict=False):
-        if ra.hash != rb.hash:
-            return Difference(ra.seq, _decode(ra.payload), _decode(rb.payload), ra.type, rb.type)
+        if ra.payload != rb.payload:
+            return Difference(ra.seq, _decode(ra.payload), _decode(rb.payload), ra.type, rb.type,
+                              rb.seq)
     if len(rows_a) == len(rows_b):
         return Difference(None, None, None)
-    seq = min(len(rows_a), len(rows_b)) + 1
-    ra = rows_a[seq - 1] if len(rows_a) >= seq else None
-    rb = rows_b[seq - 1] if len(rows_b) >= seq else None
-    return Difference(seq, ra and _decode(ra.payload), rb and _decode(rb.payload),
-                      ra.type if ra else "", rb.type if rb else "")
+    k = min(len(rows_a), len(rows_b))
+    ra = rows_a[k] if len(rows_a) > k else None
+    rb = rows_b[k] if len(rows_b) > k else None
+    return Difference(ra.seq if ra else (rows_a[-1].seq + 1 if rows_a else 1),
+                      ra and _decode(ra.payload), rb and _decode(rb.payload),
+                      ra.type if ra else "", rb.type if rb else "",
+                      rb.seq if rb else (rows_b[-1].seq + 1 if rows_b else 1))
 
 
 def _decode(payload: bytes) -> Any:
@@ -175,7 +284,19 @@ def _decode(payload: bytes) -> Any:
         return msgspec.msgpack.decode(payload)
 
 
-def write_export(store: EventStore, game_id: str, path: Path) -> int:
-    data = export_game(store, game_id)
-    path.write_bytes(data)
+def write_export(store: EventStore, game_id: str, path: Path, *, force: bool = False,
+                 key: nacl.signing.SigningKey | None = None) -> int:
+    """Write a game's export file; an existing file (and the database itself) is never
+    overwritten unless ``force`` (and the database never)."""
+    target = path.resolve()
+    if target == store.path.resolve() or target.name.startswith(store.path.resolve().name + "-") \
+            and target.parent == store.path.resolve().parent:
+        raise RinklogError(f"{path} is the database (or its journal); choose another file")
+    if path.exists() and not force:
+        raise RinklogError(f"{path} already exists; give --force to overwrite it")
+    data = export_game(store, game_id, key)
+    try:
+        path.write_bytes(data)
+    except OSError as err:
+        raise RinklogError(f"{path}: cannot write: {err.strerror or err}") from None
     return len(data)

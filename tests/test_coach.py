@@ -9,10 +9,10 @@ import pytest
 from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.common import LinesChanged, TacticDeclared
 from events.errors import CardError
-from replay.audit import recheck
 from replay.cli import main
 from replay.games import load_inputs, open_store, read_game, simulate
 from replay.library import load_coach
+from replay.refold import recheck
 
 
 def write(tmp_path: Path, text: str) -> Path:

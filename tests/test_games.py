@@ -12,8 +12,8 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from events.base import Roll
 from events.common import DiceRolled, GameEnded
-from replay.audit import recheck
 from replay.games import load_inputs, open_store, read_game, simulate
+from replay.refold import recheck
 
 _games = itertools.count()
 

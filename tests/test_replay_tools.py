@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from engine.dice import derive_roll
 from events.base import Roll
-from events.common import DiceRolled
+from events.common import BranchStarted, DiceRolled
+from projections.index import stream_index
 from replay.audit import audit_game
 from replay.cli import app, main
 from replay.cli_replay import PromptCoach
@@ -121,21 +122,29 @@ def test_changed_die_value_fails_even_rehashed(tmp_path_factory, db, k, die) -> 
         dice[die] = dice[die] % 6 + 1
         events[i] = msgspec.structs.replace(events[i], roll=Roll(dice[0], (dice[1], dice[2]),
                                                                  dice[3]))
-        forged = f"forged-{next(_ids)}"
-        store.append(forged, events, expected_version=0, meta=store.info(game).meta)
-        report = audit_game(store, forged)
+        report = _forged_audit(store, tmp_path_factory.mktemp("forged"), game, events)
     assert report.failure is not None and report.failure.seq <= i + 1
     assert report.failure.check == "dice"
 
 
-def test_rehashed_decision_change_fails_the_rules_check(db) -> None:
+def _forged_audit(store, folder: Path, game: str, events: list):
+    """Audit ``events`` written, chain re-hashed and index re-derived, under ``game``'s own
+    id in a fresh database with the same blobs: a consistent forgery."""
+    with open_store(folder / f"forged-{next(_ids)}.db") as forged:
+        for digest in store.blob_hashes():
+            content, media = store.blob_record(digest)
+            forged.put_blob(content, media)
+        forged.append(game, events, expected_version=0, meta=stream_index(events).meta)
+        return audit_game(forged, game)
+
+
+def test_rehashed_decision_change_fails_the_rules_check(db, tmp_path: Path) -> None:
     path, game, _ = db
     with open_store(path) as store:
         events = read_game(store, game)
         i = next(i for i, e in enumerate(events) if type(e).__name__ == "ShotTaken")
         events[i] = msgspec.structs.replace(events[i], in_range=not events[i].in_range)
-        store.append("forged-rule", events, expected_version=0, meta=store.info(game).meta)
-        report = audit_game(store, "forged-rule")
+        report = _forged_audit(store, tmp_path, game, events)
     assert report.failure is not None and report.failure.check == "rules"
     assert report.failure.seq == i + 1 and report.failure.rule
 
@@ -147,8 +156,15 @@ def test_branch_without_new_seed_reproduces_parent(db, seq_frac) -> None:
     at = 1 + int(seq_frac * (n - 1))
     with open_store(path) as store:
         result = branch_game(store, game, at, game_id=f"{game}-same-{next(_ids)}")
-        assert result.head_hash == store.head_hash(game)
+        child = read_game(store, result.game_id)
+        parent = read_game(store, game)
+        fork = child[at]
+        assert isinstance(fork, BranchStarted) and fork.parent_seq == at
+        assert fork.parent_head == store.read(game, at, at)[0].hash
+        assert child[:at] + child[at + 1:] == parent  # the same game, event for event
         assert store.info(result.game_id).meta["parent_seq"] == at
+        assert audit_game(store, result.game_id).ok
+        assert diff_games(store, game, result.game_id).seq is None
 
 
 @SLOW
@@ -161,11 +177,11 @@ def test_branch_with_new_seed_audits_clean_and_diff_finds_fork(db, seq_frac, see
         result = branch_game(store, game, at, seed=seed, game_id=child)
         report = audit_game(store, child)
         assert report.ok, report.failure
-        assert result.meta["reseed"]["seed"] == seed
+        assert result.reseed is not None and result.reseed["seed"] == seed
         d = diff_games(store, game, child)
         parent_events = read_game(store, game)
     # The first roll after the fork is the first event that may differ.
-    first_new = result.meta["reseed"]["from_roll"]
+    first_new = result.reseed["from_roll"]
     fork = next(i + 1 for i, e in enumerate(parent_events)
                 if isinstance(e, DiceRolled) and e.n == first_new)
     created = parent_events[0]

@@ -1,0 +1,72 @@
+"""The stream index: what the ``streams`` table lists of a stream, folded from its events.
+
+The index (``kind`` and ``meta`` of a stream) is for finding games fast, never evidence:
+everything in it is derived from the hash-chained events, and the audit derives it again
+and requires the stored kind and metadata text to equal it byte for byte. So a score, a
+season, a branch's lineage or a game's completion can only be changed by changing the
+chain, which the audit and a receipt catch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from events.bones import GoalScored
+from events.common import BranchStarted, GameCreated, GameEnded, SeasonCreated
+
+__all__ = ["StreamIndex", "stream_index"]
+
+
+class StreamIndex:
+    """An incremental fold of a stream into its ``kind`` and ``meta``.
+
+    A game: ``home``, ``away``, ``ruleset``, the score so far, ``decided`` once it ended,
+    ``live`` for a game played at the table, ``season``/``number`` for a season's game and
+    ``parent``/``parent_seq``/``dice_schedule`` for a branch (its latest fork). A season:
+    ``league``, ``seed`` and the number of scheduled ``games``. ``kind`` stays None for a
+    stream whose first event is neither a GameCreated nor a SeasonCreated.
+    """
+
+    def __init__(self) -> None:
+        self.kind: str | None = None
+        self.meta: dict[str, Any] = {}
+        self._first = True
+
+    def add(self, event: Any) -> dict[str, Any]:
+        """Fold one event; return the metadata fields it changed (to merge into a stream)."""
+        first, self._first = self._first, False
+        changed: dict[str, Any] = {}
+        if first:
+            if isinstance(event, GameCreated):
+                self.kind = "game"
+                changed = {"home": event.home.team_id, "away": event.away.team_id,
+                           "ruleset": event.ruleset, "home_goals": 0, "away_goals": 0}
+                if event.live:
+                    changed["live"] = True
+                if event.season:
+                    changed.update(season=event.season, number=event.number)
+            elif isinstance(event, SeasonCreated):
+                self.kind = "season"
+                changed = {"league": event.league, "seed": event.seed,
+                           "games": len(event.schedule)}
+        elif self.kind == "game":
+            if isinstance(event, GoalScored):
+                key = f"{event.side}_goals"
+                changed = {key: self.meta[key] + 1}
+            elif isinstance(event, GameEnded):
+                changed = {"home_goals": event.home_goals, "away_goals": event.away_goals,
+                           "decided": event.decided}
+            elif isinstance(event, BranchStarted):
+                changed = {"parent": event.parent, "parent_seq": event.parent_seq,
+                           "dice_schedule": [[start, seed] for start, seed in event.dice_schedule]}
+        self.meta.update(changed)
+        return changed
+
+
+def stream_index(events: Iterable[Any]) -> StreamIndex:
+    """The index of a whole stream."""
+    index = StreamIndex()
+    for event in events:
+        index.add(event)
+    return index
