@@ -11,17 +11,17 @@ reported with its seq, the check, what was expected, what was recorded and the r
    ``kind`` column agrees; a stream that is neither is a failure, never a skip;
 5. ``identity``: the stream id is the game's (or the branch's, or the season's) own id,
    and a branch's lineage events stand where they say, naming the parent's hash;
-6. ``blobs``: the cards and charts the first event names exist, match their hashes and
-   media types;
-7. ``season``: a season's game is the scheduled game of a season stream that itself
+6. ``index``: the ``kind`` and ``meta`` the ``streams`` table lists are exactly the
+   index folded from the events (:mod:`projections.index`), byte for byte;
+7. ``blobs``: the cards and charts the first event names exist, match their hashes and
+   media types, and give the rosters it records; the ruleset is one rinklog knows;
+8. ``season``: a season's game is the scheduled game of a season stream that itself
    passes the audit, with the season's teams, charts, options and seed;
-8. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
+9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
-9. ``rules``: every decision follows from the state and its rolls and every coach choice
-   is legal (:mod:`replay.refold`); only a live game (``GameCreated.live``) may stop
-   before the end;
-10. ``index``: the ``kind`` and ``meta`` the ``streams`` table lists are exactly the
-    index folded from the events (:mod:`projections.index`), byte for byte;
+10. ``rules``: every decision follows from the state and its rolls and every coach choice
+    is legal (:mod:`replay.refold`); only a live game (``GameCreated.live``) may stop
+    before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events.
 
@@ -37,6 +37,7 @@ from typing import Any, Protocol
 import msgspec
 
 from engine.bones.cards import Charts, Team
+from engine.bones.rulesets import RULESETS
 from engine.dice import DiceSchedule, derive_roll, seed_for
 from events.base import Event
 from events.bones import decoder
@@ -52,11 +53,11 @@ from events.store import (
     encode_meta,
 )
 from projections.index import stream_index
-from replay.games import CARD_MEDIA, CHART_MEDIA
+from replay.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.refold import Mismatch, recheck
 from replay.season import game_seed, season_game_id
 
-__all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_game",
+__all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
            "audit_stream"]
 
 
@@ -153,11 +154,15 @@ class _Audit:
         self._decode()
         first = self.events[0]
         if isinstance(first, SeasonCreated):
-            self._season_stream(first, blobs)
+            self._season_identity(first)
+            self._index()
+            self._season_blobs(first, blobs)
         else:
             assert isinstance(first, GameCreated)
-            self._game(first, blobs, season_of)
-        self._index()
+            self.created = first
+            forks = self._lineage(first)
+            self._index()
+            self._game(first, forks, blobs, season_of)
 
     # --- 1-4: the rows themselves --------------------------------------------------------
 
@@ -221,10 +226,19 @@ class _Audit:
 
     # --- 5-9: a game -----------------------------------------------------------------
 
-    def _game(self, created: GameCreated, blobs: BlobSource, season_of: SeasonLookup) -> None:
-        self.created = created
-        forks = self._lineage(created)
+    def _game(self, created: GameCreated, forks: list[int], blobs: BlobSource,
+              season_of: SeasonLookup) -> None:
         home, away, charts = _inputs(created, blobs)
+        rules = RULESETS.get(created.ruleset)
+        if rules is None or rules.version != created.ruleset_version:
+            raise _Failed("identity", 1, f"a ruleset rinklog knows ({', '.join(RULESETS)})",
+                          f"{created.ruleset} version {created.ruleset_version}", "rulesets")
+        for side, team, sheet in (("home", home, created.home), ("away", away, created.away)):
+            want = team_sheet(team, sheet.card_hash)
+            if sheet != want:
+                raise _Failed("blobs", 1, f"the {side} roster as its cards give it",
+                              "a roster (ids, names, positions, shifts) that differs",
+                              "content hashes")
         if created.season:
             self._season_game(created, season_of)
         self._dice(created)
@@ -317,13 +331,15 @@ class _Audit:
 
     # --- a season stream ---------------------------------------------------------------
 
-    def _season_stream(self, created: SeasonCreated, blobs: BlobSource) -> None:
+    def _season_identity(self, created: SeasonCreated) -> None:
         if created.season_id != self.stream:
             raise _Failed("identity", 1, f"stream {created.season_id!r} (SeasonCreated)",
                           f"stream {self.stream!r}", "stream identity")
         if len(self.events) > 1:
             raise _Failed("kind", 2, "nothing after SeasonCreated",
                           type(self.events[1]).__name__, "season stream")
+
+    def _season_blobs(self, created: SeasonCreated, blobs: BlobSource) -> None:
         for team, digest in sorted(created.team_hashes.items()):
             _blob(blobs, digest, CARD_MEDIA, f"the cards of {team}")
         _blob(blobs, created.charts_hash, CHART_MEDIA, "the season's charts")
@@ -437,6 +453,13 @@ def audit_all(store: EventStore) -> list[AuditReport]:
     """Every stream of the database (listed or orphaned), then every blob."""
     seasons = _StoreSeasons(store)
     reports = [audit_game(store, stream, seasons=seasons) for stream in store.stream_ids()]
+    return reports + audit_blobs(store)
+
+
+def audit_blobs(store: EventStore) -> list[AuditReport]:
+    """A failing report for each stored blob whose content does not match its hash or
+    whose media type is not one rinklog writes."""
+    reports = []
     for digest in store.blob_hashes():
         found = store.blob_record(digest)
         assert found is not None

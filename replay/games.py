@@ -47,7 +47,8 @@ def game_id_for(home: str, away: str, seed: str | None, rolls_text: str | None =
     return f"{home}-{away}-{slug}"
 
 
-def _sheet(team: Team, card_hash: str) -> TeamSheet:
+def team_sheet(team: Team, card_hash: str) -> TeamSheet:
+    """What a GameCreated records of a team: the roster projections need, and its cards' hash."""
     roster = [RosterEntry(id=s.id, name=s.name, position=s.positions[0], shift=s.shift)
               for s in team.skaters]
     roster += [RosterEntry(id=g.id, name=g.name, position="G") for g in team.goalies]
@@ -111,8 +112,8 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
     chart_bytes = _canonical.encode(charts)
     created = GameCreated(
         game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=_sheet(home, blob_hash(home_bytes)),
-        away=_sheet(away, blob_hash(away_bytes)),
+        home=team_sheet(home, blob_hash(home_bytes)),
+        away=team_sheet(away, blob_hash(away_bytes)),
         charts_hash=blob_hash(chart_bytes),
         dice="manual" if seed is None else "seeded",
         seed=seed,

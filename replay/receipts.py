@@ -50,7 +50,7 @@ class Signature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     format: Literal["rinklog-receipt"]
-    version: int
+    version: Literal[1]
     games: list[ReceiptEntry]
     signature: Signature | None = None
 

@@ -82,7 +82,8 @@ def _refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> 
         step = state.queue[0]
         roll = None
         if step.needs_roll:
-            if not isinstance(event, DiceRolled) or event.n != state.rolls + 1:
+            if not isinstance(event, DiceRolled) or event.n != state.rolls + 1 \
+                    or event.purpose != step.kind:
                 return Refold(state, Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
                                               type(event).__name__, "3.00"))
             evolve(state, event)

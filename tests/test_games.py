@@ -6,6 +6,7 @@ import itertools
 
 import msgspec
 import pytest
+from forge import audit_forged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
@@ -69,10 +70,14 @@ def test_a_changed_die_is_caught_at_or_after_it(store, seed, pick):
     tampered[index] = msgspec.structs.replace(
         rolled, roll=Roll(other_blue, rolled.roll.whites, other_red))
     mismatch = recheck(tampered, *load_inputs(store, events[0]))
-    # A changed die may by chance lead to the same decisions; when it does not, the
-    # first difference is never before the changed roll.
-    if mismatch is not None:
-        assert mismatch.seq > index
+    # The rules alone: a changed die may by chance lead to the same decisions; when it
+    # does not, the first difference is never before the changed roll.
+    assert mismatch is None or mismatch.seq > index
+    # The whole audit: the seeded derivation catches the die at its own event, always,
+    # even with the chain re-hashed.
+    report = audit_forged(store, result.game_id, tampered)
+    assert report.failure is not None
+    assert (report.failure.check, report.failure.seq) == ("dice", index + 1)
 
 
 def test_whole_game_snapshot(store, snapshot):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from forge import audit_forged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -15,7 +16,6 @@ from typer.testing import CliRunner
 from engine.dice import derive_roll
 from events.base import Roll
 from events.common import BranchStarted, DiceRolled
-from projections.index import stream_index
 from replay.audit import audit_game
 from replay.cli import app, main
 from replay.cli_replay import PromptCoach
@@ -122,20 +122,9 @@ def test_changed_die_value_fails_even_rehashed(tmp_path_factory, db, k, die) -> 
         dice[die] = dice[die] % 6 + 1
         events[i] = msgspec.structs.replace(events[i], roll=Roll(dice[0], (dice[1], dice[2]),
                                                                  dice[3]))
-        report = _forged_audit(store, tmp_path_factory.mktemp("forged"), game, events)
+        report = audit_forged(store, game, events)
     assert report.failure is not None and report.failure.seq <= i + 1
     assert report.failure.check == "dice"
-
-
-def _forged_audit(store, folder: Path, game: str, events: list):
-    """Audit ``events`` written, chain re-hashed and index re-derived, under ``game``'s own
-    id in a fresh database with the same blobs: a consistent forgery."""
-    with open_store(folder / f"forged-{next(_ids)}.db") as forged:
-        for digest in store.blob_hashes():
-            content, media = store.blob_record(digest)
-            forged.put_blob(content, media)
-        forged.append(game, events, expected_version=0, meta=stream_index(events).meta)
-        return audit_game(forged, game)
 
 
 def test_rehashed_decision_change_fails_the_rules_check(db, tmp_path: Path) -> None:
@@ -144,7 +133,7 @@ def test_rehashed_decision_change_fails_the_rules_check(db, tmp_path: Path) -> N
         events = read_game(store, game)
         i = next(i for i, e in enumerate(events) if type(e).__name__ == "ShotTaken")
         events[i] = msgspec.structs.replace(events[i], in_range=not events[i].in_range)
-        report = _forged_audit(store, tmp_path, game, events)
+        report = audit_forged(store, game, events)
     assert report.failure is not None and report.failure.check == "rules"
     assert report.failure.seq == i + 1 and report.failure.rule
 
