@@ -242,10 +242,11 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
                          dice_schedule=schedule)
     new_events: list[Event] = [fork]
     state = continue_game(folded, dice, coach, new_events.extend)
-    end = new_events[-1]
+    whole = [*events[:at], *new_events]
+    end = next(e for e in reversed(whole) if not isinstance(e, BranchStarted))
     if not state.finished or not isinstance(end, GameEnded):
         raise RinklogError(f"the branch of {parent} at {at} did not reach the end of the game")
-    meta = stream_index([*events[:at], *new_events]).meta
+    meta = stream_index(whole).meta
     store.copy_prefix(parent, child, at, meta=meta)
     version = store.append(child, new_events, expected_version=at)
     return BranchResult(child, parent, at, version, store.head_hash(child), end.home_goals,
