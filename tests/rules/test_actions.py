@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import R, action, apply, penalize, plain, rate
 
 from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed, SequencePlayed
+from events.errors import RinklogError
 
 
 def resolved(events) -> ActionResolved:
@@ -174,6 +176,36 @@ def test_8_10_icing_stops_play_in_the_icing_team_zone(state):
 def test_8_10_icing_when_short_handed_is_an_interception(state):
     penalize(state, "home", slot="RW")
     assert resolved(action(state, "home", "C", "I")).result == "interception"
+
+
+# --- 6.00: the period ends after its last sequence, whatever the last action was -------
+
+@pytest.mark.parametrize(("period", "last"), [(3, 50), (4, 12)])
+@pytest.mark.parametrize(("cell", "red", "short"), [("X3", 4, False), ("P+", 3, True)])
+def test_6_00_carrier_who_keeps_the_puck_on_the_last_sequence_ends_the_period(
+        state, period, last, cell, red, short):
+    """Xn play-on (8.10) and + penalty killing (8.20) keep the puck with the carrier; on
+    the period's last sequence the period ends instead of a 51st (13th) sequence."""
+    if short:
+        penalize(state, "home", slot="RW")
+    state.period, state.sequence = period, last - 1
+    events = action(state, "home", "C", cell, R(3, 3, 4, red))
+    apply(state, events)
+    assert resolved(events).result in ("play_on", "kill")
+    assert state.sequence == last
+    assert [s.kind for s in state.queue] == ["end_period"]
+
+
+def test_6_00_carrier_who_keeps_the_puck_before_the_last_sequence_rolls_again(state):
+    state.period, state.sequence = 3, 48
+    apply(state, action(state, "home", "C", "X3", R(3, 3, 4, 4)))
+    assert [s.kind for s in state.queue] == ["action"]
+
+
+def test_6_00_no_action_roll_once_the_period_is_over(state):
+    state.period, state.sequence = 3, 50
+    with pytest.raises(RinklogError, match="6.00"):
+        action(state, "home", "C", "X3", R(3, 3, 4, 4))
 
 
 # --- quick reference: late-penalty house rule ---------------------------------------

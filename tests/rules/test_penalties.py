@@ -194,6 +194,17 @@ def test_14_60_minor_on_blue_1_2_is_delayed(state):
     assert not penalties.decide_penalty(state, step, R(3, 3, 3, 3))[0].delayed
 
 
+def test_14_60_no_delayed_penalty_once_the_period_is_over(state):
+    """6.00, 14.60: the delayed roll would need a 51st sequence, so play stops."""
+    pid = rate(state, "home", "C", penalty=msgspec.structs.replace(
+        state.home.card(state.home.slots["C"]).penalty, odd=["-"] * 11, even=["-"] * 11))
+    step = Step("penalty", side="home", player=pid, detail="action")
+    state.period, state.sequence = 3, 49
+    assert penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
+    state.sequence = 50
+    assert not penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
+
+
 def test_14_60_delayed_call_queues_one_roll_for_the_other_team(state):
     _, steps = called(state, "-", delayed=True)
     assert steps[-1] == "delayed" and state.delayed

@@ -6,9 +6,13 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from engine.bones.state import OVERTIME_SEQUENCES, REGULATION_SEQUENCES, SECONDS_PER_SEQUENCE
+from engine.dice import SeededDice
 from events.bones import ActionResolved, GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
 from events.common import GameEnded
-from replay.games import open_store, read_game, simulate
+from projections.scoresheet import build_scoresheet
+from replay.games import open_store, play_game, read_game, simulate
+from replay.library import default_charts, find_team
 
 # HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
 # the on-ice checks below pair teams whose ids do not collide; see
@@ -105,3 +109,48 @@ def test_6_40_no_skater_plays_more_than_five_straight_sequences(played, game):
             if n > 5 and pid != carrier:
                 offenders.append((e.period, e.sequence, pid, n))
     assert offenders == []
+
+
+# --- 6.00 over many seeds: no period longer than the text's ------------------------------
+
+TEAMS = ("HFX", "QUE", "SAS", "WPG")
+MANY = [(home, away, seed) for seed in range(12) for home in TEAMS for away in TEAMS
+        if home != away]  # 144 games
+
+
+@pytest.fixture(scope="module")
+def many_games() -> list[list]:
+    charts = default_charts()
+    games = []
+    for home, away, seed in MANY:
+        game_id = f"{home}-{away}-inv{seed}"
+        played = play_game(find_team(home), find_team(away), charts, game_id=game_id,
+                           dice=SeededDice(f"inv{seed}", game_id), seed=f"inv{seed}")
+        games.append(played.events)
+    return games
+
+
+def test_6_00_no_period_passes_50_sequences_nor_overtime_12_over_144_games(many_games):
+    """6.00: 50 sequences a period, 12 in overtime, whatever the last action was."""
+    longest: dict[int, int] = defaultdict(int)
+    for events in many_games:
+        for e in events:
+            if isinstance(e, SequencePlayed):
+                longest[e.period] = max(longest[e.period], e.sequence)
+    assert max(longest[p] for p in (1, 2, 3)) <= REGULATION_SEQUENCES
+    assert longest[4] <= OVERTIME_SEQUENCES
+    # Every regulation period runs to its last sequence (the clock, not a goal, ends it).
+    assert longest[1] == longest[2] == longest[3] == REGULATION_SEQUENCES
+
+
+def test_6_00_goalie_time_on_ice_never_passes_regulation_and_overtime(many_games):
+    """A goalie is credited at most three periods and an overtime (65:00 less the 12
+    seconds a 12-sequence overtime leaves unused), even after a shootout."""
+    limit = (3 * REGULATION_SEQUENCES + OVERTIME_SEQUENCES) * SECONDS_PER_SEQUENCE
+    most, shootouts = 0, 0
+    for events in many_games:
+        sheet = build_scoresheet(events)
+        most = max([most, *(g.toi for g in sheet.goalies)])
+        shootouts += events[-1].decided == "SO"
+    assert shootouts > 0  # the shootout games are among those checked
+    assert most <= limit
