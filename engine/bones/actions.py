@@ -14,7 +14,7 @@ from engine.bones.stoppages import resume
 from engine.bones.team_defense import blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
 from events.base import Roll
-from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed
+from events.bones import ActionResolved, PlayStopped, PuckPassed
 
 LATE_SEQUENCE = 38  # the last five minutes of a period start after sequence 37 (12:48 left)
 
@@ -100,19 +100,16 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     kept = bool(moved) and isinstance(moved[-1], PuckPassed)
     pp = pp_rules(state, side)
     first_pp_pass = kept and pp and state.pp_passes == 0
-    if kept and pp and state.pp_passes >= 1:
-        shot = shot or "N"  # 13.00: a second power-play pass takes time and brings a shot
+    if kept:
+        # 12.00: the puck stayed with the team, so this is a pass. A forechecked pass's
+        # automatic shot (8.10 Pf) is the interceptor's, and no interceptor got the puck;
+        # only a second power-play pass brings a shot, the receiver's (13.00).
+        shot = "N" if pp and state.pp_passes >= 1 else ""
+        shooter = moved[-1].to_player if shot else None
+    elif moved and shot and shooter is None:
+        shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
-    if moved:
-        last = moved[-1]
-        # The shot belongs to whoever now holds the puck: the receiver of a second
-        # power-play pass (13.00), the interceptor of a forechecked pass (8.10 Pf).
-        wanted = PuckPassed if kept else PuckIntercepted
-        if shot and shooter is None and isinstance(last, wanted):
-            shooter = last.to_player
-        elif shot and shooter is None:
-            shot = ""  # the puck went the other way: no shot comes of it
     events.append(ActionResolved(
         side=side, player=pid, slot=slot, cell=text, result=result, value=value,
         target=target, modifiers=mods, time=uses_time, roll=state.rolls, rule=rule,

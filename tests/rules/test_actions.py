@@ -139,6 +139,34 @@ def test_8_10_pfn_from_the_point_beats_forechecking(state):
     assert (res.result, res.target) == ("interception", 2)
 
 
+def test_8_10_pfn_interception_brings_the_interceptor_a_shot(state):
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=2)
+    rate(state, "home", "LD", passes=["C"] * 5)
+    events = action(state, "home", "LD", "Pf1")
+    res = resolved(events)
+    assert (res.result, res.shooter, res.shot) == ("interception", state.away.slots["C"], "N")
+    assert any(isinstance(e, PuckIntercepted) and e.to_player == res.shooter for e in events)
+
+
+def test_12_00_pfn_interception_to_a_vacant_slot_keeps_the_puck_without_a_shot(state):
+    """HFX-QUE-152: the forechecked pass is intercepted toward an empty C; the carrier
+    keeps the puck (a pass, 12.00) and the interceptor's shot (8.10 Pf) is nobody's."""
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=2)
+    state.away.slots["C"] = None  # 4 on 4: the C slot stays empty (15.00)
+    state.home.slots["C"] = None
+    rate(state, "home", "LD", passes=["C"] * 5)
+    events = action(state, "home", "LD", "Pf1")
+    res = resolved(events)
+    assert res.result == "interception"
+    assert (res.shooter, res.shot) == (None, "")
+    kept = next(e for e in events if isinstance(e, PuckPassed))
+    assert kept.to_player == res.player
+    apply(state, events)
+    assert state.queue[0].kind == "action" and state.puck == ("home", res.player)
+
+
 def test_8_10_pfn_by_a_forward_is_a_plain_pass(state):
     plain(state, "away")
     rate(state, "away", "LW", forechecking=3)
