@@ -23,8 +23,11 @@ ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD", "G": "C"}
 
 
 def five_on_five(state: GameState) -> bool:
+    """8.10: five skaters on five, and nothing else: a pulled goalie's sixth attacker
+    (6 on 5, or 5 on 5 with a goalie off) is another strength."""
     return all(
-        len([s for s in ("LW", "C", "RW", "LD", "RD") if state.team(side).slots.get(s)]) == 5
+        not state.team(side).pulled
+        and len([s for s in ("LW", "C", "RW", "LD", "RD") if state.team(side).slots.get(s)]) == 5
         for side in ("home", "away")
     )
 

@@ -98,6 +98,47 @@ def test_8_10_star_dn_out_of_position_is_an_interception(state):
     assert resolved(action(state, "home", "LW", "*D2")).result == "interception"
 
 
+def pull(state, side):
+    """``side`` pulls its goalie for a second-line forward as sixth attacker (15.00)."""
+    team = state.team(side)
+    team.slots["G"] = team.team.lines.forwards[1][0]
+    team.pulled = True
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_8_10_shadow_minus_two_only_at_5_on_5_not_with_a_goalie_pulled(state, pulled):
+    setup_defense(state)
+    rate(state, "away", "RW", shadow=True)
+    pull(state, pulled)
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and not any("shadow" in m for m in res.modifiers)
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_8_10_out_of_position_minus_two_only_at_5_on_5_not_with_a_goalie_pulled(state, pulled):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["C"])
+    pull(state, pulled)
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and not any("out of position" in m for m in res.modifiers)
+
+
+def test_8_10_star_dn_out_of_position_is_a_shot_chance_with_a_goalie_pulled(state):
+    setup_defense(state)  # LD 3 + RD 4 = 7
+    rate(state, "home", "LW", positions=["RW"])
+    pull(state, "home")
+    assert resolved(action(state, "home", "LW", "*D7")).result == "shot"
+
+
+def test_8_10_shadow_and_out_of_position_do_not_apply_at_4_on_4(state):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["C"])
+    rate(state, "away", "RW", shadow=True)
+    state.home.slots["C"] = state.away.slots["C"] = None
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and res.modifiers[-1].startswith("9.30/9.40")
+
+
 def test_8_10_at_compares_teammates_passing_with_red(state):
     plain(state, "home")
     rate(state, "home", "RW", passing=2)

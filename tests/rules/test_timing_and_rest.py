@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
@@ -358,6 +359,24 @@ def test_15_10_applies_only_at_5_on_5(state):
     wing = _forward_not_rated_for(state, "C")
     event = change(state, C=wing)
     assert "15.10" not in (lines.check_lines(state, event) or "")
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_15_10_does_not_bind_with_a_goalie_pulled(state, pulled):
+    """15.10 speaks of 5 skaters on 5; a sixth attacker makes it 6 on 5."""
+    wing = _forward_not_rated_for(state, "C")
+    on_ice = set(state.home.skaters_on_ice())
+    extra = next(pid for pid, s in state.home.players.items()
+                 if not s.is_goalie and pid not in on_ice and pid != wing)
+    if pulled == "home":
+        event = change(state, C=wing, G=extra)
+        assert lines.check_lines(state, event) is None
+    else:
+        state.away.slots["G"] = state.away.team.lines.forwards[1][0]
+        state.away.pulled = True
+        event = change(state, C=wing)
+    assert "15.10" not in (lines.check_lines(state, event) or "")
+    assert "15.10" in lines.check_lines(new_state(), change(new_state(), C=wing))
 
 
 def test_6_41_with_nobody_rested_the_freshest_may_return_early(state):
