@@ -156,7 +156,8 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
         run = run_season(store, league=loaded.name, teams=loaded.teams,
                          charts=default_charts(loaded.root),
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
-                         workers=workers, overtime_skaters=loaded.league.overtime_skaters)
+                         workers=workers, overtime_skaters=loaded.league.overtime_skaters,
+                         late_penalty_house_rule=loaded.league.late_penalty_house_rule)
         for fx in fixtures:
             figures = _game_figures(read_game(store, season_game_id(run.season_id, fx.number)))
             for key, value in figures.items():

@@ -375,6 +375,9 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
         game_id: Annotated[str | None, typer.Option(
             "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
+        late_penalty_house_rule: Annotated[bool, typer.Option(
+            "--late-penalty-house-rule", help="a new game with the quick reference's house "
+            "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -385,11 +388,14 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id):
-            raise RinklogError("--resume takes no --home/--away/--game-id")
+        if resume is not None and (home or away or game_id or late_penalty_house_rule):
+            # A game's options are fixed when it is created (GameCreated).
+            raise RinklogError("--resume takes no --home/--away/--game-id/"
+                               "--late-penalty-house-rule")
         coach = PromptCoach()
         with open_store(db) as store:
-            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id)
+            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
+                                          late_penalty_house_rule=late_penalty_house_rule)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

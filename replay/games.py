@@ -94,8 +94,11 @@ class PlayedGame:
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
               goalies: tuple[str, str] = ("", ""),
-              coach: DefaultCoach | None = None, overtime_skaters: int = 5) -> PlayedGame:
-    """Play a game between two loaded teams; no I/O beyond the dice source."""
+              coach: DefaultCoach | None = None, overtime_skaters: int = 5,
+              late_penalty_house_rule: bool = False) -> PlayedGame:
+    """Play a game between two loaded teams; no I/O beyond the dice source. The options
+    (a league's overtime skaters, the quick reference's late-penalty house rule) are
+    recorded in the game's first event."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
@@ -114,6 +117,7 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         home_goalie=goalies[0],
         away_goalie=goalies[1],
         overtime_skaters=overtime_skaters,
+        late_penalty_house_rule=late_penalty_house_rule,
     )
     events: list[Event] = [created]
     state = initial_state(created, home, away, charts)
@@ -137,7 +141,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: DefaultCoach | None = None) -> GameResult:
+             coach: DefaultCoach | None = None,
+             late_penalty_house_rule: bool = False) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -162,7 +167,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
                 else SeededDice(str(seed), game_id))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
-                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach)
+                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
+                     late_penalty_house_rule=late_penalty_house_rule)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,

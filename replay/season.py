@@ -56,18 +56,20 @@ _charts: Charts | None = None
 _season: tuple[str, str] = ("", "")
 _policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
 _overtime_skaters = 5
+_late_penalty_house_rule = False
 
 
 def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
           policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-          overtime_skaters: int = 5) -> None:
-    global _charts, _season, _policies, _overtime_skaters
+          overtime_skaters: int = 5, late_penalty_house_rule: bool = False) -> None:
+    global _charts, _season, _policies, _overtime_skaters, _late_penalty_house_rule
     _teams.clear()
     _teams.update(teams)
     _charts = charts
     _season = (season_id, seed)
     _policies = policies
     _overtime_skaters = overtime_skaters
+    _late_penalty_house_rule = late_penalty_house_rule
 
 
 def goalie_starts(teams: dict[str, Team],
@@ -104,7 +106,8 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
-                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters)
+                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters,
+                     late_penalty_house_rule=_late_penalty_house_rule)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     return game_id, rows, {**game.meta(), "season": season_id, "number": number}
 
@@ -112,7 +115,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-               overtime_skaters: int = 5,
+               overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point."""
@@ -138,7 +141,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     events = 0
     if progress:
         progress(done, len(schedule))
-    setup = (coach, overtime_skaters)
+    setup = (coach, overtime_skaters, late_penalty_house_rule)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta in results:

@@ -294,7 +294,7 @@ def next_live_id(store: EventStore, home: str, away: str) -> str:
 
 def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   game_id: str | None = None, fixtures: str | Path | None = None,
-                  ruleset: str = "bones") -> str:
+                  ruleset: str = "bones", late_penalty_house_rule: bool = False) -> str:
     """Create a typed-dice game: its blobs and its GameCreated event; return its id."""
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
     if home.id == away.id:
@@ -312,6 +312,7 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
         home=_games._sheet(home, blob_hash(home_bytes)),
         away=_games._sheet(away, blob_hash(away_bytes)),
         charts_hash=blob_hash(chart_bytes), dice="manual", seed=None,
+        late_penalty_house_rule=late_penalty_house_rule,
     )
     store.put_blob(home_bytes, CARD_MEDIA)
     store.put_blob(away_bytes, CARD_MEDIA)

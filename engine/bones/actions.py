@@ -16,7 +16,10 @@ from engine.bones.timing import fatigue_numeric, play_sequence
 from events.base import Roll
 from events.bones import ActionResolved, PlayStopped, PuckPassed
 
-LATE_SEQUENCE = 38  # the last five minutes of a period start after sequence 37 (12:48 left)
+# Quick reference house rule: the last five minutes of the third are the sequences that
+# start at 15:00 or later (6.00, 6.30: a sequence's time is its start, 24 s each); the
+# 38th runs 14:48-15:12, so the window opens with the 39th (15:12).
+LATE_SEQUENCE = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
 ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD", "G": "C"}
@@ -194,7 +197,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
             return "interception", None, None, [], "8.10", None, ""
         if code == "X" and n is not None and roll.red > n:
             return "play_on", n, roll.red, [f"red {roll.red} > {n}: no penalty"], "8.10", None, ""
-        if state.ruleset.late_penalty_house_rule and _late(state) and roll.red != 1:
+        if state.late_penalty_house_rule and _late(state) and roll.red != 1:
             return "play_on", None, None, ["late penalty house rule: red not 1"], "QR", None, ""
         return "penalty", None, None, [], "8.10", None, ""
     if code == "#":
@@ -224,7 +227,9 @@ def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, 
 
 
 def _late(state: GameState) -> bool:
-    return state.period >= 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
+    """The house rule's window: the last five minutes of the third, and all of overtime.
+    The action being resolved uses the next sequence."""
+    return state.period == 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
 
 
 def queue_after_action(state: GameState, event: ActionResolved) -> None:

@@ -171,7 +171,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     state = GameState(game_id=created.game_id, ruleset=find_ruleset(created.ruleset),
                       charts=charts, home=team_state("home", home),
                       away=team_state("away", away), overtime=created.overtime,
-                      overtime_skaters=created.overtime_skaters)
+                      overtime_skaters=created.overtime_skaters,
+                      late_penalty_house_rule=created.late_penalty_house_rule)
     state.queue.append(Step("start_period"))
     return state
 

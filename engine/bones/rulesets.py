@@ -14,7 +14,6 @@ class Ruleset:
     name: str
     version: int
     title: str
-    late_penalty_house_rule: bool = True  # quick reference: late X only on red 1
 
 
 RULESETS: dict[str, Ruleset] = {

@@ -150,6 +150,7 @@ class GameState:
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5
+    late_penalty_house_rule: bool = False  # quick reference house rule, a game option
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
     def team(self, side: str) -> TeamState:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import R, action, apply, penalize, plain, rate
+from conftest import R, action, apply, new_state, penalize, plain, rate
 
+from engine.bones import timing
 from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed, SequencePlayed
 from events.errors import RinklogError
 
@@ -279,15 +280,47 @@ def test_6_00_no_action_roll_once_the_period_is_over(state):
 
 # --- quick reference: late-penalty house rule ---------------------------------------
 
-def test_qr_late_penalty_house_rule_only_red_1_is_a_penalty(state):
+def test_qr_late_penalty_house_rule_is_off_by_default(state):
+    """The house rule is an option of a game (GameCreated), off unless chosen."""
+    assert state.late_penalty_house_rule is False
+    state.period, state.sequence = 3, 45
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+    state.period, state.sequence = 4, 3
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+
+
+def test_qr_late_penalty_house_rule_is_read_from_the_game_created_event():
+    assert new_state(late_penalty_house_rule=True).late_penalty_house_rule is True
+    assert new_state().late_penalty_house_rule is False
+
+
+def test_qr_late_penalty_house_rule_only_red_1_is_a_penalty():
+    state = new_state(late_penalty_house_rule=True)
     state.period, state.sequence = 3, 40
-    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "play_on"
+    res = resolved(action(state, "home", "C", "X", R(3, 3, 4, 2)))
+    assert (res.result, res.rule) == ("play_on", "QR")
     assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 1))).result == "penalty"
 
 
-def test_qr_late_penalty_house_rule_not_before_the_last_five_minutes(state):
-    state.period, state.sequence = 3, 30
-    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+def test_qr_late_penalty_house_rule_window_opens_at_15_00_of_the_third():
+    """Sequence 38 runs 14:48-15:12 (6.30: a sequence's time is its start): not in the
+    last five minutes; sequence 39 starts at 15:12: in them, as is sequence 50."""
+    assert timing.period_seconds(38, 0) < 15 * 60 <= timing.period_seconds(39, 0)
+    state = new_state(late_penalty_house_rule=True)
+    results = {}
+    for period, used in ((3, 37), (3, 38), (3, 49), (2, 45)):
+        state.period, state.sequence = period, used  # the action uses sequence used + 1
+        results[(period, used + 1)] = resolved(action(state, "home", "C", "X",
+                                                      R(3, 3, 4, 2))).result
+    assert results == {(3, 38): "penalty", (3, 39): "play_on", (3, 50): "play_on",
+                       (2, 46): "penalty"}
+
+
+def test_qr_late_penalty_house_rule_holds_in_all_of_overtime():
+    state = new_state(late_penalty_house_rule=True)
+    for used in (0, 11):  # the first and the twelfth overtime sequence
+        state.period, state.sequence = 4, used
+        assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "play_on"
 
 
 # --- 8.20 special codes -------------------------------------------------------------
