@@ -103,8 +103,10 @@ class Step:
 
 
 NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
-                           "shootout_order"})
-CHOICE_STEPS = frozenset({"shootout_order"})
+                           "shootout_order", "extra_skater"})
+# Steps that wait for a coach's choice: the shootout shooters (21.00), and the skater who
+# replaces the goalie when the other team is called for a delayed penalty (14.60).
+CHOICE_STEPS = frozenset({"shootout_order", "extra_skater"})
 
 
 @dataclass(slots=True)

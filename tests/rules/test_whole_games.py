@@ -8,8 +8,16 @@ import pytest
 
 from engine.bones.state import OVERTIME_SEQUENCES, REGULATION_SEQUENCES, SECONDS_PER_SEQUENCE
 from engine.dice import SeededDice
-from events.bones import ActionResolved, GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
-from events.common import GameEnded
+from events.bones import (
+    ActionResolved,
+    FaceoffRolled,
+    GoalScored,
+    PenaltyAssessed,
+    PenaltyEnded,
+    PlayStopped,
+    SequencePlayed,
+)
+from events.common import GameEnded, LinesChanged, PeriodEnded
 from projections.scoresheet import build_scoresheet
 from replay.games import open_store, play_game, read_game, simulate
 from replay.library import default_charts, find_team
@@ -154,3 +162,29 @@ def test_6_00_goalie_time_on_ice_never_passes_regulation_and_overtime(many_games
         shootouts += events[-1].decided == "SO"
     assert shootouts > 0  # the shootout games are among those checked
     assert most <= limit
+
+
+def test_14_60_the_delayed_penalty_roll_is_played_with_the_extra_skater_on(many_games):
+    """14.60: after a delayed call the other team's goalie is off for an extra skater
+    during the one roll, and back in net at the face-off that follows (unless his
+    coach pulls him late in a game he trails)."""
+    rolls_with_extra, back_in_net = 0, 0
+    for events in many_games:
+        for i, e in enumerate(events):
+            if not (isinstance(e, LinesChanged) and e.rule == "14.60"):
+                continue
+            side = e.side
+            rest = events[i + 1:]
+            stop = next(k for k, x in enumerate(rest) if isinstance(x, PlayStopped))
+            played = [x for x in rest[:stop] if isinstance(x, SequencePlayed)]
+            for seq in played:
+                assert getattr(seq, f"{side}_goalie") is None
+                assert e.slots["G"] in getattr(seq, side)
+            rolls_with_extra += len(played)
+            face = next(x for x in rest[stop:] if isinstance(x, FaceoffRolled | PeriodEnded))
+            lines = [x for x in rest[stop:rest.index(face)]
+                     if isinstance(x, LinesChanged) and x.side == side]
+            if isinstance(face, FaceoffRolled):
+                goalies = {r.id for r in getattr(events[0], side).roster if r.position == "G"}
+                back_in_net += bool(lines) and lines[-1].slots["G"] in goalies
+    assert rolls_with_extra > 20 and back_in_net > 20
