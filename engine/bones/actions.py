@@ -22,7 +22,7 @@ from events.bones import ActionResolved, PlayStopped, PuckPassed
 LATE_SEQUENCE = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
-ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD", "G": "C"}
+ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 
 
 def five_on_five(state: GameState) -> bool:
@@ -64,7 +64,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         if slot in ("LD", "RD") and not card.is_defenseman:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
     if five_on_five(state):
-        across = state.team(other(side)).slots.get(ACROSS.get(slot, "C"))
+        across = state.team(other(side)).slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
         if across and getattr(state.team(other(side)).card(across), "shadow", False):
             value, mods = value - 2, [*mods, "-2 shadowed (8.10)"]
         if out_of_position(card, slot):

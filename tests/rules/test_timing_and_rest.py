@@ -324,6 +324,19 @@ def test_6_00_tied_after_regulation_plays_overtime_then_shootout(state):
     assert state.queue == [Step("shootout_order")]
 
 
+def test_6_00_overtime_ends_at_the_first_goal(state):
+    """Ruling R-6.00a: the text gives overtime 12 sequences and no more; its first goal
+    ends it (sudden death), where a goal in regulation is followed by a face-off."""
+    from engine.bones import stoppages
+
+    for period, kinds in ((3, ["faceoff"]), (4, ["end_period"])):
+        state.period, state.sequence = period, 3
+        state.home.score, state.away.score = 1, 0
+        state.queue = [Step("stop", detail="goal")]
+        apply(state, stoppages.decide_stop(state, state.queue[0], None))
+        assert [s.kind for s in state.queue] == kinds
+
+
 def test_6_00_overtime_is_five_on_five(state):
     """Ruling: overtime is played 5 on 5 as the text says (no 3-on-3)."""
     state.period = 3
