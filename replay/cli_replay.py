@@ -16,6 +16,7 @@ import msgspec
 import typer
 
 from engine.bones.coach import DefaultCoach
+from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import GameState
 from engine.dice import parse_roll
@@ -92,6 +93,8 @@ class PromptCoach:
 
     def lines(self, state: GameState) -> list[LinesChanged]:
         proposal = self.default.lines(state)
+        if state.queue and state.queue[0].kind == "extra_skater":
+            return [self._extra_skater(state, proposal[0])]
         if not state.queue or state.queue[0].kind != "faceoff":
             return proposal  # on the fly, during play: the default coach changes lines
         slots = {side: dict(state.team(side).slots) for side in ("home", "away")}
@@ -110,6 +113,26 @@ class PromptCoach:
                 side, new = edited
                 slots[side] = new
                 self._show(state, side, new)
+
+    def _extra_skater(self, state: GameState, proposal: LinesChanged) -> LinesChanged:
+        """14.60: the other team is called for a delayed penalty; this team's goalie goes
+        off for an extra skater, who the person names (enter takes the default's)."""
+        team = state.team(proposal.side)
+        while True:
+            answer = self._ask(f"{team.team.id} pulls its goalie for an extra skater "
+                               f"(14.60, delayed penalty) [enter = {proposal.slots['G']}]")
+            if not answer:
+                return proposal
+            if answer not in team.players:
+                _out(f"  not a {team.team.id} player: {answer!r}")
+                continue
+            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": answer})
+            try:
+                check_choice(state, choice)
+            except IllegalChoice as err:
+                _out(f"  not allowed: {err}")
+                continue
+            return choice
 
     @staticmethod
     def _show(state: GameState, side: str, slots: dict[str, str | None]) -> None:
