@@ -52,7 +52,8 @@ def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
     column = card.penalty.odd if roll.blue % 2 else card.penalty.even
     code = column[roll.white - 2]
     # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty; its
-    # one roll needs a time sequence, so with the period's last one used play stops (6.00).
+    # one roll needs a time sequence, so with the period's last one used play stops
+    # (6.00, ruling R-14.60c).
     delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
         and not state.clock_expired
     return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.detail,
