@@ -10,12 +10,17 @@ schedule (replay/schedule.py) with seeded dice, each into its own in-memory stor
 - shooting %: goals scored in play (no shootout bonus) / shots on goal;
 - save %: saves / shots against, over every goalie line;
 - power-play opportunities and PP %: the scoresheet's (coincidental calls cancel);
-- penalty minutes, blocked shots (shots this team blocked);
+- penalty minutes;
 - shares of games to overtime (decided OT or SO) and to a shootout.
 
 Extra rows without an NHL figure help tuning: game-ending injuries, majors and game
-misconducts per team-game. The NHL figures are in ``NHL_2023_24``; docs/calibration.md
-gives their source and how the charts and cards move each figure.
+misconducts per team-game, and blocked shots. Blocked shots are not set beside the NHL's:
+the 10.70 table, as transcribed, blocks at most about 9% of shots with three blockers, and
+that is the game. Instead the blocks observed (``ShotTaken.block == "blocked"``) stand
+beside the number the table implies for the blockers counted on the ice at each shot
+(``ShotTaken.blockers``): the sum over shots of ``shots.block_chance``, with its binomial
+standard deviation. The NHL figures are in ``NHL_2023_24``; docs/calibration.md gives their
+source and how the charts and cards move each figure.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from events.bones import InjuryChecked, PenaltyAssessed
+from engine.bones.cards import Charts
+from engine.bones.shots import block_chance
+from events.bones import InjuryChecked, PenaltyAssessed, ShotTaken
 from projections.scoresheet import build_scoresheet
 from replay.games import open_store, read_game
 from replay.league import LoadedLeague, load_league
@@ -34,7 +41,7 @@ from replay.library import default_charts
 from replay.schedule import make_schedule
 from replay.season import run_season, season_game_id
 
-__all__ = ["NHL_2023_24", "NHL_SEASON", "Row", "Table", "calibrate"]
+__all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "block_figures", "calibrate"]
 
 NHL_SEASON = "2023-24 NHL regular season"
 # key: (label, NHL per team-game, tolerance, "rel" within a fraction | "abs" points)
@@ -46,7 +53,6 @@ NHL_2023_24: dict[str, tuple[str, float, float, str]] = {
     "pp_opportunities": ("power-play opportunities", 3.0, 0.10, "rel"),
     "pp_pct": ("power-play %", 21.0, 0.10, "rel"),
     "pim": ("penalty minutes", 8.5, 0.10, "rel"),
-    "blocked": ("blocked shots", 14.5, 0.10, "rel"),
     "overtime_pct": ("games to overtime %", 23.0, 5.0, "abs"),
     "shootout_pct": ("games to a shootout %", 7.5, 5.0, "abs"),
 }
@@ -54,6 +60,8 @@ _EXTRA = {
     "injuries": "game-ending injuries",
     "majors": "majors",
     "game_misconducts": "game misconducts",
+    "blocked": "blocked shots",
+    "blocked_implied": "blocked, 10.70 expects",
 }
 
 
@@ -87,11 +95,31 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Blocks:
+    """Blocked shots observed beside the 10.70 table's expectation for the same shots."""
+
+    observed: int  # shots blocked (ShotTaken.block == "blocked")
+    implied: float  # sum over checked shots of block_chance(blockers on the ice)
+    sd: float  # binomial standard deviation of that sum
+    checked: int  # shots checked for a block (at least one blocker counted)
+
+    @property
+    def z(self) -> float:
+        """Observed less implied, in standard deviations."""
+        return (self.observed - self.implied) / self.sd if self.sd else math.nan
+
+    def to_json(self) -> dict[str, Any]:
+        return {"observed": self.observed, "implied": round(self.implied, 4),
+                "sd": round(self.sd, 4), "z": round(self.z, 4), "shots_checked": self.checked}
+
+
+@dataclass(frozen=True)
 class Table:
     league: str
     games: int
     seed: str
     rows: list[Row]
+    blocks: Blocks
 
     @property
     def all_within(self) -> bool:
@@ -103,7 +131,8 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         return {"league": self.league, "games": self.games, "seed": self.seed,
                 "team_games": 2 * self.games, "reference": NHL_SEASON,
-                "all_within": self.all_within, "rows": [r.to_json() for r in self.rows]}
+                "all_within": self.all_within, "rows": [r.to_json() for r in self.rows],
+                "blocks": self.blocks.to_json()}
 
     def render(self) -> str:
         head = (f"league {self.league}: {self.games} games ({2 * self.games} team-games), "
@@ -113,10 +142,30 @@ class Table:
             nhl = "" if r.nhl is None else f"{r.nhl:8.2f}"
             ok = "" if r.within is None else ("yes" if r.within else "NO")
             lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok}")
+        b = self.blocks
+        lines.append(f"  blocked shots: {b.observed} observed, {b.implied:.1f} ± {b.sd:.1f} "
+                     f"expected (z {b.z:+.2f})")
+        lines.append(f"    (the 10.70 table for the blockers on the ice at each of the "
+                     f"{b.checked} shots checked; not set beside the NHL's)")
         return "\n".join(lines)
 
 
-def _game_figures(events: list[Any]) -> dict[str, float]:
+def block_figures(events: list[Any], charts: Charts) -> dict[str, float]:
+    """10.70 for one game: shots blocked, and what the table implies for the blockers
+    counted at each shot checked (its sum of chances and their binomial variance)."""
+    blocked, implied, variance, checked = 0, 0.0, 0.0, 0
+    for e in events:
+        if isinstance(e, ShotTaken) and e.blockers > 0:
+            p = float(block_chance(charts, e.blockers))
+            checked += 1
+            implied += p
+            variance += p * (1 - p)
+            blocked += e.block == "blocked"
+    return {"blocked": blocked, "blocked_implied": implied, "block_variance": variance,
+            "block_checks": checked}
+
+
+def _game_figures(events: list[Any], charts: Charts) -> dict[str, float]:
     sheet = build_scoresheet(events)
     sides = (sheet.home, sheet.away)
     out = {
@@ -128,7 +177,6 @@ def _game_figures(events: list[Any]) -> dict[str, float]:
         "pp_opportunities": sum(t.pp.opportunities for t in sides),
         "pp_goals": sum(t.pp.goals for t in sides),
         "pim": sum(t.pim for t in sides),
-        "blocked": sum(sum(t.blocked) for t in sides),
         "overtime": float(sheet.decided in ("OT", "SO")),
         "shootout": float(sheet.decided == "SO"),
         "injuries": sum(1 for e in events if isinstance(e, InjuryChecked) and e.result == "G"),
@@ -136,6 +184,7 @@ def _game_figures(events: list[Any]) -> dict[str, float]:
                       and e.kind in ("major", "minor_major")),
         "game_misconducts": sum(1 for e in events if isinstance(e, PenaltyAssessed)
                                 and e.kind == "game_misconduct"),
+        **block_figures(events, charts),
     }
     return out
 
@@ -152,13 +201,15 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
+    charts = default_charts(loaded.root)
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "calibrate.db") as store:
-        run = run_season(store, league=loaded.name, teams=loaded.teams,
-                         charts=default_charts(loaded.root),
+        run = run_season(store, league=loaded.name, teams=loaded.teams, charts=charts,
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
-                         workers=workers, overtime_skaters=loaded.league.overtime_skaters)
+                         workers=workers, overtime_skaters=loaded.league.overtime_skaters,
+                         late_penalty_house_rule=loaded.league.late_penalty_house_rule)
         for fx in fixtures:
-            figures = _game_figures(read_game(store, season_game_id(run.season_id, fx.number)))
+            events = read_game(store, season_game_id(run.season_id, fx.number))
+            figures = _game_figures(events, charts)
             for key, value in figures.items():
                 totals[key] = totals.get(key, 0.0) + value
     n = len(fixtures)
@@ -172,11 +223,14 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
         "pp_opportunities": per.get("pp_opportunities", math.nan),
         "pp_pct": 100 * _ratio(totals.get("pp_goals", 0), totals.get("pp_opportunities", 0)),
         "pim": per.get("pim", math.nan),
-        "blocked": per.get("blocked", math.nan),
         "overtime_pct": 100 * _ratio(totals.get("overtime", 0), n),
         "shootout_pct": 100 * _ratio(totals.get("shootout", 0), n),
     }
     rows = [Row(key, label, ours[key], nhl, tol, mode)
             for key, (label, nhl, tol, mode) in NHL_2023_24.items()]
     rows += [Row(key, label, per.get(key, math.nan), None) for key, label in _EXTRA.items()]
-    return Table(league=loaded.name, games=n, seed=str(seed), rows=rows)
+    blocks = Blocks(observed=int(totals.get("blocked", 0)),
+                    implied=totals.get("blocked_implied", 0.0),
+                    sd=math.sqrt(totals.get("block_variance", 0.0)),
+                    checked=int(totals.get("block_checks", 0)))
+    return Table(league=loaded.name, games=n, seed=str(seed), rows=rows, blocks=blocks)

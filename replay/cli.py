@@ -96,6 +96,9 @@ def sim(
         "--game-id", help="stream id (default derived from the inputs)")] = None,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file (docs/coach.md): pulling the goalie, tactics, shooters")] = None,
+    late_penalty_house_rule: Annotated[bool, typer.Option(
+        "--late-penalty-house-rule", help="the quick reference's house rule: in the last five "
+        "minutes of the third and in overtime an X is a penalty only on red 1")] = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
@@ -116,7 +119,8 @@ def sim(
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None)
+                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
+                          late_penalty_house_rule=late_penalty_house_rule)
     if as_json:
         _dump(result.to_json())
     else:

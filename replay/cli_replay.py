@@ -17,6 +17,7 @@ import msgspec
 import typer
 
 from engine.bones.coach import DefaultCoach
+from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import GameState
 from engine.dice import parse_roll
@@ -118,6 +119,8 @@ class PromptCoach:
 
     def lines(self, state: GameState) -> list[LinesChanged]:
         proposal = self.default.lines(state)
+        if state.queue and state.queue[0].kind == "extra_skater":
+            return [self._extra_skater(state, proposal[0])]
         if not state.queue or state.queue[0].kind != "faceoff":
             return proposal  # on the fly, during play: the default coach changes lines
         slots = {side: dict(state.team(side).slots) for side in ("home", "away")}
@@ -136,6 +139,26 @@ class PromptCoach:
                 side, new = edited
                 slots[side] = new
                 self._show(state, side, new)
+
+    def _extra_skater(self, state: GameState, proposal: LinesChanged) -> LinesChanged:
+        """14.60: the other team is called for a delayed penalty; this team's goalie goes
+        off for an extra skater, who the person names (enter takes the default's)."""
+        team = state.team(proposal.side)
+        while True:
+            answer = self._ask(f"{team.team.id} pulls its goalie for an extra skater "
+                               f"(14.60, delayed penalty) [enter = {proposal.slots['G']}]")
+            if not answer:
+                return proposal
+            if answer not in team.players:
+                _out(f"  not a {team.team.id} player: {answer!r}")
+                continue
+            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": answer})
+            try:
+                check_choice(state, choice)
+            except IllegalChoice as err:
+                _out(f"  not allowed: {err}")
+                continue
+            return choice
 
     @staticmethod
     def _show(state: GameState, side: str, slots: dict[str, str | None]) -> None:
@@ -497,6 +520,9 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
         game_id: Annotated[str | None, typer.Option(
             "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
+        late_penalty_house_rule: Annotated[bool, typer.Option(
+            "--late-penalty-house-rule", help="a new game with the quick reference's house "
+            "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -507,11 +533,14 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id):
-            raise RinklogError("--resume takes no --home/--away/--game-id")
+        if resume is not None and (home or away or game_id or late_penalty_house_rule):
+            # A game's options are fixed when it is created (GameCreated).
+            raise RinklogError("--resume takes no --home/--away/--game-id/"
+                               "--late-penalty-house-rule")
         coach = PromptCoach()
         with open_store(db) as store:
-            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id)
+            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
+                                          late_penalty_house_rule=late_penalty_house_rule)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

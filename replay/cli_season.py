@@ -106,6 +106,7 @@ def season(
                              workers=workers, progress=tick,
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
                              overtime_skaters=loaded.league.overtime_skaters,
+                             late_penalty_house_rule=loaded.league.late_penalty_house_rule,
                              divisions=loaded.divisions)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")

@@ -100,8 +100,11 @@ class PlayedGame:
 def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                 seed: str | None = None, ruleset: str = "bones",
                 goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
-                season: str = "", number: int = 0, live: bool = False) -> PlayedGame:
-    """A game's first event, with the blobs it names: the one way a game is created."""
+                late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
+                live: bool = False) -> PlayedGame:
+    """A game's first event, with the blobs it names: the one way a game is created. The
+    options (a league's overtime skaters, the quick reference's late-penalty house rule)
+    are recorded in it."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
@@ -120,6 +123,7 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         home_goalie=goalies[0],
         away_goalie=goalies[1],
         overtime_skaters=overtime_skaters,
+        late_penalty_house_rule=late_penalty_house_rule,
         live=live,
         season=season,
         number=number,
@@ -132,10 +136,12 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
               goalies: tuple[str, str] = ("", ""),
               coach: DefaultCoach | None = None, overtime_skaters: int = 5,
-              season: str = "", number: int = 0) -> PlayedGame:
+              late_penalty_house_rule: bool = False, season: str = "",
+              number: int = 0) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
-                       goalies=goalies, overtime_skaters=overtime_skaters, season=season,
+                       goalies=goalies, overtime_skaters=overtime_skaters,
+                       late_penalty_house_rule=late_penalty_house_rule, season=season,
                        number=number)
     created = game.events[0]
     assert isinstance(created, GameCreated)
@@ -159,7 +165,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: DefaultCoach | None = None) -> GameResult:
+             coach: DefaultCoach | None = None,
+             late_penalty_house_rule: bool = False) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -184,7 +191,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
                 else SeededDice(str(seed), game_id))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
-                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach)
+                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
+                     late_penalty_house_rule=late_penalty_house_rule)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,

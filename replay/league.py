@@ -58,6 +58,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
     draft_rules: bool = False  # the rules text's draft league rules (replay/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
+    late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
 
     @property
     def team_ids(self) -> list[str]:

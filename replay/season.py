@@ -57,18 +57,20 @@ _charts: Charts | None = None
 _season: tuple[str, str] = ("", "")
 _policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
 _overtime_skaters = 5
+_late_penalty_house_rule = False
 
 
 def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
           policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-          overtime_skaters: int = 5) -> None:
-    global _charts, _season, _policies, _overtime_skaters
+          overtime_skaters: int = 5, late_penalty_house_rule: bool = False) -> None:
+    global _charts, _season, _policies, _overtime_skaters, _late_penalty_house_rule
     _teams.clear()
     _teams.update(teams)
     _charts = charts
     _season = (season_id, seed)
     _policies = policies
     _overtime_skaters = overtime_skaters
+    _late_penalty_house_rule = late_penalty_house_rule
 
 
 def goalie_starts(teams: dict[str, Team],
@@ -106,6 +108,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
                      coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters,
+                     late_penalty_house_rule=_late_penalty_house_rule,
                      season=season_id, number=number)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     return game_id, rows, game.meta()
@@ -114,7 +117,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-               overtime_skaters: int = 5,
+               overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point."""
@@ -125,7 +128,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
                             team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
                             divisions=[(c, d, list(t)) for c, d, t in divisions],
-                            overtime_skaters=overtime_skaters)
+                            overtime_skaters=overtime_skaters,
+                            late_penalty_house_rule=late_penalty_house_rule)
     if not store.exists(season_id):
         store.append(season_id, [created], 0, kind="season", meta=stream_index([created]).meta)
     else:
@@ -140,7 +144,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     events = 0
     if progress:
         progress(done, len(schedule))
-    setup = (coach, overtime_skaters)
+    setup = (coach, overtime_skaters, late_penalty_house_rule)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta in results:

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from replay.calibrate import NHL_2023_24, NHL_SEASON, calibrate
+from replay.calibrate import NHL_2023_24, NHL_SEASON, block_figures, calibrate
 from replay.cli import main
 
 
@@ -29,7 +29,7 @@ def test_small_run_has_every_row(table) -> None:
 def test_reference_table_present() -> None:
     assert "2023-24" in NHL_SEASON
     for key in ("goals", "shots", "shooting_pct", "save_pct", "pp_opportunities", "pp_pct",
-                "pim", "blocked", "overtime_pct", "shootout_pct"):
+                "pim", "overtime_pct", "shootout_pct"):
         label, value, tolerance, mode = NHL_2023_24[key]
         assert value > 0 and tolerance > 0 and mode in ("rel", "abs") and label
 
@@ -50,3 +50,48 @@ def test_cli_calibrate_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no bundled league" in capsys.readouterr().err
     assert main(["calibrate", "--games", "0"]) == 1
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_blocked_shots_are_not_an_nhl_band(table) -> None:
+    """10.70 as transcribed caps blocks near 9% of shots: that is the game, so blocks
+    stand beside the table's own expectation, not the NHL's figure."""
+    assert "blocked" not in NHL_2023_24
+    assert table.row("blocked").nhl is None and table.row("blocked_implied").nhl is None
+    assert table.all_within == all(r.within for r in table.rows if r.nhl is not None)
+
+
+def test_block_figures_sum_the_table_chances_of_the_shots_checked() -> None:
+    from engine.bones.shots import block_chance
+    from events.bones import ShotTaken
+    from replay.library import default_charts
+
+    charts = default_charts()
+
+    def shot(blockers: int, block: str) -> ShotTaken:
+        return ShotTaken(side="home", shooter="x", kind="normal", range_name="N", range="2-7",
+                         in_range=False, blockers=blockers, block=block, roll=1, rule="10.70")
+
+    events = [shot(3, "blocked"), shot(2, "screened"), shot(0, ""), shot(5, "")]
+    figures = block_figures(events, charts)
+    chances = [float(block_chance(charts, n)) for n in (3, 2, 5)]
+    assert figures["blocked"] == 1 and figures["block_checks"] == 3
+    assert figures["blocked_implied"] == pytest.approx(sum(chances))
+    assert figures["block_variance"] == pytest.approx(sum(p * (1 - p) for p in chances))
+    assert chances[0] == pytest.approx(5 / 36 * 4 / 6)
+
+
+def test_observed_blocks_agree_with_what_the_table_implies(table) -> None:
+    blocks = table.blocks
+    assert blocks.checked > 20 * 40  # most shots meet a blocker
+    assert 0.05 < blocks.implied / blocks.checked < 0.10  # 2 or 3 blockers: 7.4%-9.3%
+    assert abs(blocks.z) < 4
+    team_games = 2 * table.games
+    assert table.row("blocked").ours == pytest.approx(blocks.observed / team_games)
+    assert table.row("blocked_implied").ours == pytest.approx(blocks.implied / team_games)
+
+
+def test_cli_calibrate_json_reports_blocks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", "--league", "demo", "--games", "4", "--json"]) == 0
+    blocks = json.loads(capsys.readouterr().out)["blocks"]
+    assert set(blocks) == {"observed", "implied", "sd", "z", "shots_checked"}
+    assert blocks["shots_checked"] > 0 and blocks["implied"] > 0

@@ -298,3 +298,21 @@ def test_cards_generate(capsys, tmp_path: Path) -> None:
     assert code == 0 and out.strip() == "ok: 1 files"
     code, _, err = run(capsys, "cards", "generate", str(out_dir), "ABC")
     assert_one_line_error(code, err)
+
+
+def test_sim_late_penalty_house_rule_is_an_option_recorded_in_the_game(capsys, tmp_path: Path) -> None:
+    from events.common import GameCreated
+    from replay.games import read_game
+
+    db = tmp_path / "late.db"
+    code, _, _ = run(capsys, "sim", "--home", "HFX", "--away", "QUE", "--seed", "5",
+                     "--late-penalty-house-rule", "--db", str(db))
+    assert code == 0
+    code, _, _ = run(capsys, "sim", "--home", "HFX", "--away", "QUE", "--seed", "6",
+                     "--db", str(db))
+    assert code == 0
+    with open_store(db) as store:
+        created = {gid: read_game(store, gid)[0] for gid in ("HFX-QUE-5", "HFX-QUE-6")}
+    assert all(isinstance(c, GameCreated) for c in created.values())
+    assert created["HFX-QUE-5"].late_penalty_house_rule is True
+    assert created["HFX-QUE-6"].late_penalty_house_rule is False

@@ -54,7 +54,10 @@ def test_tactics_are_declared_when_behind_and_the_game_audits(tmp_path):
 
 
 def test_no_pull_policy_never_pulls_the_goalie(tmp_path):
+    """The policy never pulls by choice; only the extra skater of a delayed penalty
+    (14.60, the rule's pull) takes a goalie off."""
     never = CoachPolicy(pull_when_behind=0)
+    by_rule = 0
     with open_store(tmp_path / "p.db") as store:
         for seed in range(8):
             result = simulate(store, "WPG", "SAS", seed=f"p{seed}", coach=DefaultCoach(never, never))
@@ -62,8 +65,12 @@ def test_no_pull_policy_never_pulls_the_goalie(tmp_path):
             goalies = {events[0].home.roster[-1].id, events[0].home.roster[-2].id,
                        events[0].away.roster[-1].id, events[0].away.roster[-2].id}
             for e in events:
-                if isinstance(e, LinesChanged):
+                if isinstance(e, LinesChanged) and e.rule == "14.60":
+                    by_rule += 1
+                    assert e.slots["G"] not in goalies
+                elif isinstance(e, LinesChanged):
                     assert e.slots["G"] in goalies
+    assert by_rule > 0
 
 
 def test_sim_takes_a_coach_file(tmp_path, capsys):

@@ -161,3 +161,24 @@ def test_schedule_needs_even_teams(tmp_path: Path) -> None:
     (root / "teams" / f"{last.lower()}.toml").unlink()
     with pytest.raises(RinklogError, match="even number of teams, got 3"):
         make_schedule(load_league(root), 1)
+
+
+def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Path) -> None:
+    from events.common import GameCreated
+    from replay.cli import main
+    from replay.games import open_store, read_game
+
+    assert load_league(_small(tmp_path / "off")).league.late_penalty_house_rule is False
+    root = _small(tmp_path / "on")
+    text = (root / "league.toml").read_text()
+    (root / "league.toml").write_text(text.replace("games = 6\n",
+                                                   "games = 6\nlate_penalty_house_rule = true\n"))
+    league = load_league(root)
+    assert league.league.late_penalty_house_rule is True
+    db = tmp_path / "late.db"
+    assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    with open_store(db) as store:
+        firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
+    assert len(firsts) == 2
+    assert all(isinstance(c, GameCreated) and c.late_penalty_house_rule for c in firsts)

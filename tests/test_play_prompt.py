@@ -52,3 +52,25 @@ def test_shootout_shooters_and_order_at_the_prompt(monkeypatch, state):
     answers(monkeypatch, "home " + ",".join(named), "home goalie-who", "first away", "")
     order = PromptCoach().shootout(state)
     assert order.home_shooters[:2] == named and order.first == "away"
+
+
+def test_the_extra_skater_of_a_delayed_penalty_at_the_prompt(monkeypatch, state):
+    """14.60: the person names the skater who replaces the goalie; a stranger, a goalie
+    or a skater already in another slot is refused and asked again."""
+    from engine.bones.coach import DefaultCoach
+    from engine.bones.state import Step
+
+    for change in DefaultCoach().lines(state):  # both teams' first units on the ice
+        evolve(state, change)
+    state.puck = ("home", state.home.slots["C"])
+    state.queue = [Step("extra_skater", side="away"), Step("delayed", side="home")]
+    default = DefaultCoach().lines(state)[0]
+    on_ice = set(default.slots.values())
+    other = next(p for p, s in state.away.players.items()
+                 if not s.is_goalie and p not in on_ice)
+    answers(monkeypatch, "nobody", state.away.goalie, default.slots["LW"], other)
+    (choice,) = PromptCoach().lines(state)
+    assert (choice.side, choice.rule, choice.slots["G"]) == ("away", "14.60", other)
+    assert choice.slots["G"] != default.slots["G"]
+    answers(monkeypatch, "")
+    assert PromptCoach().lines(state) == [default]

@@ -279,3 +279,18 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
         with open_store(scratch) as other:
             # the same rolls and default choices: the same game, event for event
             assert read_game(store, "HFX-QUE-live1")[1:] == read_game(other, "script")[1:]
+
+
+def test_play_late_penalty_house_rule_for_new_games_only(tmp_path: Path) -> None:
+    from events.common import GameCreated
+
+    db = tmp_path / "late.db"
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE",
+                                 "--late-penalty-house-rule", "--db", str(db)], input="q\n")
+    assert result.exit_code == 0, result.output
+    with open_store(db) as store:
+        created = read_game(store, "HFX-QUE-live1")[0]
+    assert isinstance(created, GameCreated) and created.late_penalty_house_rule is True
+    assert main(["play", "--resume", "HFX-QUE-live1", "--late-penalty-house-rule",
+                 "--db", str(db)]) == 1

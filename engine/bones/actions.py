@@ -10,20 +10,27 @@ from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
 from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.stoppages import resume
 from engine.bones.team_defense import blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
 from events.base import Roll
-from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed
+from events.bones import ActionResolved, PlayStopped, PuckPassed
 
-LATE_SEQUENCE = 38  # the last five minutes of a period start after sequence 37 (12:48 left)
+# Quick reference house rule: the last five minutes of the third are the sequences that
+# start at 15:00 or later (6.00, 6.30: a sequence's time is its start, 24 s each); the
+# 38th runs 14:48-15:12, so the window opens with the 39th (15:12).
+LATE_SEQUENCE = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
-ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD", "G": "C"}
+ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 
 
 def five_on_five(state: GameState) -> bool:
+    """8.10: five skaters on five, and nothing else: a pulled goalie's sixth attacker
+    (6 on 5, or 5 on 5 with a goalie off) is another strength."""
     return all(
-        len([s for s in ("LW", "C", "RW", "LD", "RD") if state.team(side).slots.get(s)]) == 5
+        not state.team(side).pulled
+        and len([s for s in ("LW", "C", "RW", "LD", "RD") if state.team(side).slots.get(s)]) == 5
         for side in ("home", "away")
     )
 
@@ -57,7 +64,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         if slot in ("LD", "RD") and not card.is_defenseman:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
     if five_on_five(state):
-        across = state.team(other(side)).slots.get(ACROSS.get(slot, "C"))
+        across = state.team(other(side)).slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
         if across and getattr(state.team(other(side)).card(across), "shadow", False):
             value, mods = value - 2, [*mods, "-2 shadowed (8.10)"]
         if out_of_position(card, slot):
@@ -99,19 +106,16 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     kept = bool(moved) and isinstance(moved[-1], PuckPassed)
     pp = pp_rules(state, side)
     first_pp_pass = kept and pp and state.pp_passes == 0
-    if kept and pp and state.pp_passes >= 1:
-        shot = shot or "N"  # 13.00: a second power-play pass takes time and brings a shot
+    if kept:
+        # 12.00: the puck stayed with the team, so this is a pass. A forechecked pass's
+        # automatic shot (8.10 Pf) is the interceptor's, and no interceptor got the puck;
+        # only a second power-play pass brings a shot, the receiver's (13.00).
+        shot = "N" if pp and state.pp_passes >= 1 else ""
+        shooter = moved[-1].to_player if shot else None
+    elif moved and shot and shooter is None:
+        shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
-    if moved:
-        last = moved[-1]
-        # The shot belongs to whoever now holds the puck: the receiver of a second
-        # power-play pass (13.00), the interceptor of a forechecked pass (8.10 Pf).
-        wanted = PuckPassed if kept else PuckIntercepted
-        if shot and shooter is None and isinstance(last, wanted):
-            shooter = last.to_player
-        elif shot and shooter is None:
-            shot = ""  # the puck went the other way: no shot comes of it
     events.append(ActionResolved(
         side=side, player=pid, slot=slot, cell=text, result=result, value=value,
         target=target, modifiers=mods, time=uses_time, roll=state.rolls, rule=rule,
@@ -193,7 +197,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
             return "interception", None, None, [], "8.10", None, ""
         if code == "X" and n is not None and roll.red > n:
             return "play_on", n, roll.red, [f"red {roll.red} > {n}: no penalty"], "8.10", None, ""
-        if state.ruleset.late_penalty_house_rule and _late(state) and roll.red != 1:
+        if state.late_penalty_house_rule and _late(state) and roll.red != 1:
             return "play_on", None, None, ["late penalty house rule: red not 1"], "QR", None, ""
         return "penalty", None, None, [], "8.10", None, ""
     if code == "#":
@@ -223,7 +227,9 @@ def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, 
 
 
 def _late(state: GameState) -> bool:
-    return state.period >= 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
+    """The house rule's window: the last five minutes of the third, and all of overtime.
+    The action being resolved uses the next sequence."""
+    return state.period == 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
 
 
 def queue_after_action(state: GameState, event: ActionResolved) -> None:
@@ -242,3 +248,7 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
         state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, detail="action")]
     elif event.shot and event.shooter:
         state.pending_shot = (event.shooter, event.shot)
+    elif event.result in ("kill", "play_on"):
+        # 8.20 +, 8.10 Xn: the carrier keeps the puck; he rolls again only while the
+        # period has sequences left (6.00), like every other play that goes on.
+        resume(state)

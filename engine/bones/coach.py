@@ -68,6 +68,8 @@ class DefaultCoach:
         return declared
 
     def lines(self, state: GameState) -> list[LinesChanged]:
+        if state.queue and state.queue[0].kind == "extra_skater":
+            return [self.extra_skater(state, state.queue[0].side)]
         on_the_fly = state.puck is not None
         changes = []
         for side in ("home", "away"):
@@ -218,6 +220,23 @@ class DefaultCoach:
             pool.sort(key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
             chosen[slot] = pool[0]
             used.add(pool[0])
+
+    def extra_skater(self, state: GameState, side: str) -> LinesChanged:
+        """14.60: the other team is called for a delayed penalty; the goalie comes off for
+        the rested skater with the best N range (else the freshest, R-6.41a)."""
+        team = state.team(side)
+        slots = self.choose(state, side, on_the_fly=True)  # the five, as on any change
+        taken = set(slots.values())
+        free = [p for p, s in team.players.items()
+                if isinstance(s.card, Skater) and not s.out and p not in taken]
+        on_ice = set(team.skaters_on_ice())
+        rested = [p for p in free if p not in on_ice and team.players[p].rest >= REST_SEQUENCES]
+        if rested:
+            extra = max(rested, key=lambda p: (team.card(p).n, p))
+        else:
+            extra = min(free, key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
+        return LinesChanged(side=side, slots={**slots, "G": extra}, on_the_fly=True,
+                            rule="14.60")
 
     def _net(self, state: GameState, side: str, slots: dict[str, str | None]) -> str | None:
         team = state.team(side)

@@ -83,7 +83,20 @@ class IllegalChoice(RinklogError):
 def decide(state: GameState, roll: Roll | None) -> list[Event]:
     """The events that the next step, with its roll (None for rollless steps), yields."""
     step = state.queue[0]
+    if step.kind in CHOICE_STEPS:
+        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: a coach's choice is owed here "
+                            f"({step.kind}), not a rules decision")
     return DECIDERS[step.kind](state, step, roll)
+
+
+CHOICE_RULES = {"shootout_order": "21.00", "extra_skater": "14.60"}
+
+
+def _lines_changed(state: GameState, event: LinesChanged) -> None:
+    timing.apply_lines(state, event)
+    step = state.queue[0] if state.queue else None
+    if step is not None and step.kind == "extra_skater" and state.team(step.side).pulled:
+        state.queue.pop(0)  # 14.60: the extra skater is on
 
 
 def _rolled(state: GameState, event: DiceRolled) -> None:
@@ -112,7 +125,7 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     PeriodStarted: periods.apply_period_started,
     PeriodEnded: periods.apply_period_ended,
     GameEnded: periods.apply_game_ended,
-    LinesChanged: timing.apply_lines,
+    LinesChanged: _lines_changed,
     TacticDeclared: _tactic,
     ev.BenchMinorChecked: penalties.apply_bench_check,
     ev.BenchMinorScheduled: penalties.apply_bench_time,
@@ -171,7 +184,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     state = GameState(game_id=created.game_id, ruleset=find_ruleset(created.ruleset),
                       charts=charts, home=team_state("home", home),
                       away=team_state("away", away), overtime=created.overtime,
-                      overtime_skaters=created.overtime_skaters)
+                      overtime_skaters=created.overtime_skaters,
+                      late_penalty_house_rule=created.late_penalty_house_rule)
     state.queue.append(Step("start_period"))
     return state
 
@@ -180,6 +194,13 @@ def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""
     if isinstance(event, LinesChanged):
         problem = check_lines(state, event)
+        step = state.queue[0] if state.queue else None
+        if not problem and step is not None and step.kind == "extra_skater":
+            team = state.team(step.side)
+            goalie = event.slots.get("G")
+            if event.side != step.side or goalie is None or team.players[goalie].is_goalie:
+                problem = (f"14.60: {step.side} replaces its goalie with an extra skater "
+                           "before the delayed penalty's roll")
         if problem:
             raise IllegalChoice(f"line change for {event.side}: {problem}")
     elif isinstance(event, TacticDeclared):
@@ -225,10 +246,7 @@ def steps(state: GameState, dice: DiceSource, coach: object,
                 yield choices
         coach_asked = False
         if step.kind in CHOICE_STEPS:
-            choice = coach.shootout(state)
-            check_choice(state, choice)
-            evolve(state, choice)
-            yield [choice]
+            yield _choose(state, step, coach)
             continue
         batch: list[Event] = []
         roll = None
@@ -243,6 +261,20 @@ def steps(state: GameState, dice: DiceSource, coach: object,
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
+
+
+def _choose(state: GameState, step: Step, coach: object) -> list[Event]:
+    """A step that waits for the coach: shootout shooters (21.00), or the extra skater
+    of a delayed penalty (14.60), which comes as a line change putting a skater in G."""
+    choices: list[Event] = ([coach.shootout(state)] if step.kind == "shootout_order"
+                            else list(coach.lines(state)))
+    for choice in choices:
+        check_choice(state, choice)
+        evolve(state, choice)
+    if state.queue and state.queue[0] == step:
+        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach made no choice at "
+                            f"{step.kind} for {step.side or 'the game'}")
+    return choices
 
 
 def play(state: GameState, dice: DiceSource, coach: object,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.cards import Skater
-from engine.bones.state import GameState, TeamState
+from engine.bones.state import GameState, TeamState, other
 from engine.bones.timing import REST_SEQUENCES
 from events.common import LinesChanged
 
@@ -61,11 +61,14 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
 
 
 def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
-    """15.10: at 5 on 5 a forward may play a forward slot he is not rated for only when no
-    forward rated for it is available (rested on the bench, not hurt or in the box)."""
+    """15.10: at 5 on 5 (no goalie pulled) a forward may play a forward slot he is not
+    rated for only when no forward rated for it is available (rested on the bench, not
+    hurt or in the box)."""
     team = state.team(event.side)
     if state.skaters_allowed("home") < 5 or state.skaters_allowed("away") < 5:
         return None
+    if event.slots["G"] != team.goalie or state.team(other(event.side)).pulled:
+        return None  # a sixth attacker on either side: not 5 on 5
     on_ice_now = set(team.skaters_on_ice())
     placed = {pid for pid in event.slots.values() if pid}
     carrier = state.puck[1] if event.on_the_fly and state.puck else None

@@ -51,8 +51,11 @@ def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
     card = state.team(step.side).card(step.player)
     column = card.penalty.odd if roll.blue % 2 else card.penalty.even
     code = column[roll.white - 2]
-    # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty.
-    delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2
+    # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty; its
+    # one roll needs a time sequence, so with the period's last one used play stops
+    # (6.00, ruling R-14.60c).
+    delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
+        and not state.clock_expired
     return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.detail,
                           delayed=delayed, red=roll.red, roll=state.rolls, rule="14.20")]
 
@@ -101,11 +104,25 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
     steps.append(Step("time", detail="penalty"))
     if event.delayed:
         state.delayed = True
+        if can_pull_for_extra_skater(state, opp):
+            # 14.60: the opposing team replaces its goalie with an extra skater (a coach
+            # choice: who goes on), then the red die sends the puck to it.
+            steps.append(Step("extra_skater", side=opp))
         steps.append(Step("delayed", side=side, player=pid))
     else:
         zone = side if event.source == "goalie" else ""  # 11.10: a frozen puck
         steps.append(Step("stop", side=zone, detail="penalty"))
     state.queue[0:1] = steps
+
+
+def can_pull_for_extra_skater(state: GameState, side: str) -> bool:
+    """14.60: ``side`` has its goalie in net and a dressed skater who can go on."""
+    team = state.team(side)
+    if team.pulled:
+        return False  # its sixth attacker is already on
+    on_ice = set(team.skaters_on_ice())
+    return any(isinstance(s.card, Skater) and not s.out and pid not in on_ice
+               for pid, s in team.players.items())
 
 
 def _ranked(state: GameState, side: str, scale: str) -> list[str]:
@@ -210,11 +227,19 @@ def apply_game_misconduct(state: GameState, event: GameMisconductChecked) -> Non
 
 
 def decide_delayed(state: GameState, step: Step, roll: Roll) -> list:
-    """14.60: the red die sends the puck to the other team, who get one roll."""
+    """14.60: the red die sends the puck to the other team, who get one roll. Red 6 goes
+    to its extra skater (12.00: a sixth skater on the opposing team); only a team that
+    could put none on reads the pass chart's pk (short-handed) or even-strength entry
+    (ruling R-14.60a)."""
     card = state.team(step.side).card(step.player)
     assert isinstance(card, Skater)
-    slot = card.passes[roll.red - 1] if roll.red <= 5 else card.pass_six.es
     opp = other(step.side)
+    if roll.red <= 5:
+        slot = card.passes[roll.red - 1]
+    elif state.team(opp).pulled:
+        slot = "G"
+    else:
+        slot = card.pass_six.pk if state.strength(step.side) == "sh" else card.pass_six.es
     receiver = state.team(opp).slots.get(slot)
     if receiver is None:
         return [PlayStopped(reason="penalty", zone=None)]

@@ -14,11 +14,10 @@ class Ruleset:
     name: str
     version: int
     title: str
-    late_penalty_house_rule: bool = True  # quick reference: late X only on red 1
 
 
 RULESETS: dict[str, Ruleset] = {
-    "bones": Ruleset(name="bones", version=1, title="Hockey Bones"),
+    "bones": Ruleset(name="bones", version=2, title="Hockey Bones"),
 }
 
 

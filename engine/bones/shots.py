@@ -3,7 +3,10 @@ penalty shots."""
 
 from __future__ import annotations
 
-from engine.bones.cards import Skater
+from collections import Counter
+from fractions import Fraction
+
+from engine.bones.cards import Charts, Skater
 from engine.bones.passing import resolve_interception
 from engine.bones.scoring import goal_events
 from engine.bones.state import GameState, Step, other
@@ -14,6 +17,22 @@ from events.bones import PlayStopped, PuckIntercepted, ShotTaken
 
 PENALTY_SHOT_RANGE = "3-6"  # 10.60
 EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50
+SCREEN_REDS = 2  # 10.70: on the table's white total, red 1-2 is a screen, 3-6 a block
+WHITE_TOTALS = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
+
+
+def block_whites(charts: Charts, blockers: int) -> list[int]:
+    """10.70: the white totals that block or screen a shot against ``blockers`` (1-5)."""
+    return charts.blocked_shots[min(blockers, 5) - 1]
+
+
+def block_chance(charts: Charts, blockers: int) -> Fraction:
+    """10.70: the exact chance that a shot against ``blockers`` counted blockers is blocked
+    (the table's white total, then red 3-6); e.g. 5/36 x 4/6 with three."""
+    if blockers <= 0:
+        return Fraction(0)
+    ways = sum(WHITE_TOTALS[w] for w in set(block_whites(charts, blockers)))
+    return Fraction(ways, 36) * Fraction(6 - SCREEN_REDS, 6)
 
 
 def range_name(state: GameState, side: str, slot: str, card: Skater, kind: str) -> str:
@@ -66,8 +85,8 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     text = getattr(card, name.lower()) or card.n
     count = blockers(state, opp)
     block = ""
-    if count and roll.white in state.charts.blocked_shots[min(count, 5) - 1]:
-        block = "screened" if roll.red <= 2 else "blocked"
+    if count and roll.white in block_whites(state.charts, count):
+        block = "screened" if roll.red <= SCREEN_REDS else "blocked"
     checked = roll
     if block == "screened":
         # 10.70: a screened shot reads the blue die one lower for the range check.

@@ -103,8 +103,10 @@ class Step:
 
 
 NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
-                           "shootout_order"})
-CHOICE_STEPS = frozenset({"shootout_order"})
+                           "shootout_order", "extra_skater"})
+# Steps that wait for a coach's choice: the shootout shooters (21.00), and the skater who
+# replaces the goalie when the other team is called for a delayed penalty (14.60).
+CHOICE_STEPS = frozenset({"shootout_order", "extra_skater"})
 
 
 @dataclass(slots=True)
@@ -150,6 +152,7 @@ class GameState:
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5
+    late_penalty_house_rule: bool = False  # quick reference house rule, a game option
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
     def team(self, side: str) -> TeamState:

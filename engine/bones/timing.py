@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
 from events.bones import PenaltyEnded, SequencePlayed
 from events.common import LinesChanged
+from events.errors import RinklogError
 
 FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
 REST_SEQUENCES = 3  # 6.41: a skater rests at least 3 sequences before he returns
@@ -19,6 +20,11 @@ def ticking_penalties(team: TeamState) -> list[int]:
 
 def play_sequence(state: GameState) -> list:
     """Events for one time sequence used (6.10): the sequence, and penalties it ends."""
+    if state.clock_expired:
+        # 6.00: a period is 50 sequences, overtime 12; a play that would use one more is
+        # a defect of the rules code, never a game event.
+        raise RinklogError(f"6.00: period {state.period} has used its {state.period_length} "
+                           "sequences")
     events: list = [
         SequencePlayed(
             period=state.period,

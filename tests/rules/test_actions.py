@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from conftest import R, action, apply, penalize, plain, rate
+import pytest
+from conftest import R, action, apply, new_state, penalize, plain, rate
 
+from engine.bones import timing
 from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed, SequencePlayed
+from events.errors import RinklogError
 
 
 def resolved(events) -> ActionResolved:
@@ -96,6 +99,47 @@ def test_8_10_star_dn_out_of_position_is_an_interception(state):
     assert resolved(action(state, "home", "LW", "*D2")).result == "interception"
 
 
+def pull(state, side):
+    """``side`` pulls its goalie for a second-line forward as sixth attacker (15.00)."""
+    team = state.team(side)
+    team.slots["G"] = team.team.lines.forwards[1][0]
+    team.pulled = True
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_8_10_shadow_minus_two_only_at_5_on_5_not_with_a_goalie_pulled(state, pulled):
+    setup_defense(state)
+    rate(state, "away", "RW", shadow=True)
+    pull(state, pulled)
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and not any("shadow" in m for m in res.modifiers)
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_8_10_out_of_position_minus_two_only_at_5_on_5_not_with_a_goalie_pulled(state, pulled):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["C"])
+    pull(state, pulled)
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and not any("out of position" in m for m in res.modifiers)
+
+
+def test_8_10_star_dn_out_of_position_is_a_shot_chance_with_a_goalie_pulled(state):
+    setup_defense(state)  # LD 3 + RD 4 = 7
+    rate(state, "home", "LW", positions=["RW"])
+    pull(state, "home")
+    assert resolved(action(state, "home", "LW", "*D7")).result == "shot"
+
+
+def test_8_10_shadow_and_out_of_position_do_not_apply_at_4_on_4(state):
+    setup_defense(state)
+    rate(state, "home", "LW", positions=["C"])
+    rate(state, "away", "RW", shadow=True)
+    state.home.slots["C"] = state.away.slots["C"] = None
+    res = resolved(action(state, "home", "LW", "10"))
+    assert res.value == 10 and res.modifiers[-1].startswith("9.30/9.40")
+
+
 def test_8_10_at_compares_teammates_passing_with_red(state):
     plain(state, "home")
     rate(state, "home", "RW", passing=2)
@@ -137,6 +181,34 @@ def test_8_10_pfn_from_the_point_beats_forechecking(state):
     assert (res.result, res.target) == ("interception", 2)
 
 
+def test_8_10_pfn_interception_brings_the_interceptor_a_shot(state):
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=2)
+    rate(state, "home", "LD", passes=["C"] * 5)
+    events = action(state, "home", "LD", "Pf1")
+    res = resolved(events)
+    assert (res.result, res.shooter, res.shot) == ("interception", state.away.slots["C"], "N")
+    assert any(isinstance(e, PuckIntercepted) and e.to_player == res.shooter for e in events)
+
+
+def test_12_00_pfn_interception_to_a_vacant_slot_keeps_the_puck_without_a_shot(state):
+    """HFX-QUE-152: the forechecked pass is intercepted toward an empty C; the carrier
+    keeps the puck (a pass, 12.00) and the interceptor's shot (8.10 Pf) is nobody's."""
+    plain(state, "away")
+    rate(state, "away", "LW", forechecking=2)
+    state.away.slots["C"] = None  # 4 on 4: the C slot stays empty (15.00)
+    state.home.slots["C"] = None
+    rate(state, "home", "LD", passes=["C"] * 5)
+    events = action(state, "home", "LD", "Pf1")
+    res = resolved(events)
+    assert res.result == "interception"
+    assert (res.shooter, res.shot) == (None, "")
+    kept = next(e for e in events if isinstance(e, PuckPassed))
+    assert kept.to_player == res.player
+    apply(state, events)
+    assert state.queue[0].kind == "action" and state.puck == ("home", res.player)
+
+
 def test_8_10_pfn_by_a_forward_is_a_plain_pass(state):
     plain(state, "away")
     rate(state, "away", "LW", forechecking=3)
@@ -176,17 +248,79 @@ def test_8_10_icing_when_short_handed_is_an_interception(state):
     assert resolved(action(state, "home", "C", "I")).result == "interception"
 
 
+# --- 6.00: the period ends after its last sequence, whatever the last action was -------
+
+@pytest.mark.parametrize(("period", "last"), [(3, 50), (4, 12)])
+@pytest.mark.parametrize(("cell", "red", "short"), [("X3", 4, False), ("P+", 3, True)])
+def test_6_00_carrier_who_keeps_the_puck_on_the_last_sequence_ends_the_period(
+        state, period, last, cell, red, short):
+    """Xn play-on (8.10) and + penalty killing (8.20) keep the puck with the carrier; on
+    the period's last sequence the period ends instead of a 51st (13th) sequence."""
+    if short:
+        penalize(state, "home", slot="RW")
+    state.period, state.sequence = period, last - 1
+    events = action(state, "home", "C", cell, R(3, 3, 4, red))
+    apply(state, events)
+    assert resolved(events).result in ("play_on", "kill")
+    assert state.sequence == last
+    assert [s.kind for s in state.queue] == ["end_period"]
+
+
+def test_6_00_carrier_who_keeps_the_puck_before_the_last_sequence_rolls_again(state):
+    state.period, state.sequence = 3, 48
+    apply(state, action(state, "home", "C", "X3", R(3, 3, 4, 4)))
+    assert [s.kind for s in state.queue] == ["action"]
+
+
+def test_6_00_no_action_roll_once_the_period_is_over(state):
+    state.period, state.sequence = 3, 50
+    with pytest.raises(RinklogError, match="6.00"):
+        action(state, "home", "C", "X3", R(3, 3, 4, 4))
+
+
 # --- quick reference: late-penalty house rule ---------------------------------------
 
-def test_qr_late_penalty_house_rule_only_red_1_is_a_penalty(state):
+def test_qr_late_penalty_house_rule_is_off_by_default(state):
+    """The house rule is an option of a game (GameCreated), off unless chosen."""
+    assert state.late_penalty_house_rule is False
+    state.period, state.sequence = 3, 45
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+    state.period, state.sequence = 4, 3
+    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+
+
+def test_qr_late_penalty_house_rule_is_read_from_the_game_created_event():
+    assert new_state(late_penalty_house_rule=True).late_penalty_house_rule is True
+    assert new_state().late_penalty_house_rule is False
+
+
+def test_qr_late_penalty_house_rule_only_red_1_is_a_penalty():
+    state = new_state(late_penalty_house_rule=True)
     state.period, state.sequence = 3, 40
-    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "play_on"
+    res = resolved(action(state, "home", "C", "X", R(3, 3, 4, 2)))
+    assert (res.result, res.rule) == ("play_on", "QR")
     assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 1))).result == "penalty"
 
 
-def test_qr_late_penalty_house_rule_not_before_the_last_five_minutes(state):
-    state.period, state.sequence = 3, 30
-    assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "penalty"
+def test_qr_late_penalty_house_rule_window_opens_at_15_00_of_the_third():
+    """Sequence 38 runs 14:48-15:12 (6.30: a sequence's time is its start): not in the
+    last five minutes; sequence 39 starts at 15:12: in them, as is sequence 50."""
+    assert timing.period_seconds(38, 0) < 15 * 60 <= timing.period_seconds(39, 0)
+    state = new_state(late_penalty_house_rule=True)
+    results = {}
+    for period, used in ((3, 37), (3, 38), (3, 49), (2, 45)):
+        state.period, state.sequence = period, used  # the action uses sequence used + 1
+        results[(period, used + 1)] = resolved(action(state, "home", "C", "X",
+                                                      R(3, 3, 4, 2))).result
+    assert results == {(3, 38): "penalty", (3, 39): "play_on", (3, 50): "play_on",
+                       (2, 46): "penalty"}
+
+
+def test_qr_late_penalty_house_rule_holds_in_all_of_overtime():
+    state = new_state(late_penalty_house_rule=True)
+    for used in (0, 11):  # the first and the twelfth overtime sequence
+        state.period, state.sequence = 4, used
+        assert resolved(action(state, "home", "C", "X", R(3, 3, 4, 2))).result == "play_on"
 
 
 # --- 8.20 special codes -------------------------------------------------------------

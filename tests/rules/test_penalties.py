@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from conftest import R, apply, penalize, rate
+from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import penalties, scoring, stoppages
+from engine.bones.coach import DefaultCoach
+from engine.bones.game import IllegalChoice, check_choice, decide, evolve
 from engine.bones.state import Step
 from engine.bones.timing import ticking_penalties
 from events.bones import (
@@ -16,6 +18,7 @@ from events.bones import (
     PuckIntercepted,
     SpecialOccurrenceRolled,
 )
+from events.common import LinesChanged
 
 
 @pytest.mark.parametrize(("kind", "box", "short", "releasable"), [
@@ -194,9 +197,62 @@ def test_14_60_minor_on_blue_1_2_is_delayed(state):
     assert not penalties.decide_penalty(state, step, R(3, 3, 3, 3))[0].delayed
 
 
-def test_14_60_delayed_call_queues_one_roll_for_the_other_team(state):
+def test_14_60_no_delayed_penalty_once_the_period_is_over(state):
+    """6.00, 14.60: the delayed roll would need a 51st sequence, so play stops."""
+    pid = rate(state, "home", "C", penalty=msgspec.structs.replace(
+        state.home.card(state.home.slots["C"]).penalty, odd=["-"] * 11, even=["-"] * 11))
+    step = Step("penalty", side="home", player=pid, detail="action")
+    state.period, state.sequence = 3, 49
+    assert penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
+    state.sequence = 50
+    assert not penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
+
+
+def test_14_60_delayed_call_puts_an_extra_skater_on_then_one_roll(state):
+    """14.60: the opposing team replaces its goalie with an extra skater (its coach's
+    choice of skater), then the red die resolves the interception."""
     _, steps = called(state, "-", delayed=True)
-    assert steps[-1] == "delayed" and state.delayed
+    assert steps[-2:] == ["extra_skater", "delayed"] and state.delayed
+    assert state.queue[-2] == Step("extra_skater", side="away")
+
+
+def test_14_60_no_extra_skater_step_when_the_goalie_is_already_pulled(state):
+    state.away.slots["G"] = state.away.team.lines.forwards[1][0]
+    state.away.pulled = True
+    _, steps = called(state, "-", delayed=True)
+    assert steps[-1] == "delayed" and "extra_skater" not in steps
+
+
+def test_14_60_the_extra_skater_is_a_checked_coach_choice(state):
+    called(state, "-", delayed=True)
+    state.queue = state.queue[-2:]
+    state.puck = ("home", state.home.slots["C"])
+    keeps_goalie = LinesChanged(side="away", slots=dict(state.away.slots), on_the_fly=True)
+    with pytest.raises(IllegalChoice, match="14.60"):
+        check_choice(state, keeps_goalie)
+    (choice,) = DefaultCoach().lines(state)
+    assert (choice.side, choice.rule, choice.on_the_fly) == ("away", "14.60", True)
+    extra = choice.slots["G"]
+    assert extra is not None and not state.away.players[extra].is_goalie
+    check_choice(state, choice)
+    evolve(state, choice)
+    assert state.away.pulled and state.away.skaters_on_ice()[-1] == extra
+    assert [s.kind for s in state.queue] == ["delayed"]
+    state.queue.insert(0, Step("extra_skater", side="away"))
+    with pytest.raises(IllegalChoice, match="14.60"):
+        decide(state, None)  # a missing choice is no rules decision
+
+
+def test_14_60_the_goalie_returns_at_the_stoppage(state):
+    called(state, "-", delayed=True)
+    state.queue = state.queue[-2:]
+    state.puck = ("home", state.home.slots["C"])
+    apply(state, DefaultCoach().lines(state))
+    apply(state, [PlayStopped(reason="penalty", zone=None)])
+    state.calls = []
+    state.queue = [Step("faceoff")]
+    apply(state, DefaultCoach().lines(state))
+    assert not state.away.pulled and state.away.slots["G"] == state.away.goalie
 
 
 def test_14_60_interception_to_other_team(state):
@@ -207,18 +263,35 @@ def test_14_60_interception_to_other_team(state):
     assert isinstance(event, PuckIntercepted) and event.slot == card.passes[1]
 
 
-def test_14_60_red_6_uses_even_strength_entry_and_vacant_slot_stops_play(state):
-    """Ruling: red 6 reads the even-strength entry; no sixth skater is placed."""
+def test_14_60_red_6_goes_to_the_extra_skater(state):
+    """12.00: with a sixth skater on the opposing team, red 6 goes to him."""
+    pid = state.home.slots["C"]
+    extra = state.away.team.lines.forwards[1][0]
+    state.away.slots["G"], state.away.pulled = extra, True
+    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
+                                     R(1, 1, 1, 6))[0]
+    assert isinstance(event, PuckIntercepted)
+    assert (event.slot, event.to_player, event.side) == ("G", extra, "away")
+
+
+def test_14_60_red_6_without_an_extra_skater_reads_es_or_pk_and_vacant_slot_stops_play(state):
+    """Ruling R-14.60a: a team that could put no extra skater on (nobody free to play)
+    takes red 6 at the pass chart's even-strength entry, or pk for a short-handed
+    penalized player."""
     pid = state.home.slots["C"]
     card = state.home.card(pid)
-    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
-                                     R(1, 1, 1, 6))[0]
-    assert event.slot == card.pass_six.es
+    step = Step("delayed", side="home", player=pid)
+    assert penalties.decide_delayed(state, step, R(1, 1, 1, 6))[0].slot == card.pass_six.es
     state.away.slots[card.pass_six.es] = None
-    event = penalties.decide_delayed(state, Step("delayed", side="home", player=pid),
+    assert penalties.decide_delayed(state, step, R(1, 1, 1, 6))[0] == PlayStopped(
+        reason="penalty", zone=None)
+    short = new_state()
+    penalize(short, "home", slot="RW")
+    pid = short.home.slots["C"]
+    card = short.home.card(pid)
+    event = penalties.decide_delayed(short, Step("delayed", side="home", player=pid),
                                      R(1, 1, 1, 6))[0]
-    assert event == PlayStopped(reason="penalty", zone=None)
-    assert state.away.slots["G"] == state.away.goalie
+    assert event.slot == card.pass_six.pk
 
 
 def test_14_60_goal_during_delayed_penalty_keeps_the_penalty(state):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
+
+import pytest
 from conftest import R, penalize, plain, rate
 
 from engine.bones import shots
@@ -111,6 +115,31 @@ def test_10_70_checking_games_raise_the_cap(state):
 
 def test_10_70_blocker_table(state):
     assert state.charts.blocked_shots == [[3], [3, 11], [2, 3, 11], [3, 9], [3, 8]]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
+def test_10_70_block_chance_is_the_share_of_all_rolls_the_shot_rules_block(state, count):
+    """The odds of the table, listed exactly (calibrate sets observed blocks beside
+    them): over all 1,296 rolls, decide_shot blocks block_chance of them."""
+    plain(state, "away")  # two defensemen
+    for slot in ("LW", "C", "RW")[:max(0, count - 2)]:
+        rate(state, "away", slot, blocker=True)
+    if count == 1:
+        rate(state, "away", "RD", positions=["LW"], d="3-5")  # a forward, not a blocker
+    state.home.tactic = "checking2" if count > 3 else None  # 20.00: the cap is 4 or 5
+    assert shots.blockers(state, "away") == count
+    blocked = sum(shoot(state, "home", "C", R(b, w1, w2, r))[0].block == "blocked"
+                  for b, w1, w2, r in itertools.product(range(1, 7), repeat=4))
+    assert Fraction(blocked, 6 ** 4) == shots.block_chance(state.charts, count)
+
+
+def test_10_70_three_blockers_block_about_9_percent():
+    from replay.library import default_charts
+
+    charts = default_charts()
+    assert shots.block_chance(charts, 3) == Fraction(5, 36) * Fraction(4, 6)  # 9.26%
+    assert shots.block_chance(charts, 0) == 0
+    assert shots.block_chance(charts, 7) == shots.block_chance(charts, 5)  # 5B line
 
 
 def test_10_70_blocked_shot_on_red_3_to_6_is_an_interception(state):

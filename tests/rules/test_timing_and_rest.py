@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
@@ -323,6 +324,19 @@ def test_6_00_tied_after_regulation_plays_overtime_then_shootout(state):
     assert state.queue == [Step("shootout_order")]
 
 
+def test_6_00_overtime_ends_at_the_first_goal(state):
+    """Ruling R-6.00a: the text gives overtime 12 sequences and no more; its first goal
+    ends it (sudden death), where a goal in regulation is followed by a face-off."""
+    from engine.bones import stoppages
+
+    for period, kinds in ((3, ["faceoff"]), (4, ["end_period"])):
+        state.period, state.sequence = period, 3
+        state.home.score, state.away.score = 1, 0
+        state.queue = [Step("stop", detail="goal")]
+        apply(state, stoppages.decide_stop(state, state.queue[0], None))
+        assert [s.kind for s in state.queue] == kinds
+
+
 def test_6_00_overtime_is_five_on_five(state):
     """Ruling: overtime is played 5 on 5 as the text says (no 3-on-3)."""
     state.period = 3
@@ -358,6 +372,24 @@ def test_15_10_applies_only_at_5_on_5(state):
     wing = _forward_not_rated_for(state, "C")
     event = change(state, C=wing)
     assert "15.10" not in (lines.check_lines(state, event) or "")
+
+
+@pytest.mark.parametrize("pulled", ["home", "away"])
+def test_15_10_does_not_bind_with_a_goalie_pulled(state, pulled):
+    """15.10 speaks of 5 skaters on 5; a sixth attacker makes it 6 on 5."""
+    wing = _forward_not_rated_for(state, "C")
+    on_ice = set(state.home.skaters_on_ice())
+    extra = next(pid for pid, s in state.home.players.items()
+                 if not s.is_goalie and pid not in on_ice and pid != wing)
+    if pulled == "home":
+        event = change(state, C=wing, G=extra)
+        assert lines.check_lines(state, event) is None
+    else:
+        state.away.slots["G"] = state.away.team.lines.forwards[1][0]
+        state.away.pulled = True
+        event = change(state, C=wing)
+    assert "15.10" not in (lines.check_lines(state, event) or "")
+    assert "15.10" in lines.check_lines(new_state(), change(new_state(), C=wing))
 
 
 def test_6_41_with_nobody_rested_the_freshest_may_return_early(state):

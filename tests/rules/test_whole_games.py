@@ -6,9 +6,21 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from events.bones import ActionResolved, GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
-from events.common import GameEnded
-from replay.games import open_store, read_game, simulate
+from engine.bones.state import OVERTIME_SEQUENCES, REGULATION_SEQUENCES, SECONDS_PER_SEQUENCE
+from engine.dice import SeededDice
+from events.bones import (
+    ActionResolved,
+    FaceoffRolled,
+    GoalScored,
+    PenaltyAssessed,
+    PenaltyEnded,
+    PlayStopped,
+    SequencePlayed,
+)
+from events.common import GameEnded, LinesChanged, PeriodEnded
+from projections.scoresheet import build_scoresheet
+from replay.games import open_store, play_game, read_game, simulate
+from replay.library import default_charts, find_team
 
 # HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
 # the on-ice checks below pair teams whose ids do not collide; see
@@ -105,3 +117,74 @@ def test_6_40_no_skater_plays_more_than_five_straight_sequences(played, game):
             if n > 5 and pid != carrier:
                 offenders.append((e.period, e.sequence, pid, n))
     assert offenders == []
+
+
+# --- 6.00 over many seeds: no period longer than the text's ------------------------------
+
+TEAMS = ("HFX", "QUE", "SAS", "WPG")
+MANY = [(home, away, seed) for seed in range(12) for home in TEAMS for away in TEAMS
+        if home != away]  # 144 games
+
+
+@pytest.fixture(scope="module")
+def many_games() -> list[list]:
+    charts = default_charts()
+    games = []
+    for home, away, seed in MANY:
+        game_id = f"{home}-{away}-inv{seed}"
+        played = play_game(find_team(home), find_team(away), charts, game_id=game_id,
+                           dice=SeededDice(f"inv{seed}", game_id), seed=f"inv{seed}")
+        games.append(played.events)
+    return games
+
+
+def test_6_00_no_period_passes_50_sequences_nor_overtime_12_over_144_games(many_games):
+    """6.00: 50 sequences a period, 12 in overtime, whatever the last action was."""
+    longest: dict[int, int] = defaultdict(int)
+    for events in many_games:
+        for e in events:
+            if isinstance(e, SequencePlayed):
+                longest[e.period] = max(longest[e.period], e.sequence)
+    # Regulation periods run to their last sequence (the clock, not a goal, ends them),
+    # and an overtime that ends in a shootout runs to its twelfth: none goes further.
+    assert longest == {1: REGULATION_SEQUENCES, 2: REGULATION_SEQUENCES,
+                       3: REGULATION_SEQUENCES, 4: OVERTIME_SEQUENCES}
+
+
+def test_6_00_goalie_time_on_ice_never_passes_regulation_and_overtime(many_games):
+    """A goalie is credited at most three periods and an overtime (65:00 less the 12
+    seconds a 12-sequence overtime leaves unused), even after a shootout."""
+    limit = (3 * REGULATION_SEQUENCES + OVERTIME_SEQUENCES) * SECONDS_PER_SEQUENCE
+    most, shootouts = 0, 0
+    for events in many_games:
+        sheet = build_scoresheet(events)
+        most = max([most, *(g.toi for g in sheet.goalies)])
+        shootouts += events[-1].decided == "SO"
+    assert shootouts > 0  # the shootout games are among those checked
+    assert most <= limit
+
+
+def test_14_60_the_delayed_penalty_roll_is_played_with_the_extra_skater_on(many_games):
+    """14.60: after a delayed call the other team's goalie is off for an extra skater
+    during the one roll, and back in net at the face-off that follows (unless his
+    coach pulls him late in a game he trails)."""
+    rolls_with_extra, back_in_net = 0, 0
+    for events in many_games:
+        for i, e in enumerate(events):
+            if not (isinstance(e, LinesChanged) and e.rule == "14.60"):
+                continue
+            side = e.side
+            rest = events[i + 1:]
+            stop = next(k for k, x in enumerate(rest) if isinstance(x, PlayStopped))
+            played = [x for x in rest[:stop] if isinstance(x, SequencePlayed)]
+            for seq in played:
+                assert getattr(seq, f"{side}_goalie") is None
+                assert e.slots["G"] in getattr(seq, side)
+            rolls_with_extra += len(played)
+            face = next(x for x in rest[stop:] if isinstance(x, FaceoffRolled | PeriodEnded))
+            lines = [x for x in rest[stop:rest.index(face)]
+                     if isinstance(x, LinesChanged) and x.side == side]
+            if isinstance(face, FaceoffRolled):
+                goalies = {r.id for r in getattr(events[0], side).roster if r.position == "G"}
+                back_in_net += bool(lines) and lines[-1].slots["G"] in goalies
+    assert rolls_with_extra > 20 and back_in_net > 20
