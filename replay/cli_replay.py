@@ -19,7 +19,7 @@ import typer
 from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
-from engine.bones.state import GameState
+from engine.bones.state import TACTIC_RULES, GameState
 from engine.dice import parse_roll
 from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
@@ -54,7 +54,6 @@ from replay.session import (
 from replay.transfer import diff_games, import_game, verify_export, write_export
 
 TACTICS = ("none", "pressure", "checking1", "checking2")
-TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
 
 
 def _event_line(event: Any) -> str:

@@ -83,6 +83,15 @@ def _copy(base: Path, folder: Path, name: str = "copy.db") -> Path:
     return target
 
 
+def _sql(path: Path, *statements: tuple[str, tuple]) -> None:
+    """Change a database behind rinklog's back, as a forger with sqlite3 would."""
+    raw = sqlite3.connect(path)
+    for sql, args in statements:
+        raw.execute(sql, args)
+    raw.commit()
+    raw.close()
+
+
 def _audit_fails(path: Path, *ids: str, blobs: bool = False) -> bool:
     """Whether ``rinklog audit`` (of the given games, else --all) reports a failure;
     ``blobs``: only the blob checks of ``--all`` (what a changed blob row meets first)."""
@@ -177,11 +186,8 @@ def _forged_export(store, game: str, rows, meta: dict) -> bytes:
 
 def test_a_changed_score_in_the_stream_index_is_caught(base: Path, tmp_path: Path) -> None:
     path = _copy(base, tmp_path)
-    raw = sqlite3.connect(path)
-    raw.execute("UPDATE streams SET meta = json_set(meta, '$.home_goals', 9) WHERE stream=?",
-                (GAME,))
-    raw.commit()
-    raw.close()
+    _sql(path, ("UPDATE streams SET meta = json_set(meta, '$.home_goals', 9) WHERE stream=?",
+                (GAME,)))
     with open_store(path) as store:
         report = audit_game(store, GAME)
     assert report.failure is not None and report.failure.check == "index"
@@ -192,10 +198,7 @@ def test_a_changed_score_in_the_stream_index_is_caught(base: Path, tmp_path: Pat
 def test_a_changed_kind_cannot_hide_a_game_from_audit_all(base: Path, tmp_path: Path,
                                                          kind: str) -> None:
     path = _copy(base, tmp_path)
-    raw = sqlite3.connect(path)
-    raw.execute("UPDATE streams SET kind=? WHERE stream=?", (kind, GAME))
-    raw.commit()
-    raw.close()
+    _sql(path, ("UPDATE streams SET kind=? WHERE stream=?", (kind, GAME)))
     with open_store(path) as store:
         reports = {r.game_id: r for r in audit_all(store)}
     assert reports[GAME].failure is not None and reports[GAME].failure.check == "kind"
@@ -204,10 +207,7 @@ def test_a_changed_kind_cannot_hide_a_game_from_audit_all(base: Path, tmp_path: 
 
 def test_orphan_rows_and_unclassifiable_streams_fail_audit_all(base: Path, tmp_path: Path) -> None:
     path = _copy(base, tmp_path)
-    raw = sqlite3.connect(path)
-    raw.execute("UPDATE events SET stream='ghost' WHERE stream=? AND seq=1", (GAME,))
-    raw.commit()
-    raw.close()
+    _sql(path, ("UPDATE events SET stream='ghost' WHERE stream=? AND seq=1", (GAME,)))
     with open_store(path) as store:
         reports = {r.game_id: r for r in audit_all(store)}
     assert reports["ghost"].failure.check == "stream"
@@ -225,11 +225,8 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
                           dice=SeededDice("rigged", game), season=created.season,
                           number=created.number,
                           goalies=(created.home_goalie, created.away_goalie))
-    raw = sqlite3.connect(path)
-    raw.execute("DELETE FROM events WHERE stream=?", (game,))
-    raw.execute("DELETE FROM streams WHERE stream=?", (game,))
-    raw.commit()
-    raw.close()
+    _sql(path, ("DELETE FROM events WHERE stream=?", (game,)),
+         ("DELETE FROM streams WHERE stream=?", (game,)))
     with open_store(path) as store:
         store.append(game, other.events, 0, kind="game", meta=other.meta())
         report = audit_game(store, game)
@@ -266,11 +263,8 @@ def test_receipt_signed_end_to_end(base: Path, tmp_path: Path, capsys) -> None:
     assert "signature ok" in capsys.readouterr().out
     # a database where the game changed no longer matches the receipt
     path = _copy(base, tmp_path)
-    raw = sqlite3.connect(path)
-    raw.execute("DELETE FROM events WHERE stream=?", (GAME,))
-    raw.execute("DELETE FROM streams WHERE stream=?", (GAME,))
-    raw.commit()
-    raw.close()
+    _sql(path, ("DELETE FROM events WHERE stream=?", (GAME,)),
+         ("DELETE FROM streams WHERE stream=?", (GAME,)))
     with open_store(path) as store:
         # the same teams played again with other dice, under the kept game's id
         simulate(store, "HFX", "QUE", seed="again", game_id=GAME)
@@ -435,3 +429,57 @@ def _mutate_tree(rng: random.Random, tree):
             node[key] = _mutate_value(rng, node[key])
             return copy
     return {**copy, "version": copy["version"] + 1}
+
+
+def _leaf_paths(node, path=()):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key != "type":
+                yield from _leaf_paths(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _leaf_paths(value, (*path, i))
+    else:
+        yield path
+
+
+def test_rehashed_mutations_of_any_event_field_are_caught(base: Path) -> None:
+    """A forger changes one field of one event, re-hashes the chain and re-derives the index:
+    the audit alone catches it (a seeded game is a function of its first event and its
+    coach's legal choices), and the receipt of the honest game catches it regardless."""
+    with open_store(base) as store:
+        events = read_game(store, GAME)
+        honest = audit_game(store, GAME)
+        missed = _rehashed_misses(store, events, honest.head_hash)
+    assert missed == []
+
+
+def _rehashed_misses(store, events: list, honest_head: str) -> list:
+    rng = random.Random(215)
+    tried, missed = 0, []
+    while tried < 300:
+        i = rng.randrange(len(events))
+        tree = msgspec.to_builtins(events[i])
+        paths = list(_leaf_paths(tree))
+        if not paths:
+            continue
+        path = rng.choice(paths)
+        node = tree
+        for key in path[:-1]:
+            node = node[key]
+        old = node[path[-1]]
+        node[path[-1]] = (not old) if isinstance(old, bool) else \
+            "x" if old is None else _mutate_value(rng, old)
+        try:
+            event = msgspec.convert(tree, type(events[i]))
+        except msgspec.ValidationError:
+            continue  # not an event the catalogue accepts: no forger can store it
+        if event == events[i]:
+            continue
+        tried += 1
+        forged = [*events[:i], event, *events[i + 1:]]
+        report = audit_forged(store, GAME, forged)
+        if report.ok:
+            missed.append((i, path))
+        assert report.head_hash != honest_head  # the receipt's head never matches
+    return missed

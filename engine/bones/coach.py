@@ -16,7 +16,7 @@ from msgspec import Meta
 
 from engine.bones.cards import Skater
 from engine.bones.lines import rested_on_bench, skater_slots
-from engine.bones.state import GameState, other
+from engine.bones.state import TACTIC_RULES, GameState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
@@ -25,7 +25,6 @@ FORWARDS = ("LW", "C", "RW")
 STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
 PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
 Tactic = Literal["none", "pressure", "checking1", "checking2"]
-TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
 
 
 class CoachPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -26,7 +26,7 @@ from engine.bones import (
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
 from engine.bones.rulesets import find_ruleset
-from engine.bones.state import CHOICE_STEPS, GameState, PlayerStatus, Step, TeamState
+from engine.bones.state import CHOICE_STEPS, TACTIC_RULES, GameState, PlayerStatus, Step, TeamState
 from engine.dice import DiceSource
 from events import bones as ev
 from events.base import Event, Roll
@@ -195,7 +195,14 @@ def check_choice(state: GameState, event: Event) -> None:
     if isinstance(event, LinesChanged):
         problem = check_lines(state, event)
         step = state.queue[0] if state.queue else None
-        if not problem and step is not None and step.kind == "extra_skater":
+        extra = step is not None and step.kind == "extra_skater"
+        if not problem and event.on_the_fly != (state.puck is not None):
+            # 6.41: a change is on the fly exactly when the puck is in play
+            problem = (f"6.41: recorded {'on the fly' if event.on_the_fly else 'at a stoppage'}"
+                       f" while the puck is {'in play' if state.puck else 'dead'}")
+        if not problem and event.rule != ("14.60" if extra else "6.41"):
+            problem = f"names rule {event.rule}, not {'14.60' if extra else '6.41'}"
+        if not problem and extra:
             team = state.team(step.side)
             goalie = event.slots.get("G")
             if event.side != step.side or goalie is None or team.players[goalie].is_goalie:
@@ -207,9 +214,14 @@ def check_choice(state: GameState, event: Event) -> None:
         if not state.queue or state.queue[0].kind != "faceoff":
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
                                 "before the face-off")
+        if event.rule != TACTIC_RULES[event.tactic]:
+            raise IllegalChoice(f"{event.tactic} is rule {TACTIC_RULES[event.tactic]}, "
+                                f"not {event.rule}")
     elif isinstance(event, ev.ShootoutOrderChosen):
         if not state.queue or state.queue[0].kind != "shootout_order":
             raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
+        if event.rule != "21.00":
+            raise IllegalChoice(f"shootout shooters are rule 21.00, not {event.rule}")
         for side, shooters in (("home", event.home_shooters), ("away", event.away_shooters)):
             team = state.team(side)
             bad = [p for p in shooters if p not in team.players or team.players[p].is_goalie]

@@ -104,6 +104,8 @@ class Step:
 
 NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
                            "shootout_order", "extra_skater"})
+# The rule section of each tactic a coach may declare at a stoppage (19.00, 20.00).
+TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
 # Steps that wait for a coach's choice: the shootout shooters (21.00), and the skater who
 # replaces the goalie when the other team is called for a delayed penalty (14.60).
 CHOICE_STEPS = frozenset({"shootout_order", "extra_skater"})
