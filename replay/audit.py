@@ -231,7 +231,9 @@ class _Audit:
         home, away, charts = _inputs(created, blobs)
         rules = RULESETS.get(created.ruleset)
         if rules is None or rules.version != created.ruleset_version:
-            raise _Failed("identity", 1, f"a ruleset rinklog knows ({', '.join(RULESETS)})",
+            known = ", ".join(f"{r.name} version {r.version}" for r in RULESETS.values())
+            raise _Failed("identity", 1, f"a ruleset this rinklog plays ({known}); a game of "
+                          "an older version is checked by the rinklog that played it",
                           f"{created.ruleset} version {created.ruleset_version}", "rulesets")
         for side, team, sheet in (("home", home, created.home), ("away", away, created.away)):
             want = team_sheet(team, sheet.card_hash)
