@@ -185,13 +185,7 @@ class EventStore:
 
     def _open(self) -> None:
         db = self._db
-        try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            # Checkpoint (and fsync) every ~16 MB of WAL rather than every 4 MB: appends of
-            # whole games run ~10% faster; the WAL file is cut back to 64 MB at most.
-            db.execute("PRAGMA wal_autocheckpoint=4000")
-            db.execute("PRAGMA journal_size_limit=67108864")
+        try:  # look before changing anything: a foreign file is refused untouched
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.DatabaseError as err:
             raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
@@ -200,6 +194,15 @@ class EventStore:
             raise CorruptDatabase(
                 f"{self.path} is not a rinklog database (it holds other tables: {others})"
             )
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoint (and fsync) every ~16 MB of WAL rather than every 4 MB: appends of
+            # whole games run ~10% faster; the WAL file is cut back to 64 MB at most.
+            db.execute("PRAGMA wal_autocheckpoint=4000")
+            db.execute("PRAGMA journal_size_limit=67108864")
+        except sqlite3.DatabaseError as err:
+            raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
         if tables >= _OUR_TABLES:
             self._check_version()
             return

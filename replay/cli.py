@@ -47,6 +47,28 @@ cards_app = typer.Typer(
 )
 app.add_typer(cards_app, name="cards")
 
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("rinklog")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        typer.echo(f"rinklog {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", help="print the version and exit", callback=_show_version,
+        is_eager=True)] = False) -> None:
+    """rinklog: an event-sourced engine for Hockey Bones.
+
+    Example: rinklog sim --home HFX --away QUE --seed 2026
+    """
+
 _json_line = msgspec.json.Encoder()
 
 
@@ -77,7 +99,11 @@ class PromptDice:
 
     def roll(self, n: int) -> Roll:
         while True:
-            text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+            try:
+                text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+            except typer.Abort:  # end of input or Ctrl-C: the game is stored only whole
+                raise RollError(f"-: input ended at roll {n}, before the game ended; "
+                                "no game stored (use rinklog play to stop and resume)") from None
             try:
                 return parse_roll(text)
             except RollError as err:
@@ -303,16 +329,36 @@ def _one_line(err: BaseException) -> str:
     return text or type(err).__name__
 
 
+# typer's click (its own copy in newer typers): usage errors derive from BadParameter's base
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+
+
+def _usage_line(err: Exception) -> str:
+    ctx = getattr(err, "ctx", None)
+    hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    return f"rinklog: error: {_one_line(err.format_message()).rstrip('.')}{hint}"  # type: ignore[attr-defined]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the app; user errors become one line on stderr and exit code 1.
+    """Run the app; user errors become one line on stderr and exit code 1, usage errors
+    (an unknown option, a missing argument) one line and exit code 2.
 
     With ``argv`` (tests) the exit code is returned; without, the process exits with it.
     """
     try:
-        app(args=argv, prog_name="rinklog")  # standalone: usage errors print and exit 2
-        code = 0
+        code = app(args=argv, prog_name="rinklog", standalone_mode=False)
+        code = code if isinstance(code, int) else 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except _UsageError as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # bare `rinklog`: the help
+            err.show()  # type: ignore[attr-defined]
+        else:
+            print(_usage_line(err), file=sys.stderr)
+        code = 2
+    except typer.Abort:
+        print("rinklog: stopped (end of input or Ctrl-C)", file=sys.stderr)
+        code = 1
     except (RinklogError, msgspec.ValidationError, msgspec.DecodeError,
             sqlite3.DatabaseError, OSError) as err:
         print(f"rinklog: error: {_one_line(err)}", file=sys.stderr)

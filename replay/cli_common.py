@@ -8,11 +8,25 @@ from typing import Annotated, Any
 import typer
 
 from events.bones import BonesEvent
+from events.errors import RinklogError
 from events.store import EventStore
 
 DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
+
+
+class BadDatabasePath(RinklogError):
+    """An empty ``--db`` (SQLite would quietly open a throwaway database)."""
+
+
+def _db_path(value: str) -> str:
+    if not value.strip():
+        raise BadDatabasePath("--db: empty path (SQLite would write to a throwaway "
+                              "database); give a file, e.g. --db rinklog.db")
+    return value
+
+
 DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
-                                      show_envvar=False)]
+                                      show_envvar=False, callback=_db_path)]
 
 
 def out(text: str = "") -> None:

@@ -11,7 +11,6 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import msgspec
 import typer
 
@@ -77,7 +76,10 @@ class PromptCoach:
 
     @staticmethod
     def _ask(text: str) -> str:
-        answer = typer.prompt(text, default="", show_default=False).strip()
+        try:
+            answer = typer.prompt(text, default="", show_default=False).strip()
+        except typer.Abort:  # end of input or Ctrl-C at the prompt: stop, keep everything
+            raise Quit from None
         if answer.lower() in ("q", "quit"):
             raise Quit
         return answer
@@ -406,7 +408,7 @@ def register(app: typer.Typer) -> None:
             commit = store_committer(store, gid, show)
             try:
                 continue_game(folded, coach, coach, commit)
-            except (Quit, click.exceptions.Abort, KeyboardInterrupt, EOFError):
+            except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
                 _out("")
                 _out(f"stopped: {store.version(gid)} events of {gid} kept; "
                      f"resume with: rinklog play --resume {gid}")

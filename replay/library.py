@@ -140,6 +140,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise CardError(f"{shown}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise CardError(f"{shown}: not UTF-8 text (byte {err.object[err.start]:#04x} at "
+                        f"offset {err.start}); save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
