@@ -284,18 +284,23 @@ def scoresheet(
 @cards_app.command("validate")
 def cards_validate(
     path: Annotated[Path, typer.Argument(help="a team/chart .toml file, or a folder")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"ok", "files", "errors": [...]} as JSON')] = False,
 ) -> None:
-    """Check card files; prints 'ok: N files' or one line per bad file (exit 1).
+    """Check card files; prints 'ok: N files' or every fault found, one a line (exit 1).
 
     Example: rinklog cards validate fixtures/bones/teams
     """
     errors = validate_path(path)
+    count = len(list(path.rglob("*.toml"))) if path.is_dir() else int(path.exists())
+    if as_json:
+        _dump({"ok": not errors, "files": count, "errors": errors})
+    elif not errors:
+        _out(f"ok: {count} files")
+    for line in [] if as_json else errors:
+        typer.echo(line, err=True)
     if errors:
-        for line in errors:
-            typer.echo(line, err=True)
         raise typer.Exit(1)
-    count = len(list(path.rglob("*.toml"))) if path.is_dir() else 1
-    _out(f"ok: {count} files")
 
 
 @cards_app.command("generate")
@@ -303,18 +308,16 @@ def cards_generate(
     outdir: Annotated[Path, typer.Argument(help="folder to write OUTDIR/<team>.toml into")],
     teams: Annotated[list[str], typer.Argument(help="TEAM:Name[:strength], strength -1..1")],
     seed: Annotated[str, typer.Option("--seed", help="generator seed")] = "rinklog",
+    force: Annotated[bool, typer.Option("--force", help="overwrite existing team files")
+                     ] = False,
 ) -> None:
-    """Generate invented teams (deterministic for a seed).
+    """Generate invented teams (deterministic for a seed); existing files are kept
+    unless --force.
 
     Example: rinklog cards generate out HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers":0.3
     """
-    for spec in teams:
-        team_id, _, name = spec.partition(":")
-        if not team_id or not name.strip(":"):
-            raise CliError(f"expected TEAM:Name[:strength], got {spec!r}")
-    code = cardgen.main([str(outdir), *teams, "--seed", seed])
-    if code:
-        raise typer.Exit(code)
+    for path, _ in cardgen.write_teams(outdir, teams, seed, force=force):
+        _out(f"wrote {path}")
 
 
 cli_projections.register(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -36,6 +37,16 @@ def out(text: str = "") -> None:
 def dump(obj: Any) -> None:
     """Pretty JSON for people and machines."""
     out(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def progress_bar(*columns: Any, transient: bool = False) -> Any:
+    """A rich progress bar on stderr, drawn only when stderr is a terminal (never into a
+    pipe, a log file or the output of ``--json``)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(*columns, console=Console(stderr=True), transient=transient,
+                    disable=not sys.stderr.isatty())
 
 
 def read_store(db: str) -> EventStore:

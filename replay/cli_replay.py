@@ -27,7 +27,8 @@ from replay.cli_common import DbOption
 from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
-from replay.explain import describe, explain_event
+from replay.explain import describe
+from replay.explain import explain as explain_seq
 from replay.games import load_inputs, open_store, read_game
 from replay.session import (
     branch_game,
@@ -51,6 +52,13 @@ def _event_line(event: Any) -> str:
     fields = " ".join(f"{k}={json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
                       for k, v in payload.items() if k != "type")
     return f"{type(event).__name__} {fields}".rstrip()
+
+
+def _event_json(event: Any, type_name: str) -> dict[str, Any] | None:
+    if event is None:
+        return None
+    payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
+    return {"type": type_name or type(event).__name__, **payload}
 
 
 def _audit_text(r: AuditReport) -> str:
@@ -310,19 +318,27 @@ def register(app: typer.Typer) -> None:
         game_a: Annotated[str, typer.Argument(help="first game id")],
         game_b: Annotated[str, typer.Argument(help="second game id")],
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="the difference as JSON")] = False,
     ) -> None:
         """The first event where two games part, with both events (or 'identical').
+
+        Exit 0 when the games are identical, 1 when they differ (like diff(1)).
 
         Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
         """
         with _read_store(db) as store:
             d = diff_games(store, game_a, game_b)
-        if d.seq is None:
+        if as_json:
+            _dump({"a": game_a, "b": game_b, "identical": d.seq is None, "seq": d.seq,
+                   "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type)})
+        elif d.seq is None:
             _out("identical")
-            return
-        _out(f"first difference at seq {d.seq}")
-        _out(f"  {game_a}: {_event_line(d.a)}")
-        _out(f"  {game_b}: {_event_line(d.b)}")
+        else:
+            _out(f"first difference at seq {d.seq}")
+            _out(f"  {game_a}: {_event_line(d.a)}")
+            _out(f"  {game_b}: {_event_line(d.b)}")
+        if d.seq is not None:
+            raise typer.Exit(1)
 
     @app.command("export")
     def export_cmd(
@@ -362,13 +378,19 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Argument(help="game id")],
         seq: Annotated[int, typer.Argument(help="event seq")],
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="the event and why, as JSON")
+                           ] = False,
     ) -> None:
         """Why an event happened: roll, card cell, modifiers, totals and rule section.
 
         Example: rinklog explain HFX-QUE-2026 120
         """
         with _read_store(db) as store:
-            _out(explain_event(store, game, seq))
+            found = explain_seq(store, game, seq)
+        if as_json:
+            _dump(found.to_json())
+        else:
+            _out(found.text)
 
     @app.command("play")
     def play_cmd(

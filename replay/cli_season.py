@@ -16,7 +16,7 @@ import typer
 from engine.bones.coach import DEFAULT_POLICY
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
-from replay.cli_common import DbOption
+from replay.cli_common import DbOption, progress_bar
 from replay.draft_rules import CHECKED_RULES, check_league
 from replay.games import open_store
 from replay.league import load_league
@@ -82,12 +82,11 @@ def season(
     loaded = load_league(league)
     schedule = make_schedule(loaded, seed, games)
     fixtures = [(f.number, f.home, f.away) for f in schedule]
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    with open_store(db) as store, Progress(*columns, transient=as_json,
-                                           disable=as_json) as bar:
+    with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
         task = bar.add_task("games", total=len(fixtures), rate="-")
         started = {"at": None, "from": 0}
 
@@ -198,7 +197,11 @@ league_app = typer.Typer(
 
 
 @league_app.command("check")
-def league_check(league: LeagueOption = "demo") -> None:
+def league_check(
+    league: LeagueOption = "demo",
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"league", "ok", "teams", "draft_rules", "violations"} as JSON')] = False,
+) -> None:
     """Check a league's teams against the draft league rules of the Hockey Bones text
     (roster sizes, shift-rating totals, positions, goalie games), whether or not its
     league.toml turns them on. Prints ok or one violation a line; exit 1 on any.
@@ -208,18 +211,25 @@ def league_check(league: LeagueOption = "demo") -> None:
     loaded = load_league(league, draft_rules=False)
     broken = check_league(loaded.teams, loaded.league.games)
     state = "on" if loaded.league.draft_rules else "off"
-    if not broken:
+    if as_json:
+        typer.echo(json.dumps({
+            "league": loaded.name, "ok": not broken, "teams": len(loaded.teams),
+            "draft_rules": loaded.league.draft_rules, "rules": list(CHECKED_RULES),
+            "violations": [{"team": v.team, "rule": v.rule, "message": v.message}
+                           for v in broken]}, indent=2, ensure_ascii=False))
+    elif not broken:
         rules = ", ".join(str(r) for r in CHECKED_RULES)
         typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
                    f"league rules ({rules}); draft_rules is {state} in its league.toml")
-        return
-    for v in broken:
-        typer.echo(str(v))
-    typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
-               f"{'' if len(broken) == 1 else 's'} in "
-               f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules is "
-               f"{state} in its league.toml")
-    raise typer.Exit(1)
+    else:
+        for v in broken:
+            typer.echo(str(v))
+        typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
+                   f"{'' if len(broken) == 1 else 's'} in "
+                   f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules "
+                   f"is {state} in its league.toml")
+    if broken:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

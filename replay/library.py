@@ -22,7 +22,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -153,27 +153,28 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 # --- cross-field checks -----------------------------------------------------------------
+# Each check yields every fault it finds, so `cards validate` can list them all; the
+# loaders raise the first.
 
-def _check_ranges(obj: Any, names: tuple[str, ...], where: str) -> None:
+def _range_faults(obj: Any, names: tuple[str, ...], where: str) -> Iterator[str]:
     for name in names:
         text = getattr(obj, name)
         if text is not None:
             try:
                 DiceRange.parse(text)
             except ValueError as err:
-                raise CardError(f"{where}field '{name}': {err}") from None
+                yield f"{where}field '{name}': {err}"
 
 
-def _check_matrix(matrix: list[list[str]], parse: Callable[[str], Any], where: str) -> None:
+def _matrix_faults(matrix: list[list[str]], parse: Callable[[str], Any],
+                   where: str) -> Iterator[str]:
     for blue, column in enumerate(matrix, start=1):
         for white, cell in enumerate(column, start=2):
             try:
                 parse(cell)
             except ValueError as err:
-                raise CardError(
-                    f"{where}field 'action[{blue - 1}][{white - 2}]' "
-                    f"(blue {blue}, white {white}): {err}"
-                ) from None
+                yield (f"{where}field 'action[{blue - 1}][{white - 2}]' "
+                       f"(blue {blue}, white {white}): {err}")
 
 
 def _player(raw: Any, kind: str, index: int) -> str:
@@ -183,7 +184,7 @@ def _player(raw: Any, kind: str, index: int) -> str:
     return f"{kind} #{index + 1}"
 
 
-def _check_lines(team: Team, shown: str) -> None:
+def _line_faults(team: Team, shown: str) -> Iterator[str]:
     """Lines name rostered players; pairs hold defensemen, lines hold forwards (4.00)."""
     skaters = {s.id: s for s in team.skaters}
     goalies = {g.id for g in team.goalies}
@@ -195,27 +196,30 @@ def _check_lines(team: Team, shown: str) -> None:
     for field, pid, need in named:
         where = f"{shown}: field '{field}': player {pid!r}"
         if pid not in skaters:
-            raise CardError(f"{where} is not a skater on this team")
+            yield f"{where} is not a skater on this team"
+            continue
         if pid in seen:
-            raise CardError(f"{where} is named twice in the lines")
+            yield f"{where} is named twice in the lines"
         seen.add(pid)
         card = skaters[pid]
         if need == "D" and not card.is_defenseman:
-            raise CardError(f"{where} ({card.name}) is not a defenseman")
+            yield f"{where} ({card.name}) is not a defenseman"
         if need == "F" and not set(card.positions) & {"LW", "C", "RW"}:
-            raise CardError(f"{where} ({card.name}) is not a forward")
+            yield f"{where} ({card.name}) is not a forward"
     for i, gid in enumerate(team.lines.goalies):
         where = f"{shown}: field 'lines.goalies[{i}]': player {gid!r}"
         if gid not in goalies:
-            raise CardError(f"{where} is not a goalie on this team")
-        if team.lines.goalies.index(gid) != i:
-            raise CardError(f"{where} is named twice in the lines")
+            yield f"{where} is not a goalie on this team"
+        elif team.lines.goalies.index(gid) != i:
+            yield f"{where} is named twice in the lines"
 
 
 # --- public loaders ---------------------------------------------------------------------
 
-def _team_from(data: dict[str, Any], path: Path) -> Team:
+def _team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[str]]:
+    """The team, or None, and every fault found: each card's, then the team's own."""
     shown = _show(path)
+    faults: list[str] = []
     ids: set[str] = set()
     for kind, model, parse, ranges in (
         ("skater", Skater, parse_skater_cell, ("n", "p", "s", "d", "mc")),
@@ -224,28 +228,42 @@ def _team_from(data: dict[str, Any], path: Path) -> Team:
         raws = data.get(f"{kind}s")
         for i, raw in enumerate(raws if isinstance(raws, list) else []):
             where = f"{shown}: {_player(raw, kind, i)}: "
-            card = _convert(raw, model, where)
-            _check_ranges(card, ranges, where)
-            _check_matrix(card.action, parse, where)
+            try:
+                card = _convert(raw, model, where)
+            except CardError as err:
+                faults.append(str(err))
+                continue
+            faults += _range_faults(card, ranges, where)
+            faults += _matrix_faults(card.action, parse, where)
             if card.id in ids:
-                raise CardError(f"{where}field 'id': {card.id!r} is used twice in this team")
+                faults.append(f"{where}field 'id': {card.id!r} is used twice in this team")
             ids.add(card.id)
-    team: Team = _convert(data, Team, f"{shown}: ")
-    _check_ranges(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
-    _check_lines(team, shown)
+    if faults:  # the team as a whole would only repeat its cards' faults
+        return None, faults
+    try:
+        team: Team = _convert(data, Team, f"{shown}: ")
+    except CardError as err:
+        return None, [str(err)]
+    faults += _range_faults(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
+    faults += _line_faults(team, shown)
+    return team, faults
+
+
+def _team_from(data: dict[str, Any], path: Path) -> Team:
+    team, faults = _team_faults(data, path)
+    if faults or team is None:
+        raise CardError(faults[0])
     return team
 
 
-def _charts_from(data: dict[str, Any], path: Path) -> Charts:
-    shown = _show(path)
-    charts: Charts = _convert(data, Charts, f"{shown}: ")
+def _chart_faults(charts: Charts, shown: str) -> Iterator[str]:
     known = set(Charts.__struct_fields__)
     for i, name in enumerate(charts.substitute):
         if name not in known:
-            raise CardError(f"{shown}: field 'substitute[{i}]': {name!r} is not a chart")
+            yield f"{shown}: field 'substitute[{i}]': {name!r} is not a chart"
     totals = [row.total for row in charts.team_defense]
     if totals != sorted(set(totals)):
-        raise CardError(f"{shown}: field 'team_defense': totals must rise, got {totals}")
+        yield f"{shown}: field 'team_defense': totals must rise, got {totals}"
     for field in ("clearing", "shootout"):
         cells = getattr(charts, field)
         flat = [c for row in cells for c in row] if field == "shootout" else cells
@@ -253,25 +271,40 @@ def _charts_from(data: dict[str, Any], path: Path) -> Charts:
             try:
                 DiceRange.parse(text)
             except ValueError as err:
-                raise CardError(f"{shown}: field '{field}': {err}") from None
+                yield f"{shown}: field '{field}': {err}"
     for blue, column in enumerate(charts.special_occurrences):
         for white, index in enumerate(column, start=2):
             if index >= len(charts.occurrences):
-                raise CardError(f"{shown}: field 'special_occurrences[{blue}][{white - 2}]': "
-                                f"{index} is past the {len(charts.occurrences)} occurrences")
+                yield (f"{shown}: field 'special_occurrences[{blue}][{white - 2}]': "
+                       f"{index} is past the {len(charts.occurrences)} occurrences")
     for row, cells in enumerate(charts.injuries):
         for white, cell in enumerate(cells, start=2):
             if not re.fullmatch(r"P|G|-[1-3]", cell):
-                raise CardError(f"{shown}: field 'injuries[{row}][{white - 2}]': {cell!r} is "
-                                "not an injury result (P, G, -1, -2, -3; 18.10)")
+                yield (f"{shown}: field 'injuries[{row}][{white - 2}]': {cell!r} is "
+                       "not an injury result (P, G, -1, -2, -3; 18.10)")
     for col, cells in enumerate(charts.bench_penalty):
         for white, cell in enumerate(cells, start=2):
             if not re.fullmatch(r"([01]?\d):[0-5]\d", cell):
-                raise CardError(f"{shown}: field 'bench_penalty[{col}][{white - 2}]': "
-                                f"{cell!r} is not a time MM:SS (5.00)")
+                yield (f"{shown}: field 'bench_penalty[{col}][{white - 2}]': "
+                       f"{cell!r} is not a time MM:SS (5.00)")
     for i, whites in enumerate(charts.blocked_shots):
         if not whites or any(not 2 <= w <= 12 for w in whites):
-            raise CardError(f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12")
+            yield f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12"
+
+
+def _charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, list[str]]:
+    shown = _show(path)
+    try:
+        charts: Charts = _convert(data, Charts, f"{shown}: ")
+    except CardError as err:
+        return None, [str(err)]
+    return charts, list(_chart_faults(charts, shown))
+
+
+def _charts_from(data: dict[str, Any], path: Path) -> Charts:
+    charts, faults = _charts_faults(data, path)
+    if faults or charts is None:
+        raise CardError(faults[0])
     return charts
 
 
@@ -336,7 +369,8 @@ def default_charts(root: str | Path | None = None) -> Charts:
 
 
 def validate_path(path: str | Path) -> list[str]:
-    """Check a file, or every ``.toml`` below a folder: one error line per bad file.
+    """Check a file, or every ``.toml`` below a folder: one line per fault found (every
+    fault of a team's cards and lines, or of a chart pack; a league's first fault).
 
     A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
     """
@@ -352,9 +386,9 @@ def validate_path(path: str | Path) -> list[str]:
         try:
             data = _read_toml(target)
             if "skaters" in data:
-                _team_from(data, target)
+                errors += _team_faults(data, target)[1]
             elif "faceoffs" in data:
-                _charts_from(data, target)
+                errors += _charts_faults(data, target)[1]
             elif "conferences" in data:  # a league (replay/league.py checks its teams too)
                 from replay.league import load_league
                 load_league(target)
