@@ -64,7 +64,9 @@ def calibrate(
 def season(
     league: LeagueOption = "demo",
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
-    games: Annotated[int | None, typer.Option("--games", help="play only the first N games")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", help="play the schedule's first N games (run again with more, or without "
+        "--games, to play on)")] = None,
     workers: Annotated[int, typer.Option("--workers", help="worker processes")] = 2,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file for every team (docs/coach.md)")] = None,
@@ -79,15 +81,17 @@ def season(
     """
     if workers < 1:
         raise BadGameCount(f"--workers must be at least 1, got {workers}")
+    if games is not None and games < 1:
+        raise BadGameCount(f"--games must be at least 1, got {games}")
     loaded = load_league(league)
-    schedule = make_schedule(loaded, seed, games)
-    fixtures = [(f.number, f.home, f.away) for f in schedule]
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, seed)]
+    total = len(fixtures) if games is None else min(games, len(fixtures))
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
     with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
-        task = bar.add_task("games", total=len(fixtures), rate="-")
+        task = bar.add_task("games", total=total, rate="-")
         started = {"at": None, "from": 0}
 
         def tick(done: int, total: int) -> None:
@@ -105,11 +109,11 @@ def season(
                              workers=workers, progress=tick,
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
                              overtime_skaters=loaded.league.overtime_skaters,
-                             divisions=loaded.divisions)
+                             divisions=loaded.divisions, games=games)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
-            typer.echo(f"rinklog: interrupted: {stored} of {len(fixtures)} games stored; "
+            typer.echo(f"rinklog: interrupted: {stored} of {total} games stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None
     summary = {"season": run.season_id, "games": run.games, "played": run.played,

@@ -114,8 +114,13 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
                overtime_skaters: int = 5,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
-               progress: Progress | None = None) -> SeasonRun:
-    """Play every scheduled game not yet in the database; resumable at any point."""
+               progress: Progress | None = None, games: int | None = None) -> SeasonRun:
+    """Play every scheduled game not yet in the database; resumable at any point.
+
+    The season records the whole ``schedule``; ``games`` plays only its first N, so a
+    later run with a larger N (or None: all) plays on through the same schedule."""
+    if games is not None and games < 1:
+        raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     start = time.perf_counter()
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
@@ -131,13 +136,14 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
-    starters = goalie_starts(teams, schedule)
-    todo = [(*f, *starters[f[0]]) for f in schedule
+    starters = goalie_starts(teams, schedule)  # from the whole schedule: a cut changes none
+    cut = schedule if games is None else schedule[:games]
+    todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
-    done = len(schedule) - len(todo)
+    done = len(cut) - len(todo)
     events = 0
     if progress:
-        progress(done, len(schedule))
+        progress(done, len(cut))
     setup = (coach, overtime_skaters)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
@@ -146,12 +152,12 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
             done += 1
             events += len(rows)
             if progress:
-                progress(done, len(schedule))
+                progress(done, len(cut))
     finally:
         close = getattr(results, "close", None)
         if close:
             close()
-    return SeasonRun(season_id, len(schedule), len(todo), len(schedule) - len(todo), events,
+    return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start)
 
 
