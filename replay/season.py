@@ -23,6 +23,7 @@ from engine.dice import SeededDice
 from events.common import SeasonCreated
 from events.errors import RinklogError
 from events.store import EventStore, blob_hash
+from projections import store as read_models
 from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -31,6 +32,7 @@ _canonical = msgspec.json.Encoder(order="deterministic")
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
 
 _AHEAD = 3  # games per worker queued or finished ahead of the writer
+SEASON_READ_MODELS = ("stats",)  # kept current as games are stored: `leaders` reads them
 
 
 def season_game_id(season_id: str, number: int) -> str:
@@ -94,7 +96,8 @@ def goalie_starts(teams: dict[str, Team],
     return chosen
 
 
-def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str, bytes]], dict]:
+def _play(fixture: tuple[int, str, str, str, str]
+          ) -> tuple[str, list[tuple[str, bytes]], dict, dict]:
     """In a worker: one game, encoded for the store."""
     number, home, away, home_goalie, away_goalie = fixture
     season_id, seed = _season
@@ -106,7 +109,9 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
                      goalies=(home_goalie, away_goalie),
                      coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
-    return game_id, rows, {**game.meta(), "season": season_id, "number": number}
+    # the read models leaders need, folded here while the events are in memory
+    stats = read_models.game_rows(game_id, game.events, SEASON_READ_MODELS)
+    return game_id, rows, {**game.meta(), "season": season_id, "number": number}, stats
 
 
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
@@ -147,8 +152,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     setup = (coach, overtime_skaters)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
-        for game_id, rows, meta in results:
+        for game_id, rows, meta, stats in results:
             store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
+            read_models.save(store, game_id, len(rows), stats)
             done += 1
             events += len(rows)
             if progress:

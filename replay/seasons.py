@@ -84,9 +84,9 @@ SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"
 
 def leaders(store: EventStore, season: Season, top: int = 10,
             min_goalie_games: int = 5) -> dict[str, list[dict]]:
-    """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored read models (brought
-    up to date first, so only new games are folded)."""
-    read_models.update(store, season.game_ids)
+    """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored ``stats`` read model
+    (a season keeps it current as it is played; games stored otherwise are folded now)."""
+    read_models.update(store, season.game_ids, projections=("stats",))
     db = store._db
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}

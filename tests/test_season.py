@@ -192,3 +192,16 @@ def test_a_season_of_no_games_is_refused_and_writes_nothing(tmp_path, games):
     db = tmp_path / "none.db"
     assert main(["season", "--games", str(games), "--db", str(db)]) == 1
     assert not db.exists()
+
+
+def test_a_season_keeps_the_stats_read_model_current(tmp_path, league):
+    from projections import store as read_models
+
+    play(tmp_path / "live.db", league)
+    with open_store(tmp_path / "live.db") as store:
+        live = read_models.dump(store)
+        assert read_models.update(store, projections=("stats",)) == 0  # nothing to catch up
+        read_models.rebuild(store)
+        rebuilt = read_models.dump(store)
+    for table in ("rm_player_stats", "rm_goalie_stats", "rm_team_stats"):
+        assert live[table] and live[table] == rebuilt[table]
