@@ -102,6 +102,7 @@ class PromptDice:
             try:
                 text = typer.prompt(f"roll {n} (blue white white red)", err=True)
             except typer.Abort:  # end of input or Ctrl-C: the game is stored only whole
+                typer.echo("", err=True)  # end the prompt's line
                 raise RollError(f"-: input ended at roll {n}, before the game ended; "
                                 "no game stored (use rinklog play to stop and resume)") from None
             try:
@@ -272,7 +273,8 @@ def scoresheet(
     Example: rinklog scoresheet HFX-QUE-2026 --db rinklog.db
     """
     with _read_store(db) as store:
-        sheet = build_scoresheet(read_game(store, game))
+        # the stream's id in the header: a branch's own, not its parent's in GameCreated
+        sheet = msgspec.structs.replace(build_scoresheet(read_game(store, game)), game_id=game)
     if as_json:
         _dump(sheet.to_json())
     else:

@@ -20,7 +20,7 @@ from engine.bones.state import GameState
 from engine.dice import parse_roll
 from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
-from events.common import LinesChanged, TacticDeclared
+from events.common import GameEnded, LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
 from replay.audit import AuditReport, audit_game
 from replay.cli_common import DbOption
@@ -211,12 +211,16 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
         differences = compare(store, game, events)
     state = result.state
     mismatch = result.mismatch
+    ended = events[-1] if isinstance(events[-1], GameEnded) else None
+    # GameEnded holds the final score (a shootout's winner gets one); the state does not
+    score = ({"home": ended.home_goals, "away": ended.away_goals} if ended is not None
+             else {"home": state.home.score, "away": state.away.score})
     summary = {
         "game_id": game, "events": len(events),
         "rules": "ok" if mismatch is None else f"seq {mismatch.seq}: {mismatch.expected}",
         "projections": differences or "identical",
         "finished": state.finished, "period": state.period, "sequence": state.sequence,
-        "score": {"home": state.home.score, "away": state.away.score},
+        "score": score, "decided": ended.decided if ended is not None else None,
         "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
                               "box_left": p.box_left, "short_left": p.short_left}
                              for p in state.team(side).penalties] for side in ("home", "away")},
@@ -232,8 +236,9 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
         for line in differences:
             _out(f"  {line}")
         home, away = state.home, state.away
-        where = "final" if state.finished else f"period {state.period}, sequence {state.sequence}"
-        _out(f"{home.team.id} {home.score} - {away.score} {away.team.id} ({where})")
+        where = (f"final, {ended.decided}" if ended is not None else "final" if state.finished
+                 else f"period {state.period}, sequence {state.sequence}")
+        _out(f"{home.team.id} {score['home']} - {score['away']} {away.team.id} ({where})")
         for side in ("home", "away"):
             team = state.team(side)
             slots = " ".join(f"{k}={v}" for k, v in team.slots.items() if v)

@@ -30,6 +30,9 @@ from replay.seasons import standings as season_standings
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]
 
+IncludeBranches = Annotated[bool, typer.Option(
+    "--include-branches", help="count branches of the season's games (what-ifs) too")]
+
 LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
 
@@ -137,6 +140,7 @@ def standings(
     season_id: SeasonOption = None,
     by: Annotated[str, typer.Option(
         "--by", help="league, conference or division")] = "league",
+    include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
 ) -> None:
@@ -148,7 +152,7 @@ def standings(
     if by not in ("league", "conference", "division"):
         raise BadOption(f"--by takes league, conference or division, not {by!r}")
     with open_store(db) as store:
-        found = load_season(store, season_id)
+        found = load_season(store, season_id, include_branches)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]
         else:
@@ -172,6 +176,7 @@ def standings(
 def leaders(
     season_id: SeasonOption = None,
     top: Annotated[int, typer.Option("--top", help="how many per board")] = 10,
+    include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
 ) -> None:
@@ -179,8 +184,10 @@ def leaders(
 
     Example: rinklog leaders --top 5 --db season.db
     """
+    if top < 1:
+        raise BadOption(f"--top must be at least 1, got {top}")
     with open_store(db) as store:
-        found = load_season(store, season_id)
+        found = load_season(store, season_id, include_branches)
         boards = season_leaders(store, found, top=top)
     if as_json:
         typer.echo(json.dumps(boards))
