@@ -28,6 +28,7 @@ from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.cli_common import table as _table
 from replay.games import open_store, read_game, simulate
+from replay.league import league_dir
 from replay.library import list_teams, load_coach, validate_path
 
 app = typer.Typer(
@@ -78,15 +79,25 @@ class CliError(RinklogError):
 
 # --- teams, sim, games -------------------------------------------------------------------
 
+LeagueTeams = Annotated[str | None, typer.Option(
+    "--league", help="take the teams from a league: a folder with league.toml and teams/, "
+    "or a bundled league's name (demo); default: the fixture teams")]
+
+
+def _league_root(league: str | None) -> Path | None:
+    return None if league is None else league_dir(league)
+
+
 @app.command()
 def teams(
+    league: LeagueTeams = None,
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of {id, name}")] = False,
 ) -> None:
-    """List the teams in the fixtures, one id per line.
+    """List the teams in the fixtures (or a league), one id per line.
 
-    Example: rinklog teams --json
+    Example: rinklog teams --league demo --json
     """
-    found = list_teams()
+    found = list_teams(_league_root(league))
     if as_json:
         _dump([{"id": t.id, "name": t.name} for t in found])
     else:
@@ -123,12 +134,14 @@ def sim(
         "--game-id", help="stream id (default derived from the inputs)")] = None,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file (docs/coach.md): pulling the goalie, tactics, shooters")] = None,
+    league: LeagueTeams = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Simulate a whole game and store it as one stream.
 
     Example: rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
+    (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     """
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
@@ -143,7 +156,8 @@ def sim(
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None)
+                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
+                          fixtures=_league_root(league))
     if as_json:
         _dump(result.to_json())
     else:

@@ -30,6 +30,7 @@ from replay.cli_common import read_store as _read_store
 from replay.explain import describe
 from replay.explain import explain as explain_seq
 from replay.games import load_inputs, open_store, read_game
+from replay.league import league_dir
 from replay.session import (
     branch_game,
     continue_game,
@@ -404,6 +405,9 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
         game_id: Annotated[str | None, typer.Option(
             "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
+        league: Annotated[str | None, typer.Option(
+            "--league", help="a new game's teams from a league folder or bundled league "
+            "(demo); default: the fixture teams")] = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -414,11 +418,12 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id):
-            raise RinklogError("--resume takes no --home/--away/--game-id")
+        if resume is not None and (home or away or game_id or league):
+            raise RinklogError("--resume takes no --home/--away/--game-id/--league")
         coach = PromptCoach()
         with open_store(db) as store:
-            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id)
+            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
+                                          fixtures=league_dir(league) if league else None)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

@@ -346,7 +346,7 @@ def find_team(team_id: str, root: str | Path | None = None) -> Team:
     """The team with this id (case-insensitive); ``UnknownTeam`` lists the ids there are."""
     folder = _teams_dir(root)
     direct = folder / f"{team_id.lower()}.toml"
-    if direct.is_file():
+    if re.fullmatch(r"[A-Za-z0-9]{1,12}", team_id) and direct.is_file():  # not '../x', NUL
         team = load_team(direct)
         if team.id == team_id.upper():
             return team

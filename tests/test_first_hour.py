@@ -210,3 +210,20 @@ def test_standings_and_leaders_leave_branches_out(tmp_path: Path) -> None:
     boards = json.loads(run(["leaders", "--json", "--top", "50", *db])[1])
     wider = json.loads(run(["leaders", "--json", "--top", "50", "--include-branches", *db])[1])
     assert max(r["gp"] for r in boards["P"]) == 1 and max(r["gp"] for r in wider["P"]) == 2
+
+
+# --- league teams one game at a time -------------------------------------------------------
+
+def test_sim_and_play_take_league_teams(tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "l.db")]
+    code, out, _ = run(["teams", "--league", "demo"])
+    assert code == 0 and out.split()[:2] == ["ALD", "ASH"]
+    code, out, err = run(["sim", "--league", "demo", "--home", "ALD", "--away", "BRK",
+                          "--seed", "1", *db])
+    assert code == 0 and out.startswith("ALD ") and "game ALD-BRK-1" in out, err
+    code, out, _ = run(["play", "--league", "demo", "--home", "ALD", "--away", "BRK", *db],
+                       stdin="3 4 2 6\n")
+    assert code == 0 and "ALD-BRK-live1" in out
+    line = one_line_error(*run(["sim", "--league", "demo", "--home", "HFX", "--away", "BRK",
+                                "--seed", "1", *db])[::2])
+    assert "no team 'HFX'" in line and "ALD" in line
