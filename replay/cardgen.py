@@ -269,8 +269,7 @@ def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
         screening=arch in ("scorer", "grinder") and rng.random() < 0.35,
         blocker=arch in ("penalty-killer", "two-way") and not is_d
         and rng.random() < tune.blocker,
-        shift=round(2 * ((12.0 - 2.0 * line if is_d else 10.5 - 1.6 * line)
-                         + rng.uniform(-0.6, 0.6))) / 2,
+        shift=_shift_rating(rng, line, is_d),
         mc={"goon": "1-6", "grinder": "1-5"}.get(arch, rng.choice(("1-3", "1-4"))),
         assist=min(4, max(1, {"playmaker": 4, "scorer": 3, "offensive-d": 3, "goon": 1}.get(
             arch, 2) + (1 if q > 0.5 else 0))),
@@ -279,6 +278,15 @@ def _skater(rng: random.Random, taken: set[str], arch: str, slot: str, q: float,
         so=min(10, max(0, round({"scorer": 7, "playmaker": 6, "goon": 1}.get(
             arch, 2 if is_d else 4) + 1.5 * q + rng.uniform(-1, 1)))),
     ), Skater)
+
+
+def _shift_rating(rng: random.Random, line: int, is_d: bool) -> float:
+    """A shift rating in halves that keeps the draft league rules (rules 14-18): every
+    dressed skater at 7 or more, the first line at 9 or more, each forward position's
+    three regular lines at 26 or more (10.8 + 9.4 + 8.0, at worst 26.25 after noise and
+    rounding) and the three pairs' defensemen at 56 or more (at worst 56.1)."""
+    mean = 12.0 - 2.0 * line if is_d else 10.8 - 1.4 * line
+    return max(7.0, round(2 * (mean + rng.uniform(-0.4, 0.4))) / 2)
 
 
 def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool,
@@ -313,7 +321,8 @@ def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool,
         penalty=_penalty(rng, "base", tune),
         assist_range=rng.choice(("1-3", "1-4", "1-5")), mc="1-3",
         gm_range=rng.choice(("1-3", "1-4")), shootout=grade,
-        games=rng.randint(48, 60) if starter else rng.randint(20, 34),
+        # the two goalies' games cover an 82-game season (draft league rule 12)
+        games=rng.randint(52, 62) if starter else rng.randint(30, 38),
     ), Goalie)
 
 
