@@ -369,6 +369,10 @@ def main(argv: list[str] | None = None) -> int:
         code = code if isinstance(code, int) else 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            code = 0  # click's sign that the reader left early (`| head`): not a failure
+    except BrokenPipeError:
+        code = 0
     except _UsageError as err:
         if type(err).__name__ == "NoArgsIsHelpError":  # bare `rinklog`: the help
             err.show()  # type: ignore[attr-defined]
