@@ -28,7 +28,7 @@ from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.cli_common import table as _table
 from replay.games import open_store, read_game, simulate
-from replay.league import league_dir
+from replay.league import load_league
 from replay.library import list_teams, load_coach, validate_path
 
 app = typer.Typer(
@@ -85,7 +85,8 @@ LeagueTeams = Annotated[str | None, typer.Option(
 
 
 def _league_root(league: str | None) -> Path | None:
-    return None if league is None else league_dir(league)
+    """The folder of a league, checked whole (league.toml and every team) before use."""
+    return None if league is None else load_league(league).root
 
 
 @app.command()

@@ -30,7 +30,7 @@ from replay.cli_common import read_store as _read_store
 from replay.explain import describe
 from replay.explain import explain as explain_seq
 from replay.games import load_inputs, open_store, read_game
-from replay.league import league_dir
+from replay.league import load_league
 from replay.session import (
     branch_game,
     continue_game,
@@ -423,7 +423,7 @@ def register(app: typer.Typer) -> None:
         coach = PromptCoach()
         with open_store(db) as store:
             gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
-                                          fixtures=league_dir(league) if league else None)
+                                          fixtures=load_league(league).root if league else None)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")
