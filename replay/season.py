@@ -114,6 +114,15 @@ def _play(fixture: tuple[int, str, str, str, str]
     return game_id, rows, {**game.meta(), "season": season_id, "number": number}, stats
 
 
+def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
+    """A season recorded with the first part of this schedule (before seasons recorded
+    their whole schedule), and otherwise the same."""
+    schedule = [tuple(f) for f in recorded.schedule]
+    return (len(schedule) < len(created.schedule)
+            and schedule == [tuple(f) for f in created.schedule[:len(schedule)]]
+            and msgspec.structs.replace(recorded, schedule=created.schedule) == created)
+
+
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
@@ -138,6 +147,11 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                      meta={"league": league, "seed": seed, "games": len(schedule)})
     else:
         recorded = store.read(season_id, 1, 1)[0].event
+        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)) and _cut_short(
+                recorded, created):
+            raise RinklogError(f"season {season_id} was stored by an older rinklog with only "
+                               f"its first {len(recorded.schedule)} games scheduled, so it "
+                               "cannot grow; start it again in another --db")
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")

@@ -205,3 +205,15 @@ def test_a_season_keeps_the_stats_read_model_current(tmp_path, league):
         rebuilt = read_models.dump(store)
     for table in ("rm_player_stats", "rm_goalie_stats", "rm_team_stats"):
         assert live[table] and live[table] == rebuilt[table]
+
+
+def test_a_season_recorded_with_a_cut_schedule_says_why_it_cannot_grow(tmp_path, league):
+    from events.errors import RinklogError
+
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "g")]
+    with open_store(tmp_path / "old.db") as store:
+        setup = dict(league=league.name, teams=league.teams,
+                     charts=default_charts(league.root), seed="g")
+        run_season(store, schedule=fixtures[:2], **setup)  # as rinklog 0.1 recorded --games 2
+        with pytest.raises(RinklogError, match="only its first 2 games scheduled"):
+            run_season(store, schedule=fixtures, games=4, **setup)
