@@ -312,10 +312,11 @@ def cards_validate(
     count = len(list(path.rglob("*.toml"))) if path.is_dir() else int(path.exists())
     if as_json:
         _dump({"ok": not errors, "files": count, "errors": errors})
-    elif not errors:
+    elif errors:
+        for line in errors:
+            typer.echo(line, err=True)
+    else:
         _out(f"ok: {count} files")
-    for line in [] if as_json else errors:
-        typer.echo(line, err=True)
     if errors:
         raise typer.Exit(1)
 
