@@ -178,8 +178,11 @@ def load_inputs(store: EventStore, created: GameCreated) -> tuple[Team, Team, Ch
 
 
 def read_game(store: EventStore, game_id: str) -> list[Event]:
-    if not store.exists(game_id):
-        known = ", ".join(s.stream for s in store.streams()[:5])
-        raise UnknownGame(f"no game {game_id!r} in this database" +
+    """A game's events; ``UnknownGame`` for an id that is not a game stream here."""
+    if not store.exists(game_id) or store.info(game_id).kind != "game":
+        what = (f"no game {game_id!r} in this database" if not store.exists(game_id) else
+                f"{game_id!r} is a {store.info(game_id).kind}, not a game")
+        known = ", ".join(s.stream for s in store.streams(kind="game")[:5])
+        raise UnknownGame(what +
                           (f" (games: {known}...)" if known else " (it holds no games)"))
     return [row.event for row in store.iter_events(game_id)]

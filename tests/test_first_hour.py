@@ -227,3 +227,14 @@ def test_sim_and_play_take_league_teams(tmp_path: Path) -> None:
     line = one_line_error(*run(["sim", "--league", "demo", "--home", "HFX", "--away", "BRK",
                                 "--seed", "1", *db])[::2])
     assert "no team 'HFX'" in line and "ALD" in line
+
+
+@pytest.mark.parametrize("command", [["penalties"], ["toi"], ["scoresheet"], ["events"],
+                                     ["replay"], ["explain", "demo-1", "2"]])
+def test_a_season_id_is_not_a_game(tmp_path: Path, command: list[str]) -> None:
+    """Found by tests/bench/fuzz_inputs.py: `penalties SEASON` was a traceback."""
+    db = ["--db", str(tmp_path / "s.db")]
+    assert run(["season", "--games", "1", "--workers", "1", *db])[0] == 0
+    argv = [command[0], "demo-1", *command[2:]] if len(command) > 1 else [*command, "demo-1"]
+    line = one_line_error(*run([*argv, *db])[::2])
+    assert "'demo-1' is a season, not a game" in line and "demo-1-0001" in line
