@@ -29,6 +29,7 @@ equal byte for byte.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,7 @@ TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
         ("game_id", "team")),
 }
 CHECKPOINTS = "rm_checkpoints"
+_READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
 def _rows_scoresheet(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
@@ -190,7 +192,9 @@ def save(store: EventStore, game_id: str, version: int,
     conn = store._db
     conn.execute("BEGIN IMMEDIATE")
     try:
-        _ensure_tables(sqlite_utils.Database(conn))
+        if store not in _READY:  # once per store: a season saves a game at a time
+            _ensure_tables(sqlite_utils.Database(conn))
+            _READY.add(store)
         for projection, tables in rows.items():
             _write(conn, projection, game_id, version, tables)
         conn.execute("COMMIT")
@@ -258,6 +262,7 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) 
         try:
             for name in [CHECKPOINTS, *TABLES]:
                 conn.execute(f"DROP TABLE IF EXISTS {name}")
+            _READY.discard(store)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
