@@ -126,6 +126,47 @@ def _describe(err: msgspec.ValidationError, data: Any, fields: tuple[str, ...]) 
     return where + msg
 
 
+_FIELD = re.compile(r"at `\$\.(\w+)|(missing required|contains unknown) field `(\w+)`")
+
+
+def _template(kind: str) -> Any:
+    """Raw TOML of a shipped card (or chart pack): stand-in values for faulty fields."""
+    team = FIXTURES / "bones" / "teams" / "hfx.toml"
+    path = FIXTURES / "bones" / "charts" / "standard.toml" if kind == "charts" else team
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return data if kind in ("team", "charts") else (data.get(f"{kind}s") or [None])[0]
+
+
+def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any, list[str]]:
+    """``data`` converted, and a fault line for every faulty field: each fault found is
+    noted, its field given a shipped card's value (an unknown field is dropped) and the
+    conversion tried again. The object holds those stand-ins: use it only to look for
+    more faults when there are any."""
+    faults: list[str] = []
+    seen: set[str] = set()
+    stand_in: Any = None
+    fields = tuple(getattr(kind, "__struct_fields__", ()))
+    while True:
+        try:
+            return msgspec.convert(data, kind), faults
+        except msgspec.ValidationError as err:
+            faults.append(f"{where}{_describe(err, data, fields)}")
+            found = _FIELD.search(str(err))
+            key = found and (found[1] or found[3])
+            if not key or key in seen or not isinstance(data, dict):
+                return None, faults  # a fault of the whole, or one that stays
+            seen.add(key)
+            stand_in = stand_in if stand_in is not None else _template(template) or {}
+            data = dict(data)
+            if found[2] != "contains unknown" and key in stand_in:
+                data[key] = stand_in[key]
+            else:
+                data.pop(key, None)
+
+
 def _convert(data: Any, kind: type, where: str) -> Any:
     try:
         return msgspec.convert(data, kind)
@@ -228,24 +269,25 @@ def _team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[st
         raws = data.get(f"{kind}s")
         for i, raw in enumerate(raws if isinstance(raws, list) else []):
             where = f"{shown}: {_player(raw, kind, i)}: "
-            try:
-                card = _convert(raw, model, where)
-            except CardError as err:
-                faults.append(str(err))
+            card, wrong = _convert_all(raw, model, where, kind)
+            faults += wrong
+            if card is None:
                 continue
             faults += _range_faults(card, ranges, where)
             faults += _matrix_faults(card.action, parse, where)
             if card.id in ids:
                 faults.append(f"{where}field 'id': {card.id!r} is used twice in this team")
             ids.add(card.id)
-    if faults:  # the team as a whole would only repeat its cards' faults
+    if faults:  # the team's own fields still count; its cards' faults are listed above
+        stand_in = _template("team") or {}
+        rest = {**data, **{k: stand_in.get(k, []) for k in ("skaters", "goalies")}}
+        return None, faults + _convert_all(rest, Team, f"{shown}: ", "team")[1]
+    team, faults = _convert_all(data, Team, f"{shown}: ", "team")
+    if team is None:
         return None, faults
-    try:
-        team: Team = _convert(data, Team, f"{shown}: ")
-    except CardError as err:
-        return None, [str(err)]
     faults += _range_faults(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
-    faults += _line_faults(team, shown)
+    if not faults:  # lines are checked against the team's own cards, not stand-ins
+        faults += _line_faults(team, shown)
     return team, faults
 
 
@@ -294,11 +336,10 @@ def _chart_faults(charts: Charts, shown: str) -> Iterator[str]:
 
 def _charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, list[str]]:
     shown = _show(path)
-    try:
-        charts: Charts = _convert(data, Charts, f"{shown}: ")
-    except CardError as err:
-        return None, [str(err)]
-    return charts, list(_chart_faults(charts, shown))
+    charts, faults = _convert_all(data, Charts, f"{shown}: ", "charts")
+    if charts is None:
+        return None, faults
+    return charts, faults + list(_chart_faults(charts, shown))
 
 
 def _charts_from(data: dict[str, Any], path: Path) -> Charts:

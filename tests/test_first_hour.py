@@ -238,3 +238,24 @@ def test_a_season_id_is_not_a_game(tmp_path: Path, command: list[str]) -> None:
     argv = [command[0], "demo-1", *command[2:]] if len(command) > 1 else [*command, "demo-1"]
     line = one_line_error(*run([*argv, *db])[::2])
     assert "'demo-1' is a season, not a game" in line and "demo-1-0001" in line
+
+
+def test_cards_validate_names_every_faulty_field_of_a_card(tmp_path: Path) -> None:
+    import tomllib
+
+    import tomli_w
+
+    from replay.library import FIXTURES
+
+    team = tomllib.loads((FIXTURES / "bones" / "teams" / "hfx.toml").read_text("utf-8"))
+    card = team["skaters"][0]
+    card.update(defense="x", so=99, bogus=1)
+    team["goalies"][0]["games"] = -5
+    team["name"] = 5
+    path = tmp_path / "hfx.toml"
+    path.write_text(tomli_w.dumps(team), encoding="utf-8")
+    code, out, _ = run(["cards", "validate", str(path), "--json"])
+    errors = json.loads(out)["errors"]
+    assert code == 1 and [e.split(": field ")[1].split("'")[1] for e in errors] == \
+        ["defense", "so", "bogus", "games", "name"]
+    assert all(e.startswith(f"{path}: ") for e in errors)
