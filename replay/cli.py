@@ -89,6 +89,11 @@ def _league_root(league: str | None) -> Path | None:
     return None if league is None else load_league(league).root
 
 
+def _overtime_skaters(league: str | None) -> int:
+    """5 (the text's overtime, 6.00), or what the league's league.toml sets."""
+    return 5 if league is None else load_league(league).league.overtime_skaters
+
+
 @app.command()
 def teams(
     league: LeagueTeams = None,
@@ -158,7 +163,8 @@ def sim(
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
                           dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
-                          fixtures=_league_root(league))
+                          fixtures=_league_root(league),
+                          overtime_skaters=_overtime_skaters(league))
     if as_json:
         _dump(result.to_json())
     else:

@@ -137,7 +137,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: DefaultCoach | None = None) -> GameResult:
+             coach: DefaultCoach | None = None, overtime_skaters: int = 5) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -162,7 +162,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
                 else SeededDice(str(seed), game_id))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
-                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach)
+                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
+                     overtime_skaters=overtime_skaters)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,
