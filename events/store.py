@@ -187,7 +187,7 @@ class EventStore:
         db = self._db
         try:  # look before changing anything: a foreign file is refused untouched
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a damaged schema too
             raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
         if tables and "rinklog_meta" not in tables:
             others = ", ".join(sorted(tables)[:5])
