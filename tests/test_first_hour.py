@@ -259,3 +259,15 @@ def test_cards_validate_names_every_faulty_field_of_a_card(tmp_path: Path) -> No
     assert code == 1 and [e.split(": field ")[1].split("'")[1] for e in errors] == \
         ["defense", "so", "bogus", "games", "name"]
     assert all(e.startswith(f"{path}: ") for e in errors)
+
+
+def test_a_schema_that_is_not_utf8_is_not_a_rinklog_database(tmp_path: Path) -> None:
+    """Found by tests/bench/fuzz_inputs.py: a damaged sqlite_master was a traceback."""
+    db = tmp_path / "damaged.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE recipes (name TEXT)")
+        conn.execute("PRAGMA writable_schema=ON")
+        conn.execute("UPDATE sqlite_master SET name = CAST(X'52c5' AS TEXT)")
+    conn.close()
+    line = one_line_error(*run(["games", "--db", str(db)])[::2])
+    assert f"{db} is not a rinklog database" in line
