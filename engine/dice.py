@@ -69,10 +69,14 @@ class DiceRange(msgspec.Struct, frozen=True):
         return f"{self.blue}-{self.white}{red}"
 
 
+_FACES = frozenset("123456")
+
+
 def parse_roll(text: str) -> Roll:
     """Read a roll typed as ``blue white white red``, e.g. ``3 4 2 6``."""
     parts = text.replace(",", " ").split()
-    if len(parts) != 4 or not all(p.isdigit() and 1 <= int(p) <= 6 for p in parts):
+    # Only the ASCII digits 1-6: str.isdigit() also takes '²' and '٣'.
+    if len(parts) != 4 or not all(p in _FACES for p in parts):
         raise RollError(
             f"not a roll: {text.strip()!r} (type four dice 1-6: blue white white red, e.g. 3 4 2 6)"
         )

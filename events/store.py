@@ -213,6 +213,15 @@ class EventStore:
 
     def _open(self) -> None:
         db = self._db
+        try:  # look before changing anything: a foreign file is refused untouched
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a damaged schema too
+            raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
+        if tables and "rinklog_meta" not in tables:
+            others = ", ".join(sorted(tables)[:5])
+            raise CorruptDatabase(
+                f"{self.path} is not a rinklog database (it holds other tables: {others})"
+            )
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -220,14 +229,8 @@ class EventStore:
             # whole games run ~10% faster; the WAL file is cut back to 64 MB at most.
             db.execute("PRAGMA wal_autocheckpoint=4000")
             db.execute("PRAGMA journal_size_limit=67108864")
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.DatabaseError as err:
             raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
-        if tables and "rinklog_meta" not in tables:
-            others = ", ".join(sorted(tables)[:5])
-            raise CorruptDatabase(
-                f"{self.path} is not a rinklog database (it holds other tables: {others})"
-            )
         if tables >= _OUR_TABLES:
             self._check_version()
             return

@@ -29,6 +29,7 @@ equal byte for byte.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,8 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, build_stats
 from projections.toi import build_toi
 
-__all__ = ["PROJECTIONS", "TABLES", "compare", "dump", "rebuild", "stored_differences", "update"]
+__all__ = ["PROJECTIONS", "TABLES", "compare", "dump", "game_rows", "rebuild", "save",
+           "stored_differences", "update"]
 
 PROJECTIONS = ("penalties", "scoresheet", "stats", "toi")
 
@@ -89,6 +91,7 @@ TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
         ("game_id", "team")),
 }
 CHECKPOINTS = "rm_checkpoints"
+_READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
 def _rows_scoresheet(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
@@ -160,21 +163,67 @@ def _ensure_tables(db: sqlite_utils.Database) -> None:
         db[name].create(columns, pk=pk, if_not_exists=True)
 
 
-def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) -> int:
+def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
+           projections: Iterable[str] = PROJECTIONS) -> int:
     """Bring the stored read models up to date; return the number of events folded.
 
     Only streams whose version is past a projection's checkpoint are folded (from seq 1,
-    replacing that stream's rows); ``game_ids`` limits the work to those games.
+    replacing that stream's rows); ``game_ids`` limits the work to those games and
+    ``projections`` to those read models (``leaders`` needs only ``stats``).
     """
     store, close = _open(db)
     try:
-        return _update(store, game_ids)
+        return _update(store, game_ids, tuple(projections))
     finally:
         if close:
             store.close()
 
 
-def _update(store: EventStore, game_ids: Iterable[str] | None) -> int:
+def game_rows(game_id: str, events: list[Any],
+              projections: Iterable[str] = PROJECTIONS) -> dict[str, dict[str, list[dict]]]:
+    """The rows of ``projections`` for one whole game, by projection then table (a season's
+    workers compute them beside the game, and :func:`save` stores them)."""
+    return {p: _BUILDERS[p](game_id, events) for p in projections}
+
+
+def save(store: EventStore, game_id: str, version: int,
+         rows: dict[str, dict[str, list[dict]]]) -> None:
+    """Store :func:`game_rows` of a game at ``version`` (its rows and checkpoints), in one
+    transaction: the same rows :func:`update` would write."""
+    conn = store._db
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if store not in _READY:  # once per store: a season saves a game at a time
+            _ensure_tables(sqlite_utils.Database(conn))
+            _READY.add(store)
+        for projection, tables in rows.items():
+            _write(conn, projection, game_id, version, tables)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _write(conn: Any, projection: str, game_id: str, version: int,
+           rows: dict[str, list[dict[str, Any]]]) -> None:
+    """Replace one game's rows of one projection and move its checkpoint."""
+    for table, (owner, columns, _) in TABLES.items():
+        if owner != projection:
+            continue
+        conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+        batch = sorted(rows.get(table, []), key=_sort_key)
+        if batch:
+            names = list(columns)
+            conn.executemany(
+                f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
+                f" VALUES ({', '.join('?' for _ in names)})",
+                [tuple(r.get(c) for c in names) for r in batch])
+    conn.execute(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
+                 " VALUES (?, ?, ?)", (projection, game_id, version))
+
+
+def _update(store: EventStore, game_ids: Iterable[str] | None,
+            projections: tuple[str, ...] = PROJECTIONS) -> int:
     conn = store._db  # the store's own connection: one file, one transaction
     sdb = sqlite_utils.Database(conn)
     wanted = None if game_ids is None else set(game_ids)
@@ -190,27 +239,14 @@ def _update(store: EventStore, game_ids: Iterable[str] | None) -> int:
         for info in store.streams(kind="game"):
             if wanted is not None and info.stream not in wanted:
                 continue
-            stale = [p for p in PROJECTIONS if marks.get((p, info.stream), 0) < info.version]
+            stale = [p for p in projections if marks.get((p, info.stream), 0) < info.version]
             if not stale or info.version == 0:
                 continue
             events = [row.event for row in store.iter_events(info.stream)]
             folded += len(events)
             for projection in stale:
-                rows = _BUILDERS[projection](info.stream, events)
-                for table, (owner, columns, _) in TABLES.items():
-                    if owner != projection:
-                        continue
-                    conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (info.stream,))
-                    batch = sorted(rows.get(table, []), key=_sort_key)
-                    if batch:
-                        names = list(columns)
-                        conn.executemany(
-                            f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
-                            f" VALUES ({', '.join('?' for _ in names)})",
-                            [tuple(r.get(c) for c in names) for r in batch])
-                conn.execute(
-                    f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
-                    " VALUES (?, ?, ?)", (projection, info.stream, info.version))
+                _write(conn, projection, info.stream, info.version,
+                       _BUILDERS[projection](info.stream, events))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -227,6 +263,7 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) 
         try:
             for name in [CHECKPOINTS, *TABLES]:
                 conn.execute(f"DROP TABLE IF EXISTS {name}")
+            _READY.discard(store)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -28,6 +28,7 @@ from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
 from replay.cli_common import table as _table
 from replay.games import open_store, read_game, simulate
+from replay.league import load_league
 from replay.library import list_teams, load_coach, validate_path
 
 app = typer.Typer(
@@ -47,6 +48,28 @@ cards_app = typer.Typer(
 )
 app.add_typer(cards_app, name="cards")
 
+
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("rinklog")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        typer.echo(f"rinklog {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option(
+        "--version", help="print the version and exit", callback=_show_version,
+        is_eager=True)] = False) -> None:
+    """rinklog: an event-sourced engine for Hockey Bones.
+
+    Example: rinklog sim --home HFX --away QUE --seed 2026
+    """
+
 _json_line = msgspec.json.Encoder()
 
 
@@ -56,15 +79,31 @@ class CliError(RinklogError):
 
 # --- teams, sim, games -------------------------------------------------------------------
 
+LeagueTeams = Annotated[str | None, typer.Option(
+    "--league", help="take the teams from a league: a folder with league.toml and teams/, "
+    "or a bundled league's name (demo); default: the fixture teams")]
+
+
+def _league_root(league: str | None) -> Path | None:
+    """The folder of a league, checked whole (league.toml and every team) before use."""
+    return None if league is None else load_league(league).root
+
+
+def _overtime_skaters(league: str | None) -> int:
+    """5 (the text's overtime, 6.00), or what the league's league.toml sets."""
+    return 5 if league is None else load_league(league).league.overtime_skaters
+
+
 @app.command()
 def teams(
+    league: LeagueTeams = None,
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of {id, name}")] = False,
 ) -> None:
-    """List the teams in the fixtures, one id per line.
+    """List the teams in the fixtures (or a league), one id per line.
 
-    Example: rinklog teams --json
+    Example: rinklog teams --league demo --json
     """
-    found = list_teams()
+    found = list_teams(_league_root(league))
     if as_json:
         _dump([{"id": t.id, "name": t.name} for t in found])
     else:
@@ -77,7 +116,12 @@ class PromptDice:
 
     def roll(self, n: int) -> Roll:
         while True:
-            text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+            try:
+                text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+            except typer.Abort:  # end of input or Ctrl-C: the game is stored only whole
+                typer.echo("", err=True)  # end the prompt's line
+                raise RollError(f"-: input ended at roll {n}, before the game ended; "
+                                "no game stored (use rinklog play to stop and resume)") from None
             try:
                 return parse_roll(text)
             except RollError as err:
@@ -99,12 +143,14 @@ def sim(
     late_penalty_house_rule: Annotated[bool, typer.Option(
         "--late-penalty-house-rule", help="the quick reference's house rule: in the last five "
         "minutes of the third and in overtime an X is a penalty only on red 1")] = False,
+    league: LeagueTeams = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Simulate a whole game and store it as one stream.
 
     Example: rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
+    (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     """
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
@@ -120,7 +166,9 @@ def sim(
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
                           dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
-                          late_penalty_house_rule=late_penalty_house_rule)
+                          late_penalty_house_rule=late_penalty_house_rule,
+                          fixtures=_league_root(league),
+                          overtime_skaters=_overtime_skaters(league))
     if as_json:
         _dump(result.to_json())
     else:
@@ -250,7 +298,8 @@ def scoresheet(
     Example: rinklog scoresheet HFX-QUE-2026 --db rinklog.db
     """
     with _read_store(db) as store:
-        sheet = build_scoresheet(read_game(store, game))
+        # the stream's id in the header: a branch's own, not its parent's in GameCreated
+        sheet = msgspec.structs.replace(build_scoresheet(read_game(store, game)), game_id=game)
     if as_json:
         _dump(sheet.to_json())
     else:
@@ -262,18 +311,24 @@ def scoresheet(
 @cards_app.command("validate")
 def cards_validate(
     path: Annotated[Path, typer.Argument(help="a team/chart .toml file, or a folder")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"ok", "files", "errors": [...]} as JSON')] = False,
 ) -> None:
-    """Check card files; prints 'ok: N files' or one line per bad file (exit 1).
+    """Check card files; prints 'ok: N files' or every fault found, one a line (exit 1).
 
     Example: rinklog cards validate fixtures/bones/teams
     """
     errors = validate_path(path)
-    if errors:
+    count = len(list(path.rglob("*.toml"))) if path.is_dir() else int(path.exists())
+    if as_json:
+        _dump({"ok": not errors, "files": count, "errors": errors})
+    elif errors:
         for line in errors:
             typer.echo(line, err=True)
+    else:
+        _out(f"ok: {count} files")
+    if errors:
         raise typer.Exit(1)
-    count = len(list(path.rglob("*.toml"))) if path.is_dir() else 1
-    _out(f"ok: {count} files")
 
 
 @cards_app.command("generate")
@@ -281,18 +336,16 @@ def cards_generate(
     outdir: Annotated[Path, typer.Argument(help="folder to write OUTDIR/<team>.toml into")],
     teams: Annotated[list[str], typer.Argument(help="TEAM:Name[:strength], strength -1..1")],
     seed: Annotated[str, typer.Option("--seed", help="generator seed")] = "rinklog",
+    force: Annotated[bool, typer.Option("--force", help="overwrite existing team files")
+                     ] = False,
 ) -> None:
-    """Generate invented teams (deterministic for a seed).
+    """Generate invented teams (deterministic for a seed); existing files are kept
+    unless --force.
 
     Example: rinklog cards generate out HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers":0.3
     """
-    for spec in teams:
-        team_id, _, name = spec.partition(":")
-        if not team_id or not name.strip(":"):
-            raise CliError(f"expected TEAM:Name[:strength], got {spec!r}")
-    code = cardgen.main([str(outdir), *teams, "--seed", seed])
-    if code:
-        raise typer.Exit(code)
+    for path, _ in cardgen.write_teams(outdir, teams, seed, force=force):
+        _out(f"wrote {path}")
 
 
 cli_projections.register(app)
@@ -307,16 +360,40 @@ def _one_line(err: BaseException) -> str:
     return text or type(err).__name__
 
 
+# typer's click (its own copy in newer typers): usage errors derive from BadParameter's base
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+
+
+def _usage_line(err: Exception) -> str:
+    ctx = getattr(err, "ctx", None)
+    hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    return f"rinklog: error: {_one_line(err.format_message()).rstrip('.')}{hint}"  # type: ignore[attr-defined]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the app; user errors become one line on stderr and exit code 1.
+    """Run the app; user errors become one line on stderr and exit code 1, usage errors
+    (an unknown option, a missing argument) one line and exit code 2.
 
     With ``argv`` (tests) the exit code is returned; without, the process exits with it.
     """
     try:
-        app(args=argv, prog_name="rinklog")  # standalone: usage errors print and exit 2
-        code = 0
+        code = app(args=argv, prog_name="rinklog", standalone_mode=False)
+        code = code if isinstance(code, int) else 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            code = 0  # click's sign that the reader left early (`| head`): not a failure
+    except BrokenPipeError:
+        code = 0
+    except _UsageError as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # bare `rinklog`: the help
+            err.show()  # type: ignore[attr-defined]
+        else:
+            print(_usage_line(err), file=sys.stderr)
+        code = 2
+    except typer.Abort:
+        print("rinklog: stopped (end of input or Ctrl-C)", file=sys.stderr)
+        code = 1
     except (RinklogError, msgspec.ValidationError, msgspec.DecodeError,
             sqlite3.DatabaseError, OSError) as err:
         print(f"rinklog: error: {_one_line(err)}", file=sys.stderr)

@@ -3,16 +3,31 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
 
 from events.bones import BonesEvent
+from events.errors import RinklogError
 from events.store import EventStore
 
 DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
+
+
+class BadDatabasePath(RinklogError):
+    """An empty ``--db`` (SQLite would quietly open a throwaway database)."""
+
+
+def _db_path(value: str) -> str:
+    if not value.strip():
+        raise BadDatabasePath("--db: empty path (SQLite would write to a throwaway "
+                              "database); give a file, e.g. --db rinklog.db")
+    return value
+
+
 DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
-                                      show_envvar=False)]
+                                      show_envvar=False, callback=_db_path)]
 
 
 def out(text: str = "") -> None:
@@ -22,6 +37,16 @@ def out(text: str = "") -> None:
 def dump(obj: Any) -> None:
     """Pretty JSON for people and machines."""
     out(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def progress_bar(*columns: Any, transient: bool = False) -> Any:
+    """A rich progress bar on stderr, drawn only when stderr is a terminal (never into a
+    pipe, a log file or the output of ``--json``)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    return Progress(*columns, console=Console(stderr=True), transient=transient,
+                    disable=not sys.stderr.isatty())
 
 
 def read_store(db: str) -> EventStore:

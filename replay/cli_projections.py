@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import msgspec
 import typer
 
 from events.errors import RinklogError
+from events.store import EventStore
 from projections import store as rm
 from projections.penalties import build_penalties
 from projections.scoresheet import clock
-from projections.stats import build_stats, combine
+from projections.stats import GameStats, build_stats, combine
 from projections.toi import build_toi
 from replay.cli_common import DbOption
 from replay.cli_common import dump as _dump
@@ -45,7 +47,7 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     Example: rinklog toi HFX-QUE-2026 --json
     """
     with _store(db) as store:
-        report = build_toi(read_game(store, game))
+        report = msgspec.structs.replace(build_toi(read_game(store, game)), game_id=game)
     if as_json:
         _dump(report.to_json())
         return
@@ -76,7 +78,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
         events = read_game(store, game)
     if at is not None and not 1 <= at <= len(events):
         raise SeqOutOfRange(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
-    report = build_penalties(events, at=at)
+    report = msgspec.structs.replace(build_penalties(events, at=at), game_id=game)
     if as_json:
         _dump(report.to_json())
         return
@@ -101,21 +103,38 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     typer.echo("\n".join(lines))
 
 
+def _game_stats(store: EventStore, game: str) -> GameStats:
+    stats = build_stats(read_game(store, game))
+    stats.games[:] = [game]  # the stream's id: a branch's own, not its parent's
+    return stats
+
+
+IncludeBranches = Annotated[bool, typer.Option(
+    "--include-branches", help="count branches (what-ifs made by rinklog branch) too")]
+
+
 def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
-          all_games: Annotated[bool, typer.Option("--all", help="every game in the database")
-                               ] = False,
+          all_games: Annotated[bool, typer.Option(
+              "--all", help="every game in the database (not branches)")] = False,
+          include_branches: IncludeBranches = False,
           db: DbOption = "rinklog.db",
           as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False
           ) -> None:
     """Skater, goalie and team stats for one game or summed over several.
 
+    --all sums every game but branches (what-ifs), unless --include-branches.
+
     Example: rinklog stats --all --json
     """
     if bool(games) == all_games:
         raise NoGamesGiven("give game ids or --all (not both)")
+    if include_branches and not all_games:
+        raise NoGamesGiven("--include-branches goes with --all")
     with _store(db) as store:
-        ids = [s.stream for s in store.streams(kind="game")] if all_games else list(games or [])
-        total = combine(build_stats(read_game(store, g)) for g in ids)
+        ids = [s.stream for s in store.streams(kind="game")
+               if include_branches or s.meta.get("parent") is None] if all_games \
+            else list(games or [])
+        total = combine(_game_stats(store, g) for g in ids)
     out = total.to_json()
     if as_json:
         _dump(out)

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import msgspec
 import typer
 
@@ -23,15 +22,17 @@ from engine.bones.state import TACTIC_RULES, GameState
 from engine.dice import parse_roll
 from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
-from events.common import LinesChanged, TacticDeclared
+from events.common import GameEnded, LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
 from replay.audit import AuditFailure, AuditReport, audit_all, audit_game
 from replay.cli_common import DbOption
 from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
-from replay.explain import describe, explain_event
+from replay.explain import describe
+from replay.explain import explain as explain_seq
 from replay.games import load_inputs, open_store, read_game
+from replay.league import load_league
 from replay.receipts import (
     Receipt,
     check_entry,
@@ -75,6 +76,11 @@ def _held_to(receipt: Receipt, report: AuditReport, origin: str) -> AuditReport:
     if failure is None or failure is report.failure:
         return report
     return dataclasses.replace(report, failure=failure)
+def _event_json(event: Any, type_name: str) -> dict[str, Any] | None:
+    if event is None:
+        return None
+    payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
+    return {"type": type_name or type(event).__name__, **payload}
 
 
 def _audit_text(r: AuditReport) -> str:
@@ -103,7 +109,10 @@ class PromptCoach:
 
     @staticmethod
     def _ask(text: str) -> str:
-        answer = typer.prompt(text, default="", show_default=False).strip()
+        try:
+            answer = typer.prompt(text, default="", show_default=False).strip()
+        except typer.Abort:  # end of input or Ctrl-C at the prompt: stop, keep everything
+            raise Quit from None
         if answer.lower() in ("q", "quit"):
             raise Quit
         return answer
@@ -249,12 +258,16 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
         differences = compare(store, game, events)
     state = result.state
     mismatch = result.mismatch
+    ended = events[-1] if isinstance(events[-1], GameEnded) else None
+    # GameEnded holds the final score (a shootout's winner gets one); the state does not
+    score = ({"home": ended.home_goals, "away": ended.away_goals} if ended is not None
+             else {"home": state.home.score, "away": state.away.score})
     summary = {
         "game_id": game, "events": len(events),
         "rules": "ok" if mismatch is None else f"seq {mismatch.seq}: {mismatch.expected}",
         "projections": differences or "identical",
         "finished": state.finished, "period": state.period, "sequence": state.sequence,
-        "score": {"home": state.home.score, "away": state.away.score},
+        "score": score, "decided": ended.decided if ended is not None else None,
         "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
                               "box_left": p.box_left, "short_left": p.short_left}
                              for p in state.team(side).penalties] for side in ("home", "away")},
@@ -270,8 +283,9 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
         for line in differences:
             _out(f"  {line}")
         home, away = state.home, state.away
-        where = "final" if state.finished else f"period {state.period}, sequence {state.sequence}"
-        _out(f"{home.team.id} {home.score} - {away.score} {away.team.id} ({where})")
+        where = (f"final, {ended.decided}" if ended is not None else "final" if state.finished
+                 else f"period {state.period}, sequence {state.sequence}")
+        _out(f"{home.team.id} {score['home']} - {score['away']} {away.team.id} ({where})")
         for side in ("home", "away"):
             team = state.team(side)
             slots = " ".join(f"{k}={v}" for k, v in team.slots.items() if v)
@@ -427,20 +441,28 @@ def register(app: typer.Typer) -> None:
         game_a: Annotated[str, typer.Argument(help="first game id")],
         game_b: Annotated[str, typer.Argument(help="second game id")],
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="the difference as JSON")] = False,
     ) -> None:
         """The first event where two games part, with both events (or 'identical').
+
+        Exit 0 when the games are identical, 1 when they differ (like diff(1)).
 
         Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
         """
         with _read_store(db) as store:
             d = diff_games(store, game_a, game_b)
-        if d.seq is None:
+        if as_json:
+            _dump({"a": game_a, "b": game_b, "identical": d.seq is None, "seq": d.seq,
+                   "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type)})
+        elif d.seq is None:
             _out("identical")
-            return
-        _out(f"first difference at seq {d.seq}"
-             + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
-        _out(f"  {game_a}: {_event_line(d.a)}")
-        _out(f"  {game_b}: {_event_line(d.b)}")
+        else:
+            _out(f"first difference at seq {d.seq}"
+                 + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
+            _out(f"  {game_a}: {_event_line(d.a)}")
+            _out(f"  {game_b}: {_event_line(d.b)}")
+        if d.seq is not None:
+            raise typer.Exit(1)
 
     @app.command("export")
     def export_cmd(
@@ -504,13 +526,19 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Argument(help="game id")],
         seq: Annotated[int, typer.Argument(help="event seq")],
         db: DbOption = "rinklog.db",
+        as_json: Annotated[bool, typer.Option("--json", help="the event and why, as JSON")
+                           ] = False,
     ) -> None:
         """Why an event happened: roll, card cell, modifiers, totals and rule section.
 
         Example: rinklog explain HFX-QUE-2026 120
         """
         with _read_store(db) as store:
-            _out(explain_event(store, game, seq))
+            found = explain_seq(store, game, seq)
+        if as_json:
+            _dump(found.to_json())
+        else:
+            _out(found.text)
 
     @app.command("play")
     def play_cmd(
@@ -522,6 +550,9 @@ def register(app: typer.Typer) -> None:
         late_penalty_house_rule: Annotated[bool, typer.Option(
             "--late-penalty-house-rule", help="a new game with the quick reference's house "
             "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
+        league: Annotated[str | None, typer.Option(
+            "--league", help="a new game's teams from a league folder or bundled league "
+            "(demo); default: the fixture teams")] = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -532,13 +563,14 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id or late_penalty_house_rule):
+        if resume is not None and (home or away or game_id or league or late_penalty_house_rule):
             # A game's options are fixed when it is created (GameCreated).
-            raise RinklogError("--resume takes no --home/--away/--game-id/"
+            raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                                "--late-penalty-house-rule")
         coach = PromptCoach()
         with open_store(db) as store:
             gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
+                                          fixtures=load_league(league).root if league else None,
                                           late_penalty_house_rule=late_penalty_house_rule)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
@@ -556,7 +588,7 @@ def register(app: typer.Typer) -> None:
             commit = store_committer(store, gid, show)
             try:
                 continue_game(folded, coach, coach, commit)
-            except (Quit, click.exceptions.Abort, KeyboardInterrupt, EOFError):
+            except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
                 _out("")
                 _out(f"stopped: {store.version(gid)} events of {gid} kept; "
                      f"resume with: rinklog play --resume {gid}")

@@ -16,7 +16,7 @@ import typer
 from engine.bones.coach import DEFAULT_POLICY
 from events.errors import RinklogError
 from replay.calibrate import calibrate as run_calibration
-from replay.cli_common import DbOption
+from replay.cli_common import DbOption, progress_bar
 from replay.draft_rules import CHECKED_RULES, check_league
 from replay.games import open_store
 from replay.league import load_league
@@ -29,6 +29,9 @@ from replay.seasons import standings as season_standings
 
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]
+
+IncludeBranches = Annotated[bool, typer.Option(
+    "--include-branches", help="count branches of the season's games (what-ifs) too")]
 
 LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
@@ -64,7 +67,9 @@ def calibrate(
 def season(
     league: LeagueOption = "demo",
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
-    games: Annotated[int | None, typer.Option("--games", help="play only the first N games")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", help="play the schedule's first N games (run again with more, or without "
+        "--games, to play on)")] = None,
     workers: Annotated[int, typer.Option("--workers", help="worker processes")] = 2,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file for every team (docs/coach.md)")] = None,
@@ -79,16 +84,17 @@ def season(
     """
     if workers < 1:
         raise BadGameCount(f"--workers must be at least 1, got {workers}")
+    if games is not None and games < 1:
+        raise BadGameCount(f"--games must be at least 1, got {games}")
     loaded = load_league(league)
-    schedule = make_schedule(loaded, seed, games)
-    fixtures = [(f.number, f.home, f.away) for f in schedule]
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, seed)]
+    total = len(fixtures) if games is None else min(games, len(fixtures))
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    with open_store(db) as store, Progress(*columns, transient=as_json,
-                                           disable=as_json) as bar:
-        task = bar.add_task("games", total=len(fixtures), rate="-")
+    with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
+        task = bar.add_task("games", total=total, rate="-")
         started = {"at": None, "from": 0}
 
         def tick(done: int, total: int) -> None:
@@ -107,11 +113,11 @@ def season(
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
                              overtime_skaters=loaded.league.overtime_skaters,
                              late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                             divisions=loaded.divisions)
+                             divisions=loaded.divisions, games=games)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
-            typer.echo(f"rinklog: interrupted: {stored} of {len(fixtures)} games stored; "
+            typer.echo(f"rinklog: interrupted: {stored} of {total} games stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None
     summary = {"season": run.season_id, "games": run.games, "played": run.played,
@@ -135,6 +141,7 @@ def standings(
     season_id: SeasonOption = None,
     by: Annotated[str, typer.Option(
         "--by", help="league, conference or division")] = "league",
+    include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
 ) -> None:
@@ -146,7 +153,7 @@ def standings(
     if by not in ("league", "conference", "division"):
         raise BadOption(f"--by takes league, conference or division, not {by!r}")
     with open_store(db) as store:
-        found = load_season(store, season_id)
+        found = load_season(store, season_id, include_branches)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]
         else:
@@ -170,6 +177,7 @@ def standings(
 def leaders(
     season_id: SeasonOption = None,
     top: Annotated[int, typer.Option("--top", help="how many per board")] = 10,
+    include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
 ) -> None:
@@ -177,8 +185,10 @@ def leaders(
 
     Example: rinklog leaders --top 5 --db season.db
     """
+    if top < 1:
+        raise BadOption(f"--top must be at least 1, got {top}")
     with open_store(db) as store:
-        found = load_season(store, season_id)
+        found = load_season(store, season_id, include_branches)
         boards = season_leaders(store, found, top=top)
     if as_json:
         typer.echo(json.dumps(boards))
@@ -199,7 +209,11 @@ league_app = typer.Typer(
 
 
 @league_app.command("check")
-def league_check(league: LeagueOption = "demo") -> None:
+def league_check(
+    league: LeagueOption = "demo",
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"league", "ok", "teams", "draft_rules", "violations"} as JSON')] = False,
+) -> None:
     """Check a league's teams against the draft league rules of the Hockey Bones text
     (roster sizes, shift-rating totals, positions, goalie games), whether or not its
     league.toml turns them on. Prints ok or one violation a line; exit 1 on any.
@@ -209,18 +223,25 @@ def league_check(league: LeagueOption = "demo") -> None:
     loaded = load_league(league, draft_rules=False)
     broken = check_league(loaded.teams, loaded.league.games)
     state = "on" if loaded.league.draft_rules else "off"
-    if not broken:
+    if as_json:
+        typer.echo(json.dumps({
+            "league": loaded.name, "ok": not broken, "teams": len(loaded.teams),
+            "draft_rules": loaded.league.draft_rules, "rules": list(CHECKED_RULES),
+            "violations": [{"team": v.team, "rule": v.rule, "message": v.message}
+                           for v in broken]}, indent=2, ensure_ascii=False))
+    elif not broken:
         rules = ", ".join(str(r) for r in CHECKED_RULES)
         typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
                    f"league rules ({rules}); draft_rules is {state} in its league.toml")
-        return
-    for v in broken:
-        typer.echo(str(v))
-    typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
-               f"{'' if len(broken) == 1 else 's'} in "
-               f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules is "
-               f"{state} in its league.toml")
-    raise typer.Exit(1)
+    else:
+        for v in broken:
+            typer.echo(str(v))
+        typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
+                   f"{'' if len(broken) == 1 else 's'} in "
+                   f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules "
+                   f"is {state} in its league.toml")
+    if broken:
+        raise typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:

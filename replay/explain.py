@@ -7,6 +7,7 @@ the event; decision events carry the ``n`` of the roll they used and their rule 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -55,24 +56,54 @@ def _possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-def explain_event(store: EventStore, game_id: str, seq: int) -> str:
+@dataclass(frozen=True)
+class Explanation:
+    """An event and why it happened: ``text`` is the line ``rinklog explain`` prints."""
+
+    game_id: str
+    seq: int
+    event: Event
+    roll: Roll | None
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        roll = self.roll
+        return {"game_id": self.game_id, "seq": self.seq, "type": type(self.event).__name__,
+                "rule": _rule(self.event) or None,
+                "roll": None if roll is None else {"blue": roll.blue,
+                                                   "whites": list(roll.whites), "red": roll.red},
+                "event": msgspec.to_builtins(self.event), "explanation": self.text}
+
+
+def explain(store: EventStore, game_id: str, seq: int) -> Explanation:
+    """Event ``seq`` of a game with the roll it used (if any) and the words for why."""
     events = read_game(store, game_id)
     if not 1 <= seq <= len(events):
         raise RinklogError(f"{game_id} has events 1..{len(events)}, not {seq}")
     created = events[0]
     assert isinstance(created, GameCreated)
     if seq == 1:
-        return (f"seq 1 GameCreated: {created.home.team_id} (home) v {created.away.team_id} "
-                f"(away), ruleset {created.ruleset} v{created.ruleset_version}, "
-                f"{created.dice} dice" + (f" seed {created.seed!r}" if created.seed else "")
-                + f"; cards {created.home.card_hash[:8]}…/{created.away.card_hash[:8]}…, "
-                f"charts {created.charts_hash[:8]}… (the game's inputs, 3.00)")
+        return Explanation(game_id, 1, created, None, (
+            f"seq 1 GameCreated: {created.home.team_id} (home) v {created.away.team_id} "
+            f"(away), ruleset {created.ruleset} v{created.ruleset_version}, "
+            f"{created.dice} dice" + (f" seed {created.seed!r}" if created.seed else "")
+            + f"; cards {created.home.card_hash[:8]}…/{created.away.card_hash[:8]}…, "
+            f"charts {created.charts_hash[:8]}… (the game's inputs, 3.00)"))
     state = initial_state(created, *load_inputs(store, created))
     for event in events[1:seq - 1]:
         evolve(state, event)
     rolls = {e.n: e.roll for e in events[:seq] if isinstance(e, DiceRolled)}
     event = events[seq - 1]
-    return f"seq {seq} {type(event).__name__}: " + why(state, event, rolls)
+    n = getattr(event, "roll", None)
+    roll = event.roll if isinstance(event, DiceRolled) else rolls.get(n) if isinstance(n, int) \
+        else None
+    return Explanation(game_id, seq, event, roll,
+                       f"seq {seq} {type(event).__name__}: " + why(state, event, rolls))
+
+
+def explain_event(store: EventStore, game_id: str, seq: int) -> str:
+    """The line ``rinklog explain`` prints for event ``seq``."""
+    return explain(store, game_id, seq).text
 
 
 def _rule(event: Any) -> str:

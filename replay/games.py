@@ -165,7 +165,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: DefaultCoach | None = None,
+             coach: DefaultCoach | None = None, overtime_skaters: int = 5,
              late_penalty_house_rule: bool = False) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
@@ -192,6 +192,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
                 else SeededDice(str(seed), game_id))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
                      seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
+                     overtime_skaters=overtime_skaters,
                      late_penalty_house_rule=late_penalty_house_rule)
     head = store_game(store, game_id, game)
     end = game.end
@@ -208,8 +209,11 @@ def load_inputs(store: EventStore, created: GameCreated) -> tuple[Team, Team, Ch
 
 
 def read_game(store: EventStore, game_id: str) -> list[Event]:
-    if not store.exists(game_id):
-        known = ", ".join(s.stream for s in store.streams()[:5])
-        raise UnknownGame(f"no game {game_id!r} in this database" +
+    """A game's events; ``UnknownGame`` for an id that is not a game stream here."""
+    if not store.exists(game_id) or store.info(game_id).kind != "game":
+        what = (f"no game {game_id!r} in this database" if not store.exists(game_id) else
+                f"{game_id!r} is a {store.info(game_id).kind}, not a game")
+        known = ", ".join(s.stream for s in store.streams(kind="game")[:5])
+        raise UnknownGame(what +
                           (f" (games: {known}...)" if known else " (it holds no games)"))
     return [row.event for row in store.iter_events(game_id)]

@@ -22,7 +22,7 @@ import functools
 import os
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -126,6 +126,47 @@ def _describe(err: msgspec.ValidationError, data: Any, fields: tuple[str, ...]) 
     return where + msg
 
 
+_FIELD = re.compile(r"at `\$\.(\w+)|(missing required|contains unknown) field `(\w+)`")
+
+
+def _template(kind: str) -> Any:
+    """Raw TOML of a shipped card (or chart pack): stand-in values for faulty fields."""
+    team = FIXTURES / "bones" / "teams" / "hfx.toml"
+    path = FIXTURES / "bones" / "charts" / "standard.toml" if kind == "charts" else team
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return data if kind in ("team", "charts") else (data.get(f"{kind}s") or [None])[0]
+
+
+def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any, list[str]]:
+    """``data`` converted, and a fault line for every faulty field: each fault found is
+    noted, its field given a shipped card's value (an unknown field is dropped) and the
+    conversion tried again. The object holds those stand-ins: use it only to look for
+    more faults when there are any."""
+    faults: list[str] = []
+    seen: set[str] = set()
+    stand_in: Any = None
+    fields = tuple(getattr(kind, "__struct_fields__", ()))
+    while True:
+        try:
+            return msgspec.convert(data, kind), faults
+        except msgspec.ValidationError as err:
+            faults.append(f"{where}{_describe(err, data, fields)}")
+            found = _FIELD.search(str(err))
+            key = found and (found[1] or found[3])
+            if not key or key in seen or not isinstance(data, dict):
+                return None, faults  # a fault of the whole, or one that stays
+            seen.add(key)
+            stand_in = stand_in if stand_in is not None else _template(template) or {}
+            data = dict(data)
+            if found[2] != "contains unknown" and key in stand_in:
+                data[key] = stand_in[key]
+            else:
+                data.pop(key, None)
+
+
 def _convert(data: Any, kind: type, where: str) -> Any:
     try:
         return msgspec.convert(data, kind)
@@ -140,6 +181,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise CardError(f"{shown}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise CardError(f"{shown}: not UTF-8 text (byte {err.object[err.start]:#04x} at "
+                        f"offset {err.start}); save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -150,27 +194,28 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 # --- cross-field checks -----------------------------------------------------------------
+# Each check yields every fault it finds, so `cards validate` can list them all; the
+# loaders raise the first.
 
-def _check_ranges(obj: Any, names: tuple[str, ...], where: str) -> None:
+def _range_faults(obj: Any, names: tuple[str, ...], where: str) -> Iterator[str]:
     for name in names:
         text = getattr(obj, name)
         if text is not None:
             try:
                 DiceRange.parse(text)
             except ValueError as err:
-                raise CardError(f"{where}field '{name}': {err}") from None
+                yield f"{where}field '{name}': {err}"
 
 
-def _check_matrix(matrix: list[list[str]], parse: Callable[[str], Any], where: str) -> None:
+def _matrix_faults(matrix: list[list[str]], parse: Callable[[str], Any],
+                   where: str) -> Iterator[str]:
     for blue, column in enumerate(matrix, start=1):
         for white, cell in enumerate(column, start=2):
             try:
                 parse(cell)
             except ValueError as err:
-                raise CardError(
-                    f"{where}field 'action[{blue - 1}][{white - 2}]' "
-                    f"(blue {blue}, white {white}): {err}"
-                ) from None
+                yield (f"{where}field 'action[{blue - 1}][{white - 2}]' "
+                       f"(blue {blue}, white {white}): {err}")
 
 
 def _player(raw: Any, kind: str, index: int) -> str:
@@ -180,7 +225,7 @@ def _player(raw: Any, kind: str, index: int) -> str:
     return f"{kind} #{index + 1}"
 
 
-def _check_lines(team: Team, shown: str) -> None:
+def _line_faults(team: Team, shown: str) -> Iterator[str]:
     """Lines name rostered players; pairs hold defensemen, lines hold forwards (4.00)."""
     skaters = {s.id: s for s in team.skaters}
     goalies = {g.id for g in team.goalies}
@@ -192,27 +237,30 @@ def _check_lines(team: Team, shown: str) -> None:
     for field, pid, need in named:
         where = f"{shown}: field '{field}': player {pid!r}"
         if pid not in skaters:
-            raise CardError(f"{where} is not a skater on this team")
+            yield f"{where} is not a skater on this team"
+            continue
         if pid in seen:
-            raise CardError(f"{where} is named twice in the lines")
+            yield f"{where} is named twice in the lines"
         seen.add(pid)
         card = skaters[pid]
         if need == "D" and not card.is_defenseman:
-            raise CardError(f"{where} ({card.name}) is not a defenseman")
+            yield f"{where} ({card.name}) is not a defenseman"
         if need == "F" and not set(card.positions) & {"LW", "C", "RW"}:
-            raise CardError(f"{where} ({card.name}) is not a forward")
+            yield f"{where} ({card.name}) is not a forward"
     for i, gid in enumerate(team.lines.goalies):
         where = f"{shown}: field 'lines.goalies[{i}]': player {gid!r}"
         if gid not in goalies:
-            raise CardError(f"{where} is not a goalie on this team")
-        if team.lines.goalies.index(gid) != i:
-            raise CardError(f"{where} is named twice in the lines")
+            yield f"{where} is not a goalie on this team"
+        elif team.lines.goalies.index(gid) != i:
+            yield f"{where} is named twice in the lines"
 
 
 # --- public loaders ---------------------------------------------------------------------
 
-def _team_from(data: dict[str, Any], path: Path) -> Team:
+def _team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[str]]:
+    """The team, or None, and every fault found: each card's, then the team's own."""
     shown = _show(path)
+    faults: list[str] = []
     ids: set[str] = set()
     for kind, model, parse, ranges in (
         ("skater", Skater, parse_skater_cell, ("n", "p", "s", "d", "mc")),
@@ -221,28 +269,43 @@ def _team_from(data: dict[str, Any], path: Path) -> Team:
         raws = data.get(f"{kind}s")
         for i, raw in enumerate(raws if isinstance(raws, list) else []):
             where = f"{shown}: {_player(raw, kind, i)}: "
-            card = _convert(raw, model, where)
-            _check_ranges(card, ranges, where)
-            _check_matrix(card.action, parse, where)
+            card, wrong = _convert_all(raw, model, where, kind)
+            faults += wrong
+            if card is None:
+                continue
+            faults += _range_faults(card, ranges, where)
+            faults += _matrix_faults(card.action, parse, where)
             if card.id in ids:
-                raise CardError(f"{where}field 'id': {card.id!r} is used twice in this team")
+                faults.append(f"{where}field 'id': {card.id!r} is used twice in this team")
             ids.add(card.id)
-    team: Team = _convert(data, Team, f"{shown}: ")
-    _check_ranges(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
-    _check_lines(team, shown)
+    if faults:  # the team's own fields still count; its cards' faults are listed above
+        stand_in = _template("team") or {}
+        rest = {**data, **{k: stand_in.get(k, []) for k in ("skaters", "goalies")}}
+        return None, faults + _convert_all(rest, Team, f"{shown}: ", "team")[1]
+    team, faults = _convert_all(data, Team, f"{shown}: ", "team")
+    if team is None:
+        return None, faults
+    faults += _range_faults(team, ("bench_minor", "game_misconduct"), f"{shown}: ")
+    if not faults:  # lines are checked against the team's own cards, not stand-ins
+        faults += _line_faults(team, shown)
+    return team, faults
+
+
+def _team_from(data: dict[str, Any], path: Path) -> Team:
+    team, faults = _team_faults(data, path)
+    if faults or team is None:
+        raise CardError(faults[0])
     return team
 
 
-def _charts_from(data: dict[str, Any], path: Path) -> Charts:
-    shown = _show(path)
-    charts: Charts = _convert(data, Charts, f"{shown}: ")
+def _chart_faults(charts: Charts, shown: str) -> Iterator[str]:
     known = set(Charts.__struct_fields__)
     for i, name in enumerate(charts.substitute):
         if name not in known:
-            raise CardError(f"{shown}: field 'substitute[{i}]': {name!r} is not a chart")
+            yield f"{shown}: field 'substitute[{i}]': {name!r} is not a chart"
     totals = [row.total for row in charts.team_defense]
     if totals != sorted(set(totals)):
-        raise CardError(f"{shown}: field 'team_defense': totals must rise, got {totals}")
+        yield f"{shown}: field 'team_defense': totals must rise, got {totals}"
     for field in ("clearing", "shootout"):
         cells = getattr(charts, field)
         flat = [c for row in cells for c in row] if field == "shootout" else cells
@@ -250,25 +313,39 @@ def _charts_from(data: dict[str, Any], path: Path) -> Charts:
             try:
                 DiceRange.parse(text)
             except ValueError as err:
-                raise CardError(f"{shown}: field '{field}': {err}") from None
+                yield f"{shown}: field '{field}': {err}"
     for blue, column in enumerate(charts.special_occurrences):
         for white, index in enumerate(column, start=2):
             if index >= len(charts.occurrences):
-                raise CardError(f"{shown}: field 'special_occurrences[{blue}][{white - 2}]': "
-                                f"{index} is past the {len(charts.occurrences)} occurrences")
+                yield (f"{shown}: field 'special_occurrences[{blue}][{white - 2}]': "
+                       f"{index} is past the {len(charts.occurrences)} occurrences")
     for row, cells in enumerate(charts.injuries):
         for white, cell in enumerate(cells, start=2):
             if not re.fullmatch(r"P|G|-[1-3]", cell):
-                raise CardError(f"{shown}: field 'injuries[{row}][{white - 2}]': {cell!r} is "
-                                "not an injury result (P, G, -1, -2, -3; 18.10)")
+                yield (f"{shown}: field 'injuries[{row}][{white - 2}]': {cell!r} is "
+                       "not an injury result (P, G, -1, -2, -3; 18.10)")
     for col, cells in enumerate(charts.bench_penalty):
         for white, cell in enumerate(cells, start=2):
             if not re.fullmatch(r"([01]?\d):[0-5]\d", cell):
-                raise CardError(f"{shown}: field 'bench_penalty[{col}][{white - 2}]': "
-                                f"{cell!r} is not a time MM:SS (5.00)")
+                yield (f"{shown}: field 'bench_penalty[{col}][{white - 2}]': "
+                       f"{cell!r} is not a time MM:SS (5.00)")
     for i, whites in enumerate(charts.blocked_shots):
         if not whites or any(not 2 <= w <= 12 for w in whites):
-            raise CardError(f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12")
+            yield f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12"
+
+
+def _charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, list[str]]:
+    shown = _show(path)
+    charts, faults = _convert_all(data, Charts, f"{shown}: ", "charts")
+    if charts is None:
+        return None, faults
+    return charts, faults + list(_chart_faults(charts, shown))
+
+
+def _charts_from(data: dict[str, Any], path: Path) -> Charts:
+    charts, faults = _charts_faults(data, path)
+    if faults or charts is None:
+        raise CardError(faults[0])
     return charts
 
 
@@ -310,7 +387,7 @@ def find_team(team_id: str, root: str | Path | None = None) -> Team:
     """The team with this id (case-insensitive); ``UnknownTeam`` lists the ids there are."""
     folder = _teams_dir(root)
     direct = folder / f"{team_id.lower()}.toml"
-    if direct.is_file():
+    if re.fullmatch(r"[A-Za-z0-9]{1,12}", team_id) and direct.is_file():  # not '../x', NUL
         team = load_team(direct)
         if team.id == team_id.upper():
             return team
@@ -333,7 +410,8 @@ def default_charts(root: str | Path | None = None) -> Charts:
 
 
 def validate_path(path: str | Path) -> list[str]:
-    """Check a file, or every ``.toml`` below a folder: one error line per bad file.
+    """Check a file, or every ``.toml`` below a folder: one line per fault found (every
+    fault of a team's cards and lines, or of a chart pack; a league's first fault).
 
     A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
     """
@@ -349,9 +427,9 @@ def validate_path(path: str | Path) -> list[str]:
         try:
             data = _read_toml(target)
             if "skaters" in data:
-                _team_from(data, target)
+                errors += _team_faults(data, target)[1]
             elif "faceoffs" in data:
-                _charts_from(data, target)
+                errors += _charts_faults(data, target)[1]
             elif "conferences" in data:  # a league (replay/league.py checks its teams too)
                 from replay.league import load_league
                 load_league(target)

@@ -23,6 +23,7 @@ from engine.dice import SeededDice
 from events.common import SeasonCreated
 from events.errors import RinklogError
 from events.store import EventStore, blob_hash
+from projections import store as read_models
 from projections.index import stream_index
 from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
 
@@ -32,6 +33,7 @@ _canonical = msgspec.json.Encoder(order="deterministic")
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
 
 _AHEAD = 3  # games per worker queued or finished ahead of the writer
+SEASON_READ_MODELS = ("stats",)  # kept current as games are stored: `leaders` reads them
 
 
 def season_game_id(season_id: str, number: int) -> str:
@@ -97,7 +99,8 @@ def goalie_starts(teams: dict[str, Team],
     return chosen
 
 
-def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str, bytes]], dict]:
+def _play(fixture: tuple[int, str, str, str, str]
+          ) -> tuple[str, list[tuple[str, bytes]], dict, dict]:
     """In a worker: one game, encoded for the store."""
     number, home, away, home_goalie, away_goalie = fixture
     season_id, seed = _season
@@ -111,7 +114,18 @@ def _play(fixture: tuple[int, str, str, str, str]) -> tuple[str, list[tuple[str,
                      late_penalty_house_rule=_late_penalty_house_rule,
                      season=season_id, number=number)
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
-    return game_id, rows, game.meta()
+    # the read models leaders need, folded here while the events are in memory
+    stats = read_models.game_rows(game_id, game.events, SEASON_READ_MODELS)
+    return game_id, rows, game.meta(), stats
+
+
+def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
+    """A season recorded with the first part of this schedule (before seasons recorded
+    their whole schedule), and otherwise the same."""
+    schedule = [tuple(f) for f in recorded.schedule]
+    return (len(schedule) < len(created.schedule)
+            and schedule == [tuple(f) for f in created.schedule[:len(schedule)]]
+            and msgspec.structs.replace(recorded, schedule=created.schedule) == created)
 
 
 def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
@@ -119,8 +133,13 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
                overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
-               progress: Progress | None = None) -> SeasonRun:
-    """Play every scheduled game not yet in the database; resumable at any point."""
+               progress: Progress | None = None, games: int | None = None) -> SeasonRun:
+    """Play every scheduled game not yet in the database; resumable at any point.
+
+    The season records the whole ``schedule``; ``games`` plays only its first N, so a
+    later run with a larger N (or None: all) plays on through the same schedule."""
+    if games is not None and games < 1:
+        raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     start = time.perf_counter()
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
@@ -134,30 +153,37 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         store.append(season_id, [created], 0, kind="season", meta=stream_index([created]).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
+        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)) and _cut_short(
+                recorded, created):
+            raise RinklogError(f"season {season_id} was stored by an older rinklog with only "
+                               f"its first {len(recorded.schedule)} games scheduled, so it "
+                               "cannot grow; start it again in another --db")
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
-    starters = goalie_starts(teams, schedule)
-    todo = [(*f, *starters[f[0]]) for f in schedule
+    starters = goalie_starts(teams, schedule)  # from the whole schedule: a cut changes none
+    cut = schedule if games is None else schedule[:games]
+    todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
-    done = len(schedule) - len(todo)
+    done = len(cut) - len(todo)
     events = 0
     if progress:
-        progress(done, len(schedule))
+        progress(done, len(cut))
     setup = (coach, overtime_skaters, late_penalty_house_rule)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
-        for game_id, rows, meta in results:
+        for game_id, rows, meta, stats in results:
             store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
+            read_models.save(store, game_id, len(rows), stats)
             done += 1
             events += len(rows)
             if progress:
-                progress(done, len(schedule))
+                progress(done, len(cut))
     finally:
         close = getattr(results, "close", None)
         if close:
             close()
-    return SeasonRun(season_id, len(schedule), len(todo), len(schedule) - len(todo), events,
+    return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start)
 
 

@@ -31,8 +31,10 @@ def seasons(store: EventStore) -> list[str]:
     return [info.stream for info in store.streams(kind="season")]
 
 
-def load_season(store: EventStore, season_id: str | None = None) -> Season:
-    """A season stream (the only or the newest one when ``season_id`` is None)."""
+def load_season(store: EventStore, season_id: str | None = None,
+                include_branches: bool = False) -> Season:
+    """A season stream (the only or the newest one when ``season_id`` is None) and its
+    games; branches of its games (what-ifs, meta ``parent``) only if ``include_branches``."""
     known = seasons(store)
     if season_id is None:
         if not known:
@@ -44,8 +46,15 @@ def load_season(store: EventStore, season_id: str | None = None) -> Season:
     created = store.read(season_id, 1, 1)[0].event
     assert isinstance(created, SeasonCreated)
     prefix = f"{season_id}-"
-    ids = [info.stream for info in store.streams(kind="game") if info.stream.startswith(prefix)
-           and info.meta.get("season") == season_id]
+    games = store.streams(kind="game")
+    ids = [info.stream for info in games if info.stream.startswith(prefix)
+           and info.meta.get("season") == season_id and info.meta.get("parent") is None]
+    if include_branches:
+        ours = set(ids)
+        for info in games:  # branches of branches follow their parents
+            if info.meta.get("parent") in ours:
+                ours.add(info.stream)
+                ids.append(info.stream)
     names: dict[str, str] = {}
     for team_id, digest in created.team_hashes.items():
         team = msgspec.json.decode(store.get_blob(digest), type=Team)
@@ -84,9 +93,9 @@ SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"
 
 def leaders(store: EventStore, season: Season, top: int = 10,
             min_goalie_games: int = 5) -> dict[str, list[dict]]:
-    """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored read models (brought
-    up to date first, so only new games are folded)."""
-    read_models.update(store, season.game_ids)
+    """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored ``stats`` read model
+    (a season keeps it current as it is played; games stored otherwise are folded now)."""
+    read_models.update(store, season.game_ids, projections=("stats",))
     db = store._db
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}

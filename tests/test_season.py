@@ -136,11 +136,11 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
         for info in store.streams(kind="game"):
             assert store.read(info.stream, info.version, info.version)[0].type == "GameEnded"
     assert subprocess.run(argv, capture_output=True, check=False).returncode == 0
-    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES * 3)]
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     with open_store(tmp_path / "whole.db") as store:
         run_season(store, league=league.name, teams=league.teams,
                    charts=default_charts(league.root), schedule=fixtures, seed="t",
-                   divisions=league.divisions)  # as `rinklog season` records them
+                   divisions=league.divisions, games=GAMES * 3)  # as `rinklog season` does
     assert heads(db) == heads(tmp_path / "whole.db")
 
 
@@ -168,3 +168,52 @@ def test_standings_by_division_rank_within_each_division(tmp_path, league, capsy
     conferences = json.loads(capsys.readouterr().out)
     assert [g["group"] for g in conferences] == [c.name for c in league.league.conferences]
     assert main(["standings", "--db", str(db), "--by", "team"]) == 1
+
+
+def _grow(path, league, *cuts):
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "g")]
+    with open_store(path) as store:
+        return [run_season(store, league=league.name, teams=league.teams,
+                           charts=default_charts(league.root), schedule=fixtures, seed="g",
+                           games=cut) for cut in cuts]
+
+
+def test_a_season_grows_through_the_same_schedule(tmp_path, league):
+    first, more = _grow(tmp_path / "grown.db", league, 4, 10)
+    assert (first.played, more.played, more.skipped, more.games) == (4, 6, 4, 10)
+    _grow(tmp_path / "straight.db", league, 10)
+    assert heads(tmp_path / "grown.db") == heads(tmp_path / "straight.db")
+
+
+@pytest.mark.parametrize("games", [0, -3])
+def test_a_season_of_no_games_is_refused_and_writes_nothing(tmp_path, games):
+    from replay.cli import main
+
+    db = tmp_path / "none.db"
+    assert main(["season", "--games", str(games), "--db", str(db)]) == 1
+    assert not db.exists()
+
+
+def test_a_season_keeps_the_stats_read_model_current(tmp_path, league):
+    from projections import store as read_models
+
+    play(tmp_path / "live.db", league)
+    with open_store(tmp_path / "live.db") as store:
+        live = read_models.dump(store)
+        assert read_models.update(store, projections=("stats",)) == 0  # nothing to catch up
+        read_models.rebuild(store)
+        rebuilt = read_models.dump(store)
+    for table in ("rm_player_stats", "rm_goalie_stats", "rm_team_stats"):
+        assert live[table] and live[table] == rebuilt[table]
+
+
+def test_a_season_recorded_with_a_cut_schedule_says_why_it_cannot_grow(tmp_path, league):
+    from events.errors import RinklogError
+
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "g")]
+    with open_store(tmp_path / "old.db") as store:
+        setup = dict(league=league.name, teams=league.teams,
+                     charts=default_charts(league.root), seed="g")
+        run_season(store, schedule=fixtures[:2], **setup)  # as rinklog 0.1 recorded --games 2
+        with pytest.raises(RinklogError, match="only its first 2 games scheduled"):
+            run_season(store, schedule=fixtures, games=4, **setup)
