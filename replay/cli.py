@@ -94,6 +94,11 @@ def _overtime_skaters(league: str | None) -> int:
     return 5 if league is None else load_league(league).league.overtime_skaters
 
 
+def _late_penalty_house_rule(league: str | None, flag: bool) -> bool:
+    """The house rule when asked for, or when the league's league.toml plays it."""
+    return flag or (league is not None and load_league(league).league.late_penalty_house_rule)
+
+
 @app.command()
 def teams(
     league: LeagueTeams = None,
@@ -166,7 +171,8 @@ def sim(
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
                           dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
-                          late_penalty_house_rule=late_penalty_house_rule,
+                          late_penalty_house_rule=_late_penalty_house_rule(
+                              league, late_penalty_house_rule),
                           fixtures=_league_root(league),
                           overtime_skaters=_overtime_skaters(league))
     if as_json:

@@ -569,9 +569,13 @@ def register(app: typer.Typer) -> None:
                                "--late-penalty-house-rule")
         coach = PromptCoach()
         with open_store(db) as store:
-            gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
-                                          fixtures=load_league(league).root if league else None,
-                                          late_penalty_house_rule=late_penalty_house_rule)
+            loaded = load_league(league) if league else None
+            gid = resume or new_live_game(
+                store, str(home), str(away), game_id=game_id,
+                fixtures=loaded.root if loaded else None,
+                late_penalty_house_rule=late_penalty_house_rule or bool(
+                    loaded and loaded.league.late_penalty_house_rule),
+                overtime_skaters=loaded.league.overtime_skaters if loaded else 5)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

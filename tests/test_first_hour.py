@@ -271,3 +271,30 @@ def test_a_schema_that_is_not_utf8_is_not_a_rinklog_database(tmp_path: Path) -> 
     conn.close()
     line = one_line_error(*run(["games", "--db", str(db)])[::2])
     assert f"{db} is not a rinklog database" in line
+
+
+def test_sim_and_play_record_the_league_options(tmp_path: Path) -> None:
+    """A league's options (6.00 overtime skaters, the QR house rule) are recorded in the
+    GameCreated of a game its teams play one at a time, as in its season."""
+    import shutil
+
+    from events.common import GameCreated
+    from replay.games import open_store, read_game
+    from replay.library import FIXTURES
+
+    league = tmp_path / "house"
+    shutil.copytree(FIXTURES / "bones" / "leagues" / "demo", league)
+    toml = league / "league.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'games = 82', 'games = 82\novertime_skaters = 3\nlate_penalty_house_rule = true'),
+        encoding="utf-8")
+    db = ["--db", str(tmp_path / "o.db")]
+    assert run(["sim", "--league", str(league), "--home", "ALD", "--away", "BRK",
+                "--seed", "1", *db])[0] == 0
+    assert run(["play", "--league", str(league), "--home", "ALD", "--away", "BRK", *db],
+               stdin="3 4 2 6\n")[0] == 0
+    with open_store(tmp_path / "o.db") as store:
+        for game in ("ALD-BRK-1", "ALD-BRK-live1"):
+            created = read_game(store, game)[0]
+            assert isinstance(created, GameCreated)
+            assert (created.overtime_skaters, created.late_penalty_house_rule) == (3, True)
