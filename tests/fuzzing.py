@@ -11,7 +11,8 @@ group given no command prints its help with exit 2). An exception that
 escapes ``main`` is a failure too: it would have been a traceback.
 
 Channels: rolls files (``sim --rolls FILE``), rolls typed at a prompt (``sim --rolls -``,
-``play``), team / chart / league TOML files, command-line arguments, odd database files.
+``play``), team / chart / league TOML files, command-line arguments, odd database files,
+export files (``import FILE``).
 """
 
 from __future__ import annotations
@@ -217,6 +218,38 @@ def odd_database(work: Path, kind: str, data: bytes, command: list[str], game_db
     if before is not None and path.read_bytes() != before:
         raise Failure(f"rinklog {command!r} changed a foreign SQLite file")
     return outcome
+
+
+def export_file(work: Path, data: bytes, honest: bytes) -> Outcome:
+    """``rinklog import`` of a (changed) export file into a fresh database: anything but
+    the honest file must be refused, and a refused file writes no game."""
+    path, db = work / f"export-{_fresh()}.rinklog", work / f"import-{_fresh()}.db"
+    path.write_bytes(data)
+    outcome = run(["import", str(path), "--db", str(db)])
+    if outcome.code == 0 and data != honest:
+        raise Failure(f"import accepted a changed export file ({len(data)} bytes)")
+    if outcome.code != 0 and db.exists():
+        with sqlite3.connect(db) as conn:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            rows = conn.execute("SELECT count(*) FROM events").fetchone()[0] \
+                if "events" in tables else 0
+        conn.close()
+        if rows:
+            raise Failure("a refused export file left events in the database")
+    return outcome
+
+
+def honest_export(game_db: Path, work: Path) -> bytes:
+    """The export file of the branch in :func:`game_database`."""
+    path = work / f"honest-{_fresh()}.rinklog"
+    outcome = run(["export", "HFX-QUE-1-b1", "-o", str(path), "--db", str(game_db)])
+    assert outcome.code == 0, outcome
+    return path.read_bytes()
+
+
+def nested_msgpack(depth: int) -> bytes:
+    """A msgpack document of ``depth`` nested one-element arrays (a recursion bomb)."""
+    return b"\x91" * depth + b"\x01"
 
 
 def game_database(work: Path) -> Path:

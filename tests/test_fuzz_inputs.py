@@ -107,3 +107,35 @@ def test_odd_database_files(work: Path, game_db: Path, kind: str, data: bytes,
     outcome = fuzzing.odd_database(work, kind, data, command, game_db)
     if kind in ("folder", "foreign"):
         assert outcome.code == 1
+
+
+@pytest.fixture(scope="module")
+def honest(game_db: Path, tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return fuzzing.honest_export(game_db, tmp_path_factory.mktemp("fuzz-export"))
+
+
+@FUZZ
+@given(data=st.data())
+def test_export_files(work: Path, honest: bytes, data: st.DataObject) -> None:
+    """A changed export file (bytes flipped, cut, spliced) is refused in one line."""
+    changed = data.draw(st.one_of(
+        mutated(honest), st.binary(max_size=200),
+        st.integers(1, 5000).map(fuzzing.nested_msgpack)))
+    outcome = fuzzing.export_file(work, changed, honest)
+    assert outcome.code == (0 if changed == honest else 1)
+
+
+def test_export_file_oddities(work: Path, honest: bytes) -> None:
+    """The cases fuzzing found: an empty game id, changed lineage, deep nesting."""
+    import msgspec
+
+    tree = msgspec.msgpack.decode(honest)
+    no_id = {**tree, "receipt": {**tree["receipt"], "games": [
+        {**tree["receipt"]["games"][0], "game": ""}]}}
+    lineage = {**tree, "receipt": {**tree["receipt"], "games": [
+        {**tree["receipt"]["games"][0], "meta": {**tree["receipt"]["games"][0]["meta"],
+                                                  "parent_seq": "x"}}]}}
+    for bad in (msgspec.msgpack.encode(no_id), msgspec.msgpack.encode(lineage),
+                fuzzing.nested_msgpack(100_000)):
+        assert fuzzing.export_file(work, bad, honest).code == 1
+    assert fuzzing.export_file(work, honest, honest).code == 0

@@ -4,7 +4,7 @@
 
 Inputs are spread over the channels of tests/fuzzing.py: rolls files, rolls typed at the
 ``sim --rolls -`` and ``play`` prompts, team / chart / league TOML files, command-line
-arguments and odd database files. Each input runs in this process through
+arguments, odd database files and export files (``import``). Each input runs in this process through
 ``replay.cli.main``; one that raises out of it, prints a traceback, exits with another
 code than 0/1/2, or fails without a one-line ``rinklog: error:`` is a failure, and one
 still running after ``--timeout`` seconds is a hang. Exit 1 when any input failed or hung.
@@ -62,21 +62,31 @@ def channels(game_db: Path) -> dict[str, tuple[float, Callable[[random.Random, P
             return fuzzing.toml_file(work, kind, data)
         return one
 
+    honest = fuzzing.honest_export(game_db, game_db.parent)
+
+    def export(rng: random.Random, work: Path) -> object:
+        kind = rng.random()
+        data = (fuzzing.nested_msgpack(rng.randint(1, 200_000)) if kind < 0.05 else
+                bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 200))) if kind < 0.1
+                else fuzzing.mutate(rng, honest))
+        return fuzzing.export_file(work, data, honest)
+
     def odd_db(rng: random.Random, work: Path) -> object:
         data = bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 64)))
         return fuzzing.odd_database(work, rng.choice(fuzzing.ODD_DATABASES), data,
                                     rng.choice(fuzzing.DB_COMMANDS), game_db)
 
     return {
-        "rolls file": (0.22, rolls_file),
+        "rolls file": (0.2, rolls_file),
         "rolls prompt": (0.13, lambda rng, work: fuzzing.rolls_prompt(work, prompt_text(rng))),
         "play prompt": (0.08, lambda rng, work: fuzzing.play_prompt(work, prompt_text(rng))),
         "team toml": (0.1, toml("team", team)),
         "chart toml": (0.06, toml("chart", charts)),
         "league toml": (0.08, toml("league", fuzzing.LEAGUE_BASE)),
-        "cli arguments": (0.2, lambda rng, work: fuzzing.cli_args(
+        "export file": (0.1, export),
+        "cli arguments": (0.14, lambda rng, work: fuzzing.cli_args(
             work, fuzzing.random_argv(rng, work / "args.db", every_command))),
-        "odd database": (0.13, odd_db),
+        "odd database": (0.11, odd_db),
     }
 
 
