@@ -10,7 +10,7 @@ import msgspec
 
 from events.store import GENESIS, StoredEvent, StreamRecord, chain_hash, encode_meta
 from projections.index import stream_index
-from replay.audit import AuditReport, BlobSource, audit_stream
+from replay.tooling.audit import AuditReport, BlobSource, audit_stream
 
 _ENCODER = msgspec.msgpack.Encoder()
 

@@ -1,4 +1,4 @@
-"""Calibration (replay/calibrate.py) and ``rinklog calibrate``."""
+"""Calibration (replay/leagues/calibrate.py) and ``rinklog calibrate``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from replay.calibrate import NHL_2023_24, NHL_SEASON, block_figures, calibrate
 from replay.cli import main
+from replay.leagues.calibrate import NHL_2023_24, NHL_SEASON, block_figures, calibrate
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +63,7 @@ def test_blocked_shots_are_not_an_nhl_band(table) -> None:
 def test_block_figures_sum_the_table_chances_of_the_shots_checked() -> None:
     from engine.bones.shots import block_chance
     from events.bones import ShotTaken
-    from replay.library import default_charts
+    from replay.data.library import default_charts
 
     charts = default_charts()
 

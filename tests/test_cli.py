@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replay.cli import main
-from replay.games import open_store
+from replay.tooling.games import open_store
 
 
 def _every_command() -> list[list[str]]:
@@ -302,7 +302,7 @@ def test_cards_generate(capsys, tmp_path: Path) -> None:
 
 def test_sim_late_penalty_house_rule_is_an_option_recorded_in_the_game(capsys, tmp_path: Path) -> None:
     from events.common import GameCreated
-    from replay.games import read_game
+    from replay.tooling.games import read_game
 
     db = tmp_path / "late.db"
     code, _, _ = run(capsys, "sim", "--home", "HFX", "--away", "QUE", "--seed", "5",

@@ -10,9 +10,9 @@ from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.common import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli import main
-from replay.games import load_inputs, open_store, read_game, simulate
-from replay.library import load_coach
-from replay.refold import recheck
+from replay.data.library import load_coach
+from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.refold import recheck
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -86,7 +86,7 @@ def test_sim_takes_a_coach_file(tmp_path, capsys):
 def test_shootout_shooters_named_first_and_who_shoots_first():
     from engine.bones.game import initial_state
     from events.common import GameCreated, TeamSheet
-    from replay.library import default_charts, find_team
+    from replay.data.library import default_charts, find_team
 
     sheet = TeamSheet(team_id="X", name="X", card_hash="", roster=[])
     created = GameCreated(game_id="c", ruleset="bones", ruleset_version=1, home=sheet,

@@ -13,8 +13,8 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from events.base import Roll
 from events.common import DiceRolled, GameEnded
-from replay.games import load_inputs, open_store, read_game, simulate
-from replay.refold import recheck
+from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.refold import recheck
 
 _games = itertools.count()
 
@@ -91,7 +91,7 @@ def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
     import shutil
 
     from events.errors import RinklogError
-    from replay.library import FIXTURES
+    from replay.data.library import FIXTURES
 
     root = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "bones", root / "bones")

@@ -1,4 +1,4 @@
-"""Leagues (replay/league.py), the demo league, and schedules (replay/schedule.py)."""
+"""Leagues (replay/leagues/league.py), the demo league, and schedules (replay/leagues/schedule.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from events.errors import CardError, RinklogError
-from replay import cardgen
-from replay.league import load_league
-from replay.library import find_team
-from replay.schedule import Fixture, make_schedule
+from replay.data import cardgen
+from replay.data.library import find_team
+from replay.leagues.league import load_league
+from replay.leagues.schedule import Fixture, make_schedule
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "bones" / "leagues" / "demo"
 
@@ -166,7 +166,7 @@ def test_schedule_needs_even_teams(tmp_path: Path) -> None:
 def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Path) -> None:
     from events.common import GameCreated
     from replay.cli import main
-    from replay.games import open_store, read_game
+    from replay.tooling.games import open_store, read_game
 
     assert load_league(_small(tmp_path / "off")).league.late_penalty_house_rule is False
     root = _small(tmp_path / "on")

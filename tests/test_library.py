@@ -13,16 +13,16 @@ import tomli_w
 
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from events.errors import CardError, UnknownTeam
-from replay import cardgen
-from replay.library import (
+from replay.data import cardgen
+from replay.data.library import (
     FIXTURES,
     default_charts,
     find_team,
     list_teams,
     load_charts,
     load_team,
-    validate_path,
 )
+from replay.data.validate import validate_path
 
 TEAMS = FIXTURES / "bones" / "teams"
 CHARTS = FIXTURES / "bones" / "charts" / "standard.toml"

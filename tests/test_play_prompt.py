@@ -8,8 +8,8 @@ import typer
 
 from engine.bones.game import decide, evolve, initial_state
 from events.common import GameCreated, TeamSheet
-from replay.cli_replay import PromptCoach
-from replay.library import default_charts, find_team
+from replay.cli.tooling import PromptCoach
+from replay.data.library import default_charts, find_team
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
 from replay.cli import main
-from replay.games import open_store, read_game, simulate
+from replay.tooling.games import open_store, read_game, simulate
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 GAMES = 20
@@ -307,8 +307,8 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
-    from replay.games import play_game
-    from replay.library import default_charts, find_team
+    from replay.data.library import default_charts, find_team
+    from replay.tooling.games import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     checked = 0

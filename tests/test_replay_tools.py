@@ -16,18 +16,18 @@ from typer.testing import CliRunner
 from engine.dice import derive_roll
 from events.base import Roll
 from events.common import BranchStarted, DiceRolled
-from replay.audit import audit_game
 from replay.cli import app, main
-from replay.cli_replay import PromptCoach
-from replay.games import open_store, read_game, simulate
-from replay.session import (
+from replay.cli.tooling import PromptCoach
+from replay.tooling.audit import audit_game
+from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.session import (
     branch_game,
     continue_game,
     new_live_game,
     resume_point,
     store_committer,
 )
-from replay.transfer import diff_games, export_game, import_game
+from replay.tooling.transfer import diff_games, export_game, import_game
 
 FAST = settings(max_examples=12, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])

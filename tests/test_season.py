@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from events.common import GameEnded
-from replay.games import open_store, read_game
-from replay.league import load_league
-from replay.library import default_charts
-from replay.schedule import make_schedule
-from replay.season import run_season
-from replay.seasons import load_season, standings
+from replay.data.library import default_charts
+from replay.leagues.league import load_league
+from replay.leagues.schedule import make_schedule
+from replay.leagues.season import run_season
+from replay.leagues.seasons import load_season, standings
+from replay.tooling.games import open_store, read_game
 
 GAMES = 24
 
@@ -70,7 +70,7 @@ def test_standings_count_every_game_twice(tmp_path, league):
 
 
 def test_goalies_start_about_as_often_as_their_cards_allow(league):
-    from replay.season import goalie_starts
+    from replay.leagues.season import goalie_starts
 
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     starts = goalie_starts(league.teams, fixtures)
@@ -148,7 +148,7 @@ def test_standings_by_division_rank_within_each_division(tmp_path, league, capsy
     import json
 
     from replay.cli import main
-    from replay.seasons import division_standings
+    from replay.leagues.seasons import division_standings
 
     db = tmp_path / "d.db"
     assert main(["season", "--league", "demo", "--seed", "t", "--games", str(GAMES),

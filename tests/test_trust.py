@@ -25,12 +25,12 @@ from engine.dice import SeededDice, derive_roll
 from events.common import BranchStarted, GameCreated
 from events.errors import RinklogError
 from projections import store as read_models
-from replay.audit import audit_all, audit_blobs, audit_game
 from replay.cli import main
-from replay.games import load_inputs, open_store, play_game, read_game, simulate
-from replay.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
-from replay.session import branch_game, continue_game, new_live_game, resume_point, store_committer
-from replay.transfer import (
+from replay.tooling.audit import audit_all, audit_blobs, audit_game
+from replay.tooling.games import load_inputs, open_store, play_game, read_game, simulate
+from replay.tooling.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
+from replay.tooling.session import branch_game, continue_game, new_live_game, resume_point, store_committer
+from replay.tooling.transfer import (
     ExportFile,
     ExportRow,
     ImportRefused,

@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from replay.games import load_inputs, open_store, read_game, simulate
-from replay.refold import recheck
+from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.refold import recheck
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 

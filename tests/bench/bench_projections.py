@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from projections import store as rm
-from replay.games import open_store, simulate
+from replay.tooling.games import open_store, simulate
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 

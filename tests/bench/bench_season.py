@@ -8,7 +8,7 @@
    store's pragmas, one transaction per game. Only the writes are timed. The ratio
    season/limit says how close the season gets to what SQLite alone can store.
 3. Projections: ``projections.store.rebuild`` over the whole season: events/s.
-4. Audit: ``replay.audit.audit_game`` (chain, decode, blobs, seeded dice, every decision
+4. Audit: ``replay.tooling.audit.audit_game`` (chain, decode, blobs, seeded dice, every decision
    re-checked) on a sample of games spread over the season (``--audit N``; 0 = all).
 5. Peak memory: max RSS of this process and of the largest worker child
    (``getrusage``), measured right after the season and again at the end.
@@ -31,12 +31,12 @@ from pathlib import Path
 
 from events.store import _SCHEMA
 from projections import store as rm
-from replay.audit import audit_game
-from replay.games import open_store
-from replay.league import load_league
-from replay.library import default_charts
-from replay.schedule import make_schedule
-from replay.season import run_season, season_game_id
+from replay.data.library import default_charts
+from replay.leagues.league import load_league
+from replay.leagues.schedule import make_schedule
+from replay.leagues.season import run_season, season_game_id
+from replay.tooling.audit import audit_game
+from replay.tooling.games import open_store
 
 EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
 

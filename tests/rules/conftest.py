@@ -10,7 +10,7 @@ from engine.bones.rulesets import find_ruleset
 from engine.bones.state import GameState, Step
 from events.base import Roll
 from events.common import GameCreated, TeamSheet
-from replay.library import default_charts, find_team
+from replay.data.library import default_charts, find_team
 
 SLOTS = ("LW", "C", "RW", "LD", "RD")
 

@@ -19,8 +19,8 @@ from events.bones import (
 )
 from events.common import GameEnded, LinesChanged, PeriodEnded
 from projections.scoresheet import build_scoresheet
-from replay.games import open_store, play_game, read_game, simulate
-from replay.library import default_charts, find_team
+from replay.data.library import default_charts, find_team
+from replay.tooling.games import open_store, play_game, read_game, simulate
 
 # HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
 # the on-ice checks below pair teams whose ids do not collide; see

@@ -18,11 +18,11 @@ from projections.penalties import build_penalties
 from projections.scoresheet import clock
 from projections.stats import GameStats, build_stats, combine
 from projections.toi import build_toi
-from replay.cli_common import DbOption
-from replay.cli_common import dump as _dump
-from replay.cli_common import read_store as _store
-from replay.cli_common import table as _table
-from replay.games import read_game
+from replay.cli.common import DbOption
+from replay.cli.common import dump as _dump
+from replay.cli.common import read_store as _store
+from replay.cli.common import table as _table
+from replay.tooling.games import read_game
 
 GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
 

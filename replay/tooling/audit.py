@@ -20,7 +20,7 @@ reported with its seq, the check, what was expected, what was recorded and the r
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
 10. ``rules``: every decision follows from the state and its rolls and every coach choice
-    is legal (:mod:`replay.refold`); only a live game (``GameCreated.live``) may stop
+    is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events.
@@ -53,9 +53,9 @@ from events.store import (
     encode_meta,
 )
 from projections.index import stream_index
-from replay.games import CARD_MEDIA, CHART_MEDIA, team_sheet
-from replay.refold import Mismatch, recheck
-from replay.season import game_seed, season_game_id
+from replay.leagues.season import game_seed, season_game_id
+from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
+from replay.tooling.refold import Mismatch, recheck
 
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
            "audit_stream"]

@@ -15,17 +15,17 @@ import typer
 
 from engine.bones.coach import DEFAULT_POLICY
 from events.errors import RinklogError
-from replay.calibrate import calibrate as run_calibration
-from replay.cli_common import DbOption, progress_bar
-from replay.draft_rules import CHECKED_RULES, check_league
-from replay.games import open_store
-from replay.league import load_league
-from replay.library import load_coach
-from replay.schedule import make_schedule
-from replay.season import run_season
-from replay.seasons import division_standings, load_season
-from replay.seasons import leaders as season_leaders
-from replay.seasons import standings as season_standings
+from replay.cli.common import DbOption, progress_bar
+from replay.data.library import load_coach
+from replay.leagues.calibrate import calibrate as run_calibration
+from replay.leagues.draft_rules import CHECKED_RULES, check_league
+from replay.leagues.league import load_league
+from replay.leagues.schedule import make_schedule
+from replay.leagues.season import run_season
+from replay.leagues.seasons import division_standings, load_season
+from replay.leagues.seasons import leaders as season_leaders
+from replay.leagues.seasons import standings as season_standings
+from replay.tooling.games import open_store
 
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]
@@ -132,7 +132,7 @@ def season(
 
 
 def _charts(loaded):
-    from replay.library import default_charts
+    from replay.data.library import default_charts
 
     return default_charts(loaded.root)
 

@@ -24,9 +24,9 @@ from events.common import GameCreated, SeasonCreated
 from events.errors import RinklogError, StreamConflict
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
-from replay.audit import AuditReport, audit_game, audit_stream
-from replay.games import read_game
-from replay.receipts import (
+from replay.tooling.audit import AuditReport, audit_game, audit_stream
+from replay.tooling.games import read_game
+from replay.tooling.receipts import (
     Receipt,
     ReceiptError,
     check_entry,

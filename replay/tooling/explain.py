@@ -28,7 +28,7 @@ from events.common import (
 )
 from events.errors import RinklogError
 from events.store import EventStore
-from replay.games import load_inputs, read_game
+from replay.tooling.games import load_inputs, read_game
 
 SLOT_ORDER = ("LW", "C", "RW", "LD", "RD", "G")
 

@@ -14,7 +14,7 @@ unique across the whole league (events name players by id, so two teams in one g
 must not share one). Errors are ``CardError`` one-liners naming the file and field.
 
 ``draft_rules = true`` in ``league.toml`` turns on the draft league rules of the rules
-text (replay/draft_rules.py): ``load_league`` then refuses a league whose teams break
+text (replay/leagues/draft_rules.py): ``load_league`` then refuses a league whose teams break
 them, every violation in the one-line message (``rinklog league check`` lists them).
 
 The folder is a fixtures root: ``find_team(id, loaded.root)`` finds ``root/teams``, and
@@ -33,8 +33,8 @@ from msgspec import Meta
 
 from engine.bones.cards import Team
 from events.errors import CardError
-from replay.draft_rules import DraftRuleError, check_league
-from replay.library import FIXTURES, _convert, _read_toml, _show, load_team
+from replay.data.library import FIXTURES, convert, load_team, read_toml, show_path
+from replay.leagues.draft_rules import DraftRuleError, check_league
 
 __all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
            "league_dir", "load_league"]
@@ -56,7 +56,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     conferences: Annotated[list[Conference], Meta(min_length=1)]
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
-    draft_rules: bool = False  # the rules text's draft league rules (replay/draft_rules.py)
+    draft_rules: bool = False  # the rules text's draft league rules (replay/leagues/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
 
@@ -109,7 +109,7 @@ def league_dir(name_or_path: str | Path) -> Path:
     if path.name == str(name_or_path) and (LEAGUES / path.name / "league.toml").is_file():
         return LEAGUES / path.name
     have = ", ".join(bundled_leagues()) or "none"
-    raise CardError(f"{_show(path)}: no league.toml there and no bundled league of that "
+    raise CardError(f"{show_path(path)}: no league.toml there and no bundled league of that "
                     f"name (bundled: {have})")
 
 
@@ -120,20 +120,20 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
     and the league.toml turns them on; ``DraftRuleError`` then names every violation."""
     root = league_dir(name_or_path)
     path = root / "league.toml"
-    shown = _show(path)
-    league: League = _convert(_read_toml(path), League, f"{shown}: ")
+    shown = show_path(path)
+    league: League = convert(read_toml(path), League, f"{shown}: ")
     folder = root / "teams"
     files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
     if not files:
-        raise CardError(f"{_show(folder)}: no team files (*.toml) for league {league.name!r}")
+        raise CardError(f"{show_path(folder)}: no team files (*.toml) for league {league.name!r}")
     by_id: dict[str, tuple[Team, Path]] = {}
     for file in files:
         team = load_team(file)
         if team.id in by_id:
-            raise CardError(f"{_show(file)}: field 'id': team id {team.id!r} is also the id "
-                            f"of {_show(by_id[team.id][1])}")
+            raise CardError(f"{show_path(file)}: field 'id': team id {team.id!r} is also the id "
+                            f"of {show_path(by_id[team.id][1])}")
         if file.stem != team.id.lower():
-            raise CardError(f"{_show(file)}: field 'id': team {team.id!r} must be in "
+            raise CardError(f"{show_path(file)}: field 'id': team {team.id!r} must be in "
                             f"{team.id.lower()}.toml (find_team looks there)")
         by_id[team.id] = (team, file)
     placed: dict[str, str] = {}
@@ -143,14 +143,14 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
                 where = f"{shown}: field 'conferences[{ci}].divisions[{di}].teams[{ti}]': "
                 if tid not in by_id:
                     raise CardError(f"{where}unknown team {tid!r} (teams in "
-                                    f"{_show(folder)}: {', '.join(sorted(by_id))})")
+                                    f"{show_path(folder)}: {', '.join(sorted(by_id))})")
                 if tid in placed:
                     raise CardError(f"{where}team {tid!r} is already in division "
                                     f"{placed[tid]!r}")
                 placed[tid] = div.name
     for tid, (_, file) in sorted(by_id.items()):
         if tid not in placed:
-            raise CardError(f"{shown}: field 'conferences': team {tid!r} ({_show(file)}) "
+            raise CardError(f"{shown}: field 'conferences': team {tid!r} ({show_path(file)}) "
                             "is in no division")
     owner: dict[str, str] = {}
     for tid in league.team_ids:
@@ -159,7 +159,7 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
             kind = "skaters" if i < len(team.skaters) else "goalies"
             index = i if kind == "skaters" else i - len(team.skaters)
             if card.id in owner:
-                raise CardError(f"{_show(file)}: {kind[:-1]} {card.id!r} ({card.name}): "
+                raise CardError(f"{show_path(file)}: {kind[:-1]} {card.id!r} ({card.name}): "
                                 f"field '{kind}[{index}].id': player id {card.id!r} is also "
                                 f"on team {owner[card.id]} (player ids must be unique "
                                 "across the league)")
@@ -170,6 +170,6 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
         if broken:
             count = f"{len(broken)} draft-rule violation" + ("" if len(broken) == 1 else "s")
             raise DraftRuleError(f"{shown}: field 'draft_rules': {count} (see `rinklog league "
-                                 f"check --league {_show(root)}`): "
+                                 f"check --league {show_path(root)}`): "
                                  + "; ".join(str(v) for v in broken))
     return LoadedLeague(league=league, teams=teams, root=root, path=path)

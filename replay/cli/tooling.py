@@ -1,8 +1,8 @@
 """Replay tooling commands: audit, branch, diff, export, import, explain, play.
 
 ``register(app)`` adds them to the ``rinklog`` app (replay/cli.py). Each is a thin shell
-over a library call in replay/audit.py, replay/session.py, replay/transfer.py or
-replay/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
+over a library call in replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
+replay/tooling/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
 """
 
 from __future__ import annotations
@@ -24,16 +24,16 @@ from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
 from events.common import GameEnded, LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
-from replay.audit import AuditFailure, AuditReport, audit_all, audit_game
-from replay.cli_common import DbOption
-from replay.cli_common import dump as _dump
-from replay.cli_common import out as _out
-from replay.cli_common import read_store as _read_store
-from replay.explain import describe
-from replay.explain import explain as explain_seq
-from replay.games import load_inputs, open_store, read_game
-from replay.league import load_league
-from replay.receipts import (
+from replay.cli.common import DbOption
+from replay.cli.common import dump as _dump
+from replay.cli.common import out as _out
+from replay.cli.common import read_store as _read_store
+from replay.leagues.league import load_league
+from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
+from replay.tooling.explain import describe
+from replay.tooling.explain import explain as explain_seq
+from replay.tooling.games import load_inputs, open_store, read_game
+from replay.tooling.receipts import (
     Receipt,
     check_entry,
     encode_receipt,
@@ -45,14 +45,14 @@ from replay.receipts import (
     make_receipt,
     verify_signature,
 )
-from replay.session import (
+from replay.tooling.session import (
     branch_game,
     continue_game,
     new_live_game,
     resume_point,
     store_committer,
 )
-from replay.transfer import diff_games, import_game, verify_export, write_export
+from replay.tooling.transfer import diff_games, import_game, verify_export, write_export
 
 TACTICS = ("none", "pressure", "checking1", "checking2")
 
@@ -250,7 +250,7 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
     from projections.store import compare
-    from replay.refold import refold
+    from replay.tooling.refold import refold
 
     with _read_store(db) as store:
         events = read_game(store, game)

@@ -1,5 +1,5 @@
 """Season tooling over a database: which games belong to a season, its standings and
-its leaders. Library functions; the CLI in replay/cli_season.py prints them."""
+its leaders. Library functions; the CLI in replay/cli/season.py prints them."""
 
 from __future__ import annotations
 

@@ -21,15 +21,19 @@ from engine.dice import parse_roll
 from events.base import Roll
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
-from replay import cardgen, cli_projections, cli_replay, cli_season
-from replay.cli_common import DbOption
-from replay.cli_common import dump as _dump
-from replay.cli_common import out as _out
-from replay.cli_common import read_store as _read_store
-from replay.cli_common import table as _table
-from replay.games import open_store, read_game, simulate
-from replay.league import load_league
-from replay.library import list_teams, load_coach, validate_path
+from replay.cli.common import DbOption
+from replay.cli.common import dump as _dump
+from replay.cli.common import out as _out
+from replay.cli.common import read_store as _read_store
+from replay.cli.common import table as _table
+from replay.cli.projections import register as register_projections
+from replay.cli.season import register as register_seasons
+from replay.cli.tooling import register as register_tooling
+from replay.data import cardgen
+from replay.data.library import list_teams, load_coach
+from replay.data.validate import validate_path
+from replay.leagues.league import load_league
+from replay.tooling.games import open_store, read_game, simulate
 
 app = typer.Typer(
     name="rinklog",
@@ -354,9 +358,9 @@ def cards_generate(
         _out(f"wrote {path}")
 
 
-cli_projections.register(app)
-cli_replay.register(app)
-cli_season.register(app)
+register_projections(app)
+register_tooling(app)
+register_seasons(app)
 
 
 # --- entry point ------------------------------------------------------------------------
@@ -407,7 +411,3 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         sys.exit(code)
     return code
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

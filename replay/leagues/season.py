@@ -25,7 +25,7 @@ from events.errors import RinklogError
 from events.store import EventStore, blob_hash
 from projections import store as read_models
 from projections.index import stream_index
-from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")

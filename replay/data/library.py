@@ -43,7 +43,6 @@ __all__ = [
     "list_teams",
     "load_charts",
     "load_team",
-    "validate_path",
 ]
 
 
@@ -77,7 +76,7 @@ def _teams_dir(root: str | Path | None) -> Path:
     return base
 
 
-def _show(path: Path) -> str:
+def show_path(path: Path) -> str:
     """The path as a person typed it, or relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -167,7 +166,7 @@ def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any,
                 data.pop(key, None)
 
 
-def _convert(data: Any, kind: type, where: str) -> Any:
+def convert(data: Any, kind: type, where: str) -> Any:
     try:
         return msgspec.convert(data, kind)
     except msgspec.ValidationError as err:
@@ -175,8 +174,8 @@ def _convert(data: Any, kind: type, where: str) -> Any:
         raise CardError(f"{where}{_describe(err, data, fields)}") from None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    shown = _show(path)
+def read_toml(path: Path) -> dict[str, Any]:
+    shown = show_path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
@@ -257,9 +256,9 @@ def _line_faults(team: Team, shown: str) -> Iterator[str]:
 
 # --- public loaders ---------------------------------------------------------------------
 
-def _team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[str]]:
+def team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[str]]:
     """The team, or None, and every fault found: each card's, then the team's own."""
-    shown = _show(path)
+    shown = show_path(path)
     faults: list[str] = []
     ids: set[str] = set()
     for kind, model, parse, ranges in (
@@ -292,7 +291,7 @@ def _team_faults(data: dict[str, Any], path: Path) -> tuple[Team | None, list[st
 
 
 def _team_from(data: dict[str, Any], path: Path) -> Team:
-    team, faults = _team_faults(data, path)
+    team, faults = team_faults(data, path)
     if faults or team is None:
         raise CardError(faults[0])
     return team
@@ -334,8 +333,8 @@ def _chart_faults(charts: Charts, shown: str) -> Iterator[str]:
             yield f"{shown}: field 'blocked_shots[{i}]': white totals run 2-12"
 
 
-def _charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, list[str]]:
-    shown = _show(path)
+def charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, list[str]]:
+    shown = show_path(path)
     charts, faults = _convert_all(data, Charts, f"{shown}: ", "charts")
     if charts is None:
         return None, faults
@@ -343,7 +342,7 @@ def _charts_faults(data: dict[str, Any], path: Path) -> tuple[Charts | None, lis
 
 
 def _charts_from(data: dict[str, Any], path: Path) -> Charts:
-    charts, faults = _charts_faults(data, path)
+    charts, faults = charts_faults(data, path)
     if faults or charts is None:
         raise CardError(faults[0])
     return charts
@@ -367,14 +366,14 @@ def _cached(path: Path, build: Callable[[dict[str, Any], Path], Any]) -> Any:
     try:
         stat = path.stat()
     except OSError:
-        return build(_read_toml(path), path)  # _read_toml names the file in its error
+        return build(read_toml(path), path)  # read_toml names the file in its error
     return _load_once(str(path), stat.st_size, stat.st_mtime_ns, build)
 
 
 @functools.lru_cache(maxsize=256)
 def _load_once(path: str, size: int, mtime_ns: int,
                build: Callable[[dict[str, Any], Path], Any]) -> Any:
-    return build(_read_toml(Path(path)), Path(path))
+    return build(read_toml(Path(path)), Path(path))
 
 
 def list_teams(root: str | Path | None = None) -> list[Team]:
@@ -396,7 +395,7 @@ def find_team(team_id: str, root: str | Path | None = None) -> Team:
         if team.id == team_id.upper():
             return team
     have = ", ".join(t.id for t in teams) or "none"
-    raise UnknownTeam(f"no team {team_id!r} in {_show(folder)} (teams: {have})")
+    raise UnknownTeam(f"no team {team_id!r} in {show_path(folder)} (teams: {have})")
 
 
 def default_charts(root: str | Path | None = None) -> Charts:
@@ -409,44 +408,12 @@ def default_charts(root: str | Path | None = None) -> Charts:
     return load_charts(FIXTURES / "bones" / "charts" / "standard.toml")
 
 
-def validate_path(path: str | Path) -> list[str]:
-    """Check a file, or every ``.toml`` below a folder: one line per fault found (every
-    fault of a team's cards and lines, or of a chart pack; a league's first fault).
-
-    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
-    """
-    path = Path(path)
-    if path.is_dir():
-        targets = sorted(path.rglob("*.toml"))
-    elif path.exists():
-        targets = [path]
-    else:
-        return [f"{_show(path)}: no such file or folder"]
-    errors: list[str] = []
-    for target in targets:
-        try:
-            data = _read_toml(target)
-            if "skaters" in data:
-                errors += _team_faults(data, target)[1]
-            elif "faceoffs" in data:
-                errors += _charts_faults(data, target)[1]
-            elif "conferences" in data:  # a league (replay/league.py checks its teams too)
-                from replay.league import load_league
-                load_league(target)
-            else:
-                raise CardError(f"{_show(target)}: neither a team (no 'skaters') "
-                                "nor a chart pack (no 'faceoffs')")
-        except CardError as err:
-            errors.append(str(err))
-    return errors
-
-
 def load_coach(path: str | Path) -> tuple[CoachPolicy, CoachPolicy]:
     """A coach file (docs/coach.md): top-level keys for both teams, ``[home]`` and
     ``[away]`` tables for one. Raises ``CardError`` naming the file and field."""
     path = Path(path)
-    data = _read_toml(path)
-    shown = _show(path)
+    data = read_toml(path)
+    shown = show_path(path)
     both = {k: v for k, v in data.items() if k not in ("home", "away")}
     policies = []
     for side in ("home", "away"):

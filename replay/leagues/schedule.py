@@ -19,7 +19,7 @@ from collections import defaultdict
 import msgspec
 
 from events.errors import RinklogError
-from replay.league import League, LoadedLeague
+from replay.leagues.league import League, LoadedLeague
 
 __all__ = ["Fixture", "make_schedule"]
 

@@ -20,7 +20,7 @@ import nacl.exceptions
 import nacl.signing
 
 from events.errors import RinklogError
-from replay.audit import AuditFailure, AuditReport
+from replay.tooling.audit import AuditFailure, AuditReport
 
 __all__ = ["Receipt", "ReceiptEntry", "Signature", "check_entry", "entry_for", "generate_key",
            "load_receipt", "load_signing_key", "load_verify_key", "sign_receipt",

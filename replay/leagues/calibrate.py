@@ -1,7 +1,7 @@
 """Calibration: simulate part of a league's season and set its averages beside the NHL's.
 
 ``calibrate(league, games, seed)`` plays the first ``games`` fixtures of the league's
-schedule (replay/schedule.py) with seeded dice, each into its own in-memory store via
+schedule (replay/leagues/schedule.py) with seeded dice, each into its own in-memory store via
 ``simulate`` (the same path as ``rinklog sim``), folds each stream into its scoresheet
 (projections/scoresheet.py) and averages per team-game:
 
@@ -35,11 +35,11 @@ from engine.bones.cards import Charts
 from engine.bones.shots import block_chance
 from events.bones import InjuryChecked, PenaltyAssessed, ShotTaken
 from projections.scoresheet import build_scoresheet
-from replay.games import open_store, read_game
-from replay.league import LoadedLeague, load_league
-from replay.library import default_charts
-from replay.schedule import make_schedule
-from replay.season import run_season, season_game_id
+from replay.data.library import default_charts
+from replay.leagues.league import LoadedLeague, load_league
+from replay.leagues.schedule import make_schedule
+from replay.leagues.season import run_season, season_game_id
+from replay.tooling.games import open_store, read_game
 
 __all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "block_figures", "calibrate"]
 

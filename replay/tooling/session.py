@@ -38,9 +38,9 @@ from events.common import (
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
-from replay.games import create_game, load_inputs, read_game
-from replay.library import default_charts, find_team
-from replay.refold import refold
+from replay.data.library import default_charts, find_team
+from replay.tooling.games import create_game, load_inputs, read_game
+from replay.tooling.refold import refold
 
 __all__ = [
     "Folded",

@@ -1,0 +1,7 @@
+"""``python -m replay.cli``: the ``rinklog`` command."""
+
+import sys
+
+from replay.cli.app import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""``rinklog cards validate``: check team files, chart packs and leagues, every fault named.
+
+Above both the card library and the league loader (a league's teams are cards), so neither
+needs the other to validate a folder that holds all three.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from events.errors import CardError
+from replay.data.library import charts_faults, read_toml, show_path, team_faults
+from replay.leagues.league import load_league
+
+__all__ = ["validate_path"]
+
+
+def validate_path(path: str | Path) -> list[str]:
+    """Check a file, or every ``.toml`` below a folder: one line per fault found (every
+    fault of a team's cards and lines, or of a chart pack; a league's first fault).
+
+    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
+    """
+    path = Path(path)
+    if path.is_dir():
+        targets = sorted(path.rglob("*.toml"))
+    elif path.exists():
+        targets = [path]
+    else:
+        return [f"{show_path(path)}: no such file or folder"]
+    errors: list[str] = []
+    for target in targets:
+        try:
+            data = read_toml(target)
+            if "skaters" in data:
+                errors += team_faults(data, target)[1]
+            elif "faceoffs" in data:
+                errors += charts_faults(data, target)[1]
+            elif "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
+                load_league(target)
+            else:
+                raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
+                                "nor a chart pack (no 'faceoffs')")
+        except CardError as err:
+            errors.append(str(err))
+    return errors
