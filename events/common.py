@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import Event, Roll
 
@@ -54,6 +55,25 @@ class GameCreated(Event, frozen=True):
     # A game of a season: the season stream's id and the game's number in its schedule.
     season: str = ""
     number: int = 0
+    # FaceOff 2008's optional rules (17.000-21.000), turned on when the game is created.
+    # UNSET (off) is left out of the event's bytes, so games without them, and every
+    # Hockey Bones game, encode exactly as before these fields existed.
+    faceoff_fatigue: bool | UnsetType = UNSET
+    faceoff_injuries: bool | UnsetType = UNSET
+    faceoff_pressure_offense: bool | UnsetType = UNSET
+    faceoff_checking_game: bool | UnsetType = UNSET
+    faceoff_arc_cards: bool | UnsetType = UNSET
+    # FaceOff 6.00: a draft league's NHL bench-penalty range, used instead of the teams'.
+    nhl_bench_range: str | UnsetType = UNSET
+
+    def option(self, field: str) -> bool:
+        """Whether an optional rule recorded as ``field`` is on (UNSET is off)."""
+        return getattr(self, field) is True
+
+    def option_text(self, field: str) -> str:
+        """A text option recorded as ``field``; "" when UNSET."""
+        value = getattr(self, field)
+        return "" if value is UNSET else value
 
 
 class BranchStarted(Event, frozen=True):
@@ -92,8 +112,8 @@ class PeriodEnded(Event, frozen=True):
 class GameEnded(Event, frozen=True):
     home_goals: int
     away_goals: int
-    decided: Literal["REG", "OT", "SO"]
-    winner: Side
+    decided: Literal["REG", "OT", "SO", "TIE"]  # TIE: FaceOff 5.00, no shootout
+    winner: Literal["home", "away", "none"]  # "none" for a tie
 
 
 class LinesChanged(Event, frozen=True):

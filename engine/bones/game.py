@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import msgspec
+
 from engine.bones import (
     actions,
     faceoffs,
@@ -25,8 +27,16 @@ from engine.bones import (
 )
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
-from engine.bones.rulesets import find_ruleset
-from engine.bones.state import CHOICE_STEPS, TACTIC_RULES, GameState, PlayerStatus, Step, TeamState
+from engine.bones.rulesets import OPTIONAL_RULES, Ruleset, find_ruleset
+from engine.bones.state import (
+    CHOICE_STEPS,
+    TACTIC_OPTIONS,
+    TACTIC_RULES,
+    GameState,
+    PlayerStatus,
+    Step,
+    TeamState,
+)
 from engine.dice import DiceSource
 from events import bones as ev
 from events.base import Event, Roll
@@ -86,7 +96,26 @@ def decide(state: GameState, roll: Roll | None) -> list[Event]:
     if step.kind in CHOICE_STEPS:
         raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: a coach's choice is owed here "
                             f"({step.kind}), not a rules decision")
-    return DECIDERS[step.kind](state, step, roll)
+    return cite_events(state.ruleset, DECIDERS[step.kind](state, step, roll))
+
+
+def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
+    """The events with their ``rule`` (and modifier texts) in the ruleset's own section
+    numbers: the rules code names Hockey Bones sections (FaceOff's timing is 5.xx, its
+    bench penalties 6.00). Hockey Bones events pass through untouched."""
+    if not ruleset.sections:
+        return events
+    cited = []
+    for event in events:
+        changes = {}
+        rule = getattr(event, "rule", None)
+        if isinstance(rule, str) and ruleset.cite(rule) != rule:
+            changes["rule"] = ruleset.cite(rule)
+        mods = getattr(event, "modifiers", None)
+        if mods and any(ruleset.cite(m) != m for m in mods):
+            changes["modifiers"] = [ruleset.cite(m) for m in mods]
+        cited.append(msgspec.structs.replace(event, **changes) if changes else event)
+    return cited
 
 
 CHOICE_RULES = {"shootout_order": "21.00", "extra_skater": "14.60"}
@@ -181,11 +210,21 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         slots["G"] = starter
         return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
 
-    state = GameState(game_id=created.game_id, ruleset=find_ruleset(created.ruleset),
+    ruleset = find_ruleset(created.ruleset)
+    options = frozenset(name for name, field in OPTIONAL_RULES.items()
+                        if created.option(field))
+    if options and not ruleset.optional_rules:
+        raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
+                            f"{', '.join(sorted(options))}")
+    if created.late_penalty_house_rule and not ruleset.quick_reference:
+        raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
+                            "house rule is not one of its options")
+    state = GameState(game_id=created.game_id, ruleset=ruleset,
                       charts=charts, home=team_state("home", home),
                       away=team_state("away", away), overtime=created.overtime,
                       overtime_skaters=created.overtime_skaters,
-                      late_penalty_house_rule=created.late_penalty_house_rule)
+                      late_penalty_house_rule=created.late_penalty_house_rule,
+                      options=options, nhl_bench_range=created.option_text("nhl_bench_range"))
     state.queue.append(Step("start_period"))
     return state
 
@@ -200,8 +239,9 @@ def check_choice(state: GameState, event: Event) -> None:
             # 6.41: a change is on the fly exactly when the puck is in play
             problem = (f"6.41: recorded {'on the fly' if event.on_the_fly else 'at a stoppage'}"
                        f" while the puck is {'in play' if state.puck else 'dead'}")
-        if not problem and event.rule != ("14.60" if extra else "6.41"):
-            problem = f"names rule {event.rule}, not {'14.60' if extra else '6.41'}"
+        wanted = state.ruleset.cite("14.60" if extra else "6.41")
+        if not problem and event.rule != wanted:
+            problem = f"names rule {event.rule}, not {wanted}"
         if not problem and extra:
             team = state.team(step.side)
             goalie = event.slots.get("G")
@@ -214,10 +254,15 @@ def check_choice(state: GameState, event: Event) -> None:
         if not state.queue or state.queue[0].kind != "faceoff":
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
                                 "before the face-off")
-        if event.rule != TACTIC_RULES[event.tactic]:
-            raise IllegalChoice(f"{event.tactic} is rule {TACTIC_RULES[event.tactic]}, "
-                                f"not {event.rule}")
+        rule = state.ruleset.cite(TACTIC_RULES[event.tactic])
+        if not state.uses(TACTIC_OPTIONS[event.tactic]):
+            raise IllegalChoice(f"{rule}: {event.tactic} is an optional rule this game "
+                                "did not turn on")
+        if event.rule != rule:
+            raise IllegalChoice(f"{event.tactic} is rule {rule}, not {event.rule}")
     elif isinstance(event, ev.ShootoutOrderChosen):
+        if not state.ruleset.shootout:
+            raise IllegalChoice(f"{state.ruleset.title} has no shootout: a tie stands")
         if not state.queue or state.queue[0].kind != "shootout_order":
             raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
         if event.rule != "21.00":
