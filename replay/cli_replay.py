@@ -131,7 +131,8 @@ class PromptCoach:
             answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
                                "'away G=ID' pulls the goalie]")
             if not answer:
-                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False)
+                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False,
+                                     rule=state.ruleset.cite("6.41"))
                         for side in ("home", "away") if slots[side] != state.team(side).slots]
             edited = self._edit(state, slots, answer)
             if edited is not None:
@@ -190,6 +191,8 @@ class PromptCoach:
         return side, new
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
+        if not (state.uses("pressure_offense") or state.uses("checking_game")):
+            return []  # FaceOff 19.000/20.000: options this game did not turn on
         chosen = []
         for side in ("home", "away"):
             team = state.team(side).team.id
@@ -201,7 +204,7 @@ class PromptCoach:
                 _out(f"  not a tactic: {answer!r} (none, pressure, checking1, checking2)")
             if answer != "none":
                 chosen.append(TacticDeclared(side=side, tactic=answer,
-                                             rule=TACTIC_RULES[answer]))
+                                             rule=state.ruleset.cite(TACTIC_RULES[answer])))
         return chosen
 
     def shootout(self, state: GameState) -> ShootoutOrderChosen:
