@@ -33,6 +33,37 @@ class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     roster: list[RosterEntry]
 
 
+class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """FaceOff 2008's options of a game or league (all off by default): the optional rules
+    17.000-20.000, the ARC cards (21.000), and a draft league's NHL bench-penalty range
+    (6.00). A game records them in its GameCreated fields named ``faceoff_*``."""
+
+    fatigue: bool = False  # 17.000
+    injuries: bool = False  # 18.000
+    pressure_offense: bool = False  # 19.000
+    checking_game: bool = False  # 20.000
+    arc_cards: bool = False  # 21.000
+    nhl_bench_range: str = ""  # 6.00, draft leagues
+
+    def created_fields(self) -> dict[str, bool | str]:
+        """The GameCreated fields that record these options; an option that is off is
+        left out (UNSET), so it adds nothing to the event's bytes."""
+        fields: dict[str, bool | str] = {
+            f"faceoff_{name}": True for name in
+            ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
+            if getattr(self, name)}
+        if self.nhl_bench_range:
+            fields["nhl_bench_range"] = self.nhl_bench_range
+        return fields
+
+    @property
+    def any(self) -> bool:
+        return self != FaceoffOptions()
+
+
+NO_FACEOFF_OPTIONS = FaceoffOptions()
+
+
 class GameCreated(Event, frozen=True):
     """First event of a game: who plays, with which cards, charts, dice and ruleset."""
 
@@ -150,3 +181,6 @@ class SeasonCreated(Event, frozen=True):
     divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
     overtime_skaters: int = 5  # the league's options, which every game of it records too
     late_penalty_house_rule: bool = False
+    # The league's ruleset and FaceOff options; UNSET for Hockey Bones (unchanged bytes).
+    ruleset: str | UnsetType = UNSET
+    faceoff: FaceoffOptions | UnsetType = UNSET

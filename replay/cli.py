@@ -22,7 +22,7 @@ from events.base import Roll
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from replay import cardgen, cli_projections, cli_replay, cli_season
-from replay.cli_common import DbOption
+from replay.cli_common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
@@ -99,13 +99,17 @@ def sim(
     late_penalty_house_rule: Annotated[bool, typer.Option(
         "--late-penalty-house-rule", help="the quick reference's house rule: in the last five "
         "minutes of the third and in overtime an X is a penalty only on red 1")] = False,
+    ruleset: RulesetOption = "bones",
+    optional_rule: OptionalRuleOption = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Simulate a whole game and store it as one stream.
 
     Example: rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
+    (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
+    options = faceoff_options(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
     lines = None
@@ -120,7 +124,8 @@ def sim(
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
                           dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
-                          late_penalty_house_rule=late_penalty_house_rule)
+                          late_penalty_house_rule=late_penalty_house_rule,
+                          ruleset=ruleset, faceoff=options)
     if as_json:
         _dump(result.to_json())
     else:

@@ -26,7 +26,7 @@ from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
 from replay.audit import AuditFailure, AuditReport, audit_all, audit_game
-from replay.cli_common import DbOption
+from replay.cli_common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli_common import dump as _dump
 from replay.cli_common import out as _out
 from replay.cli_common import read_store as _read_store
@@ -525,6 +525,8 @@ def register(app: typer.Typer) -> None:
         late_penalty_house_rule: Annotated[bool, typer.Option(
             "--late-penalty-house-rule", help="a new game with the quick reference's house "
             "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
+        ruleset: RulesetOption = "bones",
+        optional_rule: OptionalRuleOption = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -535,14 +537,17 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id or late_penalty_house_rule):
+        if resume is not None and (home or away or game_id or late_penalty_house_rule
+                                   or ruleset != "bones" or optional_rule):
             # A game's options are fixed when it is created (GameCreated).
             raise RinklogError("--resume takes no --home/--away/--game-id/"
-                               "--late-penalty-house-rule")
+                               "--late-penalty-house-rule/--ruleset/--optional-rule")
+        options = faceoff_options(optional_rule, ruleset)
         coach = PromptCoach()
         with open_store(db) as store:
             gid = resume or new_live_game(store, str(home), str(away), game_id=game_id,
-                                          late_penalty_house_rule=late_penalty_house_rule)
+                                          late_penalty_house_rule=late_penalty_house_rule,
+                                          ruleset=ruleset, faceoff=options)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

@@ -32,6 +32,9 @@ import msgspec
 from msgspec import Meta
 
 from engine.bones.cards import Team
+from engine.bones.rulesets import RULESETS
+from engine.dice import DiceRange
+from events.common import FaceoffOptions
 from events.errors import CardError
 from replay.draft_rules import DraftRuleError, check_league
 from replay.library import FIXTURES, _convert, _read_toml, _show, load_team
@@ -59,6 +62,24 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     draft_rules: bool = False  # the rules text's draft league rules (replay/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
+    ruleset: str = "bones"  # or "faceoff2008" (FaceOff Hockey 2008)
+    faceoff: FaceoffOptions = FaceoffOptions()  # [faceoff] options of a FaceOff league
+
+    def __post_init__(self) -> None:
+        rules = RULESETS.get(self.ruleset)
+        if rules is None:
+            raise ValueError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+        if self.faceoff.any and not rules.optional_rules:
+            raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
+        if self.late_penalty_house_rule and not rules.quick_reference:
+            raise ValueError(f"{rules.title} has no quick reference house rules")
+        if rules.draft_bench_range and self.draft_rules != bool(self.faceoff.nhl_bench_range):
+            # FaceOff 6.00: draft leagues use the NHL bench-penalty range, and only they.
+            raise ValueError("FaceOff 6.00: a draft league (draft_rules = true) sets the NHL "
+                             "bench-penalty range [faceoff] nhl_bench_range, and only a draft "
+                             "league does")
+        if self.faceoff.nhl_bench_range:
+            DiceRange.parse(self.faceoff.nhl_bench_range)
 
     @property
     def team_ids(self) -> list[str]:

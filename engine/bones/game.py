@@ -216,6 +216,9 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     if options and not ruleset.optional_rules:
         raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
                             f"{', '.join(sorted(options))}")
+    if created.option_text("nhl_bench_range") and not ruleset.draft_bench_range:
+        raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00) use an "
+                            "NHL bench-penalty range")
     if created.late_penalty_house_rule and not ruleset.quick_reference:
         raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
                             "house rule is not one of its options")

@@ -341,7 +341,8 @@ def apply_ended(state: GameState, event: PenaltyEnded) -> None:
 
 
 def decide_bench_check(state: GameState, step: Step, roll: Roll) -> list:
-    text = state.team(step.side).team.bench_minor
+    # FaceOff 6.00: a draft league's games use the league's NHL bench-penalty range.
+    text = state.nhl_bench_range or state.team(step.side).team.bench_minor
     return [BenchMinorChecked(side=step.side, range=text,
                               in_range=DiceRange.parse(text).contains(roll), roll=state.rolls)]
 

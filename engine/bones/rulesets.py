@@ -57,9 +57,6 @@ class Ruleset:
     # Bones 17.00-20.00) or options a game turns on at creation (FaceOff 17.000-20.000).
     optional_rules: bool = False
     quick_reference: bool = True  # the Hockey Bones quick reference's house rules
-    # 16.00: Hockey Bones gives the first assist to the higher of the ranks after the
-    # slash; FaceOff to the rank printed in red (first), the second to the blue one.
-    assists_red_then_blue: bool = False
     # 6.00: a draft league's games use the league's NHL bench-penalty range (FaceOff).
     draft_bench_range: bool = False
 
@@ -79,7 +76,7 @@ RULESETS: dict[str, Ruleset] = {
     "faceoff2008": Ruleset(
         name="faceoff2008", version=1, title="FaceOff Hockey 2008",
         sections=FACEOFF_SECTIONS, blocked_shots="blue_line", shootout=False,
-        optional_rules=True, quick_reference=False, assists_red_then_blue=True,
+        optional_rules=True, quick_reference=False,
         draft_bench_range=True,
     ),
 }
