@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from engine.bones.rulesets import RULESETS
 from events.base import Roll
-from events.common import DiceRolled, GameEnded
+from events.common import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, GameEnded
 from replay.games import load_inputs, open_store, read_game, simulate
 from replay.refold import recheck
 
@@ -46,19 +47,31 @@ def test_game_id_already_present_is_refused(store):
     assert len(store.streams()) == 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Every registered ruleset, and FaceOff with all its options on (17.000-20.000).
+VARIANTS = [(name, NO_FACEOFF_OPTIONS) for name in RULESETS] + [
+    ("faceoff2008", FaceoffOptions(fatigue=True, injuries=True, pressure_offense=True,
+                                   checking_game=True))]
+VARIANT_IDS = [*RULESETS, "faceoff2008-options"]
+
+
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=VARIANT_IDS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=10**9))
-def test_replay_reproduces_every_decision(store, seed):
-    result = simulate(store, "WPG", "SAS", seed=str(seed), game_id=f"g{next(_games)}")
+def test_replay_reproduces_every_decision(store, ruleset, options, seed):
+    result = simulate(store, "WPG", "SAS", seed=str(seed), game_id=f"g{next(_games)}",
+                      ruleset=ruleset, faceoff=options)
     events = read_game(store, result.game_id)
     assert isinstance(events[-1], GameEnded)
     assert recheck(events, *load_inputs(store, events[0])) is None
+    assert events[0].ruleset == ruleset
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=VARIANT_IDS)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=10**6), pick=st.integers(min_value=0))
-def test_a_changed_die_is_caught_at_or_after_it(store, seed, pick):
-    result = simulate(store, "HFX", "SAS", seed=str(seed), game_id=f"g{next(_games)}")
+def test_a_changed_die_is_caught_at_or_after_it(store, ruleset, options, seed, pick):
+    result = simulate(store, "HFX", "SAS", seed=str(seed), game_id=f"g{next(_games)}",
+                      ruleset=ruleset, faceoff=options)
     events = read_game(store, result.game_id)
     rolls = [i for i, e in enumerate(events) if isinstance(e, DiceRolled)]
     index = rolls[pick % len(rolls)]
@@ -83,6 +96,15 @@ def test_a_changed_die_is_caught_at_or_after_it(store, seed, pick):
 def test_whole_game_snapshot(store, snapshot):
     result = simulate(store, "HFX", "QUE", seed="snapshot-1")
     events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
+    assert events == snapshot(extension_class=JSONSnapshotExtension)
+    assert result.head_hash == snapshot(name="head_hash")
+
+
+def test_whole_game_snapshot_faceoff2008(store, snapshot):
+    """A FaceOff 2008 playthrough: any change to how FaceOff plays is a visible diff."""
+    result = simulate(store, "HFX", "QUE", seed="snapshot-1", ruleset="faceoff2008")
+    events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
+    assert events[0]["ruleset"] == "faceoff2008"
     assert events == snapshot(extension_class=JSONSnapshotExtension)
     assert result.head_hash == snapshot(name="head_hash")
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from engine.bones.rulesets import RULESETS
 from engine.dice import derive_roll
 from events.base import Roll
 from events.common import BranchStarted, DiceRolled
@@ -35,11 +36,12 @@ SLOW = settings(FAST, max_examples=6)
 _ids = itertools.count(1)
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+@pytest.fixture(scope="module", params=list(RULESETS))
+def db(tmp_path_factory: pytest.TempPathFactory, request) -> tuple[Path, str, int]:
+    """One game under each registered ruleset: every tool works the same on all."""
     path = tmp_path_factory.mktemp("replay") / "games.db"
     with open_store(path) as store:
-        result = simulate(store, "HFX", "QUE", seed="tools")
+        result = simulate(store, "HFX", "QUE", seed="tools", ruleset=request.param)
     return path, result.game_id, result.events
 
 
@@ -48,10 +50,11 @@ def _copy(store, src: str, dst: str) -> None:
     store.copy_prefix(src, dst, store.version(src))
 
 
+@pytest.mark.parametrize("ruleset", list(RULESETS))
 @pytest.mark.parametrize("seed", [f"s{n}" for n in range(6)])
-def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str) -> None:
+def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str, ruleset: str) -> None:
     with open_store(tmp_path / "a.db") as store:
-        result = simulate(store, "WPG", "SAS", seed=seed)
+        result = simulate(store, "WPG", "SAS", seed=seed, ruleset=ruleset)
         report = audit_game(store, result.game_id)
     assert report.ok, report.failure
     assert report.seeded_rolls > 100
