@@ -27,7 +27,7 @@ from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameE
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
-from replay.library import default_charts, find_team
+from replay.library import default_charts, find_team, with_arc_cards
 
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"
@@ -113,6 +113,7 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
     rules = find_ruleset(ruleset)
     if faceoff.any and not rules.optional_rules:
         raise RinklogError(f"FaceOff options need --ruleset faceoff2008, not {rules.name}")
+    charts = game_charts(charts, faceoff)
     home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
     chart_bytes = _canonical.encode(charts)
     created = GameCreated(
@@ -135,6 +136,14 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
     return PlayedGame([created], blobs)
 
 
+def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
+    them (21.000), so they are in the pack its first event names."""
+    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
+        return with_arc_cards(charts)
+    return charts
+
+
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
               goalies: tuple[str, str] = ("", ""),
@@ -148,7 +157,7 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                        number=number, faceoff=faceoff)
     created = game.events[0]
     assert isinstance(created, GameCreated)
-    state = initial_state(created, home, away, charts)
+    state = initial_state(created, home, away, game_charts(charts, faceoff))
     play(state, dice, coach or DefaultCoach(), game.events.append)
     return game
 

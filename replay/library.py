@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from engine.bones.cards import Charts, Goalie, Skater, Team
+from engine.bones.cards import ArcCards, Charts, Goalie, Skater, Team
 from engine.bones.coach import CoachPolicy
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.dice import DiceRange
@@ -332,6 +332,26 @@ def default_charts(root: str | Path | None = None) -> Charts:
     return load_charts(FIXTURES / "bones" / "charts" / "standard.toml")
 
 
+def load_arc_cards(path: str | Path) -> ArcCards:
+    """Load and check an ARC card pack (FaceOff 21.000); ``CardError`` names the fault."""
+    return _cached(Path(path), _arc_from)
+
+
+def _arc_from(data: dict[str, Any], path: Path) -> ArcCards:
+    return _convert(data, ArcCards, f"{_show(path)}: ")
+
+
+def with_arc_cards(charts: Charts, root: str | Path | None = None) -> Charts:
+    """The chart pack with the ARC cards ``bones/charts/arc.toml`` under the fixtures root
+    (else the bundled substitutes) added, for a FaceOff game that uses them (21.000)."""
+    base = fixtures_root(root)
+    for candidate in (base / "bones" / "charts" / "arc.toml", base / "charts" / "arc.toml"):
+        if candidate.is_file():
+            return msgspec.structs.replace(charts, arc=load_arc_cards(candidate))
+    return msgspec.structs.replace(
+        charts, arc=load_arc_cards(FIXTURES / "bones" / "charts" / "arc.toml"))
+
+
 def validate_path(path: str | Path) -> list[str]:
     """Check a file, or every ``.toml`` below a folder: one error line per bad file.
 
@@ -352,12 +372,14 @@ def validate_path(path: str | Path) -> list[str]:
                 _team_from(data, target)
             elif "faceoffs" in data:
                 _charts_from(data, target)
+            elif "cards" in data:  # FaceOff 2008 ARC cards (21.000)
+                _arc_from(data, target)
             elif "conferences" in data:  # a league (replay/league.py checks its teams too)
                 from replay.league import load_league
                 load_league(target)
             else:
-                raise CardError(f"{_show(target)}: neither a team (no 'skaters') "
-                                "nor a chart pack (no 'faceoffs')")
+                raise CardError(f"{_show(target)}: neither a team (no 'skaters'), a chart "
+                                "pack (no 'faceoffs') nor ARC cards (no 'cards')")
         except CardError as err:
             errors.append(str(err))
     return errors

@@ -47,10 +47,10 @@ def test_game_id_already_present_is_refused(store):
     assert len(store.streams()) == 1
 
 
-# Every registered ruleset, and FaceOff with all its options on (17.000-20.000).
+# Every registered ruleset, and FaceOff with all its options on (17.000-21.000).
 VARIANTS = [(name, NO_FACEOFF_OPTIONS) for name in RULESETS] + [
     ("faceoff2008", FaceoffOptions(fatigue=True, injuries=True, pressure_offense=True,
-                                   checking_game=True))]
+                                   checking_game=True, arc_cards=True))]
 VARIANT_IDS = [*RULESETS, "faceoff2008-options"]
 
 

@@ -15,6 +15,7 @@ import msgspec
 
 from engine.bones import (
     actions,
+    arc,
     faceoffs,
     goalies,
     injuries,
@@ -83,6 +84,8 @@ DECIDERS: dict[str, Decider] = {
     "end_period": periods.decide_end_period,
     "end_game": periods.decide_end_game,
     "shootout": periods.decide_shootout,
+    "arc": arc.decide_arc,
+    "arc_rest": arc.decide_arc_rest,
 }
 
 
@@ -149,6 +152,16 @@ def _assists_awarded(state: GameState, event: ev.AssistsAwarded) -> None:
         state.queue.pop(0)
 
 
+def _with_arc(apply: Callable[[GameState, Event], None]) -> Callable[[GameState, Event], None]:
+    """An evolver that may queue rank-chart draws, which the ARC option turns into ARC
+    card draws (FaceOff 21.000)."""
+    def evolver(state: GameState, event: Event) -> None:
+        apply(state, event)
+        if state.uses("arc_cards"):
+            arc.convert_queue(state)
+    return evolver
+
+
 EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     DiceRolled: _rolled,
     PeriodStarted: periods.apply_period_started,
@@ -168,16 +181,17 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     ev.GoalScored: scoring.apply_goal,
     ev.ExactTime: _exact_time,
     ev.AssistsCounted: scoring.queue_after_assist_count,
-    ev.GoalieAssistChecked: scoring.queue_after_goalie_assist,
+    ev.GoalieAssistChecked: _with_arc(scoring.queue_after_goalie_assist),
+    ev.ArcChecked: arc.apply_arc_checked,
     ev.AssistsAwarded: _assists_awarded,
     ev.ReboundChecked: goalies.queue_after_rebound,
     ev.ClearingChecked: goalies.queue_after_clearing,
     ev.PlayStopped: stoppages.apply_stop,
-    ev.PenaltyCalled: penalties.apply_called,
+    ev.PenaltyCalled: _with_arc(penalties.apply_called),
     ev.RetaliationRolled: penalties.apply_retaliation,
     ev.SpecialOccurrenceRolled: penalties.apply_special,
     ev.MisconductChecked: penalties.apply_misconduct,
-    ev.GameMisconductChecked: penalties.apply_game_misconduct,
+    ev.GameMisconductChecked: _with_arc(penalties.apply_game_misconduct),
     ev.PenaltyAssessed: penalties.apply_assessed,
     ev.PenaltyEnded: penalties.apply_ended,
     ev.InjuryChecked: injuries.apply_injury,
@@ -219,6 +233,10 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     if created.option_text("nhl_bench_range") and not ruleset.draft_bench_range:
         raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00) use an "
                             "NHL bench-penalty range")
+    if "arc_cards" in options and charts.arc is msgspec.UNSET:
+        raise IllegalChoice("21.000: the game uses the ARC cards, and its chart pack has none")
+    if ruleset.shootout and any(g.shootout == "" for t in (home, away) for g in t.goalies):
+        raise IllegalChoice(f"21.00: {ruleset.title} needs every goalie's shootout grade")
     if created.late_penalty_house_rule and not ruleset.quick_reference:
         raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
                             "house rule is not one of its options")

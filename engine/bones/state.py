@@ -103,7 +103,7 @@ class Step:
 
 
 NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
-                           "shootout_order", "extra_skater"})
+                           "shootout_order", "extra_skater", "arc_rest"})
 # The rule section of each tactic a coach may declare at a stoppage (19.00, 20.00).
 TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
 # The rule each tactic belongs to, an option of a FaceOff game (see GameState.uses).
@@ -128,6 +128,20 @@ class Call:
     rule: str
     served_by: str | None = None
     time: int | None = None  # seconds into the period, when fixed in advance (bench minors)
+
+
+@dataclass(slots=True)
+class ArcDraw:
+    """An ARC card draw under way (FaceOff 21.000): see engine/bones/arc.py."""
+
+    kind: str  # "assist", "MI", "MA" or "GM"
+    side: str
+    players: list[str]  # still to check, lowest rating first
+    ratings: dict[str, int]
+    total: int
+    column: int  # 1, or 2 while two assists are to be given (21.10)
+    left: int  # awards still to make
+    awarded: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -162,6 +176,7 @@ class GameState:
     # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
     options: frozenset[str] = frozenset()
     nhl_bench_range: str = ""  # FaceOff 6.00: a draft league's range for both teams
+    arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
     def team(self, side: str) -> TeamState:

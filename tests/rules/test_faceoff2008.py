@@ -10,14 +10,17 @@ import msgspec
 import pytest
 from conftest import R, action, apply, created, fill, new_state, penalize, plain, rate
 
-from engine.bones import actions, goalies, scoring, shots
+from engine.bones import actions, arc, goalies, penalties, scoring, shots
+from engine.bones.cards import ArcCard, ArcCards
 from engine.bones.coach import DefaultCoach
-from engine.bones.game import IllegalChoice, check_choice, decide
+from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Step
-from events.bones import ActionResolved, ClearingChecked, PuckIntercepted
-from events.common import FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
+from engine.dice import DiceRange
+from events.bones import ActionResolved, ArcChecked, AssistsAwarded, ClearingChecked, PuckIntercepted
+from events.common import DiceRolled, FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
+from replay.library import default_charts, find_team, with_arc_cards
 
 
 @pytest.fixture
@@ -294,3 +297,149 @@ def test_fo_registry_has_both_rulesets():
     assert set(RULESETS) == {"bones", "faceoff2008"}
     assert not RULESETS["faceoff2008"].shootout and RULESETS["bones"].shootout
 
+
+
+# --- 21.000 ARC cards ------------------------------------------------------------------------
+
+MISS, HIT = "1-2", "6-12"  # against a roll of 6 6 6 6: out of range, in range
+SIXES = R(6, 6, 6, 6)
+
+
+def arc_pack(state, one=(HIT,) * 9, two=(HIT,) * 9):
+    cards = [ArcCard(total=t, one=list(one), two=list(two)) for t in range(1, 41)]
+    state.charts = msgspec.structs.replace(
+        state.charts, arc=ArcCards(name="test", substitute=True, cards=cards))
+
+
+def draw(state, step) -> list:
+    """Play an ARC draw to its end: every event, in order."""
+    state.queue = [step]
+    events = []
+    while state.queue:
+        roll = None
+        if state.queue[0].needs_roll:
+            roll = SIXES
+            apply(state, [DiceRolled(n=state.rolls + 1, roll=roll, purpose="arc")])
+        batch = decide(state, roll)
+        apply(state, batch)
+        events += batch
+    return events
+
+
+def checks(events) -> list[tuple[str, int, bool, int]]:
+    return [(e.player, e.column, e.awarded, e.roll) for e in events if isinstance(e, ArcChecked)]
+
+
+@pytest.fixture
+def arc_state():
+    state = fo_with("arc_cards")
+    for side in ("home", "away"):
+        plain(state, side)
+        for status in state.team(side).players.values():  # ice, bench and box
+            if not status.is_goalie:
+                status.card = msgspec.structs.replace(status.card, assist=0, mi=0, ma=0, gm=0)
+    return state
+
+
+def test_fo_21_10_two_assists_use_column_2_throughout(arc_state):
+    s = arc_state
+    s.scorer = ("home", s.home.slots["C"])
+    ids = [rate(s, "home", slot, assist=r) for slot, r in (("LW", 1), ("RW", 2), ("LD", 3),
+                                                            ("RD", 4))]
+    arc_pack(s, two=(MISS, HIT, MISS, HIT, HIT, HIT, HIT, HIT, HIT))  # column 1: all hits
+    events = draw(s, arc.arc_step(s, "home", "assist", left=2))
+    # lowest first; column 2 before and after the first assist; the last one left with
+    # one assist to give gets it without a roll (21.10)
+    got = [(p, c, a, r > 0) for p, c, a, r in checks(events)]
+    assert got == [(ids[0], 2, False, True), (ids[1], 2, True, True),
+                   (ids[2], 2, False, True), (ids[3], 2, True, False)]
+    awarded = events[-1]
+    assert isinstance(awarded, AssistsAwarded) and awarded.players == [ids[1], ids[3]]
+    assert awarded.rule == "21.10"
+
+
+def test_fo_21_10_one_assist_uses_column_1(arc_state):
+    s = arc_state
+    s.scorer = ("home", s.home.slots["C"])
+    for slot, r in (("LW", 1), ("RW", 2), ("LD", 3), ("RD", 4)):
+        rate(s, "home", slot, assist=r)
+    arc_pack(s, one=(HIT,) * 9, two=(MISS,) * 9)
+    events = draw(s, arc.arc_step(s, "home", "assist", left=1, goalie=s.home.goalie))
+    assert checks(events) == [(s.home.slots["LW"], 1, True, s.rolls)]
+    assert events[-1].players == [s.home.goalie, s.home.slots["LW"]]  # 16.00: goalie first
+
+
+def test_fo_21_10_as_many_players_left_as_assists_get_them_without_a_roll(arc_state):
+    s = arc_state
+    s.scorer = ("home", s.home.slots["C"])
+    for slot in ("LD", "RD"):  # two skaters left on the ice besides the scorer
+        s.home.slots[slot] = None
+    rate(s, "home", "LW", assist=2)
+    rate(s, "home", "RW", assist=5)
+    step = arc.arc_step(s, "home", "assist", left=2)
+    assert step.kind == "arc_rest" and not step.needs_roll
+    events = draw(s, step)
+    assert [(p, a, r) for p, _, a, r in checks(events)] == [
+        (s.home.slots["LW"], True, 0), (s.home.slots["RW"], True, 0)]
+
+
+def test_fo_21_20_last_player_left_takes_the_retaliation_without_a_roll(arc_state):
+    s = arc_state
+    lw, c, rw = (rate(s, "home", slot, mi=r) for slot, r in (("LW", 1), ("C", 2), ("RW", 3)))
+    arc_pack(s, one=(MISS,) * 9)
+    events = draw(s, arc.arc_step(s, "home", "MI", penalty="minor:5"))
+    assert [(p, a, r > 0) for p, _, a, r in checks(events)] == [
+        (lw, False, True), (c, False, True), (rw, True, False)]
+    assert events[0].total == 6 and all(e.rule == "21.20" for e in events)
+    call = s.calls[-1]
+    assert (call.player, call.kind, call.short, call.rule) == (rw, "minor", 5, "21.20")
+
+
+def test_fo_21_20_zero_ratings_are_never_checked_and_nobody_means_no_retaliation(arc_state):
+    s = arc_state
+    assert arc.arc_step(s, "home", "MA", penalty="major:0") is None
+    rate(s, "home", "LD", ma=4)
+    step = arc.arc_step(s, "home", "MA", penalty="major:0")
+    events = draw(s, step)
+    assert [p for p, *_ in checks(events)] == [s.home.slots["LD"]]
+
+
+def test_fo_21_30_every_skater_with_gm_may_draw_it_not_only_five(arc_state):
+    s = arc_state
+    skaters = [p for p, st in s.away.players.items() if not st.is_goalie][:8]
+    for rating, pid in enumerate(skaters, start=1):
+        st = s.away.players[pid]
+        st.card = msgspec.structs.replace(st.card, gm=rating)
+    assert len(penalties._ranked(s, "away", "GM")) == 5  # 14.51: the top five only
+    arc_pack(s, one=(MISS,) * 9)
+    events = draw(s, arc.arc_step(s, "away", "GM"))
+    assert [p for p, *_ in checks(events)] == skaters  # lowest first, all eight
+    assert events[0].total == sum(range(1, 9)) and s.calls[-1].kind == "game_misconduct"
+
+
+def test_fo_21_000_retaliation_steps_become_arc_draws(arc_state):
+    s = arc_state
+    rate(s, "home", "LW", mi=2)
+    s.queue = [Step("retaliation", side="home", detail="MI:minor:5"), Step("gm_pick", side="away")]
+    arc.convert_queue(s)
+    assert [(st.kind, st.detail) for st in s.queue] == [("arc_rest", "MI:minor:5")]
+
+
+def test_fo_21_000_substitute_cards_are_nearest_to_the_share_of_the_total():
+    pack = with_arc_cards(default_charts()).arc
+    ranges = {f"{b}-{w}": DiceRange.parse(f"{b}-{w}") for b in range(1, 7) for w in range(2, 13)}
+    rolls = [R(b, w1, w2, 1) for b, w1, w2 in itertools.product(range(1, 7), repeat=3)]
+    chance = {t: Fraction(sum(r.contains(x) for x in rolls), 216) for t, r in ranges.items()}
+    assert pack.substitute and [c.total for c in pack.cards] == list(range(1, 163))
+    for card in pack.cards:
+        for column, cells in ((1, card.one), (2, card.two)):
+            for rating, text in enumerate(cells, start=1):
+                want = min(Fraction(1), Fraction(column * rating, card.total))
+                best = min(abs(p - want) for p in chance.values())
+                assert abs(chance[text] - want) == best, (card.total, column, rating, text)
+
+
+def test_fo_21_000_arc_cards_need_their_pack():
+    with pytest.raises(IllegalChoice, match="21.000"):
+        initial_state(created("faceoff2008", faceoff_arc_cards=True), find_team("HFX"),
+                      find_team("QUE"), default_charts())
