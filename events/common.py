@@ -44,6 +44,7 @@ class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
     checking_game: bool = False  # 20.000
     arc_cards: bool = False  # 21.000
     nhl_bench_range: str = ""  # 6.00, draft leagues
+    nhl_gm_range: str = ""  # 14.51, draft leagues
 
     def created_fields(self) -> dict[str, bool | str]:
         """The GameCreated fields that record these options; an option that is off is
@@ -52,8 +53,9 @@ class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
             f"faceoff_{name}": True for name in
             ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
             if getattr(self, name)}
-        if self.nhl_bench_range:
-            fields["nhl_bench_range"] = self.nhl_bench_range
+        for name in ("nhl_bench_range", "nhl_gm_range"):
+            if getattr(self, name):
+                fields[name] = getattr(self, name)
         return fields
 
     @property
@@ -96,6 +98,7 @@ class GameCreated(Event, frozen=True):
     faceoff_arc_cards: bool | UnsetType = UNSET
     # FaceOff 6.00: a draft league's NHL bench-penalty range, used instead of the teams'.
     nhl_bench_range: str | UnsetType = UNSET
+    nhl_gm_range: str | UnsetType = UNSET  # FaceOff 14.51: likewise for game misconducts
 
     def option(self, field: str) -> bool:
         """Whether an optional rule recorded as ``field`` is on (UNSET is off)."""

@@ -73,13 +73,14 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
         if self.late_penalty_house_rule and not rules.quick_reference:
             raise ValueError(f"{rules.title} has no quick reference house rules")
-        if rules.draft_bench_range and self.draft_rules != bool(self.faceoff.nhl_bench_range):
-            # FaceOff 6.00: draft leagues use the NHL bench-penalty range, and only they.
-            raise ValueError("FaceOff 6.00: a draft league (draft_rules = true) sets the NHL "
-                             "bench-penalty range [faceoff] nhl_bench_range, and only a draft "
-                             "league does")
-        if self.faceoff.nhl_bench_range:
-            DiceRange.parse(self.faceoff.nhl_bench_range)
+        nhl = (self.faceoff.nhl_bench_range, self.faceoff.nhl_gm_range)
+        if rules.draft_nhl_ranges and (self.draft_rules, self.draft_rules) != tuple(map(bool, nhl)):
+            # FaceOff 6.00, 14.51: draft leagues use the NHL ranges, and only they.
+            raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
+                             "the NHL ranges [faceoff] nhl_bench_range and nhl_gm_range, and "
+                             "only a draft league does")
+        for text in filter(None, nhl):
+            DiceRange.parse(text)
 
     @property
     def team_ids(self) -> list[str]:

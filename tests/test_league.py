@@ -182,3 +182,55 @@ def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Pat
         firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
     assert len(firsts) == 2
     assert all(isinstance(c, GameCreated) and c.late_penalty_house_rule for c in firsts)
+
+
+def _faceoff(tmp_path: Path, extra: str = "", table: str = "") -> Path:
+    """The small league under FaceOff 2008: ``extra`` top-level keys, ``table`` [faceoff]."""
+    root = _small(tmp_path)
+    text = (root / "league.toml").read_text()
+    text = text.replace("games = 6\n", f'games = 6\nruleset = "faceoff2008"\n{extra}')
+    (root / "league.toml").write_text(text + (f"[faceoff]\n{table}" if table else ""))
+    return root
+
+
+def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: Path) -> None:
+    from events.common import GameCreated, SeasonCreated
+    from replay.cli import main
+    from replay.games import open_store, read_game
+
+    root = _faceoff(tmp_path, table="fatigue = true\narc_cards = true\n")
+    league = load_league(root).league
+    assert league.ruleset == "faceoff2008" and league.faceoff.fatigue and league.faceoff.arc_cards
+    db = tmp_path / "fo.db"
+    assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    with open_store(db) as store:
+        season = read_game(store, store.streams(kind="season")[0].stream)[0]
+        firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
+    assert isinstance(season, SeasonCreated) and season.ruleset == "faceoff2008"
+    assert len(firsts) == 2
+    for created in firsts:
+        assert isinstance(created, GameCreated) and created.ruleset == "faceoff2008"
+        assert created.option("faceoff_fatigue") and created.option("faceoff_arc_cards")
+        assert not created.option("faceoff_injuries")
+
+
+def test_faceoff_options_need_the_faceoff_ruleset(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    (root / "league.toml").write_text((root / "league.toml").read_text()
+                                      + "[faceoff]\nfatigue = true\n")
+    with pytest.raises(CardError, match="faceoff2008"):
+        load_league(root)
+
+
+def test_faceoff_6_00_14_51_draft_league_sets_the_nhl_ranges(tmp_path: Path) -> None:
+    """FaceOff 6.00 and 14.51: a draft league uses NHL ranges, which only it may set."""
+    with pytest.raises(CardError, match="6.00, 14.51"):
+        load_league(_faceoff(tmp_path / "a", table='nhl_bench_range = "1-5"\n'))
+    with pytest.raises(CardError, match="6.00, 14.51"):
+        load_league(_faceoff(tmp_path / "b", extra="draft_rules = true\n",
+                             table='nhl_bench_range = "1-5"\n'), draft_rules=False)
+    league = load_league(_faceoff(tmp_path / "c", extra="draft_rules = true\n",
+                                  table='nhl_bench_range = "1-5"\nnhl_gm_range = "2-4"\n'),
+                         draft_rules=False).league
+    assert (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range) == ("1-5", "2-4")

@@ -230,9 +230,10 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     if options and not ruleset.optional_rules:
         raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
                             f"{', '.join(sorted(options))}")
-    if created.option_text("nhl_bench_range") and not ruleset.draft_bench_range:
-        raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00) use an "
-                            "NHL bench-penalty range")
+    nhl = (created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range"))
+    if any(nhl) and not ruleset.draft_nhl_ranges:
+        raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00, 14.51) use "
+                            "NHL bench-penalty and game-misconduct ranges")
     if "arc_cards" in options and charts.arc is msgspec.UNSET:
         raise IllegalChoice("21.000: the game uses the ARC cards, and its chart pack has none")
     if ruleset.shootout and any(g.shootout == "" for t in (home, away) for g in t.goalies):
@@ -245,7 +246,7 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                       away=team_state("away", away), overtime=created.overtime,
                       overtime_skaters=created.overtime_skaters,
                       late_penalty_house_rule=created.late_penalty_house_rule,
-                      options=options, nhl_bench_range=created.option_text("nhl_bench_range"))
+                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
     state.queue.append(Step("start_period"))
     return state
 

@@ -57,8 +57,9 @@ class Ruleset:
     # Bones 17.00-20.00) or options a game turns on at creation (FaceOff 17.000-20.000).
     optional_rules: bool = False
     quick_reference: bool = True  # the Hockey Bones quick reference's house rules
-    # 6.00: a draft league's games use the league's NHL bench-penalty range (FaceOff).
-    draft_bench_range: bool = False
+    # FaceOff 6.00, 14.51: a draft league's games use the league's NHL bench-penalty and
+    # game-misconduct ranges instead of the teams' (a FaceOff league option).
+    draft_nhl_ranges: bool = False
 
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
@@ -77,7 +78,7 @@ RULESETS: dict[str, Ruleset] = {
         name="faceoff2008", version=1, title="FaceOff Hockey 2008",
         sections=FACEOFF_SECTIONS, blocked_shots="blue_line", shootout=False,
         optional_rules=True, quick_reference=False,
-        draft_bench_range=True,
+        draft_nhl_ranges=True,
     ),
 }
 

@@ -176,6 +176,7 @@ class GameState:
     # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
     options: frozenset[str] = frozenset()
     nhl_bench_range: str = ""  # FaceOff 6.00: a draft league's range for both teams
+    nhl_gm_range: str = ""  # FaceOff 14.51: likewise for game misconducts
     arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 

@@ -17,6 +17,7 @@ from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Step
+from engine.bones.team_defense import team_defense
 from engine.dice import DiceRange
 from events.bones import ActionResolved, ArcChecked, AssistsAwarded, ClearingChecked, PuckIntercepted
 from events.common import DiceRolled, FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
@@ -183,6 +184,14 @@ def test_fo_6_00_draft_league_uses_the_nhl_bench_range():
     assert checked.range == "6-12" and checked.in_range
     with pytest.raises(IllegalChoice, match="6.00"):
         new_state("bones", nhl_bench_range="6-12")
+
+
+def test_fo_14_51_draft_league_uses_the_nhl_game_misconduct_range():
+    state = new_state("faceoff2008", nhl_gm_range="1-2")  # out of range on 6 6 6 6
+    state.queue = [Step("gm_check", side="away")]
+    checked = decide(state, R(6, 6, 6, 6))[0]
+    assert checked.range == "1-2" and not checked.in_range and checked.rule == "14.51"
+    assert new_state("faceoff2008").away.team.game_misconduct != "1-2"
 
 
 # --- 11.20 Clearing: all four dice ---------------------------------------------------------
@@ -443,3 +452,64 @@ def test_fo_21_000_arc_cards_need_their_pack():
     with pytest.raises(IllegalChoice, match="21.000"):
         initial_state(created("faceoff2008", faceoff_arc_cards=True), find_team("HFX"),
                       find_team("QUE"), default_charts())
+
+
+# --- Rulings that fill FaceOff's silences ------------------------------------------------------
+
+def test_fo_9_70_sixth_attacker_defended_as_the_centre_and_shooting_n(fo):
+    """R-FO-6th: the FaceOff text is silent on the sixth attacker's defense and range; the
+    Hockey Bones fill (R-QR-6th) is kept: LD + RD + C - 2 (+1 for the pulled goalie, 9.70)
+    and the N range."""
+    plain(fo, "away")
+    for slot, rating in (("LD", 3), ("RD", 2), ("C", 4)):
+        rate(fo, "away", slot, defense=rating)
+    fo.home.slots["G"] = fo.home.team.lines.forwards[1][0]
+    fo.home.pulled = True
+    value, how = team_defense(fo, "away", "G")
+    assert value == 3 + 2 + 4 - 2 and how.startswith("9.20: LD 3 + RD 2 + C 4 - 2")
+    extra = fo.home.card(fo.home.slots["G"])
+    assert shots.range_name(fo, "home", "G", extra, "normal") == "N"
+
+
+def test_fo_charts_the_text_does_not_print_are_the_bones_substitutes(fo):
+    """R-FO-charts: FaceOff prints no chart; a game reads the Hockey Bones pack, whose
+    made-up charts say so (``substitute``), and the Hockey Bones text's tables."""
+    assert fo.charts == default_charts()
+    assert {"faceoffs", "team_defense", "clearing", "assists", "retaliation", "exact_time",
+            "special_occurrences"} <= set(fo.charts.substitute)
+
+
+def test_fo_21_000a_a_total_past_the_last_card_reads_the_last_card():
+    cards = [ArcCard(total=t, one=[HIT] * 9, two=[MISS] * 9) for t in (1, 2, 3)]
+    pack = ArcCards(name="short", substitute=True, cards=cards)
+    assert pack.cell(99, 2, 1) == pack.cell(3, 2, 1) == MISS
+    with pytest.raises(msgspec.ValidationError, match="totals"):
+        ArcCards(name="gap", substitute=True, cards=[cards[0], cards[2]])
+
+
+def test_fo_21_000b_arc_ranges_are_three_dice_no_red():
+    """21.10-21.30 roll three dice: a card cell never names the red die."""
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert({"total": 1, "one": ["3-6(3)"] * 9, "two": [HIT] * 9}, ArcCard)
+
+
+def test_fo_21_10a_an_as_of_zero_is_passed_over(arc_state):
+    """R-FO-21.10a: a card has no row for an AS of 0, so such a player is not rolled for;
+    he still counts among the players left once they number the assists to give."""
+    s = arc_state
+    s.scorer = ("home", s.home.slots["C"])
+    rate(s, "home", "RW", assist=2)
+    rate(s, "home", "LD", assist=3)
+    arc_pack(s, one=(MISS,) * 9)
+    events = draw(s, arc.arc_step(s, "home", "assist", left=1))
+    # LW and RD (AS 0) are passed over; RW misses; LD, the last one left, gets it
+    assert [(p, r > 0) for p, _, _, r in checks(events)] == [
+        (s.home.slots["RW"], True), (s.home.slots["LD"], False)]
+    assert events[0].total == 5
+
+
+def test_fo_5_00_describe_a_tie(fo):
+    from replay.explain import describe
+
+    line = describe(fo, GameEnded(home_goals=2, away_goals=2, decided="TIE", winner="none"))
+    assert line is not None and line.endswith("a tie") and "(TIE)" in line
