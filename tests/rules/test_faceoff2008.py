@@ -513,3 +513,14 @@ def test_fo_5_00_describe_a_tie(fo):
 
     line = describe(fo, GameEnded(home_goals=2, away_goals=2, decided="TIE", winner="none"))
     assert line is not None and line.endswith("a tie") and "(TIE)" in line
+
+
+def test_fo_21_10b_equal_ratings_are_checked_in_roster_order(arc_state):
+    """R-FO-21.10b: "starting with the LOWEST" leaves equal ratings open: roster order."""
+    s = arc_state
+    for slot in ("LW", "C", "RW"):
+        rate(s, "away", slot, ma=2)
+    arc_pack(s, one=(MISS,) * 9)
+    roster = [p for p in s.away.players if p in {s.away.slots[x] for x in ("LW", "C", "RW")}]
+    events = draw(s, arc.arc_step(s, "away", "MA", penalty="major:0"))
+    assert [p for p, *_ in checks(events)] == roster
