@@ -217,6 +217,11 @@ def league_check(league: LeagueOption = "demo") -> None:
     Example: rinklog league check --league demo
     """
     loaded = load_league(league, draft_rules=False)
+    rules = RULESETS[loaded.league.ruleset]
+    if not rules.draft_league_setup:
+        typer.echo(f"league {loaded.name}: {rules.title} has no draft league rules to check "
+                   "(those of the Hockey Bones text do not apply)")
+        return
     broken = check_league(loaded.teams, loaded.league.games)
     state = "on" if loaded.league.draft_rules else "off"
     if not broken:

@@ -187,7 +187,9 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
-    if league.draft_rules if draft_rules is None else draft_rules:
+    # FaceOff has no draft league section: its draft leagues only use the NHL ranges.
+    checked = league.draft_rules if draft_rules is None else draft_rules
+    if checked and RULESETS[league.ruleset].draft_league_setup:
         broken = check_league(teams, league.games)
         if broken:
             count = f"{len(broken)} draft-rule violation" + ("" if len(broken) == 1 else "s")

@@ -230,7 +230,17 @@ def test_faceoff_6_00_14_51_draft_league_sets_the_nhl_ranges(tmp_path: Path) -> 
     with pytest.raises(CardError, match="6.00, 14.51"):
         load_league(_faceoff(tmp_path / "b", extra="draft_rules = true\n",
                              table='nhl_bench_range = "1-5"\n'), draft_rules=False)
-    league = load_league(_faceoff(tmp_path / "c", extra="draft_rules = true\n",
-                                  table='nhl_bench_range = "1-5"\nnhl_gm_range = "2-4"\n'),
-                         draft_rules=False).league
+    # The demo teams break the Hockey Bones draft rules, which FaceOff does not have.
+    root = _faceoff(tmp_path / "c", extra="draft_rules = true\n",
+                    table='nhl_bench_range = "1-5"\nnhl_gm_range = "2-4"\n')
+    league = load_league(root).league
     assert (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range) == ("1-5", "2-4")
+    with pytest.raises(CardError, match="draft-rule"):
+        _bones_draft(root)  # the same league under Hockey Bones is refused
+
+
+def _bones_draft(root: Path) -> None:
+    text = (root / "league.toml").read_text()
+    (root / "league.toml").write_text(text.replace('ruleset = "faceoff2008"\n', "")
+                                      .split("[faceoff]")[0])
+    load_league(root)

@@ -60,6 +60,9 @@ class Ruleset:
     # FaceOff 6.00, 14.51: a draft league's games use the league's NHL bench-penalty and
     # game-misconduct ranges instead of the teams' (a FaceOff league option).
     draft_nhl_ranges: bool = False
+    # Hockey Bones' Draft League Setup (roster and rating rules, standings rule 29);
+    # FaceOff has no such section.
+    draft_league_setup: bool = True
 
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
@@ -68,9 +71,6 @@ class Ruleset:
             return text
         return _SECTION.sub(lambda m: self.sections.get(m.group(0), m.group(0)), text)
 
-    def has_option(self, name: str) -> bool:
-        return self.optional_rules and name in OPTIONAL_RULES
-
 
 RULESETS: dict[str, Ruleset] = {
     "bones": Ruleset(name="bones", version=2, title="Hockey Bones"),
@@ -78,7 +78,7 @@ RULESETS: dict[str, Ruleset] = {
         name="faceoff2008", version=1, title="FaceOff Hockey 2008",
         sections=FACEOFF_SECTIONS, blocked_shots="blue_line", shootout=False,
         optional_rules=True, quick_reference=False,
-        draft_nhl_ranges=True,
+        draft_nhl_ranges=True, draft_league_setup=False,
     ),
 }
 
