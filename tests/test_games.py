@@ -122,3 +122,27 @@ def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
     with pytest.raises(RinklogError, match="share player ids: teo-eskola"):
         simulate(store, "HFX", "QUE", seed="1", fixtures=root)
     assert store.streams() == []
+
+
+def test_faceoff_optional_rules_off_leave_no_trace_on_they_play(store):
+    """FaceOff 17.000-21.000: with every option off a game has no injury check, tactic,
+    ARC draw or shootout; with them on (and a coach who presses when behind) they show."""
+    from engine.bones.coach import CoachPolicy, DefaultCoach
+    from events.bones import ArcChecked, InjuryChecked, ShootoutAttempt, ShootoutOrderChosen
+    from events.common import TacticDeclared
+
+    optional = {InjuryChecked, TacticDeclared, ArcChecked}
+    for seed in range(3):
+        result = simulate(store, "HFX", "QUE", seed=f"off{seed}", ruleset="faceoff2008")
+        kinds = {type(e) for e in read_game(store, result.game_id)}
+        assert not kinds & (optional | {ShootoutOrderChosen, ShootoutAttempt})
+    presses = CoachPolicy(tactic_when_behind="pressure")
+    seen: set[type] = set()
+    for seed in range(6):
+        result = simulate(store, "HFX", "QUE", seed=f"on{seed}", ruleset="faceoff2008",
+                          faceoff=VARIANTS[-1][1], coach=DefaultCoach(presses, presses))
+        events = read_game(store, result.game_id)
+        seen |= {type(e) for e in events} & optional
+        assert recheck(events, *load_inputs(store, events[0])) is None  # audit re-decides
+        assert all(e.rule == "19.000" for e in events if isinstance(e, TacticDeclared))
+    assert seen == optional
