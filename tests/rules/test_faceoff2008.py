@@ -524,3 +524,15 @@ def test_fo_21_10b_equal_ratings_are_checked_in_roster_order(arc_state):
     roster = [p for p in s.away.players if p in {s.away.slots[x] for x in ("LW", "C", "RW")}]
     events = draw(s, arc.arc_step(s, "away", "MA", penalty="major:0"))
     assert [p for p, *_ in checks(events)] == roster
+
+
+def test_fo_cards_need_no_shootout_grade():
+    """FaceOff has no shootout: a goalie card without a grade plays FaceOff, while a
+    Hockey Bones game refuses it (21.00 needs the grade)."""
+    home = find_team("HFX")
+    graded = [msgspec.structs.replace(g, shootout="") for g in home.goalies]
+    ungraded = msgspec.structs.replace(home, goalies=graded)
+    state = initial_state(created("faceoff2008"), ungraded, find_team("QUE"), default_charts())
+    assert state.home.card(state.home.goalie).shootout == ""
+    with pytest.raises(IllegalChoice, match="21.00"):
+        initial_state(created("bones"), ungraded, find_team("QUE"), default_charts())
