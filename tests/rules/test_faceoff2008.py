@@ -530,8 +530,8 @@ def test_fo_cards_need_no_shootout_grade():
     """FaceOff has no shootout: a goalie card without a grade plays FaceOff, while a
     Hockey Bones game refuses it (21.00 needs the grade)."""
     home = find_team("HFX")
-    graded = [msgspec.structs.replace(g, shootout="") for g in home.goalies]
-    ungraded = msgspec.structs.replace(home, goalies=graded)
+    goalies = [msgspec.structs.replace(g, shootout="") for g in home.goalies]
+    ungraded = msgspec.structs.replace(home, goalies=goalies)
     state = initial_state(created("faceoff2008"), ungraded, find_team("QUE"), default_charts())
     assert state.home.card(state.home.goalie).shootout == ""
     with pytest.raises(IllegalChoice, match="21.00"):
