@@ -25,7 +25,7 @@ from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, SeasonCreated
 from events.errors import RinklogError
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
-from replay.games import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.games import CARD_MEDIA, CHART_MEDIA, game_charts, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -128,6 +128,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     """Play every scheduled game not yet in the database; resumable at any point."""
     season_id = f"{league}-{seed}"
     start = time.perf_counter()
+    charts = game_charts(charts, faceoff)  # FaceOff's ARC cards join the season's pack
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,

@@ -204,6 +204,7 @@ def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: 
     db = tmp_path / "fo.db"
     assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
                  "--workers", "1", "--db", str(db), "--json"]) == 0
+    assert main(["audit", "--all", "--db", str(db)]) == 0  # ARC cards in the season's pack
     with open_store(db) as store:
         season = read_game(store, store.streams(kind="season")[0].stream)[0]
         firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
