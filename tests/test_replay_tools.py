@@ -245,11 +245,12 @@ class _Scripted(PromptCoach):
         return answer
 
 
-def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> None:
     scratch = tmp_path / "scratch.db"
     coach = _Scripted("table")
     with open_store(scratch) as store:
-        gid = new_live_game(store, "HFX", "QUE", game_id="script")
+        gid = new_live_game(store, "HFX", "QUE", game_id="script", ruleset=ruleset)
         continue_game(resume_point(store, gid, coach.default), coach, coach,
                       store_committer(store, gid))
     answers = coach.answers
@@ -259,8 +260,8 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
     db = tmp_path / "live.db"
     typed = answers[:first_roll] + ["7 7 7 7", "3 4 2"] + answers[first_roll:cut] + ["q"]
     runner = CliRunner()
-    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db)],
-                           input="\n".join(typed) + "\n")
+    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db),
+                                 "--ruleset", ruleset], input="\n".join(typed) + "\n")
     assert result.exit_code == 0, result.output
     assert "not a roll" in result.output and "resume with" in result.output
     with open_store(db) as store:
