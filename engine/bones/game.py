@@ -225,6 +225,23 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
 
     ruleset = find_ruleset(created.ruleset)
+    options = ruleset_options(created, ruleset, charts, (home, away))
+    nhl = (created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range"))
+    state = GameState(game_id=created.game_id, ruleset=ruleset,
+                      charts=charts, home=team_state("home", home),
+                      away=team_state("away", away), overtime=created.overtime,
+                      overtime_skaters=created.overtime_skaters,
+                      late_penalty_house_rule=created.late_penalty_house_rule,
+                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
+    state.queue.append(Step("start_period"))
+    return state
+
+
+def ruleset_options(created: GameCreated, ruleset: Ruleset, charts: Charts,
+                    teams: tuple[Team, Team]) -> frozenset[str]:
+    """The optional rules a game turned on, once its options are checked against its
+    ruleset: FaceOff's options (17.000-21.000, NHL ranges 6.00 and 14.51) are no Hockey
+    Bones game's, nor is the quick reference's house rule a FaceOff game's."""
     options = frozenset(name for name, field in OPTIONAL_RULES.items()
                         if created.option(field))
     if options and not ruleset.optional_rules:
@@ -236,19 +253,12 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                             "NHL bench-penalty and game-misconduct ranges")
     if "arc_cards" in options and charts.arc is msgspec.UNSET:
         raise IllegalChoice("21.000: the game uses the ARC cards, and its chart pack has none")
-    if ruleset.shootout and any(g.shootout == "" for t in (home, away) for g in t.goalies):
+    if ruleset.shootout and any(g.shootout == "" for t in teams for g in t.goalies):
         raise IllegalChoice(f"21.00: {ruleset.title} needs every goalie's shootout grade")
     if created.late_penalty_house_rule and not ruleset.quick_reference:
         raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
                             "house rule is not one of its options")
-    state = GameState(game_id=created.game_id, ruleset=ruleset,
-                      charts=charts, home=team_state("home", home),
-                      away=team_state("away", away), overtime=created.overtime,
-                      overtime_skaters=created.overtime_skaters,
-                      late_penalty_house_rule=created.late_penalty_house_rule,
-                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
-    state.queue.append(Step("start_period"))
-    return state
+    return options
 
 
 def check_choice(state: GameState, event: Event) -> None:
