@@ -103,8 +103,8 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                 late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
                 live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
     """A game's first event, with the blobs it names: the one way a game is created. The
-    options (a league's overtime skaters, the quick reference's late-penalty house rule)
-    are recorded in it."""
+    options (a league's overtime skaters, the quick reference's late-penalty house rule,
+    FaceOff 2008's optional rules and NHL ranges) are recorded in it."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
