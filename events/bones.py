@@ -172,6 +172,25 @@ class AssistsAwarded(Event, frozen=True):
     rule: str = "16.00"
 
 
+class ArcChecked(Event, frozen=True):
+    """FaceOff 21.000: one player checked on an ARC card (lowest rating first) for an
+    assist (21.10), a retaliation penalty (``MI``/``MA``, 21.20) or a game misconduct
+    (``GM``, 21.30). ``total`` picks the card, ``column`` 1 or 2 and ``rating`` the cell.
+    Once as many players are left as awards, each gets one without a roll (``roll`` 0,
+    ``range`` "")."""
+
+    side: Side
+    kind: Literal["assist", "MI", "MA", "GM"]
+    player: str
+    rating: int
+    total: int
+    column: int
+    range: str
+    awarded: bool
+    roll: int
+    rule: str
+
+
 class ReboundChecked(Event, frozen=True):
     side: Side  # the shooting team
     chart: Literal["upper", "lower"]
@@ -333,6 +352,7 @@ BonesEvent = (
     | AssistsCounted
     | GoalieAssistChecked
     | AssistsAwarded
+    | ArcChecked
     | ReboundChecked
     | ClearingChecked
     | PlayStopped

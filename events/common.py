@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import Event, Roll
 
@@ -32,6 +33,39 @@ class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     roster: list[RosterEntry]
 
 
+class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """FaceOff 2008's options of a game or league (all off by default): the optional rules
+    17.000-20.000, the ARC cards (21.000), and a draft league's NHL bench-penalty range
+    (6.00). A game records them in its GameCreated fields named ``faceoff_*``."""
+
+    fatigue: bool = False  # 17.000
+    injuries: bool = False  # 18.000
+    pressure_offense: bool = False  # 19.000
+    checking_game: bool = False  # 20.000
+    arc_cards: bool = False  # 21.000
+    nhl_bench_range: str = ""  # 6.00, draft leagues
+    nhl_gm_range: str = ""  # 14.51, draft leagues
+
+    def created_fields(self) -> dict[str, bool | str]:
+        """The GameCreated fields that record these options; an option that is off is
+        left out (UNSET), so it adds nothing to the event's bytes."""
+        fields: dict[str, bool | str] = {
+            f"faceoff_{name}": True for name in
+            ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
+            if getattr(self, name)}
+        for name in ("nhl_bench_range", "nhl_gm_range"):
+            if getattr(self, name):
+                fields[name] = getattr(self, name)
+        return fields
+
+    @property
+    def any(self) -> bool:
+        return self != FaceoffOptions()
+
+
+NO_FACEOFF_OPTIONS = FaceoffOptions()
+
+
 class GameCreated(Event, frozen=True):
     """First event of a game: who plays, with which cards, charts, dice and ruleset."""
 
@@ -54,6 +88,26 @@ class GameCreated(Event, frozen=True):
     # A game of a season: the season stream's id and the game's number in its schedule.
     season: str = ""
     number: int = 0
+    # FaceOff 2008's optional rules (17.000-21.000), turned on when the game is created.
+    # UNSET (off) is left out of the event's bytes, so games without them, and every
+    # Hockey Bones game, encode exactly as before these fields existed.
+    faceoff_fatigue: bool | UnsetType = UNSET
+    faceoff_injuries: bool | UnsetType = UNSET
+    faceoff_pressure_offense: bool | UnsetType = UNSET
+    faceoff_checking_game: bool | UnsetType = UNSET
+    faceoff_arc_cards: bool | UnsetType = UNSET
+    # FaceOff 6.00: a draft league's NHL bench-penalty range, used instead of the teams'.
+    nhl_bench_range: str | UnsetType = UNSET
+    nhl_gm_range: str | UnsetType = UNSET  # FaceOff 14.51: likewise for game misconducts
+
+    def option(self, field: str) -> bool:
+        """Whether an optional rule recorded as ``field`` is on (UNSET is off)."""
+        return getattr(self, field) is True
+
+    def option_text(self, field: str) -> str:
+        """A text option recorded as ``field``; "" when UNSET."""
+        value = getattr(self, field)
+        return "" if value is UNSET else value
 
 
 class BranchStarted(Event, frozen=True):
@@ -92,8 +146,8 @@ class PeriodEnded(Event, frozen=True):
 class GameEnded(Event, frozen=True):
     home_goals: int
     away_goals: int
-    decided: Literal["REG", "OT", "SO"]
-    winner: Side
+    decided: Literal["REG", "OT", "SO", "TIE"]  # TIE: FaceOff 5.00, no shootout
+    winner: Literal["home", "away", "none"]  # "none" for a tie
 
 
 class LinesChanged(Event, frozen=True):
@@ -130,3 +184,6 @@ class SeasonCreated(Event, frozen=True):
     divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
     overtime_skaters: int = 5  # the league's options, which every game of it records too
     late_penalty_house_rule: bool = False
+    # The league's ruleset and FaceOff options; UNSET for Hockey Bones (unchanged bytes).
+    ruleset: str | UnsetType = UNSET
+    faceoff: FaceoffOptions | UnsetType = UNSET

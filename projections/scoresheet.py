@@ -118,7 +118,7 @@ class GoalieLine(msgspec.Struct, frozen=True):
     shots_against: int
     saves: int
     goals_against: int
-    decision: str  # "W", "L", "OTL" or ""
+    decision: str  # "W", "L", "OTL", "T" (a FaceOff tie) or ""
 
 
 class ShootoutLine(msgspec.Struct, frozen=True):
@@ -130,7 +130,7 @@ class ShootoutLine(msgspec.Struct, frozen=True):
 
 class Scoresheet(msgspec.Struct, frozen=True):
     game_id: str
-    decided: str | None  # REG, OT, SO; None while the game is not over
+    decided: str | None  # REG, OT, SO, TIE; None while the game is not over
     home: TeamLine
     away: TeamLine
     goals: list[GoalLine]
@@ -298,6 +298,10 @@ class _Fold:
         if self.ended is None:
             return None, {}
         win = self.ended.winner
+        if self.ended.decided == "TIE":
+            # FaceOff 5.00: a tie has no winning goal; the goalies in net at the end
+            # each take a tie.
+            return None, {(side, g): "T" for side, g in self.last_in_net.items() if g}
         lose = other_side(win)
         gwg = None
         if self.ended.decided == "SO":

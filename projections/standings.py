@@ -1,7 +1,8 @@
 """League standings from finished games: a pure fold over each game's first and last
 events (GameCreated, GameEnded).
 
-Two points for a win, one for a loss in overtime or a shootout (OTL). Ties are broken by
+Two points for a win, one for a loss in overtime or a shootout (OTL), one each for a tie
+(FaceOff 2008 has no shootout, 5.00: a game tied after overtime stands). Ties on points are broken by
 the Hockey Bones league rules (Draft League Setup, rule 29): wins, road wins, the head-to-
 head record among the tied teams, then goal difference (the league's "plus/minus").
 """
@@ -23,6 +24,7 @@ class Record(msgspec.Struct, kw_only=True):
     w: int = 0
     l: int = 0  # noqa: E741 - the standings column is called L
     otl: int = 0
+    t: int = 0  # ties (FaceOff 2008)
     points: int = 0
     road_wins: int = 0
     gf: int = 0
@@ -75,6 +77,10 @@ def _tally(games: Iterable[tuple[GameCreated, GameEnded]]
                 h2h[(rec.team, opponent)] += 2
                 if side == "away":
                     rec.road_wins += 1
+            elif ended.decided == "TIE":
+                rec.t += 1
+                rec.points += 1
+                h2h[(rec.team, opponent)] += 1
             elif overtime:
                 rec.otl += 1
                 rec.points += 1

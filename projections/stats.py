@@ -47,8 +47,8 @@ __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "StatsF
 SIDES = ("home", "away")
 SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
                  "ppp", "shp")
-GOALIE_COUNTS = ("gp", "w", "l", "otl", "sa", "sv", "ga", "toi", "so")
-TEAM_COUNTS = ("gp", "w", "l", "otl", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
+GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so")
+TEAM_COUNTS = ("gp", "w", "l", "otl", "t", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
 
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
 
@@ -206,6 +206,8 @@ class StatsFold:
                 row["gp"] = 1
                 if line.goals > other.goals:
                     row["w"] = 1
+                elif sheet.decided == "TIE":
+                    row["t"] = 1  # FaceOff 5.00: no shootout, the tie stands
                 elif sheet.decided == "REG":
                     row["l"] = 1
                 else:

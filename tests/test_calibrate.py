@@ -95,3 +95,16 @@ def test_cli_calibrate_json_reports_blocks(capsys: pytest.CaptureFixture[str]) -
     blocks = json.loads(capsys.readouterr().out)["blocks"]
     assert set(blocks) == {"observed", "implied", "sd", "z", "shots_checked"}
     assert blocks["shots_checked"] > 0 and blocks["implied"] > 0
+
+
+def test_cli_calibrate_ruleset_faceoff2008(capsys: pytest.CaptureFixture[str]) -> None:
+    """--ruleset plays the league under FaceOff 2008: no shootout (5.00), other blocks."""
+    assert main(["calibrate", "--league", "demo", "--games", "12", "--ruleset", "faceoff2008",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rows = {r["key"]: r["ours"] for r in data["rows"]}
+    assert rows["shootout_pct"] == 0
+    bones = {r.key: r.ours for r in calibrate("demo", 12).rows}
+    assert rows["goals"] != bones["goals"] or rows["shots"] != bones["shots"]
+    assert main(["calibrate", "--games", "4", "--ruleset", "nope"]) == 1
+    assert "unknown 'nope'" in capsys.readouterr().err

@@ -316,3 +316,28 @@ def test_sim_late_penalty_house_rule_is_an_option_recorded_in_the_game(capsys, t
     assert all(isinstance(c, GameCreated) for c in created.values())
     assert created["HFX-QUE-5"].late_penalty_house_rule is True
     assert created["HFX-QUE-6"].late_penalty_house_rule is False
+
+
+def test_sim_faceoff2008_json_and_its_options(capsys, tmp_path: Path) -> None:
+    """The issue's command line: a FaceOff 2008 game, stored, audited clean."""
+    from events.common import GameCreated
+    from replay.tooling.games import read_game
+
+    db = tmp_path / "fo.db"
+    code, out, _ = run(capsys, "sim", "--ruleset", "faceoff2008", "--home", "HFX", "--away",
+                       "QUE", "--seed", "1", "--json", "--db", str(db))
+    assert code == 0
+    result = json.loads(out)
+    assert result["game_id"] == "HFX-QUE-1-faceoff2008"
+    assert result["decided"] in ("REG", "OT", "TIE")
+    code, _, _ = run(capsys, "sim", "--ruleset", "faceoff2008", "--optional-rule", "injuries",
+                     "--home", "HFX", "--away", "QUE", "--seed", "2", "--db", str(db))
+    assert code == 0
+    with open_store(db) as store:
+        first = read_game(store, "HFX-QUE-2-faceoff2008")[0]
+    assert isinstance(first, GameCreated) and first.option("faceoff_injuries")
+    assert run(capsys, "audit", "--all", "--db", str(db))[0] == 0
+    code, _, err = run(capsys, "sim", "--optional-rule", "fatigue", "--home", "HFX", "--away",
+                       "QUE", "--seed", "3", "--db", str(db))
+    assert_one_line_error(code, err)
+    assert "faceoff2008" in err

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from engine.bones.rulesets import RULESETS
 from events.base import Roll
-from events.common import DiceRolled, GameEnded
+from events.common import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, GameEnded
 from replay.tooling.games import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
@@ -46,19 +47,31 @@ def test_game_id_already_present_is_refused(store):
     assert len(store.streams()) == 1
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Every registered ruleset, and FaceOff with all its options on (17.000-21.000).
+VARIANTS = [(name, NO_FACEOFF_OPTIONS) for name in RULESETS] + [
+    ("faceoff2008", FaceoffOptions(fatigue=True, injuries=True, pressure_offense=True,
+                                   checking_game=True, arc_cards=True))]
+VARIANT_IDS = [*RULESETS, "faceoff2008-options"]
+
+
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=VARIANT_IDS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=10**9))
-def test_replay_reproduces_every_decision(store, seed):
-    result = simulate(store, "WPG", "SAS", seed=str(seed), game_id=f"g{next(_games)}")
+def test_replay_reproduces_every_decision(store, ruleset, options, seed):
+    result = simulate(store, "WPG", "SAS", seed=str(seed), game_id=f"g{next(_games)}",
+                      ruleset=ruleset, faceoff=options)
     events = read_game(store, result.game_id)
     assert isinstance(events[-1], GameEnded)
     assert recheck(events, *load_inputs(store, events[0])) is None
+    assert events[0].ruleset == ruleset
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.parametrize(("ruleset", "options"), VARIANTS, ids=VARIANT_IDS)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(min_value=0, max_value=10**6), pick=st.integers(min_value=0))
-def test_a_changed_die_is_caught_at_or_after_it(store, seed, pick):
-    result = simulate(store, "HFX", "SAS", seed=str(seed), game_id=f"g{next(_games)}")
+def test_a_changed_die_is_caught_at_or_after_it(store, ruleset, options, seed, pick):
+    result = simulate(store, "HFX", "SAS", seed=str(seed), game_id=f"g{next(_games)}",
+                      ruleset=ruleset, faceoff=options)
     events = read_game(store, result.game_id)
     rolls = [i for i, e in enumerate(events) if isinstance(e, DiceRolled)]
     index = rolls[pick % len(rolls)]
@@ -87,6 +100,15 @@ def test_whole_game_snapshot(store, snapshot):
     assert result.head_hash == snapshot(name="head_hash")
 
 
+def test_whole_game_snapshot_faceoff2008(store, snapshot):
+    """A FaceOff 2008 playthrough: any change to how FaceOff plays is a visible diff."""
+    result = simulate(store, "HFX", "QUE", seed="snapshot-1", ruleset="faceoff2008")
+    events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
+    assert events[0]["ruleset"] == "faceoff2008"
+    assert events == snapshot(extension_class=JSONSnapshotExtension)
+    assert result.head_hash == snapshot(name="head_hash")
+
+
 def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
     import shutil
 
@@ -100,3 +122,27 @@ def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
     with pytest.raises(RinklogError, match="share player ids: teo-eskola"):
         simulate(store, "HFX", "QUE", seed="1", fixtures=root)
     assert store.streams() == []
+
+
+def test_faceoff_optional_rules_off_leave_no_trace_on_they_play(store):
+    """FaceOff 17.000-21.000: with every option off a game has no injury check, tactic,
+    ARC draw or shootout; with them on (and a coach who presses when behind) they show."""
+    from engine.bones.coach import CoachPolicy, DefaultCoach
+    from events.bones import ArcChecked, InjuryChecked, ShootoutAttempt, ShootoutOrderChosen
+    from events.common import TacticDeclared
+
+    optional = {InjuryChecked, TacticDeclared, ArcChecked}
+    for seed in range(3):
+        result = simulate(store, "HFX", "QUE", seed=f"off{seed}", ruleset="faceoff2008")
+        kinds = {type(e) for e in read_game(store, result.game_id)}
+        assert not kinds & (optional | {ShootoutOrderChosen, ShootoutAttempt})
+    presses = CoachPolicy(tactic_when_behind="pressure")
+    seen: set[type] = set()
+    for seed in range(6):
+        result = simulate(store, "HFX", "QUE", seed=f"on{seed}", ruleset="faceoff2008",
+                          faceoff=VARIANTS[-1][1], coach=DefaultCoach(presses, presses))
+        events = read_game(store, result.game_id)
+        seen |= {type(e) for e in events} & optional
+        assert recheck(events, *load_inputs(store, events[0])) is None  # audit re-decides
+        assert all(e.rule == "19.000" for e in events if isinstance(e, TacticDeclared))
+    assert seen == optional

@@ -182,3 +182,70 @@ def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Pat
         firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
     assert len(firsts) == 2
     assert all(isinstance(c, GameCreated) and c.late_penalty_house_rule for c in firsts)
+
+
+def _faceoff(tmp_path: Path, extra: str = "", table: str = "") -> Path:
+    """The small league under FaceOff 2008: ``extra`` top-level keys, ``table`` [faceoff]."""
+    root = _small(tmp_path)
+    text = (root / "league.toml").read_text()
+    text = text.replace("games = 6\n", f'games = 6\nruleset = "faceoff2008"\n{extra}')
+    (root / "league.toml").write_text(text + (f"[faceoff]\n{table}" if table else ""))
+    return root
+
+
+def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: Path) -> None:
+    from events.common import GameCreated, SeasonCreated
+    from replay.cli import main
+    from replay.tooling.games import open_store, read_game
+
+    root = _faceoff(tmp_path, table="fatigue = true\narc_cards = true\n")
+    league = load_league(root).league
+    assert league.ruleset == "faceoff2008" and league.faceoff.fatigue and league.faceoff.arc_cards
+    db = tmp_path / "fo.db"
+    assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    assert main(["audit", "--all", "--db", str(db)]) == 0  # ARC cards in the season's pack
+    with open_store(db) as store:
+        season = store.read(store.streams(kind="season")[0].stream, 1, 1)[0].event
+        firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
+    assert isinstance(season, SeasonCreated) and season.ruleset == "faceoff2008"
+    assert len(firsts) == 2
+    for created in firsts:
+        assert isinstance(created, GameCreated) and created.ruleset == "faceoff2008"
+        assert created.option("faceoff_fatigue") and created.option("faceoff_arc_cards")
+        assert not created.option("faceoff_injuries")
+
+
+def test_faceoff_options_need_the_faceoff_ruleset(tmp_path: Path) -> None:
+    root = _small(tmp_path)
+    (root / "league.toml").write_text((root / "league.toml").read_text()
+                                      + "[faceoff]\nfatigue = true\n")
+    with pytest.raises(CardError, match="faceoff2008"):
+        load_league(root)
+
+
+def test_faceoff_6_00_14_51_draft_league_sets_the_nhl_ranges(tmp_path: Path) -> None:
+    """FaceOff 6.00 and 14.51: a draft league uses NHL ranges, which only it may set."""
+    with pytest.raises(CardError, match="6.00, 14.51"):
+        load_league(_faceoff(tmp_path / "a", table='nhl_bench_range = "1-5"\n'))
+    with pytest.raises(CardError, match="6.00, 14.51"):
+        load_league(_faceoff(tmp_path / "b", extra="draft_rules = true\n",
+                             table='nhl_bench_range = "1-5"\n'), draft_rules=False)
+    # A team that breaks the Hockey Bones draft rules (a dressed skater's shift under 7),
+    # which FaceOff does not have.
+    root = _faceoff(tmp_path / "c", extra="draft_rules = true\n",
+                    table='nhl_bench_range = "1-5"\nnhl_gm_range = "2-4"\n')
+    team = next((root / "teams").glob("*.toml"))
+    team.write_text(team.read_text(encoding="utf-8").replace("shift = 10.5", "shift = 5.0", 1),
+                    encoding="utf-8")
+    league = load_league(root).league
+    assert (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range) == ("1-5", "2-4")
+    with pytest.raises(CardError, match="draft-rule"):
+        _bones_draft(root)  # the same league under Hockey Bones is refused
+
+
+def _bones_draft(root: Path) -> None:
+    text = (root / "league.toml").read_text()
+    (root / "league.toml").write_text(text.replace('ruleset = "faceoff2008"\n', "")
+                                      .split("[faceoff]")[0])
+    load_league(root)

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from engine.bones.rulesets import RULESETS
 from engine.dice import derive_roll
 from events.base import Roll
 from events.common import BranchStarted, DiceRolled
@@ -35,11 +36,12 @@ SLOW = settings(FAST, max_examples=6)
 _ids = itertools.count(1)
 
 
-@pytest.fixture(scope="module")
-def db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
+@pytest.fixture(scope="module", params=list(RULESETS))
+def db(tmp_path_factory: pytest.TempPathFactory, request) -> tuple[Path, str, int]:
+    """One game under each registered ruleset: every tool works the same on all."""
     path = tmp_path_factory.mktemp("replay") / "games.db"
     with open_store(path) as store:
-        result = simulate(store, "HFX", "QUE", seed="tools")
+        result = simulate(store, "HFX", "QUE", seed="tools", ruleset=request.param)
     return path, result.game_id, result.events
 
 
@@ -48,10 +50,11 @@ def _copy(store, src: str, dst: str) -> None:
     store.copy_prefix(src, dst, store.version(src))
 
 
+@pytest.mark.parametrize("ruleset", list(RULESETS))
 @pytest.mark.parametrize("seed", [f"s{n}" for n in range(6)])
-def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str) -> None:
+def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str, ruleset: str) -> None:
     with open_store(tmp_path / "a.db") as store:
-        result = simulate(store, "WPG", "SAS", seed=seed)
+        result = simulate(store, "WPG", "SAS", seed=seed, ruleset=ruleset)
         report = audit_game(store, result.game_id)
     assert report.ok, report.failure
     assert report.seeded_rolls > 100
@@ -242,11 +245,12 @@ class _Scripted(PromptCoach):
         return answer
 
 
-def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ruleset", list(RULESETS))
+def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> None:
     scratch = tmp_path / "scratch.db"
     coach = _Scripted("table")
     with open_store(scratch) as store:
-        gid = new_live_game(store, "HFX", "QUE", game_id="script")
+        gid = new_live_game(store, "HFX", "QUE", game_id="script", ruleset=ruleset)
         continue_game(resume_point(store, gid, coach.default), coach, coach,
                       store_committer(store, gid))
     answers = coach.answers
@@ -256,8 +260,8 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path) -> None:
     db = tmp_path / "live.db"
     typed = answers[:first_roll] + ["7 7 7 7", "3 4 2"] + answers[first_roll:cut] + ["q"]
     runner = CliRunner()
-    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db)],
-                           input="\n".join(typed) + "\n")
+    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db),
+                                 "--ruleset", ruleset], input="\n".join(typed) + "\n")
     assert result.exit_code == 0, result.output
     assert "not a roll" in result.output and "resume with" in result.output
     with open_store(db) as store:

@@ -13,7 +13,7 @@ def game(home: str, away: str, hg: int, ag: int, decided: str = "REG"):
 
     created = GameCreated(game_id=f"{home}-{away}", ruleset="bones", ruleset_version=1,
                           home=sheet(home), away=sheet(away), charts_hash="", dice="seeded")
-    winner = "home" if hg > ag else "away"
+    winner = "home" if hg > ag else "away" if ag > hg else "none"
     return created, GameEnded(home_goals=hg, away_goals=ag, decided=decided, winner=winner)
 
 
@@ -52,3 +52,14 @@ def test_head_to_head_before_goal_difference():
 def test_goal_difference_when_head_to_head_is_level():
     table = build_standings([game("A", "C", 5, 0), game("B", "D", 1, 0)])
     assert [r.team for r in table][:2] == ["A", "B"]
+
+
+def test_faceoff_5_00_a_tie_is_a_point_each_and_no_loss():
+    """FaceOff 2008 has no shootout: a tied game stands (ruling R-FO-5.00a) and each team
+    takes a point; the tie-breakers are the Hockey Bones ones (ruling R-FO-5.00b)."""
+    table = build_standings([game("A", "B", 2, 2, "TIE"), game("C", "A", 1, 3)])
+    by = {r.team: r for r in table}
+    assert (by["A"].points, by["B"].points, by["C"].points) == (3, 1, 0)
+    assert (by["B"].t, by["B"].l, by["B"].otl, by["B"].w) == (1, 0, 0, 0)
+    assert by["A"].to_json()["t"] == 1
+    assert [r.team for r in table] == ["A", "B", "C"]

@@ -6,6 +6,8 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 
 from __future__ import annotations
 
+import msgspec
+
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
@@ -61,7 +63,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         value, mods = value + 2, [*mods, "+2 defensive-zone face-off (7.30)"]
     if state.strength(side) == "pp":
         value, mods = value + 1, [*mods, "+1 power play (8.10)"]
-        if slot in ("LD", "RD") and not card.is_defenseman:
+        if slot in ("LD", "RD") and not card.is_defenseman and state.ruleset.quick_reference:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
     if five_on_five(state):
         across = state.team(other(side)).slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
@@ -69,7 +71,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
             value, mods = value - 2, [*mods, "-2 shadowed (8.10)"]
         if out_of_position(card, slot):
             value, mods = value - 2, [*mods, "-2 out of position (8.10, 15.10)"]
-    tired = fatigue_numeric(status)
+    tired = fatigue_numeric(status) if state.uses("fatigue") else 0
     if tired:
         value, mods = value - tired, [*mods, f"-{tired} fatigue (17.00)"]
     if status.modifier:
@@ -90,6 +92,9 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][roll.white - 2]
     cell = parse_skater_cell(text)
+    if cell.injury and not state.uses("injuries"):
+        # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
+        cell = msgspec.structs.replace(cell, injury=False)
     outcome = _outcome(state, side, pid, slot, card, cell, roll)
     result, value, target, mods, rule, shooter, shot = outcome
     passing = result in ("pass", "interception")

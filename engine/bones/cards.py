@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 Position = Literal["LW", "C", "RW", "D"]
 Slot = Literal["LW", "C", "RW", "LD", "RD"]
@@ -94,7 +94,8 @@ class Goalie(Card, frozen=True, kw_only=True):
     assist_range: RangeText
     mc: RangeText
     gm_range: RangeText
-    shootout: Literal["A", "B", "C", "D", "F"]
+    # 21.00 shootout grade; "" for a FaceOff 2008 card, which has none (no shootout)
+    shootout: Literal["A", "B", "C", "D", "F", ""] = ""
     games: Annotated[int, Meta(ge=0, le=82)] = 41
 
 
@@ -146,6 +147,38 @@ class TeamDefenseRow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defense: int
 
 
+ArcRange = Annotated[str, Meta(pattern=r"^[1-6]-([2-9]|1[0-2])$")]  # three dice: no red
+ArcColumn = Annotated[list[ArcRange], Meta(min_length=9, max_length=9)]  # ratings 1-9
+
+
+class ArcCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One ARC card (FaceOff 21.000): the card for a total of ratings; column 1 or 2,
+    row by a player's rating (1-9), each cell a three-dice range."""
+
+    total: Annotated[int, Meta(ge=1)]
+    one: ArcColumn
+    two: ArcColumn
+
+
+class ArcCards(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """FaceOff 2008's Assist/Retaliation Cards, one per total from 1 up (21.000)."""
+
+    name: str
+    substitute: bool  # the text prints no ARC card: every pack so far is made up
+    cards: Annotated[list[ArcCard], Meta(min_length=1)]
+
+    def __post_init__(self) -> None:
+        totals = [card.total for card in self.cards]
+        if totals != list(range(1, len(totals) + 1)):
+            raise msgspec.ValidationError("cards: totals must run 1, 2, 3... with none missing")
+
+    def cell(self, total: int, column: int, rating: int) -> str:
+        """The range at (column, rating) of the card for ``total``; a total past the last
+        card reads the last card (ruling R-21.000a)."""
+        card = self.cards[min(total, len(self.cards)) - 1]
+        return (card.one if column == 1 else card.two)[rating - 1]
+
+
 class Charts(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The Game Chart. ``substitute`` names the charts this pack's authors made up."""
 
@@ -168,3 +201,6 @@ class Charts(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     blocked_shots: Annotated[list[list[int]], Meta(min_length=5, max_length=5)]  # 10.70
     shootout: Annotated[list[Annotated[list[RangeText], Meta(min_length=5, max_length=5)]],
                         Meta(min_length=11, max_length=11)]  # 21.00: SO 0..10 x grade A-F
+    # FaceOff 21.000 ARC cards, added from their own pack for a game that uses them; UNSET
+    # (left out of the bytes, so the charts' hash is unchanged) otherwise.
+    arc: ArcCards | UnsetType = UNSET

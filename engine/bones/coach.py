@@ -16,7 +16,7 @@ from msgspec import Meta
 
 from engine.bones.cards import Skater
 from engine.bones.lines import rested_on_bench, skater_slots
-from engine.bones.state import TACTIC_RULES, GameState, other
+from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import ShootoutOrderChosen
 from events.common import LinesChanged, TacticDeclared
@@ -61,9 +61,11 @@ class DefaultCoach:
             lead = state.team(side).score - state.team(other(side)).score
             wanted = policy.tactic_when_behind if lead < 0 else (
                 policy.tactic_when_ahead if lead > 0 else "none")
-            if wanted != "none" and state.team(side).tactic != wanted:
+            if wanted == "none" or not state.uses(TACTIC_OPTIONS[wanted]):
+                continue  # FaceOff 19.000/20.000: only when the game turned it on
+            if state.team(side).tactic != wanted:
                 declared.append(TacticDeclared(side=side, tactic=wanted,
-                                               rule=TACTIC_RULES[wanted]))
+                                               rule=state.ruleset.cite(TACTIC_RULES[wanted])))
         return declared
 
     def lines(self, state: GameState) -> list[LinesChanged]:
@@ -76,7 +78,8 @@ class DefaultCoach:
                 continue
             slots = self.choose(state, side, on_the_fly)
             if slots != state.team(side).slots:
-                changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly))
+                changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
+                                            rule=state.ruleset.cite("6.41")))
         return changes
 
     def _settled(self, state: GameState, side: str) -> bool:

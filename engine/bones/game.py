@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import msgspec
+
 from engine.bones import (
     actions,
+    arc,
     faceoffs,
     goalies,
     injuries,
@@ -25,8 +28,16 @@ from engine.bones import (
 )
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
-from engine.bones.rulesets import find_ruleset
-from engine.bones.state import CHOICE_STEPS, TACTIC_RULES, GameState, PlayerStatus, Step, TeamState
+from engine.bones.rulesets import OPTIONAL_RULES, Ruleset, find_ruleset
+from engine.bones.state import (
+    CHOICE_STEPS,
+    TACTIC_OPTIONS,
+    TACTIC_RULES,
+    GameState,
+    PlayerStatus,
+    Step,
+    TeamState,
+)
 from engine.dice import DiceSource
 from events import bones as ev
 from events.base import Event, Roll
@@ -73,6 +84,8 @@ DECIDERS: dict[str, Decider] = {
     "end_period": periods.decide_end_period,
     "end_game": periods.decide_end_game,
     "shootout": periods.decide_shootout,
+    "arc": arc.decide_arc,
+    "arc_rest": arc.decide_arc_rest,
 }
 
 
@@ -86,7 +99,26 @@ def decide(state: GameState, roll: Roll | None) -> list[Event]:
     if step.kind in CHOICE_STEPS:
         raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: a coach's choice is owed here "
                             f"({step.kind}), not a rules decision")
-    return DECIDERS[step.kind](state, step, roll)
+    return cite_events(state.ruleset, DECIDERS[step.kind](state, step, roll))
+
+
+def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
+    """The events with their ``rule`` (and modifier texts) in the ruleset's own section
+    numbers: the rules code names Hockey Bones sections (FaceOff's timing is 5.xx, its
+    bench penalties 6.00). Hockey Bones events pass through untouched."""
+    if not ruleset.sections:
+        return events
+    cited = []
+    for event in events:
+        changes = {}
+        rule = getattr(event, "rule", None)
+        if isinstance(rule, str) and ruleset.cite(rule) != rule:
+            changes["rule"] = ruleset.cite(rule)
+        mods = getattr(event, "modifiers", None)
+        if mods and any(ruleset.cite(m) != m for m in mods):
+            changes["modifiers"] = [ruleset.cite(m) for m in mods]
+        cited.append(msgspec.structs.replace(event, **changes) if changes else event)
+    return cited
 
 
 CHOICE_RULES = {"shootout_order": "21.00", "extra_skater": "14.60"}
@@ -120,6 +152,16 @@ def _assists_awarded(state: GameState, event: ev.AssistsAwarded) -> None:
         state.queue.pop(0)
 
 
+def _with_arc(apply: Callable[[GameState, Event], None]) -> Callable[[GameState, Event], None]:
+    """An evolver that may queue rank-chart draws, which the ARC option turns into ARC
+    card draws (FaceOff 21.000)."""
+    def evolver(state: GameState, event: Event) -> None:
+        apply(state, event)
+        if state.uses("arc_cards"):
+            arc.convert_queue(state)
+    return evolver
+
+
 EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     DiceRolled: _rolled,
     PeriodStarted: periods.apply_period_started,
@@ -139,16 +181,17 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     ev.GoalScored: scoring.apply_goal,
     ev.ExactTime: _exact_time,
     ev.AssistsCounted: scoring.queue_after_assist_count,
-    ev.GoalieAssistChecked: scoring.queue_after_goalie_assist,
+    ev.GoalieAssistChecked: _with_arc(scoring.queue_after_goalie_assist),
+    ev.ArcChecked: arc.apply_arc_checked,
     ev.AssistsAwarded: _assists_awarded,
     ev.ReboundChecked: goalies.queue_after_rebound,
     ev.ClearingChecked: goalies.queue_after_clearing,
     ev.PlayStopped: stoppages.apply_stop,
-    ev.PenaltyCalled: penalties.apply_called,
+    ev.PenaltyCalled: _with_arc(penalties.apply_called),
     ev.RetaliationRolled: penalties.apply_retaliation,
     ev.SpecialOccurrenceRolled: penalties.apply_special,
     ev.MisconductChecked: penalties.apply_misconduct,
-    ev.GameMisconductChecked: penalties.apply_game_misconduct,
+    ev.GameMisconductChecked: _with_arc(penalties.apply_game_misconduct),
     ev.PenaltyAssessed: penalties.apply_assessed,
     ev.PenaltyEnded: penalties.apply_ended,
     ev.InjuryChecked: injuries.apply_injury,
@@ -181,13 +224,41 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         slots["G"] = starter
         return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
 
-    state = GameState(game_id=created.game_id, ruleset=find_ruleset(created.ruleset),
+    ruleset = find_ruleset(created.ruleset)
+    options = ruleset_options(created, ruleset, charts, (home, away))
+    nhl = (created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range"))
+    state = GameState(game_id=created.game_id, ruleset=ruleset,
                       charts=charts, home=team_state("home", home),
                       away=team_state("away", away), overtime=created.overtime,
                       overtime_skaters=created.overtime_skaters,
-                      late_penalty_house_rule=created.late_penalty_house_rule)
+                      late_penalty_house_rule=created.late_penalty_house_rule,
+                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
     state.queue.append(Step("start_period"))
     return state
+
+
+def ruleset_options(created: GameCreated, ruleset: Ruleset, charts: Charts,
+                    teams: tuple[Team, Team]) -> frozenset[str]:
+    """The optional rules a game turned on, once its options are checked against its
+    ruleset: FaceOff's options (17.000-21.000, NHL ranges 6.00 and 14.51) are no Hockey
+    Bones game's, nor is the quick reference's house rule a FaceOff game's."""
+    options = frozenset(name for name, field in OPTIONAL_RULES.items()
+                        if created.option(field))
+    if options and not ruleset.optional_rules:
+        raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
+                            f"{', '.join(sorted(options))}")
+    nhl = (created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range"))
+    if any(nhl) and not ruleset.draft_nhl_ranges:
+        raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00, 14.51) use "
+                            "NHL bench-penalty and game-misconduct ranges")
+    if "arc_cards" in options and charts.arc is msgspec.UNSET:
+        raise IllegalChoice("21.000: the game uses the ARC cards, and its chart pack has none")
+    if ruleset.shootout and any(g.shootout == "" for t in teams for g in t.goalies):
+        raise IllegalChoice(f"21.00: {ruleset.title} needs every goalie's shootout grade")
+    if created.late_penalty_house_rule and not ruleset.quick_reference:
+        raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
+                            "house rule is not one of its options")
+    return options
 
 
 def check_choice(state: GameState, event: Event) -> None:
@@ -200,8 +271,9 @@ def check_choice(state: GameState, event: Event) -> None:
             # 6.41: a change is on the fly exactly when the puck is in play
             problem = (f"6.41: recorded {'on the fly' if event.on_the_fly else 'at a stoppage'}"
                        f" while the puck is {'in play' if state.puck else 'dead'}")
-        if not problem and event.rule != ("14.60" if extra else "6.41"):
-            problem = f"names rule {event.rule}, not {'14.60' if extra else '6.41'}"
+        wanted = state.ruleset.cite("14.60" if extra else "6.41")
+        if not problem and event.rule != wanted:
+            problem = f"names rule {event.rule}, not {wanted}"
         if not problem and extra:
             team = state.team(step.side)
             goalie = event.slots.get("G")
@@ -214,10 +286,15 @@ def check_choice(state: GameState, event: Event) -> None:
         if not state.queue or state.queue[0].kind != "faceoff":
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
                                 "before the face-off")
-        if event.rule != TACTIC_RULES[event.tactic]:
-            raise IllegalChoice(f"{event.tactic} is rule {TACTIC_RULES[event.tactic]}, "
-                                f"not {event.rule}")
+        rule = state.ruleset.cite(TACTIC_RULES[event.tactic])
+        if not state.uses(TACTIC_OPTIONS[event.tactic]):
+            raise IllegalChoice(f"{rule}: {event.tactic} is an optional rule this game "
+                                "did not turn on")
+        if event.rule != rule:
+            raise IllegalChoice(f"{event.tactic} is rule {rule}, not {event.rule}")
     elif isinstance(event, ev.ShootoutOrderChosen):
+        if not state.ruleset.shootout:
+            raise IllegalChoice(f"{state.ruleset.title} has no shootout: a tie stands")
         if not state.queue or state.queue[0].kind != "shootout_order":
             raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
         if event.rule != "21.00":

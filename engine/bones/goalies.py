@@ -112,7 +112,8 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, li
             continue
         card = defending.card(pid)
         if isinstance(card, Skater) and card.is_defenseman:
-            total += max(0, card.clearing - fatigue_defense(defending.players[pid]))
+            tired = fatigue_defense(defending.players[pid]) if state.uses("fatigue") else 0
+            total += max(0, card.clearing - tired)
     shooters = state.team(side)
     if state.strength(side) != "sh":
         for slot in FORWARD_SLOTS:

@@ -12,6 +12,8 @@ def pp_rules(state: GameState, side: str) -> bool:
     skaters (quick reference, goalie pulled)."""
     if state.strength(side) == "pp":
         return True
+    if not state.ruleset.quick_reference:
+        return False  # FaceOff: its power play is the penalties' (no quick reference)
     team = state.team(side)
     return team.pulled and state.skaters(side) > state.skaters(other(side))
 

@@ -210,7 +210,8 @@ def decide_game_misconduct(state: GameState, step: Step, roll: Roll) -> list:
         assert isinstance(card, Goalie)
         text, rule = card.gm_range, "14.52"
     else:
-        text, rule = team.team.game_misconduct, "14.51"
+        # FaceOff 14.51: a draft league uses the NHL game-misconduct range.
+        text, rule = state.nhl_gm_range or team.team.game_misconduct, "14.51"
     in_range = DiceRange.parse(text).contains(roll)
     return [GameMisconductChecked(side=step.side, range=text, in_range=in_range,
                                   roll=state.rolls, rule=rule)]
@@ -341,7 +342,8 @@ def apply_ended(state: GameState, event: PenaltyEnded) -> None:
 
 
 def decide_bench_check(state: GameState, step: Step, roll: Roll) -> list:
-    text = state.team(step.side).team.bench_minor
+    # FaceOff 6.00: a draft league's games use the league's NHL bench-penalty range.
+    text = state.nhl_bench_range or state.team(step.side).team.bench_minor
     return [BenchMinorChecked(side=step.side, range=text,
                               in_range=DiceRange.parse(text).contains(roll), roll=state.rolls)]
 

@@ -53,7 +53,8 @@ def end_game(state: GameState, decided: str) -> list:
             home += 1
         else:
             away += 1
-    winner = "home" if home > away else "away"
+    # FaceOff 5.00: no shootout follows its overtime, so a tied game stands as a tie.
+    winner = "home" if home > away else "away" if away > home else "none"
     events.append(GameEnded(home_goals=home, away_goals=away, decided=decided, winner=winner))
     return events
 
@@ -67,6 +68,8 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
         state.queue[0:1] = [Step("end_game")]
     elif state.period == 3 and state.overtime:
         state.queue[0:1] = [Step("start_period")]  # 6.00: a 5-minute overtime
+    elif state.period >= 3 and not state.ruleset.shootout:
+        state.queue[0:1] = [Step("end_game", detail="TIE")]  # FaceOff 5.00: a tie stands
     elif state.period >= 3:
         state.queue[0:1] = [Step("shootout_order")]  # 21.00
     else:
@@ -128,6 +131,6 @@ def _decided(state: GameState, shots: dict[str, int]) -> bool:
 
 
 def decide_end_game(state: GameState, step: Step, roll: object) -> list:
-    if step.detail == "SO":
-        return end_game(state, "SO")
+    if step.detail in ("SO", "TIE"):
+        return end_game(state, step.detail)
     return end_game(state, "REG" if state.period <= 3 else "OT")

@@ -1,12 +1,45 @@
 """Rulesets of the Hockey Bones engine: one engine, options as flags, looked up by name.
 
-FaceOff Hockey 2008 (Hockey Bones' predecessor) will join this registry as a second
-ruleset of the same engine; DICE Hockey and Matrix Hockey are other engines.
+FaceOff Hockey 2008 is Hockey Bones' predecessor and a second ruleset of the same engine:
+the same rules apart from the flags below, and its own section numbers (timing is 5.xx
+and bench penalties 6.00 in FaceOff, the other way round in Hockey Bones). The rules code
+names the Hockey Bones section; ``cite`` turns it into the ruleset's own. DICE Hockey and
+Matrix Hockey are other engines.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+# The optional rules a FaceOff game may turn on when it is created (17.000-21.000), by the
+# name of the GameCreated field that records each one.
+OPTIONAL_RULES = {
+    "fatigue": "faceoff_fatigue",  # 17.000
+    "injuries": "faceoff_injuries",  # 18.000
+    "pressure_offense": "faceoff_pressure_offense",  # 19.000
+    "checking_game": "faceoff_checking_game",  # 20.000
+    "arc_cards": "faceoff_arc_cards",  # 21.000
+}
+
+# Hockey Bones section -> FaceOff 2008 section, where the numbers differ.
+FACEOFF_SECTIONS = {
+    "3.20": "3.10",  # FaceOff keeps the dice-range rules under 3.10
+    "5.00": "6.00",  # bench penalties
+    "6.00": "5.00",  # timing
+    "6.10": "5.10",
+    "6.20": "5.20",
+    "6.30": "5.30",
+    "6.40": "5.40",
+    "6.41": "5.41",
+    "17.00": "17.000",  # the optional rules carry three-digit numbers
+    "18.00": "18.000",
+    "19.00": "19.000",
+    "20.00": "20.000",
+}
+
+_SECTION = re.compile(r"\b\d+\.\d+\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,10 +47,39 @@ class Ruleset:
     name: str
     version: int
     title: str
+    # Section numbers of this ruleset that differ from Hockey Bones' (rule text wins).
+    sections: dict[str, str] = field(default_factory=dict)
+    # 10.70: "bones" counts blockers on the ice (its 5-row table); "blue_line" counts the
+    # Blocked Shot ratings of the LD and RD players (FaceOff: 1 B white 3, 2 B white 3/11).
+    blocked_shots: Literal["bones", "blue_line"] = "bones"
+    shootout: bool = True  # Hockey Bones 21.00; FaceOff has none: a tie stands
+    # Fatigue, injuries, pressure offense and the checking game: standing rules (Hockey
+    # Bones 17.00-20.00) or options a game turns on at creation (FaceOff 17.000-20.000).
+    optional_rules: bool = False
+    quick_reference: bool = True  # the Hockey Bones quick reference's house rules
+    # FaceOff 6.00, 14.51: a draft league's games use the league's NHL bench-penalty and
+    # game-misconduct ranges instead of the teams' (a FaceOff league option).
+    draft_nhl_ranges: bool = False
+    # Hockey Bones' Draft League Setup (roster and rating rules, standings rule 29);
+    # FaceOff has no such section.
+    draft_league_setup: bool = True
+
+    def cite(self, text: str) -> str:
+        """``text`` with every Hockey Bones section number in it replaced by this
+        ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
+        if not self.sections or not text:
+            return text
+        return _SECTION.sub(lambda m: self.sections.get(m.group(0), m.group(0)), text)
 
 
 RULESETS: dict[str, Ruleset] = {
     "bones": Ruleset(name="bones", version=2, title="Hockey Bones"),
+    "faceoff2008": Ruleset(
+        name="faceoff2008", version=1, title="FaceOff Hockey 2008",
+        sections=FACEOFF_SECTIONS, blocked_shots="blue_line", shootout=False,
+        optional_rules=True, quick_reference=False,
+        draft_nhl_ranges=True, draft_league_setup=False,
+    ),
 }
 
 

@@ -65,7 +65,9 @@ def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
 
 def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
     cell = state.charts.assists[roll.blue - 1][roll.white - 2]
-    return [AssistsCounted(count=int(cell[0]), roll=state.rolls)]
+    # FaceOff 21.10: with the ARC cards the ASSISTS table gives only the number.
+    rule = "21.10" if state.uses("arc_cards") else "16.00"
+    return [AssistsCounted(count=int(cell[0]), roll=state.rolls, rule=rule)]
 
 
 def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
@@ -75,10 +77,12 @@ def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
     card = team.card(team.goalie)
     assert isinstance(card, Goalie)
     in_range = not team.pulled and DiceRange.parse(card.assist_range).contains(roll)
+    rule = "21.10" if state.uses("arc_cards") else "16.00"
     events: list = [GoalieAssistChecked(goalie=team.goalie, range=card.assist_range,
-                                        in_range=in_range, roll=state.rolls)]
+                                        in_range=in_range, roll=state.rolls, rule=rule)]
     if in_range and step.number == 1:
-        events.append(AssistsAwarded(side=side, players=[team.goalie], roll=state.rolls))
+        events.append(AssistsAwarded(side=side, players=[team.goalie], roll=state.rolls,
+                                     rule=rule))
     return events
 
 

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from engine.bones.cards import Charts, Skater
 from engine.bones.passing import resolve_interception
+from engine.bones.rulesets import RULESETS, Ruleset
 from engine.bones.scoring import goal_events
 from engine.bones.state import GameState, Step, other
 from engine.bones.stoppages import continue_or_stop
@@ -18,20 +19,26 @@ from events.bones import PlayStopped, PuckIntercepted, ShotTaken
 PENALTY_SHOT_RANGE = "3-6"  # 10.60
 EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50
 SCREEN_REDS = 2  # 10.70: on the table's white total, red 1-2 is a screen, 3-6 a block
+# FaceOff 10.70: by the number of Blocked Shot ratings among the LD and RD players.
+BLUE_LINE_BLOCK_WHITES = {1: [3], 2: [3, 11]}
+BONES = RULESETS["bones"]
 WHITE_TOTALS = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
 
 
-def block_whites(charts: Charts, blockers: int) -> list[int]:
-    """10.70: the white totals that block or screen a shot against ``blockers`` (1-5)."""
+def block_whites(charts: Charts, blockers: int, ruleset: Ruleset = BONES) -> list[int]:
+    """10.70: the white totals that block or screen a shot against ``blockers`` (1-5;
+    FaceOff: 1-2 Blocked Shot ratings on the blue line, its table printed in the text)."""
+    if ruleset.blocked_shots == "blue_line":
+        return BLUE_LINE_BLOCK_WHITES.get(blockers, [])
     return charts.blocked_shots[min(blockers, 5) - 1]
 
 
-def block_chance(charts: Charts, blockers: int) -> Fraction:
+def block_chance(charts: Charts, blockers: int, ruleset: Ruleset = BONES) -> Fraction:
     """10.70: the exact chance that a shot against ``blockers`` counted blockers is blocked
     (the table's white total, then red 3-6); e.g. 5/36 x 4/6 with three."""
     if blockers <= 0:
         return Fraction(0)
-    ways = sum(WHITE_TOTALS[w] for w in set(block_whites(charts, blockers)))
+    ways = sum(WHITE_TOTALS[w] for w in set(block_whites(charts, blockers, ruleset)))
     return Fraction(ways, 36) * Fraction(6 - SCREEN_REDS, 6)
 
 
@@ -52,8 +59,12 @@ def range_name(state: GameState, side: str, slot: str, card: Skater, kind: str) 
 
 def blockers(state: GameState, defending: str) -> int:
     """10.70: defensemen and B forwards on the ice; only three count unless killing a
-    penalty or in the checking game (ruling R-10.70a)."""
+    penalty or in the checking game (ruling R-10.70a). FaceOff 10.70: the Blocked Shot
+    ratings of the players in the LD and RD slots, whoever they are (0-2)."""
     team = state.team(defending)
+    if state.ruleset.blocked_shots == "blue_line":
+        return sum(1 for slot in ("LD", "RD") if (pid := team.slots.get(slot))
+                   and isinstance(card := team.card(pid), Skater) and card.blocker)
     count = 0
     for pid in team.skaters_on_ice():
         card = team.card(pid)
@@ -85,7 +96,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     text = getattr(card, name.lower()) or card.n
     count = blockers(state, opp)
     block = ""
-    if count and roll.white in block_whites(state.charts, count):
+    if count and roll.white in block_whites(state.charts, count, state.ruleset):
         block = "screened" if roll.red <= SCREEN_REDS else "blocked"
     checked = roll
     if block == "screened":

@@ -103,9 +103,12 @@ class Step:
 
 
 NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
-                           "shootout_order", "extra_skater"})
+                           "shootout_order", "extra_skater", "arc_rest"})
 # The rule section of each tactic a coach may declare at a stoppage (19.00, 20.00).
 TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
+# The rule each tactic belongs to, an option of a FaceOff game (see GameState.uses).
+TACTIC_OPTIONS = {"pressure": "pressure_offense", "checking1": "checking_game",
+                  "checking2": "checking_game"}
 # Steps that wait for a coach's choice: the shootout shooters (21.00), and the skater who
 # replaces the goalie when the other team is called for a delayed penalty (14.60).
 CHOICE_STEPS = frozenset({"shootout_order", "extra_skater"})
@@ -125,6 +128,20 @@ class Call:
     rule: str
     served_by: str | None = None
     time: int | None = None  # seconds into the period, when fixed in advance (bench minors)
+
+
+@dataclass(slots=True)
+class ArcDraw:
+    """An ARC card draw under way (FaceOff 21.000): see engine/bones/arc.py."""
+
+    kind: str  # "assist", "MI", "MA" or "GM"
+    side: str
+    players: list[str]  # still to check, lowest rating first
+    ratings: dict[str, int]
+    total: int
+    column: int  # 1, or 2 while two assists are to be given (21.10)
+    left: int  # awards still to make
+    awarded: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -155,10 +172,24 @@ class GameState:
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5
     late_penalty_house_rule: bool = False  # quick reference house rule, a game option
+    # Optional rules turned on at creation (FaceOff 17.000-21.000: "fatigue", "injuries",
+    # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
+    options: frozenset[str] = frozenset()
+    nhl_bench_range: str = ""  # FaceOff 6.00: a draft league's range for both teams
+    nhl_gm_range: str = ""  # FaceOff 14.51: likewise for game misconducts
+    arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
+
+    def uses(self, rule: str) -> bool:
+        """Whether a rule that is optional in some ruleset is in play: fatigue, injuries,
+        pressure offense and the checking game stand in Hockey Bones (17.00-20.00) and
+        are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only."""
+        if self.ruleset.optional_rules:
+            return rule in self.options
+        return rule != "arc_cards"
 
     def status(self, player_id: str) -> PlayerStatus:
         found = self.home.players.get(player_id) or self.away.players.get(player_id)

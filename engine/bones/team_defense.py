@@ -22,7 +22,8 @@ def defensive_rating(state: GameState, side: str, slot: str) -> int:
         rating = min(1, rating) if state.strength(side) == "pp" else 0
     elif slot in FORWARD_SLOTS and card.is_defenseman and rating == 5:
         rating = 4  # 9.10: a 5-rated defenseman up front counts 4
-    return max(0, rating - fatigue_defense(status))
+    tired = fatigue_defense(status) if state.uses("fatigue") else 0
+    return max(0, rating - tired)
 
 
 def adjusted_center(rating: int) -> int:

@@ -21,7 +21,7 @@ from engine.dice import parse_roll
 from events.base import Roll
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
-from replay.cli.common import DbOption
+from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -153,6 +153,8 @@ def sim(
         "--late-penalty-house-rule", help="the quick reference's house rule: in the last five "
         "minutes of the third and in overtime an X is a penalty only on red 1")] = False,
     league: LeagueTeams = None,
+    ruleset: RulesetOption = "bones",
+    optional_rule: OptionalRuleOption = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
@@ -160,7 +162,9 @@ def sim(
 
     Example: rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
     (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
+    (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
+    options = faceoff_options(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
     lines = None
@@ -178,7 +182,8 @@ def sim(
                           late_penalty_house_rule=_late_penalty_house_rule(
                               league, late_penalty_house_rule),
                           fixtures=_league_root(league),
-                          overtime_skaters=_overtime_skaters(league))
+                          overtime_skaters=_overtime_skaters(league),
+                          ruleset=ruleset, faceoff=options)
     if as_json:
         _dump(result.to_json())
     else:

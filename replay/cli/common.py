@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.bones.rulesets import OPTIONAL_RULES, RULESETS
 from events.bones import BonesEvent
+from events.common import FaceoffOptions
 from events.errors import RinklogError
 from events.store import EventStore
 
@@ -28,6 +30,27 @@ def _db_path(value: str) -> str:
 
 DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
                                       show_envvar=False, callback=_db_path)]
+
+RulesetOption = Annotated[str, typer.Option(
+    "--ruleset", help=f"the rules played: {', '.join(RULESETS)} (Hockey Bones, FaceOff Hockey 2008)")]
+OptionalRuleOption = Annotated[list[str] | None, typer.Option(
+    "--optional-rule", help="a FaceOff 2008 optional rule to turn on, repeatable: "
+    f"{', '.join(OPTIONAL_RULES)} (recorded in the game's first event)")]
+
+
+def faceoff_options(names: list[str] | None, ruleset: str) -> FaceoffOptions:
+    """The FaceOff options named on the command line, checked against the ruleset."""
+    names = [n.replace("-", "_") for n in names or []]
+    unknown = [n for n in names if n not in OPTIONAL_RULES]
+    if unknown:
+        raise RinklogError(f"--optional-rule: unknown {', '.join(unknown)} "
+                           f"(known: {', '.join(OPTIONAL_RULES)})")
+    rules = RULESETS.get(ruleset)
+    if rules is None:
+        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+    if names and not rules.optional_rules:
+        raise RinklogError(f"--optional-rule needs --ruleset faceoff2008 ({ruleset} has none)")
+    return FaceoffOptions(**dict.fromkeys(names, True))
 
 
 def out(text: str = "") -> None:

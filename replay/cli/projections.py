@@ -140,9 +140,10 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
         _dump(out)
         return
     lines = [f"Stats over {len(out['games'])} game(s)", "", "Teams"]
-    lines += _table(["Team", "GP", "W", "L", "OTL", "GF", "GA", "PP%", "PK%"],
-                    [[t["team"], t["gp"], t["w"], t["l"], t["otl"], t["gf"], t["ga"],
-                      t["pp_pct"] if t["pp_pct"] is not None else "-",
+    ties = ["T"] if any(t["t"] for t in out["teams"]) else []  # FaceOff 2008: ties stand
+    lines += _table(["Team", "GP", "W", "L", "OTL", *ties, "GF", "GA", "PP%", "PK%"],
+                    [[t["team"], t["gp"], t["w"], t["l"], t["otl"], *[t["t"] for _ in ties],
+                      t["gf"], t["ga"], t["pp_pct"] if t["pp_pct"] is not None else "-",
                       t["pk_pct"] if t["pk_pct"] is not None else "-"] for t in out["teams"]])
     lines += ["", "Goalies"]
     lines += _table(["Team", "Goalie", "GP", "W", "L", "OTL", "SA", "SV", "GA", "SV%", "GAA",

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from engine.bones.coach import DEFAULT_POLICY
+from engine.bones.rulesets import RULESETS
 from events.errors import RinklogError
 from replay.cli.common import DbOption, progress_bar
 from replay.data.library import load_coach
@@ -50,14 +51,20 @@ def calibrate(
     games: Annotated[int, typer.Option("--games", help="games of the schedule to play")] = 400,
     seed: Annotated[str, typer.Option("--seed", help="schedule and dice seed")] = "1",
     as_json: Annotated[bool, typer.Option("--json", help="the table as JSON")] = False,
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="play under this ruleset (bones, faceoff2008) instead of the "
+        "league's")] = None,
 ) -> None:
     """Simulate N games of a league and compare per team-game averages with the NHL's.
 
     Nothing is written to a database. Example: rinklog calibrate --league demo --games 400
+    (--ruleset faceoff2008 plays them under FaceOff Hockey 2008)
     """
     if games < 1:
         raise BadGameCount(f"--games must be at least 1, got {games}")
-    table = run_calibration(league, games, seed)
+    if ruleset is not None and ruleset not in RULESETS:
+        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+    table = run_calibration(league, games, seed, ruleset=ruleset)
     if as_json:
         typer.echo(json.dumps(table.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -113,7 +120,8 @@ def season(
                              coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
                              overtime_skaters=loaded.league.overtime_skaters,
                              late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                             divisions=loaded.divisions, games=games)
+                             divisions=loaded.divisions, games=games,
+                             ruleset=loaded.league.ruleset, faceoff=loaded.league.faceoff)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
@@ -164,14 +172,16 @@ def standings(
                               [{"group": title, "teams": [r.to_json() for r in table]}
                                for title, table in tables]))
         return
+    ties = any(r.t for _, table in tables for r in table)  # FaceOff: ties stand (5.00)
     for title, table in tables:
         typer.echo(f"{title}")
-        typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} {'PTS':>4} "
+        typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} "
+                   + (f"{'T':>3} " if ties else "") + f"{'PTS':>4} "
                    f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
         for i, r in enumerate(table, start=1):
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
-                       f"{r.otl:>3} {r.points:>4} {r.road_wins:>3} {r.gf:>4} {r.ga:>4} "
-                       f"{r.diff:>+5}")
+                       f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
+                       f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
 
 
 def leaders(
@@ -221,6 +231,11 @@ def league_check(
     Example: rinklog league check --league demo
     """
     loaded = load_league(league, draft_rules=False)
+    rules = RULESETS[loaded.league.ruleset]
+    if not rules.draft_league_setup:
+        typer.echo(f"league {loaded.name}: {rules.title} has no draft league rules to check "
+                   "(those of the Hockey Bones text do not apply)")
+        return
     broken = check_league(loaded.teams, loaded.league.games)
     state = "on" if loaded.league.draft_rules else "off"
     if as_json:

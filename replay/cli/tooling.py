@@ -24,7 +24,7 @@ from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
 from events.common import GameEnded, LinesChanged, TacticDeclared
 from events.errors import RinklogError, RollError
-from replay.cli.common import DbOption
+from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -140,7 +140,8 @@ class PromptCoach:
             answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
                                "'away G=ID' pulls the goalie]")
             if not answer:
-                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False)
+                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False,
+                                     rule=state.ruleset.cite("6.41"))
                         for side in ("home", "away") if slots[side] != state.team(side).slots]
             edited = self._edit(state, slots, answer)
             if edited is not None:
@@ -199,6 +200,8 @@ class PromptCoach:
         return side, new
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
+        if not (state.uses("pressure_offense") or state.uses("checking_game")):
+            return []  # FaceOff 19.000/20.000: options this game did not turn on
         chosen = []
         for side in ("home", "away"):
             team = state.team(side).team.id
@@ -210,7 +213,7 @@ class PromptCoach:
                 _out(f"  not a tactic: {answer!r} (none, pressure, checking1, checking2)")
             if answer != "none":
                 chosen.append(TacticDeclared(side=side, tactic=answer,
-                                             rule=TACTIC_RULES[answer]))
+                                             rule=state.ruleset.cite(TACTIC_RULES[answer])))
         return chosen
 
     def shootout(self, state: GameState) -> ShootoutOrderChosen:
@@ -553,6 +556,8 @@ def register(app: typer.Typer) -> None:
         league: Annotated[str | None, typer.Option(
             "--league", help="a new game's teams from a league folder or bundled league "
             "(demo); default: the fixture teams")] = None,
+        ruleset: RulesetOption = "bones",
+        optional_rule: OptionalRuleOption = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
@@ -563,10 +568,12 @@ def register(app: typer.Typer) -> None:
         """
         if resume is None and (home is None or away is None):
             raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id or league or late_penalty_house_rule):
+        if resume is not None and (home or away or game_id or league or late_penalty_house_rule
+                                   or ruleset != "bones" or optional_rule):
             # A game's options are fixed when it is created (GameCreated).
             raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
-                               "--late-penalty-house-rule")
+                               "--late-penalty-house-rule/--ruleset/--optional-rule")
+        options = faceoff_options(optional_rule, ruleset)
         coach = PromptCoach()
         with open_store(db) as store:
             loaded = load_league(league) if league else None
@@ -575,7 +582,8 @@ def register(app: typer.Typer) -> None:
                 fixtures=loaded.root if loaded else None,
                 late_penalty_house_rule=late_penalty_house_rule or bool(
                     loaded and loaded.league.late_penalty_house_rule),
-                overtime_skaters=loaded.league.overtime_skaters if loaded else 5)
+                overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
+                ruleset=ruleset, faceoff=options)
             folded = resume_point(store, gid, coach.default)
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")

@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from engine.bones.cards import Charts, Goalie, Skater, Team
+from engine.bones.cards import ArcCards, Charts, Goalie, Skater, Team
 from engine.bones.coach import CoachPolicy
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.dice import DiceRange
@@ -406,6 +406,26 @@ def default_charts(root: str | Path | None = None) -> Charts:
         if candidate.is_file():
             return load_charts(candidate)
     return load_charts(FIXTURES / "bones" / "charts" / "standard.toml")
+
+
+def load_arc_cards(path: str | Path) -> ArcCards:
+    """Load and check an ARC card pack (FaceOff 21.000); ``CardError`` names the fault."""
+    return _cached(Path(path), _arc_from)
+
+
+def _arc_from(data: dict[str, Any], path: Path) -> ArcCards:
+    return convert(data, ArcCards, f"{show_path(path)}: ")
+
+
+def with_arc_cards(charts: Charts, root: str | Path | None = None) -> Charts:
+    """The chart pack with the ARC cards ``bones/charts/arc.toml`` under the fixtures root
+    (else the bundled substitutes) added, for a FaceOff game that uses them (21.000)."""
+    base = fixtures_root(root)
+    for candidate in (base / "bones" / "charts" / "arc.toml", base / "charts" / "arc.toml"):
+        if candidate.is_file():
+            return msgspec.structs.replace(charts, arc=load_arc_cards(candidate))
+    return msgspec.structs.replace(
+        charts, arc=load_arc_cards(FIXTURES / "bones" / "charts" / "arc.toml"))
 
 
 def load_coach(path: str | Path) -> tuple[CoachPolicy, CoachPolicy]:

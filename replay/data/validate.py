@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.errors import CardError
-from replay.data.library import charts_faults, read_toml, show_path, team_faults
+from replay.data.library import charts_faults, load_arc_cards, read_toml, show_path, team_faults
 from replay.leagues.league import load_league
 
 __all__ = ["validate_path"]
@@ -36,11 +36,13 @@ def validate_path(path: str | Path) -> list[str]:
                 errors += team_faults(data, target)[1]
             elif "faceoffs" in data:
                 errors += charts_faults(data, target)[1]
+            elif "cards" in data:  # FaceOff 2008 ARC cards (21.000)
+                load_arc_cards(target)
             elif "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
                 load_league(target)
             else:
                 raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
-                                "nor a chart pack (no 'faceoffs')")
+                                "a chart pack (no 'faceoffs') nor ARC cards (no 'cards')")
         except CardError as err:
             errors.append(str(err))
     return errors

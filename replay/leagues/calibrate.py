@@ -32,8 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.bones.cards import Charts
+from engine.bones.rulesets import find_ruleset
 from engine.bones.shots import block_chance
 from events.bones import InjuryChecked, PenaltyAssessed, ShotTaken
+from events.common import FaceoffOptions, GameCreated
 from projections.scoresheet import build_scoresheet
 from replay.data.library import default_charts
 from replay.leagues.league import LoadedLeague, load_league
@@ -154,9 +156,11 @@ def block_figures(events: list[Any], charts: Charts) -> dict[str, float]:
     """10.70 for one game: shots blocked, and what the table implies for the blockers
     counted at each shot checked (its sum of chances and their binomial variance)."""
     blocked, implied, variance, checked = 0, 0.0, 0.0, 0
+    created = events[0] if events and isinstance(events[0], GameCreated) else None
+    rules = find_ruleset(created.ruleset if created else "bones")  # FaceOff: its own table
     for e in events:
         if isinstance(e, ShotTaken) and e.blockers > 0:
-            p = float(block_chance(charts, e.blockers))
+            p = float(block_chance(charts, e.blockers, rules))
             checked += 1
             implied += p
             variance += p * (1 - p)
@@ -194,11 +198,13 @@ def _ratio(a: float, b: float) -> float:
 
 
 def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
-              workers: int = 2) -> Table:
+              workers: int = 2, ruleset: str | None = None) -> Table:
     """Play the first ``games`` fixtures of the league's season for ``seed`` exactly as
     ``rinklog season`` would (goalie rotation, the league's overtime), in a throw-away
     database, and average them per team-game beside the NHL's figures."""
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
+    ruleset = ruleset or loaded.league.ruleset  # --ruleset plays the league under another
+    faceoff = loaded.league.faceoff if find_ruleset(ruleset).optional_rules else FaceoffOptions()
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
     charts = default_charts(loaded.root)
@@ -206,7 +212,8 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
         run = run_season(store, league=loaded.name, teams=loaded.teams, charts=charts,
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
                          workers=workers, overtime_skaters=loaded.league.overtime_skaters,
-                         late_penalty_house_rule=loaded.league.late_penalty_house_rule)
+                         late_penalty_house_rule=loaded.league.late_penalty_house_rule,
+                         ruleset=ruleset, faceoff=faceoff)
         for fx in fixtures:
             events = read_game(store, season_game_id(run.season_id, fx.number))
             figures = _game_figures(events, charts)

@@ -32,6 +32,9 @@ import msgspec
 from msgspec import Meta
 
 from engine.bones.cards import Team
+from engine.bones.rulesets import RULESETS
+from engine.dice import DiceRange
+from events.common import FaceoffOptions
 from events.errors import CardError
 from replay.data.library import FIXTURES, convert, load_team, read_toml, show_path
 from replay.leagues.draft_rules import DraftRuleError, check_league
@@ -59,6 +62,25 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     draft_rules: bool = False  # the rules text's draft league rules (replay/leagues/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
+    ruleset: str = "bones"  # or "faceoff2008" (FaceOff Hockey 2008)
+    faceoff: FaceoffOptions = FaceoffOptions()  # [faceoff] options of a FaceOff league
+
+    def __post_init__(self) -> None:
+        rules = RULESETS.get(self.ruleset)
+        if rules is None:
+            raise ValueError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+        if self.faceoff.any and not rules.optional_rules:
+            raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
+        if self.late_penalty_house_rule and not rules.quick_reference:
+            raise ValueError(f"{rules.title} has no quick reference house rules")
+        nhl = (self.faceoff.nhl_bench_range, self.faceoff.nhl_gm_range)
+        if rules.draft_nhl_ranges and (self.draft_rules, self.draft_rules) != tuple(map(bool, nhl)):
+            # FaceOff 6.00, 14.51: draft leagues use the NHL ranges, and only they.
+            raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
+                             "the NHL ranges [faceoff] nhl_bench_range and nhl_gm_range, and "
+                             "only a draft league does")
+        for text in filter(None, nhl):
+            DiceRange.parse(text)
 
     @property
     def team_ids(self) -> list[str]:
@@ -165,7 +187,9 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
-    if league.draft_rules if draft_rules is None else draft_rules:
+    # FaceOff has no draft league section: its draft leagues only use the NHL ranges.
+    checked = league.draft_rules if draft_rules is None else draft_rules
+    if checked and RULESETS[league.ruleset].draft_league_setup:
         broken = check_league(teams, league.games)
         if broken:
             count = f"{len(broken)} draft-rule violation" + ("" if len(broken) == 1 else "s")

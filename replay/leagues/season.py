@@ -16,16 +16,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import msgspec
+from msgspec import UNSET
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
-from events.common import SeasonCreated
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, SeasonCreated
 from events.errors import RinklogError
 from events.store import EventStore, blob_hash
 from projections import store as read_models
 from projections.index import stream_index
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, game_charts, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -60,12 +61,14 @@ _season: tuple[str, str] = ("", "")
 _policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
 _overtime_skaters = 5
 _late_penalty_house_rule = False
+_rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)
 
 
 def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
           policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-          overtime_skaters: int = 5, late_penalty_house_rule: bool = False) -> None:
-    global _charts, _season, _policies, _overtime_skaters, _late_penalty_house_rule
+          overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
+          rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)) -> None:
+    global _charts, _season, _policies, _overtime_skaters, _late_penalty_house_rule, _rules
     _teams.clear()
     _teams.update(teams)
     _charts = charts
@@ -73,6 +76,7 @@ def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
     _policies = policies
     _overtime_skaters = overtime_skaters
     _late_penalty_house_rule = late_penalty_house_rule
+    _rules = rules
 
 
 def goalie_starts(teams: dict[str, Team],
@@ -112,7 +116,7 @@ def _play(fixture: tuple[int, str, str, str, str]
                      goalies=(home_goalie, away_goalie),
                      coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters,
                      late_penalty_house_rule=_late_penalty_house_rule,
-                     season=season_id, number=number)
+                     season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1])
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     # the read models leaders need, folded here while the events are in memory
     stats = read_models.game_rows(game_id, game.events, SEASON_READ_MODELS)
@@ -133,7 +137,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
                overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
-               progress: Progress | None = None, games: int | None = None) -> SeasonRun:
+               progress: Progress | None = None, games: int | None = None,
+               ruleset: str = "bones",
+               faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point.
 
     The season records the whole ``schedule``; ``games`` plays only its first N, so a
@@ -142,13 +148,17 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     start = time.perf_counter()
+    charts = game_charts(charts, faceoff)  # FaceOff's ARC cards join the season's pack
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
                             team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
                             divisions=[(c, d, list(t)) for c, d, t in divisions],
                             overtime_skaters=overtime_skaters,
-                            late_penalty_house_rule=late_penalty_house_rule)
+                            late_penalty_house_rule=late_penalty_house_rule,
+                            # UNSET for Hockey Bones, so its seasons' bytes are unchanged
+                            ruleset=UNSET if ruleset == "bones" else ruleset,
+                            faceoff=faceoff if faceoff.any else UNSET)
     if not store.exists(season_id):
         store.append(season_id, [created], 0, kind="season", meta=stream_index([created]).meta)
     else:
@@ -169,7 +179,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     events = 0
     if progress:
         progress(done, len(cut))
-    setup = (coach, overtime_skaters, late_penalty_house_rule)
+    setup = (coach, overtime_skaters, late_penalty_house_rule, (ruleset, faceoff))
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta, stats in results:

@@ -207,8 +207,9 @@ def describe(state: GameState | None, event: Event) -> str | None:
     if isinstance(event, PeriodEnded):
         return f"end of period {event.period}: {event.home_goals} - {event.away_goals}"
     if isinstance(event, GameEnded):
+        result = "a tie" if event.winner == "none" else f"{team(event.winner)} win"
         return (f"final ({event.decided}): {team('home')} {event.home_goals} - "
-                f"{event.away_goals} {team('away')}, {team(event.winner)} win")
+                f"{event.away_goals} {team('away')}, {result}")
     if isinstance(event, ev.FaceoffRolled):
         return (f"face-off: {name(event.player)} ({team(event.side)}) wins it" if event.player
                 else "face-off: empty slot, roll again")

@@ -23,11 +23,11 @@ from engine.bones.rulesets import find_ruleset
 from engine.dice import DiceSource, ManualDice, SeededDice
 from events.base import Event
 from events.bones import BonesEvent
-from events.common import GameCreated, GameEnded, RosterEntry, TeamSheet
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, RosterEntry, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
-from replay.data.library import default_charts, find_team
+from replay.data.library import default_charts, find_team, with_arc_cards
 
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"
@@ -101,16 +101,19 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                 seed: str | None = None, ruleset: str = "bones",
                 goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
                 late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
-                live: bool = False) -> PlayedGame:
+                live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
     """A game's first event, with the blobs it names: the one way a game is created. The
-    options (a league's overtime skaters, the quick reference's late-penalty house rule)
-    are recorded in it."""
+    options (a league's overtime skaters, the quick reference's late-penalty house rule,
+    FaceOff 2008's optional rules and NHL ranges) are recorded in it."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
         # Events name players by id, so a game needs ids unique across both teams.
         raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
     rules = find_ruleset(ruleset)
+    if faceoff.any and not rules.optional_rules:
+        raise RinklogError(f"FaceOff options need --ruleset faceoff2008, not {rules.name}")
+    charts = game_charts(charts, faceoff)
     home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
     chart_bytes = _canonical.encode(charts)
     created = GameCreated(
@@ -127,9 +130,18 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         live=live,
         season=season,
         number=number,
+        **faceoff.created_fields(),
     )
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
     return PlayedGame([created], blobs)
+
+
+def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
+    them (21.000), so they are in the pack its first event names."""
+    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
+        return with_arc_cards(charts)
+    return charts
 
 
 def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
@@ -137,15 +149,15 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
               goalies: tuple[str, str] = ("", ""),
               coach: DefaultCoach | None = None, overtime_skaters: int = 5,
               late_penalty_house_rule: bool = False, season: str = "",
-              number: int = 0) -> PlayedGame:
+              number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
                        goalies=goalies, overtime_skaters=overtime_skaters,
                        late_penalty_house_rule=late_penalty_house_rule, season=season,
-                       number=number)
+                       number=number, faceoff=faceoff)
     created = game.events[0]
     assert isinstance(created, GameCreated)
-    state = initial_state(created, home, away, charts)
+    state = initial_state(created, home, away, game_charts(charts, faceoff))
     play(state, dice, coach or DefaultCoach(), game.events.append)
     return game
 
@@ -166,7 +178,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
              coach: DefaultCoach | None = None, overtime_skaters: int = 5,
-             late_penalty_house_rule: bool = False) -> GameResult:
+             late_penalty_house_rule: bool = False,
+             faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -183,7 +196,10 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         count = 1 + sum(1 for s in store.streams() if s.stream.startswith(f"{home.id}-{away.id}-live"))
         game_id = f"{home.id}-{away.id}-live{count}"
     rolls_text = "\n".join(rolls_list) if rolls_list is not None else None
-    game_id = game_id or game_id_for(home.id, away.id, seed, rolls_text)
+    if game_id is None:
+        game_id = game_id_for(home.id, away.id, seed, rolls_text)
+        if ruleset != "bones":
+            game_id += f"-{ruleset}"  # the same seed under another ruleset is another game
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
     manual = rolls_list is not None or dice is not None or seed is None
@@ -193,7 +209,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
                      seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
                      overtime_skaters=overtime_skaters,
-                     late_penalty_house_rule=late_penalty_house_rule)
+                     late_penalty_house_rule=late_penalty_house_rule, faceoff=faceoff)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,

@@ -28,8 +28,10 @@ from engine.dice import DiceSchedule, DiceSource, ManualDice, derive_roll, seed_
 from events.base import Event, Roll
 from events.bones import ShootoutOrderChosen
 from events.common import (
+    NO_FACEOFF_OPTIONS,
     BranchStarted,
     DiceRolled,
+    FaceoffOptions,
     GameCreated,
     GameEnded,
     LinesChanged,
@@ -286,7 +288,8 @@ def next_live_id(store: EventStore, home: str, away: str) -> str:
 def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   game_id: str | None = None, fixtures: str | Path | None = None,
                   ruleset: str = "bones", late_penalty_house_rule: bool = False,
-                  overtime_skaters: int = 5) -> str:
+                  overtime_skaters: int = 5,
+                  faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> str:
     """Create a typed-dice game played at the table (``live`` in its GameCreated, so it
     may stop and resume): its blobs and its first event; return its id."""
     home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
@@ -298,7 +301,7 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
     game = create_game(home, away, charts, game_id=game_id, ruleset=ruleset, live=True,
                        late_penalty_house_rule=late_penalty_house_rule,
-                       overtime_skaters=overtime_skaters)
+                       overtime_skaters=overtime_skaters, faceoff=faceoff)
     for content, media in game.blobs:
         store.put_blob(content, media)
     store.append(game_id, game.events, expected_version=0, kind="game", meta=game.meta())

@@ -10,21 +10,24 @@ from engine.bones.rulesets import find_ruleset
 from engine.bones.state import GameState, Step
 from events.base import Roll
 from events.common import GameCreated, TeamSheet
-from replay.data.library import default_charts, find_team
+from replay.data.library import default_charts, find_team, with_arc_cards
 
 SLOTS = ("LW", "C", "RW", "LD", "RD")
 
 
-def created(**kw) -> GameCreated:
+def created(ruleset: str = "bones", **kw) -> GameCreated:
     sheet = TeamSheet(team_id="X", name="X", card_hash="0", roster=[])
-    rules = find_ruleset("bones")
+    rules = find_ruleset(ruleset)
     return GameCreated(game_id="rules-test", ruleset=rules.name, ruleset_version=rules.version,
                        home=sheet, away=sheet, charts_hash="0", dice="seeded", seed="t", **kw)
 
 
-def new_state(**kw) -> GameState:
+def new_state(ruleset: str = "bones", **kw) -> GameState:
     """HFX at home, QUE away, each with its first forward line and pair on, period 1."""
-    state = initial_state(created(**kw), find_team("HFX"), find_team("QUE"), default_charts())
+    charts = default_charts()
+    if kw.get("faceoff_arc_cards"):
+        charts = with_arc_cards(charts)  # FaceOff 21.000: the ARC cards join the pack
+    state = initial_state(created(ruleset, **kw), find_team("HFX"), find_team("QUE"), charts)
     for team in (state.home, state.away):
         lines = team.team.lines
         for slot, pid in zip(SLOTS, [*lines.forwards[0], *lines.defense[0]], strict=True):
