@@ -18,15 +18,17 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from forge import audit_forged
+from forge import audit_forged, chained
 
 from engine.bones.coach import DefaultCoach
 from engine.dice import SeededDice, derive_roll
 from events.common import BranchStarted, GameCreated
 from events.errors import RinklogError
+from events.store import encode_meta
 from projections import store as read_models
+from projections.index import stream_index
 from replay.cli import main
-from replay.tooling.audit import audit_all, audit_blobs, audit_game
+from replay.tooling.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
 from replay.tooling.games import load_inputs, open_store, play_game, read_game, simulate
 from replay.tooling.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
 from replay.tooling.session import branch_game, continue_game, new_live_game, resume_point, store_committer
@@ -483,3 +485,32 @@ def _rehashed_misses(store, events: list, honest_head: str) -> list:
             missed.append((i, path))
         assert report.head_hash != honest_head  # the receipt's head never matches
     return missed
+
+
+def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -> None:
+    """A FaceOff season's game re-hashed with an optional rule the season did not turn on,
+    or under another ruleset, fails the season check, whatever its decisions."""
+    db = tmp_path / "fo.db"
+    root = tmp_path / "league"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "fixtures" / "bones" / "leagues"
+                    / "demo", root)
+    toml = root / "league.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        "games = 82", 'games = 82\nruleset = "faceoff2008"'), encoding="utf-8")
+    assert main(["season", "--league", str(root), "--seed", "o", "--games", "1",
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    with open_store(db) as store:
+        game = next(s.stream for s in store.streams(kind="game"))
+        events = read_game(store, game)
+        season = store.read(events[0].season, 1, 1)[0].event
+
+        def audited(stream_events: list) -> AuditReport:
+            rows = chained(stream_events)
+            record = msgspec.structs.replace(store.stream_record(game), head_hash=rows[-1].hash,
+                                             meta=encode_meta(stream_index(stream_events).meta))
+            return audit_stream(game, record, rows, store, lambda _: season)
+
+        assert audited(events).ok
+        for change in ({"faceoff_fatigue": True}, {"ruleset": "bones", "ruleset_version": 2}):
+            report = audited([msgspec.structs.replace(events[0], **change), *events[1:]])
+            assert report.failure is not None and report.failure.check == "season", report

@@ -35,13 +35,21 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
+from msgspec import UNSET
 
 from engine.bones.cards import Charts, Team
 from engine.bones.rulesets import RULESETS
 from engine.dice import DiceSchedule, derive_roll, seed_for
 from events.base import Event
 from events.bones import decoder
-from events.common import BranchStarted, DiceRolled, GameCreated, SeasonCreated
+from events.common import (
+    NO_FACEOFF_OPTIONS,
+    BranchStarted,
+    DiceRolled,
+    FaceoffOptions,
+    GameCreated,
+    SeasonCreated,
+)
 from events.errors import UnknownGame
 from events.store import (
     GENESIS,
@@ -60,6 +68,13 @@ from replay.tooling.refold import Mismatch, recheck
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
            "audit_stream"]
 
+
+
+# The GameCreated fields that record FaceOff options (FaceoffOptions.created_fields).
+_FACEOFF_FIELDS = FaceoffOptions(
+    **{name: True for name in ("fatigue", "injuries", "pressure_offense", "checking_game",
+                               "arc_cards")}, nhl_bench_range="x", nhl_gm_range="x",
+).created_fields()
 
 
 class BlobSource(Protocol):
@@ -301,6 +316,9 @@ class _Audit:
             "charts": season.charts_hash,
             "overtime skaters": season.overtime_skaters,
             "late-penalty house rule": season.late_penalty_house_rule,
+            "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
+            "FaceOff options": (season.faceoff if season.faceoff is not UNSET
+                                else NO_FACEOFF_OPTIONS).created_fields(),
         }
         got = {
             "game id": created.game_id, "teams": (created.home.team_id, created.away.team_id),
@@ -308,6 +326,9 @@ class _Audit:
             "home cards": created.home.card_hash, "away cards": created.away.card_hash,
             "charts": created.charts_hash, "overtime skaters": created.overtime_skaters,
             "late-penalty house rule": created.late_penalty_house_rule,
+            "ruleset": created.ruleset,
+            "FaceOff options": {name: value for name in _FACEOFF_FIELDS
+                                if (value := getattr(created, name)) is not UNSET},
         }
         for key, value in want.items():
             if got[key] != value:
