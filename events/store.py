@@ -266,6 +266,13 @@ class EventStore:
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The database connection, for tables kept beside the streams in the same file (the
+        read models), so they share its transactions. Never for the event tables: those
+        change only through :meth:`append`."""
+        return self._db
+
     def close(self) -> None:
         """Close the database; the store is unusable afterwards."""
         self._db.close()

@@ -43,7 +43,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, build_stats
 from projections.toi import build_toi
 
-__all__ = ["PROJECTIONS", "TABLES", "compare", "dump", "game_rows", "rebuild", "save",
+__all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
            "stored_differences", "update"]
 
 PROJECTIONS = ("penalties", "scoresheet", "stats", "toi")
@@ -190,7 +190,7 @@ def save(store: EventStore, game_id: str, version: int,
          rows: dict[str, dict[str, list[dict]]]) -> None:
     """Store :func:`game_rows` of a game at ``version`` (its rows and checkpoints), in one
     transaction: the same rows :func:`update` would write."""
-    conn = store._db
+    conn = store.connection
     conn.execute("BEGIN IMMEDIATE")
     try:
         if store not in _READY:  # once per store: a season saves a game at a time
@@ -224,7 +224,7 @@ def _write(conn: Any, projection: str, game_id: str, version: int,
 
 def _update(store: EventStore, game_ids: Iterable[str] | None,
             projections: tuple[str, ...] = PROJECTIONS) -> int:
-    conn = store._db  # the store's own connection: one file, one transaction
+    conn = store.connection  # the store's own connection: one file, one transaction
     sdb = sqlite_utils.Database(conn)
     wanted = None if game_ids is None else set(game_ids)
     if wanted is not None:
@@ -258,7 +258,7 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) 
     """Drop every ``rm_`` table and build the read models from the streams alone."""
     store, close = _open(db)
     try:
-        conn = store._db
+        conn = store.connection
         conn.execute("BEGIN IMMEDIATE")
         try:
             for name in [CHECKPOINTS, *TABLES]:
@@ -280,40 +280,35 @@ def dump(db: str | Path | EventStore) -> dict[str, list[tuple]]:
     try:
         out = {}
         for name in [CHECKPOINTS, *TABLES]:
-            cols = [r[1] for r in store._db.execute(f"PRAGMA table_info({name})")]
+            cols = [r[1] for r in store.connection.execute(f"PRAGMA table_info({name})")]
             if not cols:
                 out[name] = []
                 continue
             order = ", ".join(f"[{c}]" for c in cols)
-            out[name] = store._db.execute(f"SELECT * FROM {name} ORDER BY {order}").fetchall()
+            out[name] = store.connection.execute(f"SELECT * FROM {name} ORDER BY {order}").fetchall()
         return out
     finally:
         if close:
             store.close()
 
 
-def compare(store: EventStore, game_id: str, events: list[Any]) -> list[str]:
-    """Rebuild every read model of one game from ``events`` and compare it, row for row,
-    with what the database stores; the differences (none: identical). A game whose read
-    models were never stored is stored first, then compared."""
-    update(store, [game_id])
-    return stored_differences(store, game_id, events)
-
-
-def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> list[str]:
+def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> list[str] | None:
     """Read-only: the stored read models of one game that differ from a rebuild from
-    ``events``. Projections never stored for the game, or stored before its last event
-    (``update`` refolds those), are not compared."""
-    conn = store._db
+    ``events`` (an empty list: identical). Projections never stored for the game, or stored
+    before its last event (``update`` refolds those), are not compared; None when none is
+    stored as of the game's last event."""
+    conn = store.connection
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                         (CHECKPOINTS,)).fetchone():
-        return []
+        return None
     marks = dict(conn.execute(f"SELECT projection, seq FROM {CHECKPOINTS} WHERE stream = ?",
                               (game_id,)))
+    current = [p for p in _BUILDERS if marks.get(p) == len(events)]
+    if not current:
+        return None
     differences = []
-    for projection, build in _BUILDERS.items():
-        if marks.get(projection) != len(events):
-            continue
+    for projection in current:
+        build = _BUILDERS[projection]
         rows = build(game_id, events)
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:

@@ -96,7 +96,7 @@ def leaders(store: EventStore, season: Season, top: int = 10,
     """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored ``stats`` read model
     (a season keeps it current as it is played; games stored otherwise are folded now)."""
     read_models.update(store, season.game_ids, projections=("stats",))
-    db = store._db
+    db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}
     for title, column in SKATER_BOARDS.items():

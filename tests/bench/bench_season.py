@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
                   f"{season_rate:,.0f} events/s ({run.events / games:.0f} events/game)")
 
             game_ids = [season_game_id(run.season_id, n) for n, _, _ in fixtures]
-            limit_events, limit_took = physical_limit(store._db, Path(tmp) / "limit.db", game_ids)
+            limit_events, limit_took = physical_limit(store.connection, Path(tmp) / "limit.db", game_ids)
             assert limit_events == run.events, (limit_events, run.events)
             limit_rate = limit_events / limit_took
             print(f"limit:       plain sqlite3 executemany, one transaction per game: "
