@@ -37,11 +37,9 @@ from typing import Any, Protocol
 import msgspec
 from msgspec import UNSET
 
-from engine.bones.cards import Charts, Team
-from engine.bones.rulesets import RULESETS
 from engine.dice import DiceSchedule, derive_roll, seed_for
+from engine.systems import SYSTEMS, system_of
 from events.base import Event
-from events.bones import decoder
 from events.common import (
     NO_FACEOFF_OPTIONS,
     BranchStarted,
@@ -50,7 +48,7 @@ from events.common import (
     GameCreated,
     SeasonCreated,
 )
-from events.errors import UnknownGame
+from events.errors import RinklogError, UnknownGame
 from events.store import (
     GENESIS,
     ChainRow,
@@ -66,9 +64,13 @@ from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
+           "stream_decoder",
            "audit_stream"]
 
 
+
+# The first event of every stream, whatever its game system.
+_FIRST = msgspec.msgpack.Decoder(GameCreated | SeasonCreated)
 
 # The GameCreated fields that record FaceOff options (FaceoffOptions.created_fields).
 _FACEOFF_FIELDS = FaceoffOptions(
@@ -217,6 +219,7 @@ class _Audit:
                           f"{head[:16]}… (events removed or the head changed)", "hash chain")
 
     def _decode(self) -> None:
+        decoder = stream_decoder(self.rows[0])
         for row in self.rows:
             try:
                 event = decoder.decode(row.payload)
@@ -243,13 +246,14 @@ class _Audit:
 
     def _game(self, created: GameCreated, forks: list[int], blobs: BlobSource,
               season_of: SeasonLookup) -> None:
-        home, away, charts = _inputs(created, blobs)
-        rules = RULESETS.get(created.ruleset)
+        rulesets = {r: s.rulesets[r] for s in SYSTEMS.values() for r in s.rulesets}
+        rules = rulesets.get(created.ruleset)
         if rules is None or rules.version != created.ruleset_version:
-            known = ", ".join(f"{r.name} version {r.version}" for r in RULESETS.values())
+            known = ", ".join(f"{r.name} version {r.version}" for r in rulesets.values())
             raise _Failed("identity", 1, f"a ruleset this rinklog plays ({known}); a game of "
                           "an older version is checked by the rinklog that played it",
                           f"{created.ruleset} version {created.ruleset_version}", "rulesets")
+        home, away, charts = _inputs(created, blobs)
         for side, team, sheet in (("home", home, created.home), ("away", away, created.away)):
             want = team_sheet(team, sheet.card_hash)
             if sheet != want:
@@ -407,14 +411,27 @@ def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
     return content
 
 
-def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Team, Team, Charts]:
+def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
+    """The decoder of the stream's game system, found from its first event (a GameCreated
+    or SeasonCreated, events every system shares); the first system's when that does not
+    decode (the decode check then names the event)."""
+    try:
+        created = _FIRST.decode(first.payload)
+        ruleset = created.ruleset if created.ruleset is not UNSET else "bones"
+        return system_of(ruleset).decoder
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RinklogError):
+        return next(iter(SYSTEMS.values())).decoder
+
+
+def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Any, Any, Any]:
+    system = system_of(created.ruleset)
     try:
         home = msgspec.json.decode(_blob(blobs, created.home.card_hash, CARD_MEDIA,
-                                         "the home cards"), type=Team)
+                                         "the home cards"), type=system.team_type)
         away = msgspec.json.decode(_blob(blobs, created.away.card_hash, CARD_MEDIA,
-                                         "the away cards"), type=Team)
+                                         "the away cards"), type=system.team_type)
         charts = msgspec.json.decode(_blob(blobs, created.charts_hash, CHART_MEDIA,
-                                           "the charts"), type=Charts)
+                                           "the charts"), type=system.charts_type)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
         raise _Failed("blobs", 1, "cards and charts that decode", str(err),
                       "content hashes") from None
@@ -438,7 +455,7 @@ class _StoreSeasons:
                                          f"{report.failure.check} check at {report.failure.seq}"
                                          if report.events else f"no season stream {season_id!r}")
             else:
-                first = decoder.decode(self.store.raw_rows(season_id)[0].payload)
+                first = _FIRST.decode(self.store.raw_rows(season_id)[0].payload)
                 self.cache[season_id] = first if isinstance(first, SeasonCreated) else \
                     f"{season_id!r} is not a season"
         return self.cache[season_id]
@@ -459,7 +476,9 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     report = _audit_in_store(store, game_id, seasons)
     if report.ok and read_models and report.kind == "game":
         from projections.store import stored_differences
-        events = [decoder.decode(row.payload) for row in store.raw_rows(game_id)]
+        rows = store.raw_rows(game_id)
+        decoder = stream_decoder(rows[0])
+        events = [decoder.decode(row.payload) for row in rows]
         differences = stored_differences(store, game_id, events)
         if differences:
             report = AuditReport(

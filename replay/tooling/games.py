@@ -22,7 +22,7 @@ from engine.bones.game import initial_state, play
 from engine.bones.rulesets import find_ruleset
 from engine.dice import DiceSource, ManualDice, SeededDice
 from events.base import Event
-from events.bones import BonesEvent
+from events.catalogue import ALL_EVENTS
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, RosterEntry, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
@@ -35,7 +35,7 @@ _canonical = msgspec.json.Encoder(order="deterministic")
 
 
 def open_store(path: str | Path) -> EventStore:
-    return EventStore(path, event_type=BonesEvent)
+    return EventStore(path, event_type=ALL_EVENTS)
 
 
 def game_id_for(home: str, away: str, seed: str | None, rolls_text: str | None = None) -> str:

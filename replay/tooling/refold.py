@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.bones.cards import Charts, Team
-from engine.bones.game import IllegalChoice, check_choice, decide, evolve, initial_state
-from engine.bones.state import GameState
+from engine.systems import system_of
 from events.base import Event
-from events.bones import ShootoutOrderChosen
-from events.common import BranchStarted, DiceRolled, GameCreated, LinesChanged, TacticDeclared
-
-CHOICES = (LinesChanged, ShootoutOrderChosen, TacticDeclared)
+from events.common import BranchStarted, DiceRolled, GameCreated
 
 
 @dataclass(frozen=True)
@@ -35,12 +31,12 @@ class Refold:
     not follow (``mismatch``), and, for a stream cut inside a decision, the events the
     rules still owe (``pending``, not applied to ``state``)."""
 
-    state: GameState
+    state: Any  # the system's game state
     mismatch: Mismatch | None = None
     pending: list[Event] = field(default_factory=list)
 
 
-def refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> Refold:
+def refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refold:
     """Fold ``events`` by re-deciding every step from its recorded roll (the audit's
     check, and the way a stopped game is resumed).
 
@@ -61,17 +57,19 @@ def refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> R
     return result
 
 
-def _refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> Refold:
+def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refold:
     created = events[0]
     assert isinstance(created, GameCreated)
-    state = initial_state(created, home, away, charts)
+    system = system_of(created.ruleset)
+    evolve, decide = system.evolve, system.decide
+    state = system.initial_state(created, home, away, charts)
     i = 1
     while i < len(events):
         event = events[i]
-        if isinstance(event, CHOICES):
+        if isinstance(event, system.choice_events):
             try:
-                check_choice(state, event)
-            except IllegalChoice as err:
+                system.check_choice(state, event)
+            except system.illegal_choice as err:
                 return Refold(state, Mismatch(i + 1, "a legal coach choice", str(err), "6.41"))
             evolve(state, event)
             i += 1
@@ -103,7 +101,7 @@ def _refold(events: Sequence[Event], home: Team, away: Team, charts: Charts) -> 
     return Refold(state)
 
 
-def recheck(events: list[Event], home: Team, away: Team, charts: Charts) -> Mismatch | None:
+def recheck(events: list[Event], home: Any, away: Any, charts: Any) -> Mismatch | None:
     """The first event (by seq, 1-based) the rules do not reproduce, or None."""
     result = refold(events, home, away, charts)
     if result.mismatch is not None:

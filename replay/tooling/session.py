@@ -20,13 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.bones.cards import Charts, Team
-from engine.bones.coach import DefaultCoach
-from engine.bones.game import check_choice, evolve, steps
-from engine.bones.state import GameState
 from engine.dice import DiceSchedule, DiceSource, ManualDice, derive_roll, seed_for
+from engine.systems import system_of
 from events.base import Event, Roll
-from events.bones import ShootoutOrderChosen
 from events.common import (
     NO_FACEOFF_OPTIONS,
     BranchStarted,
@@ -56,13 +52,14 @@ __all__ = [
 ]
 
 MAX_STEPS = 200_000
-CHOICES = (LinesChanged, ShootoutOrderChosen, TacticDeclared)
 Commit = Callable[[list[Event]], None]
 
 
 class Coach(Protocol):
-    def lines(self, state: GameState) -> list[LinesChanged]: ...
-    def shootout(self, state: GameState) -> ShootoutOrderChosen: ...
+    """What a game system's loop asks of a coach (the state is the system's)."""
+
+    def lines(self, state: Any) -> list[LinesChanged]: ...
+    def shootout(self, state: Any) -> Event: ...
 
 
 @dataclass
@@ -75,14 +72,14 @@ class Folded:
     """
 
     created: GameCreated
-    state: GameState
+    state: Any  # the game system's state
     events: int
     pending: list[Event] = field(default_factory=list)
     coach_done: bool = False
     pending_choices: list[Event] = field(default_factory=list)
 
 
-def fold(events: Sequence[Event], home: Team, away: Team, charts: Charts,
+def fold(events: Sequence[Event], home: Any, away: Any, charts: Any,
          coach: Coach | None = None) -> Folded:
     """Fold ``events`` (a whole or cut stream) into the state to continue from.
 
@@ -99,27 +96,28 @@ def fold(events: Sequence[Event], home: Team, away: Team, charts: Charts,
     trailing = list(events[k:])
     folded = _fold_rules(created, events[:k], home, away, charts)
     state = folded.state
+    system = system_of(created.ruleset)
     if trailing and not folded.pending:
         proposal: list[Event] = []
         if coach is not None and state.queue and state.coach_window \
                 and state.queue[0].kind in ("faceoff", "action"):
             proposal = list(coach.lines(state))
         for choice in trailing:
-            check_choice(state, choice)
-            evolve(state, choice)
+            system.check_choice(state, choice)
+            system.evolve(state, choice)
         recorded_lines = [c for c in trailing if isinstance(c, LinesChanged)]
         if proposal[:len(recorded_lines)] == recorded_lines:
             folded.pending_choices = proposal[len(recorded_lines):]
         folded.coach_done = True
     elif trailing:  # cannot happen (a batch never ends in a choice); apply them plainly
         for choice in trailing:
-            evolve(state, choice)
+            system.evolve(state, choice)
     folded.events = len(events)
     return folded
 
 
-def _fold_rules(created: GameCreated, events: Sequence[Event], home: Team, away: Team,
-                charts: Charts) -> Folded:
+def _fold_rules(created: GameCreated, events: Sequence[Event], home: Any, away: Any,
+                charts: Any) -> Folded:
     result = refold(events, home, away, charts)
     if result.mismatch is not None:
         raise RinklogError(f"event {result.mismatch.seq} does not follow from the rules "
@@ -127,7 +125,7 @@ def _fold_rules(created: GameCreated, events: Sequence[Event], home: Team, away:
     return Folded(created, result.state, len(events), pending=result.pending)
 
 
-def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) -> GameState:
+def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) -> Any:
     """Play from a folded stream to the end of the game.
 
     ``coach`` needs ``lines(state)`` and ``shootout(state)``; it may also have
@@ -136,19 +134,20 @@ def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) 
     Each step's events (choices, then the roll and its decisions) go to ``commit``.
     """
     state = folded.state
+    system = system_of(folded.created.ruleset)
     if folded.pending:
         for event in folded.pending:
-            evolve(state, event)
+            system.evolve(state, event)
         commit(list(folded.pending))
     coach_done = folded.coach_done
     if folded.pending_choices:
         batch = []
         for choice in folded.pending_choices:
-            check_choice(state, choice)
-            evolve(state, choice)
+            system.check_choice(state, choice)
+            system.evolve(state, choice)
             batch.append(choice)
         commit(batch)
-    for batch in steps(state, dice, coach, coach_asked=coach_done):
+    for batch in system.steps(state, dice, coach, coach_asked=coach_done):
         commit(batch)
     return state
 
@@ -225,7 +224,7 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     if store.exists(child):
         raise StreamConflict(f"game {child} is already in the database; pick another --game-id")
     home, away, charts = load_inputs(store, created)
-    coach = DefaultCoach()
+    coach = system_of(created.ruleset).default_coach()
     folded = fold(events[:at], home, away, charts, coach)
     first_new = folded.state.rolls + 1
     schedule = dice_schedule(events)  # the parent's, whole: without a new seed it repeats

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import msgspec
 import nacl.signing
 
-from events.bones import decoder
+from events.catalogue import ALL_EVENTS
 from events.common import GameCreated, SeasonCreated
 from events.errors import RinklogError, StreamConflict
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
@@ -38,6 +38,7 @@ from replay.tooling.receipts import (
 FORMAT = "rinklog-export"
 FORMAT_VERSION = 2
 _ENCODER = msgspec.msgpack.Encoder()
+decoder = msgspec.msgpack.Decoder(ALL_EVENTS)  # any system's events (tags never clash)
 
 
 class ExportRow(msgspec.Struct, frozen=True, array_like=True):

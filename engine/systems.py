@@ -1,0 +1,91 @@
+"""The game systems rinklog plays, looked up by name (compare python-chess's variants).
+
+A :class:`GameSystem` is what tooling needs of a system: its rulesets, its event union and
+decoder, how a typed roll reads, the types of its cards and charts, the rules
+(``initial_state``, ``decide``, ``evolve``, ``check_choice``), its one engine loop
+(``steps``), which events are coach choices, and its default coach. Tooling finds a
+stream's system from its ``GameCreated`` ruleset (:func:`system_of`) and never imports a
+system package itself; adding a system is one package and one entry in :data:`SYSTEMS`.
+
+Hockey Bones and FaceOff Hockey 2008 are one system (``bones``) with two rulesets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from engine.bones import coach as bones_coach
+from engine.bones import game as bones_game
+from engine.bones.cards import Charts as BonesCharts
+from engine.bones.cards import Team as BonesTeam
+from engine.bones.rulesets import RULESETS as BONES_RULESETS
+from engine.dice import parse_roll
+from events.bones import ShootoutOrderChosen
+from events.catalogue import SYSTEM_EVENTS
+from events.common import LinesChanged, TacticDeclared
+from events.errors import RinklogError
+
+__all__ = ["GameSystem", "SYSTEMS", "find_system", "system_of"]
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    name: str
+    title: str
+    rulesets: Mapping[str, Any]  # ruleset name -> the system's ruleset (name, version, ...)
+    event_type: Any  # the union of the system's events
+    decoder: msgspec.msgpack.Decoder
+    parse_roll: Callable[[str], Any]
+    team_type: type  # a team's cards, as stored in a card blob
+    charts_type: type  # a chart pack, as stored in a chart blob
+    initial_state: Callable[..., Any]  # (GameCreated, home, away, charts) -> state
+    decide: Callable[[Any, Any], list]  # (state, roll or None) -> events
+    evolve: Callable[[Any, Any], Any]  # (state, event) -> state
+    check_choice: Callable[[Any, Any], None]  # raises illegal_choice
+    illegal_choice: type[Exception]
+    steps: Callable[..., Any]  # the engine loop: (state, dice, coach, coach_asked) -> batches
+    choice_events: tuple[type, ...]  # coach choices: checked for legality, not re-decided
+    default_coach: Callable[[], Any]
+
+
+BONES = GameSystem(
+    name="bones",
+    title="Hockey Bones (and FaceOff Hockey 2008)",
+    rulesets=BONES_RULESETS,
+    event_type=SYSTEM_EVENTS["bones"],
+    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["bones"]),
+    parse_roll=parse_roll,
+    team_type=BonesTeam,
+    charts_type=BonesCharts,
+    initial_state=bones_game.initial_state,
+    decide=bones_game.decide,
+    evolve=bones_game.evolve,
+    check_choice=bones_game.check_choice,
+    illegal_choice=bones_game.IllegalChoice,
+    steps=bones_game.steps,
+    choice_events=(LinesChanged, ShootoutOrderChosen, TacticDeclared),
+    default_coach=bones_coach.DefaultCoach,
+)
+
+SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES}
+
+
+def find_system(name: str) -> GameSystem:
+    try:
+        return SYSTEMS[name]
+    except KeyError:
+        raise RinklogError(f"unknown game system {name!r} (known: {', '.join(SYSTEMS)})"
+                           ) from None
+
+
+def system_of(ruleset: str) -> GameSystem:
+    """The system a ruleset belongs to (as a stream's GameCreated names it)."""
+    for system in SYSTEMS.values():
+        if ruleset in system.rulesets:
+            return system
+    known = ", ".join(r for s in SYSTEMS.values() for r in s.rulesets)
+    raise RinklogError(f"unknown ruleset {ruleset!r} (known: {known})")
