@@ -3,8 +3,8 @@
 ``decide`` looks at the next step in ``state.queue`` and hands it, with its roll, to the
 module of that rule area. ``evolve`` applies one event to the state in place and returns
 it (like ``chess.Board.push``); folding a stream's events from ``initial_state`` rebuilds
-any moment of the game. ``play`` is the thin loop around them: it asks a dice source for
-rolls and a coach for choices, and records everything as events.
+any moment of the game. ``steps`` is the one thin loop around them: it asks a dice source
+for rolls and a coach for choices, and yields everything as events.
 """
 
 from __future__ import annotations
@@ -364,12 +364,3 @@ def _choose(state: GameState, step: Step, coach: object) -> list[Event]:
         raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach made no choice at "
                             f"{step.kind} for {step.side or 'the game'}")
     return choices
-
-
-def play(state: GameState, dice: DiceSource, coach: object,
-         record: Callable[[Event], None]) -> GameState:
-    """Play from ``state`` to the end: ask dice and coach, decide, evolve, record."""
-    for batch in steps(state, dice, coach):
-        for event in batch:
-            record(event)
-    return state

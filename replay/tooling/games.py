@@ -13,14 +13,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DefaultCoach
-from engine.bones.game import initial_state, play
 from engine.bones.rulesets import find_ruleset
 from engine.dice import DiceSource, ManualDice, SeededDice
+from engine.systems import system_of
 from events.base import Event
 from events.catalogue import ALL_EVENTS
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, RosterEntry, TeamSheet
@@ -155,10 +156,11 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                        goalies=goalies, overtime_skaters=overtime_skaters,
                        late_penalty_house_rule=late_penalty_house_rule, season=season,
                        number=number, faceoff=faceoff)
-    created = game.events[0]
-    assert isinstance(created, GameCreated)
-    state = initial_state(created, home, away, game_charts(charts, faceoff))
-    play(state, dice, coach or DefaultCoach(), game.events.append)
+    created = game.created
+    system = system_of(created.ruleset)
+    state = system.initial_state(created, home, away, game_charts(charts, faceoff))
+    for batch in system.steps(state, dice, coach or system.default_coach()):
+        game.events.extend(batch)
     return game
 
 
@@ -216,11 +218,13 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
                       len(game.events), head)
 
 
-def load_inputs(store: EventStore, created: GameCreated) -> tuple[Team, Team, Charts]:
-    """The exact cards and charts a game was played with, from the database's blobs."""
-    home = msgspec.json.decode(store.get_blob(created.home.card_hash), type=Team)
-    away = msgspec.json.decode(store.get_blob(created.away.card_hash), type=Team)
-    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=Charts)
+def load_inputs(store: EventStore, created: GameCreated) -> tuple[Any, Any, Any]:
+    """The exact cards and charts a game was played with, from the database's blobs, as
+    its game system reads them."""
+    system = system_of(created.ruleset)
+    home = msgspec.json.decode(store.get_blob(created.home.card_hash), type=system.team_type)
+    away = msgspec.json.decode(store.get_blob(created.away.card_hash), type=system.team_type)
+    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
     return home, away, charts
 
 
