@@ -1,0 +1,56 @@
+"""The game-system seam: tooling finds a stream's system in the registry."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine.systems import SYSTEMS, find_system, system_of
+from events.catalogue import ALL_EVENTS, SYSTEM_EVENTS
+from events.errors import RinklogError
+
+ROOT = Path(__file__).resolve().parent.parent
+# Tooling that works on any system's streams: it asks the registry, never a system package.
+SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
+                "replay/tooling/session.py", "replay/tooling/transfer.py"]
+
+
+def test_every_ruleset_belongs_to_one_registered_system() -> None:
+    owners = [s.name for s in SYSTEMS.values() for _ in s.rulesets]
+    rulesets = [r for s in SYSTEMS.values() for r in s.rulesets]
+    assert len(rulesets) == len(set(rulesets)) == len(owners)
+    assert {"bones", "faceoff2008"} <= set(rulesets)
+    for system in SYSTEMS.values():
+        assert find_system(system.name) is system
+        assert all(system_of(r) is system for r in system.rulesets)
+        assert system.event_type is SYSTEM_EVENTS[system.name]
+
+
+def test_unknown_systems_and_rulesets_are_one_line_errors() -> None:
+    with pytest.raises(RinklogError, match="unknown game system 'chess'"):
+        find_system("chess")
+    with pytest.raises(RinklogError, match="unknown ruleset 'nhl94'"):
+        system_of("nhl94")
+
+
+def test_event_tags_never_clash_between_systems() -> None:
+    import msgspec
+
+    tags: dict[str, str] = {}
+    for name, union in SYSTEM_EVENTS.items():
+        for member in msgspec.inspect.type_info(union).types:
+            tag = member.tag
+            assert tags.setdefault(tag, name) == name or tag in ("GameCreated", "SeasonCreated")
+    assert msgspec.inspect.type_info(ALL_EVENTS).types
+
+
+@pytest.mark.parametrize("path", SYSTEM_BLIND)
+def test_system_blind_tooling_imports_no_system_package(path: str) -> None:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names}
+    assert not {m for m in imported if m.startswith(("engine.bones", "events.bones"))}
