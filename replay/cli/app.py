@@ -21,7 +21,7 @@ from engine.dice import parse_roll
 from events.base import Roll
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
-from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
+from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -76,9 +76,6 @@ def _root(version: Annotated[bool, typer.Option(
 
 _json_line = msgspec.json.Encoder()
 
-
-class CliError(RinklogError):
-    """A bad combination of options."""
 
 
 # --- teams, sim, games -------------------------------------------------------------------

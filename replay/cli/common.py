@@ -17,13 +17,14 @@ from events.store import EventStore
 DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
 
 
-class BadDatabasePath(RinklogError):
-    """An empty ``--db`` (SQLite would quietly open a throwaway database)."""
+class CliError(RinklogError):
+    """A command-line option or value that cannot be used (an empty ``--db``, a count
+    below one, options that exclude each other): the one error class of the CLI."""
 
 
 def _db_path(value: str) -> str:
     if not value.strip():
-        raise BadDatabasePath("--db: empty path (SQLite would write to a throwaway "
+        raise CliError("--db: empty path (SQLite would write to a throwaway "
                               "database); give a file, e.g. --db rinklog.db")
     return value
 

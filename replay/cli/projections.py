@@ -11,14 +11,13 @@ from typing import Annotated
 import msgspec
 import typer
 
-from events.errors import RinklogError
 from events.store import EventStore
 from projections import store as rm
 from projections.penalties import build_penalties
 from projections.scoresheet import clock
 from projections.stats import GameStats, build_stats, combine
 from projections.toi import build_toi
-from replay.cli.common import DbOption
+from replay.cli.common import CliError, DbOption
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
@@ -27,12 +26,6 @@ from replay.tooling.games import read_game
 GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
 
 
-class SeqOutOfRange(RinklogError):
-    """An ``--at SEQ`` outside the game's events."""
-
-
-class NoGamesGiven(RinklogError):
-    """``stats`` with neither game ids nor ``--all``."""
 
 
 def _per(n: int | None) -> str:
@@ -77,7 +70,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     with _store(db) as store:
         events = read_game(store, game)
     if at is not None and not 1 <= at <= len(events):
-        raise SeqOutOfRange(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
+        raise CliError(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
     report = msgspec.structs.replace(build_penalties(events, at=at), game_id=game)
     if as_json:
         _dump(report.to_json())
@@ -127,9 +120,9 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
     Example: rinklog stats --all --json
     """
     if bool(games) == all_games:
-        raise NoGamesGiven("give game ids or --all (not both)")
+        raise CliError("give game ids or --all (not both)")
     if include_branches and not all_games:
-        raise NoGamesGiven("--include-branches goes with --all")
+        raise CliError("--include-branches goes with --all")
     with _store(db) as store:
         ids = [s.stream for s in store.streams(kind="game")
                if include_branches or s.meta.get("parent") is None] if all_games \

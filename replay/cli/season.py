@@ -16,7 +16,7 @@ import typer
 from engine.bones.coach import DEFAULT_POLICY
 from engine.bones.rulesets import RULESETS
 from events.errors import RinklogError
-from replay.cli.common import DbOption, progress_bar
+from replay.cli.common import CliError, DbOption, progress_bar
 from replay.data.library import load_coach
 from replay.leagues.calibrate import calibrate as run_calibration
 from replay.leagues.draft_rules import CHECKED_RULES, check_league
@@ -38,12 +38,6 @@ LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
 
 
-class BadOption(RinklogError):
-    """An option value outside its choices."""
-
-
-class BadGameCount(RinklogError):
-    """``--games`` below 1."""
 
 
 def calibrate(
@@ -61,7 +55,7 @@ def calibrate(
     (--ruleset faceoff2008 plays them under FaceOff Hockey 2008)
     """
     if games < 1:
-        raise BadGameCount(f"--games must be at least 1, got {games}")
+        raise CliError(f"--games must be at least 1, got {games}")
     if ruleset is not None and ruleset not in RULESETS:
         raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
     table = run_calibration(league, games, seed, ruleset=ruleset)
@@ -90,9 +84,9 @@ def season(
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
     if workers < 1:
-        raise BadGameCount(f"--workers must be at least 1, got {workers}")
+        raise CliError(f"--workers must be at least 1, got {workers}")
     if games is not None and games < 1:
-        raise BadGameCount(f"--games must be at least 1, got {games}")
+        raise CliError(f"--games must be at least 1, got {games}")
     loaded = load_league(league)
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, seed)]
     total = len(fixtures) if games is None else min(games, len(fixtures))
@@ -159,7 +153,7 @@ def standings(
     Example: rinklog standings --db season.db
     """
     if by not in ("league", "conference", "division"):
-        raise BadOption(f"--by takes league, conference or division, not {by!r}")
+        raise CliError(f"--by takes league, conference or division, not {by!r}")
     with open_store(db) as store:
         found = load_season(store, season_id, include_branches)
         if by == "league" or not found.created.divisions:
@@ -196,7 +190,7 @@ def leaders(
     Example: rinklog leaders --top 5 --db season.db
     """
     if top < 1:
-        raise BadOption(f"--top must be at least 1, got {top}")
+        raise CliError(f"--top must be at least 1, got {top}")
     with open_store(db) as store:
         found = load_season(store, season_id, include_branches)
         boards = season_leaders(store, found, top=top)
