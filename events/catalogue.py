@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import functools
 import operator
+from pathlib import Path
 from typing import Any
 
 from events.bones import BonesEvent
+from events.store import EventStore
 
-__all__ = ["ALL_EVENTS", "SYSTEM_EVENTS"]
+__all__ = ["ALL_EVENTS", "SYSTEM_EVENTS", "open_store"]
 
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent}
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values())
 """The union of every system's events (the common ones included once)."""
+
+
+def open_store(path: str | Path, *, create: bool = True) -> EventStore:
+    """The one way rinklog opens a database: a store that decodes every system's events.
+    ``create=False`` (read commands) refuses a database that is not there yet."""
+    return EventStore(path, event_type=ALL_EVENTS, create=create)

@@ -36,7 +36,7 @@ from typing import Any
 
 import sqlite_utils
 
-from events.catalogue import ALL_EVENTS
+from events.catalogue import open_store
 from events.store import EventStore
 from projections.penalties import build_penalties
 from projections.scoresheet import build_scoresheet
@@ -153,7 +153,7 @@ def _sort_key(row: dict[str, Any]) -> tuple:
 def _open(db: str | Path | EventStore) -> tuple[EventStore, bool]:
     if isinstance(db, EventStore):
         return db, False
-    return EventStore(db, event_type=ALL_EVENTS, create=False), True
+    return open_store(db, create=False), True
 
 
 def _ensure_tables(db: sqlite_utils.Database) -> None:

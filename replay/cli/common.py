@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from engine.bones.rulesets import OPTIONAL_RULES, RULESETS
-from events.catalogue import ALL_EVENTS
+from events.catalogue import open_store
 from events.common import FaceoffOptions
 from events.errors import RinklogError
 from events.store import EventStore
@@ -75,7 +75,7 @@ def progress_bar(*columns: Any, transient: bool = False) -> Any:
 
 def read_store(db: str) -> EventStore:
     """An existing store (a read command never creates a database)."""
-    return EventStore(db, event_type=ALL_EVENTS, create=False)
+    return open_store(db, create=False)
 
 
 def table(headers: list[str], rows: list[list[Any]], right: set[int] = frozenset()) -> list[str]:

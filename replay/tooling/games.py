@@ -23,7 +23,7 @@ from engine.bones.rulesets import find_ruleset
 from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import system_of
 from events.base import Event
-from events.catalogue import ALL_EVENTS
+from events.catalogue import open_store as open_store  # the one way to open a store
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, RosterEntry, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
@@ -33,10 +33,6 @@ from replay.data.library import default_charts, find_team, with_arc_cards
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"
 _canonical = msgspec.json.Encoder(order="deterministic")
-
-
-def open_store(path: str | Path) -> EventStore:
-    return EventStore(path, event_type=ALL_EVENTS)
 
 
 def game_id_for(home: str, away: str, seed: str | None, rolls_text: str | None = None) -> str:
