@@ -231,7 +231,7 @@ def tired(state):
 
 def test_fo_17_000_fatigue_only_when_turned_on(fo):
     plain(fo, "away")
-    assert tired(fo)[0] == 10
+    assert tired(fo).value == 10
     on = fo_with("fatigue")
     plain(on, "away")
     value, mods = tired(on)
