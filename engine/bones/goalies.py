@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.bones.cards import Goalie, Skater
 from engine.bones.codes import parse_goalie_cell
 from engine.bones.passing import resolve_interception
@@ -102,7 +104,14 @@ def _rebounder(state: GameState, side: str, slot: str, chart: str) -> list:
     return events
 
 
-def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, list[str]]:
+class ClearingTotal(NamedTuple):
+    """The defending team's clearing total (11.20), and the modifiers that applied."""
+
+    total: int
+    modifiers: list[str]
+
+
+def clearing_total(state: GameState, side: str, rebounder: str) -> ClearingTotal:
     """11.20: LD + RD clearing ratings of the defending team, less one for a screen."""
     defending = state.team(other(side))
     total, notes = 0, []
@@ -123,12 +132,12 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, li
                 if isinstance(card, Skater) and (card.screening or card.is_defenseman):
                     total, notes = total - 1, ["-1 screen"]
                     break
-    return max(0, total), notes
+    return ClearingTotal(max(0, total), notes)
 
 
 def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
     side, rebounder, shooter = step.side, step.player, step.detail
-    total, _ = clearing_total(state, side, rebounder)
+    total = clearing_total(state, side, rebounder).total
     table = state.charts.clearing
     text = table[min(total, len(table) - 1)]
     cleared = DiceRange.parse(text).contains(roll)

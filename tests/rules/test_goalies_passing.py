@@ -117,11 +117,11 @@ def test_11_20_clearing_total_ld_rd_less_one_for_a_screen(state):
     rate(state, "away", "LD", clearing=2)
     rate(state, "away", "RD", clearing=3)
     rebounder = state.home.slots["C"]
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
     rate(state, "home", "LW", screening=True)
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 4
+    assert goalies.clearing_total(state, "home", rebounder).total == 4
     penalize(state, "home", slot="RW")  # short-handed shooters: no screen
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
 
 
 def test_11_20_rebounder_with_screen_rating_does_not_screen_himself(state):
@@ -129,7 +129,7 @@ def test_11_20_rebounder_with_screen_rating_does_not_screen_himself(state):
     rate(state, "away", "LD", clearing=2)
     rate(state, "away", "RD", clearing=3)
     rebounder = rate(state, "home", "LW", screening=True)
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
 
 
 def test_11_20_cleared_puck_is_an_interception(state):
