@@ -287,9 +287,9 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
         state, event.side) else 0
     if event.result == "shot":
         state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter or event.player,
-                                 detail=event.shot)]
+                                 shot=event.shot)]
     elif event.result == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, detail="action")]
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, source="action")]
     elif event.shot and event.shooter:
         state.pending_shot = (event.shooter, event.shot)
     elif event.result in ("kill", "play_on"):

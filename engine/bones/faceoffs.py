@@ -84,8 +84,7 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
         taker = best_taker(state, ace).player
         side, player, rule = ace, taker, "7.20"
         slot = state.slot_of(side, taker) or slot
-    zone = step.detail or None
-    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=zone,
+    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=step.zone,
                           roll=state.rolls, rule=rule)]
 
 

@@ -26,7 +26,7 @@ from events.bones import (
 
 
 def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
-    side, shooter, kind = step.side, step.player, step.detail
+    side, shooter, kind = step.side, step.player, step.shot
     gside = other(side)
     gteam = state.team(gside)
     goalie = gteam.goalie
@@ -34,7 +34,7 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
     assert isinstance(card, Goalie)
     text = card.action[roll.blue - 1][roll.white - 2]
     cell = parse_goalie_cell(text)
-    in_range = bool(step.number)
+    in_range = step.in_range
 
     def result(outcome: str, player: str | None = None, rule: str = "11.10") -> GoalieResult:
         return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
@@ -136,7 +136,7 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> ClearingTotal
 
 
 def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
-    side, rebounder, shooter = step.side, step.player, step.detail
+    side, rebounder, shooter = step.side, step.player, step.shooter
     total = clearing_total(state, side, rebounder).total
     table = state.charts.clearing
     text = table[min(total, len(table) - 1)]
@@ -162,31 +162,31 @@ def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
 def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
     step = state.queue[0]
     if event.outcome == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, detail="goalie")]
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, source="goalie")]
     elif event.outcome == "penalty_shot":
         state.queue[0:1] = [Step("ps_red", side=step.side, player=step.player)]
     elif event.outcome == "rebound":
-        state.queue[0:1] = [Step("rebound", side=step.side, player="", detail=step.player)]
+        state.queue[0:1] = [Step("rebound", side=step.side, shooter=step.player)]
 
 
 def queue_after_rebound(state: GameState, event: ReboundChecked) -> None:
-    shooter = state.queue[0].detail
+    shooter = state.queue[0].shooter
     if event.slot is None:
-        state.queue[0:1] = [Step("rebound_lower", side=event.side, detail=shooter)]
+        state.queue[0:1] = [Step("rebound_lower", side=event.side, shooter=shooter)]
     elif event.player is not None:
         state.queue[0:1] = [Step("clearing", side=event.side, player=event.player,
-                                 detail=shooter)]
+                                 shooter=shooter)]
 
 
 def queue_after_clearing(state: GameState, event: ClearingChecked) -> None:
     step = state.queue[0]
     if not event.cleared:
-        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, detail="rebound")]
+        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, shot="rebound")]
 
 
 def queue_after_penalty_shot(state: GameState, event: PenaltyShotAwarded) -> None:
     if event.awarded:
-        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, detail="ps")]
+        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, shot="ps")]
 
 
 def apply_goalie_injured(state: GameState, event: GoalieInjured) -> None:

@@ -8,8 +8,10 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine.bones.cards import Goalie, Skater
-from engine.bones.state import Call, GameState, Penalty, Step, other
+from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from engine.dice import DiceRange
 from events.base import Roll
@@ -54,9 +56,9 @@ def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
     # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty; its
     # one roll needs a time sequence, so with the period's last one used play stops
     # (6.00, ruling R-14.60c).
-    delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
+    delayed = step.source == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
         and not state.clock_expired
-    return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.detail,
+    return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.source,
                           delayed=delayed, red=roll.red, roll=state.rolls, rule="14.20")]
 
 
@@ -77,31 +79,32 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
             calls.append(make_call(side, pid, "game_misconduct", "14.20"))
     elif code == "A":
         calls.append(make_call(side, pid, "minor", "14.20", short=5))
-        steps.append(Step("retaliation", side=opp, detail="MI:minor:5"))
+        steps.append(_retaliation(opp, "MI", "minor", short=5))
     elif code == "F":
         calls.append(make_call(side, pid, "double_minor", "14.20", short=5))
-        steps.append(Step("retaliation", side=opp, detail="MI:minor:0"))
+        steps.append(_retaliation(opp, "MI", "minor", short=0))
     elif code == "G":
         calls.append(make_call(side, pid, "double_minor", "14.20", short=10))
-        steps.append(Step("retaliation", side=opp, detail="MI:double_minor:10"))
+        steps.append(_retaliation(opp, "MI", "double_minor", short=10))
     elif code in ("B", "#"):
         calls.append(make_call(side, pid, "major", "14.20", short=0))
-        steps.append(Step("retaliation", side=opp, detail="MA:major:0"))
+        steps.append(_retaliation(opp, "MA", "major", short=0))
         majors = {side: 1, opp: 1}
         if code == "#":
             steps.append(Step("special", side=side))
     elif code == "C":
         calls.append(make_call(side, pid, "minor_major", "14.20", short=5 if red <= 4 else 0))
         answer = "major" if red <= 4 else "minor_major"
-        steps.append(Step("retaliation", side=opp, detail=f"MA:{answer}:0"))
+        steps.append(_retaliation(opp, "MA", answer, short=0))
         majors = {side: 1, opp: 1}
-    steps = [s for s in steps if s.kind != "retaliation" or _ranked(state, s.side, s.detail[:2])]
+    steps = [s for s in steps
+             if s.retaliation is None or _ranked(state, s.side, s.retaliation.scale)]
     for team_side, count in majors.items():
         steps += [Step("gm_check", side=team_side)] * count
     steps.append(Step("misconduct", side=side, player=pid))  # 14.40: action and goalie codes
     if event.source == "goalie" and code in ("B", "C", "M"):
         steps.append(Step("goalie_gm", side=side, player=pid))  # 14.52
-    steps.append(Step("time", detail="penalty"))
+    steps.append(Step("time", incident="penalty"))
     if event.delayed:
         state.delayed = True
         if can_pull_for_extra_skater(state, opp):
@@ -111,8 +114,14 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
         steps.append(Step("delayed", side=side, player=pid))
     else:
         zone = side if event.source == "goalie" else ""  # 11.10: a frozen puck
-        steps.append(Step("stop", side=zone, detail="penalty"))
+        steps.append(Step("stop", side=zone, reason="penalty"))
     state.queue[0:1] = steps
+
+
+def _retaliation(side: str, scale: Literal["MI", "MA"], penalty: str, short: int) -> Step:
+    """14.30: ``side`` answers with ``penalty`` to a player its ``scale`` rating picks."""
+    return Step("retaliation", side=side,
+                retaliation=Retaliation(scale=scale, penalty=penalty, short=short))
 
 
 def can_pull_for_extra_skater(state: GameState, side: str) -> bool:
@@ -139,7 +148,7 @@ def _ranked(state: GameState, side: str, scale: str) -> list[str]:
 
 
 def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
-    scale = step.detail.split(":")[0] if step.kind == "retaliation" else "GM"
+    scale = step.retaliation.scale if step.retaliation is not None else "GM"  # gm_pick: 14.51
     ranked = _ranked(state, step.side, scale)
     rank = state.charts.retaliation[roll.blue - 1][roll.white - 2]
     index = 5 - rank
@@ -156,8 +165,9 @@ def apply_retaliation(state: GameState, event: RetaliationRolled) -> None:
     if event.scale == "GM":
         state.calls.append(make_call(event.side, event.player, "game_misconduct", "14.51"))
         return
-    _, kind, short = step.detail.split(":")
-    state.calls.append(make_call(event.side, event.player, kind, "14.30", short=int(short)))
+    assert step.retaliation is not None
+    state.calls.append(make_call(event.side, event.player, step.retaliation.penalty, "14.30",
+                                 short=step.retaliation.short))
 
 
 def decide_special(state: GameState, step: Step, roll: Roll) -> list:

@@ -69,7 +69,7 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
     elif state.period == 3 and state.overtime:
         state.queue[0:1] = [Step("start_period")]  # 6.00: a 5-minute overtime
     elif state.period >= 3 and not state.ruleset.shootout:
-        state.queue[0:1] = [Step("end_game", detail="TIE")]  # FaceOff 5.00: a tie stands
+        state.queue[0:1] = [Step("end_game", decided="TIE")]  # FaceOff 5.00: a tie stands
     elif state.period >= 3:
         state.queue[0:1] = [Step("shootout_order")]  # 21.00
     else:
@@ -109,7 +109,7 @@ def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:
         state.team(event.side).shootout_goals += 1
     shots = {first: step.number + 1, other(first): step.number + (event.side != first)}
     if _decided(state, shots):
-        state.queue.insert(0, Step("end_game", detail="SO"))
+        state.queue.insert(0, Step("end_game", decided="SO"))
         return
     if event.side == first:
         state.queue.insert(0, Step("shootout", side=other(first), number=step.number))
@@ -131,6 +131,6 @@ def _decided(state: GameState, shots: dict[str, int]) -> bool:
 
 
 def decide_end_game(state: GameState, step: Step, roll: object) -> list:
-    if step.detail in ("SO", "TIE"):
-        return end_game(state, step.detail)
+    if step.decided:
+        return end_game(state, step.decided)
     return end_game(state, "REG" if state.period <= 3 else "OT")

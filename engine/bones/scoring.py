@@ -54,12 +54,12 @@ def apply_goal(state: GameState, event: GoalScored) -> None:
                 pen.short_left = 5  # 14.20 D: the second minor starts now
                 pen.box_left = min(pen.box_left, 5)
             break
-    state.queue[0:1] = [Step("time", detail="goal"), Step("assists"), Step("stop", detail="goal")]
+    state.queue[0:1] = [Step("time", incident="goal"), Step("assists"), Step("stop", reason="goal")]
 
 
 def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
     seconds = state.charts.exact_time[roll.blue - 1][roll.white - 2]
-    return [ExactTime(kind=step.detail, period=state.period,
+    return [ExactTime(kind=step.incident, period=state.period,
                       time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls)]
 
 
@@ -114,7 +114,7 @@ def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     for pid in ranked:  # ruling R-16.00a: assists the cell leaves unnamed go to the best
         if len(chosen) < step.number and pid not in chosen:
             chosen.append(pid)
-    goalie = [step.detail] if step.detail else []
+    goalie = [step.goalie] if step.goalie else []
     return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls)]
 
 
@@ -129,4 +129,4 @@ def queue_after_goalie_assist(state: GameState, event: GoalieAssistChecked) -> N
     remaining = step.number - (1 if event.in_range else 0)
     if remaining:
         state.queue.insert(0, Step("assist_ranks", number=remaining,
-                                   detail=event.goalie if event.in_range else ""))
+                                   goalie=event.goalie if event.in_range else ""))

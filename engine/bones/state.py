@@ -8,6 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
@@ -88,14 +89,37 @@ class TeamState:
 
 
 @dataclass(frozen=True, slots=True)
+class Retaliation:
+    """A retaliation penalty still to give (14.30, 14.20 A-C): the rating scale that picks
+    the retaliating player, the penalty he gets and the time his team plays short."""
+
+    scale: Literal["MI", "MA"]
+    penalty: str  # a penalty kind of 14.10: "minor", "double_minor", "major", "minor_major"
+    short: int  # time sequences the team plays short (14.10)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One thing still to happen. ``kind`` names the rule handler; the rest is context."""
+    """One thing still to happen. ``kind`` names the rule handler; the other fields are
+    the context a kind needs, each named for what it holds (left empty by other kinds)."""
 
     kind: str
     side: str = ""
     player: str = ""
-    detail: str = ""
-    number: int = 0
+    number: int = 0  # assists still to give (16.00, 21.10); the shootout round (21.00)
+    # shot, goalie: the kind of shot: "normal", "R" (11.20), "N" (10.11), "rebound" or
+    # "ps", a penalty shot (10.60).
+    shot: str = ""
+    in_range: bool = False  # goalie: the shot was in the shooter's range (11.10)
+    shooter: str = ""  # rebound, rebound_lower, clearing: who took the shot (11.20)
+    source: str = ""  # penalty: whose card the penalty came off, "action" or "goalie" (14.20)
+    retaliation: Retaliation | None = None  # retaliation; arc for MI and MA (14.30, 21.20)
+    draw: str = ""  # arc, arc_rest: what the ARC draw gives, "assist", "MI", "MA" or "GM"
+    goalie: str = ""  # assist_ranks, arc: the goalie who already has an assist (16.00, 21.10)
+    incident: str = ""  # time: whose exact time is rolled, "goal" or "penalty" (6.30)
+    reason: str = ""  # stop: why play stops, "goal" or "penalty"
+    zone: str | None = None  # faceoff: whose defensive zone (7.30); None at centre ice
+    decided: str = ""  # end_game: "SO" or "TIE" (21.00, FaceOff 5.00); "" by the clock
 
     @property
     def needs_roll(self) -> bool:

@@ -16,7 +16,7 @@ from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
-from engine.bones.state import Step
+from engine.bones.state import Retaliation, Step
 from engine.bones.team_defense import team_defense
 from engine.dice import DiceRange
 from events.bones import ActionResolved, ArcChecked, AssistsAwarded, ClearingChecked, PuckIntercepted
@@ -37,7 +37,7 @@ def fo_with(*names: str):
 def shoot(state, side, slot, roll):
     pid = state.team(side).slots[slot]
     state.puck = (side, pid)
-    state.queue = [Step("shot", side=side, player=pid, detail="normal")]
+    state.queue = [Step("shot", side=side, player=pid, shot="normal")]
     return shots.decide_shot(state, state.queue[0], roll)
 
 
@@ -154,7 +154,7 @@ def test_fo_6_00_bench_checks_cite_6_00_and_bones_5_00(fo):
 
 
 def test_fo_5_30_exact_time_cites_5_30(fo):
-    fo.queue = [Step("time", detail="goal")]
+    fo.queue = [Step("time", incident="goal")]
     assert decide(fo, R(1, 1, 1, 1))[0].rule == "5.30"
 
 
@@ -199,7 +199,7 @@ def test_fo_14_51_draft_league_uses_the_nhl_game_misconduct_range():
 def test_fo_11_20_clearing_reads_the_red_die(fo):
     plain(fo, "home")
     fo.charts = msgspec.structs.replace(fo.charts, clearing=["2-6(2)"] * 11)
-    step = Step("clearing", side="home", player=fo.home.slots["LW"], detail=fo.home.slots["C"])
+    step = Step("clearing", side="home", player=fo.home.slots["LW"], shooter=fo.home.slots["C"])
     assert not decide_clearing(fo, step, R(2, 3, 3, 3)).cleared
     assert decide_clearing(fo, step, R(2, 3, 3, 2)).cleared
 
@@ -396,7 +396,7 @@ def test_fo_21_20_last_player_left_takes_the_retaliation_without_a_roll(arc_stat
     s = arc_state
     lw, c, rw = (rate(s, "home", slot, mi=r) for slot, r in (("LW", 1), ("C", 2), ("RW", 3)))
     arc_pack(s, one=(MISS,) * 9)
-    events = draw(s, arc.arc_step(s, "home", "MI", penalty="minor:5"))
+    events = draw(s, arc.arc_step(s, "home", "MI", retaliation=Retaliation("MI", "minor", 5)))
     assert [(p, a, r > 0) for p, _, a, r in checks(events)] == [
         (lw, False, True), (c, False, True), (rw, True, False)]
     assert events[0].total == 6 and all(e.rule == "21.20" for e in events)
@@ -406,9 +406,9 @@ def test_fo_21_20_last_player_left_takes_the_retaliation_without_a_roll(arc_stat
 
 def test_fo_21_20_zero_ratings_are_never_checked_and_nobody_means_no_retaliation(arc_state):
     s = arc_state
-    assert arc.arc_step(s, "home", "MA", penalty="major:0") is None
+    assert arc.arc_step(s, "home", "MA", retaliation=Retaliation("MA", "major", 0)) is None
     rate(s, "home", "LD", ma=4)
-    step = arc.arc_step(s, "home", "MA", penalty="major:0")
+    step = arc.arc_step(s, "home", "MA", retaliation=Retaliation("MA", "major", 0))
     events = draw(s, step)
     assert [p for p, *_ in checks(events)] == [s.home.slots["LD"]]
 
@@ -428,10 +428,11 @@ def test_fo_21_30_every_skater_with_gm_may_draw_it_not_only_five(arc_state):
 
 def test_fo_21_000_retaliation_steps_become_arc_draws(arc_state):
     s = arc_state
+    minor = Retaliation("MI", "minor", 5)
     rate(s, "home", "LW", mi=2)
-    s.queue = [Step("retaliation", side="home", detail="MI:minor:5"), Step("gm_pick", side="away")]
+    s.queue = [Step("retaliation", side="home", retaliation=minor), Step("gm_pick", side="away")]
     arc.convert_queue(s)
-    assert [(st.kind, st.detail) for st in s.queue] == [("arc_rest", "MI:minor:5")]
+    assert [(st.kind, st.draw, st.retaliation) for st in s.queue] == [("arc_rest", "MI", minor)]
 
 
 def test_fo_21_000_substitute_cards_are_nearest_to_the_share_of_the_total():
@@ -522,7 +523,7 @@ def test_fo_21_10b_equal_ratings_are_checked_in_roster_order(arc_state):
         rate(s, "away", slot, ma=2)
     arc_pack(s, one=(MISS,) * 9)
     roster = [p for p in s.away.players if p in {s.away.slots[x] for x in ("LW", "C", "RW")}]
-    events = draw(s, arc.arc_step(s, "away", "MA", penalty="major:0"))
+    events = draw(s, arc.arc_step(s, "away", "MA", retaliation=Retaliation("MA", "major", 0)))
     assert [p for p, *_ in checks(events)] == roster
 
 

@@ -23,7 +23,7 @@ def save(state, cell, roll=None, in_range=True, kind="normal"):
     roll = roll or R(3, 3, 4, 4)
     rate(state, "away", "goalie", action=fill(cell))
     shooter = state.home.slots["C"]
-    state.queue = [Step("goalie", side="home", player=shooter, detail=kind, number=int(in_range))]
+    state.queue = [Step("goalie", side="home", player=shooter, shot=kind, in_range=in_range)]
     return goalies.decide_goalie(state, state.queue[0], roll)
 
 
@@ -136,7 +136,7 @@ def test_11_20_cleared_puck_is_an_interception(state):
     plain(state, "home")
     state.charts = msgspec.structs.replace(state.charts, clearing=["6-12"] * 11)
     step = Step("clearing", side="home", player=state.home.slots["LW"],
-                detail=state.home.slots["C"])
+                shooter=state.home.slots["C"])
     events = goalies.decide_clearing(state, step, R(2, 3, 3, 1))
     assert isinstance(events[0], ClearingChecked) and events[0].cleared
     assert isinstance(events[1], PuckIntercepted) and events[1].side == "away"

@@ -29,7 +29,7 @@ def test_6_30_exact_time_example_12_24_plus_9_is_12_33():
 def test_6_30_goal_time_read_from_the_exact_time_table(state):
     state.charts = msgspec.structs.replace(state.charts, exact_time=[[9] * 11] * 6)
     state.sequence = 32
-    event = scoring.decide_exact_time(state, Step("time", detail="goal"), R(1, 1, 1, 1))[0]
+    event = scoring.decide_exact_time(state, Step("time", incident="goal"), R(1, 1, 1, 1))[0]
     assert event.time == 753 and event.kind == "goal"
 
 
@@ -292,7 +292,7 @@ def test_21_00_insurmountable_lead_ends_early(state):
     shootout(state)
     for scored in (True, False, True, False):  # home 2-0 after two rounds
         attempt(state, scored)
-    assert state.queue[0] == Step("end_game", detail="SO")
+    assert state.queue[0] == Step("end_game", decided="SO")
 
 
 def test_21_00_tied_after_three_rounds_goes_on(state):
@@ -302,7 +302,7 @@ def test_21_00_tied_after_three_rounds_goes_on(state):
     assert state.queue[0].kind == "shootout"
     attempt(state, True)
     attempt(state, False)
-    assert state.queue[0] == Step("end_game", detail="SO")
+    assert state.queue[0] == Step("end_game", decided="SO")
 
 
 def test_21_00_winner_credited_one_goal(state):
@@ -332,7 +332,7 @@ def test_6_00_overtime_ends_at_the_first_goal(state):
     for period, kinds in ((3, ["faceoff"]), (4, ["end_period"])):
         state.period, state.sequence = period, 3
         state.home.score, state.away.score = 1, 0
-        state.queue = [Step("stop", detail="goal")]
+        state.queue = [Step("stop", reason="goal")]
         apply(state, stoppages.decide_stop(state, state.queue[0], None))
         assert [s.kind for s in state.queue] == kinds
 
