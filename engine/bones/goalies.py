@@ -70,7 +70,7 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
         backup = next((pid for pid, s in gteam.players.items()
                        if s.is_goalie and pid != goalie and not s.out), None)
         events.append(GoalieInjured(side=gside, goalie=goalie, replacement=backup,
-                                    roll=state.rolls))
+                                    roll=state.rolls, rule="11.10"))
     return events
 
 
@@ -82,7 +82,7 @@ def rebound(state: GameState, side: str, shooter: str, red: int) -> list:
     """11.20: the red die picks the rebounder off the goalie's rebound chart."""
     if red == 6:
         return [ReboundChecked(side=side, chart="upper", slot=None, player=None,
-                               roll=state.rolls)]
+                               roll=state.rolls, rule="11.20")]
     goalie = state.team(other(side)).card(state.team(other(side)).goalie)
     assert isinstance(goalie, Goalie)
     return _rebounder(state, side, goalie.rebounds.upper[red - 1], "upper")
@@ -97,7 +97,7 @@ def decide_rebound_lower(state: GameState, step: Step, roll: Roll) -> list:
 def _rebounder(state: GameState, side: str, slot: str, chart: str) -> list:
     player = state.team(side).slots.get(slot)
     events: list = [ReboundChecked(side=side, chart=chart, slot=slot, player=player,
-                                   roll=state.rolls)]
+                                   roll=state.rolls, rule="11.20")]
     if player is None:
         # Quick reference: a puck off the goalie to an empty slot is frozen.
         return [*events, PlayStopped(reason="frozen", zone=other(side))]
@@ -142,7 +142,7 @@ def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
     text = table[min(total, len(table) - 1)]
     cleared = DiceRange.parse(text).contains(roll)
     events: list = [ClearingChecked(side=other(side), total=total, range=text, cleared=cleared,
-                                    roll=state.rolls)]
+                                    roll=state.rolls, rule="11.20")]
     if cleared:
         # Quick reference: a clear is an interception off the shooter's pass chart.
         moved = resolve_interception(state, side, shooter, roll.red, rule="11.20")
@@ -153,7 +153,7 @@ def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
 def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
     awarded = roll.red <= 2  # 11.10 PS1: a re-rolled red 1 or 2
     events: list = [PenaltyShotAwarded(side=step.side, shooter=step.player, awarded=awarded,
-                                       roll=state.rolls)]
+                                       roll=state.rolls, rule="11.10")]
     if not awarded:
         events.append(PlayStopped(reason="frozen", zone=other(step.side)))
     return events

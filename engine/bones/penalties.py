@@ -173,7 +173,7 @@ def apply_retaliation(state: GameState, event: RetaliationRolled) -> None:
 def decide_special(state: GameState, step: Step, roll: Roll) -> list:
     index = state.charts.special_occurrences[roll.blue - 1][roll.white - 2]
     text = state.charts.occurrences[index].text
-    return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls)]
+    return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls, rule="14.20")]
 
 
 def apply_special(state: GameState, event: SpecialOccurrenceRolled) -> None:
@@ -204,7 +204,7 @@ def decide_misconduct(state: GameState, step: Step, roll: Roll) -> list:
     card = state.team(step.side).card(step.player)
     in_range = DiceRange.parse(card.mc).contains(roll)
     return [MisconductChecked(player=step.player, range=card.mc, in_range=in_range,
-                              roll=state.rolls)]
+                              roll=state.rolls, rule="14.40")]
 
 
 def apply_misconduct(state: GameState, event: MisconductChecked) -> None:
@@ -355,7 +355,8 @@ def decide_bench_check(state: GameState, step: Step, roll: Roll) -> list:
     # FaceOff 6.00: a draft league's games use the league's NHL bench-penalty range.
     text = state.nhl_bench_range or state.team(step.side).team.bench_minor
     return [BenchMinorChecked(side=step.side, range=text,
-                              in_range=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+                              in_range=DiceRange.parse(text).contains(roll), roll=state.rolls,
+                              rule="5.00")]
 
 
 def apply_bench_check(state: GameState, event: BenchMinorChecked) -> None:
@@ -368,7 +369,8 @@ def decide_bench_time(state: GameState, step: Step, roll: Roll) -> list:
     column = state.charts.bench_penalty[0 if roll.blue % 2 else 1]
     minutes, _, seconds = column[roll.white - 2].partition(":")
     return [BenchMinorScheduled(side=step.side, period=state.period,
-                                time=int(minutes) * 60 + int(seconds), roll=state.rolls)]
+                                time=int(minutes) * 60 + int(seconds), roll=state.rolls,
+                                rule="5.00")]
 
 
 def apply_bench_time(state: GameState, event: BenchMinorScheduled) -> None:

@@ -46,7 +46,7 @@ def end_game(state: GameState, decided: str) -> list:
     for side in SIDES:
         for pen in state.team(side).penalties:
             events.append(PenaltyEnded(id=pen.id, reason="game_end", period=state.period,
-                                       sequence=state.sequence))
+                                       sequence=state.sequence, rule="14.10"))
     home, away = state.home.score, state.away.score
     if decided == "SO":  # the shootout winner is credited one goal
         if state.home.shootout_goals > state.away.shootout_goals:
@@ -98,7 +98,8 @@ def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
     text = state.charts.shootout[rating][GRADES.index(goalie.shootout)]
     return [ShootoutAttempt(side=step.side, shooter=shooter, goalie=goalie_team.goalie,
                             rating=rating, range=text,
-                            scored=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+                            scored=DiceRange.parse(text).contains(roll), roll=state.rolls,
+                            rule="21.00")]
 
 
 def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:

@@ -40,7 +40,8 @@ def goal_events(state: GameState, side: str, scorer: str, kind: str, rule: str) 
             if pen.short_left > 0 and pen.releasable:
                 if pen.short_left <= 5:  # a double minor's second half ends too
                     events.append(PenaltyEnded(id=pen.id, reason="power_play_goal",
-                                               period=state.period, sequence=state.sequence))
+                                               period=state.period, sequence=state.sequence,
+                                               rule="14.10"))
                 break
     return events
 
@@ -60,7 +61,8 @@ def apply_goal(state: GameState, event: GoalScored) -> None:
 def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
     seconds = state.charts.exact_time[roll.blue - 1][roll.white - 2]
     return [ExactTime(kind=step.incident, period=state.period,
-                      time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls)]
+                      time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls,
+                      rule="6.30")]
 
 
 def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
@@ -115,7 +117,7 @@ def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
         if len(chosen) < step.number and pid not in chosen:
             chosen.append(pid)
     goalie = [step.goalie] if step.goalie else []
-    return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls)]
+    return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls, rule="16.00")]
 
 
 def queue_after_assist_count(state: GameState, event: AssistsCounted) -> None:

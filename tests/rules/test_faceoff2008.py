@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import get_args
 
 import msgspec
 import pytest
@@ -19,7 +20,14 @@ from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Retaliation, Step
 from engine.bones.team_defense import team_defense
 from engine.dice import DiceRange
-from events.bones import ActionResolved, ArcChecked, AssistsAwarded, ClearingChecked, PuckIntercepted
+from events.bones import (
+    ActionResolved,
+    ArcChecked,
+    AssistsAwarded,
+    BonesEvent,
+    ClearingChecked,
+    PuckIntercepted,
+)
 from events.common import DiceRolled, FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
 from replay.data.library import default_charts, find_team, with_arc_cards
 
@@ -160,7 +168,7 @@ def test_fo_5_30_exact_time_cites_5_30(fo):
 
 def test_fo_5_41_line_changes_cite_5_41(fo):
     fo.puck = None
-    change = LinesChanged(side="home", slots=dict(fo.home.slots), on_the_fly=False)
+    change = LinesChanged(side="home", slots=dict(fo.home.slots), on_the_fly=False, rule="6.41")
     with pytest.raises(IllegalChoice, match="not 5.41"):
         check_choice(fo, change)  # the Hockey Bones number, 6.41, is refused
     check_choice(fo, msgspec.structs.replace(change, rule="5.41"))
@@ -173,6 +181,15 @@ def test_fo_section_map_swaps_timing_and_bench_and_leaves_bones_alone():
     assert fo.cite("-1 fatigue (17.00)") == "-1 fatigue (17.000)"
     assert fo.cite("10.70") == "10.70"
     assert all(bones.cite(s) == s for s in fo.sections)
+
+
+def test_no_event_defaults_its_rule_to_a_hockey_bones_section():
+    """Every ``rule`` is passed where the event is made, so a FaceOff event cannot carry
+    a Hockey Bones number by falling back on a default."""
+    defaulted = [event.__name__ for event in get_args(BonesEvent)
+                 for field in msgspec.structs.fields(event)
+                 if field.name == "rule" and field.default is not msgspec.NODEFAULT]
+    assert defaulted == []
 
 
 # --- 6.00 Draft leagues: the NHL bench-penalty range ---------------------------------------

@@ -117,7 +117,7 @@ def test_14_20a_special_occurrence_extra_majors_to_highest_ma_not_yet_penalized(
     state.calls = []
     state.queue = [Step("special", side="home")]
     brawl = next(i for i, o in enumerate(state.charts.occurrences) if o.own and o.other)
-    event = SpecialOccurrenceRolled(index=brawl, text="", roll=1)
+    event = SpecialOccurrenceRolled(index=brawl, text="", roll=1, rule="14.20")
     penalties.apply_special(state, event)
     away = [c for c in state.calls if c.side == "away"]
     assert away and away[0].player == top and away[0].short == 0
@@ -227,7 +227,8 @@ def test_14_60_the_extra_skater_is_a_checked_coach_choice(state):
     called(state, "-", delayed=True)
     state.queue = state.queue[-2:]
     state.puck = ("home", state.home.slots["C"])
-    keeps_goalie = LinesChanged(side="away", slots=dict(state.away.slots), on_the_fly=True)
+    keeps_goalie = LinesChanged(side="away", slots=dict(state.away.slots), on_the_fly=True,
+                                rule="14.60")
     with pytest.raises(IllegalChoice, match="14.60"):
         check_choice(state, keeps_goalie)
     (choice,) = DefaultCoach().lines(state)

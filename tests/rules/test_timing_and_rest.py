@@ -75,7 +75,7 @@ def test_6_10_sequence_played_counts_stints_and_rest(state):
 def change(state, side="home", **slots):
     new = dict(state.team(side).slots)
     new.update(slots)
-    return LinesChanged(side=side, slots=new, on_the_fly=False)
+    return LinesChanged(side=side, slots=new, on_the_fly=False, rule="6.41")
 
 
 def test_6_41_skater_must_rest_three_sequences(state):
@@ -225,7 +225,8 @@ def test_18_10_injury_table_result(state):
 
 def test_18_10_p_out_for_the_period_g_for_the_game(state):
     pid, event = hurt(state, R(1, 1, 1, 1))
-    apply(state, [InjuryChecked(player=pid, oip=0, adjusted_blue=0, result="P", roll=1)])
+    apply(state, [InjuryChecked(player=pid, oip=0, adjusted_blue=0, result="P", roll=1,
+                                 rule="18.00")])
     assert state.home.players[pid].out == "period" and state.home.slots["C"] is None
 
 
@@ -249,7 +250,7 @@ def shootout(state, first="home"):
     away = [p for p in state.away.players if not state.away.players[p].is_goalie][:5]
     state.queue = [Step("shootout_order")]
     periods.apply_shootout_order(state, ShootoutOrderChosen(first=first, home_shooters=home,
-                                                            away_shooters=away))
+                                                            away_shooters=away, rule="21.00"))
     return home, away
 
 
@@ -267,7 +268,7 @@ def attempt(state, scored):
     step = state.queue[0]
     shooters = state.shootout_order[1] if step.side == "home" else state.shootout_order[2]
     apply(state, [ShootoutAttempt(side=step.side, shooter=shooters[0], goalie="g", rating=5,
-                                  range="1-2", scored=scored, roll=1)])
+                                  range="1-2", scored=scored, roll=1, rule="21.00")])
 
 
 def test_21_00_chart_is_the_text_table_after_goalie_adjustment(state):
