@@ -14,7 +14,7 @@ import msgspec
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
-from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, other
 from engine.bones.stoppages import resume
 from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
@@ -291,7 +291,7 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
     elif event.result == "penalty":
         state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, source="action")]
     elif event.shot and event.shooter:
-        state.pending_shot = (event.shooter, event.shot)
+        state.pending_shot = PendingShot(event.shooter, event.shot)
     elif event.result in ("kill", "play_on"):
         # 8.20 +, 8.10 Xn: the carrier keeps the puck; he rolls again only while the
         # period has sequences left (6.00), like every other play that goes on.

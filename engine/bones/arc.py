@@ -33,7 +33,7 @@ def convert_queue(state: GameState) -> None:
         elif step.kind == "gm_pick":
             new = arc_step(state, step.side, "GM")
         elif step.kind == "assist_ranks" and state.scorer:
-            new = arc_step(state, state.scorer[0], "assist", left=step.number,
+            new = arc_step(state, state.scorer.side, "assist", left=step.number,
                            goalie=step.goalie)
         else:
             new = step
@@ -62,7 +62,7 @@ def new_draw(state: GameState, step: Step) -> ArcDraw:
     team = state.team(step.side)
     order = {pid: i for i, pid in enumerate(team.players)}
     if kind == "assist":  # 21.10: the skaters on the ice but the scorer
-        scorer = state.scorer[1] if state.scorer else ""
+        scorer = state.scorer.player if state.scorer else ""
         pool = [p for p in team.skaters_on_ice() if p != scorer]
         ratings = {p: _rating(team.card(p), "assist") for p in pool}
     else:

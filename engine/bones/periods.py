@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.bones.state import SIDES, GameState, Step, other
+from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
 from engine.dice import DiceRange
 from events.base import Roll
@@ -82,15 +82,14 @@ def apply_game_ended(state: GameState, event: GameEnded) -> None:
 
 
 def apply_shootout_order(state: GameState, event: ShootoutOrderChosen) -> None:
-    state.shootout_order = (event.first, event.home_shooters, event.away_shooters)
+    state.shootout_order = ShootoutOrder(event.first, event.home_shooters, event.away_shooters)
     state.period = 5
     state.queue[0:1] = [Step("shootout", side=event.first, number=0)]
 
 
 def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
     assert state.shootout_order is not None
-    _, home_list, away_list = state.shootout_order
-    shooters = home_list if step.side == "home" else away_list
+    shooters = state.shootout_order.shooters(step.side)
     shooter = shooters[(step.number) % len(shooters)]
     goalie_team = state.team(other(step.side))
     goalie = goalie_team.card(goalie_team.goalie)
@@ -104,7 +103,7 @@ def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
 
 def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:
     assert state.shootout_order is not None
-    first = state.shootout_order[0]
+    first = state.shootout_order.first
     step = state.queue.pop(0)
     if event.scored:
         state.team(event.side).shootout_goals += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.cards import Goalie, Skater
-from engine.bones.state import GameState, Step, other
+from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
 from engine.dice import DiceRange
 from events.base import Roll
@@ -48,7 +48,7 @@ def goal_events(state: GameState, side: str, scorer: str, kind: str, rule: str) 
 
 def apply_goal(state: GameState, event: GoalScored) -> None:
     state.team(event.side).score += 1
-    state.scorer = (event.side, event.scorer)
+    state.scorer = Scorer(event.side, event.scorer)
     for pen in state.team(other(event.side)).penalties:
         if pen.short_left > 0 and pen.releasable:
             if pen.short_left > 5:
@@ -74,7 +74,7 @@ def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
 
 def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
     assert state.scorer is not None
-    side, _ = state.scorer
+    side = state.scorer.side
     team = state.team(side)
     card = team.card(team.goalie)
     assert isinstance(card, Goalie)
@@ -91,10 +91,9 @@ def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
 def ranked_teammates(state: GameState) -> list[str]:
     """16.00: the scorer's teammates on the ice, best assist rating first (rank 4)."""
     assert state.scorer is not None
-    side, scorer = state.scorer
-    team = state.team(side)
+    team = state.team(state.scorer.side)
     order = {pid: i for i, pid in enumerate(team.players)}
-    mates = [pid for pid in team.skaters_on_ice() if pid != scorer]
+    mates = [pid for pid in team.skaters_on_ice() if pid != state.scorer.player]
     return sorted(mates, key=lambda pid: (-_assist(team.card(pid)), order[pid]))
 
 
@@ -104,7 +103,7 @@ def _assist(card: Skater | Goalie) -> int:
 
 def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     assert state.scorer is not None
-    side, _ = state.scorer
+    side = state.scorer.side
     cell = state.charts.assists[roll.blue - 1][roll.white - 2]
     ranks = [int(r) for r in cell.partition("/")[2].split("-") if r]
     ranked = ranked_teammates(state)

@@ -8,7 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
@@ -168,6 +168,32 @@ class ArcDraw:
     awarded: list[str] = field(default_factory=list)
 
 
+class Scorer(NamedTuple):
+    """The goal whose assists are still to give (16.00): the scoring team and the scorer
+    (player ids are unique only within a team)."""
+
+    side: str
+    player: str
+
+
+class PendingShot(NamedTuple):
+    """A shot owed once the puck reaches the shooter (8.10 Pf, 13.00)."""
+
+    shooter: str
+    kind: str  # the shot's kind, as ``Step.shot``
+
+
+class ShootoutOrder(NamedTuple):
+    """The coaches' shootout choices (21.00): who shoots first, and each side's shooters."""
+
+    first: str
+    home_shooters: list[str]
+    away_shooters: list[str]
+
+    def shooters(self, side: str) -> list[str]:
+        return self.home_shooters if side == "home" else self.away_shooters
+
+
 @dataclass(slots=True)
 class GameState:
     game_id: str
@@ -187,11 +213,11 @@ class GameState:
     delayed: bool = False  # a delayed penalty's one roll is under way (14.60)
     injured: str = ""  # player hurt on this play: check when play stops (18.00)
     injured_side: str = ""  # his team: player ids are unique only within a team
-    scorer: tuple[str, str] | None = None  # side, player of the goal whose assists are open
+    scorer: Scorer | None = None  # the goal whose assists are open
     next_penalty_id: int = 1
     finished: bool = False
-    shootout_order: tuple[str, list[str], list[str]] | None = None
-    pending_shot: tuple[str, str] | None = None  # (shooter, kind) once the puck moves
+    shootout_order: ShootoutOrder | None = None
+    pending_shot: PendingShot | None = None  # a shot owed once the puck moves
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5

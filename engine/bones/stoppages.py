@@ -21,11 +21,11 @@ def continue_or_stop(state: GameState) -> list:
 def resume(state: GameState) -> None:
     """Evolve: the carrier rolls next, unless the clock has run out (6.00)."""
     if state.pending_shot is not None:
-        shooter, kind = state.pending_shot
-        state.pending_shot = None
+        owed, state.pending_shot = state.pending_shot, None
         # The shooter holds the puck now (ids are unique only within a team).
+        shooter = owed.shooter
         side = state.puck[0] if state.puck and state.puck[1] == shooter else state.side_of(shooter)
-        state.queue[0:1] = [Step("shot", side=side, player=shooter, shot=kind)]
+        state.queue[0:1] = [Step("shot", side=side, player=shooter, shot=owed.kind)]
     elif state.clock_expired:
         state.queue[0:1] = [Step("end_period")]
     else:

@@ -17,7 +17,7 @@ from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
-from engine.bones.state import Retaliation, Step
+from engine.bones.state import Retaliation, Scorer, Step
 from engine.bones.team_defense import team_defense
 from engine.dice import DiceRange
 from events.bones import (
@@ -228,7 +228,7 @@ def decide_clearing(state, step, roll) -> ClearingChecked:
 # --- 16.00 Assists: red then blue ----------------------------------------------------------
 
 def test_fo_16_00_first_assist_to_the_red_rank_second_to_the_blue(fo):
-    fo.scorer = ("home", fo.home.slots["C"])
+    fo.scorer = Scorer("home", fo.home.slots["C"])
     grid = [["2/2-4"] * 11 for _ in range(6)]
     fo.charts = msgspec.structs.replace(fo.charts, assists=grid)
     ranked = scoring.ranked_teammates(fo)  # rank 4 first
@@ -369,7 +369,7 @@ def arc_state():
 
 def test_fo_21_10_two_assists_use_column_2_throughout(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     ids = [rate(s, "home", slot, assist=r) for slot, r in (("LW", 1), ("RW", 2), ("LD", 3),
                                                             ("RD", 4))]
     arc_pack(s, two=(MISS, HIT, MISS, HIT, HIT, HIT, HIT, HIT, HIT))  # column 1: all hits
@@ -386,7 +386,7 @@ def test_fo_21_10_two_assists_use_column_2_throughout(arc_state):
 
 def test_fo_21_10_one_assist_uses_column_1(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     for slot, r in (("LW", 1), ("RW", 2), ("LD", 3), ("RD", 4)):
         rate(s, "home", slot, assist=r)
     arc_pack(s, one=(HIT,) * 9, two=(MISS,) * 9)
@@ -397,7 +397,7 @@ def test_fo_21_10_one_assist_uses_column_1(arc_state):
 
 def test_fo_21_10_as_many_players_left_as_assists_get_them_without_a_roll(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     for slot in ("LD", "RD"):  # two skaters left on the ice besides the scorer
         s.home.slots[slot] = None
     rate(s, "home", "LW", assist=2)
@@ -515,7 +515,7 @@ def test_fo_21_10a_an_as_of_zero_is_passed_over(arc_state):
     """R-FO-21.10a: a card has no row for an AS of 0, so such a player is not rolled for;
     he still counts among the players left once they number the assists to give."""
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     rate(s, "home", "RW", assist=2)
     rate(s, "home", "LD", assist=3)
     arc_pack(s, one=(MISS,) * 9)

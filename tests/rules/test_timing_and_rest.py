@@ -8,7 +8,7 @@ import pytest
 from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
-from engine.bones.state import PlayerStatus, Step
+from engine.bones.state import PlayerStatus, Scorer, Step
 from events.bones import AssistsAwarded, GoalScored, InjuryChecked, ShootoutAttempt
 from events.common import GameEnded, LinesChanged
 
@@ -141,7 +141,7 @@ def test_15_00_three_skaters_stand_c_ld_rd(state):
 
 def goal_scored(state):
     scorer = state.home.slots["C"]
-    state.scorer = ("home", scorer)
+    state.scorer = Scorer("home", scorer)
     return scorer
 
 
@@ -266,7 +266,7 @@ def test_21_00_table_reads_shooter_rating_by_goalie_grade(state):
 
 def attempt(state, scored):
     step = state.queue[0]
-    shooters = state.shootout_order[1] if step.side == "home" else state.shootout_order[2]
+    shooters = state.shootout_order.shooters(step.side)
     apply(state, [ShootoutAttempt(side=step.side, shooter=shooters[0], goalie="g", rating=5,
                                   range="1-2", scored=scored, roll=1, rule="21.00")])
 
