@@ -8,7 +8,7 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
@@ -29,15 +29,23 @@ from events.bones import (
     SpecialOccurrenceRolled,
 )
 
-# 14.10: minutes and time sequences in the box; a minor's short time ends on a PP goal.
-KINDS: dict[str, tuple[int, int, bool]] = {
-    "minor": (2, 5, True),
-    "double_minor": (4, 10, True),
-    "major": (5, 12, False),
-    "minor_major": (7, 17, False),
-    "misconduct": (10, 25, False),
-    "game_misconduct": (10, 0, False),
-    "bench_minor": (2, 5, True),
+
+class PenaltyKind(NamedTuple):
+    """What a kind of penalty costs (14.10)."""
+
+    minutes: int
+    box: int  # time sequences in the box
+    releasable: bool  # a minor's short time ends on a power-play goal (14.20)
+
+
+KINDS: dict[str, PenaltyKind] = {
+    "minor": PenaltyKind(2, 5, True),
+    "double_minor": PenaltyKind(4, 10, True),
+    "major": PenaltyKind(5, 12, False),
+    "minor_major": PenaltyKind(7, 17, False),
+    "misconduct": PenaltyKind(10, 25, False),
+    "game_misconduct": PenaltyKind(10, 0, False),
+    "bench_minor": PenaltyKind(2, 5, True),
 }
 
 
@@ -309,7 +317,7 @@ def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
     team.penalties.append(Penalty(
         id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
         box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
-        releasable=event.short > 0 and KINDS[event.kind][2],
+        releasable=event.short > 0 and KINDS[event.kind].releasable,
     ))
     _leave_ice(state, event.side, sitter)
     if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
