@@ -1,8 +1,12 @@
 """The Hockey Bones (and FaceOff 2008) event catalogue.
 
 Every decision event names the roll it used (``roll``: the ``n`` of its DiceRolled
-event, 0 when no dice were needed) and the rule section it applied (``rule``). Events
-carry every fact a projection needs, so projections never import the engine.
+event, 0 when no dice were needed) and the rule section it applied (``rule``). ``rule``
+has no default, so no event falls back on a Hockey Bones number: the rules code passes
+the Hockey Bones section and ``decide`` cites it in the game's ruleset once
+(engine/bones/game.py, ``cite_events``); a coach's choice cites its own with
+``Ruleset.cite``. Events carry every fact a projection needs, so projections never
+import the engine.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ class BenchMinorChecked(Event, frozen=True):
     range: str
     in_range: bool
     roll: int
-    rule: str = "5.00"
+    rule: str
 
 
 class BenchMinorScheduled(Event, frozen=True):
@@ -39,7 +43,7 @@ class BenchMinorScheduled(Event, frozen=True):
     period: int
     time: int  # seconds elapsed in the period
     roll: int
-    rule: str = "5.00"
+    rule: str
 
 
 class FaceoffRolled(Event, frozen=True):
@@ -148,13 +152,13 @@ class ExactTime(Event, frozen=True):
     period: int
     time: int
     roll: int
-    rule: str = "6.30"
+    rule: str
 
 
 class AssistsCounted(Event, frozen=True):
     count: int
     roll: int
-    rule: str = "16.00"
+    rule: str
 
 
 class GoalieAssistChecked(Event, frozen=True):
@@ -162,14 +166,14 @@ class GoalieAssistChecked(Event, frozen=True):
     range: str
     in_range: bool
     roll: int
-    rule: str = "16.00"
+    rule: str
 
 
 class AssistsAwarded(Event, frozen=True):
     side: Side
     players: list[str]
     roll: int
-    rule: str = "16.00"
+    rule: str
 
 
 class ArcChecked(Event, frozen=True):
@@ -197,7 +201,7 @@ class ReboundChecked(Event, frozen=True):
     slot: str | None  # None: red 6 on the upper chart, re-roll on the lower one
     player: str | None
     roll: int
-    rule: str = "11.20"
+    rule: str
 
 
 class ClearingChecked(Event, frozen=True):
@@ -206,7 +210,7 @@ class ClearingChecked(Event, frozen=True):
     range: str
     cleared: bool
     roll: int
-    rule: str = "11.20"
+    rule: str
 
 
 class PlayStopped(Event, frozen=True):
@@ -240,7 +244,7 @@ class SpecialOccurrenceRolled(Event, frozen=True):
     index: int
     text: str
     roll: int
-    rule: str = "14.20"
+    rule: str
 
 
 class MisconductChecked(Event, frozen=True):
@@ -248,7 +252,7 @@ class MisconductChecked(Event, frozen=True):
     range: str
     in_range: bool
     roll: int
-    rule: str = "14.40"
+    rule: str
 
 
 class GameMisconductChecked(Event, frozen=True):
@@ -280,7 +284,7 @@ class PenaltyEnded(Event, frozen=True):
     reason: Literal["served", "power_play_goal", "game_end"]
     period: int
     sequence: int
-    rule: str = "14.10"
+    rule: str
 
 
 class InjuryChecked(Event, frozen=True):
@@ -289,7 +293,7 @@ class InjuryChecked(Event, frozen=True):
     adjusted_blue: int
     result: str  # "" no injury, "G" game, "P" period, "-1".."-3"
     roll: int
-    rule: str = "18.00"
+    rule: str
 
 
 class GoalieInjured(Event, frozen=True):
@@ -297,7 +301,7 @@ class GoalieInjured(Event, frozen=True):
     goalie: str
     replacement: str | None
     roll: int
-    rule: str = "11.10"
+    rule: str
 
 
 class PenaltyShotAwarded(Event, frozen=True):
@@ -305,7 +309,7 @@ class PenaltyShotAwarded(Event, frozen=True):
     shooter: str
     awarded: bool
     roll: int
-    rule: str = "11.10"
+    rule: str
 
 
 class ShootoutOrderChosen(Event, frozen=True):
@@ -314,7 +318,7 @@ class ShootoutOrderChosen(Event, frozen=True):
     first: Side
     home_shooters: list[str]
     away_shooters: list[str]
-    rule: str = "21.00"
+    rule: str
 
 
 class ShootoutAttempt(Event, frozen=True):
@@ -325,7 +329,7 @@ class ShootoutAttempt(Event, frozen=True):
     range: str
     scored: bool
     roll: int
-    rule: str = "21.00"
+    rule: str
 
 
 BonesEvent = (

@@ -156,7 +156,7 @@ class LinesChanged(Event, frozen=True):
     side: Side
     slots: dict[str, str | None]  # LW, C, RW, LD, RD, G
     on_the_fly: bool
-    rule: str = "6.41"
+    rule: str
 
 
 class TacticDeclared(Event, frozen=True):

@@ -6,14 +6,17 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+from typing import Literal, NamedTuple
+
 import msgspec
 
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
-from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, other
 from engine.bones.stoppages import resume
-from engine.bones.team_defense import blue_line_total, team_defense
+from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
 from events.base import Roll
 from events.bones import ActionResolved, PlayStopped, PuckPassed
@@ -25,6 +28,29 @@ LATE_SEQUENCE = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
 ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
+
+ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOutcome:
+    """What one action cell comes to (8.00-8.20), before the puck moves: the fields of
+    its ``ActionResolved`` event."""
+
+    result: ActionResult
+    rule: str
+    value: int | None = None  # the numeric code after modifiers, or the number compared
+    target: int | None = None  # the Team Defense (or other total) it was compared with
+    modifiers: list[str] = field(default_factory=list)
+    shooter: str | None = None  # who shoots because of it
+    shot: str = ""  # the shot's kind: "normal", "R" (11.20) or "N" (10.11)
+
+
+class ModifiedValue(NamedTuple):
+    """A numeric code after its modifiers, and the modifiers that applied."""
+
+    value: int
+    modifiers: list[str]
 
 
 def five_on_five(state: GameState) -> bool:
@@ -55,7 +81,7 @@ def out_of_position(card: Skater, slot: str) -> bool:
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
-                  pid: str) -> tuple[int, list[str]]:
+                  pid: str) -> ModifiedValue:
     """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00."""
     mods: list[str] = []
     status = state.team(side).players[pid]
@@ -80,7 +106,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
     if level in ("checking1", "checking2"):
         cut = 2 if level == "checking1" else 3
         value, mods = value - cut, [*mods, f"-{cut} checking game (20.00)"]
-    return value, mods
+    return ModifiedValue(value, mods)
 
 
 def decide_action(state: GameState, step: Step, roll: Roll) -> list:
@@ -96,15 +122,13 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
         cell = msgspec.structs.replace(cell, injury=False)
     outcome = _outcome(state, side, pid, slot, card, cell, roll)
-    result, value, target, mods, rule, shooter, shot = outcome
-    passing = result in ("pass", "interception")
-    if state.delayed and result != "shot":
+    if state.delayed and outcome.result != "shot":
         # 14.60: the one roll after a delayed call brings a shot or ends the play.
-        result, passing = "stoppage", False
-        mods, rule = [*mods, "delayed penalty: no shot, play stops (14.60)"], "14.60"
+        outcome = replace(outcome, result="stoppage", rule="14.60", modifiers=[
+            *outcome.modifiers, "delayed penalty: no shot, play stops (14.60)"])
     moved: list = []
-    if passing:
-        mover = resolve_pass if result == "pass" else resolve_interception
+    if outcome.result in ("pass", "interception"):
+        mover = resolve_pass if outcome.result == "pass" else resolve_interception
         moved = mover(state, side, pid, roll.red)
     # 12.00: a puck the carrier keeps because the interception found an empty slot is
     # a pass, and on the power play it follows the pass timing of 6.10 and 13.00.
@@ -116,119 +140,134 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         # automatic shot (8.10 Pf) is the interceptor's, and no interceptor got the puck;
         # only a second power-play pass brings a shot, the receiver's (13.00).
         shot = "N" if pp and state.pp_passes >= 1 else ""
-        shooter = moved[-1].to_player if shot else None
-    elif moved and shot and shooter is None:
-        shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
+        outcome = replace(outcome, shot=shot, shooter=moved[-1].to_player if shot else None)
+    elif moved and outcome.shot and outcome.shooter is None:
+        outcome = replace(outcome, shooter=moved[-1].to_player)  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
     events.append(ActionResolved(
-        side=side, player=pid, slot=slot, cell=text, result=result, value=value,
-        target=target, modifiers=mods, time=uses_time, roll=state.rolls, rule=rule,
-        shooter=shooter, shot=shot, injury=cell.injury,
+        side=side, player=pid, slot=slot, cell=text, result=outcome.result, value=outcome.value,
+        target=outcome.target, modifiers=outcome.modifiers, time=uses_time, roll=state.rolls,
+        rule=outcome.rule, shooter=outcome.shooter, shot=outcome.shot, injury=cell.injury,
     ))
     if moved:
         events.extend(moved)
-        if cell.injury and not shooter:
+        if cell.injury and not outcome.shooter:
             events.append(PlayStopped(reason="injury", zone=None))
-    elif result == "stoppage":
-        zone = side if mods[:1] == ["icing"] else None
+    elif outcome.result == "stoppage":
+        zone = side if outcome.modifiers[:1] == ["icing"] else None
         reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
         events.append(PlayStopped(reason=reason, zone=zone))
-    elif result in ("kill", "play_on") and cell.injury:
+    elif outcome.result in ("kill", "play_on") and cell.injury:
         events.append(PlayStopped(reason="injury", zone=None))
     return events
 
 
 def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
-             cell: SkaterCell, roll: Roll) -> tuple:
-    """(result, value, target, modifiers, rule, shooter, shot kind) of one action cell."""
+             cell: SkaterCell, roll: Roll) -> ActionOutcome:
+    """What one action cell comes to, read against the situation (8.10, 8.20, 9.00)."""
     strength = state.strength(side)
     opp = other(side)
     empty_net = state.team(opp).pulled
     if cell.plus and strength == "sh":
-        return "kill", None, None, [], "8.20", None, ""
+        return ActionOutcome("kill", "8.20")
     if cell.pressure and tactic(state) == "pressure":
-        return "shot", None, None, ["pressure offense (19.00)"], "8.20", pid, "normal"
+        return ActionOutcome("shot", "8.20", modifiers=["pressure offense (19.00)"], shooter=pid,
+                             shot="normal")
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        value, mods = numeric_value(state, side, slot, card, n, pid)
-        if value > 14:
-            return "shot", value, None, mods, "8.10", pid, "normal"
-        value = max(1, value)
-        target, how = team_defense(state, opp, slot)
-        mods = [*mods, how]
-        if value >= target:
-            return "shot", value, target, mods, "9.00", pid, "normal"
-        return "interception", value, target, mods, "9.00", None, ""
+        modified = numeric_value(state, side, slot, card, n, pid)
+        if modified.value > 14:
+            return ActionOutcome("shot", "8.10", value=modified.value,
+                                 modifiers=modified.modifiers, shooter=pid, shot="normal")
+        value = max(1, modified.value)
+        defense = team_defense(state, opp, slot)
+        mods = [*modified.modifiers, defense.how]
+        if value >= defense.target:
+            return ActionOutcome("shot", "9.00", value=value, target=defense.target,
+                                 modifiers=mods, shooter=pid, shot="normal")
+        return ActionOutcome("interception", "9.00", value=value, target=defense.target,
+                             modifiers=mods)
     if code == "*":
-        return "shot", None, None, [], "8.10", pid, "normal"
+        return ActionOutcome("shot", "8.10", shooter=pid, shot="normal")
     if code == "R":
-        return "shot", None, None, [], "8.10", pid, "normal" if empty_net else "R"
+        return ActionOutcome("shot", "8.10", shooter=pid, shot="normal" if empty_net else "R")
     if code == "*H":
         if not home:
-            return "interception", None, None, ["visitors (8.10)"], "8.10", None, ""
+            return ActionOutcome("interception", "8.10", modifiers=["visitors (8.10)"])
         if n is None:
-            return "shot", None, None, [], "8.10", pid, "normal"
-        target, how = team_defense(state, opp, slot)
-        result = "shot" if n >= target else "interception"
-        return result, n, target, [how], "9.00", pid if result == "shot" else None, "normal"
+            return ActionOutcome("shot", "8.10", shooter=pid, shot="normal")
+        return _compared(n, team_defense(state, opp, slot), "9.00", pid)
     if code == "*D":
         if five_on_five(state) and out_of_position(card, slot):
-            return "interception", n, None, ["out of position (8.10)"], "8.10", None, ""
-        target, how = blue_line_total(state, opp)
-        result = "shot" if n >= target else "interception"
-        return result, n, target, [how], "8.10", pid if result == "shot" else None, "normal"
+            return ActionOutcome("interception", "8.10", value=n,
+                                 modifiers=["out of position (8.10)"])
+        return _compared(n, blue_line_total(state, opp), "8.10", pid)
     if code == "@":
         if strength == "sh":
-            return "interception", None, None, ["short-handed (8.10)"], "8.10", None, ""
+            return ActionOutcome("interception", "8.10", modifiers=["short-handed (8.10)"])
         team = state.team(side)
         total = sum(getattr(team.card(p), "passing", 0) for p in team.skaters_on_ice() if p != pid)
-        result = "shot" if total >= roll.red else "interception"
-        return (result, roll.red, total, [f"passing factors {total} vs red {roll.red}"], "8.10",
-                pid if result == "shot" else None, "N")
+        shoots = total >= roll.red
+        return ActionOutcome("shot" if shoots else "interception", "8.10", value=roll.red,
+                             target=total, modifiers=[f"passing factors {total} vs red {roll.red}"],
+                             shooter=pid if shoots else None, shot="N")
     if code in ("P", "PP") or (code == "Pf" and slot not in ("LD", "RD")):
         return _pass_code(state, side, opp, code, n, strength, pid)
     if code == "Pf":
         if strength == "pp":
-            return "pass", n, None, [], "8.10", None, ""
+            return ActionOutcome("pass", "8.10", value=n)
         arrows = sum(getattr(state.team(opp).card(p), "forechecking", 0)
                      for s in ("LW", "C", "RW") if (p := state.team(opp).slots.get(s)))
+        mods = [f"forechecking {arrows}"]
         if n > arrows:
-            return "pass", n, arrows, [f"forechecking {arrows}"], "8.10", None, ""
-        return "interception", n, arrows, [f"forechecking {arrows}"], "8.10", None, "N"
+            return ActionOutcome("pass", "8.10", value=n, target=arrows, modifiers=mods)
+        return ActionOutcome("interception", "8.10", value=n, target=arrows, modifiers=mods,
+                             shot="N")
     if code in ("X", "XH", "XV"):
         if code == "XH" and not home or code == "XV" and home:
-            return "interception", None, None, [], "8.10", None, ""
+            return ActionOutcome("interception", "8.10")
         if code == "X" and n is not None and roll.red > n:
-            return "play_on", n, roll.red, [f"red {roll.red} > {n}: no penalty"], "8.10", None, ""
+            return ActionOutcome("play_on", "8.10", value=n, target=roll.red,
+                                 modifiers=[f"red {roll.red} > {n}: no penalty"])
         if state.late_penalty_house_rule and _late(state) and roll.red != 1:
-            return "play_on", None, None, ["late penalty house rule: red not 1"], "QR", None, ""
-        return "penalty", None, None, [], "8.10", None, ""
+            return ActionOutcome("play_on", "QR", modifiers=["late penalty house rule: red not 1"])
+        return ActionOutcome("penalty", "8.10")
     if code == "#":
-        return "stoppage", None, None, ["infraction"], "8.10", None, ""
+        return ActionOutcome("stoppage", "8.10", modifiers=["infraction"])
     if code == "I":
         if strength == "sh":
-            return "interception", None, None, ["short-handed icing"], "8.10", None, ""
-        return "stoppage", None, None, ["icing"], "8.10", None, ""
+            return ActionOutcome("interception", "8.10", modifiers=["short-handed icing"])
+        return ActionOutcome("stoppage", "8.10", modifiers=["icing"])
     raise AssertionError(f"unhandled action code {code}")
 
 
+def _compared(value: int, defense: DefenseTotal, rule: str, pid: str) -> ActionOutcome:
+    """*Hn and *Dn (8.10): a shot when the number reaches the defense's total, else an
+    interception; either way the shot kind stays "normal"."""
+    shoots = value >= defense.target
+    return ActionOutcome("shot" if shoots else "interception", rule, value=value,
+                         target=defense.target, modifiers=[defense.how],
+                         shooter=pid if shoots else None, shot="normal")
+
+
 def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, strength: str,
-               pid: str) -> tuple:
+               pid: str) -> ActionOutcome:
+    """P, Pn, PP and a forward's Pf (8.10, 13.00, 18.10)."""
     if code == "PP":
-        ok = pp_rules(state, side)
-        return ("pass" if ok else "interception"), None, None, [], "8.10", None, ""
+        return ActionOutcome("pass" if pp_rules(state, side) else "interception", "8.10")
     if strength == "sh":
-        return "interception", None, None, ["short-handed (8.10)"], "8.10", None, ""
+        return ActionOutcome("interception", "8.10", modifiers=["short-handed (8.10)"])
     status = state.team(side).players[pid]
     if n is None and not status.modifier:
-        return "pass", None, None, [], "8.10", None, ""
+        return ActionOutcome("pass", "8.10")
     limit = (6 if n is None else n) + status.modifier  # 18.10: P counts as P6 when hurt
     bars = sum(getattr(state.team(opp).card(p), "intimidation", 0)
                for p in state.team(opp).skaters_on_ice())
     mods = [f"intimidation {bars}"] + ([f"{status.modifier} injury (18.10)"] if status.modifier else [])
-    return ("pass" if limit > bars else "interception"), limit, bars, mods, "8.10", None, ""
+    return ActionOutcome("pass" if limit > bars else "interception", "8.10", value=limit,
+                         target=bars, modifiers=mods)
 
 
 def _late(state: GameState) -> bool:
@@ -248,11 +287,11 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
         state, event.side) else 0
     if event.result == "shot":
         state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter or event.player,
-                                 detail=event.shot)]
+                                 shot=event.shot)]
     elif event.result == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, detail="action")]
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, source="action")]
     elif event.shot and event.shooter:
-        state.pending_shot = (event.shooter, event.shot)
+        state.pending_shot = PendingShot(event.shooter, event.shot)
     elif event.result in ("kill", "play_on"):
         # 8.20 +, 8.10 Xn: the carrier keeps the puck; he rolls again only while the
         # period has sequences left (6.00), like every other play that goes on.

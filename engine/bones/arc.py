@@ -10,9 +10,11 @@ check and ``Step("arc_rest")`` gives out the rest without dice.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.bones.cards import Skater
 from engine.bones.penalties import make_call
-from engine.bones.state import ArcDraw, GameState, Step
+from engine.bones.state import ArcDraw, GameState, Retaliation, Step
 from engine.dice import DiceRange
 from events.base import Roll
 from events.bones import ArcChecked, AssistsAwarded
@@ -26,14 +28,13 @@ def convert_queue(state: GameState) -> None:
     assists after the goalie's check (16.00 -> 21.10)."""
     converted: list[Step] = []
     for step in state.queue:
-        if step.kind == "retaliation":
-            kind, _, penalty = step.detail.partition(":")
-            new = arc_step(state, step.side, kind, penalty=penalty)
+        if step.kind == "retaliation" and step.retaliation is not None:
+            new = arc_step(state, step.side, step.retaliation.scale, retaliation=step.retaliation)
         elif step.kind == "gm_pick":
             new = arc_step(state, step.side, "GM")
         elif step.kind == "assist_ranks" and state.scorer:
-            new = arc_step(state, state.scorer[0], "assist", left=step.number,
-                           goalie=step.detail)
+            new = arc_step(state, state.scorer.side, "assist", left=step.number,
+                           goalie=step.goalie)
         else:
             new = step
         if new is not None:
@@ -42,25 +43,26 @@ def convert_queue(state: GameState) -> None:
 
 
 def arc_step(state: GameState, side: str, kind: str, left: int = 1, goalie: str = "",
-             penalty: str = "") -> Step | None:
-    """The step that starts a draw (``None`` when nobody is eligible): ``penalty`` is the
-    retaliation's ``kind:short`` (14.30), ``goalie`` the goalie who already has an assist
-    (16.00, 21.10)."""
-    step = Step("arc", side=side, player=goalie, detail=f"{kind}:{penalty}", number=left)
+             retaliation: Retaliation | None = None) -> Step | None:
+    """The step that starts a draw (``None`` when nobody is eligible): ``retaliation`` is
+    the penalty an MI or MA draw gives (14.30), ``goalie`` the goalie who already has an
+    assist (16.00, 21.10)."""
+    step = Step("arc", side=side, goalie=goalie, draw=kind, retaliation=retaliation,
+                number=left)
     draw = new_draw(state, step)
     if not draw.players:
         return None
     if len(draw.players) <= draw.left:
-        return Step("arc_rest", side=side, player=goalie, detail=step.detail, number=left)
+        return replace(step, kind="arc_rest")
     return step
 
 
 def new_draw(state: GameState, step: Step) -> ArcDraw:
-    kind = step.detail.partition(":")[0]
+    kind = step.draw
     team = state.team(step.side)
     order = {pid: i for i, pid in enumerate(team.players)}
     if kind == "assist":  # 21.10: the skaters on the ice but the scorer
-        scorer = state.scorer[1] if state.scorer else ""
+        scorer = state.scorer.player if state.scorer else ""
         pool = [p for p in team.skaters_on_ice() if p != scorer]
         ratings = {p: _rating(team.card(p), "assist") for p in pool}
     else:
@@ -118,7 +120,7 @@ def _checked(draw: ArcDraw, player: str, text: str, awarded: bool, roll: int) ->
 
 
 def _assists(step: Step, draw: ArcDraw, last: list[str], roll: int) -> AssistsAwarded:
-    goalie = [step.player] if step.player else []
+    goalie = [step.goalie] if step.goalie else []
     return AssistsAwarded(side=draw.side, players=goalie + draw.awarded + last, roll=roll,
                           rule="21.10")
 
@@ -133,9 +135,9 @@ def apply_arc_checked(state: GameState, event: ArcChecked) -> None:
         if draw.kind == "GM":
             state.calls.append(make_call(draw.side, event.player, "game_misconduct", "21.30"))
         elif draw.kind in ("MI", "MA"):
-            penalty, _, short = step.detail.partition(":")[2].partition(":")
-            state.calls.append(make_call(draw.side, event.player, penalty, "21.20",
-                                         short=int(short)))
+            assert step.retaliation is not None
+            state.calls.append(make_call(draw.side, event.player, step.retaliation.penalty,
+                                         "21.20", short=step.retaliation.short))
     _skip_unrated(draw)
     if draw.left == 0 or not draw.players:
         state.queue.pop(0)
@@ -143,5 +145,4 @@ def apply_arc_checked(state: GameState, event: ArcChecked) -> None:
         return
     state.arc = draw
     if len(draw.players) <= draw.left and step.kind == "arc":
-        state.queue[0] = Step("arc_rest", side=step.side, player=step.player,
-                              detail=step.detail, number=step.number)
+        state.queue[0] = replace(step, kind="arc_rest")

@@ -238,7 +238,7 @@ class DefaultCoach:
         else:
             extra = min(free, key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
         return LinesChanged(side=side, slots={**slots, "G": extra}, on_the_fly=True,
-                            rule="14.60")
+                            rule=state.ruleset.cite("14.60"))
 
     def _net(self, state: GameState, side: str, slots: dict[str, str | None]) -> str | None:
         team = state.team(side)
@@ -281,4 +281,5 @@ class DefaultCoach:
 
         first = "home" if self.policies["home"].shoot_first else "away"
         return ShootoutOrderChosen(first=first, home_shooters=shooters("home"),
-                                   away_shooters=shooters("away"))
+                                   away_shooters=shooters("away"),
+                                   rule=state.ruleset.cite("21.00"))

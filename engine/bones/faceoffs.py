@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, Step, other
 from events.base import Roll
@@ -10,14 +12,29 @@ from events.bones import FaceoffRolled
 ACE_LEVEL = {"": 0, "A": 1, "AA": 2}
 
 
-def parse_cell(cell: str) -> tuple[str, str, str]:
-    """``"C-H/A"`` -> (slot, side code, mark)."""
+class FaceoffCell(NamedTuple):
+    """A FACEOFFS chart cell (7.00): ``"C-H/A"`` is slot C, side code H, ace mark A."""
+
+    slot: str
+    side_code: str  # "H", "V", or "PP" for the power-play team (7.10)
+    mark: str  # "", "A" or "AA" (7.20)
+
+
+class FaceoffTaker(NamedTuple):
+    """Who takes a team's draws (7.20), and his ace level (0 none, 1 A, 2 AA)."""
+
+    player: str | None
+    level: int
+
+
+def parse_cell(cell: str) -> FaceoffCell:
+    """``"C-H/A"`` -> slot C, side code H, mark A."""
     where, _, mark = cell.partition("/")
     slot, _, side = where.partition("-")
-    return slot, side, mark
+    return FaceoffCell(slot, side, mark)
 
 
-def best_taker(state: GameState, side: str) -> tuple[str | None, int]:
+def best_taker(state: GameState, side: str) -> FaceoffTaker:
     """7.20: the on-ice skater with the best face-off rating takes the draw."""
     team = state.team(side)
     best, level = None, -1
@@ -26,14 +43,14 @@ def best_taker(state: GameState, side: str) -> tuple[str | None, int]:
         rating = ACE_LEVEL[card.faceoff] if isinstance(card, Skater) else 0
         if rating > level:
             best, level = pid, rating
-    return best, max(level, 0)
+    return FaceoffTaker(best, max(level, 0))
 
 
 def ace_winner(state: GameState, mark: str) -> str | None:
     """7.20: which side an ``A`` or ``AA`` mark gives the draw to, if any."""
     if not mark:
         return None
-    levels = {side: best_taker(state, side)[1] for side in ("home", "away")}
+    levels = {side: best_taker(state, side).level for side in ("home", "away")}
     home, away = levels["home"], levels["away"]
     if home == away:
         return None
@@ -64,11 +81,10 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
     player = state.team(side).slots.get(slot)
     ace = ace_winner(state, mark)
     if ace is not None and ace != side or (ace is not None and player is None):
-        taker, _ = best_taker(state, ace)
+        taker = best_taker(state, ace).player
         side, player, rule = ace, taker, "7.20"
         slot = state.slot_of(side, taker) or slot
-    zone = step.detail or None
-    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=zone,
+    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=step.zone,
                           roll=state.rolls, rule=rule)]
 
 

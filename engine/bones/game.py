@@ -297,7 +297,7 @@ def check_choice(state: GameState, event: Event) -> None:
             raise IllegalChoice(f"{state.ruleset.title} has no shootout: a tie stands")
         if not state.queue or state.queue[0].kind != "shootout_order":
             raise IllegalChoice("21.00: shootout shooters are chosen only after overtime")
-        if event.rule != "21.00":
+        if event.rule != state.ruleset.cite("21.00"):
             raise IllegalChoice(f"shootout shooters are rule 21.00, not {event.rule}")
         for side, shooters in (("home", event.home_shooters), ("away", event.away_shooters)):
             team = state.team(side)

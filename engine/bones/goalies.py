@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.bones.cards import Goalie, Skater
 from engine.bones.codes import parse_goalie_cell
 from engine.bones.passing import resolve_interception
@@ -24,7 +26,7 @@ from events.bones import (
 
 
 def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
-    side, shooter, kind = step.side, step.player, step.detail
+    side, shooter, kind = step.side, step.player, step.shot
     gside = other(side)
     gteam = state.team(gside)
     goalie = gteam.goalie
@@ -32,7 +34,7 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
     assert isinstance(card, Goalie)
     text = card.action[roll.blue - 1][roll.white - 2]
     cell = parse_goalie_cell(text)
-    in_range = bool(step.number)
+    in_range = step.in_range
 
     def result(outcome: str, player: str | None = None, rule: str = "11.10") -> GoalieResult:
         return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
@@ -68,7 +70,7 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
         backup = next((pid for pid, s in gteam.players.items()
                        if s.is_goalie and pid != goalie and not s.out), None)
         events.append(GoalieInjured(side=gside, goalie=goalie, replacement=backup,
-                                    roll=state.rolls))
+                                    roll=state.rolls, rule="11.10"))
     return events
 
 
@@ -80,7 +82,7 @@ def rebound(state: GameState, side: str, shooter: str, red: int) -> list:
     """11.20: the red die picks the rebounder off the goalie's rebound chart."""
     if red == 6:
         return [ReboundChecked(side=side, chart="upper", slot=None, player=None,
-                               roll=state.rolls)]
+                               roll=state.rolls, rule="11.20")]
     goalie = state.team(other(side)).card(state.team(other(side)).goalie)
     assert isinstance(goalie, Goalie)
     return _rebounder(state, side, goalie.rebounds.upper[red - 1], "upper")
@@ -95,14 +97,21 @@ def decide_rebound_lower(state: GameState, step: Step, roll: Roll) -> list:
 def _rebounder(state: GameState, side: str, slot: str, chart: str) -> list:
     player = state.team(side).slots.get(slot)
     events: list = [ReboundChecked(side=side, chart=chart, slot=slot, player=player,
-                                   roll=state.rolls)]
+                                   roll=state.rolls, rule="11.20")]
     if player is None:
         # Quick reference: a puck off the goalie to an empty slot is frozen.
         return [*events, PlayStopped(reason="frozen", zone=other(side))]
     return events
 
 
-def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, list[str]]:
+class ClearingTotal(NamedTuple):
+    """The defending team's clearing total (11.20), and the modifiers that applied."""
+
+    total: int
+    modifiers: list[str]
+
+
+def clearing_total(state: GameState, side: str, rebounder: str) -> ClearingTotal:
     """11.20: LD + RD clearing ratings of the defending team, less one for a screen."""
     defending = state.team(other(side))
     total, notes = 0, []
@@ -123,17 +132,17 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> tuple[int, li
                 if isinstance(card, Skater) and (card.screening or card.is_defenseman):
                     total, notes = total - 1, ["-1 screen"]
                     break
-    return max(0, total), notes
+    return ClearingTotal(max(0, total), notes)
 
 
 def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
-    side, rebounder, shooter = step.side, step.player, step.detail
-    total, _ = clearing_total(state, side, rebounder)
+    side, rebounder, shooter = step.side, step.player, step.shooter
+    total = clearing_total(state, side, rebounder).total
     table = state.charts.clearing
     text = table[min(total, len(table) - 1)]
     cleared = DiceRange.parse(text).contains(roll)
     events: list = [ClearingChecked(side=other(side), total=total, range=text, cleared=cleared,
-                                    roll=state.rolls)]
+                                    roll=state.rolls, rule="11.20")]
     if cleared:
         # Quick reference: a clear is an interception off the shooter's pass chart.
         moved = resolve_interception(state, side, shooter, roll.red, rule="11.20")
@@ -144,7 +153,7 @@ def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
 def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
     awarded = roll.red <= 2  # 11.10 PS1: a re-rolled red 1 or 2
     events: list = [PenaltyShotAwarded(side=step.side, shooter=step.player, awarded=awarded,
-                                       roll=state.rolls)]
+                                       roll=state.rolls, rule="11.10")]
     if not awarded:
         events.append(PlayStopped(reason="frozen", zone=other(step.side)))
     return events
@@ -153,31 +162,31 @@ def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
 def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
     step = state.queue[0]
     if event.outcome == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, detail="goalie")]
+        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, source="goalie")]
     elif event.outcome == "penalty_shot":
         state.queue[0:1] = [Step("ps_red", side=step.side, player=step.player)]
     elif event.outcome == "rebound":
-        state.queue[0:1] = [Step("rebound", side=step.side, player="", detail=step.player)]
+        state.queue[0:1] = [Step("rebound", side=step.side, shooter=step.player)]
 
 
 def queue_after_rebound(state: GameState, event: ReboundChecked) -> None:
-    shooter = state.queue[0].detail
+    shooter = state.queue[0].shooter
     if event.slot is None:
-        state.queue[0:1] = [Step("rebound_lower", side=event.side, detail=shooter)]
+        state.queue[0:1] = [Step("rebound_lower", side=event.side, shooter=shooter)]
     elif event.player is not None:
         state.queue[0:1] = [Step("clearing", side=event.side, player=event.player,
-                                 detail=shooter)]
+                                 shooter=shooter)]
 
 
 def queue_after_clearing(state: GameState, event: ClearingChecked) -> None:
     step = state.queue[0]
     if not event.cleared:
-        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, detail="rebound")]
+        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, shot="rebound")]
 
 
 def queue_after_penalty_shot(state: GameState, event: PenaltyShotAwarded) -> None:
     if event.awarded:
-        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, detail="ps")]
+        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, shot="ps")]
 
 
 def apply_goalie_injured(state: GameState, event: GoalieInjured) -> None:

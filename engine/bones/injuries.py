@@ -20,7 +20,7 @@ def decide_injury(state: GameState, step: Step, roll: Roll) -> list:
     if oip >= adjusted:
         result = state.charts.injuries[min(oip, 5)][roll.white - 2]
     return [InjuryChecked(player=step.player, oip=oip, adjusted_blue=adjusted, result=result,
-                          roll=state.rolls)]
+                          roll=state.rolls, rule="18.00")]
 
 
 def apply_injury(state: GameState, event: InjuryChecked) -> None:

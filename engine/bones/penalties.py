@@ -8,8 +8,10 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
+from typing import Literal, NamedTuple
+
 from engine.bones.cards import Goalie, Skater
-from engine.bones.state import Call, GameState, Penalty, Step, other
+from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from engine.dice import DiceRange
 from events.base import Roll
@@ -27,15 +29,23 @@ from events.bones import (
     SpecialOccurrenceRolled,
 )
 
-# 14.10: minutes and time sequences in the box; a minor's short time ends on a PP goal.
-KINDS: dict[str, tuple[int, int, bool]] = {
-    "minor": (2, 5, True),
-    "double_minor": (4, 10, True),
-    "major": (5, 12, False),
-    "minor_major": (7, 17, False),
-    "misconduct": (10, 25, False),
-    "game_misconduct": (10, 0, False),
-    "bench_minor": (2, 5, True),
+
+class PenaltyKind(NamedTuple):
+    """What a kind of penalty costs (14.10)."""
+
+    minutes: int
+    box: int  # time sequences in the box
+    releasable: bool  # a minor's short time ends on a power-play goal (14.20)
+
+
+KINDS: dict[str, PenaltyKind] = {
+    "minor": PenaltyKind(2, 5, True),
+    "double_minor": PenaltyKind(4, 10, True),
+    "major": PenaltyKind(5, 12, False),
+    "minor_major": PenaltyKind(7, 17, False),
+    "misconduct": PenaltyKind(10, 25, False),
+    "game_misconduct": PenaltyKind(10, 0, False),
+    "bench_minor": PenaltyKind(2, 5, True),
 }
 
 
@@ -54,9 +64,9 @@ def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
     # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty; its
     # one roll needs a time sequence, so with the period's last one used play stops
     # (6.00, ruling R-14.60c).
-    delayed = step.detail == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
+    delayed = step.source == "action" and code in ("-", "D", "M") and roll.blue <= 2 \
         and not state.clock_expired
-    return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.detail,
+    return [PenaltyCalled(side=step.side, player=step.player, code=code, source=step.source,
                           delayed=delayed, red=roll.red, roll=state.rolls, rule="14.20")]
 
 
@@ -77,31 +87,32 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
             calls.append(make_call(side, pid, "game_misconduct", "14.20"))
     elif code == "A":
         calls.append(make_call(side, pid, "minor", "14.20", short=5))
-        steps.append(Step("retaliation", side=opp, detail="MI:minor:5"))
+        steps.append(_retaliation(opp, "MI", "minor", short=5))
     elif code == "F":
         calls.append(make_call(side, pid, "double_minor", "14.20", short=5))
-        steps.append(Step("retaliation", side=opp, detail="MI:minor:0"))
+        steps.append(_retaliation(opp, "MI", "minor", short=0))
     elif code == "G":
         calls.append(make_call(side, pid, "double_minor", "14.20", short=10))
-        steps.append(Step("retaliation", side=opp, detail="MI:double_minor:10"))
+        steps.append(_retaliation(opp, "MI", "double_minor", short=10))
     elif code in ("B", "#"):
         calls.append(make_call(side, pid, "major", "14.20", short=0))
-        steps.append(Step("retaliation", side=opp, detail="MA:major:0"))
+        steps.append(_retaliation(opp, "MA", "major", short=0))
         majors = {side: 1, opp: 1}
         if code == "#":
             steps.append(Step("special", side=side))
     elif code == "C":
         calls.append(make_call(side, pid, "minor_major", "14.20", short=5 if red <= 4 else 0))
         answer = "major" if red <= 4 else "minor_major"
-        steps.append(Step("retaliation", side=opp, detail=f"MA:{answer}:0"))
+        steps.append(_retaliation(opp, "MA", answer, short=0))
         majors = {side: 1, opp: 1}
-    steps = [s for s in steps if s.kind != "retaliation" or _ranked(state, s.side, s.detail[:2])]
+    steps = [s for s in steps
+             if s.retaliation is None or _ranked(state, s.side, s.retaliation.scale)]
     for team_side, count in majors.items():
         steps += [Step("gm_check", side=team_side)] * count
     steps.append(Step("misconduct", side=side, player=pid))  # 14.40: action and goalie codes
     if event.source == "goalie" and code in ("B", "C", "M"):
         steps.append(Step("goalie_gm", side=side, player=pid))  # 14.52
-    steps.append(Step("time", detail="penalty"))
+    steps.append(Step("time", incident="penalty"))
     if event.delayed:
         state.delayed = True
         if can_pull_for_extra_skater(state, opp):
@@ -111,8 +122,14 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
         steps.append(Step("delayed", side=side, player=pid))
     else:
         zone = side if event.source == "goalie" else ""  # 11.10: a frozen puck
-        steps.append(Step("stop", side=zone, detail="penalty"))
+        steps.append(Step("stop", side=zone, reason="penalty"))
     state.queue[0:1] = steps
+
+
+def _retaliation(side: str, scale: Literal["MI", "MA"], penalty: str, short: int) -> Step:
+    """14.30: ``side`` answers with ``penalty`` to a player its ``scale`` rating picks."""
+    return Step("retaliation", side=side,
+                retaliation=Retaliation(scale=scale, penalty=penalty, short=short))
 
 
 def can_pull_for_extra_skater(state: GameState, side: str) -> bool:
@@ -139,7 +156,7 @@ def _ranked(state: GameState, side: str, scale: str) -> list[str]:
 
 
 def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
-    scale = step.detail.split(":")[0] if step.kind == "retaliation" else "GM"
+    scale = step.retaliation.scale if step.retaliation is not None else "GM"  # gm_pick: 14.51
     ranked = _ranked(state, step.side, scale)
     rank = state.charts.retaliation[roll.blue - 1][roll.white - 2]
     index = 5 - rank
@@ -156,14 +173,15 @@ def apply_retaliation(state: GameState, event: RetaliationRolled) -> None:
     if event.scale == "GM":
         state.calls.append(make_call(event.side, event.player, "game_misconduct", "14.51"))
         return
-    _, kind, short = step.detail.split(":")
-    state.calls.append(make_call(event.side, event.player, kind, "14.30", short=int(short)))
+    assert step.retaliation is not None
+    state.calls.append(make_call(event.side, event.player, step.retaliation.penalty, "14.30",
+                                 short=step.retaliation.short))
 
 
 def decide_special(state: GameState, step: Step, roll: Roll) -> list:
     index = state.charts.special_occurrences[roll.blue - 1][roll.white - 2]
     text = state.charts.occurrences[index].text
-    return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls)]
+    return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls, rule="14.20")]
 
 
 def apply_special(state: GameState, event: SpecialOccurrenceRolled) -> None:
@@ -194,7 +212,7 @@ def decide_misconduct(state: GameState, step: Step, roll: Roll) -> list:
     card = state.team(step.side).card(step.player)
     in_range = DiceRange.parse(card.mc).contains(roll)
     return [MisconductChecked(player=step.player, range=card.mc, in_range=in_range,
-                              roll=state.rolls)]
+                              roll=state.rolls, rule="14.40")]
 
 
 def apply_misconduct(state: GameState, event: MisconductChecked) -> None:
@@ -299,7 +317,7 @@ def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
     team.penalties.append(Penalty(
         id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
         box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
-        releasable=event.short > 0 and KINDS[event.kind][2],
+        releasable=event.short > 0 and KINDS[event.kind].releasable,
     ))
     _leave_ice(state, event.side, sitter)
     if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
@@ -345,7 +363,8 @@ def decide_bench_check(state: GameState, step: Step, roll: Roll) -> list:
     # FaceOff 6.00: a draft league's games use the league's NHL bench-penalty range.
     text = state.nhl_bench_range or state.team(step.side).team.bench_minor
     return [BenchMinorChecked(side=step.side, range=text,
-                              in_range=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+                              in_range=DiceRange.parse(text).contains(roll), roll=state.rolls,
+                              rule="5.00")]
 
 
 def apply_bench_check(state: GameState, event: BenchMinorChecked) -> None:
@@ -358,7 +377,8 @@ def decide_bench_time(state: GameState, step: Step, roll: Roll) -> list:
     column = state.charts.bench_penalty[0 if roll.blue % 2 else 1]
     minutes, _, seconds = column[roll.white - 2].partition(":")
     return [BenchMinorScheduled(side=step.side, period=state.period,
-                                time=int(minutes) * 60 + int(seconds), roll=state.rolls)]
+                                time=int(minutes) * 60 + int(seconds), roll=state.rolls,
+                                rule="5.00")]
 
 
 def apply_bench_time(state: GameState, event: BenchMinorScheduled) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.bones.state import SIDES, GameState, Step, other
+from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
 from engine.dice import DiceRange
 from events.base import Roll
@@ -46,7 +46,7 @@ def end_game(state: GameState, decided: str) -> list:
     for side in SIDES:
         for pen in state.team(side).penalties:
             events.append(PenaltyEnded(id=pen.id, reason="game_end", period=state.period,
-                                       sequence=state.sequence))
+                                       sequence=state.sequence, rule="14.10"))
     home, away = state.home.score, state.away.score
     if decided == "SO":  # the shootout winner is credited one goal
         if state.home.shootout_goals > state.away.shootout_goals:
@@ -69,7 +69,7 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
     elif state.period == 3 and state.overtime:
         state.queue[0:1] = [Step("start_period")]  # 6.00: a 5-minute overtime
     elif state.period >= 3 and not state.ruleset.shootout:
-        state.queue[0:1] = [Step("end_game", detail="TIE")]  # FaceOff 5.00: a tie stands
+        state.queue[0:1] = [Step("end_game", decided="TIE")]  # FaceOff 5.00: a tie stands
     elif state.period >= 3:
         state.queue[0:1] = [Step("shootout_order")]  # 21.00
     else:
@@ -82,15 +82,14 @@ def apply_game_ended(state: GameState, event: GameEnded) -> None:
 
 
 def apply_shootout_order(state: GameState, event: ShootoutOrderChosen) -> None:
-    state.shootout_order = (event.first, event.home_shooters, event.away_shooters)
+    state.shootout_order = ShootoutOrder(event.first, event.home_shooters, event.away_shooters)
     state.period = 5
     state.queue[0:1] = [Step("shootout", side=event.first, number=0)]
 
 
 def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
     assert state.shootout_order is not None
-    _, home_list, away_list = state.shootout_order
-    shooters = home_list if step.side == "home" else away_list
+    shooters = state.shootout_order.shooters(step.side)
     shooter = shooters[(step.number) % len(shooters)]
     goalie_team = state.team(other(step.side))
     goalie = goalie_team.card(goalie_team.goalie)
@@ -98,18 +97,19 @@ def decide_shootout(state: GameState, step: Step, roll: Roll) -> list:
     text = state.charts.shootout[rating][GRADES.index(goalie.shootout)]
     return [ShootoutAttempt(side=step.side, shooter=shooter, goalie=goalie_team.goalie,
                             rating=rating, range=text,
-                            scored=DiceRange.parse(text).contains(roll), roll=state.rolls)]
+                            scored=DiceRange.parse(text).contains(roll), roll=state.rolls,
+                            rule="21.00")]
 
 
 def apply_shootout_attempt(state: GameState, event: ShootoutAttempt) -> None:
     assert state.shootout_order is not None
-    first = state.shootout_order[0]
+    first = state.shootout_order.first
     step = state.queue.pop(0)
     if event.scored:
         state.team(event.side).shootout_goals += 1
     shots = {first: step.number + 1, other(first): step.number + (event.side != first)}
     if _decided(state, shots):
-        state.queue.insert(0, Step("end_game", detail="SO"))
+        state.queue.insert(0, Step("end_game", decided="SO"))
         return
     if event.side == first:
         state.queue.insert(0, Step("shootout", side=other(first), number=step.number))
@@ -131,6 +131,6 @@ def _decided(state: GameState, shots: dict[str, int]) -> bool:
 
 
 def decide_end_game(state: GameState, step: Step, roll: object) -> list:
-    if step.detail in ("SO", "TIE"):
-        return end_game(state, step.detail)
+    if step.decided:
+        return end_game(state, step.decided)
     return end_game(state, "REG" if state.period <= 3 else "OT")

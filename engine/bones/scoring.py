@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.cards import Goalie, Skater
-from engine.bones.state import GameState, Step, other
+from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
 from engine.dice import DiceRange
 from events.base import Roll
@@ -40,27 +40,29 @@ def goal_events(state: GameState, side: str, scorer: str, kind: str, rule: str) 
             if pen.short_left > 0 and pen.releasable:
                 if pen.short_left <= 5:  # a double minor's second half ends too
                     events.append(PenaltyEnded(id=pen.id, reason="power_play_goal",
-                                               period=state.period, sequence=state.sequence))
+                                               period=state.period, sequence=state.sequence,
+                                               rule="14.10"))
                 break
     return events
 
 
 def apply_goal(state: GameState, event: GoalScored) -> None:
     state.team(event.side).score += 1
-    state.scorer = (event.side, event.scorer)
+    state.scorer = Scorer(event.side, event.scorer)
     for pen in state.team(other(event.side)).penalties:
         if pen.short_left > 0 and pen.releasable:
             if pen.short_left > 5:
                 pen.short_left = 5  # 14.20 D: the second minor starts now
                 pen.box_left = min(pen.box_left, 5)
             break
-    state.queue[0:1] = [Step("time", detail="goal"), Step("assists"), Step("stop", detail="goal")]
+    state.queue[0:1] = [Step("time", incident="goal"), Step("assists"), Step("stop", reason="goal")]
 
 
 def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
     seconds = state.charts.exact_time[roll.blue - 1][roll.white - 2]
-    return [ExactTime(kind=step.detail, period=state.period,
-                      time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls)]
+    return [ExactTime(kind=step.incident, period=state.period,
+                      time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls,
+                      rule="6.30")]
 
 
 def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
@@ -72,7 +74,7 @@ def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
 
 def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
     assert state.scorer is not None
-    side, _ = state.scorer
+    side = state.scorer.side
     team = state.team(side)
     card = team.card(team.goalie)
     assert isinstance(card, Goalie)
@@ -89,10 +91,9 @@ def decide_goalie_assist(state: GameState, step: Step, roll: Roll) -> list:
 def ranked_teammates(state: GameState) -> list[str]:
     """16.00: the scorer's teammates on the ice, best assist rating first (rank 4)."""
     assert state.scorer is not None
-    side, scorer = state.scorer
-    team = state.team(side)
+    team = state.team(state.scorer.side)
     order = {pid: i for i, pid in enumerate(team.players)}
-    mates = [pid for pid in team.skaters_on_ice() if pid != scorer]
+    mates = [pid for pid in team.skaters_on_ice() if pid != state.scorer.player]
     return sorted(mates, key=lambda pid: (-_assist(team.card(pid)), order[pid]))
 
 
@@ -102,7 +103,7 @@ def _assist(card: Skater | Goalie) -> int:
 
 def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     assert state.scorer is not None
-    side, _ = state.scorer
+    side = state.scorer.side
     cell = state.charts.assists[roll.blue - 1][roll.white - 2]
     ranks = [int(r) for r in cell.partition("/")[2].split("-") if r]
     ranked = ranked_teammates(state)
@@ -114,8 +115,8 @@ def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     for pid in ranked:  # ruling R-16.00a: assists the cell leaves unnamed go to the best
         if len(chosen) < step.number and pid not in chosen:
             chosen.append(pid)
-    goalie = [step.detail] if step.detail else []
-    return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls)]
+    goalie = [step.goalie] if step.goalie else []
+    return [AssistsAwarded(side=side, players=goalie + chosen, roll=state.rolls, rule="16.00")]
 
 
 def queue_after_assist_count(state: GameState, event: AssistsCounted) -> None:
@@ -129,4 +130,4 @@ def queue_after_goalie_assist(state: GameState, event: GoalieAssistChecked) -> N
     remaining = step.number - (1 if event.in_range else 0)
     if remaining:
         state.queue.insert(0, Step("assist_ranks", number=remaining,
-                                   detail=event.goalie if event.in_range else ""))
+                                   goalie=event.goalie if event.in_range else ""))

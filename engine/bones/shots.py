@@ -78,7 +78,7 @@ def blockers(state: GameState, defending: str) -> int:
 
 
 def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
-    side, pid, kind = step.side, step.player, step.detail
+    side, pid, kind = step.side, step.player, step.shot
     card = state.team(side).card(pid)
     assert isinstance(card, Skater)
     opp = other(side)
@@ -141,10 +141,10 @@ def queue_after_shot(state: GameState, event: ShotTaken) -> None:
     if event.block == "blocked" or event.kind in ("penalty_shot", "empty_net"):
         return  # the events that follow say what happens
     kind = "rebound" if event.kind == "rebound" else _first_kind(state)
-    state.queue[0:1] = [Step("goalie", side=event.side, player=event.shooter, detail=kind,
-                             number=int(event.in_range))]
+    state.queue[0:1] = [Step("goalie", side=event.side, player=event.shooter, shot=kind,
+                             in_range=event.in_range)]
 
 
 def _first_kind(state: GameState) -> str:
     step = state.queue[0]
-    return "R" if step.detail == "R" else "normal"
+    return "R" if step.shot == "R" else "normal"

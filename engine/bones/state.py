@@ -8,6 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
@@ -88,14 +89,37 @@ class TeamState:
 
 
 @dataclass(frozen=True, slots=True)
+class Retaliation:
+    """A retaliation penalty still to give (14.30, 14.20 A-C): the rating scale that picks
+    the retaliating player, the penalty he gets and the time his team plays short."""
+
+    scale: Literal["MI", "MA"]
+    penalty: str  # a penalty kind of 14.10: "minor", "double_minor", "major", "minor_major"
+    short: int  # time sequences the team plays short (14.10)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
-    """One thing still to happen. ``kind`` names the rule handler; the rest is context."""
+    """One thing still to happen. ``kind`` names the rule handler; the other fields are
+    the context a kind needs, each named for what it holds (left empty by other kinds)."""
 
     kind: str
     side: str = ""
     player: str = ""
-    detail: str = ""
-    number: int = 0
+    number: int = 0  # assists still to give (16.00, 21.10); the shootout round (21.00)
+    # shot, goalie: the kind of shot: "normal", "R" (11.20), "N" (10.11), "rebound" or
+    # "ps", a penalty shot (10.60).
+    shot: str = ""
+    in_range: bool = False  # goalie: the shot was in the shooter's range (11.10)
+    shooter: str = ""  # rebound, rebound_lower, clearing: who took the shot (11.20)
+    source: str = ""  # penalty: whose card the penalty came off, "action" or "goalie" (14.20)
+    retaliation: Retaliation | None = None  # retaliation; arc for MI and MA (14.30, 21.20)
+    draw: str = ""  # arc, arc_rest: what the ARC draw gives, "assist", "MI", "MA" or "GM"
+    goalie: str = ""  # assist_ranks, arc: the goalie who already has an assist (16.00, 21.10)
+    incident: str = ""  # time: whose exact time is rolled, "goal" or "penalty" (6.30)
+    reason: str = ""  # stop: why play stops, "goal" or "penalty"
+    zone: str | None = None  # faceoff: whose defensive zone (7.30); None at centre ice
+    decided: str = ""  # end_game: "SO" or "TIE" (21.00, FaceOff 5.00); "" by the clock
 
     @property
     def needs_roll(self) -> bool:
@@ -144,6 +168,32 @@ class ArcDraw:
     awarded: list[str] = field(default_factory=list)
 
 
+class Scorer(NamedTuple):
+    """The goal whose assists are still to give (16.00): the scoring team and the scorer
+    (player ids are unique only within a team)."""
+
+    side: str
+    player: str
+
+
+class PendingShot(NamedTuple):
+    """A shot owed once the puck reaches the shooter (8.10 Pf, 13.00)."""
+
+    shooter: str
+    kind: str  # the shot's kind, as ``Step.shot``
+
+
+class ShootoutOrder(NamedTuple):
+    """The coaches' shootout choices (21.00): who shoots first, and each side's shooters."""
+
+    first: str
+    home_shooters: list[str]
+    away_shooters: list[str]
+
+    def shooters(self, side: str) -> list[str]:
+        return self.home_shooters if side == "home" else self.away_shooters
+
+
 @dataclass(slots=True)
 class GameState:
     game_id: str
@@ -163,11 +213,11 @@ class GameState:
     delayed: bool = False  # a delayed penalty's one roll is under way (14.60)
     injured: str = ""  # player hurt on this play: check when play stops (18.00)
     injured_side: str = ""  # his team: player ids are unique only within a team
-    scorer: tuple[str, str] | None = None  # side, player of the goal whose assists are open
+    scorer: Scorer | None = None  # the goal whose assists are open
     next_penalty_id: int = 1
     finished: bool = False
-    shootout_order: tuple[str, list[str], list[str]] | None = None
-    pending_shot: tuple[str, str] | None = None  # (shooter, kind) once the puck moves
+    shootout_order: ShootoutOrder | None = None
+    pending_shot: PendingShot | None = None  # a shot owed once the puck moves
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5

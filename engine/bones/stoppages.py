@@ -21,12 +21,11 @@ def continue_or_stop(state: GameState) -> list:
 def resume(state: GameState) -> None:
     """Evolve: the carrier rolls next, unless the clock has run out (6.00)."""
     if state.pending_shot is not None:
-        shooter, kind = state.pending_shot
-        state.pending_shot = None
+        owed, state.pending_shot = state.pending_shot, None
         # The shooter holds the puck now (ids are unique only within a team).
+        shooter = owed.shooter
         side = state.puck[0] if state.puck and state.puck[1] == shooter else state.side_of(shooter)
-        state.queue[0:1] = [Step("shot", side=side, player=shooter,
-                                 detail=kind)]
+        state.queue[0:1] = [Step("shot", side=side, player=shooter, shot=owed.kind)]
     elif state.clock_expired:
         state.queue[0:1] = [Step("end_period")]
     else:
@@ -47,7 +46,7 @@ def apply_puck_moved(state: GameState, event: PuckPassed | PuckIntercepted) -> N
 def decide_stop(state: GameState, step: Step, roll: object) -> list:
     """A rollless step that ends the play (after a goal, or called penalties)."""
     zone = step.side or None
-    return [PlayStopped(reason=step.detail or "penalty", zone=zone)]
+    return [PlayStopped(reason=step.reason or "penalty", zone=zone)]
 
 
 def apply_stop(state: GameState, event: PlayStopped) -> None:
@@ -73,6 +72,6 @@ def apply_stop(state: GameState, event: PlayStopped) -> None:
     if state.clock_expired or sudden_death:
         steps.append(Step("end_period"))
     else:
-        steps.append(Step("faceoff", detail=event.zone or ""))
+        steps.append(Step("faceoff", zone=event.zone))
     state.queue[0:1] = steps
     state.coach_window = True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.bones.cards import Skater
 from engine.bones.state import FORWARD_SLOTS, GameState, other
 from engine.bones.timing import fatigue_defense
@@ -45,7 +47,15 @@ def chart_defense(state: GameState, total: int) -> int:
     return value
 
 
-def team_defense(state: GameState, defending: str, attacker_slot: str) -> tuple[int, str]:
+class DefenseTotal(NamedTuple):
+    """A total an attacker's number is compared with (9.00, 8.10 *Dn), and how it was
+    found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``."""
+
+    target: int
+    how: str
+
+
+def team_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
     """Team Defense that ``defending`` puts up against an attacker in ``attacker_slot``.
 
     Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
@@ -71,7 +81,7 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> tuple[
         value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"
     if team.pulled:
         value, how = value + 1, how + " + 1 goalie pulled (9.70)"
-    return value, how
+    return DefenseTotal(value, how)
 
 
 def _five_on_five(state: GameState, defending: str, attackers: str) -> bool:
@@ -82,20 +92,20 @@ def _five_on_five(state: GameState, defending: str, attackers: str) -> bool:
     return base(defending) == 5 and base(attackers) == 5
 
 
-def _five_on_five_defense(rating: dict[str, int], attacker_slot: str) -> tuple[int, str]:
+def _five_on_five_defense(rating: dict[str, int], attacker_slot: str) -> DefenseTotal:
     centre = adjusted_center(rating["C"])
     if attacker_slot in ("LW", "LD"):
         value = rating["RW"] + rating["RD"] + centre
-        return value, f"9.20: RW {rating['RW']} + RD {rating['RD']} + C {centre} (9.21)"
+        return DefenseTotal(value, f"9.20: RW {rating['RW']} + RD {rating['RD']} + C {centre} (9.21)")
     if attacker_slot in ("RW", "RD"):
         value = rating["LW"] + rating["LD"] + centre
-        return value, f"9.20: LW {rating['LW']} + LD {rating['LD']} + C {centre} (9.21)"
+        return DefenseTotal(value, f"9.20: LW {rating['LW']} + LD {rating['LD']} + C {centre} (9.21)")
     # The centre, and a sixth attacker (quick reference: defended as the centre).
     value = rating["LD"] + rating["RD"] + rating["C"] - 2
-    return value, f"9.20: LD {rating['LD']} + RD {rating['RD']} + C {rating['C']} - 2"
+    return DefenseTotal(value, f"9.20: LD {rating['LD']} + RD {rating['RD']} + C {rating['C']} - 2")
 
 
-def blue_line_total(state: GameState, defending: str) -> tuple[int, str]:
+def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
     """*Dn codes (8.10): the LD and RD defensive ratings of the defending team."""
     ld, rd = defensive_rating(state, defending, "LD"), defensive_rating(state, defending, "RD")
-    return ld + rd, f"8.10: LD {ld} + RD {rd}"
+    return DefenseTotal(ld + rd, f"8.10: LD {ld} + RD {rd}")

@@ -47,7 +47,7 @@ def play_sequence(state: GameState) -> list:
                 box = pen.box_left  # off for the game: never "served"
             if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
                 events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
-                                           sequence=state.sequence + 1))
+                                           sequence=state.sequence + 1, rule="14.10"))
     return events
 
 

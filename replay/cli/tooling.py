@@ -193,7 +193,8 @@ class PromptCoach:
                 _out(f"  not SLOT=ID: {word!r} (slots LW C RW LD RD G; '-' for empty)")
                 return None
             new[slot.upper()] = None if pid == "-" else pid
-        problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False))
+        problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False,
+                                                  rule=state.ruleset.cite("6.41")))
         if problem:
             _out(f"  not allowed: {problem}")
             return None

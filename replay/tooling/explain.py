@@ -129,8 +129,8 @@ def why(state: GameState, event: Event, rolls: dict[int, Roll]) -> str:
         if event.target is not None:
             how = next((m for m in event.modifiers if m.startswith("9.")), "")
             if not how and event.rule == "9.00":
-                _, how = team_defense(state, "away" if event.side == "home" else "home",
-                                      event.slot)
+                how = team_defense(state, "away" if event.side == "home" else "home",
+                                   event.slot).how
             if event.rule == "9.00" or how:
                 sign = "≥" if event.value is not None and event.value >= event.target else "<"
                 text += f" {sign} team defense {event.target}" + (f" ({how})" if how else "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import get_args
 
 import msgspec
 import pytest
@@ -16,10 +17,17 @@ from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
-from engine.bones.state import Step
+from engine.bones.state import Retaliation, Scorer, Step
 from engine.bones.team_defense import team_defense
 from engine.dice import DiceRange
-from events.bones import ActionResolved, ArcChecked, AssistsAwarded, ClearingChecked, PuckIntercepted
+from events.bones import (
+    ActionResolved,
+    ArcChecked,
+    AssistsAwarded,
+    BonesEvent,
+    ClearingChecked,
+    PuckIntercepted,
+)
 from events.common import DiceRolled, FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
 from replay.data.library import default_charts, find_team, with_arc_cards
 
@@ -37,7 +45,7 @@ def fo_with(*names: str):
 def shoot(state, side, slot, roll):
     pid = state.team(side).slots[slot]
     state.puck = (side, pid)
-    state.queue = [Step("shot", side=side, player=pid, detail="normal")]
+    state.queue = [Step("shot", side=side, player=pid, shot="normal")]
     return shots.decide_shot(state, state.queue[0], roll)
 
 
@@ -154,13 +162,13 @@ def test_fo_6_00_bench_checks_cite_6_00_and_bones_5_00(fo):
 
 
 def test_fo_5_30_exact_time_cites_5_30(fo):
-    fo.queue = [Step("time", detail="goal")]
+    fo.queue = [Step("time", incident="goal")]
     assert decide(fo, R(1, 1, 1, 1))[0].rule == "5.30"
 
 
 def test_fo_5_41_line_changes_cite_5_41(fo):
     fo.puck = None
-    change = LinesChanged(side="home", slots=dict(fo.home.slots), on_the_fly=False)
+    change = LinesChanged(side="home", slots=dict(fo.home.slots), on_the_fly=False, rule="6.41")
     with pytest.raises(IllegalChoice, match="not 5.41"):
         check_choice(fo, change)  # the Hockey Bones number, 6.41, is refused
     check_choice(fo, msgspec.structs.replace(change, rule="5.41"))
@@ -173,6 +181,15 @@ def test_fo_section_map_swaps_timing_and_bench_and_leaves_bones_alone():
     assert fo.cite("-1 fatigue (17.00)") == "-1 fatigue (17.000)"
     assert fo.cite("10.70") == "10.70"
     assert all(bones.cite(s) == s for s in fo.sections)
+
+
+def test_no_event_defaults_its_rule_to_a_hockey_bones_section():
+    """Every ``rule`` is passed where the event is made, so a FaceOff event cannot carry
+    a Hockey Bones number by falling back on a default."""
+    defaulted = [event.__name__ for event in get_args(BonesEvent)
+                 for field in msgspec.structs.fields(event)
+                 if field.name == "rule" and field.default is not msgspec.NODEFAULT]
+    assert defaulted == []
 
 
 # --- 6.00 Draft leagues: the NHL bench-penalty range ---------------------------------------
@@ -199,7 +216,7 @@ def test_fo_14_51_draft_league_uses_the_nhl_game_misconduct_range():
 def test_fo_11_20_clearing_reads_the_red_die(fo):
     plain(fo, "home")
     fo.charts = msgspec.structs.replace(fo.charts, clearing=["2-6(2)"] * 11)
-    step = Step("clearing", side="home", player=fo.home.slots["LW"], detail=fo.home.slots["C"])
+    step = Step("clearing", side="home", player=fo.home.slots["LW"], shooter=fo.home.slots["C"])
     assert not decide_clearing(fo, step, R(2, 3, 3, 3)).cleared
     assert decide_clearing(fo, step, R(2, 3, 3, 2)).cleared
 
@@ -211,7 +228,7 @@ def decide_clearing(state, step, roll) -> ClearingChecked:
 # --- 16.00 Assists: red then blue ----------------------------------------------------------
 
 def test_fo_16_00_first_assist_to_the_red_rank_second_to_the_blue(fo):
-    fo.scorer = ("home", fo.home.slots["C"])
+    fo.scorer = Scorer("home", fo.home.slots["C"])
     grid = [["2/2-4"] * 11 for _ in range(6)]
     fo.charts = msgspec.structs.replace(fo.charts, assists=grid)
     ranked = scoring.ranked_teammates(fo)  # rank 4 first
@@ -231,7 +248,7 @@ def tired(state):
 
 def test_fo_17_000_fatigue_only_when_turned_on(fo):
     plain(fo, "away")
-    assert tired(fo)[0] == 10
+    assert tired(fo).value == 10
     on = fo_with("fatigue")
     plain(on, "away")
     value, mods = tired(on)
@@ -352,7 +369,7 @@ def arc_state():
 
 def test_fo_21_10_two_assists_use_column_2_throughout(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     ids = [rate(s, "home", slot, assist=r) for slot, r in (("LW", 1), ("RW", 2), ("LD", 3),
                                                             ("RD", 4))]
     arc_pack(s, two=(MISS, HIT, MISS, HIT, HIT, HIT, HIT, HIT, HIT))  # column 1: all hits
@@ -369,7 +386,7 @@ def test_fo_21_10_two_assists_use_column_2_throughout(arc_state):
 
 def test_fo_21_10_one_assist_uses_column_1(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     for slot, r in (("LW", 1), ("RW", 2), ("LD", 3), ("RD", 4)):
         rate(s, "home", slot, assist=r)
     arc_pack(s, one=(HIT,) * 9, two=(MISS,) * 9)
@@ -380,7 +397,7 @@ def test_fo_21_10_one_assist_uses_column_1(arc_state):
 
 def test_fo_21_10_as_many_players_left_as_assists_get_them_without_a_roll(arc_state):
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     for slot in ("LD", "RD"):  # two skaters left on the ice besides the scorer
         s.home.slots[slot] = None
     rate(s, "home", "LW", assist=2)
@@ -396,7 +413,7 @@ def test_fo_21_20_last_player_left_takes_the_retaliation_without_a_roll(arc_stat
     s = arc_state
     lw, c, rw = (rate(s, "home", slot, mi=r) for slot, r in (("LW", 1), ("C", 2), ("RW", 3)))
     arc_pack(s, one=(MISS,) * 9)
-    events = draw(s, arc.arc_step(s, "home", "MI", penalty="minor:5"))
+    events = draw(s, arc.arc_step(s, "home", "MI", retaliation=Retaliation("MI", "minor", 5)))
     assert [(p, a, r > 0) for p, _, a, r in checks(events)] == [
         (lw, False, True), (c, False, True), (rw, True, False)]
     assert events[0].total == 6 and all(e.rule == "21.20" for e in events)
@@ -406,9 +423,9 @@ def test_fo_21_20_last_player_left_takes_the_retaliation_without_a_roll(arc_stat
 
 def test_fo_21_20_zero_ratings_are_never_checked_and_nobody_means_no_retaliation(arc_state):
     s = arc_state
-    assert arc.arc_step(s, "home", "MA", penalty="major:0") is None
+    assert arc.arc_step(s, "home", "MA", retaliation=Retaliation("MA", "major", 0)) is None
     rate(s, "home", "LD", ma=4)
-    step = arc.arc_step(s, "home", "MA", penalty="major:0")
+    step = arc.arc_step(s, "home", "MA", retaliation=Retaliation("MA", "major", 0))
     events = draw(s, step)
     assert [p for p, *_ in checks(events)] == [s.home.slots["LD"]]
 
@@ -428,10 +445,11 @@ def test_fo_21_30_every_skater_with_gm_may_draw_it_not_only_five(arc_state):
 
 def test_fo_21_000_retaliation_steps_become_arc_draws(arc_state):
     s = arc_state
+    minor = Retaliation("MI", "minor", 5)
     rate(s, "home", "LW", mi=2)
-    s.queue = [Step("retaliation", side="home", detail="MI:minor:5"), Step("gm_pick", side="away")]
+    s.queue = [Step("retaliation", side="home", retaliation=minor), Step("gm_pick", side="away")]
     arc.convert_queue(s)
-    assert [(st.kind, st.detail) for st in s.queue] == [("arc_rest", "MI:minor:5")]
+    assert [(st.kind, st.draw, st.retaliation) for st in s.queue] == [("arc_rest", "MI", minor)]
 
 
 def test_fo_21_000_substitute_cards_are_nearest_to_the_share_of_the_total():
@@ -497,7 +515,7 @@ def test_fo_21_10a_an_as_of_zero_is_passed_over(arc_state):
     """R-FO-21.10a: a card has no row for an AS of 0, so such a player is not rolled for;
     he still counts among the players left once they number the assists to give."""
     s = arc_state
-    s.scorer = ("home", s.home.slots["C"])
+    s.scorer = Scorer("home", s.home.slots["C"])
     rate(s, "home", "RW", assist=2)
     rate(s, "home", "LD", assist=3)
     arc_pack(s, one=(MISS,) * 9)
@@ -522,7 +540,7 @@ def test_fo_21_10b_equal_ratings_are_checked_in_roster_order(arc_state):
         rate(s, "away", slot, ma=2)
     arc_pack(s, one=(MISS,) * 9)
     roster = [p for p in s.away.players if p in {s.away.slots[x] for x in ("LW", "C", "RW")}]
-    events = draw(s, arc.arc_step(s, "away", "MA", penalty="major:0"))
+    events = draw(s, arc.arc_step(s, "away", "MA", retaliation=Retaliation("MA", "major", 0)))
     assert [p for p, *_ in checks(events)] == roster
 
 

@@ -13,8 +13,8 @@ def chart(state, cell):
     state.charts = msgspec.structs.replace(state.charts, faceoffs=[[cell] * 11 for _ in range(6)])
 
 
-def draw(state, zone=""):
-    state.queue = [Step("faceoff", detail=zone)]
+def draw(state, zone=None):
+    state.queue = [Step("faceoff", zone=zone)]
     return faceoffs.decide_faceoff(state, state.queue[0], R(3, 3, 4, 1))[0]
 
 

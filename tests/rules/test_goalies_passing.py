@@ -23,7 +23,7 @@ def save(state, cell, roll=None, in_range=True, kind="normal"):
     roll = roll or R(3, 3, 4, 4)
     rate(state, "away", "goalie", action=fill(cell))
     shooter = state.home.slots["C"]
-    state.queue = [Step("goalie", side="home", player=shooter, detail=kind, number=int(in_range))]
+    state.queue = [Step("goalie", side="home", player=shooter, shot=kind, in_range=in_range)]
     return goalies.decide_goalie(state, state.queue[0], roll)
 
 
@@ -117,11 +117,11 @@ def test_11_20_clearing_total_ld_rd_less_one_for_a_screen(state):
     rate(state, "away", "LD", clearing=2)
     rate(state, "away", "RD", clearing=3)
     rebounder = state.home.slots["C"]
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
     rate(state, "home", "LW", screening=True)
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 4
+    assert goalies.clearing_total(state, "home", rebounder).total == 4
     penalize(state, "home", slot="RW")  # short-handed shooters: no screen
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
 
 
 def test_11_20_rebounder_with_screen_rating_does_not_screen_himself(state):
@@ -129,14 +129,14 @@ def test_11_20_rebounder_with_screen_rating_does_not_screen_himself(state):
     rate(state, "away", "LD", clearing=2)
     rate(state, "away", "RD", clearing=3)
     rebounder = rate(state, "home", "LW", screening=True)
-    assert goalies.clearing_total(state, "home", rebounder)[0] == 5
+    assert goalies.clearing_total(state, "home", rebounder).total == 5
 
 
 def test_11_20_cleared_puck_is_an_interception(state):
     plain(state, "home")
     state.charts = msgspec.structs.replace(state.charts, clearing=["6-12"] * 11)
     step = Step("clearing", side="home", player=state.home.slots["LW"],
-                detail=state.home.slots["C"])
+                shooter=state.home.slots["C"])
     events = goalies.decide_clearing(state, step, R(2, 3, 3, 1))
     assert isinstance(events[0], ClearingChecked) and events[0].cleared
     assert isinstance(events[1], PuckIntercepted) and events[1].side == "away"

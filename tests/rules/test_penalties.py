@@ -9,7 +9,7 @@ from conftest import R, apply, new_state, penalize, rate
 from engine.bones import penalties, scoring, stoppages
 from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice, decide, evolve
-from engine.bones.state import Step
+from engine.bones.state import Retaliation, Step
 from engine.bones.timing import ticking_penalties
 from events.bones import (
     PenaltyCalled,
@@ -32,7 +32,7 @@ def test_14_10_time_sequences_per_penalty(kind, box, short, releasable):
 
 def called(state, code, red=3, source="action", delayed=False, side="home"):
     pid = state.team(side).slots["C"]
-    state.queue = [Step("penalty", side=side, player=pid, detail=source)]
+    state.queue = [Step("penalty", side=side, player=pid, source=source)]
     state.calls = []
     event = PenaltyCalled(side=side, player=pid, code=code, source=source, delayed=delayed,
                           red=red, roll=1, rule="14.20")
@@ -66,14 +66,14 @@ def test_14_20_a_coincidental_minors_both_short(state):
     rated_mi_ma(state)
     calls, steps = called(state, "A")
     assert calls == [("home", "minor", 5, 5)]
-    assert steps[0] == "retaliation" and state.queue[0].detail == "MI:minor:5"
+    assert steps[0] == "retaliation" and state.queue[0].retaliation == Retaliation("MI", "minor", 5)
 
 
 def test_14_20_b_coincidental_majors_nobody_short(state):
     rated_mi_ma(state)
     calls, steps = called(state, "B")
     assert calls == [("home", "major", 12, 0)]
-    assert state.queue[0].detail == "MA:major:0"
+    assert state.queue[0].retaliation == Retaliation("MA", "major", 0)
     assert steps.count("gm_check") == 2  # 14.51: one check per major, each team
 
 
@@ -81,28 +81,28 @@ def test_14_20_c_red_1_to_4_major_answer_and_five_short(state):
     rated_mi_ma(state)
     calls, _ = called(state, "C", red=4)
     assert calls == [("home", "minor_major", 17, 5)]
-    assert state.queue[0].detail == "MA:major:0"
+    assert state.queue[0].retaliation == Retaliation("MA", "major", 0)
 
 
 def test_14_20_c_red_5_6_minor_major_answer_nobody_short(state):
     rated_mi_ma(state)
     calls, _ = called(state, "C", red=5)
     assert calls == [("home", "minor_major", 17, 0)]
-    assert state.queue[0].detail == "MA:minor_major:0"
+    assert state.queue[0].retaliation == Retaliation("MA", "minor_major", 0)
 
 
 def test_14_20_f_double_minor_with_minor_answer_two_minutes_short(state):
     rated_mi_ma(state)
     calls, _ = called(state, "F")
     assert calls == [("home", "double_minor", 10, 5)]
-    assert state.queue[0].detail == "MI:minor:0"
+    assert state.queue[0].retaliation == Retaliation("MI", "minor", 0)
 
 
 def test_14_20_g_coincidental_double_minors(state):
     rated_mi_ma(state)
     calls, _ = called(state, "G")
     assert calls == [("home", "double_minor", 10, 10)]
-    assert state.queue[0].detail == "MI:double_minor:10"
+    assert state.queue[0].retaliation == Retaliation("MI", "double_minor", 10)
 
 
 def test_14_20_special_adds_a_special_occurrence_roll(state):
@@ -117,7 +117,7 @@ def test_14_20a_special_occurrence_extra_majors_to_highest_ma_not_yet_penalized(
     state.calls = []
     state.queue = [Step("special", side="home")]
     brawl = next(i for i, o in enumerate(state.charts.occurrences) if o.own and o.other)
-    event = SpecialOccurrenceRolled(index=brawl, text="", roll=1)
+    event = SpecialOccurrenceRolled(index=brawl, text="", roll=1, rule="14.20")
     penalties.apply_special(state, event)
     away = [c for c in state.calls if c.side == "away"]
     assert away and away[0].player == top and away[0].short == 0
@@ -127,7 +127,7 @@ def test_14_30_retaliation_rank_5_is_the_highest_rating(state):
     rated_mi_ma(state)
     top = rate(state, "away", "LW", mi=6)
     state.charts = msgspec.structs.replace(state.charts, retaliation=[[5] * 11] * 6)
-    step = Step("retaliation", side="away", detail="MI:minor:5")
+    step = Step("retaliation", side="away", retaliation=Retaliation("MI", "minor", 5))
     event = penalties.decide_retaliation(state, step, R(1, 1, 1, 1))[0]
     assert event.player == top
     state.queue, state.calls = [step], []
@@ -140,7 +140,7 @@ def test_14_30_zero_rated_players_cannot_retaliate_roll_again(state):
         rate(state, "away", slot, mi=0)
     only = rate(state, "away", "C", mi=1)
     state.charts = msgspec.structs.replace(state.charts, retaliation=[[4] * 11] * 6)
-    step = Step("retaliation", side="away", detail="MI:minor:5")
+    step = Step("retaliation", side="away", retaliation=Retaliation("MI", "minor", 5))
     event = penalties.decide_retaliation(state, step, R(1, 1, 1, 1))[0]
     assert event.player is None
     state.queue = [step]
@@ -179,20 +179,20 @@ def test_14_51_game_misconduct_check_uses_team_range_and_picks_by_gm(state):
 
 def test_14_52_goalie_major_brings_a_goalie_gm_check(state):
     goalie = state.home.goalie
-    state.queue = [Step("penalty", side="home", player=goalie, detail="goalie")]
+    state.queue = [Step("penalty", side="home", player=goalie, source="goalie")]
     state.calls = []
     rated_mi_ma(state)
     penalties.apply_called(state, PenaltyCalled(side="home", player=goalie, code="B",
                                                 source="goalie", delayed=False, red=3, roll=1,
                                                 rule="14.20"))
     assert "goalie_gm" in [s.kind for s in state.queue]
-    assert state.queue[-1] == Step("stop", side="home", detail="penalty")  # frozen: 7.30
+    assert state.queue[-1] == Step("stop", side="home", reason="penalty")  # frozen: 7.30
 
 
 def test_14_60_minor_on_blue_1_2_is_delayed(state):
     pid = rate(state, "home", "C", penalty=msgspec.structs.replace(
         state.home.card(state.home.slots["C"]).penalty, odd=["-"] * 11, even=["-"] * 11))
-    step = Step("penalty", side="home", player=pid, detail="action")
+    step = Step("penalty", side="home", player=pid, source="action")
     assert penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
     assert not penalties.decide_penalty(state, step, R(3, 3, 3, 3))[0].delayed
 
@@ -201,7 +201,7 @@ def test_14_60_no_delayed_penalty_once_the_period_is_over(state):
     """6.00, 14.60: the delayed roll would need a 51st sequence, so play stops."""
     pid = rate(state, "home", "C", penalty=msgspec.structs.replace(
         state.home.card(state.home.slots["C"]).penalty, odd=["-"] * 11, even=["-"] * 11))
-    step = Step("penalty", side="home", player=pid, detail="action")
+    step = Step("penalty", side="home", player=pid, source="action")
     state.period, state.sequence = 3, 49
     assert penalties.decide_penalty(state, step, R(2, 3, 3, 3))[0].delayed
     state.sequence = 50
@@ -227,7 +227,8 @@ def test_14_60_the_extra_skater_is_a_checked_coach_choice(state):
     called(state, "-", delayed=True)
     state.queue = state.queue[-2:]
     state.puck = ("home", state.home.slots["C"])
-    keeps_goalie = LinesChanged(side="away", slots=dict(state.away.slots), on_the_fly=True)
+    keeps_goalie = LinesChanged(side="away", slots=dict(state.away.slots), on_the_fly=True,
+                                rule="14.60")
     with pytest.raises(IllegalChoice, match="14.60"):
         check_choice(state, keeps_goalie)
     (choice,) = DefaultCoach().lines(state)

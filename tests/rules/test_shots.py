@@ -16,7 +16,7 @@ from events.bones import GoalScored, PlayStopped, PuckIntercepted, ShotTaken
 def shoot(state, side, slot, roll, kind="normal"):
     pid = state.team(side).slots[slot]
     state.puck = (side, pid)
-    state.queue = [Step("shot", side=side, player=pid, detail=kind)]
+    state.queue = [Step("shot", side=side, player=pid, shot=kind)]
     return shots.decide_shot(state, state.queue[0], roll)
 
 

@@ -39,14 +39,14 @@ def test_9_21_adjusted_center():
 
 def test_9_20_worked_example_vs_lw_and_ld(state):
     worked_example(state)
-    assert team_defense(state, "away", "LW")[0] == 9
-    assert team_defense(state, "away", "LD")[0] == 9
+    assert team_defense(state, "away", "LW").target == 9
+    assert team_defense(state, "away", "LD").target == 9
 
 
 def test_9_20_worked_example_vs_rw_and_rd(state):
     worked_example(state)
-    assert team_defense(state, "away", "RW")[0] == 7
-    assert team_defense(state, "away", "RD")[0] == 7
+    assert team_defense(state, "away", "RW").target == 7
+    assert team_defense(state, "away", "RD").target == 7
 
 
 def test_9_20_worked_example_vs_center_is_unadjusted_minus_two(state):
@@ -109,27 +109,27 @@ def test_9_50_short_handed_team_uses_chart_of_all_ratings(state):
 def test_9_51_each_ace_penalty_killer_adds_one(state):
     penalize(state, "away", slot="RW")
     plain(state, "away")
-    base = team_defense(state, "away", "C")[0]
+    base = team_defense(state, "away", "C").target
     rate(state, "away", "LD", ace_pk=True)
     rate(state, "away", "C", ace_pk=True)
-    assert team_defense(state, "away", "C")[0] == base + 2
+    assert team_defense(state, "away", "C").target == base + 2
 
 
 def test_9_60_power_play_team_defense_is_ld_plus_rd_plus_2(state):
     penalize(state, "home")
     rate(state, "away", "LD", defense=3)
     rate(state, "away", "RD", defense=4)
-    assert team_defense(state, "away", "LW")[0] == 9
+    assert team_defense(state, "away", "LW").target == 9
 
 
 def test_9_70_pulled_goalie_adds_one(state):
     worked_example(state)
     state.away.pulled = True
     state.away.slots["G"] = "nobody-extra"  # only the flag matters for 9.70
-    assert team_defense(state, "away", "LW")[0] == 10
+    assert team_defense(state, "away", "LW").target == 10
 
 
 def test_8_10_star_d_compares_with_ld_plus_rd(state):
     rate(state, "away", "LD", defense=3)
     rate(state, "away", "RD", defense=2)
-    assert blue_line_total(state, "away")[0] == 5
+    assert blue_line_total(state, "away").target == 5

@@ -8,7 +8,7 @@ import pytest
 from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
-from engine.bones.state import PlayerStatus, Step
+from engine.bones.state import PlayerStatus, Scorer, Step
 from events.bones import AssistsAwarded, GoalScored, InjuryChecked, ShootoutAttempt
 from events.common import GameEnded, LinesChanged
 
@@ -29,7 +29,7 @@ def test_6_30_exact_time_example_12_24_plus_9_is_12_33():
 def test_6_30_goal_time_read_from_the_exact_time_table(state):
     state.charts = msgspec.structs.replace(state.charts, exact_time=[[9] * 11] * 6)
     state.sequence = 32
-    event = scoring.decide_exact_time(state, Step("time", detail="goal"), R(1, 1, 1, 1))[0]
+    event = scoring.decide_exact_time(state, Step("time", incident="goal"), R(1, 1, 1, 1))[0]
     assert event.time == 753 and event.kind == "goal"
 
 
@@ -75,7 +75,7 @@ def test_6_10_sequence_played_counts_stints_and_rest(state):
 def change(state, side="home", **slots):
     new = dict(state.team(side).slots)
     new.update(slots)
-    return LinesChanged(side=side, slots=new, on_the_fly=False)
+    return LinesChanged(side=side, slots=new, on_the_fly=False, rule="6.41")
 
 
 def test_6_41_skater_must_rest_three_sequences(state):
@@ -141,7 +141,7 @@ def test_15_00_three_skaters_stand_c_ld_rd(state):
 
 def goal_scored(state):
     scorer = state.home.slots["C"]
-    state.scorer = ("home", scorer)
+    state.scorer = Scorer("home", scorer)
     return scorer
 
 
@@ -225,7 +225,8 @@ def test_18_10_injury_table_result(state):
 
 def test_18_10_p_out_for_the_period_g_for_the_game(state):
     pid, event = hurt(state, R(1, 1, 1, 1))
-    apply(state, [InjuryChecked(player=pid, oip=0, adjusted_blue=0, result="P", roll=1)])
+    apply(state, [InjuryChecked(player=pid, oip=0, adjusted_blue=0, result="P", roll=1,
+                                 rule="18.00")])
     assert state.home.players[pid].out == "period" and state.home.slots["C"] is None
 
 
@@ -249,7 +250,7 @@ def shootout(state, first="home"):
     away = [p for p in state.away.players if not state.away.players[p].is_goalie][:5]
     state.queue = [Step("shootout_order")]
     periods.apply_shootout_order(state, ShootoutOrderChosen(first=first, home_shooters=home,
-                                                            away_shooters=away))
+                                                            away_shooters=away, rule="21.00"))
     return home, away
 
 
@@ -265,9 +266,9 @@ def test_21_00_table_reads_shooter_rating_by_goalie_grade(state):
 
 def attempt(state, scored):
     step = state.queue[0]
-    shooters = state.shootout_order[1] if step.side == "home" else state.shootout_order[2]
+    shooters = state.shootout_order.shooters(step.side)
     apply(state, [ShootoutAttempt(side=step.side, shooter=shooters[0], goalie="g", rating=5,
-                                  range="1-2", scored=scored, roll=1)])
+                                  range="1-2", scored=scored, roll=1, rule="21.00")])
 
 
 def test_21_00_chart_is_the_text_table_after_goalie_adjustment(state):
@@ -292,7 +293,7 @@ def test_21_00_insurmountable_lead_ends_early(state):
     shootout(state)
     for scored in (True, False, True, False):  # home 2-0 after two rounds
         attempt(state, scored)
-    assert state.queue[0] == Step("end_game", detail="SO")
+    assert state.queue[0] == Step("end_game", decided="SO")
 
 
 def test_21_00_tied_after_three_rounds_goes_on(state):
@@ -302,7 +303,7 @@ def test_21_00_tied_after_three_rounds_goes_on(state):
     assert state.queue[0].kind == "shootout"
     attempt(state, True)
     attempt(state, False)
-    assert state.queue[0] == Step("end_game", detail="SO")
+    assert state.queue[0] == Step("end_game", decided="SO")
 
 
 def test_21_00_winner_credited_one_goal(state):
@@ -332,7 +333,7 @@ def test_6_00_overtime_ends_at_the_first_goal(state):
     for period, kinds in ((3, ["faceoff"]), (4, ["end_period"])):
         state.period, state.sequence = period, 3
         state.home.score, state.away.score = 1, 0
-        state.queue = [Step("stop", detail="goal")]
+        state.queue = [Step("stop", reason="goal")]
         apply(state, stoppages.decide_stop(state, state.queue[0], None))
         assert [s.kind for s in state.queue] == kinds
 
