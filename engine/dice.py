@@ -14,7 +14,7 @@ from typing import Protocol
 
 import msgspec
 
-from events.base import Roll
+from events.bones import Roll
 from events.errors import RollError
 
 __all__ = [

@@ -23,10 +23,9 @@ from engine.bones import game as bones_game
 from engine.bones.cards import Charts as BonesCharts
 from engine.bones.cards import Team as BonesTeam
 from engine.bones.rulesets import RULESETS as BONES_RULESETS
-from engine.dice import parse_roll
-from events.bones import ShootoutOrderChosen
+from engine.dice import derive_roll, parse_roll
+from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
 from events.catalogue import SYSTEM_EVENTS
-from events.common import LinesChanged, TacticDeclared
 from events.errors import RinklogError
 
 __all__ = ["GameSystem", "SYSTEMS", "find_system", "system_of"]
@@ -49,6 +48,10 @@ class GameSystem:
     illegal_choice: type[Exception]
     steps: Callable[..., Any]  # the engine loop: (state, dice, coach, coach_asked) -> batches
     choice_events: tuple[type, ...]  # coach choices: checked for legality, not re-decided
+    stoppage_choices: tuple[type, ...]  # the choices a coach makes before a step's roll
+    line_change_event: type  # the choice that changes who is on the ice
+    roll_event: type  # the event that records the n-th roll (its ``n`` and ``roll``)
+    derive_roll: Callable[[str, str, int], Any]  # seeded dice: (seed, game id, n) -> roll
     default_coach: Callable[[], Any]
 
 
@@ -68,6 +71,10 @@ BONES = GameSystem(
     illegal_choice=bones_game.IllegalChoice,
     steps=bones_game.steps,
     choice_events=(LinesChanged, ShootoutOrderChosen, TacticDeclared),
+    stoppage_choices=(LinesChanged, TacticDeclared),
+    line_change_event=LinesChanged,
+    roll_event=DiceRolled,
+    derive_roll=derive_roll,
     default_coach=bones_coach.DefaultCoach,
 )
 

@@ -11,23 +11,60 @@ import the engine.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
+from msgspec import Meta
 
 from events.base import Event
-from events.common import (
-    BranchStarted,
-    DiceRolled,
-    GameCreated,
-    GameEnded,
-    LinesChanged,
-    PeriodEnded,
-    PeriodStarted,
-    SeasonCreated,
-    Side,
-    TacticDeclared,
-)
+from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
+
+Die = Annotated[int, Meta(ge=1, le=6)]
+
+
+class Roll(msgspec.Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
+    """One throw of the four Hockey Bones dice: blue, two whites, red (3.00).
+
+    The whites are kept apart so a typed roll can be checked die by die; the rules read
+    their total, ``white`` (2-12).
+    """
+
+    blue: Die
+    whites: tuple[Die, Die]
+    red: Die
+
+    @property
+    def white(self) -> int:
+        return self.whites[0] + self.whites[1]
+
+    def __str__(self) -> str:
+        return f"{self.blue} {self.whites[0]} {self.whites[1]} {self.red}"
+
+
+class DiceRolled(Event, frozen=True):
+    """The n-th roll of the game, and what it was rolled for."""
+
+    n: int
+    roll: Roll
+    purpose: str
+
+
+class LinesChanged(Event, frozen=True):
+    """A coach choice (6.41): who now stands in each slot. ``None`` is an empty slot."""
+
+    side: Side
+    slots: dict[str, str | None]  # LW, C, RW, LD, RD, G
+    on_the_fly: bool
+    rule: str
+
+
+class TacticDeclared(Event, frozen=True):
+    """A coach choice in force until the next stoppage: pressure offense (19.00) or a
+    checking game level (20.00); ``none`` ends it."""
+
+    side: Side
+    tactic: Literal["pressure", "checking1", "checking2"]
+    rule: str
 
 
 class BenchMinorChecked(Event, frozen=True):
@@ -335,7 +372,6 @@ class ShootoutAttempt(Event, frozen=True):
 BonesEvent = (
     GameCreated
     | BranchStarted
-    | SeasonCreated
     | DiceRolled
     | PeriodStarted
     | PeriodEnded

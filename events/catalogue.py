@@ -13,14 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from events.bones import BonesEvent
+from events.league import SeasonCreated
 from events.store import EventStore
 
-__all__ = ["ALL_EVENTS", "SYSTEM_EVENTS", "open_store"]
+__all__ = ["ALL_EVENTS", "LEAGUE_EVENTS", "SYSTEM_EVENTS", "open_store"]
 
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent}
 
-ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values())
-"""The union of every system's events (the common ones included once)."""
+LEAGUE_EVENTS: Any = SeasonCreated
+"""Events of league streams (a season), which belong to no one game system."""
+
+ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)
+"""The union of every system's events and the league events (common ones included once)."""
 
 
 def open_store(path: str | Path, *, create: bool = True) -> EventStore:

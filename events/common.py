@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from events.base import Event, Roll
+from events.base import Event
 
 Side = Literal["home", "away"]
 
@@ -125,14 +125,6 @@ class BranchStarted(Event, frozen=True):
     dice_schedule: list[tuple[int, str | None]]
 
 
-class DiceRolled(Event, frozen=True):
-    """The n-th roll of the game, and what it was rolled for."""
-
-    n: int
-    roll: Roll
-    purpose: str
-
-
 class PeriodStarted(Event, frozen=True):
     period: int  # 1-3, 4 = overtime, 5 = shootout
 
@@ -148,42 +140,3 @@ class GameEnded(Event, frozen=True):
     away_goals: int
     decided: Literal["REG", "OT", "SO", "TIE"]  # TIE: FaceOff 5.00, no shootout
     winner: Literal["home", "away", "none"]  # "none" for a tie
-
-
-class LinesChanged(Event, frozen=True):
-    """A coach choice (6.41): who now stands in each slot. ``None`` is an empty slot."""
-
-    side: Side
-    slots: dict[str, str | None]  # LW, C, RW, LD, RD, G
-    on_the_fly: bool
-    rule: str
-
-
-class TacticDeclared(Event, frozen=True):
-    """A coach choice in force until the next stoppage: pressure offense (19.00) or a
-    checking game level (20.00); ``none`` ends it."""
-
-    side: Side
-    tactic: Literal["pressure", "checking1", "checking2"]
-    rule: str
-
-
-class SeasonCreated(Event, frozen=True):
-    """First event of a season stream: the league, the season seed and the schedule.
-
-    Every game of the season is its own stream, ``{season_id}-{number:04d}``, with dice
-    seeded by ``{seed}/{number}``, so the season is the same with any number of workers.
-    """
-
-    season_id: str
-    league: str
-    seed: str
-    charts_hash: str
-    team_hashes: dict[str, str]
-    schedule: list[tuple[int, str, str]]  # (number, home, away)
-    divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
-    overtime_skaters: int = 5  # the league's options, which every game of it records too
-    late_penalty_house_rule: bool = False
-    # The league's ruleset and FaceOff options; UNSET for Hockey Bones (unchanged bytes).
-    ruleset: str | UnsetType = UNSET
-    faceoff: FaceoffOptions | UnsetType = UNSET

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.bones import GoalScored
-from events.common import BranchStarted, GameCreated, GameEnded, SeasonCreated
+from events.common import BranchStarted, GameCreated, GameEnded
+from events.league import SeasonCreated
 
 __all__ = ["StreamIndex", "stream_index"]
 

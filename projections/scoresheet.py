@@ -41,13 +41,14 @@ from events.bones import (
     GoalieInjured,
     GoalieResult,
     GoalScored,
+    LinesChanged,
     PenaltyAssessed,
     PenaltyShotAwarded,
     SequencePlayed,
     ShootoutAttempt,
     ShotTaken,
 )
-from events.common import GameCreated, GameEnded, LinesChanged, PeriodStarted, other_side
+from events.common import GameCreated, GameEnded, PeriodStarted, other_side
 
 __all__ = [
     "GoalLine",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.bones.coach import CoachPolicy, DefaultCoach
-from events.common import LinesChanged, TacticDeclared
+from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli import main
 from replay.data.library import load_coach

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.dice import DiceRange, ManualDice, RecordedDice, SeededDice, derive_roll, parse_roll
-from events.base import Roll
+from events.bones import Roll
 from events.errors import RollError
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "dice.md"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.bones.rulesets import RULESETS
-from events.base import Roll
-from events.common import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, GameEnded
+from events.bones import DiceRolled, Roll
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameEnded
 from replay.tooling.games import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
@@ -128,8 +128,7 @@ def test_faceoff_optional_rules_off_leave_no_trace_on_they_play(store):
     """FaceOff 17.000-21.000: with every option off a game has no injury check, tactic,
     ARC draw or shootout; with them on (and a coach who presses when behind) they show."""
     from engine.bones.coach import CoachPolicy, DefaultCoach
-    from events.bones import ArcChecked, InjuryChecked, ShootoutAttempt, ShootoutOrderChosen
-    from events.common import TacticDeclared
+    from events.bones import ArcChecked, InjuryChecked, ShootoutAttempt, ShootoutOrderChosen, TacticDeclared
 
     optional = {InjuryChecked, TacticDeclared, ArcChecked}
     for seed in range(3):

@@ -194,7 +194,8 @@ def _faceoff(tmp_path: Path, extra: str = "", table: str = "") -> Path:
 
 
 def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: Path) -> None:
-    from events.common import GameCreated, SeasonCreated
+    from events.common import GameCreated
+    from events.league import SeasonCreated
     from replay.cli import main
     from replay.tooling.games import open_store, read_game
 

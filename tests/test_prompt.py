@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typer.testing import CliRunner
 
-from events.common import DiceRolled
+from events.bones import DiceRolled
 from replay.cli import app
 from replay.tooling.games import open_store, read_game
 

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from engine.bones.rulesets import RULESETS
 from engine.dice import derive_roll
-from events.base import Roll
-from events.common import BranchStarted, DiceRolled
+from events.bones import DiceRolled, Roll
+from events.common import BranchStarted
 from replay.cli import app, main
 from replay.cli.tooling import PromptCoach
 from replay.tooling.audit import audit_game

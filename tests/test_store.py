@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.base import Event, Roll
+from events.base import Event
+from events.bones import Roll
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
 from events.store import (
     GENESIS,

@@ -18,8 +18,7 @@ from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, othe
 from engine.bones.stoppages import resume
 from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
-from events.base import Roll
-from events.bones import ActionResolved, PlayStopped, PuckPassed
+from events.bones import ActionResolved, PlayStopped, PuckPassed, Roll
 
 # Quick reference house rule: the last five minutes of the third are the sequences that
 # start at 15:00 or later (6.00, 6.30: a sequence's time is its start, 24 s each); the

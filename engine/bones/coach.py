@@ -18,8 +18,7 @@ from engine.bones.cards import Skater
 from engine.bones.lines import rested_on_bench, skater_slots
 from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
-from events.bones import ShootoutOrderChosen
-from events.common import LinesChanged, TacticDeclared
+from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
 FORWARDS = ("LW", "C", "RW")
 STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice

@@ -6,8 +6,7 @@ from typing import NamedTuple
 
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, Step, other
-from events.base import Roll
-from events.bones import FaceoffRolled
+from events.bones import FaceoffRolled, Roll
 
 ACE_LEVEL = {"": 0, "A": 1, "AA": 2}
 

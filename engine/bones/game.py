@@ -40,16 +40,9 @@ from engine.bones.state import (
 )
 from engine.dice import DiceSource
 from events import bones as ev
-from events.base import Event, Roll
-from events.common import (
-    DiceRolled,
-    GameCreated,
-    GameEnded,
-    LinesChanged,
-    PeriodEnded,
-    PeriodStarted,
-    TacticDeclared,
-)
+from events.base import Event
+from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
+from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.errors import RinklogError
 
 MAX_STEPS = 200_000  # a guard: a real game takes a few thousand

@@ -12,7 +12,6 @@ from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
 from engine.bones.stoppages import continue_or_stop
 from engine.bones.timing import fatigue_defense
 from engine.dice import DiceRange
-from events.base import Roll
 from events.bones import (
     ClearingChecked,
     GoalieInjured,
@@ -22,6 +21,7 @@ from events.bones import (
     PuckIntercepted,
     PuckPassed,
     ReboundChecked,
+    Roll,
 )
 
 

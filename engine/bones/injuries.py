@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.state import GameState, Step, other
-from events.base import Roll
-from events.bones import InjuryChecked
+from events.bones import InjuryChecked, Roll
 
 
 def opposing_intimidation(state: GameState, player: str, side: str = "") -> int:

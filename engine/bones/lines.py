@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, TeamState, other
 from engine.bones.timing import REST_SEQUENCES
-from events.common import LinesChanged
+from events.bones import LinesChanged
 
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}

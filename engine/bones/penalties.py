@@ -14,7 +14,6 @@ from engine.bones.cards import Goalie, Skater
 from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from engine.dice import DiceRange
-from events.base import Roll
 from events.bones import (
     BenchMinorChecked,
     BenchMinorScheduled,
@@ -26,6 +25,7 @@ from events.bones import (
     PlayStopped,
     PuckIntercepted,
     RetaliationRolled,
+    Roll,
     SpecialOccurrenceRolled,
 )
 

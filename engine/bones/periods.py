@@ -5,8 +5,7 @@ from __future__ import annotations
 from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
 from engine.dice import DiceRange
-from events.base import Roll
-from events.bones import PenaltyEnded, ShootoutAttempt, ShootoutOrderChosen
+from events.bones import PenaltyEnded, Roll, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 
 GRADES = "ABCDF"

@@ -6,7 +6,6 @@ from engine.bones.cards import Goalie, Skater
 from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
 from engine.dice import DiceRange
-from events.base import Roll
 from events.bones import (
     AssistsAwarded,
     AssistsCounted,
@@ -14,6 +13,7 @@ from events.bones import (
     GoalieAssistChecked,
     GoalScored,
     PenaltyEnded,
+    Roll,
 )
 
 

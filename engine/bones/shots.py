@@ -13,8 +13,7 @@ from engine.bones.scoring import goal_events
 from engine.bones.state import GameState, Step, other
 from engine.bones.stoppages import continue_or_stop
 from engine.dice import DiceRange
-from events.base import Roll
-from events.bones import PlayStopped, PuckIntercepted, ShotTaken
+from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
 PENALTY_SHOT_RANGE = "3-6"  # 10.60
 EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
-from events.bones import PenaltyEnded, SequencePlayed
-from events.common import LinesChanged
+from events.bones import LinesChanged, PenaltyEnded, SequencePlayed
 from events.errors import RinklogError
 
 FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half

@@ -18,7 +18,7 @@ import typer
 
 from engine.bones.coach import DefaultCoach
 from engine.dice import parse_roll
-from events.base import Roll
+from events.bones import Roll
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, faceoff_options

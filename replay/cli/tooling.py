@@ -20,9 +20,9 @@ from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import TACTIC_RULES, GameState
 from engine.dice import parse_roll
-from events.base import Event, Roll
-from events.bones import ShootoutOrderChosen
-from events.common import GameEnded, LinesChanged, TacticDeclared
+from events.base import Event
+from events.bones import LinesChanged, Roll, ShootoutOrderChosen, TacticDeclared
+from events.common import GameEnded
 from events.errors import RinklogError, RollError
 from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump

@@ -21,8 +21,9 @@ from msgspec import UNSET
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, SeasonCreated
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
+from events.league import SeasonCreated
 from events.store import EventStore, blob_hash
 from projections import store as read_models
 from projections.index import stream_index

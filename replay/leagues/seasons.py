@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import msgspec
 
 from engine.bones.cards import Team
-from events.common import GameCreated, GameEnded, SeasonCreated
+from events.common import GameCreated, GameEnded
 from events.errors import UnknownGame
+from events.league import SeasonCreated
 from events.store import EventStore
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings

@@ -37,18 +37,13 @@ from typing import Any, Protocol
 import msgspec
 from msgspec import UNSET
 
-from engine.dice import DiceSchedule, derive_roll, seed_for
+from engine.dice import DiceSchedule, seed_for
 from engine.systems import SYSTEMS, system_of
 from events.base import Event
-from events.common import (
-    NO_FACEOFF_OPTIONS,
-    BranchStarted,
-    DiceRolled,
-    FaceoffOptions,
-    GameCreated,
-    SeasonCreated,
-)
+from events.catalogue import ALL_EVENTS
+from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, GameCreated
 from events.errors import RinklogError, UnknownGame
+from events.league import SeasonCreated
 from events.store import (
     GENESIS,
     ChainRow,
@@ -71,6 +66,7 @@ __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blob
 
 # The first event of every stream, whatever its game system.
 _FIRST = msgspec.msgpack.Decoder(GameCreated | SeasonCreated)
+_ALL = msgspec.msgpack.Decoder(ALL_EVENTS)
 
 # The GameCreated fields that record FaceOff options (FaceoffOptions.created_fields).
 _FACEOFF_FIELDS = FaceoffOptions(
@@ -340,17 +336,18 @@ class _Audit:
                               f"{created.season})", repr(got[key]), "season schedule")
 
     def _dice(self, created: GameCreated) -> None:
+        system = system_of(created.ruleset)
         schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
         rolls = 0
         for seq, event in enumerate(self.events, start=1):
             if isinstance(event, BranchStarted):
                 schedule = _checked_schedule(seq, event, schedule, rolls)
-            elif isinstance(event, DiceRolled):
+            elif isinstance(event, system.roll_event):
                 rolls = event.n
                 seed = seed_for(schedule, event.n)
                 if seed is None:
                     continue
-                want = derive_roll(seed, created.game_id, event.n)
+                want = system.derive_roll(seed, created.game_id, event.n)
                 self.seeded += 1
                 if want != event.roll:
                     raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
@@ -417,8 +414,9 @@ def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
     decode (the decode check then names the event)."""
     try:
         created = _FIRST.decode(first.payload)
-        ruleset = created.ruleset if created.ruleset is not UNSET else "bones"
-        return system_of(ruleset).decoder
+        if isinstance(created, SeasonCreated):
+            return _ALL
+        return system_of(created.ruleset).decoder
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RinklogError):
         return next(iter(SYSTEMS.values())).decoder
 

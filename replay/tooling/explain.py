@@ -16,16 +16,9 @@ from engine.bones.game import evolve, initial_state
 from engine.bones.state import GameState
 from engine.bones.team_defense import team_defense
 from events import bones as ev
-from events.base import Event, Roll
-from events.common import (
-    DiceRolled,
-    GameCreated,
-    GameEnded,
-    LinesChanged,
-    PeriodEnded,
-    PeriodStarted,
-    TacticDeclared,
-)
+from events.base import Event
+from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
+from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.errors import RinklogError
 from events.store import EventStore
 from replay.tooling.games import load_inputs, read_game

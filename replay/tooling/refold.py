@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.systems import system_of
 from events.base import Event
-from events.common import BranchStarted, DiceRolled, GameCreated
+from events.common import BranchStarted, GameCreated
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refol
         step = state.queue[0]
         roll = None
         if step.needs_roll:
-            if not isinstance(event, DiceRolled) or event.n != state.rolls + 1 \
+            if not isinstance(event, system.roll_event) or event.n != state.rolls + 1 \
                     or event.purpose != step.kind:
                 return Refold(state, Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
                                               type(event).__name__, "3.00"))

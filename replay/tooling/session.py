@@ -20,19 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.dice import DiceSchedule, DiceSource, ManualDice, derive_roll, seed_for
+from engine.dice import DiceSchedule, DiceSource, ManualDice, seed_for
 from engine.systems import system_of
-from events.base import Event, Roll
-from events.common import (
-    NO_FACEOFF_OPTIONS,
-    BranchStarted,
-    DiceRolled,
-    FaceoffOptions,
-    GameCreated,
-    GameEnded,
-    LinesChanged,
-    TacticDeclared,
-)
+from events.base import Event
+from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, GameCreated, GameEnded
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
@@ -58,7 +49,7 @@ Commit = Callable[[list[Event]], None]
 class Coach(Protocol):
     """What a game system's loop asks of a coach (the state is the system's)."""
 
-    def lines(self, state: Any) -> list[LinesChanged]: ...
+    def lines(self, state: Any) -> list[Event]: ...
     def shootout(self, state: Any) -> Event: ...
 
 
@@ -91,12 +82,12 @@ def fold(events: Sequence[Event], home: Any, away: Any, charts: Any,
     # Trailing coach choices at a step boundary: fold without them, ask the coach what he
     # would have proposed there, and keep the part of his proposal not recorded yet.
     k = len(events)
-    while k > 1 and isinstance(events[k - 1], LinesChanged | TacticDeclared):
+    system = system_of(created.ruleset)
+    while k > 1 and isinstance(events[k - 1], system.stoppage_choices):
         k -= 1
     trailing = list(events[k:])
     folded = _fold_rules(created, events[:k], home, away, charts)
     state = folded.state
-    system = system_of(created.ruleset)
     if trailing and not folded.pending:
         proposal: list[Event] = []
         if coach is not None and state.queue and state.coach_window \
@@ -105,7 +96,7 @@ def fold(events: Sequence[Event], home: Any, away: Any, charts: Any,
         for choice in trailing:
             system.check_choice(state, choice)
             system.evolve(state, choice)
-        recorded_lines = [c for c in trailing if isinstance(c, LinesChanged)]
+        recorded_lines = [c for c in trailing if isinstance(c, system.line_change_event)]
         if proposal[:len(recorded_lines)] == recorded_lines:
             folded.pending_choices = proposal[len(recorded_lines):]
         folded.coach_done = True
@@ -129,7 +120,7 @@ def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) 
     """Play from a folded stream to the end of the game.
 
     ``coach`` needs ``lines(state)`` and ``shootout(state)``; it may also have
-    ``tactics(state) -> list[TacticDeclared]`` (asked at a stoppage before the face-off)
+    ``tactics(state) -> list of tactic choices`` (asked at a stoppage before the face-off)
     and ``quit`` semantics of its own (raise to stop: everything committed is kept).
     Each step's events (choices, then the roll and its decisions) go to ``commit``.
     """
@@ -174,16 +165,18 @@ class ScheduleDice:
     """Seeded dice following a schedule; rolls whose seed is None come from ``manual``."""
 
     def __init__(self, schedule: DiceSchedule, game_id: str,
+                 derive: Callable[[str, str, int], Any],
                  manual: DiceSource | None = None) -> None:
         self.schedule, self.game_id, self.manual = schedule, game_id, manual
+        self.derive = derive
 
-    def roll(self, n: int) -> Roll:
+    def roll(self, n: int) -> Any:
         seed = seed_for(self.schedule, n)
         if seed is None:
             if self.manual is None:
                 raise RollError(f"roll {n} needs typed dice: give --rolls FILE")
             return self.manual.roll(n)
-        return derive_roll(seed, self.game_id, n)
+        return self.derive(seed, self.game_id, n)
 
 
 # --- branch ------------------------------------------------------------------------------
@@ -224,7 +217,8 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     if store.exists(child):
         raise StreamConflict(f"game {child} is already in the database; pick another --game-id")
     home, away, charts = load_inputs(store, created)
-    coach = system_of(created.ruleset).default_coach()
+    system = system_of(created.ruleset)
+    coach = system.default_coach()
     folded = fold(events[:at], home, away, charts, coach)
     first_new = folded.state.rolls + 1
     schedule = dice_schedule(events)  # the parent's, whole: without a new seed it repeats
@@ -235,9 +229,9 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     manual = ManualDice(rolls, rolls_origin) if rolls is not None else None
     if manual is None and seed is None:
         # Typed dice of the parent carry on where the parent had them.
-        recorded = [e.roll for e in events if isinstance(e, DiceRolled)]
+        recorded = [e.roll for e in events if isinstance(e, system.roll_event)]
         manual = _ListDice(recorded)
-    dice = ScheduleDice(schedule, created.game_id, manual)
+    dice = ScheduleDice(schedule, created.game_id, system.derive_roll, manual)
     fork = BranchStarted(branch_id=child, parent=parent, parent_seq=at,
                          parent_head=store.read(parent, at, at, decode=False)[0].hash,
                          dice_schedule=schedule)
@@ -255,10 +249,10 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
 
 
 class _ListDice:
-    def __init__(self, rolls: list[Roll]) -> None:
+    def __init__(self, rolls: list[Any]) -> None:
         self.rolls = rolls
 
-    def roll(self, n: int) -> Roll:
+    def roll(self, n: int) -> Any:
         if n > len(self.rolls):
             raise RollError(f"the parent's typed dice end at roll {len(self.rolls)}: "
                             "give --seed S or --rolls FILE")

@@ -20,8 +20,9 @@ import msgspec
 import nacl.signing
 
 from events.catalogue import ALL_EVENTS
-from events.common import GameCreated, SeasonCreated
+from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
+from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from replay.tooling.audit import AuditReport, audit_game, audit_stream

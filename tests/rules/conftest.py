@@ -8,7 +8,7 @@ import pytest
 from engine.bones.game import initial_state
 from engine.bones.rulesets import find_ruleset
 from engine.bones.state import GameState, Step
-from events.base import Roll
+from events.bones import Roll
 from events.common import GameCreated, TeamSheet
 from replay.data.library import default_charts, find_team, with_arc_cards
 

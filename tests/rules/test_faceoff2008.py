@@ -26,9 +26,12 @@ from events.bones import (
     AssistsAwarded,
     BonesEvent,
     ClearingChecked,
+    DiceRolled,
+    LinesChanged,
     PuckIntercepted,
+    TacticDeclared,
 )
-from events.common import DiceRolled, FaceoffOptions, GameCreated, GameEnded, LinesChanged, TacticDeclared
+from events.common import FaceoffOptions, GameCreated, GameEnded
 from replay.data.library import default_charts, find_team, with_arc_cards
 
 

@@ -12,13 +12,13 @@ from engine.bones.game import IllegalChoice, check_choice, decide, evolve
 from engine.bones.state import Retaliation, Step
 from engine.bones.timing import ticking_penalties
 from events.bones import (
+    LinesChanged,
     PenaltyCalled,
     PenaltyEnded,
     PlayStopped,
     PuckIntercepted,
     SpecialOccurrenceRolled,
 )
-from events.common import LinesChanged
 
 
 @pytest.mark.parametrize(("kind", "box", "short", "releasable"), [

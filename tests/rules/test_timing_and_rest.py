@@ -9,8 +9,8 @@ from conftest import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
 from engine.bones.state import PlayerStatus, Scorer, Step
-from events.bones import AssistsAwarded, GoalScored, InjuryChecked, ShootoutAttempt
-from events.common import GameEnded, LinesChanged
+from events.bones import AssistsAwarded, GoalScored, InjuryChecked, LinesChanged, ShootoutAttempt
+from events.common import GameEnded
 
 # --- 6.00 / 6.30 / 6.40 / 6.41 --------------------------------------------------------
 

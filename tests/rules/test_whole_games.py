@@ -12,12 +12,13 @@ from events.bones import (
     ActionResolved,
     FaceoffRolled,
     GoalScored,
+    LinesChanged,
     PenaltyAssessed,
     PenaltyEnded,
     PlayStopped,
     SequencePlayed,
 )
-from events.common import GameEnded, LinesChanged, PeriodEnded
+from events.common import GameEnded, PeriodEnded
 from projections.scoresheet import build_scoresheet
 from replay.data.library import default_charts, find_team
 from replay.tooling.games import open_store, play_game, read_game, simulate
