@@ -53,6 +53,9 @@ class Ruleset:
     # Blocked Shot ratings of the LD and RD players (FaceOff: 1 B white 3, 2 B white 3/11).
     blocked_shots: Literal["bones", "blue_line"] = "bones"
     shootout: bool = True  # Hockey Bones 21.00; FaceOff has none: a tie stands
+    # 16.00: Hockey Bones gives the first assist to the highest ranked player after the
+    # slash; FaceOff to the rank in red (the cell's first), the second to the one in blue.
+    assists_highest_rank_first: bool = True
     # Fatigue, injuries, pressure offense and the checking game: standing rules (Hockey
     # Bones 17.00-20.00) or options a game turns on at creation (FaceOff 17.000-20.000).
     optional_rules: bool = False
@@ -77,6 +80,7 @@ RULESETS: dict[str, Ruleset] = {
     "faceoff2008": Ruleset(
         name="faceoff2008", version=1, title="FaceOff Hockey 2008",
         sections=FACEOFF_SECTIONS, blocked_shots="blue_line", shootout=False,
+        assists_highest_rank_first=False,
         optional_rules=True, quick_reference=False,
         draft_nhl_ranges=True, draft_league_setup=False,
     ),

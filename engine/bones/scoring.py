@@ -106,6 +106,10 @@ def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     side = state.scorer.side
     cell = state.charts.assists[roll.blue - 1][roll.white - 2]
     ranks = [int(r) for r in cell.partition("/")[2].split("-") if r]
+    if state.ruleset.assists_highest_rank_first:
+        # 16.00: "the first remaining assist is awarded to the highest ranked player after
+        # the slash", whatever the order the cell lists the ranks in
+        ranks.sort(reverse=True)
     ranked = ranked_teammates(state)
     chosen: list[str] = []
     for rank in ranks:

@@ -157,6 +157,18 @@ def test_16_00_assists_ranked_4_is_the_best_assist_rating(state):
     assert event.players == [best, second] and scorer not in event.players
 
 
+def test_16_00_first_assist_to_the_highest_rank_after_the_slash(state):
+    """16.00: with "2/2-4" the first assist goes to rank 4 (the best assist rating), so a
+    single remaining assist (the goalie took one) is rank 4's, not rank 2's."""
+    goal_scored(state)
+    state.charts = msgspec.structs.replace(state.charts, assists=[["2/2-4"] * 11] * 6)
+    ranked = scoring.ranked_teammates(state)
+    both = scoring.decide_assist_ranks(state, Step("assist_ranks", number=2), R(1, 1, 1, 1))[0]
+    assert both.players == [ranked[0], ranked[2]]
+    one = scoring.decide_assist_ranks(state, Step("assist_ranks", number=1), R(1, 1, 1, 1))[0]
+    assert one.players == [ranked[0]]
+
+
 def test_16_00_goalie_assist_in_range_takes_one(state):
     goal_scored(state)
     rate(state, "home", "goalie", assist_range="6-12")
