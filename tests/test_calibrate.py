@@ -108,3 +108,16 @@ def test_cli_calibrate_ruleset_faceoff2008(capsys: pytest.CaptureFixture[str]) -
     assert rows["goals"] != bones["goals"] or rows["shots"] != bones["shots"]
     assert main(["calibrate", "--games", "4", "--ruleset", "nope"]) == 1
     assert "unknown 'nope'" in capsys.readouterr().err
+
+
+def test_blocks_without_any_blocker_on_the_ice_have_no_z() -> None:
+    """FaceOff 10.70 with teams that have no B-rated defensemen: nothing can be blocked, so
+    there is no z to report (and the JSON stays JSON: no NaN)."""
+    import json
+
+    from replay.leagues.calibrate import Blocks
+
+    none = Blocks(observed=0, implied=0.0, sd=0.0, checked=0)
+    assert none.z is None and json.loads(json.dumps(none.to_json()))["z"] is None
+    some = Blocks(observed=12, implied=10.0, sd=2.0, checked=100)
+    assert some.z == 1.0

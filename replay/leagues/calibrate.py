@@ -106,13 +106,15 @@ class Blocks:
     checked: int  # shots checked for a block (at least one blocker counted)
 
     @property
-    def z(self) -> float:
-        """Observed less implied, in standard deviations."""
-        return (self.observed - self.implied) / self.sd if self.sd else math.nan
+    def z(self) -> float | None:
+        """Observed less implied, in standard deviations; None when no shot could be
+        blocked (no blocker on the ice at any shot: the table implies exactly 0)."""
+        return (self.observed - self.implied) / self.sd if self.sd else None
 
     def to_json(self) -> dict[str, Any]:
         return {"observed": self.observed, "implied": round(self.implied, 4),
-                "sd": round(self.sd, 4), "z": round(self.z, 4), "shots_checked": self.checked}
+                "sd": round(self.sd, 4), "z": None if self.z is None else round(self.z, 4),
+                "shots_checked": self.checked}
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,8 @@ class Table:
             lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok}")
         b = self.blocks
         lines.append(f"  blocked shots: {b.observed} observed, {b.implied:.1f} ± {b.sd:.1f} "
-                     f"expected (z {b.z:+.2f})")
+                     + (f"expected (z {b.z:+.2f})" if b.z is not None else
+                        "expected (no shot had a blocker on the ice)"))
         lines.append(f"    (the 10.70 table for the blockers on the ice at each of the "
                      f"{b.checked} shots checked; not set beside the NHL's)")
         return "\n".join(lines)
