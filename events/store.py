@@ -140,6 +140,18 @@ def _decode_meta(stream: str, text: str) -> dict[str, Any]:
     return meta
 
 
+def _text(value: Any) -> str:
+    """A stored value as text (bytes decoded leniently)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _blob_bytes(value: Any) -> bytes:
+    """Stored content as bytes (text a hand edit left is encoded, so it fails its hash)."""
+    return value if isinstance(value, bytes) else _text(value).encode("utf-8", "surrogatepass")
+
+
 def chain_hash(prev_hash: str, payload: bytes) -> str:
     """The hash of an event: BLAKE2b-256 of the previous hash's 32 bytes + the payload."""
     return hashlib.blake2b(bytes.fromhex(prev_hash) + payload, digest_size=32).hexdigest()
@@ -463,7 +475,7 @@ class EventStore:
         row = self._db.execute("SELECT content FROM blobs WHERE hash = ?", (digest,)).fetchone()
         if row is None:
             raise CorruptDatabase(f"{self.path} holds no blob {digest}")
-        content = bytes(row[0])
+        content = _blob_bytes(row[0])
         if blob_hash(content) != digest:
             raise CorruptDatabase(f"{self.path}: blob {digest} does not match its hash")
         return content
@@ -516,8 +528,13 @@ class EventStore:
             "SELECT stream, kind, version, head_hash, meta FROM streams WHERE stream = ?",
             (stream,),
         ).fetchone()
-        return None if row is None else StreamRecord(*(str(v) if i != 2 else v
-                                                      for i, v in enumerate(row)))
+        if row is None:
+            return None
+        stream_id, kind, version, head, meta = row
+        # As stored, whatever SQLite's loose typing let a hand edit put there: a version
+        # that is not an integer reads as -1, which matches no stream, and the rest as text.
+        return StreamRecord(_text(stream_id), _text(kind),
+                            version if type(version) is int else -1, _text(head), _text(meta))
 
     def stream_ids(self) -> list[str]:
         """Every stream named in the ``streams`` table or by an event row (rows of a stream
@@ -533,15 +550,21 @@ class EventStore:
         row = self._db.execute(
             "SELECT content, media_type FROM blobs WHERE hash = ?", (digest,)
         ).fetchone()
-        return None if row is None else (bytes(row[0]), str(row[1]))
+        return None if row is None else (_blob_bytes(row[0]), _text(row[1]))
 
     def blob_hashes(self) -> list[str]:
         """The hash column of every stored blob."""
         return [str(r[0]) for r in self._db.execute("SELECT hash FROM blobs ORDER BY hash")]
 
     def raw_rows(self, stream: str) -> list[StoredEvent]:
-        """A stream's event rows as stored, undecoded, whether or not it is listed."""
-        return list(self._gen_rows(stream, 1, -1, False))
+        """A stream's event rows as stored, undecoded, whether or not it is listed; a value
+        a hand edit left with another SQLite type is read so that it cannot check out (a
+        payload as bytes, hashes and type as text, a seq that is not an integer as -1)."""
+        return [StoredEvent(r.seq if type(r.seq) is int else -1, _text(r.type), None,
+                            r.payload if isinstance(r.payload, bytes) else
+                            _text(r.payload).encode("utf-8", "surrogatepass"),
+                            _text(r.prev_hash), _text(r.hash))
+                for r in self._gen_rows(stream, 1, -1, False)]
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True
@@ -578,6 +601,8 @@ class EventStore:
                 event = None
                 if decode:
                     try:
+                        if not isinstance(payload, bytes):
+                            raise ValueError(f"a {type(payload).__name__} payload, not bytes")
                         event = decoder(payload)
                     except (msgspec.DecodeError, ValueError) as err:  # ValueError: mangled UTF-8
                         raise CorruptDatabase(

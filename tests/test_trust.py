@@ -514,3 +514,25 @@ def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -
         for change in ({"faceoff_fatigue": True}, {"ruleset": "bones", "ruleset_version": 2}):
             report = audited([msgspec.structs.replace(events[0], **change), *events[1:]])
             assert report.failure is not None and report.failure.check == "season", report
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE events SET payload = 'text' WHERE stream = ? AND seq = 5",
+    "UPDATE events SET seq = 'five' WHERE stream = ? AND seq = 5",
+    "UPDATE events SET hash = x'00ff' WHERE stream = ? AND seq = 5",
+    "UPDATE events SET type = 7 WHERE stream = ? AND seq = 5",
+    "UPDATE streams SET version = 'many' WHERE stream = ?",
+    "UPDATE streams SET head_hash = x'00' WHERE stream = ?",
+    "UPDATE streams SET meta = x'7b7d' WHERE stream = ?",
+    "UPDATE blobs SET content = 'text' WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
+    "UPDATE blobs SET media_type = 3 WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
+])
+def test_values_of_another_sqlite_type_are_caught_without_a_traceback(
+        base: Path, tmp_path: Path, sql: str, capsys) -> None:
+    """SQLite keeps whatever type a hand edit writes: a text payload, a real version, a
+    blob hash. The audit reads each so that it cannot check out, and says so in one line."""
+    path = _copy(base, tmp_path)
+    _sql(path, (sql, (GAME,)))
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "FAILED" in out.out
