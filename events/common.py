@@ -50,10 +50,8 @@ class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
         """The GameCreated fields that record these options; an option that is off is
         left out (UNSET), so it adds nothing to the event's bytes."""
         fields: dict[str, bool | str] = {
-            f"faceoff_{name}": True for name in
-            ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
-            if getattr(self, name)}
-        for name in ("nhl_bench_range", "nhl_gm_range"):
+            f"faceoff_{name}": True for name in _FACEOFF_FLAGS if getattr(self, name)}
+        for name in _FACEOFF_RANGES:
             if getattr(self, name):
                 fields[name] = getattr(self, name)
         return fields
@@ -64,6 +62,11 @@ class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
 
 
 NO_FACEOFF_OPTIONS = FaceoffOptions()
+
+_FACEOFF_FLAGS = ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
+_FACEOFF_RANGES = ("nhl_bench_range", "nhl_gm_range")
+FACEOFF_CREATED_FIELDS = (*(f"faceoff_{name}" for name in _FACEOFF_FLAGS), *_FACEOFF_RANGES)
+"""Every GameCreated field that may record a FaceOff option (see ``created_fields``)."""
 
 
 class GameCreated(Event, frozen=True):

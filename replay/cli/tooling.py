@@ -52,7 +52,7 @@ from replay.tooling.session import (
     resume_point,
     store_committer,
 )
-from replay.tooling.transfer import diff_games, import_game, verify_export, write_export
+from replay.tooling.transfer import diff_games, import_verified, verify_export, write_export
 
 TACTICS = ("none", "pressure", "checking1", "checking2")
 
@@ -516,9 +516,9 @@ def register(app: typer.Typer) -> None:
         checks = {"public_key": load_verify_key(public_key) if public_key else None,
                   "receipt": load_receipt(receipt) if receipt else None,
                   "receipt_origin": str(receipt)}
-        verify_export(data, str(file), **checks)  # before the database is even opened
+        verified = verify_export(data, str(file), **checks)  # before the database is opened
         with open_store(db) as store:
-            verified = import_game(store, data, str(file), **checks)
+            import_verified(store, verified)
         report = verified.report
         if as_json:
             _dump({**report.to_json(), "signed_by": verified.signed_by})

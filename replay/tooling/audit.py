@@ -30,6 +30,7 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -41,7 +42,7 @@ from engine.dice import DiceSchedule, seed_for
 from engine.systems import SYSTEMS, system_of
 from events.base import Event
 from events.catalogue import ALL_EVENTS
-from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, GameCreated
+from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
 from events.store import (
@@ -52,6 +53,7 @@ from events.store import (
     blob_hash,
     chain_hash,
     encode_meta,
+    verify_chain,
 )
 from projections.index import stream_index
 from replay.leagues.season import game_seed, season_game_id
@@ -59,20 +61,13 @@ from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
-           "stream_decoder",
-           "audit_stream"]
+           "audit_stream", "audit_stream_events", "stream_decoder"]
 
 
 
 # The first event of every stream, whatever its game system.
 _FIRST = msgspec.msgpack.Decoder(GameCreated | SeasonCreated)
 _ALL = msgspec.msgpack.Decoder(ALL_EVENTS)
-
-# The GameCreated fields that record FaceOff options (FaceoffOptions.created_fields).
-_FACEOFF_FIELDS = FaceoffOptions(
-    **{name: True for name in ("fatigue", "injuries", "pressure_offense", "checking_game",
-                               "arc_cards")}, nhl_bench_range="x", nhl_gm_range="x",
-).created_fields()
 
 
 class BlobSource(Protocol):
@@ -131,12 +126,20 @@ class _Failed(Exception):
 def audit_stream(stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
                  blobs: BlobSource, season_of: SeasonLookup) -> AuditReport:
     """Audit one stream from its stored rows and ``streams`` row (None: not listed)."""
+    return audit_stream_events(stream, record, rows, blobs, season_of)[0]
+
+
+def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
+                        blobs: BlobSource, season_of: SeasonLookup
+                        ) -> tuple[AuditReport, list[Event]]:
+    """:func:`audit_stream`, with the events it decoded (all of them once the report is ok),
+    for callers that go on with them rather than decode the rows again."""
     state = _Audit(stream, record, rows)
     try:
         state.run(blobs, season_of)
     except _Failed as failed:
-        return state.report(failed.failure)
-    return state.report(None)
+        return state.report(failed.failure), state.events
+    return state.report(None), state.events
 
 
 class _Audit:
@@ -196,23 +199,24 @@ class _Audit:
 
     def _chain(self) -> None:
         rows = self.rows
-        prev = GENESIS
-        for n, row in enumerate(rows, start=1):
-            if row.seq != n:
-                raise _Failed("chain", n, f"seq {n}", f"seq {row.seq} (an event removed or "
-                              "reordered)", "hash chain")
-            if row.prev_hash != prev:
-                raise _Failed("chain", n, f"prev hash {prev[:16]}…",
-                              f"{row.prev_hash[:16]}… (removed or reordered)", "hash chain")
-            if row.hash != chain_hash(prev, row.payload):
-                raise _Failed("chain", n, f"hash {chain_hash(prev, row.payload)[:16]}… of "
-                              "the stored payload", f"{row.hash[:16]}… (the payload was "
-                              "changed)", "hash chain")
-            prev = row.hash
         head = self.record.head_hash if self.record else ""
-        if prev != head:
-            raise _Failed("chain", len(rows) + 1, f"head hash {prev[:16]}… of the last event",
+        bad = verify_chain(rows, expected_head=head)  # the store's definition of the chain
+        if bad is None:
+            return
+        if bad > len(rows):
+            last = rows[-1].hash if rows else GENESIS
+            raise _Failed("chain", bad, f"head hash {last[:16]}… of the last event",
                           f"{head[:16]}… (events removed or the head changed)", "hash chain")
+        row, prev = rows[bad - 1], rows[bad - 2].hash if bad >= 2 else GENESIS
+        if row.seq != bad:
+            raise _Failed("chain", bad, f"seq {bad}", f"seq {row.seq} (an event removed or "
+                          "reordered)", "hash chain")
+        if row.prev_hash != prev:
+            raise _Failed("chain", bad, f"prev hash {prev[:16]}…",
+                          f"{row.prev_hash[:16]}… (removed or reordered)", "hash chain")
+        raise _Failed("chain", bad, f"hash {chain_hash(prev, row.payload)[:16]}… of the "
+                      "stored payload", f"{row.hash[:16]}… (the payload was changed)",
+                      "hash chain")
 
     def _decode(self) -> None:
         decoder = stream_decoder(self.rows[0])
@@ -327,7 +331,7 @@ class _Audit:
             "charts": created.charts_hash, "overtime skaters": created.overtime_skaters,
             "late-penalty house rule": created.late_penalty_house_rule,
             "ruleset": created.ruleset,
-            "FaceOff options": {name: value for name in _FACEOFF_FIELDS
+            "FaceOff options": {name: value for name in FACEOFF_CREATED_FIELDS
                                 if (value := getattr(created, name)) is not UNSET},
         }
         for key, value in want.items():
@@ -447,45 +451,39 @@ class _StoreSeasons:
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
-            report = _audit_in_store(self.store, season_id, None)
+            report, events = _audit_in_store(self.store, season_id, self)
             if report.failure is not None:
                 self.cache[season_id] = (f"season stream {season_id!r} fails its "
                                          f"{report.failure.check} check at {report.failure.seq}"
                                          if report.events else f"no season stream {season_id!r}")
             else:
-                first = _FIRST.decode(self.store.raw_rows(season_id)[0].payload)
+                first = events[0]
                 self.cache[season_id] = first if isinstance(first, SeasonCreated) else \
                     f"{season_id!r} is not a season"
         return self.cache[season_id]
 
 
-def _audit_in_store(store: EventStore, stream: str,
-                    seasons: SeasonLookup | None) -> AuditReport:
-    record = store.stream_record(stream)
-    rows = store.raw_rows(stream)
-    return audit_stream(stream, record, rows, store, seasons or _StoreSeasons(store))
+def _audit_in_store(store: EventStore, stream: str, seasons: SeasonLookup | None,
+                    rows: Sequence[ChainRow] | None = None) -> tuple[AuditReport, list[Event]]:
+    rows = store.raw_rows(stream) if rows is None else rows
+    return audit_stream_events(stream, store.stream_record(stream), rows, store,
+                               seasons or _StoreSeasons(store))
 
 
 def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
                seasons: SeasonLookup | None = None) -> AuditReport:
     """Audit one stored stream (a game or a season), and the read models stored for it."""
-    if store.stream_record(game_id) is None and not store.raw_rows(game_id):
+    rows = store.raw_rows(game_id)
+    if not rows and store.stream_record(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
-    report = _audit_in_store(store, game_id, seasons)
+    report, events = _audit_in_store(store, game_id, seasons, rows)
     if report.ok and read_models and report.kind == "game":
         from projections.store import stored_differences
-        rows = store.raw_rows(game_id)
-        decoder = stream_decoder(rows[0])
-        events = [decoder.decode(row.payload) for row in rows]
         differences = stored_differences(store, game_id, events)
         if differences:
-            report = AuditReport(
-                report.game_id, report.events, report.head_hash, report.seeded_rolls,
-                AuditFailure("read models", report.events, "stored read models equal to "
-                             "a rebuild from the events", "; ".join(differences),
-                             "projections (rinklog projections rebuild)"),
-                report.in_progress, report.kind, report.ruleset, report.ruleset_version,
-                report.index)
+            report = dataclasses.replace(report, failure=AuditFailure(
+                "read models", report.events, "stored read models equal to a rebuild from "
+                "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
     return report
 
 

@@ -25,7 +25,7 @@ from events.errors import RinklogError, StreamConflict
 from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
-from replay.tooling.audit import AuditReport, audit_game, audit_stream
+from replay.tooling.audit import AuditReport, audit_game, audit_stream, audit_stream_events
 from replay.tooling.games import read_game
 from replay.tooling.receipts import (
     Receipt,
@@ -110,6 +110,7 @@ class Verified:
     file: ExportFile
     report: AuditReport
     signed_by: str | None  # the signer's public key (hex), if the receipt is signed
+    season_meta: dict[str, Any] | None = None  # the index of the season stream it carries
 
 
 class _FileBlobs:
@@ -160,7 +161,7 @@ def verify_export(data: bytes, origin: str = "file", *,
     seasons = _FileSeason(file.season_rows, source)
     record = StreamRecord(entry.game, entry.kind, len(file.rows), entry.head_hash,
                           encode_meta(entry.meta))
-    report = audit_stream(entry.game, record, file.rows, source, seasons)
+    report, events = audit_stream_events(entry.game, record, file.rows, source, seasons)
     failure = check_entry(entry, report)
     if failure is not None:
         raise refuse(f"{failure.check} check fails at event {failure.seq} ({failure.rule}): "
@@ -171,8 +172,10 @@ def verify_export(data: bytes, origin: str = "file", *,
         raise refuse("it carries a season stream the game does not belong to")
     if set(blobs) - source.used:
         raise refuse(f"it carries {len(set(blobs) - source.used)} blobs the game does not use")
-    for row in [*file.rows, *file.season_rows]:  # the bytes stored must be canonical
-        if _ENCODER.encode(decoder.decode(row.payload)) != row.payload:
+    # the bytes stored must be canonical (the audit decoded every event of both streams)
+    for row, event in [*zip(file.rows, events, strict=True),
+                       *zip(file.season_rows, seasons.events, strict=True)]:
+        if _ENCODER.encode(event) != row.payload:
             raise refuse(f"event {row.seq} is not in canonical form")
     try:
         signed_by = verify_signature(file.receipt, origin, public_key)
@@ -186,7 +189,8 @@ def verify_export(data: bytes, origin: str = "file", *,
                                    f"{failure.expected}, the file has {failure.recorded}")
     except ReceiptError as err:
         raise ImportRefused(f"{err}; nothing written") from None
-    return Verified(file, report, signed_by)
+    return Verified(file, report, signed_by,
+                    stream_index(seasons.events).meta if seasons.used else None)
 
 
 class _FileSeason:
@@ -195,6 +199,7 @@ class _FileSeason:
     def __init__(self, rows: list[ExportRow], blobs: _FileBlobs) -> None:
         self.rows, self.blobs = rows, blobs
         self.used = False
+        self.events: list[Any] = []  # the season stream's events, once it passed
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if not self.rows:
@@ -210,7 +215,7 @@ class _FileSeason:
         if report.failure is not None:
             return (f"the season stream in the file fails its {report.failure.check} check "
                     f"at {report.failure.seq}")
-        self.used = True
+        self.used, self.events = True, events
         first = events[0]
         return first if isinstance(first, SeasonCreated) else f"{season_id!r} is not a season"
 
@@ -219,7 +224,12 @@ def import_game(store: EventStore, data: bytes, origin: str = "file", **checks: 
                 ) -> Verified:
     """Verify an export and write it as a new stream with its blobs (and its season stream,
     when the database does not hold it yet)."""
-    verified = verify_export(data, origin, **checks)
+    return import_verified(store, verify_export(data, origin, **checks))
+
+
+def import_verified(store: EventStore, verified: Verified) -> Verified:
+    """Write an export that :func:`verify_export` passed: its blobs, its season stream when
+    the database does not hold it yet, and its game."""
     file = verified.file
     entry = file.receipt.games[0]
     if store.exists(entry.game):
@@ -231,9 +241,8 @@ def import_game(store: EventStore, data: bytes, origin: str = "file", **checks: 
     for blob in file.blobs:
         store.put_blob(blob.content, blob.media_type)
     if season_id and not store.exists(season_id):
-        season_events = [decoder.decode(r.payload) for r in file.season_rows]
         store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
-                             kind="season", meta=stream_index(season_events).meta)
+                             kind="season", meta=verified.season_meta)
     store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
                          kind=entry.kind, meta=verified.report.index)
     if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
