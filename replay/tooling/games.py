@@ -44,6 +44,17 @@ def game_id_for(home: str, away: str, seed: str | None, rolls_text: str | None =
     return f"{home}-{away}-{slug}"
 
 
+def next_live_id(store: EventStore, home: str, away: str) -> str:
+    """``HOME-AWAY-liveN`` for a game played at the table (``play``, ``sim --rolls -``):
+    the first number not taken."""
+    count = 1 + sum(1 for s in store.streams() if s.stream.startswith(f"{home}-{away}-live"))
+    game_id = f"{home}-{away}-live{count}"
+    while store.exists(game_id):
+        count += 1
+        game_id = f"{home}-{away}-live{count}"
+    return game_id
+
+
 def team_sheet(team: Team, card_hash: str) -> TeamSheet:
     """What a GameCreated records of a team: the roster projections need, and its cards' hash."""
     roster = [RosterEntry(id=s.id, name=s.name, position=s.positions[0], shift=s.shift)
@@ -191,8 +202,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     if rolls_list is None and seed is None and dice is None:
         raise RinklogError("give a --seed for seeded dice or --rolls FILE for typed dice")
     if dice is not None and game_id is None:
-        count = 1 + sum(1 for s in store.streams() if s.stream.startswith(f"{home.id}-{away.id}-live"))
-        game_id = f"{home.id}-{away.id}-live{count}"
+        game_id = next_live_id(store, home.id, away.id)
     rolls_text = "\n".join(rolls_list) if rolls_list is not None else None
     if game_id is None:
         game_id = game_id_for(home.id, away.id, seed, rolls_text)

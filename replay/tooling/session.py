@@ -28,7 +28,7 @@ from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
 from replay.data.library import default_charts, find_team
-from replay.tooling.games import create_game, load_inputs, read_game
+from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
 from replay.tooling.refold import refold
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "dice_schedule",
     "fold",
     "new_live_game",
-    "next_live_id",
 ]
 
 MAX_STEPS = 200_000
@@ -267,16 +266,6 @@ def _branch_id(store: EventStore, parent: str) -> str:
 
 
 # --- live play ---------------------------------------------------------------------------
-
-def next_live_id(store: EventStore, home: str, away: str) -> str:
-    """``HOME-AWAY-liveN``, numbered as ``sim --rolls -`` numbers its games."""
-    count = 1 + sum(1 for s in store.streams() if s.stream.startswith(f"{home}-{away}-live"))
-    game_id = f"{home}-{away}-live{count}"
-    while store.exists(game_id):
-        count += 1
-        game_id = f"{home}-{away}-live{count}"
-    return game_id
-
 
 def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   game_id: str | None = None, fixtures: str | Path | None = None,
