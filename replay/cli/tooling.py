@@ -7,7 +7,6 @@ replay/tooling/explain.py; errors a user can cause are RinklogErrors (one line, 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,16 +28,15 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.leagues.league import load_league
-from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
+from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe
 from replay.tooling.explain import explain as explain_seq
 from replay.tooling.games import load_inputs, open_store, read_game
 from replay.tooling.receipts import (
-    Receipt,
-    check_entry,
     encode_receipt,
     entry_for,
     generate_key,
+    held_to,
     load_receipt,
     load_signing_key,
     load_verify_key,
@@ -68,14 +66,6 @@ def _event_line(event: Any) -> str:
     return f"{type(event).__name__} {fields}".rstrip()
 
 
-def _held_to(receipt: Receipt, report: AuditReport, origin: str) -> AuditReport:
-    """The report, failed when the game is not the one the receipt names."""
-    want = receipt.entry(report.game_id)
-    failure = (AuditFailure("receipt", 0, f"a game {origin} names", "a game it does not name",
-                            "receipt") if want is None else check_entry(want, report))
-    if failure is None or failure is report.failure:
-        return report
-    return dataclasses.replace(report, failure=failure)
 def _event_json(event: Any, type_name: str) -> dict[str, Any] | None:
     if event is None:
         return None
@@ -344,7 +334,7 @@ def register(app: typer.Typer) -> None:
                 ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
                 reports = [audit_game(store, g) for g in ids]
         if kept is not None:
-            reports = [_held_to(kept, r, str(receipt)) for r in reports]
+            reports = [held_to(kept, r, str(receipt)) for r in reports]
         if as_json:
             _dump([r.to_json() for r in reports])
         else:

@@ -11,6 +11,7 @@ never written to a database.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any, Literal
@@ -22,7 +23,7 @@ import nacl.signing
 from events.errors import RinklogError
 from replay.tooling.audit import AuditFailure, AuditReport
 
-__all__ = ["Receipt", "ReceiptEntry", "Signature", "check_entry", "entry_for", "generate_key",
+__all__ = ["Receipt", "ReceiptEntry", "Signature", "check_entry", "entry_for", "generate_key", "held_to",
            "load_receipt", "load_signing_key", "load_verify_key", "sign_receipt",
            "verify_signature"]
 
@@ -120,6 +121,17 @@ def check_entry(want: ReceiptEntry, report: AuditReport) -> AuditFailure | None:
             return AuditFailure("receipt", report.events, f"{name} {getattr(want, name)!r} "
                                 "(the receipt)", repr(getattr(got, name)), "receipt")
     return None
+
+
+def held_to(receipt: Receipt, report: AuditReport, origin: str) -> AuditReport:
+    """``report``, failed with a ``receipt`` check when the audited stream is not the one
+    ``receipt`` (read from ``origin``) names, or is a stream it does not name."""
+    want = receipt.entry(report.game_id)
+    failure = (AuditFailure("receipt", 0, f"a game {origin} names", "a game it does not name",
+                            "receipt") if want is None else check_entry(want, report))
+    if failure is None or failure is report.failure:
+        return report
+    return dataclasses.replace(report, failure=failure)
 
 
 def encode_receipt(receipt: Receipt) -> bytes:

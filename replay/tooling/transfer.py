@@ -32,6 +32,7 @@ from replay.tooling.receipts import (
     ReceiptError,
     check_entry,
     entry_for,
+    held_to,
     make_receipt,
     verify_signature,
 )
@@ -179,14 +180,10 @@ def verify_export(data: bytes, origin: str = "file", *,
             raise refuse(f"event {row.seq} is not in canonical form")
     try:
         signed_by = verify_signature(file.receipt, origin, public_key)
-        if receipt is not None:
-            kept = receipt.entry(entry.game)
-            if kept is None:
-                raise ReceiptError(f"{receipt_origin} names no game {entry.game}")
-            failure = check_entry(kept, report)
-            if failure is not None:
-                raise ReceiptError(f"{receipt_origin}: {entry.game} differs from the receipt: "
-                                   f"{failure.expected}, the file has {failure.recorded}")
+        failure = held_to(receipt, report, receipt_origin).failure if receipt else None
+        if failure is not None:
+            raise ReceiptError(f"{receipt_origin}: {entry.game} differs from the receipt: "
+                               f"expected {failure.expected}, the file has {failure.recorded}")
     except ReceiptError as err:
         raise ImportRefused(f"{err}; nothing written") from None
     return Verified(file, report, signed_by,
