@@ -102,6 +102,9 @@ class GameCreated(Event, frozen=True):
     # FaceOff 6.00: a draft league's NHL bench-penalty range, used instead of the teams'.
     nhl_bench_range: str | UnsetType = UNSET
     nhl_gm_range: str | UnsetType = UNSET  # FaceOff 14.51: likewise for game misconducts
+    # The optional rules of any other game system, by the names its ruleset gives them
+    # (sorted; UNSET when none, so the field adds nothing to the bytes of older games).
+    options: list[str] | UnsetType = UNSET
 
     def option(self, field: str) -> bool:
         """Whether an optional rule recorded as ``field`` is on (UNSET is off)."""
