@@ -1,9 +1,12 @@
-"""Re-run a recorded game through the rules and find the first event that does not follow.
+"""Re-run a recorded game through its system's one engine loop and find the first event
+that does not follow.
 
-The stream's dice are fed back to ``decide``; every decision the rules make from the
-state before it must equal the recorded one, byte for byte. Coach choices are not
-re-decided but checked for legality (6.41, 15.00, 21.00). Used by the audit, and to
-resume or branch a stopped game.
+The audit, resume and branch drive the same ``steps`` loop that sim and play drive, only
+fed from the stream itself: :class:`RecordedDice` hands the loop the recorded rolls and
+:class:`RecordedCoach` the recorded coach choices, and every batch the loop yields must
+equal the stream's next events, byte for byte. The rules re-decide every decision; coach
+choices are not re-decided but the loop checks them for legality as it does in play
+(Hockey Bones 6.41, 15.00, 21.00).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.systems import system_of
+from engine.systems import GameSystem, system_of
 from events.base import Event
 from events.common import BranchStarted, GameCreated
 
@@ -28,25 +31,32 @@ class Mismatch:
 @dataclass
 class Refold:
     """A stream re-run through the rules: the state at its end, the first event that does
-    not follow (``mismatch``), and, for a stream cut inside a decision, the events the
-    rules still owe (``pending``, not applied to ``state``)."""
+    not follow (``mismatch``), and, for a stream cut inside a batch, the events the rules
+    (or the ``then`` coach) still owe: ``pending``, already applied to ``state``.
+    ``coach_done`` says the stream ends with the coach's choices at a step boundary, so
+    the coach is not asked again there."""
 
     state: Any  # the system's game state
     mismatch: Mismatch | None = None
     pending: list[Event] = field(default_factory=list)
+    coach_done: bool = False
 
 
-def refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refold:
-    """Fold ``events`` by re-deciding every step from its recorded roll (the audit's
-    check, and the way a stopped game is resumed).
+def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
+           then: Any = None) -> Refold:
+    """Fold ``events`` by running the system's loop on their recorded rolls and choices
+    (the audit's check, and the way a stopped game is resumed or branched).
 
-    A branch's lineage events (BranchStarted) are not rules: they are passed over, and a
-    mismatch is reported at its seq in ``events``.
+    ``then`` is the coach a cut stream continues with: when the stream ends part way
+    through a batch of coach choices, his proposal completes it (its recorded part must
+    be his proposal's start). A branch's lineage events (BranchStarted) are not rules:
+    they are passed over, and a mismatch is reported at its seq in ``events``.
     """
     forks = [seq for seq, e in enumerate(events, 1) if isinstance(e, BranchStarted)]
     if not forks:
-        return _refold(events, home, away, charts)
-    result = _refold([e for e in events if not isinstance(e, BranchStarted)], home, away, charts)
+        return _refold(events, home, away, charts, then)
+    result = _refold([e for e in events if not isinstance(e, BranchStarted)],
+                     home, away, charts, then)
     if result.mismatch is not None:
         seq = result.mismatch.seq
         for fork in forks:
@@ -57,47 +67,120 @@ def refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refold
     return result
 
 
-def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any) -> Refold:
+class _StreamEnd(Exception):
+    """The loop asks for a roll or a choice after the last recorded event."""
+
+
+class _Diverged(Exception):
+    """The loop asks for a roll or a choice where the stream records something else."""
+
+    def __init__(self, expected: str, rule: str = "") -> None:
+        super().__init__(expected)
+        self.expected, self.rule = expected, rule
+
+
+class _Recording:
+    """The stream as the loop reads it: ``cursor`` is the index of the next event not yet
+    matched with a batch the loop yielded."""
+
+    def __init__(self, events: Sequence[Event], system: GameSystem) -> None:
+        self.events, self.system, self.cursor = events, system, 1
+
+    def at_end(self) -> bool:
+        return self.cursor >= len(self.events)
+
+    def next_event(self) -> Event:
+        if self.at_end():
+            raise _StreamEnd
+        return self.events[self.cursor]
+
+
+class RecordedDice:
+    """The loop's dice: the roll the stream records where the loop rolls."""
+
+    def __init__(self, recording: _Recording) -> None:
+        self.recording = recording
+
+    def roll(self, n: int) -> Any:
+        event = self.recording.next_event()
+        if not isinstance(event, self.recording.system.roll_event):
+            raise _Diverged(f"roll {n}")
+        return event.roll  # a wrong n or purpose shows when the batch is compared
+
+
+class RecordedCoach:
+    """The loop's coach: the choices the stream records where the loop asks for them.
+
+    At a window the coach is given every consecutive stoppage choice at the cursor (the
+    loop checks each for legality); at a choice step, the one choice recorded there.
+    When recorded choices run to the end of the stream, the ``then`` coach's proposal at
+    the same moment completes the batch, if the recorded ones are its start.
+    """
+
+    def __init__(self, recording: _Recording, then: Any = None) -> None:
+        self.recording, self.then = recording, then
+
+    def lines(self, state: Any) -> list[Event]:
+        rec = self.recording
+        if rec.at_end():
+            raise _StreamEnd
+        end = rec.cursor
+        while end < len(rec.events) and isinstance(rec.events[end], rec.system.stoppage_choices):
+            end += 1
+        recorded = list(rec.events[rec.cursor:end])
+        if recorded and end == len(rec.events) and self.then is not None:
+            proposal = list(self.then.lines(state))
+            if proposal[:len(recorded)] == recorded:
+                return proposal
+        return recorded
+
+    def tactics(self, state: Any) -> list[Event]:
+        return []  # ``lines`` already handed over every stoppage choice at the cursor
+
+    def shootout(self, state: Any) -> Event:
+        event = self.recording.next_event()
+        if not isinstance(event, self.recording.system.choice_events) \
+                or isinstance(event, self.recording.system.stoppage_choices):
+            raise _Diverged("the coach's choice owed at this step")
+        return event
+
+
+def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: Any) -> Refold:
     created = events[0]
     assert isinstance(created, GameCreated)
     system = system_of(created.ruleset)
-    evolve, decide = system.evolve, system.decide
     state = system.initial_state(created, home, away, charts)
-    i = 1
-    while i < len(events):
-        event = events[i]
-        if isinstance(event, system.choice_events):
-            try:
-                system.check_choice(state, event)
-            except system.illegal_choice as err:
-                return Refold(state, Mismatch(i + 1, "a legal coach choice", str(err), "6.41"))
-            evolve(state, event)
-            i += 1
-            continue
-        if state.finished or not state.queue:
-            return Refold(state, Mismatch(i + 1, "the end of the game", type(event).__name__,
-                                          "6.00"))
-        step = state.queue[0]
-        roll = None
-        if step.needs_roll:
-            if not isinstance(event, system.roll_event) or event.n != state.rolls + 1 \
-                    or event.purpose != step.kind:
-                return Refold(state, Mismatch(i + 1, f"roll {state.rolls + 1} for {step.kind}",
-                                              type(event).__name__, "3.00"))
-            evolve(state, event)
-            roll = event.roll
-            i += 1
-        expected = decide(state, roll)
-        recorded = events[i:i + len(expected)]
-        for offset, (want, got) in enumerate(zip(expected, recorded, strict=False)):
+    rec = _Recording(events, system)
+    loop = system.steps(state, RecordedDice(rec), RecordedCoach(rec, then))
+    last_was_choice = False
+    while True:
+        start = rec.cursor
+        try:
+            batch = next(loop)
+        except StopIteration:
+            break
+        except _StreamEnd:
+            return Refold(state, coach_done=last_was_choice)
+        except _Diverged as err:
+            return Refold(state, Mismatch(start + 1, err.expected,
+                                          type(events[start]).__name__, err.rule))
+        except system.illegal_choice as err:
+            choice = events[start] if start < len(events) else None
+            return Refold(state, Mismatch(start + 1, "a legal coach choice", str(err),
+                                          getattr(choice, "rule", "")))
+        recorded = events[start:start + len(batch)]
+        for offset, (want, got) in enumerate(zip(batch, recorded, strict=False)):
             if want != got:
-                return Refold(state, Mismatch(i + offset + 1, repr(want), repr(got),
+                return Refold(state, Mismatch(start + offset + 1, repr(want), repr(got),
                                               getattr(want, "rule", "")))
-        for want in recorded:
-            evolve(state, want)
-        if len(recorded) < len(expected):
-            return Refold(state, pending=list(expected[len(recorded):]))
-        i += len(expected)
+        rec.cursor += len(recorded)
+        last_was_choice = bool(batch) and isinstance(batch[0], system.stoppage_choices)
+        if len(recorded) < len(batch):
+            return Refold(state, pending=list(batch[len(recorded):]),
+                          coach_done=last_was_choice)
+    if not rec.at_end():
+        return Refold(state, Mismatch(rec.cursor + 1, "the end of the game",
+                                      type(events[rec.cursor]).__name__, ""))
     return Refold(state)
 
 

@@ -41,7 +41,6 @@ __all__ = [
     "new_live_game",
 ]
 
-MAX_STEPS = 200_000
 Commit = Callable[[list[Event]], None]
 
 
@@ -54,11 +53,12 @@ class Coach(Protocol):
 
 @dataclass
 class Folded:
-    """A stream folded to its end.
+    """A stream folded to its end by the system's loop (:func:`refold`).
 
-    ``pending`` are the events that complete a decision batch the stream stopped inside
-    (not yet applied to ``state``); ``coach_done`` says the coach already chose at the
-    current step boundary (the stream ends with coach choices), so he is not asked again.
+    ``pending`` are the events that complete a batch the stream stopped inside, already
+    applied to ``state`` and still to be stored; ``coach_done`` says the coach already
+    chose at the current step boundary (the stream ends with coach choices), so he is not
+    asked again.
     """
 
     created: GameCreated
@@ -66,57 +66,27 @@ class Folded:
     events: int
     pending: list[Event] = field(default_factory=list)
     coach_done: bool = False
-    pending_choices: list[Event] = field(default_factory=list)
 
 
 def fold(events: Sequence[Event], home: Any, away: Any, charts: Any,
          coach: Coach | None = None) -> Folded:
-    """Fold ``events`` (a whole or cut stream) into the state to continue from.
+    """Fold ``events`` (a whole or cut stream) into the state to continue from; a batch
+    of coach choices the stream stopped inside is completed by ``coach``'s proposal.
 
     Raises RinklogError when the stream does not follow the rules (run ``audit``).
     """
     created = events[0]
     if not isinstance(created, GameCreated):
         raise RinklogError("a game stream must start with GameCreated")
-    # Trailing coach choices at a step boundary: fold without them, ask the coach what he
-    # would have proposed there, and keep the part of his proposal not recorded yet.
-    k = len(events)
-    system = system_of(created.ruleset)
-    while k > 1 and isinstance(events[k - 1], system.stoppage_choices):
-        k -= 1
-    trailing = list(events[k:])
-    folded = _fold_rules(created, events[:k], home, away, charts)
-    state = folded.state
-    if trailing and not folded.pending:
-        proposal: list[Event] = []
-        if coach is not None and state.queue and state.coach_window \
-                and state.queue[0].kind in ("faceoff", "action"):
-            proposal = list(coach.lines(state))
-        for choice in trailing:
-            system.check_choice(state, choice)
-            system.evolve(state, choice)
-        recorded_lines = [c for c in trailing if isinstance(c, system.line_change_event)]
-        if proposal[:len(recorded_lines)] == recorded_lines:
-            folded.pending_choices = proposal[len(recorded_lines):]
-        folded.coach_done = True
-    elif trailing:  # cannot happen (a batch never ends in a choice); apply them plainly
-        for choice in trailing:
-            system.evolve(state, choice)
-    folded.events = len(events)
-    return folded
-
-
-def _fold_rules(created: GameCreated, events: Sequence[Event], home: Any, away: Any,
-                charts: Any) -> Folded:
-    result = refold(events, home, away, charts)
+    result = refold(events, home, away, charts, then=coach)
     if result.mismatch is not None:
         raise RinklogError(f"event {result.mismatch.seq} does not follow from the rules "
                            f"(rinklog audit names the rule)")
-    return Folded(created, result.state, len(events), pending=result.pending)
+    return Folded(created, result.state, len(events), result.pending, result.coach_done)
 
 
 def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) -> Any:
-    """Play from a folded stream to the end of the game.
+    """Play from a folded stream to the end of the game, on the system's one loop.
 
     ``coach`` needs ``lines(state)`` and ``shootout(state)``; it may also have
     ``tactics(state) -> list of tactic choices`` (asked at a stoppage before the face-off)
@@ -126,18 +96,8 @@ def continue_game(folded: Folded, dice: DiceSource, coach: Any, commit: Commit) 
     state = folded.state
     system = system_of(folded.created.ruleset)
     if folded.pending:
-        for event in folded.pending:
-            system.evolve(state, event)
         commit(list(folded.pending))
-    coach_done = folded.coach_done
-    if folded.pending_choices:
-        batch = []
-        for choice in folded.pending_choices:
-            system.check_choice(state, choice)
-            system.evolve(state, choice)
-            batch.append(choice)
-        commit(batch)
-    for batch in system.steps(state, dice, coach, coach_asked=coach_done):
+    for batch in system.steps(state, dice, coach, coach_asked=folded.coach_done):
         commit(batch)
     return state
 
