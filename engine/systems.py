@@ -3,7 +3,8 @@
 A :class:`GameSystem` is what tooling needs of a system: its rulesets, its event union and
 decoder, how a typed roll reads, the types of its cards and charts, the rules
 (``initial_state``, ``decide``, ``evolve``, ``check_choice``), its one engine loop
-(``steps``), which events are coach choices, and its default coach. Tooling finds a
+(``steps``), which events are coach choices, its default coach, and its words (why an
+event happened, ``play``'s lines, a state summary). Tooling finds a
 stream's system from its ``GameCreated`` ruleset (:func:`system_of`) and never imports a
 system package itself; adding a system is one package and one entry in :data:`SYSTEMS`.
 
@@ -19,9 +20,11 @@ from typing import Any
 import msgspec
 
 from engine.bones import coach as bones_coach
+from engine.bones import explain as bones_explain
 from engine.bones import game as bones_game
 from engine.bones.cards import Charts as BonesCharts
 from engine.bones.cards import Team as BonesTeam
+from engine.bones.cards import roster_entries as bones_roster
 from engine.bones.rulesets import RULESETS as BONES_RULESETS
 from engine.dice import derive_roll, parse_roll
 from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
@@ -40,6 +43,7 @@ class GameSystem:
     decoder: msgspec.msgpack.Decoder
     parse_roll: Callable[[str], Any]
     team_type: type  # a team's cards, as stored in a card blob
+    roster: Callable[[Any], list]  # a team's RosterEntry list, as GameCreated records it
     charts_type: type  # a chart pack, as stored in a chart blob
     initial_state: Callable[..., Any]  # (GameCreated, home, away, charts) -> state
     decide: Callable[[Any, Any], list]  # (state, roll or None) -> events
@@ -53,6 +57,10 @@ class GameSystem:
     roll_event: type  # the event that records the n-th roll (its ``n`` and ``roll``)
     derive_roll: Callable[[str, str, int], Any]  # seeded dice: (seed, game id, n) -> roll
     default_coach: Callable[[], Any]
+    why: Callable[[Any, Any, dict[int, Any]], str]  # (state before, event, rolls by n) -> words
+    describe: Callable[[Any, Any], str | None]  # (state, event) -> ``play``'s line, or None
+    roll_json: Callable[[Any], dict[str, Any]]  # a roll as ``explain --json`` shows it
+    summary: Callable[[Any], dict[str, Any]]  # a state as ``replay --json`` shows it
 
 
 BONES = GameSystem(
@@ -63,6 +71,7 @@ BONES = GameSystem(
     decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["bones"]),
     parse_roll=parse_roll,
     team_type=BonesTeam,
+    roster=bones_roster,
     charts_type=BonesCharts,
     initial_state=bones_game.initial_state,
     decide=bones_game.decide,
@@ -76,6 +85,10 @@ BONES = GameSystem(
     roll_event=DiceRolled,
     derive_roll=derive_roll,
     default_coach=bones_coach.DefaultCoach,
+    why=bones_explain.why,
+    describe=bones_explain.describe,
+    roll_json=bones_explain.roll_json,
+    summary=bones_explain.summary,
 )
 
 SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES}

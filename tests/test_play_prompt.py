@@ -8,8 +8,15 @@ import typer
 
 from engine.bones.game import decide, evolve, initial_state
 from events.common import GameCreated, TeamSheet
-from replay.cli.tooling import PromptCoach
+from replay.cli.tooling import ask_at_table
 from replay.data.library import default_charts, find_team
+from replay.systems import Prompter
+from replay.systems.bones import PromptCoach as _PromptCoach
+
+
+def PromptCoach() -> _PromptCoach:  # noqa: N802 - reads as the class it builds
+    """The play command's Bones prompt coach, answering through typer.prompt."""
+    return _PromptCoach(Prompter(ask_at_table, lambda line: None))
 
 
 @pytest.fixture

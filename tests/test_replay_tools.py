@@ -18,7 +18,8 @@ from engine.dice import derive_roll
 from events.bones import DiceRolled, Roll
 from events.common import BranchStarted
 from replay.cli import app, main
-from replay.cli.tooling import PromptCoach
+from replay.systems import Prompter
+from replay.systems.bones import PromptCoach
 from replay.tooling.audit import audit_game
 from replay.tooling.games import open_store, read_game, simulate
 from replay.tooling.session import (
@@ -232,10 +233,10 @@ class _Scripted(PromptCoach):
     recording the answers: the exact input a CliRunner needs."""
 
     def __init__(self, seed: str) -> None:
-        super().__init__()
+        super().__init__(Prompter(self._answer, lambda line: None))
         self.seed, self.answers = seed, []
 
-    def _ask(self, text: str) -> str:
+    def _answer(self, text: str) -> str:
         if text.startswith("roll "):
             n = int(text.split()[1])
             answer = str(derive_roll(self.seed, "script", n))
@@ -251,7 +252,7 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> Non
     coach = _Scripted("table")
     with open_store(scratch) as store:
         gid = new_live_game(store, "HFX", "QUE", game_id="script", ruleset=ruleset)
-        continue_game(resume_point(store, gid, coach.default), coach, coach,
+        continue_game(resume_point(store, gid), coach, coach,
                       store_committer(store, gid))
     answers = coach.answers
     assert any(a == "" for a in answers)

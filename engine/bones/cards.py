@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from events.common import RosterEntry
+
 Position = Literal["LW", "C", "RW", "D"]
 Slot = Literal["LW", "C", "RW", "LD", "RD"]
 PenaltyType = Literal["-", "A", "B", "C", "D", "F", "G", "M", "#"]
@@ -204,3 +206,10 @@ class Charts(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     # FaceOff 21.000 ARC cards, added from their own pack for a game that uses them; UNSET
     # (left out of the bytes, so the charts' hash is unchanged) otherwise.
     arc: ArcCards | UnsetType = UNSET
+
+
+def roster_entries(team: Team) -> list[RosterEntry]:
+    """What a GameCreated records of a team's players: the roster projections need."""
+    roster = [RosterEntry(id=s.id, name=s.name, position=s.positions[0], shift=s.shift)
+              for s in team.skaters]
+    return roster + [RosterEntry(id=g.id, name=g.name, position="G") for g in team.goalies]

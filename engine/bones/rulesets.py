@@ -67,6 +67,12 @@ class Ruleset:
     # FaceOff has no such section.
     draft_league_setup: bool = True
 
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The optional rules a game of this ruleset may turn on, by name (every game
+        system's ruleset has this; the CLI's --optional-rule takes these names)."""
+        return tuple(OPTIONAL_RULES) if self.optional_rules else ()
+
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""

@@ -16,9 +16,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from engine.bones.coach import DefaultCoach
-from engine.dice import parse_roll
-from events.bones import Roll
+from engine.systems import system_of
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, faceoff_options
@@ -30,9 +28,9 @@ from replay.cli.projections import register as register_projections
 from replay.cli.season import register as register_seasons
 from replay.cli.tooling import register as register_tooling
 from replay.data import cardgen
-from replay.data.library import list_teams, load_coach
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
+from replay.systems import kit_for
 from replay.tooling.games import open_store, read_game, simulate
 
 app = typer.Typer(
@@ -103,13 +101,14 @@ def _late_penalty_house_rule(league: str | None, flag: bool) -> bool:
 @app.command()
 def teams(
     league: LeagueTeams = None,
+    ruleset: RulesetOption = "bones",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of {id, name}")] = False,
 ) -> None:
     """List the teams in the fixtures (or a league), one id per line.
 
     Example: rinklog teams --league demo --json
     """
-    found = list_teams(_league_root(league))
+    found = kit_for(ruleset).list_teams(_league_root(league))
     if as_json:
         _dump([{"id": t.id, "name": t.name} for t in found])
     else:
@@ -118,18 +117,23 @@ def teams(
 
 
 class PromptDice:
-    """Dice a person rolls at the table and types in; a typo is asked again, not kept."""
+    """Dice a person rolls at the table and types in, read as the game system reads them;
+    a typo is asked again, not kept."""
 
-    def roll(self, n: int) -> Roll:
+    def __init__(self, ruleset: str) -> None:
+        self.parse = system_of(ruleset).parse_roll
+        self.how = kit_for(ruleset).roll_prompt
+
+    def roll(self, n: int) -> Any:
         while True:
             try:
-                text = typer.prompt(f"roll {n} (blue white white red)", err=True)
+                text = typer.prompt(f"roll {n} ({self.how})", err=True)
             except typer.Abort:  # end of input or Ctrl-C: the game is stored only whole
                 typer.echo("", err=True)  # end the prompt's line
                 raise RollError(f"-: input ended at roll {n}, before the game ended; "
                                 "no game stored (use rinklog play to stop and resume)") from None
             try:
-                return parse_roll(text)
+                return self.parse(text)
             except RollError as err:
                 typer.echo(f"  {err}", err=True)
 
@@ -165,7 +169,7 @@ def sim(
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
     lines = None
-    prompt = PromptDice() if rolls is not None and str(rolls) == "-" else None
+    prompt = PromptDice(ruleset) if rolls is not None and str(rolls) == "-" else None
     if rolls is not None and prompt is None:
         try:
             lines = rolls.read_text(encoding="utf-8").splitlines()
@@ -175,7 +179,7 @@ def sim(
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt, coach=DefaultCoach(*load_coach(coach)) if coach else None,
+                          dice=prompt, coach=kit_for(ruleset).coach_file(coach) if coach else None,
                           late_penalty_house_rule=_late_penalty_house_rule(
                               league, late_penalty_house_rule),
                           fixtures=_league_root(league),

@@ -8,11 +8,16 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.bones.rulesets import OPTIONAL_RULES, RULESETS
+from engine.systems import SYSTEMS
 from events.catalogue import open_store
 from events.common import FaceoffOptions
 from events.errors import RinklogError
 from events.store import EventStore
+
+RULESETS = {name: rules for system in SYSTEMS.values() for name, rules in system.rulesets.items()}
+"""Every ruleset of every registered game system, by name (each has a ``title``, a
+``version`` and its ``optional_rules``)."""
+OPTIONAL_RULES = sorted({rule for rules in RULESETS.values() for rule in rules.option_names})
 
 DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
 
@@ -33,9 +38,10 @@ DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP
                                       show_envvar=False, callback=_db_path)]
 
 RulesetOption = Annotated[str, typer.Option(
-    "--ruleset", help=f"the rules played: {', '.join(RULESETS)} (Hockey Bones, FaceOff Hockey 2008)")]
+    "--ruleset", help="the rules played: " + ", ".join(
+        f"{name} ({rules.title})" for name, rules in RULESETS.items()))]
 OptionalRuleOption = Annotated[list[str] | None, typer.Option(
-    "--optional-rule", help="a FaceOff 2008 optional rule to turn on, repeatable: "
+    "--optional-rule", help="an optional rule of the ruleset to turn on, repeatable: "
     f"{', '.join(OPTIONAL_RULES)} (recorded in the game's first event)")]
 
 
@@ -49,8 +55,12 @@ def faceoff_options(names: list[str] | None, ruleset: str) -> FaceoffOptions:
     rules = RULESETS.get(ruleset)
     if rules is None:
         raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
-    if names and not rules.optional_rules:
+    if names and not rules.option_names:
         raise RinklogError(f"--optional-rule needs --ruleset faceoff2008 ({ruleset} has none)")
+    wrong = [n for n in names if n not in rules.option_names]
+    if wrong:
+        raise RinklogError(f"--optional-rule: {ruleset} has no {', '.join(wrong)} "
+                           f"(it has: {', '.join(rules.option_names)})")
     return FaceoffOptions(**dict.fromkeys(names, True))
 
 

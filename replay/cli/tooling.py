@@ -14,24 +14,18 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from engine.bones.coach import DefaultCoach
-from engine.bones.game import IllegalChoice, check_choice
-from engine.bones.lines import check_lines
-from engine.bones.state import TACTIC_RULES, GameState
-from engine.dice import parse_roll
 from events.base import Event
-from events.bones import LinesChanged, Roll, ShootoutOrderChosen, TacticDeclared
-from events.common import GameEnded
-from events.errors import RinklogError, RollError
+from events.errors import RinklogError
 from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.leagues.league import load_league
+from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe
 from replay.tooling.explain import explain as explain_seq
-from replay.tooling.games import load_inputs, open_store, read_game
+from replay.tooling.games import open_store
 from replay.tooling.receipts import (
     encode_receipt,
     entry_for,
@@ -43,6 +37,7 @@ from replay.tooling.receipts import (
     make_receipt,
     verify_signature,
 )
+from replay.tooling.refold import rerun
 from replay.tooling.session import (
     branch_game,
     continue_game,
@@ -51,8 +46,6 @@ from replay.tooling.session import (
     store_committer,
 )
 from replay.tooling.transfer import diff_games, import_verified, verify_export, write_export
-
-TACTICS = ("none", "pressure", "checking1", "checking2")
 
 
 def _event_line(event: Any) -> str:
@@ -91,147 +84,15 @@ class Quit(Exception):
     """The player typed q at a prompt."""
 
 
-class PromptCoach:
-    """Coach choices and dice typed at the table; enter takes the DefaultCoach's choice."""
-
-    def __init__(self) -> None:
-        self.default = DefaultCoach()
-
-    @staticmethod
-    def _ask(text: str) -> str:
-        try:
-            answer = typer.prompt(text, default="", show_default=False).strip()
-        except typer.Abort:  # end of input or Ctrl-C at the prompt: stop, keep everything
-            raise Quit from None
-        if answer.lower() in ("q", "quit"):
-            raise Quit
-        return answer
-
-    def roll(self, n: int) -> Roll:
-        while True:
-            text = self._ask(f"roll {n} (blue white white red)")
-            try:
-                return parse_roll(text)
-            except RollError as err:
-                _out(f"  {err}")
-
-    def lines(self, state: GameState) -> list[LinesChanged]:
-        proposal = self.default.lines(state)
-        if state.queue and state.queue[0].kind == "extra_skater":
-            return [self._extra_skater(state, proposal[0])]
-        if not state.queue or state.queue[0].kind != "faceoff":
-            return proposal  # on the fly, during play: the default coach changes lines
-        slots = {side: dict(state.team(side).slots) for side in ("home", "away")}
-        for change in proposal:
-            slots[change.side] = dict(change.slots)
-        for side in ("home", "away"):
-            self._show(state, side, slots[side])
-        while True:
-            answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
-                               "'away G=ID' pulls the goalie]")
-            if not answer:
-                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False,
-                                     rule=state.ruleset.cite("6.41"))
-                        for side in ("home", "away") if slots[side] != state.team(side).slots]
-            edited = self._edit(state, slots, answer)
-            if edited is not None:
-                side, new = edited
-                slots[side] = new
-                self._show(state, side, new)
-
-    def _extra_skater(self, state: GameState, proposal: LinesChanged) -> LinesChanged:
-        """14.60: the other team is called for a delayed penalty; this team's goalie goes
-        off for an extra skater, who the person names (enter takes the default's)."""
-        team = state.team(proposal.side)
-        while True:
-            answer = self._ask(f"{team.team.id} pulls its goalie for an extra skater "
-                               f"(14.60, delayed penalty) [enter = {proposal.slots['G']}]")
-            if not answer:
-                return proposal
-            if answer not in team.players:
-                _out(f"  not a {team.team.id} player: {answer!r}")
-                continue
-            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": answer})
-            try:
-                check_choice(state, choice)
-            except IllegalChoice as err:
-                _out(f"  not allowed: {err}")
-                continue
-            return choice
-
-    @staticmethod
-    def _show(state: GameState, side: str, slots: dict[str, str | None]) -> None:
-        team = state.team(side)
-        names = ", ".join(f"{slot} {team.players[pid].card.name} ({pid})"
-                          for slot, pid in slots.items() if pid)
-        _out(f"  {team.team.id} ({side}): {names}")
-
-    @staticmethod
-    def _edit(state: GameState, slots: dict[str, dict[str, str | None]],
-              answer: str) -> tuple[str, dict[str, str | None]] | None:
-        """Apply 'SIDE SLOT=ID ...' (ID '-' empties a slot) if the rules allow it (6.41,
-        15.00); otherwise say why and keep the lines as they were."""
-        words = answer.split()
-        side = words[0].lower() if words else ""
-        if side not in ("home", "away") or len(words) < 2:
-            _out("  start with home or away, then SLOT=ID pairs (slots LW C RW LD RD G)")
-            return None
-        new = dict(slots[side])
-        for word in words[1:]:
-            slot, _, pid = word.partition("=")
-            if slot.upper() not in new or not pid:
-                _out(f"  not SLOT=ID: {word!r} (slots LW C RW LD RD G; '-' for empty)")
-                return None
-            new[slot.upper()] = None if pid == "-" else pid
-        problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False,
-                                                  rule=state.ruleset.cite("6.41")))
-        if problem:
-            _out(f"  not allowed: {problem}")
-            return None
-        return side, new
-
-    def tactics(self, state: GameState) -> list[TacticDeclared]:
-        if not (state.uses("pressure_offense") or state.uses("checking_game")):
-            return []  # FaceOff 19.000/20.000: options this game did not turn on
-        chosen = []
-        for side in ("home", "away"):
-            team = state.team(side).team.id
-            while True:
-                answer = self._ask(f"{team} tactic [none/pressure/checking1/checking2]")
-                answer = answer.lower() or "none"
-                if answer in TACTICS:
-                    break
-                _out(f"  not a tactic: {answer!r} (none, pressure, checking1, checking2)")
-            if answer != "none":
-                chosen.append(TacticDeclared(side=side, tactic=answer,
-                                             rule=state.ruleset.cite(TACTIC_RULES[answer])))
-        return chosen
-
-    def shootout(self, state: GameState) -> ShootoutOrderChosen:
-        order = self.default.shootout(state)
-        while True:
-            _out(f"  shootout: {order.first} shoots first; home {', '.join(order.home_shooters[:3])}"
-                 f"; away {', '.join(order.away_shooters[:3])}")
-            answer = self._ask("shootout? [enter = as shown; 'home ID,ID,ID', "
-                               "'away ID,ID,ID' or 'first away']")
-            if not answer:
-                return order
-            words = answer.split()
-            if len(words) == 2 and words[0] == "first" and words[1] in ("home", "away"):
-                order = msgspec.structs.replace(order, first=words[1])
-                continue
-            if len(words) == 2 and words[0] in ("home", "away"):
-                named = [p for p in words[1].split(",") if p]
-                team = state.team(words[0])
-                bad = [p for p in named if p not in team.players or team.players[p].is_goalie]
-                if bad:
-                    _out(f"  not {team.team.id} skaters: {', '.join(bad)}")
-                    continue
-                field = f"{words[0]}_shooters"
-                rest = [p for p in getattr(order, field) if p not in named]
-                order = msgspec.structs.replace(order, **{field: named + rest})
-                continue
-            _out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
+def ask_at_table(text: str) -> str:
+    """One answer typed at the table; q (or the end of input, or Ctrl-C) stops the game."""
+    try:
+        answer = typer.prompt(text, default="", show_default=False).strip()
+    except typer.Abort:  # end of input or Ctrl-C at the prompt: stop, keep everything
+        raise Quit from None
+    if answer.lower() in ("q", "quit"):
+        raise Quit
+    return answer
 
 
 def replay(game: Annotated[str, typer.Argument(help="game id")],
@@ -243,51 +104,29 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
 
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
-    from projections.store import stored_differences
-    from replay.tooling.refold import refold
-
     with _read_store(db) as store:
-        events = read_game(store, game)
-        result = refold(events, *load_inputs(store, events[0]))
-        stored = stored_differences(store, game, events)
-    differences = stored or []
-    state = result.state
-    mismatch = result.mismatch
-    ended = events[-1] if isinstance(events[-1], GameEnded) else None
-    # GameEnded holds the final score (a shootout's winner gets one); the state does not
-    score = ({"home": ended.home_goals, "away": ended.away_goals} if ended is not None
-             else {"home": state.home.score, "away": state.away.score})
-    summary = {
-        "game_id": game, "events": len(events),
-        "rules": "ok" if mismatch is None else f"seq {mismatch.seq}: {mismatch.expected}",
-        "projections": ("not stored" if stored is None else differences or "identical"),
-        "finished": state.finished, "period": state.period, "sequence": state.sequence,
-        "score": score, "decided": ended.decided if ended is not None else None,
-        "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
-                              "box_left": p.box_left, "short_left": p.short_left}
-                             for p in state.team(side).penalties] for side in ("home", "away")},
-        "on_ice": {side: {k: v for k, v in state.team(side).slots.items()}
-                   for side in ("home", "away")},
-        "puck": list(state.puck) if state.puck else None,
-    }
+        result = rerun(store, game)
+    summary = result.to_json()
     if as_json:
         _dump(summary)
     else:
+        stored, differences = result.differences, result.differences or []
         verdict = ("not stored (rinklog projections update stores them)" if stored is None
                    else "DIFFER" if differences else "identical to the stored read models")
-        _out(f"{game}: {len(events)} events; rules {summary['rules']}; projections {verdict}")
+        _out(f"{game}: {result.events} events; rules {summary['rules']}; projections {verdict}")
         for line in differences:
             _out(f"  {line}")
-        home, away = state.home, state.away
-        where = (f"final, {ended.decided}" if ended is not None else "final" if state.finished
-                 else f"period {state.period}, sequence {state.sequence}")
-        _out(f"{home.team.id} {score['home']} - {score['away']} {away.team.id} ({where})")
-        for side in ("home", "away"):
-            team = state.team(side)
-            slots = " ".join(f"{k}={v}" for k, v in team.slots.items() if v)
-            box = ", ".join(f"#{p.id} {p.player} {p.kind}" for p in team.penalties) or "none"
-            _out(f"  {team.team.id}: {slots}; penalties: {box}")
-    if differences or mismatch is not None:
+        state, (home, away) = result.state, result.teams
+        where = (f"final, {result.decided}" if result.decided is not None
+                 else "final" if state["finished"]
+                 else f"period {state['period']}, sequence {state['sequence']}")
+        _out(f"{home} {state['score']['home']} - {state['score']['away']} {away} ({where})")
+        for side, team in (("home", home), ("away", away)):
+            slots = " ".join(f"{k}={v}" for k, v in state["on_ice"][side].items() if v)
+            box = ", ".join(f"#{p['id']} {p['player']} {p['kind']}"
+                            for p in state["penalties"][side]) or "none"
+            _out(f"  {team}: {slots}; penalties: {box}")
+    if result.differences or result.mismatch is not None:
         raise typer.Exit(1)
 
 
@@ -567,7 +406,6 @@ def register(app: typer.Typer) -> None:
             raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                                "--late-penalty-house-rule/--ruleset/--optional-rule")
         options = faceoff_options(optional_rule, ruleset)
-        coach = PromptCoach()
         with open_store(db) as store:
             loaded = load_league(league) if league else None
             gid = resume or new_live_game(
@@ -577,7 +415,8 @@ def register(app: typer.Typer) -> None:
                     loaded and loaded.league.late_penalty_house_rule),
                 overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
                 ruleset=ruleset, faceoff=options)
-            folded = resume_point(store, gid, coach.default)
+            folded = resume_point(store, gid)
+            coach = kit_for(folded.created.ruleset).prompt_coach(Prompter(ask_at_table, _out))
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")
                 return
@@ -586,7 +425,7 @@ def register(app: typer.Typer) -> None:
 
             def show(batch: list[Event]) -> None:
                 for event in batch:
-                    line = describe(state, event)
+                    line = describe(folded.created, state, event)
                     if line:
                         _out(line)
 

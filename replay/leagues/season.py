@@ -27,7 +27,8 @@ from events.league import SeasonCreated
 from events.store import EventStore, blob_hash
 from projections import store as read_models
 from projections.index import stream_index
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, game_charts, play_game
+from replay.systems import kit_for
+from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -149,7 +150,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     start = time.perf_counter()
-    charts = game_charts(charts, faceoff)  # FaceOff's ARC cards join the season's pack
+    charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join the season's pack
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,

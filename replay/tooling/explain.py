@@ -1,8 +1,10 @@
 """Why an event happened, in words: its roll, the card cell, modifiers, totals, the rule.
 
-:func:`explain_event` folds the stream up to the event (the state before it) and reads
-the event; decision events carry the ``n`` of the roll they used and their rule section.
-:func:`describe` is the one-line human wording ``rinklog play`` prints after each roll.
+:func:`explain` folds the stream up to the event (the state before it) with the game
+system's ``evolve`` and asks the system's explainer for the words; decision events carry
+the ``n`` of the roll they used and their rule section. :func:`describe` is the one-line
+wording ``rinklog play`` prints after each roll. System-blind: the words live with each
+system (engine/<system>/explain.py), found through the registry.
 """
 
 from __future__ import annotations
@@ -12,41 +14,12 @@ from typing import Any
 
 import msgspec
 
-from engine.bones.game import evolve, initial_state
-from engine.bones.state import GameState
-from engine.bones.team_defense import team_defense
-from events import bones as ev
+from engine.systems import system_of
 from events.base import Event
-from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
-from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
+from events.common import GameCreated
 from events.errors import RinklogError
 from events.store import EventStore
 from replay.tooling.games import load_inputs, read_game
-
-SLOT_ORDER = ("LW", "C", "RW", "LD", "RD", "G")
-
-
-def roll_text(roll: Roll) -> str:
-    """``blue white+white red`` as the rules read it, e.g. ``3 4+2 5``."""
-    return f"{roll.blue} {roll.whites[0]}+{roll.whites[1]} {roll.red}"
-
-
-def _name(state: GameState | None, pid: str | None) -> str:
-    if pid is None:
-        return "nobody"
-    if state is not None:
-        for team in (state.home, state.away):
-            if pid in team.players:
-                return team.players[pid].card.name
-    return pid
-
-
-def _team(state: GameState | None, side: str) -> str:
-    return state.team(side).team.id if state is not None else side
-
-
-def _possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 @dataclass(frozen=True)
@@ -56,15 +29,15 @@ class Explanation:
     game_id: str
     seq: int
     event: Event
-    roll: Roll | None
+    roll: Any  # the system's roll, or None
+    roll_json: dict[str, Any] | None
     text: str
 
     def to_json(self) -> dict[str, Any]:
-        roll = self.roll
+        rule = getattr(self.event, "rule", "")
         return {"game_id": self.game_id, "seq": self.seq, "type": type(self.event).__name__,
-                "rule": _rule(self.event) or None,
-                "roll": None if roll is None else {"blue": roll.blue,
-                                                   "whites": list(roll.whites), "red": roll.red},
+                "rule": rule if isinstance(rule, str) and rule else None,
+                "roll": self.roll_json,
                 "event": msgspec.to_builtins(self.event), "explanation": self.text}
 
 
@@ -76,22 +49,24 @@ def explain(store: EventStore, game_id: str, seq: int) -> Explanation:
     created = events[0]
     assert isinstance(created, GameCreated)
     if seq == 1:
-        return Explanation(game_id, 1, created, None, (
+        return Explanation(game_id, 1, created, None, None, (
             f"seq 1 GameCreated: {created.home.team_id} (home) v {created.away.team_id} "
             f"(away), ruleset {created.ruleset} v{created.ruleset_version}, "
             f"{created.dice} dice" + (f" seed {created.seed!r}" if created.seed else "")
             + f"; cards {created.home.card_hash[:8]}…/{created.away.card_hash[:8]}…, "
-            f"charts {created.charts_hash[:8]}… (the game's inputs, 3.00)"))
-    state = initial_state(created, *load_inputs(store, created))
+            f"charts {created.charts_hash[:8]}… (the game's inputs)"))
+    system = system_of(created.ruleset)
+    state = system.initial_state(created, *load_inputs(store, created))
     for event in events[1:seq - 1]:
-        evolve(state, event)
-    rolls = {e.n: e.roll for e in events[:seq] if isinstance(e, DiceRolled)}
+        system.evolve(state, event)
+    rolls = {e.n: e.roll for e in events[:seq] if isinstance(e, system.roll_event)}
     event = events[seq - 1]
     n = getattr(event, "roll", None)
-    roll = event.roll if isinstance(event, DiceRolled) else rolls.get(n) if isinstance(n, int) \
-        else None
+    roll = event.roll if isinstance(event, system.roll_event) \
+        else rolls.get(n) if isinstance(n, int) else None
     return Explanation(game_id, seq, event, roll,
-                       f"seq {seq} {type(event).__name__}: " + why(state, event, rolls))
+                       None if roll is None else system.roll_json(roll),
+                       f"seq {seq} {type(event).__name__}: " + system.why(state, event, rolls))
 
 
 def explain_event(store: EventStore, game_id: str, seq: int) -> str:
@@ -99,140 +74,7 @@ def explain_event(store: EventStore, game_id: str, seq: int) -> str:
     return explain(store, game_id, seq).text
 
 
-def _rule(event: Any) -> str:
-    return str(getattr(event, "rule", "") or "")
-
-
-def why(state: GameState, event: Event, rolls: dict[int, Roll]) -> str:
-    """The explanation of ``event`` given the state before it."""
-    n = getattr(event, "roll", None)
-    roll = rolls.get(n) if isinstance(n, int) else None
-    head = f"{_rule(event)}: " if _rule(event) else ""
-    rolled = f"roll {roll_text(roll)}" if roll is not None else "no roll"
-    if isinstance(event, ev.ActionResolved):
-        who = _name(state, event.player)
-        text = f"{head}{rolled} → cell {event.cell!r} on {_possessive(who)} card ({event.slot})"
-        mods = [m for m in event.modifiers if not m.startswith("9.")]
-        if event.value is not None and mods:
-            text += "; " + ", ".join(mods) + f" = {event.value}"
-        elif event.value is not None:
-            text += f"; value {event.value}"
-        elif mods:
-            text += "; " + ", ".join(mods)
-        if event.target is not None:
-            how = next((m for m in event.modifiers if m.startswith("9.")), "")
-            if not how and event.rule == "9.00":
-                how = team_defense(state, "away" if event.side == "home" else "home",
-                                   event.slot).how
-            if event.rule == "9.00" or how:
-                sign = "≥" if event.value is not None and event.value >= event.target else "<"
-                text += f" {sign} team defense {event.target}" + (f" ({how})" if how else "")
-            else:
-                text += f" against {event.target}"
-        text += f" → {event.result.replace('_', ' ')}"
-        if event.shooter and event.shooter != event.player:
-            text += f" by {_name(state, event.shooter)}"
-        return text + (" (uses a time sequence)" if event.time else " (no time used)")
-    if isinstance(event, ev.ShotTaken):
-        result = "in range: on target" if event.in_range else "out of range: no goal"
-        block = f", {event.block} ({event.blockers} blockers)" if event.block else ""
-        return (f"{head}{rolled}; {event.kind.replace('_', ' ')} shot by "
-                f"{_name(state, event.shooter)} ({_team(state, event.side)}), "
-                f"{event.range_name} range {event.range} → {result}{block}")
-    if isinstance(event, ev.GoalieResult):
-        got = f", puck to {_name(state, event.player)}" if event.player else ""
-        return (f"{head}{rolled} → cell {event.cell!r} on {_possessive(_name(state, event.goalie))} "
-                f"goalie card → {event.outcome.replace('_', ' ')}{got}")
-    if isinstance(event, ev.FaceoffRolled):
-        where = f"in {_team(state, event.zone)}'s defensive zone (7.30)" if event.zone \
-            else "at centre ice"
-        won = (f"{_team(state, event.side)} {event.slot} {_name(state, event.player)} gets the puck"
-               if event.player else f"{_team(state, event.side)} {event.slot} slot is empty: roll "
-               "again (7.00)")
-        return f"{head}{rolled} → FACEOFFS chart cell {event.cell!r} {where}: {won}"
-    if isinstance(event, ev.PenaltyCalled):
-        late = ", delayed (14.60)" if event.delayed else ""
-        return (f"{head}{rolled} → {event.source} penalty column code {event.code!r} on "
-                f"{_name(state, event.player)} ({_team(state, event.side)}), red die "
-                f"{event.red} decides C/M (14.20){late}")
-    if isinstance(event, ev.PenaltyAssessed):
-        served = f", served by {_name(state, event.served_by)}" if event.served_by \
-            and event.served_by != event.player else ""
-        return (f"{head}{event.kind.replace('_', ' ')} ({event.minutes} min) to "
-                f"{_name(state, event.player)} ({_team(state, event.side)}){served} at "
-                f"{event.time // 60:02d}:{event.time % 60:02d} of period {event.period}: "
-                f"{event.box} sequences in the box, {event.short} short-handed (14.10)")
-    if isinstance(event, ev.GoalScored):
-        goalie = _name(state, event.goalie) if event.goalie else "an empty net"
-        return (f"{head}{rolled}; {_name(state, event.scorer)} ({_team(state, event.side)}) "
-                f"scores on {goalie}, {event.strength}, period {event.period} sequence "
-                f"{event.sequence}; score before: {state.home.team.id} {state.home.score} - "
-                f"{state.away.score} {state.away.team.id}")
-    if isinstance(event, DiceRolled):
-        step = state.queue[0] if state.queue else None
-        detail = f" (step {step.kind}" + (f", {_team(state, step.side)}" if step and step.side
-                                           else "") + ")" if step else ""
-        return (f"3.00: roll {event.n} = {roll_text(event.roll)} (blue {event.roll.blue}, "
-                f"white {event.roll.white}, red {event.roll.red}) for {event.purpose}{detail}")
-    if isinstance(event, LinesChanged):
-        before = state.team(event.side).slots
-        moves = [f"{slot} {_name(state, before.get(slot)) if before.get(slot) else '-'} → "
-                 f"{_name(state, pid) if pid else '-'}"
-                 for slot, pid in sorted(event.slots.items(), key=lambda kv: SLOT_ORDER.index(
-                     kv[0]) if kv[0] in SLOT_ORDER else 9) if before.get(slot) != pid]
-        how = "on the fly" if event.on_the_fly else "at a stoppage"
-        return (f"{event.rule}: coach choice, {_team(state, event.side)} changes lines {how}: "
-                + ("; ".join(moves) or "no change"))
-    if isinstance(event, TacticDeclared):
-        return f"{event.rule}: coach choice, {_team(state, event.side)} declares {event.tactic}"
-    fields = msgspec.structs.asdict(event)
-    shown = ", ".join(f"{k}={v!r}" for k, v in fields.items() if k not in ("rule", "roll"))
-    return f"{head}{rolled}; {shown}" if (head or roll) else shown or "no fields"
-
-
-def describe(state: GameState | None, event: Event) -> str | None:
-    """One human line for ``rinklog play``; None for events not worth a line."""
-    name = lambda pid: _name(state, pid)  # noqa: E731
-    team = lambda side: _team(state, side)  # noqa: E731
-    if isinstance(event, PeriodStarted):
-        return "shootout" if event.period == 5 else \
-            ("overtime starts" if event.period == 4 else f"period {event.period} starts")
-    if isinstance(event, PeriodEnded):
-        return f"end of period {event.period}: {event.home_goals} - {event.away_goals}"
-    if isinstance(event, GameEnded):
-        result = "a tie" if event.winner == "none" else f"{team(event.winner)} win"
-        return (f"final ({event.decided}): {team('home')} {event.home_goals} - "
-                f"{event.away_goals} {team('away')}, {result}")
-    if isinstance(event, ev.FaceoffRolled):
-        return (f"face-off: {name(event.player)} ({team(event.side)}) wins it" if event.player
-                else "face-off: empty slot, roll again")
-    if isinstance(event, ev.ActionResolved):
-        return f"{name(event.player)} ({team(event.side)}): {event.result.replace('_', ' ')}"
-    if isinstance(event, ev.PuckPassed):
-        return f"  pass {name(event.from_player)} → {name(event.to_player)}"
-    if isinstance(event, ev.PuckIntercepted):
-        return f"  intercepted by {name(event.to_player)} ({team(event.side)})"
-    if isinstance(event, ev.ShotTaken):
-        return (f"  shot by {name(event.shooter)}: "
-                f"{'on target' if event.in_range else 'wide'}"
-                + (f", {event.block}" if event.block else ""))
-    if isinstance(event, ev.GoalieResult):
-        return f"  {name(event.goalie)}: {event.outcome.replace('_', ' ')}"
-    if isinstance(event, ev.GoalScored):
-        return f"GOAL {team(event.side)}: {name(event.scorer)} ({event.strength})"
-    if isinstance(event, ev.AssistsAwarded):
-        return "  assists: " + (", ".join(name(p) for p in event.players) or "none")
-    if isinstance(event, ev.PenaltyAssessed):
-        return (f"penalty: {name(event.player)} ({team(event.side)}) "
-                f"{event.kind.replace('_', ' ')}, {event.minutes} min")
-    if isinstance(event, ev.PlayStopped):
-        return f"whistle: {event.reason}"
-    if isinstance(event, ev.ShootoutAttempt):
-        return f"shootout: {name(event.shooter)} {'scores' if event.scored else 'misses'}"
-    if isinstance(event, ev.InjuryChecked) and event.result:
-        return f"injury: {name(event.player)} ({event.result})"
-    if isinstance(event, LinesChanged):
-        return f"{team(event.side)} line change"
-    if isinstance(event, TacticDeclared):
-        return f"{team(event.side)} plays {event.tactic}"
-    return None
+def describe(created: GameCreated, state: Any, event: Event) -> str | None:
+    """One human line for ``rinklog play`` (None for events not worth a line), in the
+    words of the game's system."""
+    return system_of(created.ruleset).describe(state, event)

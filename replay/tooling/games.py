@@ -17,18 +17,15 @@ from typing import Any
 
 import msgspec
 
-from engine.bones.cards import Charts, Team
-from engine.bones.coach import DefaultCoach
-from engine.bones.rulesets import find_ruleset
 from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import system_of
 from events.base import Event
 from events.catalogue import open_store as open_store  # the one way to open a store
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, RosterEntry, TeamSheet
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
-from replay.data.library import default_charts, find_team, with_arc_cards
+from replay.systems import kit_for
 
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"
@@ -55,12 +52,11 @@ def next_live_id(store: EventStore, home: str, away: str) -> str:
     return game_id
 
 
-def team_sheet(team: Team, card_hash: str) -> TeamSheet:
-    """What a GameCreated records of a team: the roster projections need, and its cards' hash."""
-    roster = [RosterEntry(id=s.id, name=s.name, position=s.positions[0], shift=s.shift)
-              for s in team.skaters]
-    roster += [RosterEntry(id=g.id, name=g.name, position="G") for g in team.goalies]
-    return TeamSheet(team_id=team.id, name=team.name, card_hash=card_hash, roster=roster)
+def team_sheet(ruleset: str, team: Any, card_hash: str) -> TeamSheet:
+    """What a GameCreated records of a team: the roster projections need (as the game's
+    system reads its cards), and its cards' hash."""
+    return TeamSheet(team_id=team.id, name=team.name, card_hash=card_hash,
+                     roster=system_of(ruleset).roster(team))
 
 
 @dataclass(frozen=True)
@@ -105,7 +101,7 @@ class PlayedGame:
         return stream_index(self.events).meta
 
 
-def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
+def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
                 seed: str | None = None, ruleset: str = "bones",
                 goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
                 late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
@@ -118,16 +114,15 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
     if shared:
         # Events name players by id, so a game needs ids unique across both teams.
         raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
-    rules = find_ruleset(ruleset)
-    if faceoff.any and not rules.optional_rules:
-        raise RinklogError(f"FaceOff options need --ruleset faceoff2008, not {rules.name}")
-    charts = game_charts(charts, faceoff)
+    system = system_of(ruleset)
+    rules = system.rulesets[ruleset]
+    charts = kit_for(ruleset).game_charts(charts, faceoff)
     home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
     chart_bytes = _canonical.encode(charts)
     created = GameCreated(
         game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=team_sheet(home, blob_hash(home_bytes)),
-        away=team_sheet(away, blob_hash(away_bytes)),
+        home=team_sheet(ruleset, home, blob_hash(home_bytes)),
+        away=team_sheet(ruleset, away, blob_hash(away_bytes)),
         charts_hash=blob_hash(chart_bytes),
         dice="manual" if seed is None else "seeded",
         seed=seed,
@@ -140,22 +135,16 @@ def create_game(home: Team, away: Team, charts: Charts, *, game_id: str,
         number=number,
         **faceoff.created_fields(),
     )
+    # The game's rules check its options (and its goalies) now, before anything is written.
+    system.initial_state(created, home, away, charts)
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
     return PlayedGame([created], blobs)
 
 
-def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
-    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
-    them (21.000), so they are in the pack its first event names."""
-    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
-        return with_arc_cards(charts)
-    return charts
-
-
-def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
+def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
               dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
               goalies: tuple[str, str] = ("", ""),
-              coach: DefaultCoach | None = None, overtime_skaters: int = 5,
+              coach: Any = None, overtime_skaters: int = 5,
               late_penalty_house_rule: bool = False, season: str = "",
               number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
@@ -165,7 +154,8 @@ def play_game(home: Team, away: Team, charts: Charts, *, game_id: str,
                        number=number, faceoff=faceoff)
     created = game.created
     system = system_of(created.ruleset)
-    state = system.initial_state(created, home, away, game_charts(charts, faceoff))
+    charts = kit_for(ruleset).game_charts(charts, faceoff)
+    state = system.initial_state(created, home, away, charts)
     for batch in system.steps(state, dice, coach or system.default_coach()):
         game.events.extend(batch)
     return game
@@ -186,7 +176,7 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
              game_id: str | None = None, fixtures: str | Path | None = None,
              ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: DefaultCoach | None = None, overtime_skaters: int = 5,
+             coach: Any = None, overtime_skaters: int = 5,
              late_penalty_house_rule: bool = False,
              faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
@@ -194,10 +184,11 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
     (any source, such as a person typing at a prompt).
     """
-    home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
+    kit = kit_for(ruleset)
+    home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
-    charts = default_charts(fixtures)
+    charts = kit.default_charts(fixtures)
     rolls_list = list(rolls) if rolls is not None else None
     if rolls_list is None and seed is None and dice is None:
         raise RinklogError("give a --seed for seeded dice or --rolls FILE for typed dice")

@@ -17,7 +17,10 @@ from typing import Any
 
 from engine.systems import GameSystem, system_of
 from events.base import Event
-from events.common import BranchStarted, GameCreated
+from events.common import BranchStarted, GameCreated, GameEnded
+from events.store import EventStore
+from projections.store import stored_differences
+from replay.tooling.games import load_inputs, read_game
 
 
 @dataclass(frozen=True)
@@ -194,3 +197,46 @@ def recheck(events: list[Event], home: Any, away: Any, charts: Any) -> Mismatch 
     if not result.state.finished:
         return Mismatch(len(events) + 1, "more events: the game is not over", "end of stream", "")
     return None
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """``rinklog replay``'s answer: a game re-run through the rules, its read models
+    rebuilt and compared with the stored ones (read-only)."""
+
+    game_id: str
+    events: int
+    mismatch: Mismatch | None
+    differences: list[str] | None  # None: no read models stored as of the last event
+    state: dict[str, Any]  # the system's summary of the final state
+    teams: tuple[str, str]
+    decided: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.mismatch
+        head = {"game_id": self.game_id, "events": self.events,
+                "rules": "ok" if m is None else f"seq {m.seq}: {m.expected}",
+                "projections": ("not stored" if self.differences is None
+                                else self.differences or "identical")}
+        where = {k: self.state[k] for k in ("finished", "period", "sequence")}
+        rest = {k: v for k, v in self.state.items() if k not in where and k != "score"}
+        return {**head, **where, "score": self.state["score"], "decided": self.decided,
+                **rest}
+
+
+def rerun(store: EventStore, game_id: str) -> Rerun:
+    """Re-run a stored game through its system's loop and compare its stored read models
+    with a rebuild; writes nothing."""
+    events = read_game(store, game_id)
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    result = refold(events, *load_inputs(store, created))
+    system = system_of(created.ruleset)
+    ended = events[-1] if isinstance(events[-1], GameEnded) else None
+    summary = system.summary(result.state)
+    if ended is not None:  # GameEnded holds the final score (a shootout's winner gets one)
+        summary["score"] = {"home": ended.home_goals, "away": ended.away_goals}
+    return Rerun(game_id, len(events), result.mismatch,
+                 stored_differences(store, game_id, events), summary,
+                 (created.home.team_id, created.away.team_id),
+                 ended.decided if ended is not None else None)

@@ -27,7 +27,7 @@ from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, Gam
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
-from replay.data.library import default_charts, find_team
+from replay.systems import kit_for
 from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
 from replay.tooling.refold import refold
 
@@ -234,10 +234,11 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> str:
     """Create a typed-dice game played at the table (``live`` in its GameCreated, so it
     may stop and resume): its blobs and its first event; return its id."""
-    home, away = find_team(home_id, fixtures), find_team(away_id, fixtures)
+    kit = kit_for(ruleset)
+    home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")
-    charts = default_charts(fixtures)
+    charts = kit.default_charts(fixtures)
     game_id = game_id or next_live_id(store, home.id, away.id)
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
@@ -270,9 +271,11 @@ def store_committer(store: EventStore, game_id: str,
     return commit
 
 
-def resume_point(store: EventStore, game_id: str, coach: Coach | None = None) -> Folded:
-    """Fold a stored game for ``play --resume``."""
+def resume_point(store: EventStore, game_id: str) -> Folded:
+    """Fold a stored game for ``play --resume`` (a batch of coach choices it stopped
+    inside is completed as its system's default coach proposes)."""
     events = read_game(store, game_id)
     created = events[0]
     assert isinstance(created, GameCreated)
-    return fold(events, *load_inputs(store, created), coach)
+    return fold(events, *load_inputs(store, created),
+                system_of(created.ruleset).default_coach())

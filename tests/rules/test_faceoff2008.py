@@ -530,7 +530,7 @@ def test_fo_21_10a_an_as_of_zero_is_passed_over(arc_state):
 
 
 def test_fo_5_00_describe_a_tie(fo):
-    from replay.tooling.explain import describe
+    from engine.bones.explain import describe
 
     line = describe(fo, GameEnded(home_goals=2, away_goals=2, decided="TIE", winner="none"))
     assert line is not None and line.endswith("a tie") and "(TIE)" in line

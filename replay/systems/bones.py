@@ -1,0 +1,169 @@
+"""The Hockey Bones (and FaceOff 2008) tooling kit: its teams and chart pack on disk
+(replay/data/library.py), the pack a game's FaceOff options call for, and the prompt coach
+of ``rinklog play`` (typed dice and coach choices at the table)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine.bones.cards import Charts
+from engine.bones.coach import DefaultCoach
+from engine.bones.game import IllegalChoice, check_choice
+from engine.bones.lines import check_lines
+from engine.bones.state import TACTIC_RULES, GameState
+from engine.dice import parse_roll
+from events.bones import LinesChanged, Roll, ShootoutOrderChosen, TacticDeclared
+from events.common import FaceoffOptions
+from events.errors import RollError
+from replay.data.library import default_charts, find_team, list_teams, load_coach, with_arc_cards
+from replay.systems.kit import Kit, Prompter
+
+TACTICS = ("none", "pressure", "checking1", "checking2")
+
+
+def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
+    them (21.000), so they are in the pack its first event names."""
+    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
+        return with_arc_cards(charts)
+    return charts
+
+
+class PromptCoach:
+    """Coach choices and dice typed at the table; enter takes the DefaultCoach's choice."""
+
+    def __init__(self, prompter: Prompter) -> None:
+        self.default = DefaultCoach()
+        self._ask = prompter.ask
+        self._out = prompter.out
+
+    def roll(self, n: int) -> Roll:
+        while True:
+            text = self._ask(f"roll {n} (blue white white red)")
+            try:
+                return parse_roll(text)
+            except RollError as err:
+                self._out(f"  {err}")
+
+    def lines(self, state: GameState) -> list[LinesChanged]:
+        proposal = self.default.lines(state)
+        if state.queue and state.queue[0].kind == "extra_skater":
+            return [self._extra_skater(state, proposal[0])]
+        if not state.queue or state.queue[0].kind != "faceoff":
+            return proposal  # on the fly, during play: the default coach changes lines
+        slots = {side: dict(state.team(side).slots) for side in ("home", "away")}
+        for change in proposal:
+            slots[change.side] = dict(change.slots)
+        for side in ("home", "away"):
+            self._show(state, side, slots[side])
+        while True:
+            answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
+                               "'away G=ID' pulls the goalie]")
+            if not answer:
+                return [LinesChanged(side=side, slots=slots[side], on_the_fly=False,
+                                     rule=state.ruleset.cite("6.41"))
+                        for side in ("home", "away") if slots[side] != state.team(side).slots]
+            edited = self._edit(state, slots, answer)
+            if edited is not None:
+                side, new = edited
+                slots[side] = new
+                self._show(state, side, new)
+
+    def _extra_skater(self, state: GameState, proposal: LinesChanged) -> LinesChanged:
+        """14.60: the other team is called for a delayed penalty; this team's goalie goes
+        off for an extra skater, who the person names (enter takes the default's)."""
+        team = state.team(proposal.side)
+        while True:
+            answer = self._ask(f"{team.team.id} pulls its goalie for an extra skater "
+                               f"(14.60, delayed penalty) [enter = {proposal.slots['G']}]")
+            if not answer:
+                return proposal
+            if answer not in team.players:
+                self._out(f"  not a {team.team.id} player: {answer!r}")
+                continue
+            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": answer})
+            try:
+                check_choice(state, choice)
+            except IllegalChoice as err:
+                self._out(f"  not allowed: {err}")
+                continue
+            return choice
+
+    def _show(self, state: GameState, side: str, slots: dict[str, str | None]) -> None:
+        team = state.team(side)
+        names = ", ".join(f"{slot} {team.players[pid].card.name} ({pid})"
+                          for slot, pid in slots.items() if pid)
+        self._out(f"  {team.team.id} ({side}): {names}")
+
+    def _edit(self, state: GameState, slots: dict[str, dict[str, str | None]],
+              answer: str) -> tuple[str, dict[str, str | None]] | None:
+        """Apply 'SIDE SLOT=ID ...' (ID '-' empties a slot) if the rules allow it (6.41,
+        15.00); otherwise say why and keep the lines as they were."""
+        words = answer.split()
+        side = words[0].lower() if words else ""
+        if side not in ("home", "away") or len(words) < 2:
+            self._out("  start with home or away, then SLOT=ID pairs (slots LW C RW LD RD G)")
+            return None
+        new = dict(slots[side])
+        for word in words[1:]:
+            slot, _, pid = word.partition("=")
+            if slot.upper() not in new or not pid:
+                self._out(f"  not SLOT=ID: {word!r} (slots LW C RW LD RD G; '-' for empty)")
+                return None
+            new[slot.upper()] = None if pid == "-" else pid
+        problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False,
+                                                  rule=state.ruleset.cite("6.41")))
+        if problem:
+            self._out(f"  not allowed: {problem}")
+            return None
+        return side, new
+
+    def tactics(self, state: GameState) -> list[TacticDeclared]:
+        if not (state.uses("pressure_offense") or state.uses("checking_game")):
+            return []  # FaceOff 19.000/20.000: options this game did not turn on
+        chosen = []
+        for side in ("home", "away"):
+            team = state.team(side).team.id
+            while True:
+                answer = self._ask(f"{team} tactic [none/pressure/checking1/checking2]")
+                answer = answer.lower() or "none"
+                if answer in TACTICS:
+                    break
+                self._out(f"  not a tactic: {answer!r} (none, pressure, checking1, checking2)")
+            if answer != "none":
+                chosen.append(TacticDeclared(side=side, tactic=answer,
+                                             rule=state.ruleset.cite(TACTIC_RULES[answer])))
+        return chosen
+
+    def shootout(self, state: GameState) -> ShootoutOrderChosen:
+        order = self.default.shootout(state)
+        while True:
+            self._out(f"  shootout: {order.first} shoots first; home {', '.join(order.home_shooters[:3])}"
+                 f"; away {', '.join(order.away_shooters[:3])}")
+            answer = self._ask("shootout? [enter = as shown; 'home ID,ID,ID', "
+                               "'away ID,ID,ID' or 'first away']")
+            if not answer:
+                return order
+            words = answer.split()
+            if len(words) == 2 and words[0] == "first" and words[1] in ("home", "away"):
+                order = msgspec.structs.replace(order, first=words[1])
+                continue
+            if len(words) == 2 and words[0] in ("home", "away"):
+                named = [p for p in words[1].split(",") if p]
+                team = state.team(words[0])
+                bad = [p for p in named if p not in team.players or team.players[p].is_goalie]
+                if bad:
+                    self._out(f"  not {team.team.id} skaters: {', '.join(bad)}")
+                    continue
+                field = f"{words[0]}_shooters"
+                rest = [p for p in getattr(order, field) if p not in named]
+                order = msgspec.structs.replace(order, **{field: named + rest})
+                continue
+            self._out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
+
+
+
+KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams,
+          default_charts=default_charts, game_charts=game_charts,
+          prompt_coach=PromptCoach, roll_prompt="blue white white red",
+          coach_file=lambda path: DefaultCoach(*load_coach(path)))
