@@ -38,10 +38,8 @@ import sqlite_utils
 
 from events.catalogue import open_store
 from events.store import EventStore
-from projections.penalties import build_penalties
-from projections.scoresheet import build_scoresheet
-from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, build_stats
-from projections.toi import build_toi
+from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS
+from projections.systems import ReadModels, read_models
 
 __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
            "stored_differences", "update"]
@@ -94,8 +92,9 @@ CHECKPOINTS = "rm_checkpoints"
 _READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
-def _rows_scoresheet(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    sheet = build_scoresheet(events)
+def _rows_scoresheet(models: ReadModels, game_id: str, events: list[Any]
+                 ) -> dict[str, list[dict[str, Any]]]:
+    sheet = models.scoresheet(events)
     h, a = sheet.home, sheet.away
     game = {"game_id": game_id, "decided": sheet.decided, "home": h.team, "away": a.team,
             "home_goals": h.goals, "away_goals": a.goals, "home_shots": sum(h.shots),
@@ -120,19 +119,22 @@ def _rows_scoresheet(game_id: str, events: list[Any]) -> dict[str, list[dict[str
             "rm_scoresheet_goalies": goalies}
 
 
-def _rows_toi(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    toi = build_toi(events).to_json()
+def _rows_toi(models: ReadModels, game_id: str, events: list[Any]
+                 ) -> dict[str, list[dict[str, Any]]]:
+    toi = models.toi(events).to_json()
     return {"rm_toi_players": [{"game_id": game_id, **p} for p in toi["players"]],
             "rm_toi_shifts": [{"game_id": game_id, **s} for s in toi["shifts"]]}
 
 
-def _rows_penalties(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    report = build_penalties(events).to_json()
+def _rows_penalties(models: ReadModels, game_id: str, events: list[Any]
+                 ) -> dict[str, list[dict[str, Any]]]:
+    report = models.penalties(events).to_json()
     return {"rm_penalties": [{"game_id": game_id, **p} for p in report["penalties"]]}
 
 
-def _rows_stats(game_id: str, events: list[Any]) -> dict[str, list[dict[str, Any]]]:
-    st = build_stats(events)
+def _rows_stats(models: ReadModels, game_id: str, events: list[Any]
+                 ) -> dict[str, list[dict[str, Any]]]:
+    st = models.stats(events)
     return {
         "rm_player_stats": [{"game_id": game_id, "team": t, "player": p, **c}
                             for (t, p), c in st.skaters.items()],
@@ -179,11 +181,12 @@ def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
             store.close()
 
 
-def game_rows(game_id: str, events: list[Any],
+def game_rows(system: str, game_id: str, events: list[Any],
               projections: Iterable[str] = PROJECTIONS) -> dict[str, dict[str, list[dict]]]:
-    """The rows of ``projections`` for one whole game, by projection then table (a season's
-    workers compute them beside the game, and :func:`save` stores them)."""
-    return {p: _BUILDERS[p](game_id, events) for p in projections}
+    """The rows of ``projections`` for one whole game of ``system``, by projection then
+    table (a season's workers compute them beside the game, and :func:`save` stores them)."""
+    models = read_models(system)
+    return {p: _BUILDERS[p](models, game_id, events) for p in projections}
 
 
 def save(store: EventStore, game_id: str, version: int,
@@ -244,9 +247,10 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
                 continue
             events = [row.event for row in store.iter_events(info.stream)]
             folded += len(events)
+            models = read_models(info.system)
             for projection in stale:
                 _write(conn, projection, info.stream, info.version,
-                       _BUILDERS[projection](info.stream, events))
+                       _BUILDERS[projection](models, info.stream, events))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -306,10 +310,10 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
     current = [p for p in _BUILDERS if marks.get(p) == len(events)]
     if not current:
         return None
+    models = read_models(store.info(game_id).system)
     differences = []
     for projection in current:
-        build = _BUILDERS[projection]
-        rows = build(game_id, events)
+        rows = _BUILDERS[projection](models, game_id, events)
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:
                 continue

@@ -18,7 +18,8 @@ import typer
 
 from engine.systems import system_of
 from events.errors import RinklogError, RollError
-from projections.scoresheet import Scoresheet, build_scoresheet, clock
+from projections.scoresheet import Scoresheet, clock
+from projections.systems import game_read_models
 from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, faceoff_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
@@ -315,7 +316,8 @@ def scoresheet(
     """
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
-        sheet = msgspec.structs.replace(build_scoresheet(read_game(store, game)), game_id=game)
+        build = game_read_models(store, game).scoresheet
+        sheet = msgspec.structs.replace(build(read_game(store, game)), game_id=game)
     if as_json:
         _dump(sheet.to_json())
     else:

@@ -13,10 +13,9 @@ import typer
 
 from events.store import EventStore
 from projections import store as rm
-from projections.penalties import build_penalties
 from projections.scoresheet import clock
-from projections.stats import GameStats, build_stats, combine
-from projections.toi import build_toi
+from projections.stats import GameStats, combine
+from projections.systems import game_read_models
 from replay.cli.common import CliError, DbOption
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
@@ -40,7 +39,8 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     Example: rinklog toi HFX-QUE-2026 --json
     """
     with _store(db) as store:
-        report = msgspec.structs.replace(build_toi(read_game(store, game)), game_id=game)
+        build = game_read_models(store, game).toi
+        report = msgspec.structs.replace(build(read_game(store, game)), game_id=game)
     if as_json:
         _dump(report.to_json())
         return
@@ -69,9 +69,10 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     """
     with _store(db) as store:
         events = read_game(store, game)
+        build = game_read_models(store, game).penalties
     if at is not None and not 1 <= at <= len(events):
         raise CliError(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
-    report = msgspec.structs.replace(build_penalties(events, at=at), game_id=game)
+    report = msgspec.structs.replace(build(events, at=at), game_id=game)
     if as_json:
         _dump(report.to_json())
         return
@@ -97,7 +98,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
 
 
 def _game_stats(store: EventStore, game: str) -> GameStats:
-    stats = build_stats(read_game(store, game))
+    stats = game_read_models(store, game).stats(read_game(store, game))
     stats.games[:] = [game]  # the stream's id: a branch's own, not its parent's
     return stats
 

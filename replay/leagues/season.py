@@ -21,6 +21,7 @@ from msgspec import UNSET
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
+from engine.systems import system_of
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
 from events.league import SeasonCreated
@@ -121,7 +122,8 @@ def _play(fixture: tuple[int, str, str, str, str]
                      season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1])
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     # the read models leaders need, folded here while the events are in memory
-    stats = read_models.game_rows(game_id, game.events, SEASON_READ_MODELS)
+    stats = read_models.game_rows(system_of(_rules[0]).name, game_id, game.events,
+                                  SEASON_READ_MODELS)
     return game_id, rows, game.meta(), stats
 
 
