@@ -230,7 +230,8 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
     _sql(path, ("DELETE FROM events WHERE stream=?", (game,)),
          ("DELETE FROM streams WHERE stream=?", (game,)))
     with open_store(path) as store:
-        store.append(game, other.events, 0, kind="game", meta=other.meta())
+        store.append(game, other.events, 0, kind="game", system="bones",
+                     meta=other.meta())
         report = audit_game(store, game)
     assert report.failure is not None and report.failure.check == "season"
     assert "seed" in report.failure.expected
