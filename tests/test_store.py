@@ -337,6 +337,148 @@ def test_copy_prefix_errors(fresh_store: EventStore) -> None:
     assert fresh_store.head_hash("from-start") == GENESIS
 
 
+# --- systems: each stream decodes with its own system's events --------------------------
+
+
+class Drafted(Event, frozen=True):
+    """An event of another system (a tag the first system's union does not have)."""
+
+    pick: int
+
+
+TWO_SYSTEMS = {"sample": Sample, "draft": Drafted}
+
+
+def test_each_stream_decodes_with_its_systems_events(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(3), 0, system="sample")
+        store.append("d1", [Drafted(1), Drafted(2)], 0, kind="season", system="draft")
+        assert [r.event for r in store.read("g1")] == sample(3)
+        assert [r.event for r in store.read("d1")] == [Drafted(1), Drafted(2)]
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "sample"),
+                                                                  ("d1", "draft")]
+        assert store.info("d1").system == "draft"
+        assert store.stream_record("g1").system == "sample"
+        # a later append keeps the stream's system (a system= given then is ignored)
+        store.append("g1", sample(1, offset=3), 3, system="draft")
+        assert store.info("g1").system == "sample"
+        # another system's event is refused, nothing written
+        with pytest.raises(TypeError, match="not an event of system 'sample'"):
+            store.append("g1", [Drafted(3)], 4)
+        with pytest.raises(TypeError, match="system 'draft'"):
+            store.append("d1", sample(1), 2)
+        assert store.version("g1") == 4 and store.version("d1") == 2
+
+
+def test_a_new_stream_names_a_known_system(fresh_store: EventStore) -> None:
+    with pytest.raises(ValueError, match="needs its system"):
+        fresh_store.append("g1", sample(1), 0)
+    with pytest.raises(ValueError, match="unknown system 'dice'"):
+        fresh_store.append_encoded("g1", [], 0, system="dice")
+    assert not fresh_store.exists("g1")
+    fresh_store.append("g1", sample(1), 0, system="sample")
+    with pytest.raises(StreamConflict):  # a conflict is a conflict, system or not
+        fresh_store.append("g1", sample(1), 0)
+
+
+def test_another_systems_payload_in_a_stream_does_not_decode(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(2), 0, system="sample")
+        store.append_encoded("g1", [("Drafted", msgspec.msgpack.encode(Drafted(7)))], 2)
+        assert store.verify("g1") is None  # the chain is whole; the stream is not
+        with pytest.raises(CorruptDatabase) as err:
+            store.read("g1")
+        message = str(err.value)
+        assert "'g1'" in message and "event 3" in message and "system 'sample'" in message
+        assert "\n" not in message
+        assert [r.event for r in store.read("g1", 1, 2)] == sample(2)
+
+
+def test_a_stream_of_an_unknown_system_fails_in_one_line(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(2), 0, system="sample")
+        store.append("g2", sample(2), 0, system="sample")
+    tamper(db_path, "UPDATE streams SET system = 'matrix' WHERE stream = 'g1'")
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        for call in (lambda: store.read("g1"), lambda: store.iter_events("g1")):
+            with pytest.raises(CorruptDatabase) as err:
+                call()
+            message = str(err.value)
+            assert "'g1'" in message and "'matrix'" in message and str(db_path) in message
+            assert "\n" not in message
+        assert len(store.read("g1", decode=False)) == 2  # raw rows and listing need no decoder
+        assert store.info("g1").system == "matrix"
+        assert [r.event for r in store.read("g2")] == sample(2)
+    with EventStore(db_path) as plain:  # no decoders: any system reads as plain values
+        assert plain.read("g1")[0].event["type"] == "Rolled"
+
+
+def test_copy_prefix_copies_the_system(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("d1", [Drafted(1), Drafted(2)], 0, system="draft")
+        store.copy_prefix("d1", "d1-b", 1)
+        assert store.info("d1-b").system == "draft"
+        store.append("d1-b", [Drafted(9)], 1)
+        assert [r.event for r in store.read("d1-b")] == [Drafted(1), Drafted(9)]
+
+
+# --- schema 1 -> 2 ------------------------------------------------------------------------
+
+
+def _schema1(db_path: Path) -> str:
+    """A schema-1 database (no streams.system) holding a game and a season; its bytes' hash."""
+    with EventStore(db_path, decoders=SAMPLE) as store:
+        store.append("g1", sample(3), 0, system="sample", meta={"home": "HFX"})
+        store.append("s1", [], 0, kind="season", system="sample")
+    tamper(db_path, "ALTER TABLE streams DROP COLUMN system",
+           "UPDATE rinklog_meta SET value = '1' WHERE key = 'schema_version'", "VACUUM")
+    return hashlib.sha256(db_path.read_bytes()).hexdigest()
+
+
+def _version_and_columns(db_path: Path) -> tuple[str, list[str]]:
+    db = sqlite3.connect(db_path)
+    try:
+        version = db.execute("SELECT value FROM rinklog_meta WHERE key='schema_version'")
+        return version.fetchone()[0], [r[1] for r in db.execute("PRAGMA table_info(streams)")]
+    finally:
+        db.close()
+
+
+def test_a_read_only_open_of_schema_1_reads_as_migrated_and_writes_nothing(db_path: Path) -> None:
+    digest = _schema1(db_path)
+    with EventStore(db_path, create=False) as store:  # schema 1 knew Bones games and seasons
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
+                                                                  ("s1", "league")]
+        assert store.stream_record("s1").system == "league"
+        assert len(store.read("g1")) == 3
+        with pytest.raises(RinklogError, match="schema-1 database opened read-only"):
+            store.append_encoded("g1", [], 3)
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == digest
+    assert _version_and_columns(db_path)[0] == "1"
+
+
+def test_opening_schema_1_for_writing_migrates_in_place(db_path: Path) -> None:
+    _schema1(db_path)
+    tamper(db_path, "PRAGMA journal_mode=WAL")
+    with EventStore(db_path) as store:
+        heads = {s.stream: s.head_hash for s in store.streams()}
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
+                                                                  ("s1", "league")]
+        assert store.verify("g1") is None
+    version, columns = _version_and_columns(db_path)
+    assert version == "2" and columns[-1] == "system"
+    with EventStore(db_path) as store:  # nothing left to do
+        assert {s.stream: s.head_hash for s in store.streams()} == heads
+
+
+def test_a_schema_that_says_2_without_the_column_is_refused(db_path: Path) -> None:
+    _schema1(db_path)
+    tamper(db_path, "UPDATE rinklog_meta SET value = '2' WHERE key = 'schema_version'")
+    for create in (True, False):
+        with pytest.raises(CorruptDatabase, match="no system column"):
+            EventStore(db_path, create=create)
+
+
 # --- errors ----------------------------------------------------------------------------
 
 
