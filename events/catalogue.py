@@ -1,8 +1,9 @@
 """Every game system's event union, by system name: what a store decodes.
 
 Tags never clash between systems (a system's events are named for it), so one union of
-all of them decodes any stream; a tool that knows a stream's system uses that system's
-own union (engine/systems.py). Adding a system adds its union here.
+all of them decodes any stream; the store decodes a stream with the union of the system
+it records (``streams.system``), and tooling that finds a stream's system from its events
+uses that system's own union (engine/systems.py). Adding a system adds its union here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from events.bones import BonesEvent
 from events.league import SeasonCreated
 from events.store import EventStore
 
-__all__ = ["ALL_EVENTS", "LEAGUE_EVENTS", "SYSTEM_EVENTS", "open_store"]
+__all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
+           "open_store"]
 
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent}
 
@@ -27,7 +29,17 @@ ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_
 """The union of every system's events and the league events (common ones included once)."""
 
 
+LEAGUE = "league"
+"""The system of league streams (a season's): their events are :data:`LEAGUE_EVENTS`."""
+
+STREAM_EVENTS: dict[str, Any] = {**SYSTEM_EVENTS, LEAGUE: LEAGUE_EVENTS}
+"""What a stream of each system decodes to, by the system a stream records (``streams.system``):
+every game system's union, and the league events."""
+
+
 def open_store(path: str | Path, *, create: bool = True) -> EventStore:
-    """The one way rinklog opens a database: a store that decodes every system's events.
-    ``create=False`` (read commands) refuses a database that is not there yet."""
-    return EventStore(path, event_type=ALL_EVENTS, create=create)
+    """The one way rinklog opens a database: a store that decodes each stream with its own
+    system's events (:data:`STREAM_EVENTS`). Opening migrates an older database;
+    ``create=False`` (read commands) refuses a database that is not there yet and writes
+    nothing, reading an older one as if migrated."""
+    return EventStore(path, decoders=STREAM_EVENTS, create=create)

@@ -10,16 +10,23 @@ with ``prev_hash`` of seq 1 the 64-zero :data:`GENESIS`. The stream id is not ha
 branch (:meth:`EventStore.copy_prefix`) shares its parent's first rows byte for byte and
 a stream's head hash is a receipt anyone can recompute from the payloads.
 
-The store is generic: it stores any tagged msgspec Struct and decodes payloads with the
-type it was built with (usually a game system's event union). It never drops or rewrites
-rows; schema changes are additive.
+The store is generic: it stores any tagged msgspec Struct. Every stream names the *system*
+whose event union decodes it (a game system such as ``bones``, or ``league`` for a season),
+and the store decodes a stream's payloads with that system's type from the mapping it was
+built with. It never drops or rewrites event rows; schema changes are additive.
+
+Schema versions: 1 had no ``streams.system``; 2 adds it. Opening a schema-1 database for
+writing migrates it in one transaction (the column is added and filled from ``kind``: every
+stream schema 1 ever held was a Hockey Bones game or a season); a read-only open
+(``create=False``) writes nothing and reads each stream's system from its ``kind`` instead.
+Event rows, payloads and hashes are never touched, so every head hash stays as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -42,7 +49,7 @@ __all__ = [
     "verify_chain",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GENESIS = "0" * 64
 """The ``prev_hash`` of every stream's first event."""
 
@@ -50,6 +57,7 @@ _ENCODER = msgspec.msgpack.Encoder()
 _META_ENCODER = msgspec.json.Encoder(order="sorted")
 _OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "blobs"})
 _READ_CHUNK = 2000
+_PLAIN = msgspec.msgpack.Decoder()  # a store built without decoders: plain values
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rinklog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,7 +75,8 @@ CREATE TABLE IF NOT EXISTS streams (
     kind TEXT NOT NULL,
     version INTEGER NOT NULL,
     head_hash TEXT NOT NULL,
-    meta TEXT NOT NULL  -- JSON object
+    meta TEXT NOT NULL,  -- JSON object
+    system TEXT NOT NULL  -- the system whose events decode the stream (schema 2)
 );
 CREATE TABLE IF NOT EXISTS blobs (
     hash TEXT PRIMARY KEY,  -- BLAKE2b-256 hex of content
@@ -75,6 +84,15 @@ CREATE TABLE IF NOT EXISTS blobs (
     content BLOB NOT NULL
 );
 """
+
+# Schema 1 -> 2: every stream a schema-1 database holds is a season (league events) or a
+# game of the one system rinklog then played (Hockey Bones, with FaceOff 2008 as a ruleset).
+_SCHEMA1_SYSTEM = "CASE kind WHEN 'season' THEN 'league' ELSE 'bones' END"
+_MIGRATE_1_TO_2 = (
+    "ALTER TABLE streams ADD COLUMN system TEXT NOT NULL DEFAULT ''",
+    f"UPDATE streams SET system = {_SCHEMA1_SYSTEM}",
+    "UPDATE rinklog_meta SET value = '2' WHERE key = 'schema_version'",
+)
 
 
 class StoredEvent(msgspec.Struct, frozen=True, gc=False):
@@ -99,6 +117,7 @@ class StreamInfo(msgspec.Struct, frozen=True):
     version: int
     head_hash: str
     meta: dict[str, Any]
+    system: str  # the system whose events decode the stream
 
 
 class ChainRow(Protocol):
@@ -122,6 +141,7 @@ class StreamRecord(msgspec.Struct, frozen=True):
     version: int
     head_hash: str
     meta: str
+    system: str
 
 
 def encode_meta(meta: dict[str, Any]) -> str:
@@ -200,17 +220,26 @@ def _struct_classes(event_type: Any) -> frozenset[type] | None:
 class EventStore:
     """An SQLite database of event streams and content-addressed blobs.
 
-    ``event_type`` is the type payloads decode to, typically a union of tagged event
-    Structs; only instances of its Struct classes may be appended. With the default
-    ``Any`` payloads decode to plain dicts (enough for listing and raw tooling).
-    ``create=False`` refuses to create a database that is not there yet.
+    ``decoders`` maps a system name to the type its streams' payloads decode to, typically a
+    union of tagged event Structs; a stream is created naming its system, only instances of
+    that system's Struct classes may be appended to it, and reading it decodes with that
+    system's type. Without ``decoders`` every stream decodes to plain values (enough for
+    listing and raw tooling). ``create=False`` (read commands) refuses to create a database
+    that is not there yet and writes nothing on opening: a schema-1 database stays as it is
+    and is read as if migrated.
     """
 
-    def __init__(self, path: str | Path, *, event_type: Any = Any, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, decoders: Mapping[str, Any] | None = None,
+                 create: bool = True) -> None:
         self.path = Path(path)
-        self._decoder = msgspec.msgpack.Decoder(event_type)
-        self._classes = _struct_classes(event_type)
+        self._decoders = None if decoders is None else {
+            name: msgspec.msgpack.Decoder(event_type) for name, event_type in decoders.items()
+        }
+        self._classes = {} if decoders is None else {
+            name: _struct_classes(event_type) for name, event_type in decoders.items()
+        }
         self._tags: dict[type, str] = {}
+        self._system_sql = "system"  # the column, or its schema-1 derivation from kind
         if not create and str(path) != ":memory:" and not self.path.exists():
             raise RinklogError(f"{self.path}: no such database")
         try:
@@ -218,12 +247,12 @@ class EventStore:
         except sqlite3.Error as err:
             raise RinklogError(f"{self.path}: cannot open database ({err})") from None
         try:
-            self._open()
+            self._open(create)
         except BaseException:
             self._db.close()
             raise
 
-    def _open(self) -> None:
+    def _open(self, writable: bool) -> None:
         db = self._db
         try:  # look before changing anything: a foreign file is refused untouched
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -235,7 +264,8 @@ class EventStore:
                 f"{self.path} is not a rinklog database (it holds other tables: {others})"
             )
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            if writable or not tables:  # the journal mode is kept in the file: set it once
+                db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             # Checkpoint (and fsync) every ~16 MB of WAL rather than every 4 MB: appends of
             # whole games run ~10% faster; the WAL file is cut back to 64 MB at most.
@@ -243,12 +273,31 @@ class EventStore:
             db.execute("PRAGMA journal_size_limit=67108864")
         except sqlite3.DatabaseError as err:
             raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
-        if tables >= _OUR_TABLES:
-            self._check_version()
-            return
-        with self._transaction():  # a new database, or one lacking tables added since
-            self._create_schema()
-        self._check_version()
+        if not tables >= _OUR_TABLES:
+            with self._transaction():  # a new database, or one lacking tables added since
+                self._create_schema()
+        if self._check_version() == SCHEMA_VERSION:
+            if not self._has_system_column():
+                raise CorruptDatabase(f"{self.path}: schema version {SCHEMA_VERSION} but the "
+                                      "streams table has no system column")
+        elif writable:
+            self._migrate()
+        elif not self._has_system_column():
+            self._system_sql = _SCHEMA1_SYSTEM  # read as migrated; nothing is written
+
+    def _migrate(self) -> None:
+        """Schema 1 -> 2 in one transaction (another process may have done it meanwhile)."""
+        with self._transaction():
+            if self._check_version() == SCHEMA_VERSION:
+                return
+            if self._has_system_column():  # e.g. a streams table created since
+                self._db.execute(_MIGRATE_1_TO_2[-1])
+                return
+            for statement in _MIGRATE_1_TO_2:
+                self._db.execute(statement)
+
+    def _has_system_column(self) -> bool:
+        return any(r[1] == "system" for r in self._db.execute("PRAGMA table_info(streams)"))
 
     def _create_schema(self) -> None:
         for statement in _SCHEMA.split(";"):
@@ -259,13 +308,14 @@ class EventStore:
             (str(SCHEMA_VERSION),),
         )
 
-    def _check_version(self) -> None:
+    def _check_version(self) -> int:
+        """The schema version (1 or this rinklog's); a newer or invalid one is refused."""
         row = self._db.execute(
             "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
         ).fetchone()
         value = str(row[0]) if row is not None else ""
-        if value == str(SCHEMA_VERSION):
-            return
+        if value in ("1", str(SCHEMA_VERSION)):
+            return int(value)
         if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
             raise CorruptDatabase(
                 f"{self.path} was written by a newer rinklog (schema version {value}, "
@@ -304,17 +354,44 @@ class EventStore:
         cls = type(event)
         tag = self._tags.get(cls)
         if tag is None:
-            if self._classes is not None and cls not in self._classes:
-                raise TypeError(f"{cls.__name__} is not an event this store decodes")
             if not isinstance(event, msgspec.Struct):
                 raise TypeError(f"{cls.__name__} is not a msgspec Struct event")
             tag = self._tags[cls] = _tag(cls)
         return tag
 
-    def _stream_row(self, stream: str) -> tuple[str, int, str, str] | None:
+    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str] | None:
+        """``(kind, version, head_hash, meta, system)`` of a stream, or None."""
         return self._db.execute(
-            "SELECT kind, version, head_hash, meta FROM streams WHERE stream = ?", (stream,)
+            f"SELECT kind, version, head_hash, meta, {self._system_sql} FROM streams"
+            " WHERE stream = ?", (stream,)
         ).fetchone()
+
+    def _decoder_for(self, stream: str, system: str) -> msgspec.msgpack.Decoder:
+        """The decoder of a stream's system (plain values for a store without decoders)."""
+        if self._decoders is None:
+            return _PLAIN
+        decoder = self._decoders.get(system)
+        if decoder is None:
+            known = ", ".join(sorted(self._decoders))
+            raise CorruptDatabase(
+                f"{self.path}: stream {stream!r} is of system {_text(system)!r}, which this "
+                f"rinklog does not know (it knows {known}; run rinklog audit)"
+            )
+        return decoder
+
+    def _check_writable(self) -> None:
+        if self._system_sql != "system":
+            raise RinklogError(f"{self.path} is a schema-1 database opened read-only: a "
+                               "command that writes (sim, branch, import...) migrates it first")
+
+    def _check_system(self, stream: str, system: str | None) -> str:
+        """The system a new stream is created with: named, and known to this store."""
+        if not system:
+            raise ValueError(f"stream {stream!r}: a new stream needs its system (system=...)")
+        if self._decoders is not None and system not in self._decoders:
+            raise ValueError(f"stream {stream!r}: unknown system {system!r} "
+                             f"(this store decodes {', '.join(sorted(self._decoders))})")
+        return system
 
     # --- writing ----------------------------------------------------------------------
 
@@ -325,18 +402,33 @@ class EventStore:
         expected_version: int,
         *,
         kind: str = "game",
+        system: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> int:
         """Append ``events`` after ``expected_version``; return the stream's new version.
 
-        ``expected_version=0`` creates the stream with ``kind`` and ``meta``; on a later
-        append ``kind`` is ignored and ``meta``, if given, is merged as by
-        :meth:`update_meta`. One transaction: if the stream's version is not
-        ``expected_version``, :class:`StreamConflict` is raised and nothing is written.
+        ``expected_version=0`` creates the stream with ``kind``, ``system`` (required: the
+        system whose events it holds) and ``meta``; on a later append ``kind`` and
+        ``system`` are ignored and ``meta``, if given, is merged as by :meth:`update_meta`.
+        Every event must be of the stream's system. One transaction: if the stream's
+        version is not ``expected_version``, :class:`StreamConflict` is raised and nothing
+        is written.
         """
+        if expected_version == 0:  # the system is checked when the stream is created
+            target = system
+        else:  # a stream's system never changes; no row: the conflict is reported below
+            row = self._stream_row(stream)
+            target = row[4] if row else None
+        classes = self._classes.get(target) if target else None
         tags, tag_of, encode = self._tags, self._tag_of, _ENCODER.encode
+        if classes is not None:
+            for event in events:
+                if type(event) not in classes:
+                    raise TypeError(f"{type(event).__name__} is not an event of system "
+                                    f"{target!r} (stream {stream!r})")
         encoded = [(tags.get(type(e)) or tag_of(e), encode(e)) for e in events]
-        return self.append_encoded(stream, encoded, expected_version, kind=kind, meta=meta)
+        return self.append_encoded(stream, encoded, expected_version, kind=kind,
+                                   system=system, meta=meta)
 
     def append_encoded(
         self,
@@ -345,12 +437,15 @@ class EventStore:
         expected_version: int,
         *,
         kind: str = "game",
+        system: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> int:
         """:meth:`append` for events already encoded as ``(type tag, msgpack payload)``,
-        e.g. by a worker process: the same checks, chain and single transaction."""
+        e.g. by a worker process: the same checks, chain and single transaction (the
+        payloads are not decoded here: the reader and the audit decode them)."""
         if not stream:
             raise ValueError("stream id must not be empty")
+        self._check_writable()
         db = self._db
         with self._transaction():
             current = self._stream_row(stream)
@@ -361,11 +456,12 @@ class EventStore:
                     f"{expected_version}; nothing was written"
                 )
             if current is None:
+                system = self._check_system(stream, system)
                 head = GENESIS
                 db.execute(
-                    "INSERT INTO streams (stream, kind, version, head_hash, meta)"
-                    " VALUES (?, ?, 0, ?, ?)",
-                    (stream, kind, GENESIS, encode_meta(meta or {})),
+                    "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
+                    " VALUES (?, ?, 0, ?, ?, ?)",
+                    (stream, kind, GENESIS, encode_meta(meta or {}), system),
                 )
             else:
                 head = current[2]
@@ -419,10 +515,11 @@ class EventStore:
     ) -> int:
         """Create ``child`` holding ``parent``'s rows 1..upto_seq byte for byte (a branch).
 
-        The child gets the parent's kind and the metadata ``{"parent": parent,
+        The child gets the parent's kind and system and the metadata ``{"parent": parent,
         "parent_seq": upto_seq, **meta}``; its head hash is the parent's hash at
         ``upto_seq``. Returns the child's version (``upto_seq``).
         """
+        self._check_writable()
         with self._transaction():
             source = self._stream_row(parent)
             if source is None:
@@ -443,9 +540,10 @@ class EventStore:
                 head = found[0]
             child_meta = {"parent": parent, "parent_seq": upto_seq, **(meta or {})}
             self._db.execute(
-                "INSERT INTO streams (stream, kind, version, head_hash, meta)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode()),
+                "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode(),
+                 source[4]),
             )
             self._db.execute(
                 "INSERT INTO events (stream, seq, type, payload, prev_hash, hash)"
@@ -506,18 +604,18 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return StreamInfo(stream, row[0], row[1], row[2], _decode_meta(stream, row[3]))
+        return StreamInfo(stream, row[0], row[1], row[2], _decode_meta(stream, row[3]), row[4])
 
     def streams(self, kind: str | None = None) -> list[StreamInfo]:
         """Every stream (of ``kind``, if given) in creation order, without reading events."""
-        sql = "SELECT stream, kind, version, head_hash, meta FROM streams"
+        sql = f"SELECT stream, kind, version, head_hash, meta, {self._system_sql} FROM streams"
         args: tuple[str, ...] = ()
         if kind is not None:
             sql += " WHERE kind = ?"
             args = (kind,)
         return [
-            StreamInfo(s, k, v, h, _decode_meta(s, m))
-            for s, k, v, h, m in self._db.execute(sql + " ORDER BY rowid", args)
+            StreamInfo(s, k, v, h, _decode_meta(s, m), system)
+            for s, k, v, h, m, system in self._db.execute(sql + " ORDER BY rowid", args)
         ]
 
     # --- what the audit reads as stored ----------------------------------------------
@@ -525,16 +623,17 @@ class EventStore:
     def stream_record(self, stream: str) -> StreamRecord | None:
         """A stream's ``streams`` row as stored, or None."""
         row = self._db.execute(
-            "SELECT stream, kind, version, head_hash, meta FROM streams WHERE stream = ?",
-            (stream,),
+            f"SELECT stream, kind, version, head_hash, meta, {self._system_sql} FROM streams"
+            " WHERE stream = ?", (stream,),
         ).fetchone()
         if row is None:
             return None
-        stream_id, kind, version, head, meta = row
+        stream_id, kind, version, head, meta, system = row
         # As stored, whatever SQLite's loose typing let a hand edit put there: a version
         # that is not an integer reads as -1, which matches no stream, and the rest as text.
         return StreamRecord(_text(stream_id), _text(kind),
-                            version if type(version) is int else -1, _text(head), _text(meta))
+                            version if type(version) is int else -1, _text(head), _text(meta),
+                            _text(system))
 
     def stream_ids(self) -> list[str]:
         """Every stream named in the ``streams`` table or by an event row (rows of a stream
@@ -564,7 +663,7 @@ class EventStore:
                             r.payload if isinstance(r.payload, bytes) else
                             _text(r.payload).encode("utf-8", "surrogatepass"),
                             _text(r.prev_hash), _text(r.hash))
-                for r in self._gen_rows(stream, 1, -1, False)]
+                for r in self._gen_rows(stream, 1, -1, None)]
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True
@@ -584,17 +683,25 @@ class EventStore:
     def _rows(
         self, stream: str, start: int, stop: int | None, decode: bool
     ) -> Iterator[StoredEvent]:
-        if self._stream_row(stream) is None:
+        row = self._stream_row(stream)
+        if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return self._gen_rows(stream, start, stop if stop is not None else -1, decode)
+        decoder = self._decoder_for(stream, row[4]) if decode else None  # once per read
+        return self._gen_rows(stream, start, stop if stop is not None else -1, decoder,
+                              _text(row[4]))
 
-    def _gen_rows(self, stream: str, start: int, stop: int, decode: bool) -> Iterator[StoredEvent]:
+    def _gen_rows(self, stream: str, start: int, stop: int,
+                  decoder: msgspec.msgpack.Decoder | None, system: str = ""
+                  ) -> Iterator[StoredEvent]:
+        """Rows of ``stream`` from ``start`` to ``stop`` (-1: the end), decoded with
+        ``decoder`` (the stream's system's) unless it is None."""
         cursor = self._db.execute(
             "SELECT seq, type, payload, prev_hash, hash FROM events"
             " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
             (stream, start, stop, stop),
         )
-        decoder = self._decoder.decode
+        decode = decoder is not None
+        decode_one = (decoder or _PLAIN).decode
         tags: dict[type, str] = {}
         while chunk := cursor.fetchmany(_READ_CHUNK):
             for seq, type_, payload, prev_hash, digest in chunk:
@@ -603,10 +710,11 @@ class EventStore:
                     try:
                         if not isinstance(payload, bytes):
                             raise ValueError(f"a {type(payload).__name__} payload, not bytes")
-                        event = decoder(payload)
+                        event = decode_one(payload)
                     except (msgspec.DecodeError, ValueError) as err:  # ValueError: mangled UTF-8
                         raise CorruptDatabase(
-                            f"{self.path}: stream {stream!r} event {seq} does not decode ({err})"
+                            f"{self.path}: stream {stream!r} event {seq} does not decode as an "
+                            f"event of system {system!r} ({err})"
                         ) from None
                     cls = type(event)
                     tag = tags.get(cls) or tags.setdefault(cls, _tag(cls))
@@ -620,7 +728,7 @@ class EventStore:
     def verify(self, stream: str) -> int | None:
         """Check a stream's hash chain and recorded head; the first bad seq, or None."""
         head = self.head_hash(stream)
-        return verify_chain(self._gen_rows(stream, 1, -1, False), expected_head=head)
+        return verify_chain(self._gen_rows(stream, 1, -1, None), expected_head=head)
 
 
 class _Transaction:

@@ -4,7 +4,9 @@ The index (``kind`` and ``meta`` of a stream) is for finding games fast, never e
 everything in it is derived from the hash-chained events, and the audit derives it again
 and requires the stored kind and metadata text to equal it byte for byte. So a score, a
 season, a branch's lineage or a game's completion can only be changed by changing the
-chain, which the audit and a receipt catch.
+chain, which the audit and a receipt catch. (The stream's ``system`` is index too; the
+audit derives it from the ``GameCreated`` ruleset through the game-system registry, which
+a projection does not import.)
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import msgspec
 
 from events.store import GENESIS, StoredEvent, StreamRecord, chain_hash, encode_meta
 from projections.index import stream_index
-from replay.tooling.audit import AuditReport, BlobSource, audit_stream
+from replay.tooling.audit import AuditReport, BlobSource, audit_stream, stream_system
 
 _ENCODER = msgspec.msgpack.Encoder()
 
@@ -27,11 +27,14 @@ def chained(events: Sequence[Any]) -> list[StoredEvent]:
 
 
 def audit_forged(blobs: BlobSource, stream: str, events: Sequence[Any],
-                 meta: dict[str, Any] | None = None, kind: str | None = None) -> AuditReport:
+                 meta: dict[str, Any] | None = None, kind: str | None = None,
+                 system: str | None = None) -> AuditReport:
     """Audit ``events`` stored as stream ``stream`` with everything made consistent."""
     rows = chained(events)
     index = stream_index(events)
     record = StreamRecord(stream, kind or index.kind or "game", len(rows),
                           rows[-1].hash if rows else GENESIS,
-                          encode_meta(index.meta if meta is None else meta))
+                          encode_meta(index.meta if meta is None else meta),
+                          system if system is not None else
+                          (stream_system(rows[0]) if rows else None) or "bones")
     return audit_stream(stream, record, rows, blobs, lambda season: f"no season {season!r}")

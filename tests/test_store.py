@@ -38,6 +38,7 @@ class Shot(Event, frozen=True):
 
 
 Sample = Rolled | Shot
+SAMPLE = {"sample": Sample}  # the one system of these tests
 
 
 class Stranger(Event, frozen=True):
@@ -63,7 +64,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def fresh_store(db_path: Path):
-    with EventStore(db_path, event_type=Sample) as store:
+    with EventStore(db_path, decoders=SAMPLE) as store:
         yield store
 
 
@@ -82,7 +83,7 @@ def tamper(path: Path, *statements: str) -> None:
 
 def test_append_and_read_round_trip(fresh_store: EventStore) -> None:
     events = sample(5)
-    assert fresh_store.append("g1", events, 0) == 5
+    assert fresh_store.append("g1", events, 0, system="sample") == 5
     rows = fresh_store.read("g1")
     assert [r.event for r in rows] == events
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
@@ -93,7 +94,7 @@ def test_append_and_read_round_trip(fresh_store: EventStore) -> None:
 
 
 def test_seq_continues_across_appends(fresh_store: EventStore) -> None:
-    v = fresh_store.append("g1", sample(3), 0)
+    v = fresh_store.append("g1", sample(3), 0, system="sample")
     v = fresh_store.append("g1", sample(4, offset=3), v)
     assert v == 7
     assert [r.seq for r in fresh_store.read("g1")] == list(range(1, 8))
@@ -105,17 +106,17 @@ def test_seq_continues_across_appends(fresh_store: EventStore) -> None:
 
 
 def test_empty_append_creates_the_stream(fresh_store: EventStore) -> None:
-    assert fresh_store.append("g1", [], 0, meta={"home": "HFX"}) == 0
+    assert fresh_store.append("g1", [], 0, system="sample", meta={"home": "HFX"}) == 0
     assert fresh_store.exists("g1")
     assert fresh_store.read("g1") == []
     assert fresh_store.head_hash("g1") == GENESIS
 
 
 def test_data_survives_reopening(db_path: Path) -> None:
-    with EventStore(db_path, event_type=Sample) as store:
-        store.append("g1", sample(4), 0)
+    with EventStore(db_path, decoders=SAMPLE) as store:
+        store.append("g1", sample(4), 0, system="sample")
         head = store.head_hash("g1")
-    with EventStore(db_path, event_type=Sample) as store:
+    with EventStore(db_path, decoders=SAMPLE) as store:
         assert [r.event for r in store.read("g1")] == sample(4)
         assert store.head_hash("g1") == head
 
@@ -128,9 +129,9 @@ def test_wal_mode(fresh_store: EventStore, db_path: Path) -> None:
 
 
 def test_streams_listing_and_meta(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(2), 0, meta={"home": "HFX", "away": "QUE"})
-    fresh_store.append("season-1", [], 0, kind="season")
-    fresh_store.append("g2", sample(1), 0)
+    fresh_store.append("g1", sample(2), 0, system="sample", meta={"home": "HFX", "away": "QUE"})
+    fresh_store.append("season-1", [], 0, system="sample", kind="season")
+    fresh_store.append("g2", sample(1), 0, system="sample")
     merged = fresh_store.update_meta("g1", winner="HFX", away="MTL")
     assert merged == {"home": "HFX", "away": "MTL", "winner": "HFX"}
     listed = fresh_store.streams()
@@ -141,6 +142,7 @@ def test_streams_listing_and_meta(fresh_store: EventStore) -> None:
         2,
         fresh_store.head_hash("g1"),
         {"home": "HFX", "away": "MTL", "winner": "HFX"},
+        "sample",
     )
     assert [s.stream for s in fresh_store.streams(kind="season")] == ["season-1"]
     assert [s.stream for s in fresh_store.streams(kind="game")] == ["g1", "g2"]
@@ -150,7 +152,7 @@ def test_streams_listing_and_meta(fresh_store: EventStore) -> None:
 
 def test_append_rejects_events_the_codec_cannot_read(fresh_store: EventStore) -> None:
     with pytest.raises(TypeError, match="Stranger"):
-        fresh_store.append("g1", [*sample(2), Stranger(1)], 0)
+        fresh_store.append("g1", [*sample(2), Stranger(1)], 0, system="sample")
     assert not fresh_store.exists("g1")
 
 
@@ -158,7 +160,7 @@ def test_append_rejects_events_the_codec_cannot_read(fresh_store: EventStore) ->
 
 
 def test_expected_version_conflict_writes_nothing(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(3), 0)
+    fresh_store.append("g1", sample(3), 0, system="sample")
     head = fresh_store.head_hash("g1")
     before = fresh_store.read("g1")
     for stale in (0, 2, 4):
@@ -181,10 +183,10 @@ def test_conflict_on_a_missing_stream_creates_nothing(fresh_store: EventStore) -
 
 def test_two_connections_race(db_path: Path) -> None:
     with (
-        EventStore(db_path, event_type=Sample) as a,
-        EventStore(db_path, event_type=Sample) as b,
+        EventStore(db_path, decoders=SAMPLE) as a,
+        EventStore(db_path, decoders=SAMPLE) as b,
     ):
-        a.append("g1", sample(1), 0)
+        a.append("g1", sample(1), 0, system="sample")
         b.append("g1", sample(1, offset=1), 1)
         with pytest.raises(StreamConflict):
             a.append("g1", sample(1, offset=1), 1)
@@ -196,7 +198,7 @@ def test_two_connections_race(db_path: Path) -> None:
 
 
 def test_hash_chain_recomputes(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(3), 0)
+    fresh_store.append("g1", sample(3), 0, system="sample")
     fresh_store.append("g1", sample(2, offset=3), 3)
     rows = fresh_store.read("g1")
     prev = GENESIS
@@ -212,13 +214,13 @@ def test_hash_chain_recomputes(fresh_store: EventStore) -> None:
 
 
 def test_hash_does_not_cover_the_stream_id(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(4), 0)
-    fresh_store.append("another-name", sample(4), 0)
+    fresh_store.append("g1", sample(4), 0, system="sample")
+    fresh_store.append("another-name", sample(4), 0, system="sample")
     assert fresh_store.head_hash("g1") == fresh_store.head_hash("another-name")
 
 
 def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(5), 0)
+    fresh_store.append("g1", sample(5), 0, system="sample")
     payload = fresh_store.read("g1")[2].payload
     assert b"\x03\x04" in payload  # the white dice, 3 and 4
     changed = payload.replace(b"\x03\x04", b"\x03\x05")
@@ -230,14 +232,14 @@ def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_p
 
 
 def test_verify_chain_detects_deleted_row(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(5), 0)
+    fresh_store.append("g1", sample(5), 0, system="sample")
     tamper(db_path, "DELETE FROM events WHERE seq = 3")
     assert verify_chain(fresh_store.read("g1")) == 3
     assert fresh_store.verify("g1") == 3
 
 
 def test_verify_detects_deleted_last_row(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(5), 0)
+    fresh_store.append("g1", sample(5), 0, system="sample")
     tamper(db_path, "DELETE FROM events WHERE seq = 5")
     rows = fresh_store.read("g1")
     assert verify_chain(rows) is None  # a shorter chain is still a chain...
@@ -245,7 +247,7 @@ def test_verify_detects_deleted_last_row(fresh_store: EventStore, db_path: Path)
 
 
 def test_verify_chain_detects_swapped_rows(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(5), 0)
+    fresh_store.append("g1", sample(5), 0, system="sample")
     tamper(
         db_path,
         "UPDATE events SET seq = -1 WHERE seq = 2",
@@ -304,7 +306,7 @@ def test_tampered_blob_is_caught(fresh_store: EventStore, db_path: Path) -> None
 
 
 def test_copy_prefix_shares_hashes(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(6), 0, meta={"home": "HFX"})
+    fresh_store.append("g1", sample(6), 0, system="sample", meta={"home": "HFX"})
     parent = fresh_store.read("g1")
     assert fresh_store.copy_prefix("g1", "g1-b", 4, {"seed": "other"}) == 4
     child = fresh_store.read("g1-b")
@@ -322,8 +324,8 @@ def test_copy_prefix_shares_hashes(fresh_store: EventStore) -> None:
 
 
 def test_copy_prefix_errors(fresh_store: EventStore) -> None:
-    fresh_store.append("g1", sample(3), 0)
-    fresh_store.append("g2", [], 0)
+    fresh_store.append("g1", sample(3), 0, system="sample")
+    fresh_store.append("g2", [], 0, system="sample")
     with pytest.raises(UnknownGame, match="nope"):
         fresh_store.copy_prefix("nope", "x", 1, {})
     with pytest.raises(ValueError, match="4"):
@@ -335,6 +337,148 @@ def test_copy_prefix_errors(fresh_store: EventStore) -> None:
     assert fresh_store.head_hash("from-start") == GENESIS
 
 
+# --- systems: each stream decodes with its own system's events --------------------------
+
+
+class Drafted(Event, frozen=True):
+    """An event of another system (a tag the first system's union does not have)."""
+
+    pick: int
+
+
+TWO_SYSTEMS = {"sample": Sample, "draft": Drafted}
+
+
+def test_each_stream_decodes_with_its_systems_events(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(3), 0, system="sample")
+        store.append("d1", [Drafted(1), Drafted(2)], 0, kind="season", system="draft")
+        assert [r.event for r in store.read("g1")] == sample(3)
+        assert [r.event for r in store.read("d1")] == [Drafted(1), Drafted(2)]
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "sample"),
+                                                                  ("d1", "draft")]
+        assert store.info("d1").system == "draft"
+        assert store.stream_record("g1").system == "sample"
+        # a later append keeps the stream's system (a system= given then is ignored)
+        store.append("g1", sample(1, offset=3), 3, system="draft")
+        assert store.info("g1").system == "sample"
+        # another system's event is refused, nothing written
+        with pytest.raises(TypeError, match="not an event of system 'sample'"):
+            store.append("g1", [Drafted(3)], 4)
+        with pytest.raises(TypeError, match="system 'draft'"):
+            store.append("d1", sample(1), 2)
+        assert store.version("g1") == 4 and store.version("d1") == 2
+
+
+def test_a_new_stream_names_a_known_system(fresh_store: EventStore) -> None:
+    with pytest.raises(ValueError, match="needs its system"):
+        fresh_store.append("g1", sample(1), 0)
+    with pytest.raises(ValueError, match="unknown system 'dice'"):
+        fresh_store.append_encoded("g1", [], 0, system="dice")
+    assert not fresh_store.exists("g1")
+    fresh_store.append("g1", sample(1), 0, system="sample")
+    with pytest.raises(StreamConflict):  # a conflict is a conflict, system or not
+        fresh_store.append("g1", sample(1), 0)
+
+
+def test_another_systems_payload_in_a_stream_does_not_decode(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(2), 0, system="sample")
+        store.append_encoded("g1", [("Drafted", msgspec.msgpack.encode(Drafted(7)))], 2)
+        assert store.verify("g1") is None  # the chain is whole; the stream is not
+        with pytest.raises(CorruptDatabase) as err:
+            store.read("g1")
+        message = str(err.value)
+        assert "'g1'" in message and "event 3" in message and "system 'sample'" in message
+        assert "\n" not in message
+        assert [r.event for r in store.read("g1", 1, 2)] == sample(2)
+
+
+def test_a_stream_of_an_unknown_system_fails_in_one_line(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("g1", sample(2), 0, system="sample")
+        store.append("g2", sample(2), 0, system="sample")
+    tamper(db_path, "UPDATE streams SET system = 'matrix' WHERE stream = 'g1'")
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        for call in (lambda: store.read("g1"), lambda: store.iter_events("g1")):
+            with pytest.raises(CorruptDatabase) as err:
+                call()
+            message = str(err.value)
+            assert "'g1'" in message and "'matrix'" in message and str(db_path) in message
+            assert "\n" not in message
+        assert len(store.read("g1", decode=False)) == 2  # raw rows and listing need no decoder
+        assert store.info("g1").system == "matrix"
+        assert [r.event for r in store.read("g2")] == sample(2)
+    with EventStore(db_path) as plain:  # no decoders: any system reads as plain values
+        assert plain.read("g1")[0].event["type"] == "Rolled"
+
+
+def test_copy_prefix_copies_the_system(db_path: Path) -> None:
+    with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
+        store.append("d1", [Drafted(1), Drafted(2)], 0, system="draft")
+        store.copy_prefix("d1", "d1-b", 1)
+        assert store.info("d1-b").system == "draft"
+        store.append("d1-b", [Drafted(9)], 1)
+        assert [r.event for r in store.read("d1-b")] == [Drafted(1), Drafted(9)]
+
+
+# --- schema 1 -> 2 ------------------------------------------------------------------------
+
+
+def _schema1(db_path: Path) -> str:
+    """A schema-1 database (no streams.system) holding a game and a season; its bytes' hash."""
+    with EventStore(db_path, decoders=SAMPLE) as store:
+        store.append("g1", sample(3), 0, system="sample", meta={"home": "HFX"})
+        store.append("s1", [], 0, kind="season", system="sample")
+    tamper(db_path, "ALTER TABLE streams DROP COLUMN system",
+           "UPDATE rinklog_meta SET value = '1' WHERE key = 'schema_version'", "VACUUM")
+    return hashlib.sha256(db_path.read_bytes()).hexdigest()
+
+
+def _version_and_columns(db_path: Path) -> tuple[str, list[str]]:
+    db = sqlite3.connect(db_path)
+    try:
+        version = db.execute("SELECT value FROM rinklog_meta WHERE key='schema_version'")
+        return version.fetchone()[0], [r[1] for r in db.execute("PRAGMA table_info(streams)")]
+    finally:
+        db.close()
+
+
+def test_a_read_only_open_of_schema_1_reads_as_migrated_and_writes_nothing(db_path: Path) -> None:
+    digest = _schema1(db_path)
+    with EventStore(db_path, create=False) as store:  # schema 1 knew Bones games and seasons
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
+                                                                  ("s1", "league")]
+        assert store.stream_record("s1").system == "league"
+        assert len(store.read("g1")) == 3
+        with pytest.raises(RinklogError, match="schema-1 database opened read-only"):
+            store.append_encoded("g1", [], 3)
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == digest
+    assert _version_and_columns(db_path)[0] == "1"
+
+
+def test_opening_schema_1_for_writing_migrates_in_place(db_path: Path) -> None:
+    _schema1(db_path)
+    tamper(db_path, "PRAGMA journal_mode=WAL")
+    with EventStore(db_path) as store:
+        heads = {s.stream: s.head_hash for s in store.streams()}
+        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
+                                                                  ("s1", "league")]
+        assert store.verify("g1") is None
+    version, columns = _version_and_columns(db_path)
+    assert version == "2" and columns[-1] == "system"
+    with EventStore(db_path) as store:  # nothing left to do
+        assert {s.stream: s.head_hash for s in store.streams()} == heads
+
+
+def test_a_schema_that_says_2_without_the_column_is_refused(db_path: Path) -> None:
+    _schema1(db_path)
+    tamper(db_path, "UPDATE rinklog_meta SET value = '2' WHERE key = 'schema_version'")
+    for create in (True, False):
+        with pytest.raises(CorruptDatabase, match="no system column"):
+            EventStore(db_path, create=create)
+
+
 # --- errors ----------------------------------------------------------------------------
 
 
@@ -342,7 +486,7 @@ def test_not_a_database_file(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     path.write_bytes(b"these are my notes, not a database\n" * 100)
     with pytest.raises(CorruptDatabase) as err:
-        EventStore(path, event_type=Sample)
+        EventStore(path, decoders=SAMPLE)
     assert str(path) in str(err.value)
     assert "\n" not in str(err.value)
     assert path.read_bytes().startswith(b"these are my notes")  # left as it was
@@ -352,7 +496,7 @@ def test_someone_elses_database(tmp_path: Path) -> None:
     path = tmp_path / "other.db"
     tamper(path, "CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('soup')")
     with pytest.raises(CorruptDatabase, match="recipes") as err:
-        EventStore(path, event_type=Sample)
+        EventStore(path, decoders=SAMPLE)
     assert str(path) in str(err.value)
     db = sqlite3.connect(path)
     assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("recipes",)]
@@ -360,21 +504,21 @@ def test_someone_elses_database(tmp_path: Path) -> None:
 
 
 def test_newer_schema_is_refused(db_path: Path) -> None:
-    EventStore(db_path, event_type=Sample).close()
+    EventStore(db_path, decoders=SAMPLE).close()
     tamper(db_path, "UPDATE rinklog_meta SET value = '99' WHERE key = 'schema_version'")
     with pytest.raises(CorruptDatabase, match="newer"):
-        EventStore(db_path, event_type=Sample)
+        EventStore(db_path, decoders=SAMPLE)
 
 
 def test_missing_database_without_create(tmp_path: Path) -> None:
     path = tmp_path / "missing.db"
     with pytest.raises(RinklogError, match="missing.db"):
-        EventStore(path, event_type=Sample, create=False)
+        EventStore(path, decoders=SAMPLE, create=False)
     assert not path.exists()
 
 
 def test_garbage_payload(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(3), 0)
+    fresh_store.append("g1", sample(3), 0, system="sample")
     tamper(db_path, "UPDATE events SET payload = x'c1ffee' WHERE seq = 2")
     with pytest.raises(CorruptDatabase) as err:
         fresh_store.read("g1")
@@ -385,7 +529,7 @@ def test_garbage_payload(fresh_store: EventStore, db_path: Path) -> None:
 
 
 def test_type_column_must_match_payload(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(2), 0)
+    fresh_store.append("g1", sample(2), 0, system="sample")
     tamper(db_path, "UPDATE events SET type = 'Shot' WHERE seq = 1")
     with pytest.raises(CorruptDatabase, match="event 1"):
         fresh_store.read("g1")
@@ -423,7 +567,7 @@ def test_read_returns_what_was_appended(fresh_store: EventStore, batches) -> Non
     stream = f"prop-{next(_streams)}"
     version = 0
     for batch in batches:
-        version = fresh_store.append(stream, batch, version)
+        version = fresh_store.append(stream, batch, version, system="sample")
     rows = fresh_store.read(stream)
     flat = [e for batch in batches for e in batch]
     assert [r.event for r in rows] == flat

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.systems import SYSTEMS, find_system, system_of
-from events.catalogue import ALL_EVENTS, SYSTEM_EVENTS
+from events.catalogue import ALL_EVENTS, LEAGUE, LEAGUE_EVENTS, STREAM_EVENTS, SYSTEM_EVENTS
 from events.errors import RinklogError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +30,15 @@ def test_every_ruleset_belongs_to_one_registered_system() -> None:
         assert find_system(system.name) is system
         assert all(system_of(r) is system for r in system.rulesets)
         assert system.event_type is SYSTEM_EVENTS[system.name]
+
+
+def test_the_store_decodes_every_system_and_the_league_streams() -> None:
+    """What a stream's ``system`` may name: every registered game system, and ``league``
+    (season streams), a name no game system may take."""
+    assert LEAGUE not in SYSTEMS and LEAGUE not in SYSTEM_EVENTS
+    assert set(STREAM_EVENTS) == {*SYSTEMS, LEAGUE}
+    assert STREAM_EVENTS[LEAGUE] is LEAGUE_EVENTS
+    assert all(STREAM_EVENTS[name] is s.event_type for name, s in SYSTEMS.items())
 
 
 def test_unknown_systems_and_rulesets_are_one_line_errors() -> None:

@@ -207,6 +207,37 @@ def test_a_changed_kind_cannot_hide_a_game_from_audit_all(base: Path, tmp_path: 
     assert main(["audit", "--all", "--db", str(path)]) == 1
 
 
+@pytest.mark.parametrize("system", ["league", "dicehockey", "", "BONES"])
+def test_a_changed_system_in_the_stream_index_is_caught(base: Path, tmp_path: Path,
+                                                        system: str, capsys) -> None:
+    """The stored system is index like kind and meta: it must be the system of the
+    GameCreated ruleset, and a wrong one fails the audit in one line naming the stream."""
+    path = _copy(base, tmp_path)
+    _sql(path, ("UPDATE streams SET system=? WHERE stream=?", (system, GAME)))
+    with open_store(path) as store:
+        reports = {r.game_id: r for r in audit_all(store)}
+    failure = reports[GAME].failure
+    assert failure is not None and failure.check == "index" and failure.seq == 1
+    assert failure.expected.startswith("system 'bones'") and repr(system) in failure.recorded
+    assert [g for g, r in reports.items() if not r.ok] == [GAME]
+    capsys.readouterr()
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if "FAILED" in line][0].startswith(GAME)
+    assert "Traceback" not in out
+
+
+def test_a_changed_season_system_is_caught(base: Path, tmp_path: Path) -> None:
+    path = _copy(base, tmp_path)
+    with open_store(path) as store:
+        season = next(s.stream for s in store.streams(kind="season"))
+    _sql(path, ("UPDATE streams SET system='bones' WHERE stream=?", (season,)))
+    with open_store(path) as store:
+        report = audit_game(store, season)
+    assert report.failure is not None and report.failure.check == "index"
+    assert "'league'" in report.failure.expected
+
+
 def test_orphan_rows_and_unclassifiable_streams_fail_audit_all(base: Path, tmp_path: Path) -> None:
     path = _copy(base, tmp_path)
     _sql(path, ("UPDATE events SET stream='ghost' WHERE stream=? AND seq=1", (GAME,)))
@@ -230,7 +261,8 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
     _sql(path, ("DELETE FROM events WHERE stream=?", (game,)),
          ("DELETE FROM streams WHERE stream=?", (game,)))
     with open_store(path) as store:
-        store.append(game, other.events, 0, kind="game", meta=other.meta())
+        store.append(game, other.events, 0, kind="game", system="bones",
+                     meta=other.meta())
         report = audit_game(store, game)
     assert report.failure is not None and report.failure.check == "season"
     assert "seed" in report.failure.expected
@@ -315,7 +347,8 @@ def test_signed_export_and_import_with_receipt(base: Path, tmp_path: Path) -> No
 
 # --- random mutations ------------------------------------------------------------------------
 
-_TABLES = ["events"] * 8 + ["streams"] * 5 + ["blobs"] * 3 + ["rinklog_meta"] + ["rm"] * 3
+# each table about as often as it has columns (streams: kind, version, head, meta, system...)
+_TABLES = ["events"] * 8 + ["streams"] * 6 + ["blobs"] * 3 + ["rinklog_meta"] + ["rm"] * 3
 
 
 def _mutate_value(rng: random.Random, value):

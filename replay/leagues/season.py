@@ -22,6 +22,7 @@ from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
 from engine.systems import system_of
+from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
 from events.league import SeasonCreated
@@ -151,8 +152,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
+    system = system_of(ruleset).name  # every game of a season plays the league's ruleset
     start = time.perf_counter()
-    charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join the season's pack
+    charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join it
     team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
     charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
@@ -164,7 +166,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                             ruleset=UNSET if ruleset == "bones" else ruleset,
                             faceoff=faceoff if faceoff.any else UNSET)
     if not store.exists(season_id):
-        store.append(season_id, [created], 0, kind="season", meta=stream_index([created]).meta)
+        store.append(season_id, [created], 0, kind="season", system=LEAGUE,
+                     meta=stream_index([created]).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)) and _cut_short(
@@ -187,7 +190,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta, stats in results:
-            store.append_encoded(game_id, rows, 0, kind="game", meta=meta)
+            store.append_encoded(game_id, rows, 0, kind="game", system=system, meta=meta)
             read_models.save(store, game_id, len(rows), stats)
             done += 1
             events += len(rows)

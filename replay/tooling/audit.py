@@ -11,8 +11,10 @@ reported with its seq, the check, what was expected, what was recorded and the r
    ``kind`` column agrees; a stream that is neither is a failure, never a skip;
 5. ``identity``: the stream id is the game's (or the branch's, or the season's) own id,
    and a branch's lineage events stand where they say, naming the parent's hash;
-6. ``index``: the ``kind`` and ``meta`` the ``streams`` table lists are exactly the
-   index folded from the events (:mod:`projections.index`), byte for byte;
+6. ``index``: the ``system``, ``kind`` and ``meta`` the ``streams`` table lists are
+   exactly what the events give: the system of the ``GameCreated`` ruleset (``league``
+   for a season) and the index folded from the events (:mod:`projections.index`), byte
+   for byte;
 7. ``blobs``: the cards and charts the first event names exist, match their hashes and
    media types, and give the rosters it records; the ruleset is one rinklog knows;
 8. ``season``: a season's game is the scheduled game of a season stream that itself
@@ -41,7 +43,7 @@ from msgspec import UNSET
 from engine.dice import DiceSchedule, seed_for
 from engine.systems import SYSTEMS, system_of
 from events.base import Event
-from events.catalogue import ALL_EVENTS
+from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
@@ -61,7 +63,7 @@ from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
-           "audit_stream", "audit_stream_events", "stream_decoder"]
+           "audit_stream", "audit_stream_events", "stream_decoder", "stream_system"]
 
 
 
@@ -375,9 +377,18 @@ class _Audit:
     # --- 10: the index ---------------------------------------------------------------
 
     def _index(self) -> None:
+        assert self.record is not None
+        first = self.events[0]
+        system = _system_of_first(first)
+        # an unknown ruleset has no system: the identity check reports the ruleset itself
+        if system is not None and self.record.system != system:
+            what = (f"ruleset {first.ruleset!r}" if isinstance(first, GameCreated)
+                    else "a season")
+            raise _Failed("index", 1, f"system {system!r} (the system of {what})",
+                          f"system {self.record.system!r}",
+                          "stream index (derived from the events)")
         index = stream_index(self.events)
         self.index = index.meta
-        assert self.record is not None
         want = encode_meta(index.meta)
         if self.record.meta != want:
             raise _Failed("index", len(self.events), f"meta {want}", f"meta {self.record.meta}",
@@ -412,17 +423,38 @@ def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
     return content
 
 
-def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
-    """The decoder of the stream's game system, found from its first event (a GameCreated
-    or SeasonCreated, events every system shares); the first system's when that does not
-    decode (the decode check then names the event)."""
+def _system_of_first(first: Any) -> str | None:
+    """The system of a stream whose first event is ``first``: ``league`` for a season, the
+    registry's system of a game's ruleset; None for an unknown ruleset or anything else."""
+    if isinstance(first, SeasonCreated):
+        return LEAGUE
+    if isinstance(first, GameCreated):
+        try:
+            return system_of(first.ruleset).name
+        except RinklogError:
+            return None
+    return None
+
+
+def stream_system(first: ChainRow) -> str | None:
+    """The system a stream belongs to, found from its first stored row (a GameCreated or
+    SeasonCreated, events every system shares): what its ``streams.system`` must say. None
+    when that row does not decode or names a ruleset no system plays."""
     try:
-        created = _FIRST.decode(first.payload)
-        if isinstance(created, SeasonCreated):
-            return _ALL
-        return system_of(created.ruleset).decoder
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RinklogError):
-        return next(iter(SYSTEMS.values())).decoder
+        return _system_of_first(_FIRST.decode(first.payload))
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+        return None
+
+
+def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
+    """The decoder of the stream's game system, found from its first event (see
+    :func:`stream_system`); the first system's when that does not decode (the decode check
+    then names the event). A season decodes with every system's events, so that anything
+    after its SeasonCreated is reported as such."""
+    system = stream_system(first)
+    if system == LEAGUE:
+        return _ALL
+    return SYSTEMS[system].decoder if system is not None else next(iter(SYSTEMS.values())).decoder
 
 
 def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Any, Any, Any]:

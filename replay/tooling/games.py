@@ -168,7 +168,8 @@ def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:
     """
     for content, media in game.blobs:
         store.put_blob(content, media)
-    store.append(game_id, game.events, expected_version=0, kind="game", meta=game.meta())
+    store.append(game_id, game.events, expected_version=0, kind="game",
+                 system=system_of(game.created.ruleset).name, meta=game.meta())
     return store.head_hash(game_id)
 
 

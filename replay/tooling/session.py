@@ -247,7 +247,8 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                        overtime_skaters=overtime_skaters, faceoff=faceoff)
     for content, media in game.blobs:
         store.put_blob(content, media)
-    store.append(game_id, game.events, expected_version=0, kind="game", meta=game.meta())
+    store.append(game_id, game.events, expected_version=0, kind="game",
+                 system=system_of(game.created.ruleset).name, meta=game.meta())
     return game_id
 
 

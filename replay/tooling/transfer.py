@@ -19,13 +19,20 @@ from typing import Any, Literal
 import msgspec
 import nacl.signing
 
-from events.catalogue import ALL_EVENTS
+from engine.systems import system_of
+from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
 from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
-from replay.tooling.audit import AuditReport, audit_game, audit_stream, audit_stream_events
+from replay.tooling.audit import (
+    AuditReport,
+    audit_game,
+    audit_stream,
+    audit_stream_events,
+    stream_system,
+)
 from replay.tooling.games import read_game
 from replay.tooling.receipts import (
     Receipt,
@@ -160,8 +167,10 @@ def verify_export(data: bytes, origin: str = "file", *,
     entry = file.receipt.games[0]
     source = _FileBlobs(blobs)
     seasons = _FileSeason(file.season_rows, source)
+    # the file lists no system: the game's is the one its first event gives
     record = StreamRecord(entry.game, entry.kind, len(file.rows), entry.head_hash,
-                          encode_meta(entry.meta))
+                          encode_meta(entry.meta),
+                          (stream_system(file.rows[0]) if file.rows else None) or "")
     report, events = audit_stream_events(entry.game, record, file.rows, source, seasons)
     failure = check_entry(entry, report)
     if failure is not None:
@@ -207,7 +216,7 @@ class _FileSeason:
             return "the season stream in the file does not decode"
         index = stream_index(events)
         record = StreamRecord(season_id, "season", len(self.rows), self.rows[-1].hash,
-                              encode_meta(index.meta))
+                              encode_meta(index.meta), LEAGUE)
         report = audit_stream(season_id, record, self.rows, self.blobs, self)
         if report.failure is not None:
             return (f"the season stream in the file fails its {report.failure.check} check "
@@ -239,9 +248,10 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
         store.put_blob(blob.content, blob.media_type)
     if season_id and not store.exists(season_id):
         store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
-                             kind="season", meta=verified.season_meta)
+                             kind="season", system=LEAGUE, meta=verified.season_meta)
     store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
-                         kind=entry.kind, meta=verified.report.index)
+                         kind=entry.kind, system=system_of(verified.report.ruleset).name,
+                         meta=verified.report.index)
     if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
         raise RinklogError(f"imported {entry.game} but its head hash differs")
     return verified
