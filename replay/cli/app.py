@@ -316,8 +316,9 @@ def scoresheet(
     """
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
-        build = game_read_models(store, game).scoresheet
-        sheet = msgspec.structs.replace(build(read_game(store, game)), game_id=game)
+        events = read_game(store, game)
+        sheet = msgspec.structs.replace(game_read_models(store, game).scoresheet(events),
+                                        game_id=game)
     if as_json:
         _dump(sheet.to_json())
     else:

@@ -39,8 +39,9 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     Example: rinklog toi HFX-QUE-2026 --json
     """
     with _store(db) as store:
-        build = game_read_models(store, game).toi
-        report = msgspec.structs.replace(build(read_game(store, game)), game_id=game)
+        events = read_game(store, game)
+        report = msgspec.structs.replace(game_read_models(store, game).toi(events),
+                                         game_id=game)
     if as_json:
         _dump(report.to_json())
         return
@@ -98,7 +99,8 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
 
 
 def _game_stats(store: EventStore, game: str) -> GameStats:
-    stats = game_read_models(store, game).stats(read_game(store, game))
+    events = read_game(store, game)
+    stats = game_read_models(store, game).stats(events)
     stats.games[:] = [game]  # the stream's id: a branch's own, not its parent's
     return stats
 
