@@ -8,7 +8,8 @@ import math
 import pytest
 
 from replay.cli import main
-from replay.leagues.calibrate import NHL_2023_24, NHL_SEASON, block_figures, calibrate
+from replay.leagues.calibrate import NHL_2023_24, NHL_SEASON, calibrate
+from replay.systems.bones.calibration import block_figures
 
 
 @pytest.fixture(scope="module")

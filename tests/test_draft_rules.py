@@ -1,4 +1,4 @@
-"""The draft league rules (replay/leagues/draft_rules.py): each checked rule passing and failing,
+"""The draft league rules (replay/systems/bones/draft_rules.py): each checked rule passing and failing,
 the league switch (``draft_rules = true``), ``rinklog league check``, and goalie starts
 that never pass the cards' games (draft rule 12).
 
@@ -20,7 +20,10 @@ from engine.bones.cards import Skater, Team
 from events.errors import CardError, RinklogError
 from replay.cli import main
 from replay.data.cardgen import team_to_toml
-from replay.leagues.draft_rules import (
+from replay.leagues.league import load_league
+from replay.leagues.schedule import make_schedule
+from replay.leagues.season import goalie_starts
+from replay.systems.bones.draft_rules import (
     DraftRuleError,
     Violation,
     check_goalie_starts,
@@ -28,9 +31,6 @@ from replay.leagues.draft_rules import (
     check_team,
     starting_goalies,
 )
-from replay.leagues.league import load_league
-from replay.leagues.schedule import make_schedule
-from replay.leagues.season import goalie_starts
 
 SEASON = 82
 FORWARD_SHIFTS = (9.5, 9.0, 9.0, 7.5)  # lines 1-4: 27.5 a position over lines 1-3

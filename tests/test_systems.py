@@ -17,8 +17,11 @@ SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
                 "replay/tooling/session.py", "replay/tooling/transfer.py",
                 "replay/tooling/games.py", "replay/tooling/explain.py",
                 "replay/cli/app.py", "replay/cli/common.py", "replay/cli/tooling.py",
-                "replay/cli/projections.py", "replay/systems/__init__.py",
-                "replay/systems/kit.py"]
+                "replay/cli/projections.py", "replay/cli/season.py",
+                "replay/systems/__init__.py", "replay/systems/kit.py",
+                "replay/leagues/league.py", "replay/leagues/season.py",
+                "replay/leagues/seasons.py", "replay/leagues/calibrate.py",
+                "replay/leagues/schedule.py"]
 
 
 def test_every_ruleset_belongs_to_one_registered_system() -> None:

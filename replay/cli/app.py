@@ -117,6 +117,14 @@ def teams(
             _out(team.id)
 
 
+def _coach_from(path: Path | None, ruleset: str) -> Any:
+    """The default coach a coach file sets up (docs/coach.md); None: the plain default."""
+    if path is None:
+        return None
+    kit = kit_for(ruleset)
+    return kit.season_coach(kit.coach_setup_file(path))
+
+
 class PromptDice:
     """Dice a person rolls at the table and types in, read as the game system reads them;
     a typo is asked again, not kept."""
@@ -180,7 +188,7 @@ def sim(
     with open_store(db) as store:
         result = simulate(store, home, away, seed=seed, rolls=lines,
                           rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt, coach=kit_for(ruleset).coach_file(coach) if coach else None,
+                          dice=prompt, coach=_coach_from(coach, ruleset),
                           late_penalty_house_rule=_late_penalty_house_rule(
                               league, late_penalty_house_rule),
                           fixtures=_league_root(league),

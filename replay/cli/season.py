@@ -13,19 +13,16 @@ from typing import Annotated
 
 import typer
 
-from engine.bones.coach import DEFAULT_POLICY
-from engine.bones.rulesets import RULESETS
 from events.errors import RinklogError
-from replay.cli.common import CliError, DbOption, progress_bar
-from replay.data.library import load_coach
+from replay.cli.common import RULESETS, CliError, DbOption, progress_bar
 from replay.leagues.calibrate import calibrate as run_calibration
-from replay.leagues.draft_rules import CHECKED_RULES, check_league
 from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
 from replay.leagues.season import run_season
 from replay.leagues.seasons import division_standings, load_season
 from replay.leagues.seasons import leaders as season_leaders
 from replay.leagues.seasons import standings as season_standings
+from replay.systems import kit_for
 from replay.tooling.games import open_store
 
 SeasonOption = Annotated[str | None, typer.Option(
@@ -111,7 +108,8 @@ def season(
             run = run_season(store, league=loaded.name, teams=loaded.teams,
                              charts=_charts(loaded), schedule=fixtures, seed=seed,
                              workers=workers, progress=tick,
-                             coach=load_coach(coach) if coach else (DEFAULT_POLICY, DEFAULT_POLICY),
+                             coach=kit_for(loaded.league.ruleset).coach_setup_file(coach)
+                             if coach else None,
                              overtime_skaters=loaded.league.overtime_skaters,
                              late_penalty_house_rule=loaded.league.late_penalty_house_rule,
                              divisions=loaded.divisions, games=games,
@@ -134,9 +132,7 @@ def season(
 
 
 def _charts(loaded):
-    from replay.data.library import default_charts
-
-    return default_charts(loaded.root)
+    return kit_for(loaded.league.ruleset).default_charts(loaded.root)
 
 
 def standings(
@@ -225,23 +221,24 @@ def league_check(
     Example: rinklog league check --league demo
     """
     loaded = load_league(league, draft_rules=False)
-    rules = RULESETS[loaded.league.ruleset]
-    if not rules.draft_league_setup:
-        typer.echo(f"league {loaded.name}: {rules.title} has no draft league rules to check "
+    rules = kit_for(loaded.league.ruleset).draft_rules(loaded.league.ruleset)
+    if rules is None:
+        title = RULESETS[loaded.league.ruleset].title
+        typer.echo(f"league {loaded.name}: {title} has no draft league rules to check "
                    "(those of the Hockey Bones text do not apply)")
         return
-    broken = check_league(loaded.teams, loaded.league.games)
+    broken = rules.check(loaded.teams, loaded.league.games)
     state = "on" if loaded.league.draft_rules else "off"
     if as_json:
         typer.echo(json.dumps({
             "league": loaded.name, "ok": not broken, "teams": len(loaded.teams),
-            "draft_rules": loaded.league.draft_rules, "rules": list(CHECKED_RULES),
+            "draft_rules": loaded.league.draft_rules, "rules": list(rules.checked),
             "violations": [{"team": v.team, "rule": v.rule, "message": v.message}
                            for v in broken]}, indent=2, ensure_ascii=False))
     elif not broken:
-        rules = ", ".join(str(r) for r in CHECKED_RULES)
+        checked = ", ".join(str(r) for r in rules.checked)
         typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
-                   f"league rules ({rules}); draft_rules is {state} in its league.toml")
+                   f"league rules ({checked}); draft_rules is {state} in its league.toml")
     else:
         for v in broken:
             typer.echo(str(v))

@@ -31,19 +31,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.bones.cards import Charts
-from engine.bones.rulesets import find_ruleset
-from engine.bones.shots import block_chance
-from events.bones import InjuryChecked, PenaltyAssessed, ShotTaken
-from events.common import FaceoffOptions, GameCreated
-from projections.scoresheet import build_scoresheet
-from replay.data.library import default_charts
+from engine.systems import system_of
+from events.common import FaceoffOptions
+from projections.systems import read_models
 from replay.leagues.league import LoadedLeague, load_league
 from replay.leagues.schedule import make_schedule
 from replay.leagues.season import run_season, season_game_id
+from replay.systems import kit_for, kit_for_system
 from replay.tooling.games import open_store, read_game
 
-__all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "block_figures", "calibrate"]
+__all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate"]
 
 NHL_SEASON = "2023-24 NHL regular season"
 # key: (label, NHL per team-game, tolerance, "rel" within a fraction | "abs" points)
@@ -155,25 +152,8 @@ class Table:
         return "\n".join(lines)
 
 
-def block_figures(events: list[Any], charts: Charts) -> dict[str, float]:
-    """10.70 for one game: shots blocked, and what the table implies for the blockers
-    counted at each shot checked (its sum of chances and their binomial variance)."""
-    blocked, implied, variance, checked = 0, 0.0, 0.0, 0
-    created = events[0] if events and isinstance(events[0], GameCreated) else None
-    rules = find_ruleset(created.ruleset if created else "bones")  # FaceOff: its own table
-    for e in events:
-        if isinstance(e, ShotTaken) and e.blockers > 0:
-            p = float(block_chance(charts, e.blockers, rules))
-            checked += 1
-            implied += p
-            variance += p * (1 - p)
-            blocked += e.block == "blocked"
-    return {"blocked": blocked, "blocked_implied": implied, "block_variance": variance,
-            "block_checks": checked}
-
-
-def _game_figures(events: list[Any], charts: Charts) -> dict[str, float]:
-    sheet = build_scoresheet(events)
+def _game_figures(events: list[Any], charts: Any, system: str) -> dict[str, float]:
+    sheet = read_models(system).scoresheet(events)
     sides = (sheet.home, sheet.away)
     out = {
         "goals": sum(t.goals for t in sides),
@@ -186,12 +166,7 @@ def _game_figures(events: list[Any], charts: Charts) -> dict[str, float]:
         "pim": sum(t.pim for t in sides),
         "overtime": float(sheet.decided in ("OT", "SO")),
         "shootout": float(sheet.decided == "SO"),
-        "injuries": sum(1 for e in events if isinstance(e, InjuryChecked) and e.result == "G"),
-        "majors": sum(1 for e in events if isinstance(e, PenaltyAssessed)
-                      and e.kind in ("major", "minor_major")),
-        "game_misconducts": sum(1 for e in events if isinstance(e, PenaltyAssessed)
-                                and e.kind == "game_misconduct"),
-        **block_figures(events, charts),
+        **kit_for_system(system).calibration_figures(events, charts),
     }
     return out
 
@@ -207,10 +182,12 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
     database, and average them per team-game beside the NHL's figures."""
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
     ruleset = ruleset or loaded.league.ruleset  # --ruleset plays the league under another
-    faceoff = loaded.league.faceoff if find_ruleset(ruleset).optional_rules else FaceoffOptions()
+    system = system_of(ruleset)
+    faceoff = (loaded.league.faceoff if system.rulesets[ruleset].option_names
+               else FaceoffOptions())
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
-    charts = default_charts(loaded.root)
+    charts = kit_for(ruleset).default_charts(loaded.root)
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "calibrate.db") as store:
         run = run_season(store, league=loaded.name, teams=loaded.teams, charts=charts,
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
@@ -219,7 +196,7 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
                          ruleset=ruleset, faceoff=faceoff)
         for fx in fixtures:
             events = read_game(store, season_game_id(run.season_id, fx.number))
-            figures = _game_figures(events, charts)
+            figures = _game_figures(events, charts, system.name)
             for key, value in figures.items():
                 totals[key] = totals.get(key, 0.0) + value
     n = len(fixtures)

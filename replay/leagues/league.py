@@ -14,7 +14,7 @@ unique across the whole league (events name players by id, so two teams in one g
 must not share one). Errors are ``CardError`` one-liners naming the file and field.
 
 ``draft_rules = true`` in ``league.toml`` turns on the draft league rules of the rules
-text (replay/leagues/draft_rules.py): ``load_league`` then refuses a league whose teams break
+text (replay/systems/bones/draft_rules.py): ``load_league`` then refuses a league whose teams break
 them, every violation in the one-line message (``rinklog league check`` lists them).
 
 The folder is a fixtures root: ``find_team(id, loaded.root)`` finds ``root/teams``, and
@@ -26,23 +26,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
 
-from engine.bones.cards import Team
-from engine.bones.rulesets import RULESETS
-from engine.dice import DiceRange
+from engine.systems import SYSTEMS, system_of
 from events.common import FaceoffOptions
-from events.errors import CardError
-from replay.data.library import FIXTURES, convert, load_team, read_toml, show_path
-from replay.leagues.draft_rules import DraftRuleError, check_league
+from events.errors import CardError, RinklogError
+from replay.data.library import convert, read_toml, show_path
+from replay.systems import DraftRuleError, kit_for, kit_for_system
 
 __all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
            "league_dir", "load_league"]
 
-LEAGUES = FIXTURES / "bones" / "leagues"
 
 
 class Division(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -59,28 +56,22 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     conferences: Annotated[list[Conference], Meta(min_length=1)]
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
-    draft_rules: bool = False  # the rules text's draft league rules (replay/leagues/draft_rules.py)
+    draft_rules: bool = False  # the rules text's draft league rules (replay/systems/bones/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
-    ruleset: str = "bones"  # or "faceoff2008" (FaceOff Hockey 2008)
+    ruleset: str = "bones"  # any registered ruleset: "faceoff2008", ...
     faceoff: FaceoffOptions = FaceoffOptions()  # [faceoff] options of a FaceOff league
+    options: list[str] = []  # the optional rules of another system's ruleset, by name
 
     def __post_init__(self) -> None:
-        rules = RULESETS.get(self.ruleset)
-        if rules is None:
-            raise ValueError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
-        if self.faceoff.any and not rules.optional_rules:
-            raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
-        if self.late_penalty_house_rule and not rules.quick_reference:
-            raise ValueError(f"{rules.title} has no quick reference house rules")
-        nhl = (self.faceoff.nhl_bench_range, self.faceoff.nhl_gm_range)
-        if rules.draft_nhl_ranges and (self.draft_rules, self.draft_rules) != tuple(map(bool, nhl)):
-            # FaceOff 6.00, 14.51: draft leagues use the NHL ranges, and only they.
-            raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
-                             "the NHL ranges [faceoff] nhl_bench_range and nhl_gm_range, and "
-                             "only a draft league does")
-        for text in filter(None, nhl):
-            DiceRange.parse(text)
+        try:
+            system = system_of(self.ruleset)
+        except RinklogError as err:
+            raise ValueError(str(err)) from None
+        unknown = [o for o in self.options if o not in system.rulesets[self.ruleset].option_names]
+        if unknown:
+            raise ValueError(f"{self.ruleset} has no optional rule {', '.join(unknown)}")
+        kit_for(self.ruleset).check_league_options(self)
 
     @property
     def team_ids(self) -> list[str]:
@@ -99,7 +90,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 @dataclass(frozen=True)
 class LoadedLeague:
     league: League
-    teams: dict[str, Team]  # by id, in league order
+    teams: dict[str, Any]  # by id, in league order: the system's team cards
     root: Path  # the league folder: a fixtures root for find_team / simulate
     path: Path = field(default=Path())  # its league.toml
 
@@ -114,11 +105,21 @@ class LoadedLeague:
         return self.league.name
 
 
+def _bundled() -> dict[str, Path]:
+    """The bundled leagues of every system (fixtures/<system>/leagues/<name>), by name."""
+    found: dict[str, Path] = {}
+    for name in SYSTEMS:
+        folder = kit_for_system(name).leagues_dir
+        if folder.is_dir():
+            for path in sorted(folder.iterdir()):
+                if (path / "league.toml").is_file():
+                    found.setdefault(path.name, path)
+    return found
+
+
 def bundled_leagues() -> list[str]:
-    """Names of the leagues shipped in fixtures/bones/leagues."""
-    if not LEAGUES.is_dir():
-        return []
-    return sorted(p.name for p in LEAGUES.iterdir() if (p / "league.toml").is_file())
+    """Names of the leagues shipped with rinklog (every system's)."""
+    return sorted(_bundled())
 
 
 def league_dir(name_or_path: str | Path) -> Path:
@@ -128,8 +129,9 @@ def league_dir(name_or_path: str | Path) -> Path:
         return path.parent
     if (path / "league.toml").is_file():
         return path
-    if path.name == str(name_or_path) and (LEAGUES / path.name / "league.toml").is_file():
-        return LEAGUES / path.name
+    bundled = _bundled()
+    if path.name == str(name_or_path) and path.name in bundled:
+        return bundled[path.name]
     have = ", ".join(bundled_leagues()) or "none"
     raise CardError(f"{show_path(path)}: no league.toml there and no bundled league of that "
                     f"name (bundled: {have})")
@@ -148,9 +150,11 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
     files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
     if not files:
         raise CardError(f"{show_path(folder)}: no team files (*.toml) for league {league.name!r}")
-    by_id: dict[str, tuple[Team, Path]] = {}
+    kit = kit_for(league.ruleset)
+    roster = system_of(league.ruleset).roster
+    by_id: dict[str, tuple[Any, Path]] = {}
     for file in files:
-        team = load_team(file)
+        team = kit.load_team(file)
         if team.id in by_id:
             raise CardError(f"{show_path(file)}: field 'id': team id {team.id!r} is also the id "
                             f"of {show_path(by_id[team.id][1])}")
@@ -177,20 +181,21 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
     owner: dict[str, str] = {}
     for tid in league.team_ids:
         team, file = by_id[tid]
-        for i, card in enumerate([*team.skaters, *team.goalies]):
-            kind = "skaters" if i < len(team.skaters) else "goalies"
-            index = i if kind == "skaters" else i - len(team.skaters)
+        seen = {"skater": 0, "goalie": 0}
+        for card in roster(team):  # skaters, then goalies, as a team file lists them
+            kind = "goalie" if card.position == "G" else "skater"
+            index, seen[kind] = seen[kind], seen[kind] + 1
             if card.id in owner:
-                raise CardError(f"{show_path(file)}: {kind[:-1]} {card.id!r} ({card.name}): "
-                                f"field '{kind}[{index}].id': player id {card.id!r} is also "
+                raise CardError(f"{show_path(file)}: {kind} {card.id!r} ({card.name}): "
+                                f"field '{kind}s[{index}].id': player id {card.id!r} is also "
                                 f"on team {owner[card.id]} (player ids must be unique "
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
-    # FaceOff has no draft league section: its draft leagues only use the NHL ranges.
     checked = league.draft_rules if draft_rules is None else draft_rules
-    if checked and RULESETS[league.ruleset].draft_league_setup:
-        broken = check_league(teams, league.games)
+    rules = kit.draft_rules(league.ruleset)  # None: the ruleset has no draft league section
+    if checked and rules is not None:
+        broken = rules.check(teams, league.games)
         if broken:
             count = f"{len(broken)} draft-rule violation" + ("" if len(broken) == 1 else "s")
             raise DraftRuleError(f"{shown}: field 'draft_rules': {count} (see `rinklog league "

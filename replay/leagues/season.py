@@ -14,12 +14,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from msgspec import UNSET
 
-from engine.bones.cards import Charts, Team
-from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.dice import SeededDice
 from engine.systems import system_of
 from events.catalogue import LEAGUE
@@ -59,50 +58,51 @@ class SeasonRun:
     seconds: float
 
 
-_teams: dict[str, Team] = {}
-_charts: Charts | None = None
+_teams: dict[str, Any] = {}  # the system's team cards, by id
+_charts: Any = None  # the system's chart pack
 _season: tuple[str, str] = ("", "")
-_policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY)
+_coach_setup: Any = None  # what the system's default coach is built from (None: default)
 _overtime_skaters = 5
 _late_penalty_house_rule = False
 _rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)
 
 
-def _init(teams: dict[str, Team], charts: Charts, season_id: str, seed: str,
-          policies: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
-          overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
+def _init(teams: dict[str, Any], charts: Any, season_id: str, seed: str,
+          coach_setup: Any = None, overtime_skaters: int = 5,
+          late_penalty_house_rule: bool = False,
           rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)) -> None:
-    global _charts, _season, _policies, _overtime_skaters, _late_penalty_house_rule, _rules
+    global _charts, _season, _coach_setup, _overtime_skaters, _late_penalty_house_rule, _rules
     _teams.clear()
     _teams.update(teams)
     _charts = charts
     _season = (season_id, seed)
-    _policies = policies
+    _coach_setup = coach_setup
     _overtime_skaters = overtime_skaters
     _late_penalty_house_rule = late_penalty_house_rule
     _rules = rules
 
 
-def goalie_starts(teams: dict[str, Team],
-                  schedule: Sequence[tuple[int, str, str]]) -> dict[int, tuple[str, str]]:
-    """Starting goalies for every game, shared out by the cards' ``games`` ratings: each
-    game goes to the goalie furthest behind his share (the coach's choice, 4.00). Worked
-    out from the schedule alone, so every worker agrees."""
+def goalie_starts(teams: dict[str, Any], schedule: Sequence[tuple[int, str, str]],
+                  ruleset: str = "bones") -> dict[int, tuple[str, str]]:
+    """Starting goalies for every game, shared out by the cards' games (the system's kit
+    names each team's starters and their games): each game goes to the goalie furthest
+    behind his share (the coach's choice, Hockey Bones 4.00). Worked out from the
+    schedule alone, so every worker agrees."""
+    shares = {tid: kit_for(ruleset).goalie_shares(team) for tid, team in teams.items()}
     starts: dict[str, dict[str, int]] = {tid: {} for tid in teams}
     played: dict[str, int] = dict.fromkeys(teams, 0)
     chosen: dict[int, tuple[str, str]] = {}
     for number, home, away in schedule:
         pick = []
         for tid in (home, away):
-            team = teams[tid]
-            goalies = [g for g in team.goalies if g.id in team.lines.goalies] or team.goalies
-            total = sum(g.games for g in goalies) or len(goalies)
+            goalies = shares[tid]
+            total = sum(games for _, games in goalies) or len(goalies)
             played[tid] += 1
             mine = starts[tid]
-            best = max(goalies, key=lambda g: ((g.games or 1) / total * played[tid]
-                                               - mine.get(g.id, 0), -team.goalies.index(g)))
-            mine[best.id] = mine.get(best.id, 0) + 1
-            pick.append(best.id)
+            best, _ = max(goalies, key=lambda g: ((g[1] or 1) / total * played[tid]
+                                                  - mine.get(g[0], 0), -goalies.index(g)))
+            mine[best] = mine.get(best, 0) + 1
+            pick.append(best)
         chosen[number] = (pick[0], pick[1])
     return chosen
 
@@ -115,10 +115,13 @@ def _play(fixture: tuple[int, str, str, str, str]
     game_id = season_game_id(season_id, number)
     dice_seed = game_seed(seed, number)
     assert _charts is not None
+    kit = kit_for(_rules[0])
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
                      dice=SeededDice(dice_seed, game_id), seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
-                     coach=DefaultCoach(*_policies), overtime_skaters=_overtime_skaters,
+                     coach=kit.season_coach(_coach_setup if _coach_setup is not None
+                                            else kit.default_coach_setup),
+                     overtime_skaters=_overtime_skaters,
                      late_penalty_house_rule=_late_penalty_house_rule,
                      season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1])
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
@@ -137,9 +140,9 @@ def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
             and msgspec.structs.replace(recorded, schedule=created.schedule) == created)
 
 
-def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts: Charts,
+def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts: Any,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
-               coach: tuple[CoachPolicy, CoachPolicy] = (DEFAULT_POLICY, DEFAULT_POLICY),
+               coach: Any = None,
                overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None, games: int | None = None,
@@ -178,7 +181,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
-    starters = goalie_starts(teams, schedule)  # from the whole schedule: a cut changes none
+    # from the whole schedule: a cut changes none
+    starters = goalie_starts(teams, schedule, ruleset)
     cut = schedule if games is None else schedule[:games]
     todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
@@ -204,7 +208,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Team], charts
                      time.perf_counter() - start)
 
 
-def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Team], charts: Charts,
+def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Any], charts: Any,
              season_id: str, seed: str, workers: int, setup: tuple):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine.bones.cards import Team
+from engine.systems import system_of
 from events.common import GameCreated, GameEnded
 from events.errors import UnknownGame
 from events.league import SeasonCreated
@@ -57,10 +57,11 @@ def load_season(store: EventStore, season_id: str | None = None,
                 ours.add(info.stream)
                 ids.append(info.stream)
     names: dict[str, str] = {}
+    system = system_of(created.ruleset or "bones")  # a Hockey Bones season leaves it UNSET
     for team_id, digest in created.team_hashes.items():
-        team = msgspec.json.decode(store.get_blob(digest), type=Team)
+        team = msgspec.json.decode(store.get_blob(digest), type=system.team_type)
         names[team_id] = team.name
-        names.update({p.id: p.name for p in [*team.skaters, *team.goalies]})
+        names.update({p.id: p.name for p in system.roster(team)})
     return Season(created, sorted(ids), names)
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from engine.systems import system_of
 from replay.systems import bones
-from replay.systems.kit import Kit, Prompter
+from replay.systems.kit import DraftRuleError, DraftRules, Kit, Prompter
 
-__all__ = ["KITS", "Kit", "Prompter", "kit_for"]
+__all__ = ["KITS", "DraftRuleError", "DraftRules", "Kit", "Prompter", "kit_for",
+           "kit_for_system"]
 
 KITS: dict[str, Kit] = {"bones": bones.KIT}
 
@@ -22,3 +23,8 @@ KITS: dict[str, Kit] = {"bones": bones.KIT}
 def kit_for(ruleset: str) -> Kit:
     """The tooling kit of a ruleset's game system."""
     return KITS[system_of(ruleset).name]
+
+
+def kit_for_system(system: str) -> Kit:
+    """The tooling kit of a game system, by its name."""
+    return KITS[system]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from events.common import FaceoffOptions
+from events.errors import CardError
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
@@ -21,13 +22,45 @@ class Prompter:
     out: Callable[[str], None]
 
 
+class Violation(Protocol):
+    """One broken draft league rule: ``str(v)`` is its one line."""
+
+    team: str
+    rule: int
+    message: str
+
+
+class DraftRuleError(CardError):
+    """A league that turns its draft league rules on, with teams that break them."""
+
+
+@dataclass(frozen=True)
+class DraftRules:
+    """A system's draft league rules: which rules are checked, and the check."""
+
+    title: str
+    checked: tuple[int, ...]
+    check: Callable[[Mapping[str, Any], int], list[Violation]]  # (teams by id, season games)
+
+
 @dataclass(frozen=True)
 class Kit:
     system: str
+    # --- data on disk
     find_team: Callable[[str, Root], Any]  # a team by id (UnknownTeam when missing)
     list_teams: Callable[[Root], list[Any]]
+    load_team: Callable[[Path], Any]  # one team file (CardError naming file and field)
     default_charts: Callable[[Root], Any]  # the chart pack of a fixtures root
     game_charts: Callable[[Any, FaceoffOptions], Any]  # the pack a game's options call for
+    leagues_dir: Path  # the bundled leagues
+    # --- leagues and seasons
+    check_league_options: Callable[[Any], None]  # a league.toml's options (ValueError)
+    draft_rules: Callable[[str], DraftRules | None]  # a ruleset's draft league rules, if any
+    goalie_shares: Callable[[Any], list[tuple[str, int]]]  # starters and their card games
+    calibration_figures: Callable[[list[Any], Any], dict[str, float]]  # system-only figures
+    # --- coaches
+    default_coach_setup: Any  # what a season's coach is built from (picklable)
+    coach_setup_file: Callable[[Path], Any]  # a coach file (docs/coach.md) -> a setup
+    season_coach: Callable[[Any], Any]  # a setup -> the system's default coach
     prompt_coach: Callable[[Prompter], Any]  # dice and coach typed at the table
-    coach_file: Callable[[Path], Any]  # a default coach set up by a coach file (docs/coach.md)
     roll_prompt: str  # how a roll is typed, e.g. "blue white white red"

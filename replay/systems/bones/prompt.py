@@ -1,32 +1,20 @@
-"""The Hockey Bones (and FaceOff 2008) tooling kit: its teams and chart pack on disk
-(replay/data/library.py), the pack a game's FaceOff options call for, and the prompt coach
-of ``rinklog play`` (typed dice and coach choices at the table)."""
+"""The prompt coach of ``rinklog play`` for Hockey Bones and FaceOff 2008: typed dice and
+the coach's choices at the table (lines, the goalie, tactics, shootout shooters)."""
 
 from __future__ import annotations
 
 import msgspec
 
-from engine.bones.cards import Charts
 from engine.bones.coach import DefaultCoach
 from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import TACTIC_RULES, GameState
 from engine.dice import parse_roll
 from events.bones import LinesChanged, Roll, ShootoutOrderChosen, TacticDeclared
-from events.common import FaceoffOptions
 from events.errors import RollError
-from replay.data.library import default_charts, find_team, list_teams, load_coach, with_arc_cards
-from replay.systems.kit import Kit, Prompter
+from replay.systems.kit import Prompter
 
 TACTICS = ("none", "pressure", "checking1", "checking2")
-
-
-def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
-    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
-    them (21.000), so they are in the pack its first event names."""
-    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
-        return with_arc_cards(charts)
-    return charts
 
 
 class PromptCoach:
@@ -160,10 +148,3 @@ class PromptCoach:
                 order = msgspec.structs.replace(order, **{field: named + rest})
                 continue
             self._out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
-
-
-
-KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams,
-          default_charts=default_charts, game_charts=game_charts,
-          prompt_coach=PromptCoach, roll_prompt="blue white white red",
-          coach_file=lambda path: DefaultCoach(*load_coach(path)))

@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.bones.cards import Goalie, Skater, Team
-from events.errors import CardError
+from replay.systems.kit import DraftRuleError
 
 __all__ = ["CHECKED_RULES", "DRESSED_GOALIES", "DRESSED_SKATERS", "DraftRuleError", "Violation",
            "check_goalie_starts", "check_league", "check_team", "starting_goalies"]
@@ -59,10 +59,6 @@ REGULAR_LINES = 3  # rules 16, 17: the three regular forward lines (and three pa
 FORWARD_SLOTS = ("LW", "C", "RW")
 
 CHECKED_RULES = (2, 6, 11, 12, 14, 15, 17, 18, 21)
-
-
-class DraftRuleError(CardError):
-    """A league with ``draft_rules = true`` whose teams break them (one line, every one)."""
 
 
 @dataclass(frozen=True, order=True)

@@ -1,0 +1,83 @@
+"""The Hockey Bones (and FaceOff 2008) tooling kit: its team and chart files
+(replay/data/library.py), the pack a game's FaceOff options call for, its leagues' options
+and draft league rules, its calibration figures, its coach files and its prompt coach."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine.bones.cards import Charts, Team
+from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
+from engine.bones.rulesets import RULESETS
+from engine.dice import DiceRange
+from events.common import FaceoffOptions
+from replay.data.library import (
+    FIXTURES,
+    default_charts,
+    find_team,
+    list_teams,
+    load_coach,
+    load_team,
+    with_arc_cards,
+)
+from replay.systems.bones import calibration, draft_rules
+from replay.systems.bones.prompt import PromptCoach
+from replay.systems.kit import DraftRules, Kit
+
+__all__ = ["KIT"]
+
+
+def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+    """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
+    them (21.000), so they are in the pack its first event names."""
+    if faceoff.arc_cards and charts.arc is msgspec.UNSET:
+        return with_arc_cards(charts)
+    return charts
+
+
+def check_league_options(league: Any) -> None:
+    """A league.toml's Hockey Bones and FaceOff options, against its ruleset."""
+    rules = RULESETS[league.ruleset]
+    if league.faceoff.any and not rules.optional_rules:
+        raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
+    if league.late_penalty_house_rule and not rules.quick_reference:
+        raise ValueError(f"{rules.title} has no quick reference house rules")
+    nhl = (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range)
+    if rules.draft_nhl_ranges and (league.draft_rules, league.draft_rules) != tuple(map(bool, nhl)):
+        # FaceOff 6.00, 14.51: draft leagues use the NHL ranges, and only they.
+        raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
+                         "the NHL ranges [faceoff] nhl_bench_range and nhl_gm_range, and "
+                         "only a draft league does")
+    for text in filter(None, nhl):
+        DiceRange.parse(text)
+
+
+_DRAFT_RULES = DraftRules(title="the draft league rules of the Hockey Bones text",
+                          checked=draft_rules.CHECKED_RULES, check=draft_rules.check_league)
+
+
+def _draft_rules(ruleset: str) -> DraftRules | None:
+    # FaceOff has no draft league section: its draft leagues only use the NHL ranges.
+    return _DRAFT_RULES if RULESETS[ruleset].draft_league_setup else None
+
+
+def goalie_shares(team: Team) -> list[tuple[str, int]]:
+    """The goalies who share a season's starts (4.00) with their cards' games."""
+    return [(g.id, g.games) for g in draft_rules.starting_goalies(team)]
+
+
+def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:
+    return DefaultCoach(*setup)
+
+
+KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams, load_team=load_team,
+          default_charts=default_charts, game_charts=game_charts,
+          leagues_dir=Path(FIXTURES) / "bones" / "leagues",
+          check_league_options=check_league_options, draft_rules=_draft_rules,
+          goalie_shares=goalie_shares, calibration_figures=calibration.game_figures,
+          default_coach_setup=(DEFAULT_POLICY, DEFAULT_POLICY),
+          coach_setup_file=load_coach, season_coach=season_coach,
+          prompt_coach=PromptCoach, roll_prompt="blue white white red")
