@@ -30,3 +30,5 @@ class SeasonCreated(Event, frozen=True):
     # The league's ruleset and FaceOff options; UNSET for Hockey Bones (unchanged bytes).
     ruleset: str | UnsetType = UNSET
     faceoff: FaceoffOptions | UnsetType = UNSET
+    # Another system's optional rules, by name, which every game records (UNSET: none).
+    options: list[str] | UnsetType = UNSET

@@ -20,7 +20,7 @@ from engine.systems import system_of
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, clock
 from projections.systems import game_read_models
-from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, faceoff_options
+from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, game_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -174,7 +174,7 @@ def sim(
     (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
-    options = faceoff_options(optional_rule, ruleset)
+    options = game_options(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
     lines = None
@@ -193,7 +193,7 @@ def sim(
                               league, late_penalty_house_rule),
                           fixtures=_league_root(league),
                           overtime_skaters=_overtime_skaters(league),
-                          ruleset=ruleset, faceoff=options)
+                          ruleset=ruleset, **options)
     if as_json:
         _dump(result.to_json())
     else:

@@ -10,9 +10,9 @@ import typer
 
 from engine.systems import SYSTEMS
 from events.catalogue import open_store
-from events.common import FaceoffOptions
 from events.errors import RinklogError
 from events.store import EventStore
+from replay.systems import kit_for
 
 RULESETS = {name: rules for system in SYSTEMS.values() for name, rules in system.rulesets.items()}
 """Every ruleset of every registered game system, by name (each has a ``title``, a
@@ -45,23 +45,25 @@ OptionalRuleOption = Annotated[list[str] | None, typer.Option(
     f"{', '.join(OPTIONAL_RULES)} (recorded in the game's first event)")]
 
 
-def faceoff_options(names: list[str] | None, ruleset: str) -> FaceoffOptions:
-    """The FaceOff options named on the command line, checked against the ruleset."""
+def game_options(names: list[str] | None, ruleset: str) -> dict[str, Any]:
+    """The optional rules named by --optional-rule, checked against the ruleset, as the
+    keyword arguments that record them in a new game (the system's kit says how)."""
     names = [n.replace("-", "_") for n in names or []]
+    rules = RULESETS.get(ruleset)
+    if rules is None:
+        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
     unknown = [n for n in names if n not in OPTIONAL_RULES]
     if unknown:
         raise RinklogError(f"--optional-rule: unknown {', '.join(unknown)} "
                            f"(known: {', '.join(OPTIONAL_RULES)})")
-    rules = RULESETS.get(ruleset)
-    if rules is None:
-        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
-    if names and not rules.option_names:
-        raise RinklogError(f"--optional-rule needs --ruleset faceoff2008 ({ruleset} has none)")
     wrong = [n for n in names if n not in rules.option_names]
     if wrong:
-        raise RinklogError(f"--optional-rule: {ruleset} has no {', '.join(wrong)} "
-                           f"(it has: {', '.join(rules.option_names)})")
-    return FaceoffOptions(**dict.fromkeys(names, True))
+        owners = [name for name, other in RULESETS.items()
+                  if set(wrong) <= set(other.option_names)]
+        raise RinklogError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
+                           + (f" (an optional rule of --ruleset {', '.join(owners)})"
+                              if owners else ""))
+    return kit_for(ruleset).game_options(tuple(sorted(set(names))))
 
 
 def out(text: str = "") -> None:

@@ -113,7 +113,8 @@ def season(
                              overtime_skaters=loaded.league.overtime_skaters,
                              late_penalty_house_rule=loaded.league.late_penalty_house_rule,
                              divisions=loaded.divisions, games=games,
-                             ruleset=loaded.league.ruleset, faceoff=loaded.league.faceoff)
+                             ruleset=loaded.league.ruleset, faceoff=loaded.league.faceoff,
+                             options=loaded.league.options)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")

@@ -16,7 +16,7 @@ import typer
 
 from events.base import Event
 from events.errors import RinklogError
-from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, faceoff_options
+from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, game_options
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -405,7 +405,7 @@ def register(app: typer.Typer) -> None:
             # A game's options are fixed when it is created (GameCreated).
             raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                                "--late-penalty-house-rule/--ruleset/--optional-rule")
-        options = faceoff_options(optional_rule, ruleset)
+        options = game_options(optional_rule, ruleset)
         with open_store(db) as store:
             loaded = load_league(league) if league else None
             gid = resume or new_live_game(
@@ -414,7 +414,7 @@ def register(app: typer.Typer) -> None:
                 late_penalty_house_rule=late_penalty_house_rule or bool(
                     loaded and loaded.league.late_penalty_house_rule),
                 overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
-                ruleset=ruleset, faceoff=options)
+                ruleset=ruleset, **options)
             folded = resume_point(store, gid)
             coach = kit_for(folded.created.ruleset).prompt_coach(Prompter(ask_at_table, _out))
             if folded.state.finished and not folded.pending:

@@ -193,7 +193,9 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
                          workers=workers, overtime_skaters=loaded.league.overtime_skaters,
                          late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                         ruleset=ruleset, faceoff=faceoff)
+                         ruleset=ruleset, faceoff=faceoff,
+                         options=loaded.league.options if ruleset == loaded.league.ruleset
+                         else ())
         for fx in fixtures:
             events = read_game(store, season_game_id(run.season_id, fx.number))
             figures = _game_figures(events, charts, system.name)

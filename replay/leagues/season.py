@@ -64,13 +64,14 @@ _season: tuple[str, str] = ("", "")
 _coach_setup: Any = None  # what the system's default coach is built from (None: default)
 _overtime_skaters = 5
 _late_penalty_house_rule = False
-_rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)
+_rules: tuple[str, FaceoffOptions, tuple[str, ...]] = ("bones", NO_FACEOFF_OPTIONS, ())
 
 
 def _init(teams: dict[str, Any], charts: Any, season_id: str, seed: str,
           coach_setup: Any = None, overtime_skaters: int = 5,
           late_penalty_house_rule: bool = False,
-          rules: tuple[str, FaceoffOptions] = ("bones", NO_FACEOFF_OPTIONS)) -> None:
+          rules: tuple[str, FaceoffOptions, tuple[str, ...]] = ("bones", NO_FACEOFF_OPTIONS, ())
+          ) -> None:
     global _charts, _season, _coach_setup, _overtime_skaters, _late_penalty_house_rule, _rules
     _teams.clear()
     _teams.update(teams)
@@ -123,7 +124,8 @@ def _play(fixture: tuple[int, str, str, str, str]
                                             else kit.default_coach_setup),
                      overtime_skaters=_overtime_skaters,
                      late_penalty_house_rule=_late_penalty_house_rule,
-                     season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1])
+                     season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1],
+                     options=_rules[2])
     rows = [(type(e).__name__, _encode(e)) for e in game.events]
     # the read models leaders need, folded here while the events are in memory
     stats = read_models.game_rows(system_of(_rules[0]).name, game_id, game.events,
@@ -147,7 +149,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None, games: int | None = None,
                ruleset: str = "bones",
-               faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> SeasonRun:
+               faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+               options: Sequence[str] = ()) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point.
 
     The season records the whole ``schedule``; ``games`` plays only its first N, so a
@@ -167,7 +170,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                             late_penalty_house_rule=late_penalty_house_rule,
                             # UNSET for Hockey Bones, so its seasons' bytes are unchanged
                             ruleset=UNSET if ruleset == "bones" else ruleset,
-                            faceoff=faceoff if faceoff.any else UNSET)
+                            faceoff=faceoff if faceoff.any else UNSET,
+                            options=sorted(set(options)) if options else UNSET)
     if not store.exists(season_id):
         store.append(season_id, [created], 0, kind="season", system=LEAGUE,
                      meta=stream_index([created]).meta)
@@ -190,7 +194,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     events = 0
     if progress:
         progress(done, len(cut))
-    setup = (coach, overtime_skaters, late_penalty_house_rule, (ruleset, faceoff))
+    rules = (ruleset, faceoff, tuple(sorted(set(options))))
+    setup = (coach, overtime_skaters, late_penalty_house_rule, rules)
     results = _results(todo, teams, charts, season_id, seed, workers, setup)
     try:
         for game_id, rows, meta, stats in results:

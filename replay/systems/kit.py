@@ -52,6 +52,8 @@ class Kit:
     load_team: Callable[[Path], Any]  # one team file (CardError naming file and field)
     default_charts: Callable[[Root], Any]  # the chart pack of a fixtures root
     game_charts: Callable[[Any, FaceoffOptions], Any]  # the pack a game's options call for
+    # optional rules by name -> the create_game keywords that record them in GameCreated
+    game_options: Callable[[tuple[str, ...]], dict[str, Any]]
     leagues_dir: Path  # the bundled leagues
     # --- leagues and seasons
     check_league_options: Callable[[Any], None]  # a league.toml's options (ValueError)

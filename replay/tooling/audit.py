@@ -325,6 +325,7 @@ class _Audit:
             "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
             "FaceOff options": (season.faceoff if season.faceoff is not UNSET
                                 else NO_FACEOFF_OPTIONS).created_fields(),
+            "options": season.options,
         }
         got = {
             "game id": created.game_id, "teams": (created.home.team_id, created.away.team_id),
@@ -335,6 +336,7 @@ class _Audit:
             "ruleset": created.ruleset,
             "FaceOff options": {name: value for name in FACEOFF_CREATED_FIELDS
                                 if (value := getattr(created, name)) is not UNSET},
+            "options": created.options,
         }
         for key, value in want.items():
             if got[key] != value:

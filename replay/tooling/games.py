@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,7 +105,8 @@ def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
                 seed: str | None = None, ruleset: str = "bones",
                 goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
                 late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
-                live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
+                live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+                options: Sequence[str] = ()) -> PlayedGame:
     """A game's first event, with the blobs it names: the one way a game is created. The
     options (a league's overtime skaters, the quick reference's late-penalty house rule,
     FaceOff 2008's optional rules and NHL ranges) are recorded in it."""
@@ -134,6 +135,8 @@ def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
         season=season,
         number=number,
         **faceoff.created_fields(),
+        # another system's optional rules, by name (UNSET when none: unchanged bytes)
+        **({"options": sorted(set(options))} if options else {}),
     )
     # The game's rules check its options (and its goalies) now, before anything is written.
     system.initial_state(created, home, away, charts)
@@ -146,12 +149,13 @@ def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
               goalies: tuple[str, str] = ("", ""),
               coach: Any = None, overtime_skaters: int = 5,
               late_penalty_house_rule: bool = False, season: str = "",
-              number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> PlayedGame:
+              number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+              options: Sequence[str] = ()) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source."""
     game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
                        goalies=goalies, overtime_skaters=overtime_skaters,
                        late_penalty_house_rule=late_penalty_house_rule, season=season,
-                       number=number, faceoff=faceoff)
+                       number=number, faceoff=faceoff, options=options)
     created = game.created
     system = system_of(created.ruleset)
     charts = kit_for(ruleset).game_charts(charts, faceoff)
@@ -179,7 +183,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
              ruleset: str = "bones", dice: DiceSource | None = None,
              coach: Any = None, overtime_skaters: int = 5,
              late_penalty_house_rule: bool = False,
-             faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> GameResult:
+             faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+             options: Sequence[str] = ()) -> GameResult:
     """Play a whole game and append it as one stream; nothing is written on an error.
 
     Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
@@ -209,7 +214,8 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
                      seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
                      overtime_skaters=overtime_skaters,
-                     late_penalty_house_rule=late_penalty_house_rule, faceoff=faceoff)
+                     late_penalty_house_rule=late_penalty_house_rule, faceoff=faceoff,
+                     options=options)
     head = store_game(store, game_id, game)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,

@@ -231,7 +231,8 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
                   game_id: str | None = None, fixtures: str | Path | None = None,
                   ruleset: str = "bones", late_penalty_house_rule: bool = False,
                   overtime_skaters: int = 5,
-                  faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS) -> str:
+                  faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+                  options: Sequence[str] = ()) -> str:
     """Create a typed-dice game played at the table (``live`` in its GameCreated, so it
     may stop and resume): its blobs and its first event; return its id."""
     kit = kit_for(ruleset)
@@ -244,7 +245,7 @@ def new_live_game(store: EventStore, home_id: str, away_id: str, *,
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
     game = create_game(home, away, charts, game_id=game_id, ruleset=ruleset, live=True,
                        late_penalty_house_rule=late_penalty_house_rule,
-                       overtime_skaters=overtime_skaters, faceoff=faceoff)
+                       overtime_skaters=overtime_skaters, faceoff=faceoff, options=options)
     for content, media in game.blobs:
         store.put_blob(content, media)
     store.append(game_id, game.events, expected_version=0, kind="game",

@@ -38,6 +38,11 @@ def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
     return charts
 
 
+def game_options(names: tuple[str, ...]) -> dict[str, Any]:
+    """FaceOff's optional rules (17.000-21.000) are recorded as its own GameCreated fields."""
+    return {"faceoff": FaceoffOptions(**dict.fromkeys(names, True))}
+
+
 def check_league_options(league: Any) -> None:
     """A league.toml's Hockey Bones and FaceOff options, against its ruleset."""
     rules = RULESETS[league.ruleset]
@@ -74,7 +79,7 @@ def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:
 
 
 KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams, load_team=load_team,
-          default_charts=default_charts, game_charts=game_charts,
+          default_charts=default_charts, game_charts=game_charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "bones" / "leagues",
           check_league_options=check_league_options, draft_rules=_draft_rules,
           goalie_shares=goalie_shares, calibration_figures=calibration.game_figures,
