@@ -217,3 +217,59 @@ def test_a_season_recorded_with_a_cut_schedule_says_why_it_cannot_grow(tmp_path,
         run_season(store, schedule=fixtures[:2], **setup)  # as rinklog 0.1 recorded --games 2
         with pytest.raises(RinklogError, match="only its first 2 games scheduled"):
             run_season(store, schedule=fixtures, games=4, **setup)
+
+
+def test_a_worker_that_dies_stops_the_season_in_one_line(tmp_path, league, monkeypatch):
+    """Every wait of the season's workers has a bound: a worker that dies mid-game (here,
+    game 5 exits the process) ends the run with one line, keeps whole games stored in
+    schedule order (those the dead worker had not handed back are played again by the next
+    run), and leaves no worker behind."""
+    import multiprocessing
+    import os
+
+    from events.errors import RinklogError
+    from replay.leagues import season
+
+    real = season._play
+
+    def dies_at_five(fixture):
+        if fixture[0] == 5:
+            os._exit(3)
+        return real(fixture)
+
+    monkeypatch.setattr(season, "_play", dies_at_five)  # the forked workers inherit it
+    with pytest.raises(RinklogError, match="worker stopped .exit code 3."):
+        play(tmp_path / "died.db", league, workers=2)
+    stored = sorted(g for g in heads(tmp_path / "died.db") if g != "demo-t")
+    assert 1 <= len(stored) <= 4
+    assert stored == [f"demo-t-{n:04d}" for n in range(1, len(stored) + 1)]
+    assert not multiprocessing.active_children()
+
+
+def test_a_game_that_fails_in_a_worker_is_named(tmp_path, league, monkeypatch):
+    from events.errors import RinklogError
+    from replay.leagues import season
+
+    real = season._play
+
+    def fails_at_three(fixture):
+        if fixture[0] == 3:
+            raise ValueError("a card the rules cannot read")
+        return real(fixture)
+
+    monkeypatch.setattr(season, "_play", fails_at_three)
+    with pytest.raises(RinklogError, match="game 3 failed in a worker: ValueError: a card"):
+        play(tmp_path / "failed.db", league, workers=2)
+
+
+def test_a_worker_whose_writer_is_gone_ends(league):
+    """A worker polls for work and ends once its parent is not the writer that started it
+    (a writer killed with SIGKILL): no orphan keeps running."""
+    import multiprocessing
+
+    from replay.leagues import season
+
+    ours, theirs = multiprocessing.Pipe()
+    ours.send((1, "X", "Y", "", ""))
+    season._work(theirs, [], ({}, None, "s", "t"), parent=-1)  # returns at once
+    assert not ours.poll(0.1)  # it played nothing

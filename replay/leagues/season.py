@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import multiprocessing.connection
+import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 from msgspec import UNSET
@@ -223,27 +226,137 @@ def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Any], 
 
 
 def _pooled(todo, teams, charts, season_id, seed, workers, setup):
-    """Games from a pool, in order, with at most ``_AHEAD * workers`` of them played (or
-    being played) ahead of the writer: a writer slower than the workers (a slow disk, a
-    busy machine) makes them wait instead of piling finished games up in this process
-    (``Pool.imap`` buffers every result it has received, ~200 KB a game)."""
-    context = multiprocessing.get_context("fork")
-    pool = context.Pool(workers, initializer=_init, initargs=(teams, charts, season_id, seed, *setup))
+    """Games from worker processes, in schedule order, with at most ``_AHEAD * workers``
+    of them played (or being played) ahead of the writer: a writer slower than the
+    workers (a slow disk, a busy machine) makes them wait instead of piling finished
+    games up in this process (~200 KB a game)."""
+    crew = _Crew(workers, (teams, charts, season_id, seed, *setup))
     fixtures = iter(todo)
-    pending: deque = deque()
     try:
+        order: deque[int] = deque()
         for f in itertools.islice(fixtures, _AHEAD * workers):
-            pending.append(pool.apply_async(_play, (f,)))
-        while pending:
-            game = pending.popleft().get()
+            crew.submit(f)
+            order.append(f[0])
+        done: dict[int, tuple] = {}
+        while order:
+            while order[0] not in done:
+                number, game = crew.result()
+                done[number] = game
+            game = done.pop(order.popleft())
             for f in itertools.islice(fixtures, 1):  # keep the workers busy while we write
-                pending.append(pool.apply_async(_play, (f,)))
+                crew.submit(f)
+                order.append(f[0])
             yield game
             del game
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
     finally:
-        pending.clear()
-        pool.join()
+        crew.stop()
+
+
+_RESULT_WAIT = 300.0  # seconds without a finished game before the season gives up
+_POLL = 0.5  # how often a waiting side looks whether the other is still there
+_STOP_WAIT = 5.0  # seconds a worker has to stop before it is killed
+
+
+class _Crew:
+    """Worker processes playing a season's games, with every wait bounded.
+
+    ``multiprocessing.Pool`` could hang in ``terminate`` (a season test stopped there in
+    3 of 12 runs of one configuration), and a queue shared by the workers is left with a
+    half-written game when one of them dies mid-write, so the writer would wait for the
+    rest forever. A crew gives each worker a pipe of its own (only that worker holds the
+    other end, so its death reads as the end of the pipe), polls with a bound and gives
+    up with one line when a worker dies or no game finishes in ``_RESULT_WAIT``; stopping
+    asks each worker to end, then kills what is left. A worker whose writer is gone
+    (killed with SIGKILL) notices within ``_POLL`` seconds and ends.
+    """
+
+    def __init__(self, workers: int, initargs: tuple) -> None:
+        context = multiprocessing.get_context("fork")
+        self.procs: list[Any] = []
+        self.conns: list[Any] = []
+        self.load: list[int] = []  # games sent to each worker and not yet back
+        for _ in range(workers):
+            ours, theirs = context.Pipe()
+            proc = context.Process(target=_work, daemon=True,
+                                   args=(theirs, list(self.conns), initargs, os.getpid()))
+            proc.start()
+            theirs.close()  # the worker's end lives only in the worker
+            self.procs.append(proc)
+            self.conns.append(ours)
+            self.load.append(0)
+
+    def submit(self, fixture: tuple) -> None:
+        i = min(range(len(self.conns)), key=self.load.__getitem__)
+        try:
+            self.conns[i].send(fixture)
+        except OSError:  # the worker's end is closed: it died
+            self._stopped(i)
+        self.load[i] += 1
+
+    def _stopped(self, i: int) -> NoReturn:
+        self.procs[i].join(timeout=_STOP_WAIT)
+        raise RinklogError(f"a season worker stopped (exit code {self.procs[i].exitcode}); "
+                           "run the season again to play on") from None
+
+    def result(self) -> tuple[int, tuple]:
+        waited = 0.0
+        while True:
+            ready = multiprocessing.connection.wait(self.conns, timeout=_POLL)
+            if not ready:
+                waited += _POLL
+                if waited >= _RESULT_WAIT:
+                    raise RinklogError(f"no game finished in {_RESULT_WAIT:.0f} s; "
+                                       "run the season again to play on")
+                continue
+            conn = ready[0]
+            i = self.conns.index(conn)
+            try:
+                number, game = conn.recv()
+            except (EOFError, OSError):
+                self._stopped(i)
+            self.load[i] -= 1
+            if isinstance(game, _WorkerError):
+                raise RinklogError(f"game {number} failed in a worker: {game.message}")
+            return number, game
+
+    def stop(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(None)
+            except (OSError, ValueError):
+                pass  # that worker is gone already
+        deadline = time.monotonic() + _STOP_WAIT
+        for proc in self.procs:
+            proc.join(timeout=max(0.0, deadline - time.monotonic()))
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=_STOP_WAIT)
+        for conn in self.conns:
+            conn.close()
+
+
+@dataclass(frozen=True)
+class _WorkerError:
+    message: str
+
+
+def _work(conn: Any, others: list[Any], initargs: tuple, parent: int) -> None:
+    """A worker: play each fixture it is sent until told to stop or its writer is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the writer's to handle
+    for other in others:
+        other.close()  # the writer's ends of the other workers' pipes are not ours
+    _init(*initargs)
+    try:
+        while os.getppid() == parent:
+            if not conn.poll(_POLL):
+                continue
+            fixture = conn.recv()
+            if fixture is None:
+                return
+            try:
+                conn.send((fixture[0], _play(fixture)))
+            except Exception as err:  # noqa: BLE001 - the writer reports it in one line
+                conn.send((fixture[0], _WorkerError(f"{type(err).__name__}: {err}")))
+    except (EOFError, OSError):  # the writer is gone
+        return
