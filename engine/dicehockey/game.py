@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from engine.dice import DiceSource
 from engine.dicehockey import (
     faceoffs,
     passing,
@@ -25,7 +26,6 @@ from engine.dicehockey.lines import apply_change, change_fault, on_ice, rest_all
 from engine.dicehockey.puck import apply_space, apply_stopped, give_puck
 from engine.dicehockey.rulesets import OPTIONS, RULESETS
 from engine.dicehockey.state import CHOICE_STEPS, SIDES, GameState, Step, TeamState, other
-from engine.dice import DiceSource
 from events import dicehockey as ev
 from events.base import Event
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
