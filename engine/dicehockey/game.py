@@ -210,7 +210,7 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         if goalie not in team.lines.goalies:
             raise IllegalChoice(f"10: {goalie!r} is not a goalie of {team.id}")
         return TeamState(side=side, team=team, cards={c.id: c for c in team.skaters},
-                         goalie=goalie)
+                         goalies={g.id: g for g in team.goalies}, goalie=goalie)
 
     return GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
                      home=team_state("home", home), away=team_state("away", away),

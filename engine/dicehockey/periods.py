@@ -140,7 +140,7 @@ def decide_so_card(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """14, 15: 00-49 the shooter's card, 50-99 the goalie's."""
     opponent = state.team(other(step.side))
     shooter = state.card(step.side, step.player)
-    goalie = next(g for g in opponent.team.goalies if g.id == opponent.goalie)
+    goalie = opponent.goalie_card()
     on_shooter = roll.value <= 49
     return [ShootoutCardRolled(
         side=step.side, shooter=step.player, goalie=opponent.goalie,

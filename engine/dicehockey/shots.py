@@ -52,7 +52,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     side, shooter = step.side, step.player
     opponent = state.team(other(side))
     card = state.card(side, shooter)
-    goalie = opponent.team.goalies[[g.id for g in opponent.team.goalies].index(opponent.goalie)]
+    goalie = opponent.goalie_card()
     empty_net = opponent.pulled
     if step.shot == "GS":
         upto, read_on = goalie.goal, goalie

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.dicehockey.cards import Charts, Skater, Team
+from engine.dicehockey.cards import Charts, Goalie, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
 from events.common import other_side as other
 
@@ -82,7 +82,8 @@ class TeamState:
     side: str
     team: Team
     cards: dict[str, Skater]
-    goalie: str
+    goalies: dict[str, Goalie]
+    goalie: str  # the goalie of record, in net unless ``pulled``
     forwards: int = 1  # 9: the forward line on the ice (1-4)
     defense: int = 1  # 9: the pair on the ice (1-3)
     f_spaces: int = 0  # timing spaces the forward line has played this shift (9)
@@ -101,6 +102,9 @@ class TeamState:
     shootout_goals: int = 0
     penalties: list[Penalty] = field(default_factory=list)
     out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
+
+    def goalie_card(self) -> Goalie:
+        return self.goalies[self.goalie]
 
     def men_short(self) -> int:
         """Skaters penalties take away: one per running penalty that makes the team
