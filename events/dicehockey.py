@@ -190,7 +190,7 @@ class ShotTaken(DiceHockeyBase, frozen=True):
 
     side: Side
     shooter: str
-    goalie: str
+    goalie: str | None  # None: an empty net (22)
     kind: Literal["PS", "GS", "breakaway"]
     upto: int  # goal range 00-upto
     raw: int

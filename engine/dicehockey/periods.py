@@ -57,6 +57,7 @@ def apply_period_started(state: GameState, event: PeriodStarted) -> None:
     state.period_opened = False
     state.space = 0
     state.puck = None
+    state.whistle_side = None  # 12: nobody has had the puck yet this period
     state.window = "stoppage"
     state.coach_window = True
     for side in SIDES:

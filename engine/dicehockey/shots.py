@@ -66,7 +66,8 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     # 20: a 00 always scores; ruling R-22a: a breakaway into an empty net always scores
     goal = raw == 0 or value <= upto or empty_net
     first = state.possession_shots == 0
-    shot = dict(side=side, shooter=shooter, goalie=opponent.goalie, kind=step.shot, upto=upto,
+    shot = dict(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
+                kind=step.shot, upto=upto,
                 raw=raw, modifier=modifier, modifiers=modifiers, goal=goal, rebound=not first,
                 roll=state.rolls, rule="19" if step.shot == "breakaway" else "8")
     spaces = count_space(state, "shot", "22") if first else []
