@@ -43,6 +43,15 @@ def test_1_5_seeded_d10_is_the_shared_blake2b_derivation(seed: str, game_id: str
     assert dice.derive_roll(seed, game_id, n) == Roll(red, white)
 
 
+@pytest.mark.parametrize(("seed", "game_id", "n", "typed"), [
+    ("2026", "ALD-BRK-1", 1, "2 2"), ("2026", "ALD-BRK-1", 2, "5 5"),
+    ("the 1972 summit series, game eight, moscow: henderson scores with 34 seconds left",
+     "2026-10-08-MTL-TOR", 137, "0 3"),
+])
+def test_docs_dice_md_d10_vectors(seed: str, game_id: str, n: int, typed: str) -> None:
+    assert str(dice.derive_roll(seed, game_id, n)) == typed
+
+
 def test_1_5_every_d10_face_is_equally_likely() -> None:
     counts = [0] * 10
     for byte in range(256):
