@@ -14,13 +14,13 @@ HOME_WINS = 49  # 6: "the home team wins the face off on rolls of 00-49"
 
 
 def home_upto(home_rating: int, away_rating: int) -> int:
-    """The last number the home centre wins on (6); ruling R-6a: -1 to 99 at most."""
+    """The last number the home centre wins on (6); ruling R-DH-6a: -1 to 99 at most."""
     return max(-1, min(99, HOME_WINS + home_rating - away_rating))
 
 
 def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list[Event]:
     home, away = on_ice(state, "home"), on_ice(state, "away")
-    ratings = [state.card(side, slots["C"]).faceoff or 0  # ruling R-10a: a stand-in +0
+    ratings = [state.card(side, slots["C"]).faceoff or 0  # ruling R-DH-10a: a stand-in +0
                for side, slots in (("home", home), ("away", away))]
     upto = home_upto(*ratings)
     side = "home" if roll.value <= upto else "away"

@@ -116,7 +116,7 @@ def _turnover(state: GameState, event: ev.TurnoverRolled) -> None:
 def _goal(state: GameState, event: ev.GoalScored) -> None:
     state.team(event.side).score += 1
     if state.overtime:
-        state.decided = "OT"  # ruling R-13a: sudden death
+        state.decided = "OT"  # ruling R-DH-13a: sudden death
 
 
 def _dump_declared(state: GameState, event: ev.DumpDeclared) -> None:

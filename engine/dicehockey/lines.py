@@ -30,7 +30,7 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
 
 def slots_for(team: TeamState, forwards: int, defense: int,
               extra: str | None = None) -> dict[str, str | None]:
-    """The slots of a team with these pawns (15: PK boxes; ruling R-10a: stand-ins)."""
+    """The slots of a team with these pawns (15: PK boxes; ruling R-DH-10a: stand-ins)."""
     players: dict[str, str | None] = dict(line_players(team, forwards, defense))
     taken = set(players.values())
     for slot, pid in players.items():
@@ -76,7 +76,7 @@ def _short_in_box(team: TeamState, player_id: str) -> bool:
 
 
 def _stand_in(team: TeamState, slot: str, taken: set[str | None]) -> str | None:
-    """Ruling R-10a: a player who cannot play is replaced by the fourth line's player in
+    """Ruling R-DH-10a: a player who cannot play is replaced by the fourth line's player in
     the same slot, else the first dressed skater free (a face-off man for C)."""
     lines = team.team.lines
     index = SLOTS.index(slot)
@@ -151,7 +151,7 @@ def expected_slots(state: GameState, event: LinesChanged) -> dict[str, str | Non
 
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
-    """Ruling R-9c: a change never takes the player with the puck off the ice."""
+    """Ruling R-DH-9c: a change never takes the player with the puck off the ice."""
     return state.puck is None or state.puck[0] != side or state.puck[1] in slots.values()
 
 
@@ -175,7 +175,7 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
 
 def _forward_waits(team: TeamState, line: int) -> set[int]:
     """Whom a line leaving waits for (9): the other regular lines; a regular line with a
-    B-stamina player waits for all three others (11); ruling R-9b: the fourth line,
+    B-stamina player waits for all three others (11); ruling R-DH-9b: the fourth line,
     outside the rotation, waits for nobody."""
     if line == 4 and not team.fourth_in_rotation:
         return set()
@@ -190,7 +190,7 @@ def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
 
 
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:
-    """Ruling R-9b: a line's shift counts for the others once it comes on."""
+    """Ruling R-DH-9b: a line's shift counts for the others once it comes on."""
     for others in waiting.values():
         others.discard(line)
 

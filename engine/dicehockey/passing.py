@@ -4,7 +4,7 @@ The roll is modified (``pass_modifier``) by the defense and the passer (7), by a
 (8, passer only), by a tired line (9: the defense ignores its ratings and the passer
 takes -10), or on the power play by PP + PK instead (21D, doubled at 5 on 3). Rolls of
 95-99 are never modified (20, 21D); a modified number above 94 is a dead puck and a
-face-off (21C, which takes precedence over 20's cap at 94: ruling R-21Ca); nothing reads
+face-off (21C, which takes precedence over 20's cap at 94: ruling R-DH-21Ca); nothing reads
 below 00 (20). Then the column says: PS/GS (a shot), To (a pass), TRV A 90-94 (the
 defense's LW/C/RW/LD/RD steals it), TRV B 95-96 (the Turnover chart), Penalty 97-98,
 Special 99. A short-handed team's pass is a clearing attempt (15, 22) and a team facing
@@ -131,7 +131,7 @@ def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) ->
 def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> list[Event]:
     """15, 22: the short-handed team's pass is a clear if it reaches a player on the ice
     (PS and GS are ignored); to an empty box (LW; LW or RW at 5 on 3) it fails and the
-    power play's player there has it. Ruling R-15b: the roll is not modified, and a
+    power play's player there has it. Ruling R-DH-15b: the roll is not modified, and a
     clear leaves the puck with the power play's RD (even) or LD (odd)."""
     side, carrier = step.side, step.player
     raw = roll.value

@@ -3,9 +3,9 @@ the box, and penalties killed by clears instead of time.
 
 A penalty off a skater's card (97-98) or a goalie's (95-99) is always a minor. On the
 team with the puck it stops play at once; on the defense it is delayed (15): play goes
-on, an extra attacker joins the offense (22, ruling R-22b), and the whistle comes when
+on, an extra attacker joins the offense (22, ruling R-DH-22b), and the whistle comes when
 the defense gains the puck or play stops; a goal first erases it. A goalie's penalty
-stops play at once (ruling R-15c: he has covered the puck).
+stops play at once (ruling R-DH-15c: he has covered the puck).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from events.dicehockey import (
 
 def ranked(state: GameState, side: str, rank: int) -> str:
     """15: the player of ``side``'s five with the ``rank``-th highest penalty rating;
-    ruling R-15a: a tie goes to the first in slot order (LW, C, RW, LD, RD), and a rank
+    ruling R-DH-15a: a tie goes to the first in slot order (LW, C, RW, LD, RD), and a rank
     past a short-handed team's skaters is its last."""
     slots = on_ice(state, side)
     players = [slots[s] for s in SLOTS if slots[s]]
@@ -70,7 +70,7 @@ def apply_infraction(state: GameState, event: InfractionRolled) -> None:
 
 
 def extra_attacker(state: GameState, side: str) -> str | None:
-    """Ruling R-22b: during a delayed penalty the offense adds its dressed skater off the
+    """Ruling R-DH-22b: during a delayed penalty the offense adds its dressed skater off the
     ice with the widest goal range (22: "take any player from any line")."""
     team = state.team(side)
     if team.pulled:

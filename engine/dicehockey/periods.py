@@ -2,12 +2,12 @@
 
 A period lasts the two teams' timing ratings added, in timing spaces (12: 10 + 11 = 21).
 The space that fills the period is played out (its shot, its chart roll) and then the
-period ends (ruling R-12a). Tied after three, a regular-season game plays one overtime
-of a quarter period rounded up (13: 21 gives 6), sudden death (ruling R-13a), then a
+period ends (ruling R-DH-12a). Tied after three, a regular-season game plays one overtime
+of a quarter period rounded up (13: 21 gives 6), sudden death (ruling R-DH-13a), then a
 shootout; a playoff game plays full periods until a goal (13). A shootout (14) is three
-shooters a side (away first: ruling R-14b), each attempt a roll for the card (00-49 the
+shooters a side (away first: ruling R-DH-14b), each attempt a roll for the card (00-49 the
 shooter's, 50-99 the goalie's) and a roll on its shootout range; tied after three,
-sudden-death rounds follow (ruling R-14a). The winner is credited one goal (ruling R-14c).
+sudden-death rounds follow (ruling R-DH-14a). The winner is credited one goal (ruling R-DH-14c).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def final_events(state: GameState, decided: str, home: int | None = None,
 
 
 def decide_end_game(state: GameState, step: Step, roll: Roll | None) -> list[Event]:
-    """The end of a shootout (14): the winner gets one goal more (ruling R-14c)."""
+    """The end of a shootout (14): the winner gets one goal more (ruling R-DH-14c)."""
     shootout = state.shootout
     assert shootout is not None
     winner = shootout_winner(shootout.taken)
@@ -118,7 +118,7 @@ def apply_game_ended(state: GameState, event: GameEnded) -> None:
 
 def shootout_winner(taken: list[tuple[str, bool]]) -> str | None:
     """Who has won the shootout so far (14), or None: after three rounds unless the
-    other side cannot catch up; then sudden-death rounds (ruling R-14a)."""
+    other side cannot catch up; then sudden-death rounds (ruling R-DH-14a)."""
     shots = {side: [scored for s, scored in taken if s == side] for side in SIDES}
     goals = {side: sum(shots[side]) for side in SIDES}
     left = {side: max(0, SHOOTERS - len(shots[side])) for side in SIDES}

@@ -43,7 +43,7 @@ def give_puck(state: GameState, side: str, player: str) -> None:
 
 
 def assists(state: GameState, scorer: str) -> list[str]:
-    """7: the last two players to handle the puck before the goal; ruling R-7a: the
+    """7: the last two players to handle the puck before the goal; ruling R-DH-7a: the
     scorer's own earlier touches are passed over, so a team-mate gets the credit."""
     found: list[str] = []
     for player in reversed(state.handlers):
@@ -99,7 +99,7 @@ def whistle(state: GameState, reason: str, rule: str, calls: tuple[Call, ...] = 
 
 def penalty_event(state: GameState, call: Call, penalty_id: int) -> PenaltyAssessed:
     """A penalty put in the box: minors, double minors and majors killed by 2, 4, 5
-    clears (15); a fight sits 5 timing spaces (18); ruling R-15d: a misconduct sits 10."""
+    clears (15); a fight sits 5 timing spaces (18); ruling R-DH-15d: a misconduct sits 10."""
     return PenaltyAssessed(
         id=penalty_id, side=call.side, player=call.player, infraction=call.infraction,
         kind=call.kind, minutes=MINUTES[call.kind], clears=CLEARS.get(call.kind, 0),
@@ -124,7 +124,7 @@ def apply_stopped(state: GameState, event: PlayStopped) -> None:
 MINUTES = {"minor": 2, "double_minor": 4, "major": 5, "misconduct": 10,
            "game_misconduct": 10, "fight": 5, "penalty_shot": 0}
 CLEARS = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of minutes
-SPACES = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-15d
+SPACES = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
 
 __all__ = ["apply_space", "apply_stopped", "assists", "count_space",
            "give_puck", "on_ice", "penalty_event", "strength", "whistle"]

@@ -63,7 +63,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     modifier, modifiers = shot_modifier(state, side)
     raw = roll.value
     value = raw + modifier
-    # 20: a 00 always scores; ruling R-22a: a breakaway into an empty net always scores
+    # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores
     goal = raw == 0 or value <= upto or empty_net
     first = state.possession_shots == 0
     shot = dict(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,

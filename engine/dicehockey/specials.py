@@ -3,8 +3,8 @@
 A 99 on a passing column sends the dice to the Special Play chart: 00-09 a fight (roll
 the Fight chart: it *can* result in one), 50-87 a penalty, 88-99 an injury; the text is
 silent on 10-49, which the substitute chart fills with play on and scrums (ruling
-R-16a). Special-play penalties are "of the more severe variety" and stop play at once
-(ruling R-15e). Fighters sit five timing spaces and are replaced: no 4 on 4 (18). An
+R-DH-16a). Special-play penalties are "of the more severe variety" and stop play at once
+(ruling R-DH-15e). Fighters sit five timing spaces and are replaced: no 4 on 4 (18). An
 injured player leaves the game, play stops, and Games Missed says for how long (17).
 """
 
@@ -57,7 +57,7 @@ def decide_special(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 def apply_special(state: GameState, event: SpecialPlayRolled) -> None:
     """Follow-ups, while the carrier still has the puck: the Fight chart (18), or his
-    penalty shot (15: ruling R-15g, the carrier was taken down)."""
+    penalty shot (15: ruling R-DH-15g, the carrier was taken down)."""
     assert state.puck is not None
     side, carrier = state.puck
     if event.kind == "fight":
@@ -83,7 +83,7 @@ def decide_fight(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 
 def apply_injury(state: GameState, event: InjuryRolled) -> None:
-    state.team(event.side).out[event.player] = "injured"  # ruling R-17a: out for the game
+    state.team(event.side).out[event.player] = "injured"  # ruling R-DH-17a: out for the game
     state.pending.append(Step("games_missed", side=event.side, player=event.player,
                               upto=event.max_games))
 
@@ -95,6 +95,6 @@ def decide_games_missed(state: GameState, step: Step, roll: Roll) -> list[Event]
 
 
 def decide_suspension(state: GameState, step: Step, roll: Roll) -> list[Event]:
-    """15: "Roll one die": the white die; ruling R-15f: a 0 reads 10."""
+    """15: "Roll one die": the white die; ruling R-DH-15f: a 0 reads 10."""
     return [SuspensionRolled(side=step.side, player=step.player, games=roll.white or 10,
                              roll=state.rolls, rule="15")]

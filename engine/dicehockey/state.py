@@ -112,7 +112,7 @@ class TeamState:
         return min(2, sum(1 for p in self.penalties if p.short))
 
     def tired(self) -> bool:
-        """Ruling R-9a: a line left on after its two timing spaces (9) pays for it once
+        """Ruling R-DH-9a: a line left on after its two timing spaces (9) pays for it once
         a third space has gone by."""
         return self.f_spaces > SHIFT_SPACES or self.d_spaces > SHIFT_SPACES
 
@@ -218,7 +218,7 @@ def _shootout_step(state: GameState) -> Step:
     if state.decided:
         return Step("end_game")
     n = len(shootout.taken)
-    side = "away" if n % 2 == 0 else "home"  # ruling R-14b: the away team shoots first
+    side = "away" if n % 2 == 0 else "home"  # ruling R-DH-14b: the away team shoots first
     shooters = shootout.shooters(side)
     return Step("so_card", side=side, player=shooters[(n // 2) % len(shooters)],
                 shot="shootout", number=n // 2 + 1)

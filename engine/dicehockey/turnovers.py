@@ -53,7 +53,7 @@ def decide_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 
 def _empty_net_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
-    """22: "Do NOT MODIFY the roll"; ruling R-22c: 90-99 is a plain dump."""
+    """22: "Do NOT MODIFY the roll"; ruling R-DH-22c: 90-99 is a plain dump."""
     side, carrier = step.side, step.player
     opponent = other(side)
     shot = state.card(side, carrier).pass_band(roll.value).shot if roll.value < 90 else None
