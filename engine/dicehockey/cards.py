@@ -69,7 +69,8 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     goal: Number  # 4, 8: scores on 00-goal
     saves: Annotated[list[SaveBand], Meta(min_length=1)]
     so: Number  # 14: shootout range 00-so
-    so_attempts: Annotated[int, Meta(ge=0, le=82)] = 0  # 14: attempts a season ("(7)")
+    # 14: attempts a season ("(7)"); ruling R-DH-14d: kept, not enforced by one game
+    so_attempts: Annotated[int, Meta(ge=0, le=82)] = 0
 
     def save(self, value: int) -> SaveBand:
         return band(self.saves, value)

@@ -241,6 +241,7 @@ def _choice_fault(state: GameState, event: Event) -> str | None:
         team = state.team(event.side)
         if team.time_out:
             return "12: each team has one time out"
+        # ruling R-DH-12b: the team that had the puck when play stopped
         if state.puck is not None or not state.period_live or state.whistle_side != event.side:
             return "12: a time out needs a dead puck and the puck when play stopped"
         if event.period_length != state.length + event.add_space or event.rule != "12":
@@ -261,6 +262,7 @@ def _choice_fault(state: GameState, event: Event) -> str | None:
 
 
 def _goalie_fault(state: GameState, event: ev.GoalieChanged) -> str | None:
+    """22, ruling R-DH-22e: at any window of a live period, for a free skater."""
     team = state.team(event.side)
     if not state.period_live or not state.coach_window or event.rule != "22":
         return "22: the goalie is pulled or comes back at a window, rule 22"

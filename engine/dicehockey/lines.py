@@ -4,7 +4,8 @@ the rotation a line change must respect.
 A team's pawns point at one forward line and one pair of its lineup cards; ``on_ice``
 turns them into slots: a player out (fight, misconduct, injury, ejection) is replaced
 from the fourth line or the bench, and a team short-handed leaves its LW box empty (and
-its RW box at 5 on 3), the LW stepping into any other hole the penalty left (15).
+its RW box at 5 on 3), the LW stepping into any other hole the penalty left (15). The
+lines are the team file's for the whole game (ruling R-DH-10b).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
 
 def slots_for(team: TeamState, forwards: int, defense: int,
               extra: str | None = None) -> dict[str, str | None]:
-    """The slots of a team with these pawns (15: PK boxes; ruling R-DH-10a: stand-ins)."""
+    """The slots of a team with these pawns (15, ruling R-DH-15i: PK boxes; ruling
+    R-DH-10a: stand-ins)."""
     players: dict[str, str | None] = dict(line_players(team, forwards, defense))
     taken = set(players.values())
     for slot, pid in players.items():
@@ -95,7 +97,7 @@ def _stand_in(team: TeamState, slot: str, taken: set[str | None]) -> str | None:
 
 def may_change(state: GameState, side: str) -> tuple[bool, bool]:
     """Whether ``side`` may move its forward and its defense pawn now (9): at a whistle
-    or after a dump both; otherwise by who has the puck."""
+    or after a dump both (ruling R-DH-9d); otherwise by who has the puck."""
     if not state.coach_window:
         return False, False
     if state.window in ("stoppage", "dump"):
@@ -168,6 +170,7 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
         _arrive(team.f_waiting, event.forwards)
         team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
     if event.defense != team.defense:
+        # ruling R-DH-11a: a B-stamina pair waits as any pair does
         _leave(team.d_waiting, team.defense, set(PAIRS) - {team.defense})
         _arrive(team.d_waiting, event.defense)
         team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0

@@ -33,7 +33,7 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> tuple[int, lis
     """The number added to the carrier's roll, and why (7, 8, 9, 21D)."""
     team, opponent = state.team(side), state.team(other(side))
     advantage = opponent.men_short() - team.men_short()
-    if advantage > 0:  # 21D: PP against PK, nothing else; doubled at 5 on 3
+    if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
         pp, pk = team.team.pp, opponent.team.pk
         total = (pp + pk) * advantage
         return total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"]
@@ -55,7 +55,7 @@ def read_roll(raw: int, modifier: int) -> tuple[int, bool]:
     value = raw + modifier
     if value > 94:
         return value, True  # 21C: a modified number above 94 is a face-off
-    return max(0, value), False  # 20: nothing below 00
+    return max(0, value), False  # 20, ruling R-DH-20a: nothing below 00
 
 
 def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
@@ -116,7 +116,7 @@ def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) ->
     if value <= 94:  # 21C: TRV A, the defense steals it
         slots = on_ice(state, other(side))
         slot = TRV_A[value]
-        if slots[slot] is None:  # an empty box: the parity rule (20)
+        if slots[slot] is None:  # ruling R-DH-21Cb: an empty box, the parity rule (20)
             slot = parity_defense(roll)
         return [rolled("trv_a", other(side), slots[slot], slot, rule="21C"),
                 *count_space(state, "turnover", "19")]

@@ -34,7 +34,7 @@ SHOOTOUT = 5  # PeriodStarted.period of a shootout
 
 
 def period_length(state: GameState, period: int) -> int:
-    if period <= 3 or state.uses("playoff"):
+    if period <= 3 or state.uses("playoff"):  # ruling R-DH-13b: the game option
         return state.regular_length  # 12, 13: playoff overtime as long as a period
     return math.ceil(state.regular_length / 4)  # 13: divide by 4 and round up
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # 20: forward defense is the text's one optional rule. 7: the text suggests a learning
 # game without defense and passer ratings ("feel free to add this advanced rule"); rinklog
-# plays the full game and a game may ask for the learning one. 13: a playoff game plays
+# plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a playoff game plays
 # full-length sudden-death overtime periods instead of the short one and a shootout.
 OPTIONS = {
     "forward_defense": "20",

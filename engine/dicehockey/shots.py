@@ -65,7 +65,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     value = raw + modifier
     # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores
     goal = raw == 0 or value <= upto or empty_net
-    first = state.possession_shots == 0
+    first = state.possession_shots == 0  # ruling R-DH-19a: a breakaway's too
     shot = dict(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
                 kind=step.shot, upto=upto,
                 raw=raw, modifier=modifier, modifiers=modifiers, goal=goal, rebound=not first,
@@ -80,7 +80,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if step.shot == "breakaway" and step.miss:
         to_side, slot = other(side), step.miss
     else:
-        save = read_on.save(min(99, value))
+        save = read_on.save(min(99, value))  # ruling R-DH-8a: the modified number
         to_side, slot = (other(side) if save.team == "D" else side), save.to
     slots = on_ice(state, to_side)
     if slots.get(slot) is None:
@@ -102,7 +102,7 @@ def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
         roll=state.rolls, rule=rule)]
     events += [PenaltyErased(side=c.side, player=c.player, infraction=c.infraction, rule="15")
                for c in state.delayed if c.side != side]
-    if kind != "PS" and strength(state, side) == "PP":
+    if kind != "PS" and strength(state, side) == "PP":  # ruling R-DH-15h: the earliest
         released = next((p for p in opponent.penalties
                          if p.short and p.kind in ("minor", "double_minor")), None)
         if released is not None:

@@ -197,6 +197,7 @@ class GameState:
         if self.puck is None:
             return Step("faceoff")
         side, player = self.puck
+        # 9, ruling R-DH-9e: a unit on for more than two possessions dumps at once
         dump = self.dump or ("line_overstayed" if self.fresh_possession
                              and self.team(side).overstayed() else "")
         if dump:

@@ -46,7 +46,7 @@ def decide_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
     opponent = other(side)
     if state.team(opponent).pulled and step.reason == "choice":
         return _empty_net_dump(state, step, roll)
-    slot = parity_defense(roll)
+    slot = parity_defense(roll)  # ruling R-DH-9f: no timing space
     return [PuckDumped(side=side, player=carrier, reason=step.reason, outcome="recovered",
                        to_side=opponent, to_player=on_ice(state, opponent)[slot],
                        roll=state.rolls, rule="21B" if step.reason == "21B" else "9")]
@@ -72,8 +72,8 @@ def _empty_net_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 
 def decide_empty_net(state: GameState, step: Step, roll: Roll) -> list[Event]:
-    """22: after two good passes, a PS is an empty-net goal; else a dump to the other
-    team's RD (even) or LD (odd)."""
+    """22: after two good passes, a PS is an empty-net goal (ruling R-DH-22d: no shot on
+    goal, no timing space); else a dump to the other team's RD (even) or LD (odd)."""
     side, carrier = step.side, step.player
     shot = state.card(side, carrier).pass_band(roll.value).shot if roll.value < 90 else ""
     if shot == "PS":
