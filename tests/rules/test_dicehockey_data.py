@@ -178,3 +178,14 @@ def test_the_card_generator_is_deterministic_and_its_teams_load(tmp_path: Path) 
         (FIXTURES / "dicehockey" / "teams" / p.name).read_text() for p in written]
     other = dicehockey_cards.write(tmp_path / "other", seed="other")
     assert all(load_dicehockey_team(p).skaters for p in other)
+
+
+def test_cards_validate_knows_dice_hockey_files(tmp_path: Path) -> None:
+    from replay.data.validate import validate_path
+
+    assert validate_path(FIXTURES / "dicehockey") == []
+    data = pack_data()
+    data["special"][0]["kind"] = "scrum"
+    (tmp_path / "pack.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
+    [fault] = validate_path(tmp_path)
+    assert "pack.toml" in fault and "special: 00-09 are fight results" in fault
