@@ -120,6 +120,7 @@ class PeriodLengthSet(DiceHockeyBase, frozen=True):
 
     period: int
     length: int
+    roll: int
     rule: str
 
 
@@ -181,6 +182,7 @@ class TimingSpaceCounted(DiceHockeyBase, frozen=True):
     reason: Literal["shot", "turnover"]
     home_on_ice: list[str]
     away_on_ice: list[str]
+    roll: int
     rule: str
 
 
@@ -292,6 +294,7 @@ class PenaltyAssessed(DiceHockeyBase, frozen=True):
     short: bool
     period: int
     space: int
+    roll: int
     rule: str
 
 
@@ -301,6 +304,7 @@ class PenaltyErased(DiceHockeyBase, frozen=True):
     side: Side
     player: str
     infraction: str
+    roll: int
     rule: str
 
 
@@ -312,6 +316,7 @@ class ClearCounted(DiceHockeyBase, frozen=True):
     player: str
     penalties: list[int]
     left: list[int]
+    roll: int
     rule: str
 
 
@@ -321,6 +326,7 @@ class PenaltyEnded(DiceHockeyBase, frozen=True):
     player: str
     reason: Literal["cleared", "goal", "served", "game_end"]
     clears_left: int  # a double minor after a goal keeps its second two (15)
+    roll: int
     rule: str
 
 
@@ -383,6 +389,7 @@ class PlayStopped(DiceHockeyBase, frozen=True):
     reason: Literal["goal", "penalty", "injury", "icing", "offside", "modified_over_94",
                     "scrum", "fight", "period"]
     side: Side | None
+    roll: int
     rule: str
 
 

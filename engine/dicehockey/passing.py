@@ -163,9 +163,10 @@ def _clears(state: GameState, side: str, player: str, both: bool = False) -> lis
         if not running:
             continue
         events.append(ClearCounted(side=each, player=player, penalties=[p.id for p in running],
-                                   left=[p.clears_left - 1 for p in running], rule="15"))
+                                   left=[p.clears_left - 1 for p in running],
+                                   roll=state.rolls, rule="15"))
         events += [PenaltyEnded(id=p.id, side=each, player=p.player, reason="cleared",
-                                clears_left=0, rule="15")
+                                clears_left=0, roll=state.rolls, rule="15")
                    for p in running if p.clears_left == 1]
     return events
 

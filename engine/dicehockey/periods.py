@@ -44,7 +44,7 @@ def decide_start_period(state: GameState, step: Step, roll: Roll | None) -> list
     if period >= SHOOTOUT and not state.uses("playoff"):
         return [PeriodStarted(period=SHOOTOUT)]
     return [PeriodStarted(period=period),
-            PeriodLengthSet(period=period, length=period_length(state, period),
+            PeriodLengthSet(period=period, length=period_length(state, period), roll=0,
                             rule="13" if period > 3 else "12")]
 
 
@@ -94,7 +94,7 @@ def final_events(state: GameState, decided: str, home: int | None = None,
     home = state.home.score if home is None else home
     away = state.away.score if away is None else away
     ended: list[Event] = [PenaltyEnded(id=p.id, side=side, player=p.player, reason="game_end",
-                                       clears_left=0, rule="15")
+                                       clears_left=0, roll=0, rule="15")
                           for side in SIDES for p in state.team(side).penalties]
     winner = "home" if home > away else "away"
     return [*ended, GameEnded(home_goals=home, away_goals=away, decided=decided, winner=winner)]

@@ -60,18 +60,25 @@ def strength(state: GameState, side: str) -> str:
     return "PP" if mine < theirs else "SH" if mine > theirs else "EV"
 
 
+def step_roll(state: GameState) -> int:
+    """The ``n`` of the roll the step being decided used; 0 for a step without dice."""
+    step = state.pending[0] if state.pending else state.flow_step()
+    return state.rolls if step is not None and step.needs_roll else 0
+
+
 def count_space(state: GameState, reason: str, rule: str) -> list[Event]:
     """A timing space (9, 12, 22) with who was on the ice, and the box times (fights,
     misconducts: 18) it ends."""
     events: list[Event] = [TimingSpaceCounted(
         period=state.period, space=state.space + 1, reason=reason,
         home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
-        rule=rule)]
+        roll=step_roll(state), rule=rule)]
     for side in SIDES:
         for penalty in state.team(side).penalties:
             if not penalty.short and penalty.spaces_left == 1:
                 events.append(PenaltyEnded(id=penalty.id, side=side, player=penalty.player,
-                                           reason="served", clears_left=0, rule="18"))
+                                           reason="served", clears_left=0,
+                                           roll=step_roll(state), rule="18"))
     return events
 
 
@@ -94,7 +101,7 @@ def whistle(state: GameState, reason: str, rule: str, calls: tuple[Call, ...] = 
     boxed = [penalty_event(state, call, state.next_penalty_id + i)
              for i, call in enumerate([*state.delayed, *calls])]
     return [*boxed, PlayStopped(reason=reason, side=state.puck[0] if state.puck else None,
-                                rule=rule)]
+                                roll=step_roll(state), rule=rule)]
 
 
 def penalty_event(state: GameState, call: Call, penalty_id: int) -> PenaltyAssessed:
@@ -104,7 +111,7 @@ def penalty_event(state: GameState, call: Call, penalty_id: int) -> PenaltyAsses
         id=penalty_id, side=call.side, player=call.player, infraction=call.infraction,
         kind=call.kind, minutes=MINUTES[call.kind], clears=CLEARS.get(call.kind, 0),
         spaces=SPACES.get(call.kind, 0), short=call.kind in CLEARS, period=state.period,
-        space=state.space, rule=call.rule)
+        space=state.space, roll=step_roll(state), rule=call.rule)
 
 
 def apply_stopped(state: GameState, event: PlayStopped) -> None:
@@ -127,4 +134,4 @@ CLEARS = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of mi
 SPACES = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
 
 __all__ = ["apply_space", "apply_stopped", "assists", "count_space",
-           "give_puck", "on_ice", "penalty_event", "strength", "whistle"]
+           "give_puck", "on_ice", "penalty_event", "step_roll", "strength", "whistle"]

@@ -100,7 +100,8 @@ def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
         strength=kind or ("EN" if empty_net else strength(state, side)),
         home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
         roll=state.rolls, rule=rule)]
-    events += [PenaltyErased(side=c.side, player=c.player, infraction=c.infraction, rule="15")
+    events += [PenaltyErased(side=c.side, player=c.player, infraction=c.infraction,
+                             roll=state.rolls, rule="15")
                for c in state.delayed if c.side != side]
     if kind != "PS" and strength(state, side) == "PP":  # ruling R-DH-15h: the earliest
         released = next((p for p in opponent.penalties
@@ -109,8 +110,8 @@ def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
             left = 2 if released.kind == "double_minor" and released.clears_left > 2 else 0
             events.append(PenaltyEnded(id=released.id, side=other(side),
                                        player=released.player, reason="goal",
-                                       clears_left=left, rule="15"))
-    return [*events, PlayStopped(reason="goal", side=side, rule="5")]
+                                       clears_left=left, roll=state.rolls, rule="15"))
+    return [*events, PlayStopped(reason="goal", side=side, roll=state.rolls, rule="5")]
 
 
 def apply_shot(state: GameState, event: ShotTaken) -> None:

@@ -108,9 +108,11 @@ def test_a_full_game_looks_like_hockey() -> None:
 def test_every_decision_names_its_roll() -> None:
     _, _, batches = play("ELM", "FRN", "rolls")
     for batch in batches:
-        if isinstance(batch[0], ev.DiceRolled):
-            n = batch[0].n
-            assert all(getattr(e, "roll", n) == n for e in batch[1:])
+        n = batch[0].n if isinstance(batch[0], ev.DiceRolled) else 0
+        decisions = [e for e in batch if not isinstance(e, (ev.DiceRolled, *ev.CHOICES))]
+        assert all(e.roll == n for e in decisions if hasattr(e, "roll"))
+        assert all(hasattr(e, "rule") for e in decisions
+                   if type(e).__module__ == "events.dicehockey")
 
 
 def test_the_registry_finds_dice_hockey_and_its_loop() -> None:

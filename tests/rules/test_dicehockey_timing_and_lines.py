@@ -38,7 +38,7 @@ def test_12_period_length_is_the_two_timing_ratings_10_plus_11_is_21() -> None:
     away = msgspec.structs.replace(away, timing=11)
     state = game.initial_state(created(), home, away, dicehockey_charts())
     events = decide(state, 0, Step("start_period"))
-    assert events == [PeriodStarted(period=1), PeriodLengthSet(period=1, length=21, rule="12")]
+    assert events == [PeriodStarted(period=1), PeriodLengthSet(period=1, length=21, roll=0, rule="12")]
     assert state.queue[0].kind == "faceoff"
 
 
