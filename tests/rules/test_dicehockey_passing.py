@@ -236,8 +236,9 @@ def test_22_a_pass_to_himself_goes_to_the_extra_attacker() -> None:
     extra = next(c.id for c in state.home.team.skaters
                  if c.id not in state.home.team.lines.forwards[0])
     state.team("home").extra_attacker = extra
-    event = decide(state, 5)[0]  # Crosby: To C PS
-    assert (event.slot, event.to_player) == ("EA", extra)
+    event = decide(state, 28)[0]  # 22: "it says To C GS ... he passes to the extra attacker"
+    assert (event.slot, event.to_player, event.shot) == ("EA", extra, "GS")
+    assert state.queue[0] == Step("shot", side="home", player=extra, shot="GS")
 
 
 def test_pass_rolled_names_its_section() -> None:

@@ -326,3 +326,22 @@ def test_15_penalty_shot_uses_the_shootout_ranges() -> None:
     assert isinstance(events[0], ShootoutAttempt) and events[0].scored
     goal = next(e for e in events if isinstance(e, GoalScored))
     assert goal.strength == "PS" and state.home.score == 1
+
+
+def test_22_4_on_4_example_a_clears_once_b_is_penalized_b_passes_to_lw() -> None:
+    """22: "Team A is hit with a penalty ... Team A clears the puck and Team B is now hit
+    with a penalty ... Team B gets the result that says To LW PS ... Team A's player is
+    now out of the box and Team B needs one more clear. Team A will have a short power
+    play opportunity." Team A is away here, Team B home."""
+    state = game()
+    a_player = box(state, "away", "RW")
+    carry(state, "away", "C")
+    rate(state, "away", "C", passing=crosby().passing)
+    decide(state, 55)  # Team A clears once
+    box(state, "home", "RD")
+    carry(state, "home", "C")
+    events = decide(state, 12)  # Team B's Crosby: To LW PS, the LW box is empty
+    ended = [e for e in events if isinstance(e, PenaltyEnded)]
+    assert [e.player for e in ended] == [a_player] and not state.away.penalties
+    assert state.home.penalties[0].clears_left == 1
+    assert state.puck[0] == "away" and state.away.men_short() < state.home.men_short()

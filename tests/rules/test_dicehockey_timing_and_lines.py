@@ -314,3 +314,17 @@ def test_10_a_centre_needs_a_face_off_rating() -> None:
     with pytest.raises(msgspec.ValidationError, match="cannot play C"):
         msgspec.convert(msgspec.to_builtins(msgspec.structs.replace(team, skaters=swapped)),
                         type(team))
+
+
+def test_14_fleurys_shootout_range_00_only_a_00_scores_on_his_card() -> None:
+    state = shootout_state()
+    state.home.goalies[state.home.goalie] = msgspec.structs.replace(
+        state.home.goalie_card(), so=0)
+    card = decide(state, 77)[0]
+    assert card.card == "goalie" and card.upto == 0
+    assert not decide(state, 1)[0].scored
+    state = shootout_state()
+    state.home.goalies[state.home.goalie] = msgspec.structs.replace(
+        state.home.goalie_card(), so=0)
+    decide(state, 77)
+    assert decide(state, 0)[0].scored
