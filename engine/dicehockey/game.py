@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import msgspec
+
 from engine.dice import DiceSource
 from engine.dicehockey import (
     faceoffs,
@@ -28,7 +30,13 @@ from engine.dicehockey.rulesets import OPTIONS, RULESETS
 from engine.dicehockey.state import CHOICE_STEPS, SIDES, GameState, Step, TeamState, other
 from events import dicehockey as ev
 from events.base import Event
-from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
+from events.common import (
+    FACEOFF_CREATED_FIELDS,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+)
 from events.errors import RinklogError
 
 MAX_STEPS = 100_000  # a guard: a game takes a few hundred
@@ -55,6 +63,10 @@ DECIDERS: dict[str, Decider] = {
     "so_card": periods.decide_so_card,
     "so_shot": periods.decide_so_shot,
 }
+
+
+# GameCreated fields of Hockey Bones and FaceOff games, which a DICE Hockey game refuses
+FOREIGN_FIELDS = ("late_penalty_house_rule", *FACEOFF_CREATED_FIELDS)
 
 
 class IllegalChoice(RinklogError):
@@ -199,6 +211,12 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     if ruleset is None:
         raise IllegalChoice(f"{created.ruleset!r} is not a DICE Hockey ruleset")
     options = frozenset(created.options or [])
+    foreign = [name for name in FOREIGN_FIELDS if getattr(created, name) not in (
+        msgspec.UNSET, False)] + [name for name, plain in (
+            ("overtime", True), ("overtime_skaters", 5)) if getattr(created, name) != plain]
+    if foreign:
+        raise IllegalChoice(f"{', '.join(foreign)}: not DICE Hockey settings (13: a playoff "
+                            "game is the option 'playoff')")
     unknown = sorted(options - set(OPTIONS))
     if unknown:
         raise IllegalChoice(f"DICE Hockey has no optional rule {', '.join(unknown)} "

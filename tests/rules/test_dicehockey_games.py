@@ -146,3 +146,13 @@ def test_game_created_options_are_checked_by_name() -> None:
     plain_game = created()
     assert not start("ALD", "BRK", "x", "g")[1].options
     assert "options" not in msgspec.to_builtins(plain_game)  # off: not in the bytes
+
+
+@pytest.mark.parametrize("field", [{"overtime": False}, {"overtime_skaters": 3},
+                                   {"late_penalty_house_rule": True},
+                                   {"faceoff_fatigue": True}])
+def test_hockey_bones_settings_are_refused(field) -> None:
+    made = created(**field)
+    with pytest.raises(game.IllegalChoice, match="not DICE Hockey settings"):
+        game.initial_state(made, find_dicehockey_team("ALD"), find_dicehockey_team("BRK"),
+                           dicehockey_charts())
