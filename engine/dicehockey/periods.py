@@ -84,7 +84,9 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
     state.coach_window = False
     for side in SIDES:
         team = state.team(side)
-        if not team.fourth_played and event.period <= 3:
+        hurt = any(team.out.get(p) in ("injured", "ejected")
+                   for p in team.team.lines.forwards[3])  # 10: "unless you get an injury"
+        if not team.fourth_played and not hurt and event.period <= 3:
             team.fourth_in_rotation = True  # 9: it starts the next period and rotates
 
 

@@ -228,6 +228,13 @@ def test_9_11_a_b_stamina_line_waits_for_the_other_three() -> None:
         check_choice(state, change(state, "home", 1, 1))
 
 
+def test_10_a_fourth_line_missing_a_player_through_injury_is_excused() -> None:
+    state = new_state()
+    state.home.out[state.home.team.lines.forwards[3][1]] = "injured"
+    decide(state, 0, Step("end_period"))
+    assert not state.home.fourth_in_rotation and state.away.fourth_in_rotation
+
+
 def test_9_a_fourth_line_that_sat_a_period_starts_the_next() -> None:
     state = new_state()
     decide(state, 0, Step("end_period"))
