@@ -4,7 +4,8 @@ gives the winning team's RD (even) or LD (odd) the puck."""
 
 from __future__ import annotations
 
-from engine.dicehockey.lines import on_ice
+from engine.dicehockey.errors import IllegalChoice
+from engine.dicehockey.lines import must_start_fourth, on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.state import GameState, Step
 from events.base import Event
@@ -18,7 +19,21 @@ def home_upto(home_rating: int, away_rating: int) -> int:
     return max(-1, min(99, HOME_WINS + home_rating - away_rating))
 
 
+def owed_change(state: GameState) -> str:
+    """A line change the coaches owe before this face-off (9, 15), or ""."""
+    for side in ("away", "home"):
+        team = state.team(side)
+        if team.men_short() and team.forwards not in (1, 2):
+            return f"15: {side} kills its penalty with line 1 or 2, not {team.forwards}"
+        if must_start_fourth(state, side) and team.forwards != 4:
+            return f"9: {side}'s fourth line sat a period and starts this one"
+    return ""
+
+
 def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    owed = owed_change(state)
+    if owed:
+        raise IllegalChoice(f"a line change is owed before the face-off: {owed}")
     home, away = on_ice(state, "home"), on_ice(state, "away")
     ratings = [state.card(side, slots["C"]).faceoff or 0  # ruling R-DH-10a: a stand-in +0
                for side, slots in (("home", home), ("away", away))]

@@ -24,6 +24,7 @@ from engine.dicehockey import (
     turnovers,
 )
 from engine.dicehockey.cards import Charts, Team
+from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.lines import apply_change, change_fault, on_ice, rest_all
 from engine.dicehockey.puck import apply_space, apply_stopped, give_puck
 from engine.dicehockey.rulesets import OPTIONS, RULESETS
@@ -67,10 +68,6 @@ DECIDERS: dict[str, Decider] = {
 
 # GameCreated fields of Hockey Bones and FaceOff games, which a DICE Hockey game refuses
 FOREIGN_FIELDS = ("late_penalty_house_rule", *FACEOFF_CREATED_FIELDS)
-
-
-class IllegalChoice(RinklogError):
-    """A coach choice the DICE Hockey rules do not allow (9, 12, 14, 22)."""
 
 
 def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:

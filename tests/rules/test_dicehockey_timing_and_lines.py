@@ -335,3 +335,14 @@ def test_14_fleurys_shootout_range_00_only_a_00_scores_on_his_card() -> None:
         state.home.goalie_card(), so=0)
     decide(state, 77)
     assert decide(state, 0)[0].scored
+
+
+def test_9_15_the_face_off_waits_for_a_line_change_the_coach_owes() -> None:
+    state = new_state()
+    state.home.penalties.append(Penalty(1, pid(state, "home", "RW"), "minor", 2, 0, True))
+    state.home.forwards = 3
+    state.puck = None
+    with pytest.raises(IllegalChoice, match="15: home kills its penalty with line 1 or 2"):
+        decide(state, 10, Step("faceoff"))
+    state.home.forwards = 2
+    assert decide(state, 10, Step("faceoff"))[0].side == "home"
