@@ -14,6 +14,7 @@ gets the same choices.
 from __future__ import annotations
 
 from engine.dicehockey.lines import (
+    extra_attacker,
     keeps_carrier,
     may_change,
     must_start_fourth,
@@ -43,7 +44,11 @@ class DefaultCoach:
         for side in ("away", "home"):
             goalie = self._goalie(state, side)
             choices += goalie + self._time_out(state, side)
-            change = None if goalie else self._change(state, side)
+            if goalie:  # the slots as they will be once the goalie choice is made
+                extra = goalie[0].extra_attacker or extra_attacker(state, side, pulled=False)
+            else:
+                extra = extra_attacker(state, side)
+            change = self._change(state, side, extra)
             if change is not None:
                 choices.append(change)
         dump = self._dump(state)
@@ -63,7 +68,8 @@ class DefaultCoach:
 
     # --- lines -----------------------------------------------------------------------
 
-    def _change(self, state: GameState, side: str) -> LinesChanged | None:
+    def _change(self, state: GameState, side: str, extra: str | None) -> LinesChanged | None:
+        """``extra``: the extra attacker once this window's goalie choice is made (22)."""
         team = state.team(side)
         may_f, may_d = may_change(state, side)
         forwards, defense = team.forwards, team.defense
@@ -79,7 +85,6 @@ class DefaultCoach:
             defense = self._next(team, (1, 2, 3), team.d_waiting)
         if (forwards, defense) == (team.forwards, team.defense):
             return None
-        extra = on_ice(state, side).get("EA") if not team.pulled else None
         slots = slots_for(team, forwards, defense, extra)
         if not keeps_carrier(state, side, slots):
             return None

@@ -83,7 +83,8 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
 
 def _rolled(state: GameState, event: ev.DiceRolled) -> None:
     state.rolls = event.n
-    state.coach_window = False  # a roll closes the window the coaches had
+    if event.purpose in WINDOW_STEPS:
+        state.coach_window = False  # the coaches had their say before this roll
     if event.purpose in ("pass", "dump", "en_attempt"):
         state.fresh_possession = False
 

@@ -49,17 +49,23 @@ def slots_for(team: TeamState, forwards: int, defense: int,
     for slot in SLOTS:
         if slot not in empty and players[slot] is None:
             players[slot] = spare.pop(0) if spare else _stand_in(team, slot, taken)
-    if team.pulled and team.extra_attacker:
-        players["EA"] = team.extra_attacker
-    elif extra:
-        players["EA"] = extra
+    if extra:
+        players["EA"] = extra  # 22: the extra attacker (goalie pulled, or a delayed call)
     return players
+
+
+def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> str | None:
+    """``side``'s extra attacker (22): for its pulled goalie (``pulled`` says whether the
+    goalie is out, if not as now), else during the other team's delayed penalty."""
+    team = state.team(side)
+    if team.pulled if pulled is None else pulled:
+        return team.extra_attacker
+    return state.delayed_ea if state.delayed and state.delayed[0].side != side else None
 
 
 def on_ice(state: GameState, side: str) -> dict[str, str | None]:
     team = state.team(side)
-    extra = state.delayed_ea if state.delayed and state.delayed[0].side != side else None
-    return slots_for(team, team.forwards, team.defense, extra)
+    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side))
 
 
 def skaters_on_ice(state: GameState, side: str) -> list[str]:
@@ -148,8 +154,7 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
 
 def expected_slots(state: GameState, event: LinesChanged) -> dict[str, str | None]:
     team = state.team(event.side)
-    extra = on_ice(state, event.side).get("EA") if not team.pulled else None
-    return slots_for(team, event.forwards, event.defense, extra)
+    return slots_for(team, event.forwards, event.defense, extra_attacker(state, event.side))
 
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:

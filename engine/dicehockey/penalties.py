@@ -66,10 +66,10 @@ def decide_what(state: GameState, step: Step, roll: Roll) -> list[Event]:
 def apply_infraction(state: GameState, event: InfractionRolled) -> None:
     if event.delayed:
         state.delayed.append(Call(event.side, event.player, event.infraction, event.kind))
-        state.delayed_ea = extra_attacker(state, other(event.side))
+        state.delayed_ea = delayed_extra_attacker(state, other(event.side))
 
 
-def extra_attacker(state: GameState, side: str) -> str | None:
+def delayed_extra_attacker(state: GameState, side: str) -> str | None:
     """Ruling R-DH-22b: during a delayed penalty the offense adds its dressed skater off the
     ice with the widest goal range (22: "take any player from any line")."""
     team = state.team(side)
@@ -124,4 +124,4 @@ def apply_erased(state: GameState, event: PenaltyErased) -> None:
 
 __all__ = ["apply_assessed", "apply_called", "apply_cleared", "apply_ended", "apply_erased",
            "apply_infraction", "decide_assess", "decide_what", "decide_who",
-           "extra_attacker", "ranked"]
+           "delayed_extra_attacker", "ranked"]
