@@ -91,7 +91,7 @@ class Skater(Card, frozen=True, kw_only=True):
         fault = _bands_fault(self.passing, PASS_LAST) or _bands_fault(self.saves, 99)
         if fault:
             raise msgspec.ValidationError(fault)
-        if self.position == "D" and self.defense > 10 or self.position != "D" and self.defense > 1:
+        if self.position != "D" and self.defense > 1:
             raise msgspec.ValidationError("defense: forwards are rated +0 or +1 (7)")
         if self.position == "C" and self.faceoff is None:
             raise msgspec.ValidationError("faceoff: a centre needs a face-off rating (6, 10)")

@@ -36,6 +36,17 @@ PULL_SPACES_LEFT = 2  # pull the goalie with two timing spaces left in the third
 FOURTH_FROM = 0.4  # send the fourth line once this share of the period has gone
 
 
+def _next(current: int, lines: tuple[int, ...], waiting: dict[int, set[int]],
+          ignore_waiting: bool = False) -> int:
+    """The next line after ``current``, in order, that may come back (9); ``current``
+    when none may."""
+    start = lines.index(current) + 1 if current in lines else 0
+    for line in (*lines[start:], *lines[:start]):
+        if line != current and (ignore_waiting or not waiting.get(line)):
+            return line
+    return current
+
+
 class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 
@@ -78,11 +89,11 @@ class DefaultCoach:
             if must_start_fourth(state, side):
                 forwards = 4
             elif short and forwards not in (1, 2):
-                forwards = self._next(team, (1, 2), team.f_waiting, ignore_waiting=True)
+                forwards = _next(forwards, (1, 2), team.f_waiting, ignore_waiting=True)
             elif team.f_spaces >= SHIFT_SPACES or team.f_possessions >= 2:
                 forwards = self._next_forwards(state, team)
         if may_d and (team.d_spaces >= SHIFT_SPACES or team.d_possessions >= 2):
-            defense = self._next(team, (1, 2, 3), team.d_waiting)
+            defense = _next(defense, (1, 2, 3), team.d_waiting)
         if (forwards, defense) == (team.forwards, team.defense):
             return None
         slots = slots_for(team, forwards, defense, extra)
@@ -94,22 +105,11 @@ class DefaultCoach:
     def _next_forwards(self, state: GameState, team: TeamState) -> int:
         short = team.men_short() or state.team(other(team.side)).men_short()
         if short:
-            return self._next(team, (1, 2), team.f_waiting, ignore_waiting=True)
+            return _next(team.forwards, (1, 2), team.f_waiting, ignore_waiting=True)
         if not team.fourth_played and not team.fourth_in_rotation and team.forwards != 4 \
                 and state.space >= FOURTH_FROM * state.length:
             return 4  # 9: the fourth line's full shift this period
-        return self._next(team, rotation(team), team.f_waiting)
-
-    @staticmethod
-    def _next(team: TeamState, lines: tuple[int, ...], waiting: dict[int, set[int]],
-              ignore_waiting: bool = False) -> int:
-        """The next line after the one on, in order, that may come back (9)."""
-        current = team.forwards if waiting is team.f_waiting else team.defense
-        start = lines.index(current) + 1 if current in lines else 0
-        for line in (*lines[start:], *lines[:start]):
-            if line != current and (ignore_waiting or not waiting.get(line)):
-                return line
-        return current
+        return _next(team.forwards, rotation(team), team.f_waiting)
 
     def _dump(self, state: GameState) -> DumpDeclared | None:
         """Dump to change both units when a tired one cannot come off otherwise (9)."""
