@@ -12,6 +12,7 @@ import pytest
 from dicehockey_support import created
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.dice import RecordedDice, SeededDice
 from engine.dicehockey import game
@@ -156,3 +157,10 @@ def test_hockey_bones_settings_are_refused(field) -> None:
     with pytest.raises(game.IllegalChoice, match="not DICE Hockey settings"):
         game.initial_state(made, find_dicehockey_team("ALD"), find_dicehockey_team("BRK"),
                            dicehockey_charts())
+
+
+def test_whole_game_snapshot(snapshot) -> None:
+    """A DICE Hockey playthrough: any change to how it plays is a visible diff."""
+    made, _, batches = play("ALD", "BRK", "snapshot-1")
+    events = [msgspec.to_builtins(e) for e in [made, *[e for b in batches for e in b]]]
+    assert events == snapshot(extension_class=JSONSnapshotExtension)
