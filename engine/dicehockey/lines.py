@@ -10,6 +10,8 @@ lines are the team file's for the whole game (ruling R-DH-10b).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.dicehockey.state import (
     DEFENSE_SLOTS,
     FORWARD_SLOTS,
@@ -101,20 +103,26 @@ def _stand_in(team: TeamState, slot: str, taken: set[str | None]) -> str | None:
 
 # --- change windows (9) ----------------------------------------------------------------
 
-def may_change(state: GameState, side: str) -> tuple[bool, bool]:
+class Changes(NamedTuple):
+    """What a team may change now (9): its forward line, its pair."""
+
+    forwards: bool
+    defense: bool
+
+
+def may_change(state: GameState, side: str) -> Changes:
     """Whether ``side`` may move its forward and its defense pawn now (9): at a whistle
     or after a dump both (ruling R-DH-9d); otherwise by who has the puck."""
     if not state.coach_window:
-        return False, False
+        return Changes(False, False)
     if state.window in ("stoppage", "dump"):
-        return True, True
+        return Changes(True, True)
     if state.puck is None:
-        return False, False
-    carrier_side = state.puck[0]
+        return Changes(False, False)
     on_defense = state.carrier_slot in DEFENSE_SLOTS
-    if side == carrier_side:
-        return on_defense, not on_defense
-    return True, on_defense
+    if side == state.puck.side:
+        return Changes(forwards=on_defense, defense=not on_defense)
+    return Changes(forwards=True, defense=on_defense)
 
 
 def rotation(team: TeamState) -> tuple[int, ...]:

@@ -13,10 +13,12 @@ an empty net passes it around (22).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.dicehockey.cards import PassBand, Skater
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
-from engine.dicehockey.state import GameState, Step, other
+from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
@@ -29,33 +31,42 @@ def parity_defense(roll: Roll) -> str:
     return "RD" if roll.even else "LD"
 
 
-def pass_modifier(state: GameState, side: str, passer: Skater) -> tuple[int, list[str]]:
+def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     """The number added to the carrier's roll, and why (7, 8, 9, 21D)."""
     team, opponent = state.team(side), state.team(other(side))
     advantage = opponent.men_short() - team.men_short()
     if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
         pp, pk = team.team.pp, opponent.team.pk
         total = (pp + pk) * advantage
-        return total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"]
+        return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
     if state.uses("learning_game"):
-        return 0, []
+        return Modifier(0, [])
     if state.rebound:  # 8: a rebound ignores the defense until the whistle
-        return passer.passer, [f"8: rebound, passer {passer.passer}"]
+        return Modifier(passer.passer, [f"8: rebound, passer {passer.passer}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
-        return passer.passer + TIRED, [f"7: passer {passer.passer}", "9: tired defense -10"]
+        return Modifier(passer.passer + TIRED, [f"7: passer {passer.passer}",
+                                                "9: tired defense -10"])
     slots = on_ice(state, other(side))
     defense = sum(state.card(other(side), slots[s]).defense for s in ("LD", "RD") if slots[s])
-    return passer.passer + defense, [f"7: passer {passer.passer}", f"7: defense +{defense}"]
+    return Modifier(passer.passer + defense,
+                    [f"7: passer {passer.passer}", f"7: defense +{defense}"])
 
 
-def read_roll(raw: int, modifier: int) -> tuple[int, bool]:
+class Read(NamedTuple):
+    """The number a passing column is read at, or a dead puck (21C)."""
+
+    value: int
+    dead: bool
+
+
+def read_roll(raw: int, modifier: int) -> Read:
     """The number read and whether it is a dead puck (20, 21C, 21D)."""
     if raw >= 95:
-        return raw, False  # 20, 21D: never modified
+        return Read(raw, False)  # 20, 21D: never modified
     value = raw + modifier
     if value > 94:
-        return value, True  # 21C: a modified number above 94 is a face-off
-    return max(0, value), False  # 20, ruling R-DH-20a: nothing below 00
+        return Read(value, True)  # 21C: a modified number above 94 is a face-off
+    return Read(max(0, value), False)  # 20, ruling R-DH-20a: nothing below 00
 
 
 def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
@@ -67,6 +78,8 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
         return _clear_attempt(state, step, roll, card)
     modifier, modifiers = pass_modifier(state, side, card)
     value, dead = read_roll(raw, modifier)
+    if raw >= 95 and modifier:
+        modifiers = [*modifiers, "20, 21D: 95-99 are not modified"]
 
     def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
                shot: str = "", rule: str = "7") -> PassRolled:
@@ -93,9 +106,16 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     return [rolled("shot" if shot else "pass", side, player, slot, shot)]
 
 
-def _receiver(state: GameState, side: str, carrier: str,
-              band: PassBand) -> tuple[str, str | None, str]:
-    """Who the column sends it to (7, 21C, 22) and the shot it brings ("" none)."""
+class Receiver(NamedTuple):
+    """Where a pass goes: the slot, its player (None: an empty box), the shot ("" none)."""
+
+    slot: str
+    player: str | None
+    shot: str
+
+
+def _receiver(state: GameState, side: str, carrier: str, band: PassBand) -> Receiver:
+    """Who the column sends it to (7, 21C, 22) and the shot it brings."""
     slots = on_ice(state, side)
     slot, shot = band.to, band.shot
     if shot in ("GS*", "GS**"):  # 21C: the tagged shooter on the ice takes the GS
@@ -106,8 +126,8 @@ def _receiver(state: GameState, side: str, carrier: str,
         shot = "GS"
     player = slots.get(slot)
     if player == carrier and slots.get("EA") and slots["EA"] != carrier:
-        return "EA", slots["EA"], shot  # 22: a pass to himself goes to the extra attacker
-    return slot, player, shot
+        return Receiver("EA", slots["EA"], shot)  # 22: a pass to himself: the extra attacker
+    return Receiver(slot, player, shot)
 
 
 def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) -> list[Event]:

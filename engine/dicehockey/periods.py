@@ -16,7 +16,7 @@ import math
 
 from engine.dicehockey.lines import rest_all
 from engine.dicehockey.shots import goal_events
-from engine.dicehockey.state import SIDES, GameState, Shootout, Step, other
+from engine.dicehockey.state import SIDES, Attempt, GameState, Shootout, Step, other
 from events.base import Event
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 from events.dicehockey import (
@@ -118,7 +118,7 @@ def apply_game_ended(state: GameState, event: GameEnded) -> None:
     state.decided = event.decided
 
 
-def shootout_winner(taken: list[tuple[str, bool]]) -> str | None:
+def shootout_winner(taken: list[Attempt]) -> str | None:
     """Who has won the shootout so far (14), or None: after three rounds unless the
     other side cannot catch up; then sudden-death rounds (ruling R-DH-14a)."""
     shots = {side: [scored for s, scored in taken if s == side] for side in SIDES}
@@ -177,7 +177,7 @@ def apply_attempt(state: GameState, event: ShootoutAttempt) -> None:
     if event.kind != "shootout":
         return
     assert state.shootout is not None
-    state.shootout.taken.append((event.side, event.scored))
+    state.shootout.taken.append(Attempt(event.side, event.scored))
     if shootout_winner(state.shootout.taken):
         state.decided = "SO"
 

@@ -4,7 +4,7 @@ needs when the puck moves, a timing space is counted or play stops."""
 from __future__ import annotations
 
 from engine.dicehockey.lines import on_ice, skaters_on_ice, slot_of
-from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, other
+from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, Puck, other
 from events.base import Event
 from events.dicehockey import (
     PenaltyAssessed,
@@ -36,7 +36,7 @@ def give_puck(state: GameState, side: str, player: str) -> None:
             team.d_possessions += 1
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
-    state.puck = (side, player)
+    state.puck = Puck(side, player)
     state.carrier_slot = slot_of(state, side, player) or ""
     state.coach_window = True
     state.window = "puck"

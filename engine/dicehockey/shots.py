@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.dicehockey.lines import on_ice, skaters_on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.puck import assists, count_space, strength
-from engine.dicehockey.state import FORWARD_SLOTS, GameState, Step, other
+from engine.dicehockey.state import FORWARD_SLOTS, GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import (
     GoalScored,
@@ -28,7 +28,7 @@ BREAKAWAY = 30  # 19: "add +30"
 GOALIE_PENALTY = 95  # 15: "Goalie's have a penalty range of 95-99"
 
 
-def shot_modifier(state: GameState, side: str) -> tuple[int, list[str]]:
+def shot_modifier(state: GameState, side: str) -> Modifier:
     """What the defense adds to a shot roll (20, 22)."""
     modifier, why = 0, []
     mine, theirs = on_ice(state, side), on_ice(state, other(side))
@@ -41,7 +41,7 @@ def shot_modifier(state: GameState, side: str) -> tuple[int, list[str]]:
         if forwards:
             modifier += forwards
             why.append(f"20: forward defense +{forwards}")
-    return modifier, why
+    return Modifier(modifier, why)
 
 
 def _goon(state: GameState, side: str, slots: dict[str, str | None]) -> bool:

@@ -10,6 +10,7 @@ puck, the carrier's pass, a dump, the end of a period...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engine.dicehockey.cards import Charts, Goalie, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
@@ -121,13 +122,34 @@ class TeamState:
         return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
 
 
+class Puck(NamedTuple):
+    """Who has the puck: the team and the player (ids are unique only within a team)."""
+
+    side: str
+    player: str
+
+
+class Attempt(NamedTuple):
+    """One shootout attempt taken (14)."""
+
+    side: str
+    scored: bool
+
+
+class Modifier(NamedTuple):
+    """A number added to a roll and the reasons, one text per rule (for people only)."""
+
+    total: int
+    why: list[str]
+
+
 @dataclass(slots=True)
 class Shootout:
     """A shootout (14) or its choices: shooters in order, attempts taken."""
 
     home: list[str] = field(default_factory=list)
     away: list[str] = field(default_factory=list)
-    taken: list[tuple[str, bool]] = field(default_factory=list)  # (side, scored)
+    taken: list[Attempt] = field(default_factory=list)
 
     def shooters(self, side: str) -> list[str]:
         return self.home if side == "home" else self.away
@@ -147,7 +169,7 @@ class GameState:
     regular_length: int = 0  # 12: the teams' timing ratings added
     length: int = 0  # this period's timing spaces (a time out may add one)
     space: int = 0  # timing spaces counted this period
-    puck: tuple[str, str] | None = None  # (side, player); None: a dead puck
+    puck: Puck | None = None  # None: a dead puck
     carrier_slot: str = ""  # where the carrier stood when he got it (9: change windows)
     possession_shots: int = 0  # shots of the team with the puck since it gained it (22)
     rebound: bool = False  # 8: the offense kept the puck after a save
@@ -225,5 +247,5 @@ def _shootout_step(state: GameState) -> Step:
                 shot="shootout", number=n // 2 + 1)
 
 
-__all__ = ["CHOICE_STEPS", "Call", "GameState", "Penalty", "Shootout", "Step", "TeamState",
-           "other"]
+__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "Penalty", "Puck",
+           "Shootout", "Step", "TeamState", "other"]

@@ -1,4 +1,4 @@
-"""Loading DICE Hockey teams and chart packs from TOML, with one-line errors.
+"""Loading DICE Hockey teams and chart packs from TOML (or JSON), with one-line errors.
 
 The shipped files live under ``fixtures/dicehockey/`` (``teams/*.toml``,
 ``charts/standard.toml``); ``RINKLOG_FIXTURES`` names another root laid out the same way.
@@ -56,14 +56,31 @@ def _convert(data: dict[str, Any], kind: type, path: Path) -> Any:
         raise CardError(f"{show_path(path)}: {where + ': ' if where else ''}{msg}") from None
 
 
+def _read(path: Path) -> dict[str, Any]:
+    """A TOML file, or a JSON one (``.json``), as plain data."""
+    if path.suffix != ".json":
+        return read_toml(path)
+    try:
+        data = msgspec.json.decode(path.read_bytes())
+    except OSError as err:
+        raise CardError(f"{show_path(path)}: cannot read: {err.strerror or err}") from None
+    except msgspec.DecodeError as err:
+        raise CardError(f"{show_path(path)}: JSON syntax error: {err}") from None
+    if not isinstance(data, dict):
+        raise CardError(f"{show_path(path)}: a JSON object is expected")
+    return data
+
+
 def load_dicehockey_team(path: str | Path) -> Team:
+    """A team file, TOML or JSON."""
     path = Path(path)
-    return _convert(read_toml(path), Team, path)
+    return _convert(_read(path), Team, path)
 
 
 def load_dicehockey_charts(path: str | Path) -> Charts:
+    """A chart pack, TOML or JSON."""
     path = Path(path)
-    return _convert(read_toml(path), Charts, path)
+    return _convert(_read(path), Charts, path)
 
 
 def _root(root: str | Path | None) -> Path:

@@ -189,3 +189,14 @@ def test_cards_validate_knows_dice_hockey_files(tmp_path: Path) -> None:
     (tmp_path / "pack.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
     [fault] = validate_path(tmp_path)
     assert "pack.toml" in fault and "special: 00-09 are fight results" in fault
+
+
+def test_cards_and_charts_load_from_json_too(tmp_path: Path) -> None:
+    team = find_dicehockey_team("ALD")
+    (tmp_path / "ald.json").write_bytes(msgspec.json.encode(team))
+    assert load_dicehockey_team(tmp_path / "ald.json") == team
+    (tmp_path / "pack.json").write_bytes(msgspec.json.encode(dicehockey_charts()))
+    assert load_dicehockey_charts(tmp_path / "pack.json") == dicehockey_charts()
+    (tmp_path / "bad.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(CardError, match="bad.json: a JSON object is expected"):
+        load_dicehockey_team(tmp_path / "bad.json")
