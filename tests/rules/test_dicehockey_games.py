@@ -164,3 +164,16 @@ def test_whole_game_snapshot(snapshot) -> None:
     made, _, batches = play("ALD", "BRK", "snapshot-1")
     events = [msgspec.to_builtins(e) for e in [made, *[e for b in batches for e in b]]]
     assert events == snapshot(extension_class=JSONSnapshotExtension)
+
+
+def test_the_system_blind_recheck_accepts_a_game_and_finds_a_forged_assist() -> None:
+    from replay.tooling.refold import recheck
+
+    made, _, batches = play("CDV", "DRF", "recheck")
+    events = [made, *[e for b in batches for e in b]]
+    inputs = (find_dicehockey_team("CDV"), find_dicehockey_team("DRF"), dicehockey_charts())
+    assert recheck(events, *inputs) is None
+    k = next(i for i, e in enumerate(events) if isinstance(e, ev.GoalScored) and e.assists)
+    forged = [*events[:k], msgspec.structs.replace(events[k], assists=[]), *events[k + 1:]]
+    mismatch = recheck(forged, *inputs)
+    assert mismatch is not None and mismatch.seq == k + 1
