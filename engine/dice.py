@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol
 
 import msgspec
 
@@ -25,6 +25,7 @@ __all__ = [
     "Roll",
     "RollError",
     "SeededDice",
+    "derive_faces",
     "derive_roll",
     "parse_roll",
 ]
@@ -89,29 +90,40 @@ def parse_roll(text: str) -> Roll:
 class DiceSource(Protocol):
     """Where the game loop gets its next roll; ``n`` counts rolls from 1 in a game."""
 
-    def roll(self, n: int) -> Roll: ...
+    def roll(self, n: int) -> Any: ...
+
+
+def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> list[int]:
+    """The first ``count`` faces (0 to ``sides - 1``) of the n-th roll of a seeded game.
+
+    BLAKE2b (64-byte digest) keyed with the first 64 bytes of the UTF-8 seed hashes
+    ``"{game_id}:{n}:{block}"``; each digest byte below the largest multiple of ``sides``
+    that fits in a byte (252 for a d6, 250 for a d10) gives a face ``byte % sides``, so
+    every face is equally likely; the other bytes are skipped, and the next block is
+    hashed if a digest was not enough. See docs/dice.md.
+    """
+    key = seed.encode()[:64]
+    limit = 256 - 256 % sides
+    faces: list[int] = []
+    block = 0
+    while True:
+        digest = hashlib.blake2b(f"{game_id}:{n}:{block}".encode(), key=key).digest()
+        for byte in digest:
+            if byte < limit:
+                faces.append(byte % sides)
+                if len(faces) == count:
+                    return faces
+        block += 1
 
 
 def derive_roll(seed: str, game_id: str, n: int) -> Roll:
-    """The n-th roll of a seeded game: a pure function of (seed, game id, n).
+    """The n-th roll of a seeded Hockey Bones game: a pure function of (seed, game id, n).
 
-    BLAKE2b keyed with the UTF-8 seed hashes ``"{game_id}:{n}:{block}"``; each digest
-    byte below 252 gives a die ``byte % 6 + 1`` (252 = 42 x 6, so every face is equally
-    likely), bytes 252-255 are skipped, and the next block is hashed if the 64-byte
-    digest was not enough. The first four dice are blue, white, white, red. See docs/dice.md.
+    Four d6 faces from :func:`derive_faces` (a byte below 252 gives ``byte % 6 + 1``), in
+    the order blue, white, white, red. See docs/dice.md.
     """
-    key = seed.encode()[:64]
-    dice: list[int] = []
-    block = 0
-    while len(dice) < 4:
-        digest = hashlib.blake2b(f"{game_id}:{n}:{block}".encode(), key=key).digest()
-        for byte in digest:
-            if byte < 252:
-                dice.append(byte % 6 + 1)
-                if len(dice) == 4:
-                    return Roll(dice[0], (dice[1], dice[2]), dice[3])
-        block += 1
-    raise AssertionError("unreachable: the loop returns once four dice are read")
+    blue, w1, w2, red = (face + 1 for face in derive_faces(seed, game_id, n, 6, 4))
+    return Roll(blue, (w1, w2), red)
 
 
 DiceSchedule = list[tuple[int, "str | None"]]
@@ -131,30 +143,34 @@ def seed_for(schedule: DiceSchedule, n: int) -> str | None:
 class SeededDice:
     """Deterministic dice: the same seed and game id give the same rolls anywhere."""
 
-    def __init__(self, seed: str, game_id: str) -> None:
+    def __init__(self, seed: str, game_id: str,
+                 derive: Callable[[str, str, int], Any] = derive_roll) -> None:
         self.seed = seed
         self.game_id = game_id
+        self.derive = derive  # a game system's derivation (Hockey Bones' by default)
 
-    def roll(self, n: int) -> Roll:
-        return derive_roll(self.seed, self.game_id, n)
+    def roll(self, n: int) -> Any:
+        return self.derive(self.seed, self.game_id, n)
 
 
 class ManualDice:
     """Rolls typed by a person, one line per roll (from a file or a prompt)."""
 
-    def __init__(self, lines: Iterable[str], origin: str = "input") -> None:
+    def __init__(self, lines: Iterable[str], origin: str = "input",
+                 parse: Callable[[str], Any] = parse_roll) -> None:
         self._lines: Iterator[str] = iter(lines)
         self.origin = origin
         self._line_no = 0
+        self.parse = parse  # a game system's typed-roll parser (Hockey Bones' by default)
 
-    def roll(self, n: int) -> Roll:
+    def roll(self, n: int) -> Any:
         for line in self._lines:
             self._line_no += 1
             text = line.split("#", 1)[0].strip()
             if not text:
                 continue
             try:
-                return parse_roll(text)
+                return self.parse(text)
             except RollError as err:
                 raise RollError(f"{self.origin}:{self._line_no}: {err}") from None
         raise RollError(f"{self.origin}: ran out of rolls before the game ended (roll {n})")

@@ -8,7 +8,8 @@ event happened, ``play``'s lines, a state summary). Tooling finds a
 stream's system from its ``GameCreated`` ruleset (:func:`system_of`) and never imports a
 system package itself; adding a system is one package and one entry in :data:`SYSTEMS`.
 
-Hockey Bones and FaceOff Hockey 2008 are one system (``bones``) with two rulesets.
+Hockey Bones and FaceOff Hockey 2008 are one system (``bones``) with two rulesets; DICE
+Hockey (``dicehockey``) is a second system with one.
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ from engine.bones.cards import Team as BonesTeam
 from engine.bones.cards import roster_entries as bones_roster
 from engine.bones.rulesets import RULESETS as BONES_RULESETS
 from engine.dice import derive_roll, parse_roll
+from engine.dicehockey import coach as dicehockey_coach
+from engine.dicehockey import dice as dicehockey_dice
+from engine.dicehockey import game as dicehockey_game
+from engine.dicehockey.cards import Charts as DiceHockeyCharts
+from engine.dicehockey.cards import Team as DiceHockeyTeam
+from engine.dicehockey.rulesets import RULESETS as DICEHOCKEY_RULESETS
+from events import dicehockey as dicehockey_events
 from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
 from events.catalogue import SYSTEM_EVENTS
 from events.errors import RinklogError
@@ -91,7 +99,31 @@ BONES = GameSystem(
     summary=bones_explain.summary,
 )
 
-SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES}
+DICEHOCKEY = GameSystem(
+    name="dicehockey",
+    title="DICE Hockey",
+    rulesets=DICEHOCKEY_RULESETS,
+    event_type=SYSTEM_EVENTS["dicehockey"],
+    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["dicehockey"]),
+    parse_roll=dicehockey_dice.parse_roll,
+    team_type=DiceHockeyTeam,
+    charts_type=DiceHockeyCharts,
+    initial_state=dicehockey_game.initial_state,
+    decide=dicehockey_game.decide,
+    evolve=dicehockey_game.evolve,
+    check_choice=dicehockey_game.check_choice,
+    illegal_choice=dicehockey_game.IllegalChoice,
+    steps=dicehockey_game.steps,
+    choice_events=dicehockey_events.CHOICES,
+    stoppage_choices=(dicehockey_events.LinesChanged, dicehockey_events.DumpDeclared,
+                      dicehockey_events.TimeOutCalled, dicehockey_events.GoalieChanged),
+    line_change_event=dicehockey_events.LinesChanged,
+    roll_event=dicehockey_events.DiceRolled,
+    derive_roll=dicehockey_dice.derive_roll,
+    default_coach=dicehockey_coach.DefaultCoach,
+)
+
+SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES, DICEHOCKEY.name: DICEHOCKEY}
 
 
 def find_system(name: str) -> GameSystem:

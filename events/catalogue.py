@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from events.bones import BonesEvent
+from events.dicehockey import DiceHockeyEvent
 from events.league import SeasonCreated
 from events.store import EventStore
 
 __all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
            "open_store"]
 
-SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent}
+SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent}
 
 LEAGUE_EVENTS: Any = SeasonCreated
 """Events of league streams (a season), which belong to no one game system."""

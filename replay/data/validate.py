@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from events.errors import CardError
+from replay.data.dicehockey_library import load_dicehockey_charts, load_dicehockey_team
 from replay.data.library import charts_faults, load_arc_cards, read_toml, show_path, team_faults
 from replay.leagues.league import load_league
 
@@ -19,7 +20,9 @@ def validate_path(path: str | Path) -> list[str]:
     """Check a file, or every ``.toml`` below a folder: one line per fault found (every
     fault of a team's cards and lines, or of a chart pack; a league's first fault).
 
-    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
+    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack; a
+    DICE Hockey team has a ``timing`` rating and a DICE Hockey pack a ``penalty_a`` chart
+    (each reports its first fault).
     """
     path = Path(path)
     if path.is_dir():
@@ -32,7 +35,11 @@ def validate_path(path: str | Path) -> list[str]:
     for target in targets:
         try:
             data = read_toml(target)
-            if "skaters" in data:
+            if "skaters" in data and "timing" in data:  # a DICE Hockey team (12: timing)
+                load_dicehockey_team(target)
+            elif "penalty_a" in data:  # a DICE Hockey chart pack
+                load_dicehockey_charts(target)
+            elif "skaters" in data:
                 errors += team_faults(data, target)[1]
             elif "faceoffs" in data:
                 errors += charts_faults(data, target)[1]

@@ -1,0 +1,156 @@
+"""The default DICE Hockey coach: line changes, dumps, the time out, the goalie and the
+shootout shooters.
+
+Coach choices are inputs to the rules, like dice: this policy proposes them, the rules
+check them (``game.check_choice``) and the stream records them. It changes a line when
+the text lets it (9: by who has the puck) once the line has played its two timing
+spaces, rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
+to kill penalties (15), dumps the puck when a tired unit cannot otherwise come off, calls
+its time out late when behind, pulls the goalie late when one or two goals behind (22)
+and sends its best shootout shooters (14). It is deterministic: the same state always
+gets the same choices.
+"""
+
+from __future__ import annotations
+
+from engine.dicehockey.lines import (
+    extra_attacker,
+    keeps_carrier,
+    may_change,
+    must_start_fourth,
+    on_ice,
+    rotation,
+    slots_for,
+)
+from engine.dicehockey.state import SHIFT_SPACES, SIDES, GameState, TeamState, other
+from events.base import Event
+from events.dicehockey import (
+    DumpDeclared,
+    GoalieChanged,
+    LinesChanged,
+    ShootoutShootersChosen,
+    TimeOutCalled,
+)
+
+PULL_SPACES_LEFT = 2  # pull the goalie with two timing spaces left in the third
+FOURTH_FROM = 0.4  # send the fourth line once this share of the period has gone
+
+
+def _next(current: int, lines: tuple[int, ...], waiting: dict[int, set[int]],
+          ignore_waiting: bool = False) -> int:
+    """The next line after ``current``, in order, that may come back (9); ``current``
+    when none may."""
+    start = lines.index(current) + 1 if current in lines else 0
+    for line in (*lines[start:], *lines[:start]):
+        if line != current and (ignore_waiting or not waiting.get(line)):
+            return line
+    return current
+
+
+class DefaultCoach:
+    """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
+
+    def lines(self, state: GameState) -> list[Event]:
+        choices: list[Event] = []
+        for side in ("away", "home"):
+            goalie = self._goalie(state, side)
+            choices += goalie + self._time_out(state, side)
+            if goalie:  # the slots as they will be once the goalie choice is made
+                extra = goalie[0].extra_attacker or extra_attacker(state, side, pulled=False)
+            else:
+                extra = extra_attacker(state, side)
+            change = self._change(state, side, extra)
+            if change is not None:
+                choices.append(change)
+        dump = self._dump(state)
+        if dump is not None:
+            choices.append(dump)
+        return choices
+
+    def shootout(self, state: GameState) -> ShootoutShootersChosen:
+        """14: every available skater, best shootout range first."""
+        picks = {}
+        for side in SIDES:
+            team = state.team(side)
+            ready = [c for c in team.team.skaters if c.id not in team.out]
+            picks[side] = [c.id for c in sorted(ready, key=lambda c: -c.so)]
+        return ShootoutShootersChosen(home_shooters=picks["home"], away_shooters=picks["away"],
+                                      rule="14")
+
+    # --- lines -----------------------------------------------------------------------
+
+    def _change(self, state: GameState, side: str, extra: str | None) -> LinesChanged | None:
+        """``extra``: the extra attacker once this window's goalie choice is made (22)."""
+        team = state.team(side)
+        may_f, may_d = may_change(state, side)
+        forwards, defense = team.forwards, team.defense
+        short = team.men_short() > 0
+        if may_f:
+            if must_start_fourth(state, side):
+                forwards = 4
+            elif short and forwards not in (1, 2):
+                forwards = _next(forwards, (1, 2), team.f_waiting, ignore_waiting=True)
+            elif team.f_spaces >= SHIFT_SPACES or team.f_possessions >= 2:
+                forwards = self._next_forwards(state, team)
+        if may_d and (team.d_spaces >= SHIFT_SPACES or team.d_possessions >= 2):
+            defense = _next(defense, (1, 2, 3), team.d_waiting)
+        if (forwards, defense) == (team.forwards, team.defense):
+            return None
+        slots = slots_for(team, forwards, defense, extra)
+        if not keeps_carrier(state, side, slots):
+            return None
+        return LinesChanged(side=side, forwards=forwards, defense=defense, slots=slots,
+                            rule="9")
+
+    def _next_forwards(self, state: GameState, team: TeamState) -> int:
+        short = team.men_short() or state.team(other(team.side)).men_short()
+        if short:
+            return _next(team.forwards, (1, 2), team.f_waiting, ignore_waiting=True)
+        if not team.fourth_played and not team.fourth_in_rotation and team.forwards != 4 \
+                and state.space >= FOURTH_FROM * state.length:
+            return 4  # 9: the fourth line's full shift this period
+        return _next(team.forwards, rotation(team), team.f_waiting)
+
+    def _dump(self, state: GameState) -> DumpDeclared | None:
+        """Dump to change both units when a tired one cannot come off otherwise (9)."""
+        if state.puck is None or state.dump or not state.coach_window or state.window != "puck":
+            return None
+        side, carrier = state.puck
+        team = state.team(side)
+        if state.team(other(side)).pulled or team.pulled or team.men_short():
+            return None
+        may_f, may_d = may_change(state, side)
+        if team.tired() and not (may_f and may_d):
+            return DumpDeclared(side=side, player=carrier, rule="9")
+        return None
+
+    # --- time out, goalie --------------------------------------------------------------
+
+    def _time_out(self, state: GameState, side: str) -> list[Event]:
+        team = state.team(side)
+        behind = state.team(other(side)).score - team.score
+        if (team.time_out or state.puck is not None or not state.period_live
+                or state.whistle_side != side or state.period != 3 or behind not in (1, 2)
+                or state.length - state.space > 1):
+            return []
+        return [TimeOutCalled(side=side, add_space=True, period_length=state.length + 1,
+                              rule="12")]
+
+    def _goalie(self, state: GameState, side: str) -> list[Event]:
+        team = state.team(side)
+        if not state.period_live or not state.coach_window:
+            return []
+        behind = state.team(other(side)).score - team.score
+        late = state.period == 3 and state.length - state.space <= PULL_SPACES_LEFT
+        if team.pulled and not (late and behind in (1, 2)):
+            return [GoalieChanged(side=side, goalie=team.goalie, pulled=False,
+                                  extra_attacker=None, rule="22")]
+        if not team.pulled and late and behind in (1, 2) and state.puck \
+                and state.puck[0] == side:
+            on = set(on_ice(state, side).values())
+            free = [c for c in team.team.skaters if c.id not in on and c.id not in team.out]
+            if free:
+                extra = max(free, key=lambda c: c.goal).id
+                return [GoalieChanged(side=side, goalie=team.goalie, pulled=True,
+                                      extra_attacker=extra, rule="22")]
+        return []

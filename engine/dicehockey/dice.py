@@ -1,0 +1,32 @@
+"""DICE Hockey's dice (1, 5): two d10, red for the tens, white for the ones, 00-99.
+
+Seeded rolls come from the same keyed BLAKE2b derivation as Hockey Bones' d6
+(:func:`engine.dice.derive_faces`): a digest byte below 250 gives the face ``byte % 10``,
+so every face is equally likely; the first face is red, the second white. See docs/dice.md.
+"""
+
+from __future__ import annotations
+
+from engine.dice import derive_faces
+from events.dicehockey import Roll
+from events.errors import RollError
+
+__all__ = ["Roll", "derive_roll", "parse_roll"]
+
+_FACES = frozenset("0123456789")
+
+
+def derive_roll(seed: str, game_id: str, n: int) -> Roll:
+    """The n-th roll of a seeded DICE Hockey game: a pure function of (seed, game id, n)."""
+    red, white = derive_faces(seed, game_id, n, 10, 2)
+    return Roll(red, white)
+
+
+def parse_roll(text: str) -> Roll:
+    """Read a roll typed as ``red white``, e.g. ``4 3`` (43)."""
+    parts = text.replace(",", " ").split()
+    # Only the ASCII digits 0-9: str.isdigit() also takes '²' and '٣'.
+    if len(parts) != 2 or not all(p in _FACES for p in parts):
+        raise RollError(f"not a roll: {text.strip()!r} (type two dice 0-9: red white, "
+                        "e.g. 4 3 for 43)")
+    return Roll(int(parts[0]), int(parts[1]))

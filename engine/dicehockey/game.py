@@ -1,0 +1,336 @@
+"""The DICE Hockey decider: ``decide(state, roll) -> events`` and ``evolve(state, event)``.
+
+``decide`` looks at the next step (``state.queue[0]``) and hands it, with its roll, to
+the module of that rule area. ``evolve`` applies one event to the state in place and
+returns it; folding a stream's events from ``initial_state`` rebuilds any moment of the
+game. ``steps`` is the one engine loop, the same contract as Hockey Bones': it asks the
+coach at each window, a dice source for each roll, and yields every batch of events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import msgspec
+
+from engine.dice import DiceSource
+from engine.dicehockey import (
+    faceoffs,
+    passing,
+    penalties,
+    periods,
+    shots,
+    specials,
+    turnovers,
+)
+from engine.dicehockey.cards import Charts, Team
+from engine.dicehockey.errors import IllegalChoice
+from engine.dicehockey.lines import apply_change, change_fault, on_ice, rest_all
+from engine.dicehockey.puck import apply_space, apply_stopped, give_puck
+from engine.dicehockey.rulesets import OPTIONS, RULESETS
+from engine.dicehockey.state import CHOICE_STEPS, SIDES, GameState, Step, TeamState, other
+from events import dicehockey as ev
+from events.base import Event
+from events.common import (
+    FACEOFF_CREATED_FIELDS,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+)
+from events.errors import RinklogError
+
+MAX_STEPS = 100_000  # a guard: a game takes a few hundred
+WINDOW_STEPS = frozenset({"faceoff", "pass", "dump", "en_attempt"})
+Decider = Callable[[GameState, Step, ev.Roll | None], list]
+
+DECIDERS: dict[str, Decider] = {
+    "start_period": periods.decide_start_period,
+    "end_period": periods.decide_end_period,
+    "end_game": periods.decide_end_game,
+    "faceoff": faceoffs.decide_faceoff,
+    "pass": passing.decide_pass,
+    "shot": shots.decide_shot,
+    "turnover": turnovers.decide_turnover,
+    "dump": turnovers.decide_dump,
+    "en_attempt": turnovers.decide_empty_net,
+    "penalty_who": penalties.decide_who,
+    "penalty_what": penalties.decide_what,
+    "assess": penalties.decide_assess,
+    "special": specials.decide_special,
+    "fight": specials.decide_fight,
+    "games_missed": specials.decide_games_missed,
+    "suspension": specials.decide_suspension,
+    "so_card": periods.decide_so_card,
+    "so_shot": periods.decide_so_shot,
+}
+
+
+# GameCreated fields of Hockey Bones and FaceOff games, which a DICE Hockey game refuses
+FOREIGN_FIELDS = ("late_penalty_house_rule", *FACEOFF_CREATED_FIELDS)
+
+
+def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
+    """The events the next step, with its roll (None for rollless steps), yields."""
+    step = state.queue[0]
+    if step.kind in CHOICE_STEPS:
+        raise IllegalChoice("14: the coaches' shootout shooters are owed here, "
+                            "not a rules decision")
+    return DECIDERS[step.kind](state, step, roll)
+
+
+# --- evolve ---------------------------------------------------------------------------
+
+def _rolled(state: GameState, event: ev.DiceRolled) -> None:
+    state.rolls = event.n
+    if event.purpose in WINDOW_STEPS:
+        state.coach_window = False  # the coaches had their say before this roll
+    if event.purpose in ("pass", "dump", "en_attempt"):
+        state.fresh_possession = False
+
+
+def _moved(state: GameState, side: str | None, player: str | None) -> None:
+    if side is not None and player is not None:
+        give_puck(state, side, player)
+
+
+def _faceoff(state: GameState, event: ev.FaceoffWon) -> None:
+    state.period_opened = True
+    give_puck(state, event.side, event.to_player)
+
+
+def _passed(state: GameState, event: ev.PassRolled) -> None:
+    _moved(state, event.to_side, event.to_player)
+    if event.result == "good_pass":
+        state.en_passes += 1
+    passing.apply_pass(state, event)
+
+
+def _shot(state: GameState, event: ev.ShotTaken) -> None:
+    shots.apply_shot(state, event)
+    _moved(state, event.puck_side, event.puck_to)
+
+
+def _dumped(state: GameState, event: ev.PuckDumped) -> None:
+    state.dump = ""
+    _moved(state, event.to_side, event.to_player)
+    if event.outcome == "recovered":
+        state.window = "dump"  # 9: both teams may change both lines
+
+
+def _turnover(state: GameState, event: ev.TurnoverRolled) -> None:
+    _moved(state, event.side if event.to_player else None, event.to_player)
+    turnovers.apply_turnover(state, event)
+
+
+def _goal(state: GameState, event: ev.GoalScored) -> None:
+    state.team(event.side).score += 1
+    if state.overtime:
+        state.decided = "OT"  # ruling R-DH-13a: sudden death
+
+
+def _dump_declared(state: GameState, event: ev.DumpDeclared) -> None:
+    state.dump = "choice"
+
+
+def _time_out(state: GameState, event: ev.TimeOutCalled) -> None:
+    state.team(event.side).time_out = True
+    state.length = event.period_length
+    for side in SIDES:
+        rest_all(state.team(side))  # 12: all lines are fully rested
+
+
+def _goalie(state: GameState, event: ev.GoalieChanged) -> None:
+    team = state.team(event.side)
+    team.pulled = event.pulled
+    team.extra_attacker = event.extra_attacker
+
+
+EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
+    ev.DiceRolled: _rolled,
+    PeriodStarted: periods.apply_period_started,
+    ev.PeriodLengthSet: periods.apply_length,
+    PeriodEnded: periods.apply_period_ended,
+    GameEnded: periods.apply_game_ended,
+    ev.LinesChanged: apply_change,
+    ev.DumpDeclared: _dump_declared,
+    ev.TimeOutCalled: _time_out,
+    ev.GoalieChanged: _goalie,
+    ev.ShootoutShootersChosen: periods.apply_shooters,
+    ev.FaceoffWon: _faceoff,
+    ev.PassRolled: _passed,
+    ev.TimingSpaceCounted: apply_space,
+    ev.ShotTaken: _shot,
+    ev.GoalScored: _goal,
+    ev.PuckDumped: _dumped,
+    ev.TurnoverRolled: _turnover,
+    ev.PenaltyCalled: penalties.apply_called,
+    ev.InfractionRolled: penalties.apply_infraction,
+    ev.PenaltyAssessed: penalties.apply_assessed,
+    ev.PenaltyErased: penalties.apply_erased,
+    ev.ClearCounted: penalties.apply_cleared,
+    ev.PenaltyEnded: penalties.apply_ended,
+    ev.SpecialPlayRolled: specials.apply_special,
+    ev.InjuryRolled: specials.apply_injury,
+    ev.PlayStopped: apply_stopped,
+    ev.ShootoutCardRolled: periods.apply_so_card,
+    ev.ShootoutAttempt: periods.apply_attempt,
+}
+
+# The event that settles each step an earlier event asked for (``state.pending``).
+SETTLES: dict[type, str] = {
+    ev.ShotTaken: "shot",
+    ev.TurnoverRolled: "turnover",
+    ev.PenaltyCalled: "penalty_who",
+    ev.InfractionRolled: "penalty_what",
+    ev.SpecialPlayRolled: "special",
+    ev.FightRolled: "fight",
+    ev.GamesMissedRolled: "games_missed",
+    ev.SuspensionRolled: "suspension",
+    ev.ShootoutCardRolled: "so_card",
+    ev.ShootoutAttempt: "so_shot",
+}
+
+
+def evolve(state: GameState, event: Event) -> GameState:
+    kind = SETTLES.get(type(event))
+    if kind is not None and state.pending and state.pending[0].kind == kind:
+        state.pending.pop(0)
+    handler = EVOLVERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+    return state
+
+
+def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) -> GameState:
+    """The state before the first period: lines 1 and pairs 1 on the ice (9: any line may
+    start; the coaches change them at the first window, away first)."""
+    ruleset = RULESETS.get(created.ruleset)
+    if ruleset is None:
+        raise IllegalChoice(f"{created.ruleset!r} is not a DICE Hockey ruleset")
+    options = frozenset(created.options or [])
+    foreign = [name for name in FOREIGN_FIELDS if getattr(created, name) not in (
+        msgspec.UNSET, False)] + [name for name, plain in (
+            ("overtime", True), ("overtime_skaters", 5)) if getattr(created, name) != plain]
+    if foreign:
+        raise IllegalChoice(f"{', '.join(foreign)}: not DICE Hockey settings (13: a playoff "
+                            "game is the option 'playoff')")
+    unknown = sorted(options - set(OPTIONS))
+    if unknown:
+        raise IllegalChoice(f"DICE Hockey has no optional rule {', '.join(unknown)} "
+                            f"(known: {', '.join(OPTIONS)})")
+
+    def team_state(side: str, team: Team) -> TeamState:
+        goalie = (created.home_goalie if side == "home" else created.away_goalie) \
+            or team.lines.goalies[0]
+        if goalie not in team.lines.goalies:
+            raise IllegalChoice(f"10: {goalie!r} is not a goalie of {team.id}")
+        return TeamState(side=side, team=team, cards={c.id: c for c in team.skaters},
+                         goalies={g.id: g for g in team.goalies}, goalie=goalie)
+
+    return GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
+                     home=team_state("home", home), away=team_state("away", away),
+                     options=options, regular_length=home.timing + away.timing)
+
+
+# --- coach choices ----------------------------------------------------------------------
+
+def check_choice(state: GameState, event: Event) -> None:
+    """Raise IllegalChoice when a coach's choice breaks a rule."""
+    problem = _choice_fault(state, event)
+    if problem:
+        raise IllegalChoice(f"{type(event).__name__} for "
+                            f"{getattr(event, 'side', 'both teams')}: {problem}")
+
+
+def _choice_fault(state: GameState, event: Event) -> str | None:
+    if isinstance(event, ev.LinesChanged):
+        return change_fault(state, event)
+    if isinstance(event, ev.DumpDeclared):
+        pulled = state.team(other(event.side)).pulled
+        if state.puck != (event.side, event.player) or not state.coach_window or state.dump:
+            return "9: only the team with the puck dumps it, before its next roll"
+        if event.rule != ("22" if pulled else "9"):
+            return f"a dump is rule {'22' if pulled else '9'}, not {event.rule}"
+        return None
+    if isinstance(event, ev.TimeOutCalled):
+        team = state.team(event.side)
+        if team.time_out:
+            return "12: each team has one time out"
+        # ruling R-DH-12b: the team that had the puck when play stopped
+        if state.puck is not None or not state.period_live or state.whistle_side != event.side:
+            return "12: a time out needs a dead puck and the puck when play stopped"
+        if event.period_length != state.length + event.add_space or event.rule != "12":
+            return f"12: the period is then {state.length + event.add_space} long (rule 12)"
+        return None
+    if isinstance(event, ev.GoalieChanged):
+        return _goalie_fault(state, event)
+    if isinstance(event, ev.ShootoutShootersChosen):
+        if state.shootout is None or state.shootout.home:
+            return "14: shooters are chosen once, when the shootout begins"
+        for side, shooters in (("home", event.home_shooters), ("away", event.away_shooters)):
+            team = state.team(side)
+            if len(set(shooters)) != len(shooters) or len(shooters) < 3 or any(
+                    p not in team.cards or p in team.out for p in shooters):
+                return f"14: {side} names three or more of its own skaters, each once"
+        return None if event.rule == "14" else f"shootouts are rule 14, not {event.rule}"
+    return f"{type(event).__name__} is not a coach's choice"
+
+
+def _goalie_fault(state: GameState, event: ev.GoalieChanged) -> str | None:
+    """22, ruling R-DH-22e: at any window of a live period, for a free skater."""
+    team = state.team(event.side)
+    if not state.period_live or not state.coach_window or event.rule != "22":
+        return "22: the goalie is pulled or comes back at a window, rule 22"
+    if event.goalie != team.goalie or event.pulled == team.pulled:
+        return f"22: the goalie {team.goalie} is {'out' if team.pulled else 'in'} already"
+    if not event.pulled:
+        return None if event.extra_attacker is None else "22: back in net, no extra attacker"
+    extra = event.extra_attacker
+    if extra not in team.cards or extra in team.out or extra in on_ice(state, event.side).values():
+        return f"22: {extra!r} is no free skater of {team.team.id} to add"
+    return None
+
+
+# --- the engine loop --------------------------------------------------------------------
+
+def steps(state: GameState, dice: DiceSource, coach: object,
+          coach_asked: bool = False) -> Iterator[list[Event]]:
+    """Play from ``state`` to the end, yielding each batch of events as it is applied:
+    the coaches' choices at a window, then a roll and the decisions it brings.
+
+    The coach needs ``lines(state)`` (line changes, dumps, time outs, the goalie) and
+    ``shootout(state)``. ``coach_asked`` says the coach already had his say at the
+    current step (a game resumed just after his choices were stored).
+    """
+    for _ in range(MAX_STEPS):
+        if state.finished:
+            return
+        if state.coach_window and state.queue[0].kind in WINDOW_STEPS and not coach_asked:
+            choices: list[Event] = list(coach.lines(state))
+            for choice in choices:
+                check_choice(state, choice)
+                evolve(state, choice)
+            if choices:
+                yield choices
+        coach_asked = False
+        step = state.queue[0]
+        if step.kind in CHOICE_STEPS:
+            choice = coach.shootout(state)
+            check_choice(state, choice)
+            evolve(state, choice)
+            yield [choice]
+            continue
+        batch: list[Event] = []
+        roll = None
+        if step.needs_roll:
+            n = state.rolls + 1
+            roll = dice.roll(n)
+            rolled = ev.DiceRolled(n=n, roll=roll, purpose=step.kind)
+            evolve(state, rolled)
+            batch.append(rolled)
+        for event in decide(state, roll):
+            evolve(state, event)
+            batch.append(event)
+        yield batch
+    raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")

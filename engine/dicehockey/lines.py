@@ -1,0 +1,218 @@
+"""Lines (9, 10, 11, 15, 22): who stands in each slot, when a coach may move a pawn, and
+the rotation a line change must respect.
+
+A team's pawns point at one forward line and one pair of its lineup cards; ``on_ice``
+turns them into slots: a player out (fight, misconduct, injury, ejection) is replaced
+from the fourth line or the bench, and a team short-handed leaves its LW box empty (and
+its RW box at 5 on 3), the LW stepping into any other hole the penalty left (15). The
+lines are the team file's for the whole game (ruling R-DH-10b).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.dicehockey.state import (
+    DEFENSE_SLOTS,
+    FORWARD_SLOTS,
+    PAIRS,
+    ROTATION,
+    SLOTS,
+    GameState,
+    TeamState,
+    other,
+)
+from events.dicehockey import LinesChanged
+
+
+def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]:
+    lines = team.team.lines
+    return dict(zip(SLOTS, [*lines.forwards[forwards - 1], *lines.defense[defense - 1]],
+                    strict=True))
+
+
+def slots_for(team: TeamState, forwards: int, defense: int,
+              extra: str | None = None) -> dict[str, str | None]:
+    """The slots of a team with these pawns (15, ruling R-DH-15i: PK boxes; ruling
+    R-DH-10a: stand-ins)."""
+    players: dict[str, str | None] = dict(line_players(team, forwards, defense))
+    taken = set(players.values())
+    for slot, pid in players.items():
+        if pid is not None and pid in team.out and not _short_in_box(team, pid):
+            players[slot] = _stand_in(team, slot, taken)
+    for slot, pid in players.items():
+        if pid is not None and _short_in_box(team, pid):
+            players[slot] = None
+    short = team.men_short()
+    empty = ("LW", "RW")[:short]
+    spare = [players[s] for s in empty if players[s] is not None]
+    for slot in empty:
+        players[slot] = None
+    for slot in SLOTS:
+        if slot not in empty and players[slot] is None:
+            players[slot] = spare.pop(0) if spare else _stand_in(team, slot, taken)
+    if extra:
+        players["EA"] = extra  # 22: the extra attacker (goalie pulled, or a delayed call)
+    return players
+
+
+def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> str | None:
+    """``side``'s extra attacker (22): for its pulled goalie (``pulled`` says whether the
+    goalie is out, if not as now), else during the other team's delayed penalty."""
+    team = state.team(side)
+    if team.pulled if pulled is None else pulled:
+        return team.extra_attacker
+    return state.delayed_ea if state.delayed and state.delayed[0].side != side else None
+
+
+def on_ice(state: GameState, side: str) -> dict[str, str | None]:
+    team = state.team(side)
+    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side))
+
+
+def skaters_on_ice(state: GameState, side: str) -> list[str]:
+    return [pid for pid in on_ice(state, side).values() if pid is not None]
+
+
+def slot_of(state: GameState, side: str, player_id: str) -> str | None:
+    for slot, pid in on_ice(state, side).items():
+        if pid == player_id:
+            return slot
+    return None
+
+
+def _short_in_box(team: TeamState, player_id: str) -> bool:
+    return any(p.player == player_id and p.short for p in team.penalties)
+
+
+def _stand_in(team: TeamState, slot: str, taken: set[str | None]) -> str | None:
+    """Ruling R-DH-10a: a player who cannot play is replaced by the fourth line's player in
+    the same slot, else the first dressed skater free (a face-off man for C)."""
+    lines = team.team.lines
+    index = SLOTS.index(slot)
+    candidates = [lines.forwards[3][index]] if slot in FORWARD_SLOTS else []
+    candidates += [card.id for card in team.team.skaters]
+    if slot == "C":
+        candidates = [c for c in candidates if team.cards[c].faceoff is not None] + candidates
+    for pid in candidates:
+        if pid not in taken and pid not in team.out:
+            taken.add(pid)
+            return pid
+    return None
+
+
+# --- change windows (9) ----------------------------------------------------------------
+
+class Changes(NamedTuple):
+    """What a team may change now (9): its forward line, its pair."""
+
+    forwards: bool
+    defense: bool
+
+
+def may_change(state: GameState, side: str) -> Changes:
+    """Whether ``side`` may move its forward and its defense pawn now (9): at a whistle
+    or after a dump both (ruling R-DH-9d); otherwise by who has the puck."""
+    if not state.coach_window:
+        return Changes(False, False)
+    if state.window in ("stoppage", "dump"):
+        return Changes(True, True)
+    if state.puck is None:
+        return Changes(False, False)
+    on_defense = state.carrier_slot in DEFENSE_SLOTS
+    if side == state.puck.side:
+        return Changes(forwards=on_defense, defense=not on_defense)
+    return Changes(forwards=True, defense=on_defense)
+
+
+def rotation(team: TeamState) -> tuple[int, ...]:
+    return (*ROTATION, 4) if team.fourth_in_rotation else ROTATION
+
+
+def change_fault(state: GameState, event: LinesChanged) -> str | None:
+    """Why a line change breaks 9, 10, 11 or 15, or None."""
+    team = state.team(event.side)
+    may_f, may_d = may_change(state, event.side)
+    if event.forwards != team.forwards and not may_f:
+        return "9: the forward line may not change now (see who has the puck)"
+    if event.defense != team.defense and not may_d:
+        return "9: the pair may not change now (see who has the puck)"
+    if not 1 <= event.forwards <= 4 or not 1 <= event.defense <= 3:
+        return "9: four forward lines and three pairs"
+    if team.men_short() and event.forwards not in (1, 2):
+        return "15: only the first two lines kill penalties"
+    if event.forwards != team.forwards and team.f_waiting.get(event.forwards) and \
+            not (team.men_short() or state.team(other(event.side)).men_short()):
+        return (f"9: line {event.forwards} waits for lines "
+                f"{sorted(team.f_waiting[event.forwards])} to take a shift")
+    if event.defense != team.defense and team.d_waiting.get(event.defense):
+        return (f"9: pair {event.defense} waits for pairs "
+                f"{sorted(team.d_waiting[event.defense])} to take a shift")
+    if not keeps_carrier(state, event.side, expected_slots(state, event)):
+        return "9: the player with the puck stays on the ice"
+    if must_start_fourth(state, event.side) and event.forwards != 4:
+        return "9: a fourth line that sat a period starts the next one"
+    expected = expected_slots(state, event)
+    if event.slots != expected:
+        return f"10: the slots of line {event.forwards} and pair {event.defense} are {expected}"
+    if event.rule != "9":
+        return f"line changes are rule 9, not {event.rule}"
+    return None
+
+
+def expected_slots(state: GameState, event: LinesChanged) -> dict[str, str | None]:
+    team = state.team(event.side)
+    return slots_for(team, event.forwards, event.defense, extra_attacker(state, event.side))
+
+
+def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
+    """Ruling R-DH-9c: a change never takes the player with the puck off the ice."""
+    return state.puck is None or state.puck[0] != side or state.puck[1] in slots.values()
+
+
+def must_start_fourth(state: GameState, side: str) -> bool:
+    team = state.team(side)
+    return team.fourth_in_rotation and not state.period_opened and not team.men_short()
+
+
+def apply_change(state: GameState, event: LinesChanged) -> None:
+    """Move the pawns; the lines that left wait their turn (9, 11)."""
+    team = state.team(event.side)
+    if event.forwards != team.forwards:
+        _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
+        _arrive(team.f_waiting, event.forwards)
+        team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
+    if event.defense != team.defense:
+        # ruling R-DH-11a: a B-stamina pair waits as any pair does
+        _leave(team.d_waiting, team.defense, set(PAIRS) - {team.defense})
+        _arrive(team.d_waiting, event.defense)
+        team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
+
+
+def _forward_waits(team: TeamState, line: int) -> set[int]:
+    """Whom a line leaving waits for (9): the other regular lines; a regular line with a
+    B-stamina player waits for all three others (11); ruling R-DH-9b: the fourth line,
+    outside the rotation, waits for nobody."""
+    if line == 4 and not team.fourth_in_rotation:
+        return set()
+    players = team.team.lines.forwards[line - 1]
+    if any(team.cards[p].stamina == "B" for p in players) and line != 4:
+        return {1, 2, 3, 4} - {line}
+    return set(rotation(team)) - {line}
+
+
+def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
+    waiting[line] = set(others)
+
+
+def _arrive(waiting: dict[int, set[int]], line: int) -> None:
+    """Ruling R-DH-9b: a line's shift counts for the others once it comes on."""
+    for others in waiting.values():
+        others.discard(line)
+
+
+def rest_all(team: TeamState) -> None:
+    """12, 9: a time out or a new period rests every line."""
+    team.f_waiting.clear()
+    team.d_waiting.clear()
+    team.f_spaces = team.d_spaces = team.f_possessions = team.d_possessions = 0

@@ -1,0 +1,217 @@
+"""Passing (7, 8, 9, 15, 20, 21C, 21D, 22): the carrier rolls on his passing column.
+
+The roll is modified (``pass_modifier``) by the defense and the passer (7), by a rebound
+(8, passer only), by a tired line (9: the defense ignores its ratings and the passer
+takes -10), or on the power play by PP + PK instead (21D, doubled at 5 on 3). Rolls of
+95-99 are never modified (20, 21D); a modified number above 94 is a dead puck and a
+face-off (21C, which takes precedence over 20's cap at 94: ruling R-DH-21Ca); nothing reads
+below 00 (20). Then the column says: PS/GS (a shot), To (a pass), TRV A 90-94 (the
+defense's LW/C/RW/LD/RD steals it), TRV B 95-96 (the Turnover chart), Penalty 97-98,
+Special 99. A short-handed team's pass is a clearing attempt (15, 22) and a team facing
+an empty net passes it around (22).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.dicehockey.cards import PassBand, Skater
+from engine.dicehockey.lines import on_ice
+from engine.dicehockey.puck import count_space, whistle
+from engine.dicehockey.state import GameState, Modifier, Step, other
+from events.base import Event
+from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
+
+TRV_A = {90: "LW", 91: "C", 92: "RW", 93: "LD", 94: "RD"}  # 21C: the defensive lineup card
+TIRED = -10  # 9: "subtract -10 to your opponents passing numbers"
+
+
+def parity_defense(roll: Roll) -> str:
+    """20: when unsure who gets the puck, even is the RD, odd the LD."""
+    return "RD" if roll.even else "LD"
+
+
+def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
+    """The number added to the carrier's roll, and why (7, 8, 9, 21D)."""
+    team, opponent = state.team(side), state.team(other(side))
+    advantage = opponent.men_short() - team.men_short()
+    if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
+        pp, pk = team.team.pp, opponent.team.pk
+        total = (pp + pk) * advantage
+        return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
+    if state.uses("learning_game"):
+        return Modifier(0, [])
+    if state.rebound:  # 8: a rebound ignores the defense until the whistle
+        return Modifier(passer.passer, [f"8: rebound, passer {passer.passer}"])
+    if opponent.tired():  # 9: a tired defense ignores its ratings
+        return Modifier(passer.passer + TIRED, [f"7: passer {passer.passer}",
+                                                "9: tired defense -10"])
+    slots = on_ice(state, other(side))
+    defense = sum(state.card(other(side), slots[s]).defense for s in ("LD", "RD") if slots[s])
+    return Modifier(passer.passer + defense,
+                    [f"7: passer {passer.passer}", f"7: defense +{defense}"])
+
+
+class Read(NamedTuple):
+    """The number a passing column is read at, or a dead puck (21C)."""
+
+    value: int
+    dead: bool
+
+
+def read_roll(raw: int, modifier: int) -> Read:
+    """The number read and whether it is a dead puck (20, 21C, 21D)."""
+    if raw >= 95:
+        return Read(raw, False)  # 20, 21D: never modified
+    value = raw + modifier
+    if value > 94:
+        return Read(value, True)  # 21C: a modified number above 94 is a face-off
+    return Read(max(0, value), False)  # 20, ruling R-DH-20a: nothing below 00
+
+
+def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    side, carrier = step.side, step.player
+    card = state.card(side, carrier)
+    team, opponent = state.team(side), state.team(other(side))
+    raw = roll.value
+    if team.men_short() > opponent.men_short():
+        return _clear_attempt(state, step, roll, card)
+    modifier, modifiers = pass_modifier(state, side, card)
+    value, dead = read_roll(raw, modifier)
+    if raw >= 95 and modifier:
+        modifiers = [*modifiers, "20, 21D: 95-99 are not modified"]
+
+    def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
+               shot: str = "", rule: str = "7") -> PassRolled:
+        return PassRolled(side=side, passer=carrier, raw=raw, modifier=modifier, value=value,
+                          modifiers=modifiers, result=result, shot=shot, to_side=to_side,
+                          to_player=to_player, slot=slot, roll=state.rolls, rule=rule)
+
+    if dead:
+        return [rolled("faceoff", side, None, None, rule="21C"),
+                *whistle(state, "modified_over_94", "21C")]
+    if value >= 90:
+        return _column_end(state, step, roll, value, rolled)
+    band = card.pass_band(value)
+    slot, player, shot = _receiver(state, side, carrier, band)
+    if opponent.pulled:
+        return _against_empty_net(state, side, carrier, slot, player, rolled)
+    if player is None:  # 22: a pass to an empty box is a clear for everyone short
+        to = parity_defense(roll)
+        return [rolled("clear", other(side), on_ice(state, other(side))[to], to, rule="22"),
+                *_clears(state, side, carrier, both=True)]
+    if shot and team.tired() and shot == "PS":
+        shot = "GS"  # 9: a tired line gets no player shots
+        modifiers.append("9: tired line, PS is GS")
+    return [rolled("shot" if shot else "pass", side, player, slot, shot)]
+
+
+class Receiver(NamedTuple):
+    """Where a pass goes: the slot, its player (None: an empty box), the shot ("" none)."""
+
+    slot: str
+    player: str | None
+    shot: str
+
+
+def _receiver(state: GameState, side: str, carrier: str, band: PassBand) -> Receiver:
+    """Who the column sends it to (7, 21C, 22) and the shot it brings."""
+    slots = on_ice(state, side)
+    slot, shot = band.to, band.shot
+    if shot in ("GS*", "GS**"):  # 21C: the tagged shooter on the ice takes the GS
+        tagged = sorted((state.card(side, p).shooter, s) for s, p in slots.items()
+                        if p and state.card(side, p).shooter)
+        if tagged:
+            slot = tagged[0][1] if shot == "GS*" else tagged[-1][1]
+        shot = "GS"
+    player = slots.get(slot)
+    if player == carrier and slots.get("EA") and slots["EA"] != carrier:
+        return Receiver("EA", slots["EA"], shot)  # 22: a pass to himself: the extra attacker
+    return Receiver(slot, player, shot)
+
+
+def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) -> list[Event]:
+    """90-99 of every column (15, 16, 21C)."""
+    side = step.side
+    if value <= 94:  # 21C: TRV A, the defense steals it
+        slots = on_ice(state, other(side))
+        slot = TRV_A[value]
+        if slots[slot] is None:  # ruling R-DH-21Cb: an empty box, the parity rule (20)
+            slot = parity_defense(roll)
+        return [rolled("trv_a", other(side), slots[slot], slot, rule="21C"),
+                *count_space(state, "turnover", "19")]
+    if value <= 96:
+        return [rolled("trv_b", other(side), None, None, rule="21C"),
+                *count_space(state, "turnover", "19")]
+    if value <= 98:
+        return [rolled("penalty", side, None, None, rule="15")]
+    return [rolled("special", side, None, None, rule="16")]
+
+
+def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> list[Event]:
+    """15, 22: the short-handed team's pass is a clear if it reaches a player on the ice
+    (PS and GS are ignored); to an empty box (LW; LW or RW at 5 on 3) it fails and the
+    power play's player there has it. Ruling R-DH-15b: the roll is not modified, and a
+    clear leaves the puck with the power play's RD (even) or LD (odd)."""
+    side, carrier = step.side, step.player
+    raw = roll.value
+
+    def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
+               shot: str = "", rule: str = "15") -> PassRolled:
+        return PassRolled(side=side, passer=carrier, raw=raw, modifier=0, value=raw,
+                          modifiers=["15: a clearing attempt"], result=result, shot="",
+                          to_side=to_side, to_player=to_player, slot=slot, roll=state.rolls,
+                          rule=rule)
+
+    if raw >= 90:
+        return _column_end(state, step, roll, raw, rolled)
+    slot = card.pass_band(raw).to
+    theirs = on_ice(state, other(side))
+    if on_ice(state, side)[slot] is None:
+        to = slot if theirs.get(slot) else parity_defense(roll)
+        return [rolled("failed_clear", other(side), theirs[to], to, rule="22")]
+    to = parity_defense(roll)
+    return [rolled("clear", other(side), theirs[to], to), *_clears(state, side, carrier)]
+
+
+def _clears(state: GameState, side: str, player: str, both: bool = False) -> list[Event]:
+    """15, 22: a clear counts towards every running penalty at once ("do not kill each
+    penalty individually"); at 4 on 4 towards both teams'."""
+    events: list[Event] = []
+    for each in ((side, other(side)) if both else (side,)):
+        running = [p for p in state.team(each).penalties if p.short and p.clears_left > 0]
+        if not running:
+            continue
+        events.append(ClearCounted(side=each, player=player, penalties=[p.id for p in running],
+                                   left=[p.clears_left - 1 for p in running],
+                                   roll=state.rolls, rule="15"))
+        events += [PenaltyEnded(id=p.id, side=each, player=p.player, reason="cleared",
+                                clears_left=0, roll=state.rolls, rule="15")
+                   for p in running if p.clears_left == 1]
+    return events
+
+
+def _against_empty_net(state: GameState, side: str, carrier: str, slot: str,
+                       player: str | None, rolled) -> list[Event]:
+    """22: passing it around against a pulled goalie: a pass back to the carrier is a
+    steal by the extra attacker; any other completed pass is a good pass (two in a row
+    bring the empty-net roll, ``decide_empty_net``)."""
+    extra = state.team(other(side)).extra_attacker
+    if player is None or player == carrier:
+        return [rolled("steal", other(side), extra, "EA", rule="22")]
+    return [rolled("good_pass", side, player, slot, rule="22")]
+
+
+def apply_pass(state: GameState, event: PassRolled) -> None:
+    """Follow-up steps of a pass (the puck itself moves in ``game.evolve``)."""
+    if event.result == "shot":
+        assert event.to_player is not None
+        state.pending.append(Step("shot", side=event.side, player=event.to_player,
+                                  shot=event.shot))
+    elif event.result == "trv_b":
+        state.pending.append(Step("turnover", side=event.side, player=event.passer))
+    elif event.result == "penalty":
+        state.pending.append(Step("penalty_who", side=event.side, player=event.passer,
+                                  source="skater"))
+    elif event.result == "special":
+        state.pending.append(Step("special", side=event.side, player=event.passer))

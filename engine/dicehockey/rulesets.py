@@ -1,0 +1,28 @@
+"""DICE Hockey's one ruleset (1st edition, 2009, with its "Changes" section 21) and the
+optional rules a game may turn on by name in ``GameCreated.options``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# 20: forward defense is the text's one optional rule. 7: the text suggests a learning
+# game without defense and passer ratings ("feel free to add this advanced rule"); rinklog
+# plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a playoff game plays
+# full-length sudden-death overtime periods instead of the short one and a shootout.
+OPTIONS = {
+    "forward_defense": "20",
+    "learning_game": "7",
+    "playoff": "13",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    name: str
+    version: int
+    title: str
+    options: tuple[str, ...] = tuple(OPTIONS)
+
+
+DICEHOCKEY = Ruleset(name="dicehockey", version=1, title="DICE Hockey (1st edition, 2009)")
+RULESETS: dict[str, Ruleset] = {DICEHOCKEY.name: DICEHOCKEY}

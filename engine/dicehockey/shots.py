@@ -1,0 +1,123 @@
+"""Shots and saves (7, 8, 19, 20, 22).
+
+A PS is read on the shooter's goal range, a GS on the opposing goalie's, a breakaway on
+the shooter's range +30 (19). Goons (22: +1 to the shot roll against a goon, unless the
+shooters have one too) and, as an option, forward defense (20) add to the roll; a 00 is
+always a goal (20). A miss is a save (8): the Saves section of the card shot on says who
+has the puck (the defense, or the offense for a rebound); a goalie card's 95-99 is a
+penalty (15). Only a possession's first shot is a timing space (9, 22).
+"""
+
+from __future__ import annotations
+
+from engine.dicehockey.lines import on_ice, skaters_on_ice
+from engine.dicehockey.passing import parity_defense
+from engine.dicehockey.puck import assists, count_space, strength
+from engine.dicehockey.state import FORWARD_SLOTS, GameState, Modifier, Step, other
+from events.base import Event
+from events.dicehockey import (
+    GoalScored,
+    PenaltyEnded,
+    PenaltyErased,
+    PlayStopped,
+    Roll,
+    ShotTaken,
+)
+
+BREAKAWAY = 30  # 19: "add +30"
+GOALIE_PENALTY = 95  # 15: "Goalie's have a penalty range of 95-99"
+
+
+def shot_modifier(state: GameState, side: str) -> Modifier:
+    """What the defense adds to a shot roll (20, 22)."""
+    modifier, why = 0, []
+    mine, theirs = on_ice(state, side), on_ice(state, other(side))
+    if _goon(state, other(side), theirs) and not _goon(state, side, mine):
+        modifier += 1
+        why.append("22: against a goon +1")
+    if state.uses("forward_defense"):
+        forwards = sum(state.card(other(side), theirs[s]).defense for s in FORWARD_SLOTS
+                       if theirs[s])
+        if forwards:
+            modifier += forwards
+            why.append(f"20: forward defense +{forwards}")
+    return Modifier(modifier, why)
+
+
+def _goon(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
+    return any(state.card(side, p).goon for p in slots.values() if p)
+
+
+def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    side, shooter = step.side, step.player
+    opponent = state.team(other(side))
+    card = state.card(side, shooter)
+    goalie = opponent.goalie_card()
+    empty_net = opponent.pulled
+    if step.shot == "GS":
+        upto, read_on = goalie.goal, goalie
+    else:
+        upto, read_on = card.goal, card
+    if step.shot == "breakaway":
+        upto = min(99, upto + BREAKAWAY)
+    modifier, modifiers = shot_modifier(state, side)
+    raw = roll.value
+    value = raw + modifier
+    # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores
+    goal = raw == 0 or value <= upto or empty_net
+    first = state.possession_shots == 0  # ruling R-DH-19a: a breakaway's too
+    shot = dict(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
+                kind=step.shot, upto=upto,
+                raw=raw, modifier=modifier, modifiers=modifiers, goal=goal, rebound=not first,
+                roll=state.rolls, rule="19" if step.shot == "breakaway" else "8")
+    spaces = count_space(state, "shot", "22") if first else []
+    if goal:
+        return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=False),
+                *spaces, *goal_events(state, side, shooter, empty_net)]
+    if read_on is goalie and min(99, value) >= GOALIE_PENALTY:
+        return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=True),
+                *spaces]
+    if step.shot == "breakaway" and step.miss:
+        to_side, slot = other(side), step.miss
+    else:
+        save = read_on.save(min(99, value))  # ruling R-DH-8a: the modified number
+        to_side, slot = (other(side) if save.team == "D" else side), save.to
+    slots = on_ice(state, to_side)
+    if slots.get(slot) is None:
+        slot = parity_defense(roll)  # 20: an empty box, even RD, odd LD
+    return [ShotTaken(**shot, puck_side=to_side, puck_to=slots[slot], slot=slot, penalty=False),
+            *spaces]
+
+
+def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
+                kind: str = "", rule: str = "8") -> list[Event]:
+    """A goal (5, 7, 15): assists, delayed penalties erased, a power-play minor ended (a
+    double minor's first two clears), then a face-off."""
+    opponent = state.team(other(side))
+    events: list[Event] = [GoalScored(
+        side=side, scorer=scorer, assists=assists(state, scorer) if kind != "PS" else [],
+        goalie=None if empty_net else opponent.goalie, period=state.period, space=state.space,
+        strength=kind or ("EN" if empty_net else strength(state, side)),
+        home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
+        roll=state.rolls, rule=rule)]
+    events += [PenaltyErased(side=c.side, player=c.player, infraction=c.infraction,
+                             roll=state.rolls, rule="15")
+               for c in state.delayed if c.side != side]
+    if kind != "PS" and strength(state, side) == "PP":  # ruling R-DH-15h: the earliest
+        released = next((p for p in opponent.penalties
+                         if p.short and p.kind in ("minor", "double_minor")), None)
+        if released is not None:
+            left = 2 if released.kind == "double_minor" and released.clears_left > 2 else 0
+            events.append(PenaltyEnded(id=released.id, side=other(side),
+                                       player=released.player, reason="goal",
+                                       clears_left=left, roll=state.rolls, rule="15"))
+    return [*events, PlayStopped(reason="goal", side=side, roll=state.rolls, rule="5")]
+
+
+def apply_shot(state: GameState, event: ShotTaken) -> None:
+    state.possession_shots += 1
+    if event.penalty:  # 15: the goalie's penalty range; Chart A next
+        state.pending.append(Step("penalty_who", side=event.side, player=event.shooter,
+                                  source="goalie"))
+    elif not event.goal and event.puck_side == event.side:
+        state.rebound = True  # 8: the offense kept it

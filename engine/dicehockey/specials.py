@@ -1,0 +1,100 @@
+"""Special plays (16), their penalties (15), fights (18) and injuries (17).
+
+A 99 on a passing column sends the dice to the Special Play chart: 00-09 a fight (roll
+the Fight chart: it *can* result in one), 50-87 a penalty, 88-99 an injury; the text is
+silent on 10-49, which the substitute chart fills with play on and scrums (ruling
+R-DH-16a). Special-play penalties are "of the more severe variety" and stop play at once
+(ruling R-DH-15e). Fighters sit five timing spaces and are replaced: no 4 on 4 (18). An
+injured player leaves the game, play stops, and Games Missed says for how long (17).
+"""
+
+from __future__ import annotations
+
+from engine.dicehockey.cards import band
+from engine.dicehockey.lines import on_ice
+from engine.dicehockey.passing import parity_defense
+from engine.dicehockey.penalties import ranked
+from engine.dicehockey.puck import whistle
+from engine.dicehockey.state import Call, GameState, Step, other
+from events.base import Event
+from events.dicehockey import (
+    FightRolled,
+    GamesMissedRolled,
+    InjuryRolled,
+    Roll,
+    SpecialPlayRolled,
+    SuspensionRolled,
+)
+
+
+def decide_special(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    """``step.side`` is the offense (the carrier's team)."""
+    entry = band(state.charts.special, roll.value)
+    kind = "penalty_shot" if entry.penalty == "penalty_shot" else entry.kind
+    event = SpecialPlayRolled(kind=kind, text=entry.text, roll=state.rolls, rule="16")
+    offense, defense = step.side, other(step.side)
+    if entry.kind in ("fight", "play_on"):
+        return [event]
+    if entry.kind == "scrum":
+        return [event, *whistle(state, "scrum", "16")]
+    if entry.kind == "injury":
+        side = offense if entry.team == "offense" else defense
+        slots = on_ice(state, side)
+        player = slots.get(entry.slot) or slots[parity_defense(roll)]
+        card = state.card(side, player)
+        most = band(state.charts.games_missed, card.injury).games
+        return [event, InjuryRolled(side=side, player=player, rating=card.injury,
+                                    max_games=most, roll=state.rolls, rule="17"),
+                *whistle(state, "injury", "17")]
+    if kind == "penalty_shot":  # 15: a take-down on a breakaway
+        return [event, *whistle(state, "penalty", "15")]
+    sides = (offense, defense) if entry.team == "both" else \
+        (offense if entry.team == "offense" else defense,)
+    calls = tuple(Call(side, ranked(state, side, entry.rank), entry.infraction, entry.penalty)
+                  for side in sides)  # "both": matching penalties, 4 on 4 (15)
+    return [event, *whistle(state, "penalty", "15", calls)]
+
+
+def apply_special(state: GameState, event: SpecialPlayRolled) -> None:
+    """Follow-ups, while the carrier still has the puck: the Fight chart (18), or his
+    penalty shot (15: ruling R-DH-15g, the carrier was taken down)."""
+    assert state.puck is not None
+    side, carrier = state.puck
+    if event.kind == "fight":
+        state.pending.append(Step("fight", side=side, player=carrier))
+    elif event.kind == "penalty_shot":
+        state.pending.append(Step("so_card", side=side, player=carrier, shot="penalty_shot"))
+
+
+def decide_fight(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    """18: no fight plays on; a fight boxes both for five timing spaces."""
+    entry = band(state.charts.fight, roll.value)
+    if not entry.offense or not entry.defense:
+        return [FightRolled(fought=False, home=None, away=None, text=entry.text,
+                            roll=state.rolls, rule="18")]
+    offense, defense = step.side, other(step.side)
+    fighters = {offense: ranked(state, offense, entry.offense),
+                defense: ranked(state, defense, entry.defense)}
+    calls = tuple(Call(side, fighters[side], "Fighting", "fight", "18")
+                  for side in (offense, defense))
+    return [FightRolled(fought=True, home=fighters["home"], away=fighters["away"],
+                        text=entry.text, roll=state.rolls, rule="18"),
+            *whistle(state, "fight", "18", calls)]
+
+
+def apply_injury(state: GameState, event: InjuryRolled) -> None:
+    state.team(event.side).out[event.player] = "injured"  # ruling R-DH-17a: out for the game
+    state.pending.append(Step("games_missed", side=event.side, player=event.player,
+                              upto=event.max_games))
+
+
+def decide_games_missed(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    """17: the roll, or the chart's maximum when the roll is larger."""
+    return [GamesMissedRolled(side=step.side, player=step.player,
+                              games=min(roll.value, step.upto), roll=state.rolls, rule="17")]
+
+
+def decide_suspension(state: GameState, step: Step, roll: Roll) -> list[Event]:
+    """15: "Roll one die": the white die; ruling R-DH-15f: a 0 reads 10."""
+    return [SuspensionRolled(side=step.side, player=step.player, games=roll.white or 10,
+                             roll=state.rolls, rule="15")]

@@ -1,0 +1,251 @@
+"""The state of a DICE Hockey game between two events, and the next step to play.
+
+``GameState`` is rebuilt by folding events with ``evolve``; the rules read it and never
+write it. What happens next is ``queue``: the steps an event asked for (a shot after a PS
+or GS pass, a Penalty Chart B roll after Chart A, games missed after an injury...) in
+order, then the one step the flow of play calls for (``flow_step``: a face-off at a dead
+puck, the carrier's pass, a dump, the end of a period...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from engine.dicehockey.cards import Charts, Goalie, Skater, Team
+from engine.dicehockey.rulesets import Ruleset
+from events.common import other_side as other
+
+SLOTS = ("LW", "C", "RW", "LD", "RD")
+FORWARD_SLOTS = ("LW", "C", "RW")
+DEFENSE_SLOTS = ("LD", "RD")
+SIDES = ("home", "away")
+ROTATION = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
+PAIRS = (1, 2, 3)
+SHIFT_SPACES = 2  # 9: "A line change must be made after two timing spaces"
+MAX_POSSESSIONS = 2  # 9: "If a line stays on the ice for more than two possessions"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One thing still to happen. ``kind`` names the rule handler; the other fields are
+    the context a kind needs (left empty by other kinds)."""
+
+    kind: str
+    side: str = ""  # whose step: the shooter's, the penalized player's, the dumping team's
+    player: str = ""  # the shooter, the penalized or injured player, the carrier
+    shot: str = ""  # shot: "PS", "GS" or "breakaway"; so_card/so_shot: the shot's kind
+    source: str = ""  # penalty_who, penalty_what: "skater" or "goalie" (15)
+    team: str = ""  # penalty_what: the penalized player's side
+    miss: str = ""  # shot: on a missed breakaway, the other team's slot that gets the puck
+    reason: str = ""  # dump: "choice", "line_overstayed" or "21B"
+    number: int = 0  # so_card, so_shot: the shootout round
+    upto: int = 0  # so_shot: the range read (00-upto)
+    card: str = ""  # so_shot: "shooter" or "goalie"
+
+    @property
+    def needs_roll(self) -> bool:
+        return self.kind not in NO_ROLL_STEPS
+
+
+NO_ROLL_STEPS = frozenset({"start_period", "end_period", "end_game", "assess",
+                           "shootout_choice"})
+CHOICE_STEPS = frozenset({"shootout_choice"})
+
+
+@dataclass(slots=True)
+class Penalty:
+    """A penalty being served (15, 18): killed by clears when it makes the team short,
+    served in timing spaces otherwise (a fight, a misconduct); a game misconduct is the
+    game (``spaces`` -1)."""
+
+    id: int
+    player: str
+    kind: str
+    clears_left: int
+    spaces_left: int
+    short: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A penalty called: on the defense it waits for the whistle (15: delayed)."""
+
+    side: str
+    player: str
+    infraction: str
+    kind: str  # minor, double_minor, major, misconduct, game_misconduct, fight
+    rule: str = "15"
+
+
+@dataclass(slots=True)
+class TeamState:
+    side: str
+    team: Team
+    cards: dict[str, Skater]
+    goalies: dict[str, Goalie]
+    goalie: str  # the goalie of record, in net unless ``pulled``
+    forwards: int = 1  # 9: the forward line on the ice (1-4)
+    defense: int = 1  # 9: the pair on the ice (1-3)
+    f_spaces: int = 0  # timing spaces the forward line has played this shift (9)
+    d_spaces: int = 0
+    f_possessions: int = 0  # possessions taken while the line has been on (9)
+    d_possessions: int = 0
+    # 9, 11: a line may not come back until each line named here has been on since
+    f_waiting: dict[int, set[int]] = field(default_factory=dict)
+    d_waiting: dict[int, set[int]] = field(default_factory=dict)
+    fourth_played: bool = False  # 9: the fourth line had a full shift this period
+    fourth_in_rotation: bool = False  # 9: it sat a period, so it starts and rotates
+    pulled: bool = False  # 22: goalie pulled for ``extra_attacker``
+    extra_attacker: str | None = None
+    time_out: bool = False  # 12: used
+    score: int = 0
+    shootout_goals: int = 0
+    penalties: list[Penalty] = field(default_factory=list)
+    out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
+
+    def goalie_card(self) -> Goalie:
+        return self.goalies[self.goalie]
+
+    def men_short(self) -> int:
+        """Skaters penalties take away: one per running penalty that makes the team
+        short, at most two (15: 5 on 3 is the most)."""
+        return min(2, sum(1 for p in self.penalties if p.short))
+
+    def tired(self) -> bool:
+        """Ruling R-DH-9a: a line left on after its two timing spaces (9) pays for it once
+        a third space has gone by."""
+        return self.f_spaces > SHIFT_SPACES or self.d_spaces > SHIFT_SPACES
+
+    def overstayed(self) -> bool:
+        """9: a line on the ice for more than two possessions must dump."""
+        return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
+
+
+class Puck(NamedTuple):
+    """Who has the puck: the team and the player (ids are unique only within a team)."""
+
+    side: str
+    player: str
+
+
+class Attempt(NamedTuple):
+    """One shootout attempt taken (14)."""
+
+    side: str
+    scored: bool
+
+
+class Modifier(NamedTuple):
+    """A number added to a roll and the reasons, one text per rule (for people only)."""
+
+    total: int
+    why: list[str]
+
+
+@dataclass(slots=True)
+class Shootout:
+    """A shootout (14) or its choices: shooters in order, attempts taken."""
+
+    home: list[str] = field(default_factory=list)
+    away: list[str] = field(default_factory=list)
+    taken: list[Attempt] = field(default_factory=list)
+
+    def shooters(self, side: str) -> list[str]:
+        return self.home if side == "home" else self.away
+
+
+@dataclass(slots=True)
+class GameState:
+    game_id: str
+    ruleset: Ruleset
+    charts: Charts
+    home: TeamState
+    away: TeamState
+    options: frozenset[str] = frozenset()
+    period: int = 0
+    period_live: bool = False  # between PeriodStarted and PeriodEnded
+    period_opened: bool = False  # the period's first face-off has been taken
+    regular_length: int = 0  # 12: the teams' timing ratings added
+    length: int = 0  # this period's timing spaces (a time out may add one)
+    space: int = 0  # timing spaces counted this period
+    puck: Puck | None = None  # None: a dead puck
+    carrier_slot: str = ""  # where the carrier stood when he got it (9: change windows)
+    possession_shots: int = 0  # shots of the team with the puck since it gained it (22)
+    rebound: bool = False  # 8: the offense kept the puck after a save
+    handlers: list[str] = field(default_factory=list)  # 7: this possession, for assists
+    dump: str = ""  # a dump owed before the next pass: "choice", "line_overstayed", "21B"
+    fresh_possession: bool = False  # no roll yet in this possession (9: dump at once)
+    window: str = ""  # what a coach may change now: "stoppage", "dump", "puck" or ""
+    coach_window: bool = False  # the puck changed hands or play stopped: coaches may act
+    whistle_side: str | None = None  # 12: who had the puck when play stopped
+    delayed: list[Call] = field(default_factory=list)  # 15: penalties on the defense
+    delayed_ea: str | None = None  # 22: the extra attacker during a delayed penalty
+    en_passes: int = 0  # 22: good passes in a row against an empty net
+    pending: list[Step] = field(default_factory=list)  # steps events asked for, in order
+    next_penalty_id: int = 1
+    rolls: int = 0
+    finished: bool = False
+    decided: str = ""  # "REG", "OT" or "SO" once the game is decided
+    shootout: Shootout | None = None
+
+    def team(self, side: str) -> TeamState:
+        return self.home if side == "home" else self.away
+
+    def uses(self, option: str) -> bool:
+        return option in self.options
+
+    def card(self, side: str, player_id: str) -> Skater:
+        return self.team(side).cards[player_id]
+
+    @property
+    def queue(self) -> list[Step]:
+        """The steps still to play: those events asked for, then the flow's next one."""
+        if self.finished:
+            return []
+        step = self.flow_step()
+        return [*self.pending, step] if step is not None else list(self.pending)
+
+    def flow_step(self) -> Step | None:
+        if self.shootout is not None:
+            return _shootout_step(self)
+        if not self.period_live:
+            return Step("end_game") if self.decided else Step("start_period")
+        if self.delayed and (self.puck is None or self.puck[0] == self.delayed[0].side
+                             or self.space >= self.length):
+            return Step("assess", side=self.delayed[0].side)
+        if self.decided or self.space >= self.length:
+            return Step("end_period")  # 13: an overtime goal ends it at once
+        if self.puck is None:
+            return Step("faceoff")
+        side, player = self.puck
+        # 9, ruling R-DH-9e: a unit on for more than two possessions dumps at once
+        dump = self.dump or ("line_overstayed" if self.fresh_possession
+                             and self.team(side).overstayed() else "")
+        if dump:
+            return Step("dump", side=side, player=player, reason=dump)
+        if self.en_passes >= 2:  # 22: two good passes against an empty net
+            return Step("en_attempt", side=side, player=player)
+        return Step("pass", side=side, player=player)
+
+    @property
+    def overtime(self) -> bool:
+        return self.period >= 4
+
+
+def _shootout_step(state: GameState) -> Step:
+    shootout = state.shootout
+    assert shootout is not None
+    if not shootout.home:
+        return Step("shootout_choice")
+    if state.decided:
+        return Step("end_game")
+    n = len(shootout.taken)
+    side = "away" if n % 2 == 0 else "home"  # ruling R-DH-14b: the away team shoots first
+    shooters = shootout.shooters(side)
+    return Step("so_card", side=side, player=shooters[(n // 2) % len(shooters)],
+                shot="shootout", number=n // 2 + 1)
+
+
+__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "Penalty", "Puck",
+           "Shootout", "Step", "TeamState", "other"]

@@ -1,0 +1,161 @@
+"""DICE Hockey rulings not pinned elsewhere (docs/rulings.md, "DICE Hockey")."""
+
+from __future__ import annotations
+
+import pytest
+from dicehockey_support import carry, crosby, decide, new_state, pid, plain, put, rate
+
+from engine.dicehockey import faceoffs
+from engine.dicehockey.game import IllegalChoice, check_choice, evolve
+from engine.dicehockey.lines import on_ice, slots_for
+from engine.dicehockey.puck import count_space, whistle
+from engine.dicehockey.state import Call, Step
+from events.dicehockey import (
+    DumpDeclared,
+    GoalieChanged,
+    LinesChanged,
+    PenaltyEnded,
+    PlayStopped,
+    TimingSpaceCounted,
+)
+
+
+def test_r_6a_a_face_off_range_never_leaves_00_99() -> None:
+    assert faceoffs.home_upto(30, -30) == 99 and faceoffs.home_upto(-30, 30) == -1
+
+
+def test_r_9a_a_line_is_tired_only_once_a_third_space_has_gone_by() -> None:
+    state = new_state()
+    state.home.f_spaces = 2
+    assert not state.home.tired()
+    state.home.f_spaces = 3
+    assert state.home.tired()
+
+
+def test_r_9c_a_change_never_takes_the_carrier_off_the_ice() -> None:
+    state = new_state()
+    carry(state, "home", "LD")
+    state.coach_window = True
+    team = state.home
+    with pytest.raises(IllegalChoice, match="pair may not change"):
+        check_choice(state, LinesChanged(side="home", forwards=1, defense=2,
+                                         slots=slots_for(team, 1, 2), rule="9"))
+    state.window = "dump"  # both units may change, but not past the carrier
+    with pytest.raises(IllegalChoice, match="stays on the ice"):
+        check_choice(state, LinesChanged(side="home", forwards=1, defense=2,
+                                         slots=slots_for(team, 1, 2), rule="9"))
+
+
+def test_r_9f_a_dump_is_no_timing_space() -> None:
+    state = new_state()
+    carrier = carry(state, "home", "C")
+    events = decide(state, 3, Step("dump", side="home", player=carrier, reason="choice"))
+    assert not any(isinstance(e, TimingSpaceCounted) for e in events) and state.space == 0
+
+
+def test_r_9_a_dump_is_declared_only_by_the_carrier_before_his_roll() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    with pytest.raises(IllegalChoice, match="team with the puck"):
+        check_choice(state, DumpDeclared(side="away", player=pid(state, "away", "C"), rule="9"))
+
+
+def test_r_10a_a_player_out_is_replaced_by_the_fourth_lines_player_in_his_slot() -> None:
+    state = new_state()
+    rw = pid(state, "home", "RW")
+    state.home.out[rw] = "injured"
+    assert on_ice(state, "home")["RW"] == state.home.team.lines.forwards[3][2]
+
+
+def test_r_11a_b_stamina_on_a_top_pair_waits_only_as_any_pair_does() -> None:
+    state = new_state()
+    state.puck, state.window, state.coach_window = None, "stoppage", True
+    rate(state, "home", "LD", stamina="B")
+    for pair in (2, 3):
+        event = LinesChanged(side="home", forwards=1, defense=pair,
+                             slots=slots_for(state.home, 1, pair), rule="9")
+        check_choice(state, event)
+        evolve(state, event)
+    check_choice(state, LinesChanged(side="home", forwards=1, defense=1,
+                                     slots=slots_for(state.home, 1, 1), rule="9"))
+
+
+def test_r_15b_a_clear_leaves_the_puck_with_the_power_plays_defenseman_by_parity() -> None:
+    state = new_state(options=["learning_game"])
+    plain(state)
+    for event in whistle(state, "penalty", "15",
+                         (Call("away", pid(state, "away", "RW"), "Tripping", "minor"),)):
+        evolve(state, event)
+    carry(state, "away", "C")
+    rate(state, "away", "C", passing=crosby().passing)
+    decide(state, 55)
+    assert state.puck == ("home", pid(state, "home", "LD"))  # 55 is odd
+    carry(state, "away", "C")
+    decide(state, 56)
+    assert state.puck == ("home", pid(state, "home", "RD"))
+
+
+def test_r_15d_a_misconduct_sits_ten_timing_spaces_without_a_man_short() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    events = decide(state, 79, Step("special", side="home", player=pid(state, "home", "C")))
+    assessed = next(e for e in events if getattr(e, "kind", "") == "misconduct")
+    assert assessed.spaces == 10 and not assessed.short and state.home.men_short() == 0
+    state.puck = None
+    for _ in range(10):
+        spaced = count_space(state, "turnover", "19")
+        for event in spaced:
+            evolve(state, event)
+    assert isinstance(spaced[-1], PenaltyEnded) and not state.home.penalties
+
+
+def test_r_16a_special_10_49_is_play_on_or_a_scrum() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    events = decide(state, 20, Step("special", side="home", player=pid(state, "home", "C")))
+    assert events[0].kind == "play_on" and state.queue[0].kind == "pass"
+    events = decide(state, 40, Step("special", side="home", player=pid(state, "home", "C")))
+    assert events[0].kind == "scrum" and isinstance(events[-1], PlayStopped)
+
+
+def test_r_17a_an_injured_player_is_out_for_the_rest_of_the_game() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    centre = pid(state, "home", "C")
+    decide(state, 89, Step("special", side="home", player=centre))
+    assert state.home.out[centre] == "injured" and centre not in on_ice(state, "home").values()
+
+
+def test_r_19a_a_breakaway_is_its_possessions_first_shot_and_a_timing_space() -> None:
+    state = new_state()
+    put(state, "away", "C", crosby())
+    carry(state, "home", "C")
+    decide(state, 57, Step("turnover", side="home", player=pid(state, "home", "C")))
+    events = decide(state, 80)
+    assert any(isinstance(e, TimingSpaceCounted) and e.reason == "shot" for e in events)
+
+
+def test_r_22b_the_delayed_extra_attacker_is_the_free_skater_with_the_widest_range() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    decide(state, 6, Step("penalty_what", side="home", player=pid(state, "away", "RD"),
+                          source="skater", team="away"))
+    on = set(on_ice(state, "home").values()) - {state.delayed_ea}
+    free = [c for c in state.home.team.skaters if c.id not in on]
+    assert state.delayed_ea == max(free, key=lambda c: c.goal).id
+
+
+def test_r_22e_the_goalie_is_pulled_for_a_free_skater_at_a_window() -> None:
+    state = new_state()
+    carry(state, "home", "C")
+    state.coach_window = True
+    on_ice_now = pid(state, "home", "LW")
+    with pytest.raises(IllegalChoice, match="no free skater"):
+        check_choice(state, GoalieChanged(side="home", goalie=state.home.goalie, pulled=True,
+                                          extra_attacker=on_ice_now, rule="22"))
+    extra = state.home.team.lines.forwards[3][0]
+    pull = GoalieChanged(side="home", goalie=state.home.goalie, pulled=True,
+                         extra_attacker=extra, rule="22")
+    check_choice(state, pull)
+    evolve(state, pull)
+    assert on_ice(state, "home")["EA"] == extra
