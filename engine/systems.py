@@ -30,6 +30,7 @@ from engine.bones.rulesets import RULESETS as BONES_RULESETS
 from engine.dice import derive_roll, parse_roll
 from engine.dicehockey import coach as dicehockey_coach
 from engine.dicehockey import dice as dicehockey_dice
+from engine.dicehockey import explain as dicehockey_explain
 from engine.dicehockey import game as dicehockey_game
 from engine.dicehockey.cards import Charts as DiceHockeyCharts
 from engine.dicehockey.cards import Team as DiceHockeyTeam
@@ -121,6 +122,11 @@ DICEHOCKEY = GameSystem(
     roll_event=dicehockey_events.DiceRolled,
     derive_roll=dicehockey_dice.derive_roll,
     default_coach=dicehockey_coach.DefaultCoach,
+    roster=dicehockey_explain.roster_entries,
+    why=dicehockey_explain.why,
+    describe=dicehockey_explain.describe,
+    roll_json=dicehockey_explain.roll_json,
+    summary=dicehockey_explain.summary,
 )
 
 SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES, DICEHOCKEY.name: DICEHOCKEY}

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 # 20: forward defense is the text's one optional rule. 7: the text suggests a learning
 # game without defense and passer ratings ("feel free to add this advanced rule"); rinklog
-# plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a playoff game plays
-# full-length sudden-death overtime periods instead of the short one and a shootout.
+# plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a
+# playoff game plays full-length sudden-death overtime periods instead of the short one
+# and a shootout.
 OPTIONS = {
     "forward_defense": "20",
     "learning_game": "7",
@@ -22,6 +23,11 @@ class Ruleset:
     version: int
     title: str
     options: tuple[str, ...] = tuple(OPTIONS)
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The optional rules a game may turn on, by name (what every ruleset has)."""
+        return self.options
 
 
 DICEHOCKEY = Ruleset(name="dicehockey", version=1, title="DICE Hockey (1st edition, 2009)")

@@ -84,7 +84,10 @@ def load_dicehockey_charts(path: str | Path) -> Charts:
 
 
 def _root(root: str | Path | None) -> Path:
-    return fixtures_root(root) / "dicehockey"
+    """The folder that holds ``teams/`` and ``charts/``: a fixtures root's
+    ``dicehockey/``, or a league folder itself."""
+    base = fixtures_root(root)
+    return base / "dicehockey" if (base / "dicehockey").is_dir() else base
 
 
 @functools.cache
@@ -93,8 +96,12 @@ def _charts_at(path: Path) -> Charts:
 
 
 def dicehockey_charts(root: str | Path | None = None) -> Charts:
-    """The chart pack: ``dicehockey/charts/standard.toml`` under the fixtures root."""
-    return _charts_at(_root(root) / "charts" / "standard.toml")
+    """The chart pack: ``dicehockey/charts/standard.toml`` under the fixtures root (a
+    league folder without a ``charts/`` of its own plays the shipped pack)."""
+    path = _root(root) / "charts" / "standard.toml"
+    if not path.exists():
+        path = _root(None) / "charts" / "standard.toml"
+    return _charts_at(path)
 
 
 def list_dicehockey_teams(root: str | Path | None = None) -> list[str]:

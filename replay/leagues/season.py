@@ -121,7 +121,8 @@ def _play(fixture: tuple[int, str, str, str, str]
     assert _charts is not None
     kit = kit_for(_rules[0])
     game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
-                     dice=SeededDice(dice_seed, game_id), seed=dice_seed,
+                     dice=SeededDice(dice_seed, game_id, system_of(_rules[0]).derive_roll),
+                     seed=dice_seed,
                      goalies=(home_goalie, away_goalie),
                      coach=kit.season_coach(_coach_setup if _coach_setup is not None
                                             else kit.default_coach_setup),

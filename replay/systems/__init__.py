@@ -11,13 +11,13 @@ package plus one kit module and one entry in :data:`KITS`.
 from __future__ import annotations
 
 from engine.systems import system_of
-from replay.systems import bones
+from replay.systems import bones, dicehockey
 from replay.systems.kit import DraftRuleError, DraftRules, Kit, Prompter
 
 __all__ = ["KITS", "DraftRuleError", "DraftRules", "Kit", "Prompter", "kit_for",
            "kit_for_system"]
 
-KITS: dict[str, Kit] = {"bones": bones.KIT}
+KITS: dict[str, Kit] = {"bones": bones.KIT, "dicehockey": dicehockey.KIT}
 
 
 def kit_for(ruleset: str) -> Kit:

@@ -209,8 +209,10 @@ def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None 
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
     manual = rolls_list is not None or dice is not None or seed is None
     if dice is None:
-        dice = (ManualDice(rolls_list, rolls_origin) if rolls_list is not None
-                else SeededDice(str(seed), game_id))
+        system = system_of(ruleset)
+        dice = (ManualDice(rolls_list, rolls_origin, system.parse_roll)
+                if rolls_list is not None
+                else SeededDice(str(seed), game_id, system.derive_roll))
     game = play_game(home, away, charts, game_id=game_id, dice=dice,
                      seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
                      overtime_skaters=overtime_skaters,

@@ -185,7 +185,7 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     if seed is not None or rolls is not None:
         schedule = [(s, v) for s, v in schedule if s < first_new] + [(first_new, seed)]
         reseed = {"seed": seed, "from_roll": first_new}
-    manual = ManualDice(rolls, rolls_origin) if rolls is not None else None
+    manual = ManualDice(rolls, rolls_origin, system.parse_roll) if rolls is not None else None
     if manual is None and seed is None:
         # Typed dice of the parent carry on where the parent had them.
         recorded = [e.roll for e in events if isinstance(e, system.roll_event)]

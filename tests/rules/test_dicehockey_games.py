@@ -129,7 +129,7 @@ def test_the_store_keeps_the_namespaced_tag_in_its_type_column(tmp_path) -> None
     made, _, batches = play("GLN", "HTH", "store")
     events = [made, *[e for batch in batches for e in batch]]
     with open_store(tmp_path / "dh.db") as store:
-        store.append(made.game_id, events, 0)
+        store.append(made.game_id, events, 0, system="dicehockey")
         back = [e for e in store.read(made.game_id)]
     types = [row[0] for row in sqlite3.connect(tmp_path / "dh.db").execute(
         "SELECT type FROM events ORDER BY seq")]

@@ -1,0 +1,164 @@
+"""DICE Hockey in words: why an event happened, given the state before it (the roll read
+as 00-99, the card column, the modifiers, the rule), the one-line wording ``rinklog play``
+prints, a roll and a state as JSON, and a team's roster as a game records it. Pure
+functions of (state, event); the registry hands them to the system-blind tooling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine.dicehockey.cards import Team
+from engine.dicehockey.lines import on_ice
+from engine.dicehockey.state import GameState
+from events import dicehockey as ev
+from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry
+
+__all__ = ["describe", "roll_json", "roster_entries", "summary", "why"]
+
+
+def roster_entries(team: Team) -> list[RosterEntry]:
+    """What a GameCreated records of a team's players (DICE Hockey has no shift rating)."""
+    return ([RosterEntry(id=s.id, name=s.name, position=s.position) for s in team.skaters]
+            + [RosterEntry(id=g.id, name=g.name, position="G") for g in team.goalies])
+
+
+def roll_json(roll: ev.Roll) -> dict[str, Any]:
+    """A roll as ``explain --json`` shows it: the red die (tens), the white (ones), 00-99."""
+    return {"red": roll.red, "white": roll.white, "value": roll.red * 10 + roll.white}
+
+
+def _two(value: int) -> str:
+    return f"{value:02d}"
+
+
+def _name(state: GameState | None, pid: str | None, side: str | None = None) -> str:
+    if not pid:
+        return "nobody"
+    if state is not None:
+        sides = [side] if side in ("home", "away") else ["home", "away"]
+        for s in sides:
+            team = state.team(s)
+            card = team.cards.get(pid) or team.goalies.get(pid)
+            if card is not None:
+                return card.name
+    return pid
+
+
+def _team(state: GameState | None, side: str | None) -> str:
+    if state is None or side not in ("home", "away"):
+        return str(side)
+    return state.team(side).team.id
+
+
+def _arithmetic(raw: int, modifier: int, value: int, modifiers: list[str]) -> str:
+    """``27 − 1 = 26 (7: passer -9, 7: defense +8)``: the roll, the modifier and the
+    number read, with each part of the modifier as the rule names it."""
+    if not modifier and not modifiers:
+        return _two(raw)
+    sign = "−" if modifier < 0 else "+"
+    why = f" ({', '.join(modifiers)})" if modifiers else ""
+    return f"{_two(raw)} {sign} {abs(modifier)} = {_two(value)}{why}"
+
+
+def why(state: GameState, event: Any, rolls: dict[int, ev.Roll]) -> str:
+    """The explanation of ``event`` given the state before it."""
+    rule = getattr(event, "rule", "")
+    head = f"{rule}: " if rule else ""
+    n = getattr(event, "roll", None)
+    roll = rolls.get(n) if isinstance(n, int) else None
+    rolled = f"roll {roll.red}{roll.white}" if roll is not None else "no roll"
+    if isinstance(event, ev.DiceRolled):
+        step = state.queue[0] if state.queue else None
+        whose = f", {_team(state, step.side)}" if step is not None and step.side else ""
+        return (f"1, 5: roll {event.n} = red {event.roll.red} white {event.roll.white} = "
+                f"{event.roll.red}{event.roll.white} for {event.purpose}{whose}")
+    if isinstance(event, ev.PassRolled):
+        to = (f"To {event.slot}" + (f" {event.shot}" if event.shot else "")
+              if event.slot else event.result.replace("_", " "))
+        who = (f", puck to {_name(state, event.to_player, event.to_side)} "
+               f"({_team(state, event.to_side)})" if event.to_player else "")
+        return (f"{head}pass roll {_arithmetic(event.raw, event.modifier, event.value, event.modifiers)} on "
+                f"{_name(state, event.passer, event.side)}'s passing column → {to}{who}")
+    if isinstance(event, ev.ShotTaken):
+        card = "goalie's" if event.kind == "GS" else "shooter's"
+        result = "GOAL" if event.goal else "saved"
+        after = (f", puck to {_name(state, event.puck_to, event.puck_side)}"
+                 if event.puck_to else "")
+        read = _arithmetic(event.raw, event.modifier, event.raw + event.modifier,
+                           event.modifiers)
+        return (f"{head}{event.kind} by {_name(state, event.shooter, event.side)}: roll "
+                f"{read} against the {card} goal range 00-{_two(event.upto)} → {result}{after}")
+    if isinstance(event, ev.FaceoffWon):
+        return (f"{head}{rolled} against home 00-{_two(event.home_upto)}: "
+                f"{_name(state, event.winner, event.side)} ({_team(state, event.side)}) beats "
+                f"{_name(state, event.loser)}; the puck to the {event.slot} "
+                f"{_name(state, event.to_player, event.side)}")
+    if isinstance(event, ev.GoalScored):
+        helpers = ", ".join(_name(state, p, event.side) for p in event.assists) or "unassisted"
+        return (f"{head}{_name(state, event.scorer, event.side)} ({_team(state, event.side)}) "
+                f"scores, {event.strength}, period {event.period} space {event.space}; "
+                f"assists: {helpers}")
+    if isinstance(event, ev.PenaltyAssessed):
+        return (f"{head}{event.infraction} ({event.kind.replace('_', ' ')}, {event.minutes} "
+                f"min) to {_name(state, event.player, event.side)} ({_team(state, event.side)}):"
+                f" {event.clears} clears or {event.spaces} timing spaces")
+    if isinstance(event, ev.TimingSpaceCounted):
+        return (f"{head}timing space {event.space} of period {event.period} "
+                f"({event.reason})")
+    fields = msgspec.structs.asdict(event)
+    shown = ", ".join(f"{k}={v!r}" for k, v in fields.items() if k not in ("rule", "roll"))
+    return f"{head}{rolled}; {shown}" if (head or roll) else shown or "no fields"
+
+
+def describe(state: GameState | None, event: Any) -> str | None:
+    """One human line for ``rinklog play``; None for events not worth a line."""
+    if isinstance(event, PeriodStarted):
+        return "overtime starts" if event.period >= 4 else f"period {event.period} starts"
+    if isinstance(event, PeriodEnded):
+        return f"end of period {event.period}: {event.home_goals} - {event.away_goals}"
+    if isinstance(event, GameEnded):
+        result = "a tie" if event.winner == "none" else f"{_team(state, event.winner)} win"
+        return (f"final ({event.decided}): {_team(state, 'home')} {event.home_goals} - "
+                f"{event.away_goals} {_team(state, 'away')}, {result}")
+    if isinstance(event, ev.FaceoffWon):
+        return f"face-off: {_name(state, event.winner, event.side)} ({_team(state, event.side)})"
+    if isinstance(event, ev.PassRolled):
+        to = (f"to {_name(state, event.to_player, event.to_side)}" if event.to_player
+              else event.result.replace("_", " "))
+        return f"  pass {_two(event.value)}: {to}" + (f" ({event.shot})" if event.shot else "")
+    if isinstance(event, ev.ShotTaken):
+        return (f"  {event.kind} by {_name(state, event.shooter, event.side)}: "
+                f"{'GOAL' if event.goal else 'saved'}")
+    if isinstance(event, ev.GoalScored):
+        return (f"GOAL {_team(state, event.side)}: {_name(state, event.scorer, event.side)} "
+                f"({event.strength})")
+    if isinstance(event, ev.PenaltyAssessed):
+        return (f"penalty: {_name(state, event.player, event.side)} "
+                f"({_team(state, event.side)}) {event.infraction}, {event.minutes} min")
+    if isinstance(event, ev.TurnoverRolled):
+        return f"  turnover: {event.text}"
+    if isinstance(event, ev.ShootoutAttempt):
+        return (f"shootout: {_name(state, event.shooter, event.side)} "
+                f"{'scores' if event.scored else 'misses'}")
+    if isinstance(event, ev.LinesChanged):
+        return f"{_team(state, event.side)} line change"
+    if isinstance(event, ev.TimeOutCalled):
+        return f"{_team(state, event.side)} calls its time out"
+    return None
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The final state as ``rinklog replay`` prints it (docs/json.md): DICE Hockey counts
+    timing spaces where Hockey Bones counts sequences."""
+    return {
+        "finished": state.finished, "period": state.period, "sequence": state.space,
+        "score": {"home": state.home.score, "away": state.away.score},
+        "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
+                              "clears_left": p.clears_left, "spaces_left": p.spaces_left}
+                             for p in state.team(side).penalties] for side in ("home", "away")},
+        "on_ice": {side: on_ice(state, side) for side in ("home", "away")},
+        "puck": list(state.puck) if state.puck else None,
+    }
