@@ -12,3 +12,11 @@ import msgspec
 
 class Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag=True):
     """Base of every event in a stream."""
+
+
+def tag_of(cls: type) -> str:
+    """The tag an event class is stored under (the ``type`` column, the ``type`` key):
+    its class name, or the namespaced tag a system gives it (``dicehockey.ShotTaken``)."""
+    config = getattr(cls, "__struct_config__", None)
+    tag = getattr(config, "tag", None)
+    return str(tag) if tag is not None else cls.__name__

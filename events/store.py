@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from events.base import tag_of
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
 
 __all__ = [
@@ -202,12 +203,6 @@ def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None) -> 
     return None
 
 
-def _tag(cls: type) -> str:
-    config = getattr(cls, "__struct_config__", None)
-    tag = getattr(config, "tag", None)
-    return str(tag) if tag is not None else cls.__name__
-
-
 def _struct_classes(event_type: Any) -> frozenset[type] | None:
     """The Struct classes a decoder for ``event_type`` accepts, or None if not a union of them."""
     info = msgspec.inspect.type_info(event_type)
@@ -356,7 +351,7 @@ class EventStore:
         if tag is None:
             if not isinstance(event, msgspec.Struct):
                 raise TypeError(f"{cls.__name__} is not a msgspec Struct event")
-            tag = self._tags[cls] = _tag(cls)
+            tag = self._tags[cls] = tag_of(cls)
         return tag
 
     def _stream_row(self, stream: str) -> tuple[str, int, str, str, str] | None:
@@ -717,7 +712,7 @@ class EventStore:
                             f"event of system {system!r} ({err})"
                         ) from None
                     cls = type(event)
-                    tag = tags.get(cls) or tags.setdefault(cls, _tag(cls))
+                    tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
                     if tag != type_ and isinstance(event, msgspec.Struct):
                         raise CorruptDatabase(
                             f"{self.path}: stream {stream!r} event {seq} is stored as {type_!r}"

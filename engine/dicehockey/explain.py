@@ -73,8 +73,8 @@ def why(state: GameState, event: Any, rolls: dict[int, ev.Roll]) -> str:
     if isinstance(event, ev.DiceRolled):
         step = state.queue[0] if state.queue else None
         whose = f", {_team(state, step.side)}" if step is not None and step.side else ""
-        return (f"1, 5: roll {event.n} = red {event.roll.red} white {event.roll.white} = "
-                f"{event.roll.red}{event.roll.white} for {event.purpose}{whose}")
+        return (f"1, 5: roll {event.n}: red {event.roll.red}, white {event.roll.white} = "
+                f"{event.roll.red}{event.roll.white}, for {event.purpose}{whose}")
     if isinstance(event, ev.PassRolled):
         to = (f"To {event.slot}" + (f" {event.shot}" if event.shot else "")
               if event.slot else event.result.replace("_", " "))

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from events.base import Event
+from events.base import Event, tag_of
 from events.errors import RinklogError
 from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, game_options
 from replay.cli.common import dump as _dump
@@ -63,7 +63,7 @@ def _event_json(event: Any, type_name: str) -> dict[str, Any] | None:
     if event is None:
         return None
     payload = event if isinstance(event, dict) else msgspec.to_builtins(event)
-    return {"type": type_name or type(event).__name__, **payload}
+    return {"type": type_name or tag_of(type(event)), **payload}
 
 
 def _audit_text(r: AuditReport) -> str:

@@ -24,6 +24,7 @@ from msgspec import UNSET
 
 from engine.dice import SeededDice
 from engine.systems import system_of
+from events.base import tag_of
 from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
@@ -130,7 +131,7 @@ def _play(fixture: tuple[int, str, str, str, str]
                      late_penalty_house_rule=_late_penalty_house_rule,
                      season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1],
                      options=_rules[2])
-    rows = [(type(e).__name__, _encode(e)) for e in game.events]
+    rows = [(tag_of(type(e)), _encode(e)) for e in game.events]
     # the read models leaders need, folded here while the events are in memory
     stats = read_models.game_rows(system_of(_rules[0]).name, game_id, game.events,
                                   SEASON_READ_MODELS)

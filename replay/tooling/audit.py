@@ -42,7 +42,7 @@ from msgspec import UNSET
 
 from engine.dice import DiceSchedule, seed_for
 from engine.systems import SYSTEMS, system_of
-from events.base import Event
+from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
 from events.errors import RinklogError, UnknownGame
@@ -228,9 +228,9 @@ class _Audit:
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
                 raise _Failed("decode", row.seq, f"a {row.type} event",
                               f"undecodable payload ({err})", "event catalogue") from None
-            if type(event).__name__ != row.type:
+            if tag_of(type(event)) != row.type:
                 raise _Failed("decode", row.seq, f"a {row.type} event",
-                              type(event).__name__, "event catalogue")
+                              tag_of(type(event)), "event catalogue")
             self.events.append(event)
         first = self.events[0]
         kind = {GameCreated: "game", SeasonCreated: "season"}.get(type(first))
