@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from events.base import tag_of
 from events.store import GENESIS, StoredEvent, StreamRecord, chain_hash, encode_meta
 from projections.index import stream_index
 from replay.tooling.audit import AuditReport, BlobSource, audit_stream, stream_system
@@ -21,7 +22,7 @@ def chained(events: Sequence[Any]) -> list[StoredEvent]:
     for seq, event in enumerate(events, start=1):
         payload = _ENCODER.encode(event)
         digest = chain_hash(prev, payload)
-        rows.append(StoredEvent(seq, type(event).__name__, event, payload, prev, digest))
+        rows.append(StoredEvent(seq, tag_of(type(event)), event, payload, prev, digest))
         prev = digest
     return rows
 

@@ -13,13 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from engine.bones.rulesets import RULESETS
-from engine.dice import derive_roll
-from events.bones import DiceRolled, Roll
+from engine.systems import SYSTEMS, system_of
+from events.base import tag_of
 from events.common import BranchStarted
 from replay.cli import app, main
-from replay.systems import Prompter
-from replay.systems.bones import PromptCoach
+from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
 from replay.tooling.games import open_store, read_game, simulate
 from replay.tooling.session import (
@@ -36,13 +34,43 @@ FAST = settings(max_examples=12, deadline=None,
 SLOW = settings(FAST, max_examples=6)
 _ids = itertools.count(1)
 
+# Every registered ruleset of every game system: each tool is tested on each.
+RULESETS = [name for system in SYSTEMS.values() for name in system.rulesets]
+
+
+def teams(ruleset: str) -> tuple[str, str]:
+    """Two teams of the ruleset's system, from its shipped fixtures."""
+    first, second = kit_for(ruleset).list_teams(None)[:2]
+    return first.id, second.id
+
+
+def _bones_face(roll, die: int):
+    dice = [roll.blue, *roll.whites, roll.red]
+    dice[die % 4] = dice[die % 4] % 6 + 1
+    return type(roll)(dice[0], (dice[1], dice[2]), dice[3])
+
+
+def _d10_face(roll, die: int):
+    red, white = (roll.red + 1) % 10, roll.white
+    if die % 2:
+        red, white = roll.red, (roll.white + 1) % 10
+    return type(roll)(red, white)
+
+
+# A roll with one die turned to another face (a forger's change), by system.
+OTHER_FACE = {"bones": _bones_face, "dicehockey": _d10_face}
+# A decision whose recorded outcome a forger flips, by system: (event type, field).
+FLIPPED = {"bones": ("ShotTaken", "in_range"), "dicehockey": ("dicehockey.ShotTaken", "goal")}
+# An event explain words with its roll and card, by system: (event type, words it names).
+EXPLAINED = {"bones": ("ActionResolved", "cell"), "dicehockey": ("dicehockey.PassRolled", "pass")}
+
 
 @pytest.fixture(scope="module", params=list(RULESETS))
 def db(tmp_path_factory: pytest.TempPathFactory, request) -> tuple[Path, str, int]:
     """One game under each registered ruleset: every tool works the same on all."""
     path = tmp_path_factory.mktemp("replay") / "games.db"
     with open_store(path) as store:
-        result = simulate(store, "HFX", "QUE", seed="tools", ruleset=request.param)
+        result = simulate(store, *teams(request.param), seed="tools", ruleset=request.param)
     return path, result.game_id, result.events
 
 
@@ -55,7 +83,8 @@ def _copy(store, src: str, dst: str) -> None:
 @pytest.mark.parametrize("seed", [f"s{n}" for n in range(6)])
 def test_audit_passes_on_honest_streams(tmp_path: Path, seed: str, ruleset: str) -> None:
     with open_store(tmp_path / "a.db") as store:
-        result = simulate(store, "WPG", "SAS", seed=seed, ruleset=ruleset)
+        home, away = teams(ruleset)
+        result = simulate(store, away, home, seed=seed, ruleset=ruleset)
         report = audit_game(store, result.game_id)
     assert report.ok, report.failure
     assert report.seeded_rolls > 100
@@ -119,13 +148,11 @@ def test_changed_die_value_fails_even_rehashed(tmp_path_factory, db, k, die) -> 
     path, game, _ = db
     with open_store(path) as store:
         events = read_game(store, game)
-        rolled = [i for i, e in enumerate(events) if isinstance(e, DiceRolled)]
+        system = system_of(events[0].ruleset)
+        rolled = [i for i, e in enumerate(events) if isinstance(e, system.roll_event)]
         i = rolled[k % len(rolled)]
-        old = events[i].roll
-        dice = [old.blue, *old.whites, old.red]
-        dice[die] = dice[die] % 6 + 1
-        events[i] = msgspec.structs.replace(events[i], roll=Roll(dice[0], (dice[1], dice[2]),
-                                                                 dice[3]))
+        events[i] = msgspec.structs.replace(
+            events[i], roll=OTHER_FACE[system.name](events[i].roll, die))
         report = audit_forged(store, game, events)
     assert report.failure is not None and report.failure.seq <= i + 1
     assert report.failure.check == "dice"
@@ -135,8 +162,9 @@ def test_rehashed_decision_change_fails_the_rules_check(db, tmp_path: Path) -> N
     path, game, _ = db
     with open_store(path) as store:
         events = read_game(store, game)
-        i = next(i for i, e in enumerate(events) if type(e).__name__ == "ShotTaken")
-        events[i] = msgspec.structs.replace(events[i], in_range=not events[i].in_range)
+        kind, field = FLIPPED[system_of(events[0].ruleset).name]
+        i = next(i for i, e in enumerate(events) if tag_of(type(e)) == kind)
+        events[i] = msgspec.structs.replace(events[i], **{field: not getattr(events[i], field)})
         report = audit_forged(store, game, events)
     assert report.failure is not None and report.failure.check == "rules"
     assert report.failure.seq == i + 1 and report.failure.rule
@@ -175,10 +203,11 @@ def test_branch_with_new_seed_audits_clean_and_diff_finds_fork(db, seq_frac, see
         parent_events = read_game(store, game)
     # The first roll after the fork is the first event that may differ.
     first_new = result.reseed["from_roll"]
-    fork = next(i + 1 for i, e in enumerate(parent_events)
-                if isinstance(e, DiceRolled) and e.n == first_new)
     created = parent_events[0]
-    if derive_roll(seed, created.game_id, first_new) != parent_events[fork - 1].roll:
+    system = system_of(created.ruleset)
+    fork = next(i + 1 for i, e in enumerate(parent_events)
+                if isinstance(e, system.roll_event) and e.n == first_new)
+    if system.derive_roll(seed, created.game_id, first_new) != parent_events[fork - 1].roll:
         assert d.seq == fork
     else:
         assert d.seq is None or d.seq > at
@@ -219,27 +248,29 @@ def test_cli_audit_games_and_explain(db, capsys) -> None:
     assert "ok" in out
     with open_store(path) as store:
         events = read_game(store, game)
-    seq = next(i + 1 for i, e in enumerate(events) if type(e).__name__ == "ActionResolved")
+    kind, words = EXPLAINED[system_of(events[0].ruleset).name]
+    seq = next(i + 1 for i, e in enumerate(events) if tag_of(type(e)) == kind)
     assert main(["explain", game, str(seq), "--db", str(path)]) == 0
     out = capsys.readouterr().out
-    assert events[seq - 1].rule in out and "cell" in out and "roll" in out
+    assert events[seq - 1].rule in out and words in out and "roll" in out
     assert main(["games", "--db", str(path), "--json"]) == 0
     rows = msgspec.json.decode(capsys.readouterr().out)
     assert all({"game_id", "home", "away", "score", "parent"} <= set(r) for r in rows)
 
 
-class _Scripted(PromptCoach):
-    """Answers every prompt as a tabletop player would (seeded dice, enter for the coach),
-    recording the answers: the exact input a CliRunner needs."""
+class _Scripted:
+    """Answers every prompt of a ruleset's prompt coach as a tabletop player would (seeded
+    dice, enter for the coach), recording the answers: the exact input a CliRunner needs."""
 
-    def __init__(self, seed: str) -> None:
-        super().__init__(Prompter(self._answer, lambda line: None))
+    def __init__(self, seed: str, ruleset: str) -> None:
         self.seed, self.answers = seed, []
+        self.derive = system_of(ruleset).derive_roll
+        self.coach = kit_for(ruleset).prompt_coach(Prompter(self._answer, lambda line: None))
 
     def _answer(self, text: str) -> str:
         if text.startswith("roll "):
             n = int(text.split()[1])
-            answer = str(derive_roll(self.seed, "script", n))
+            answer = str(self.derive(self.seed, "script", n))
         else:
             answer = ""
         self.answers.append(answer)
@@ -249,41 +280,43 @@ class _Scripted(PromptCoach):
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> None:
     scratch = tmp_path / "scratch.db"
-    coach = _Scripted("table")
+    script = _Scripted("table", ruleset)
+    home, away = teams(ruleset)
+    live = f"{home}-{away}-live1"
+    system = system_of(ruleset)
     with open_store(scratch) as store:
-        gid = new_live_game(store, "HFX", "QUE", game_id="script", ruleset=ruleset)
-        continue_game(resume_point(store, gid), coach, coach,
+        gid = new_live_game(store, home, away, game_id="script", ruleset=ruleset)
+        continue_game(resume_point(store, gid), script.coach, script.coach,
                       store_committer(store, gid))
-    answers = coach.answers
+    answers = script.answers
     assert any(a == "" for a in answers)
     first_roll = next(i for i, a in enumerate(answers) if a)
     cut = len(answers) // 2
     db = tmp_path / "live.db"
     typed = answers[:first_roll] + ["7 7 7 7", "3 4 2"] + answers[first_roll:cut] + ["q"]
     runner = CliRunner()
-    result = runner.invoke(app, ["play", "--home", "HFX", "--away", "QUE", "--db", str(db),
+    result = runner.invoke(app, ["play", "--home", home, "--away", away, "--db", str(db),
                                  "--ruleset", ruleset], input="\n".join(typed) + "\n")
     assert result.exit_code == 0, result.output
     assert "not a roll" in result.output and "resume with" in result.output
     with open_store(db) as store:
         (info,) = store.streams()
-        assert info.stream == "HFX-QUE-live1" and "decided" not in info.meta
+        assert info.stream == live and "decided" not in info.meta
         kept = read_game(store, info.stream)
-        rolls = [str(e.roll) for e in kept if isinstance(e, DiceRolled)]
+        rolls = [str(e.roll) for e in kept if isinstance(e, system.roll_event)]
         assert rolls == [a for a in answers[:cut] if a]  # the typo was not recorded
         assert audit_game(store, info.stream).ok
     assert main(["games", "--db", str(db)]) == 0
     rest = "\n".join(answers[cut:]) + "\n"
-    result = runner.invoke(app, ["play", "--resume", "HFX-QUE-live1", "--db", str(db)],
-                           input=rest)
+    result = runner.invoke(app, ["play", "--resume", live, "--db", str(db)], input=rest)
     assert result.exit_code == 0, result.output
     assert "game over" in result.output
     with open_store(db) as store:
-        report = audit_game(store, "HFX-QUE-live1")
+        report = audit_game(store, live)
         assert report.ok and not report.in_progress, report.failure
         with open_store(scratch) as other:
             # the same rolls and default choices: the same game, event for event
-            assert read_game(store, "HFX-QUE-live1")[1:] == read_game(other, "script")[1:]
+            assert read_game(store, live)[1:] == read_game(other, "script")[1:]
 
 
 def test_play_late_penalty_house_rule_for_new_games_only(tmp_path: Path) -> None:
