@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py
 	$(BIN)/python tests/bench/bench_projections.py
 	$(BIN)/python tests/bench/bench_season.py
+	$(BIN)/python tests/bench/bench_season.py --league dicedemo
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

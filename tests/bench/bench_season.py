@@ -1,4 +1,7 @@
-"""`make bench`: the full demo season (1,312 games) into a fresh database, against SQLite's limit.
+"""`make bench`: a full demo season into a fresh database, against SQLite's limit.
+
+``--league demo`` (the default) is the Hockey Bones demo (1,312 games); ``--league
+dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder works.
 
 1. Season: ``run_season`` (workers play games, this process appends each in one
    transaction) into a fresh temporary database: games/s and events/s.
@@ -31,10 +34,10 @@ from pathlib import Path
 
 from events.store import _SCHEMA
 from projections import store as rm
-from replay.data.library import default_charts
 from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
 from replay.leagues.season import run_season, season_game_id
+from replay.systems import kit_for
 from replay.tooling.audit import audit_game
 from replay.tooling.games import open_store
 
@@ -87,24 +90,29 @@ def main(argv: list[str] | None = None) -> None:
                         help="play only the first N games of the season (default: all 1,312)")
     parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--seed", default="bench", help="season seed (default 'bench')")
+    parser.add_argument("--league", default="demo",
+                        help="a bundled league or a league folder (default 'demo')")
     parser.add_argument("--audit", type=int, default=0,
                         help="audit only N games spread over the season (default 0: every game)")
     args = parser.parse_args(argv)
 
-    league = load_league("demo")
+    league = load_league(args.league)
+    ruleset = league.league.ruleset
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, args.seed, args.games)]
-    charts = default_charts(league.root)
+    charts = kit_for(ruleset).default_charts(league.root)
     games = len(fixtures)
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores ({cpu_model()}), "
           f"python {platform.python_version()}")
     with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
         with open_store(Path(tmp) / "season.db") as store:
             run = run_season(store, league=league.name, teams=league.teams, charts=charts,
-                             schedule=fixtures, seed=args.seed, workers=args.workers)
+                             schedule=fixtures, seed=args.seed, workers=args.workers,
+                             ruleset=ruleset, options=league.league.options)
             parent_season = peak_mib(resource.RUSAGE_SELF)
             children_season = peak_mib(resource.RUSAGE_CHILDREN)
             season_rate = run.events / run.seconds
-            print(f"season:      {games} games, {run.events:,} events, {args.workers} workers, "
+            print(f"season:      {league.name} ({ruleset}), {games} games, "
+                  f"{run.events:,} events, {args.workers} workers, "
                   f"{run.seconds:.1f}s = {games / run.seconds:.1f} games/s, "
                   f"{season_rate:,.0f} events/s ({run.events / games:.0f} events/game)")
 
