@@ -30,7 +30,7 @@ class StreamIndex:
     ``parent``/``parent_seq``/``dice_schedule`` for a branch (its latest fork). A season:
     ``league``, ``seed`` and the number of scheduled ``games``. ``kind`` stays None for a
     stream whose first event is neither a GameCreated nor a SeasonCreated. A Matrix Hockey
-    season (``matrix_season``): ``league``, ``season``, ``seed``, ``weeks_played``,
+    season (``matrix_season``): ``league``, ``season_number``, ``seed``, ``weeks_played``,
     ``games`` played, and ``closed``/``next_season`` once closed.
     """
 
@@ -58,7 +58,7 @@ class StreamIndex:
                            "games": len(event.schedule)}
             elif isinstance(event, SeasonOpened):
                 self.kind = "matrix_season"
-                changed = {"league": event.league, "season": event.season, "seed": event.seed,
+                changed = {"league": event.league, "season_number": event.season, "seed": event.seed,
                            "weeks_played": 0, "games": 0}
         elif self.kind == "matrix_season":
             if isinstance(event, GamePlayed):
