@@ -21,7 +21,8 @@ def chained(events: Sequence[Any]) -> list[StoredEvent]:
     for seq, event in enumerate(events, start=1):
         payload = _ENCODER.encode(event)
         digest = chain_hash(prev, payload)
-        rows.append(StoredEvent(seq, type(event).__name__, event, payload, prev, digest))
+        tag = getattr(type(event).__struct_config__, "tag", None) or type(event).__name__
+        rows.append(StoredEvent(seq, str(tag), event, payload, prev, digest))
         prev = digest
     return rows
 
