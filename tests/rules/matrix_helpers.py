@@ -69,3 +69,10 @@ def score(events: list[Any], home: str, competition: str = "championship") -> tu
     g = game(events, home, competition)
     assert g.home.team == home
     return g.home_goals, g.away_goals, g.decided
+
+
+def everyone(state: SeasonState, week: int, seed: str = "m") -> dict[str, list[Pick]]:
+    """Picks for every team playing ``week`` (the demo managers', none ONR)."""
+    from replay.matrix.demo import demo_picks
+
+    return {s.team: list(s.picks) for s in demo_picks(state, week, seed, onr_rate=0.0)}
