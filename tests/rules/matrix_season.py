@@ -20,6 +20,11 @@ def _played(seed: str) -> tuple[SeasonState, list]:
     return state, events
 
 
+def season_events(seed: str = "m") -> list:
+    """The events of the demo season's eleven weeks (after its opening)."""
+    return list(_played(seed)[1])
+
+
 def played_season(seed: str = "m") -> SeasonState:
     """A demo season with every week played (a fresh copy each call)."""
     return _played(seed)[0].copy()

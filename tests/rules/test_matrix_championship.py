@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from engine.matrix.state import WEEKS
+from events.matrix import BonusDrawn
 from replay.cli.app import main
 from tests.rules.matrix_helpers import new_season
+from tests.rules.matrix_season import season_events
 
 ROOT = Path(__file__).resolve().parents[2]
 WEEK1 = ROOT / "fixtures" / "matrix" / "examples" / "week1-picks.toml"
@@ -148,3 +150,17 @@ def test_picks_file_errors_are_one_line(capsys, tmp_path: Path, text: str, words
     f.write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "matrix", "picks", season, str(f), "--week", "1", "--db", str(db))
     assert code == 1 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_3_1_2_weeks_are_played_in_order_the_last_two_one_after_the_other(capsys, week1) -> None:
+    db, season = week1
+    code, _, err = run(capsys, "matrix", "play", season, "--week", "3", "--db", str(db))
+    assert code == 1 and "week 2 of" in err and "not played yet" in err
+    code, _, err = run(capsys, "matrix", "play", season, "--week", "12", "--db", str(db))
+    assert code == 1 and "weeks run 1-11" in err
+
+
+def test_2_1_4_one_bonus_goal_a_division_a_week() -> None:
+    events = season_events("m")  # ruling M-2.1.4a
+    bonus = [(e.week, e.division) for e in events if isinstance(e, BonusDrawn)]
+    assert len(bonus) == len(set(bonus)) == 7 * WEEKS

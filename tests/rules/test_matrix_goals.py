@@ -101,3 +101,8 @@ def test_2_1_week_5_teddy_bears_and_freezing_ass(teddy: str, freezing: str, want
     assert score(events, "teddy-bears") == want
     assert sorted(side(events, "freezing-ass").shared_with) == ["cyberians", "ice-crocodiles",
                                                         "teddy-bears"]
+
+
+def test_3_1_3_the_penalty_goal_comes_last_and_not_below_zero() -> None:
+    assert regular_goals(5, 3, 0, 0, False, True) == 1  # ruling M-3.1.3c
+    assert regular_goals(2, 3, 0, 0, False, True) == 0

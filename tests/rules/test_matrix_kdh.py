@@ -89,3 +89,23 @@ def test_3_2_3_an_onr_team_loses_and_two_onr_teams_make_room_for_a_lucky_loser()
                for g in games.values())
     second = {t for g in state.cup_rounds[("kdh", 2)].games for t in g}
     assert lucky.team in second and a not in second and b not in second and len(second) == 64
+
+
+def test_2_1_1_in_the_cups_the_column_is_shared_with_the_division_s_teams_in_that_round() -> None:
+    state, _ = closed_season()  # ruling M-2.1.1a
+    division = {t: s.division for t, s in state.teams.items()}
+    for g in state.results:
+        if g.competition == "championship":
+            continue
+        same_round = {s.team: s for r in state.results
+                      if (r.competition, r.round) == (g.competition, g.round)
+                      for s in (r.home, r.away)}
+        for s in (g.home, g.away):
+            for other in s.shared_with:
+                assert division[other] == division[s.team]
+                assert same_round[other].column == s.column
+
+
+def test_2_2_a_kdh_pick_without_a_shootout_value_is_an_x() -> None:
+    game = _tied("", "")  # ruling M-2.2b
+    assert game.tiebreak in ("shootout", "die") and len(game.rolls) >= 2

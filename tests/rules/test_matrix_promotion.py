@@ -90,3 +90,10 @@ def test_the_next_season_opens_with_the_allowances_and_the_new_divisions() -> No
     d2a = dict(closed.next_divisions)["d2a"]
     assert d2a[:2] == [t for t, frm, to in closed.relegated if frm == "elite" and to == "d2a"]
     assert nxt.wg_teams == closed.next_wg and len(set(nxt.wg_teams)) == 12
+
+
+def test_2_1_2_a_first_season_gives_three_extra_goals_and_two_great_saves() -> None:
+    from tests.rules.matrix_helpers import new_season
+
+    state = new_season("demo")  # ruling M-2.1.2a (a league file may say otherwise)
+    assert {(t.extra_goals, t.great_saves) for t in state.teams.values()} == {(3, 2)}

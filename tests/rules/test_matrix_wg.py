@@ -78,3 +78,10 @@ def test_3_3_1_next_season_s_twelve_teams() -> None:
     table = season_records(state)
     top = max(table.values(), key=lambda r: r.goals_for).goals_for
     assert any(table[t].goals_for == top for t in wg)
+
+
+def test_3_3_1_a_first_season_s_wg_is_the_teams_numbered_01_then_02() -> None:
+    state = new_season("demo")  # ruling M-3.3.1b
+    numbers = [(state.teams[t].number, state.teams[t].division) for t in state.created.wg_teams]
+    assert numbers == [(1, d.id) for d in state.divisions] + [
+        (2, d.id) for d in state.divisions[:5]]
