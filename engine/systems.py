@@ -117,6 +117,8 @@ class SeasonSystem:
     evolve: Callable[[Any, Any], Any]
     check_dice: Callable[[Any], tuple[int, Any]]  # events -> (seeded checked, finding)
     recheck: Callable[[Any], Any]  # events -> the first finding (seq, expected...) or None
+    # (previous season's events, their hashes, first event) -> a finding or None
+    check_lineage: Callable[[Any, Any, Any], Any]
     why: Callable[[Any, Any, dict[int, Any]], str]
     summary: Callable[[Any], dict[str, Any]]
 
@@ -133,6 +135,7 @@ MATRIX = SeasonSystem(
     evolve=matrix_evolve,
     check_dice=matrix_recheck.check_dice,
     recheck=matrix_recheck.recheck,
+    check_lineage=matrix_recheck.check_lineage,
     why=matrix_explain.why,
     summary=matrix_explain.summary,
 )

@@ -207,3 +207,25 @@ def test_a_small_seeded_season_snapshot(snapshot) -> None:
     assert isinstance(closed, SeasonClosed) and nxt.endswith("-s2")
     assert results == snapshot(extension_class=JSONSnapshotExtension)
     assert head == snapshot(name="head_hash")
+
+
+def test_a_next_season_that_does_not_follow_from_the_closed_one_is_caught(demo, tmp_path) -> None:
+    db, season, nxt, _ = demo
+    copy = tmp_path / "copy.db"
+    with open_store(db, create=False) as store, open_store(copy) as other:
+        info = store.info(season)
+        other.append_encoded(season, [(r.type, r.payload) for r in store.raw_rows(season)], 0,
+                             kind=info.kind, system=info.system, meta=info.meta)
+        events = [r.event for r in store.read(nxt)]
+    opened = events[0]
+    name, title, level, teams = opened.divisions[0]
+    richer = [msgspec.structs.replace(teams[0], extra_goals=teams[0].extra_goals + 5),
+              *teams[1:]]
+    forged = msgspec.structs.replace(opened, divisions=[(name, title, level, richer),
+                                                        *opened.divisions[1:]])
+    with open_store(copy) as other:
+        # the forger opens the season from the forged first event: its draws follow from
+        # it, so only the lineage check can tell
+        library._open(other, forged)
+        report = audit_game(other, nxt)
+    assert not report.ok and report.failure.check == "season" and report.failure.seq == 1

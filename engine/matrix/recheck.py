@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from engine.matrix.dice import RecordedDie, derive_die
-from engine.matrix.referee import check_picks, close_season, open_season, play_week
+from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
 from engine.matrix.state import SeasonState, evolve, initial_state
 from events.errors import RinklogError
 from events.matrix import (
@@ -19,11 +19,12 @@ from events.matrix import (
     DieRolled,
     PicksSent,
     RefereeDrawsEntered,
+    SeasonClosed,
     SeasonOpened,
     WeekStarted,
 )
 
-__all__ = ["Finding", "check_dice", "fold", "recheck"]
+__all__ = ["Finding", "check_dice", "check_lineage", "fold", "recheck"]
 
 _ENC = msgspec.msgpack.Encoder()
 
@@ -124,4 +125,18 @@ def recheck(events: Sequence[Any]) -> Finding | None:
         for e in decided:
             evolve(state, e)
         i += len(decided)
+    return None
+
+
+def check_lineage(previous: Sequence[Any], heads: Sequence[str], first: SeasonOpened
+                  ) -> Finding | None:
+    """A season opened by ``close``: its first event is what the closed season before it
+    (``previous``, with the hash of each of its events) gives: the divisions after
+    promotion and relegation, the allowances, the WG entrants, the head hash."""
+    closed = next((i for i, e in enumerate(previous) if isinstance(e, SeasonClosed)), None)
+    if closed is None:
+        return Finding(1, f"season {first.previous} closed", "a season not closed", "3.1.6")
+    want = next_season(fold(previous[:closed + 1]), heads[closed])
+    if _ENC.encode(want) != _ENC.encode(first):
+        return Finding(1, _words(want), _words(first), "3.1.6, 2.1.2.1, 2.1.3.1, 3.3.1")
     return None

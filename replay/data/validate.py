@@ -11,6 +11,7 @@ from pathlib import Path
 from events.errors import CardError
 from replay.data.library import charts_faults, load_arc_cards, read_toml, show_path, team_faults
 from replay.leagues.league import load_league
+from replay.matrix.files import validate_file as validate_matrix_file
 
 __all__ = ["validate_path"]
 
@@ -19,7 +20,8 @@ def validate_path(path: str | Path) -> list[str]:
     """Check a file, or every ``.toml`` below a folder: one line per fault found (every
     fault of a team's cards and lines, or of a chart pack; a league's first fault).
 
-    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack.
+    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack; Matrix
+    Hockey's leagues, matrices, calendars and picks are checked by replay/matrix/files.py.
     """
     path = Path(path)
     if path.is_dir():
@@ -40,6 +42,8 @@ def validate_path(path: str | Path) -> list[str]:
                 load_arc_cards(target)
             elif "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
                 load_league(target)
+            elif validate_matrix_file(target, data):  # Matrix Hockey (replay/matrix/files.py)
+                pass
             else:
                 raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
                                 "a chart pack (no 'faceoffs') nor ARC cards (no 'cards')")

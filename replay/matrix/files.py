@@ -293,3 +293,22 @@ def read_picks(path: Path, week: int, plays: dict[str, list[str]]
                               p.extra_goals, p.great_saves, str(p.shootout).upper()))
         sent.append(PicksSent(week, team, picks))
     return sent, referee
+
+
+def validate_file(path: Path, data: dict[str, Any]) -> bool:
+    """Check a Matrix Hockey file found by ``cards validate`` (a league, a matrix, a
+    calendar, a week's picks); False when ``data`` is none of them."""
+    if data.get("system") == "matrix":
+        season_opened(path, "validate")
+    elif "columns" in data and "rows" in data:
+        _matrix(path, "a", 1)
+    elif "kdh_weeks" in data:
+        _convert(data, _Calendar, show_path(path))
+    elif data and all(isinstance(v, dict | list) for v in data.values()) and all(
+            "column" in t for k, v in data.items() if k != "referee"
+            for t in (v if isinstance(v, list) else [v])):
+        teams = [k for k in data if k != "referee"]
+        read_picks(path, 1, {t: ["championship"] for t in teams})
+    else:
+        return False
+    return True

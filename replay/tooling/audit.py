@@ -183,7 +183,7 @@ class _Audit:
         first = self.events[0]
         season_system = _season_system_of(first)
         if season_system is not None:
-            self._refereed_season(first, season_system)
+            self._refereed_season(first, season_system, season_of)
         elif isinstance(first, SeasonCreated):
             self._season_identity(first)
             self._index()
@@ -376,14 +376,25 @@ class _Audit:
 
     # --- a season refereed by rinklog (Matrix Hockey) ---------------------------------------
 
-    def _refereed_season(self, first: Any, system: SeasonSystem) -> None:
-        """Identity, index, dice and rules of a season system's stream: the referee runs
-        again over the recorded picks and draws (engine/<system>/recheck.py)."""
+    def _refereed_season(self, first: Any, system: SeasonSystem, season_of: Any) -> None:
+        """Identity, index, lineage, dice and rules of a season system's stream: the
+        referee runs again over the recorded picks and draws (engine/<system>/recheck.py).
+        A season opened by ``close`` is held to the closed season before it when that
+        season is in the same database (an export carries one season only)."""
         self.season_system = system.name
         if first.season_id != self.stream:
             raise _Failed("identity", 1, f"stream {first.season_id!r} ({type(first).__name__})",
                           f"stream {self.stream!r}", "stream identity")
         self._index()
+        previous = getattr(season_of, "refereed", None)
+        found = previous(first.previous) if previous is not None and first.previous else None
+        if isinstance(found, str):
+            raise _Failed("season", 1, f"season {first.previous!r} that passes the audit",
+                          found, "season lineage")
+        if found is not None:
+            bad = system.check_lineage(found[0], found[1], first)
+            if bad is not None:
+                raise _Failed("season", bad.seq, bad.expected, bad.recorded, bad.rule)
         try:
             self.seeded, bad = system.check_dice(self.events)
             if bad is None:
@@ -542,6 +553,24 @@ class _StoreSeasons:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache: dict[str, SeasonCreated | str] = {}
+        self.refereed_cache: dict[str, tuple[list[Event], list[str]] | str | None] = {}
+
+    def refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
+        """A refereed season's events and their hashes once it passes the audit, why not,
+        or None when the database does not hold it."""
+        if season_id not in self.refereed_cache:
+            self.refereed_cache[season_id] = self._refereed(season_id)
+        return self.refereed_cache[season_id]
+
+    def _refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
+        if not self.store.exists(season_id):
+            return None
+        rows = self.store.raw_rows(season_id)
+        report, events = _audit_in_store(self.store, season_id, self, rows)
+        if report.failure is not None:
+            return (f"season stream {season_id!r} fails its {report.failure.check} check "
+                    f"at {report.failure.seq}")
+        return events, [r.hash for r in rows]
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
