@@ -78,7 +78,7 @@ def _small_season(seed: str, weeks: int = 3) -> list:
 
         for week in range(1, weeks + 1):
             loaded = library.load(store, season)
-            library._append(store, loaded, season, demo_picks(loaded.state, week, seed, 0.1))
+            library.record(store, loaded, season, demo_picks(loaded.state, week, seed, 0.1))
             library.play(store, season, week)
         return [row.event for row in store.read(season)]
 

@@ -261,7 +261,7 @@ def close_season(state: SeasonState, source: DieSource) -> list[Any]:
     kdh_games = [g for g in ref.state.results if g.competition == "kdh"]
     if kdh_games:
         kdh_winner = max(kdh_games, key=lambda g: g.round).winner
-    wg_order = seasons._cup_places(ref.state)[2]
+    wg_order = seasons.cup_places(ref.state)[2]
     ref.emit(SeasonClosed(m.promoted, m.relegated, seasons.next_divisions(ref.state, m),
                           seasons.allowances(ref.state, m),
                           seasons.next_wg(ref.state) if "wg" in state.created.competitions

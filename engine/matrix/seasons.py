@@ -17,7 +17,7 @@ from engine.matrix.standings import Record, records, tie_groups
 from engine.matrix.state import SeasonState
 from events.matrix import DivisionRanked, TeamAllowance
 
-__all__ = ["Moves", "allowances", "moves", "next_wg", "parent_and_children", "rank_divisions",
+__all__ = ["Moves", "allowances", "cup_places", "moves", "next_wg", "parent_and_children", "rank_divisions",
            "season_records"]
 
 PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1}  # 2.1.2.1: finishing 1st-4th of a division
@@ -91,7 +91,7 @@ def next_divisions(state: SeasonState, m: Moves) -> list[tuple[str, list[str]]]:
     return result
 
 
-def _cup_places(state: SeasonState) -> tuple[str, list[str], list[str]]:
+def cup_places(state: SeasonState) -> tuple[str, list[str], list[str]]:
     """KDH winner, KDH finalists, WG order (1st-4th)."""
     kdh = [g for g in state.results if g.competition == "kdh"]
     final = max(kdh, key=lambda g: g.round) if kdh else None
@@ -109,7 +109,7 @@ def allowances(state: SeasonState, m: Moves) -> list[TeamAllowance]:
     """2.1.2.1 extra goals (points / 3, rounded down) and 2.1.3.1 great saves (2 and one
     for each championship game the opponent scored none)."""
     table = season_records(state)
-    kdh_winner, _, wg_order = _cup_places(state)
+    kdh_winner, _, wg_order = cup_places(state)
     kdh_wins: dict[str, int] = {}
     for g in state.results:
         if g.competition == "kdh" and g.winner:
@@ -134,7 +134,7 @@ def next_wg(state: SeasonState) -> list[str]:
     and the fewest conceded (all divisions); a team already in leaves its seat to the
     next best by the same measure, and seats still empty go to the most goals scored
     (ruling M-3.3.1a). Level goals: the higher division, then the better place."""
-    kdh_winner, finalists, wg_order = _cup_places(state)
+    kdh_winner, finalists, wg_order = cup_places(state)
     table = season_records(state)
     place = {t: (state.division(state.teams[t].division).level, i)
              for d in state.divisions for i, t in enumerate(state.final_order[d.id])}

@@ -66,6 +66,6 @@ def run_demo_season(store: EventStore, season_id: str, seed: str, close: bool = 
     for week in range(1, 12):
         season = library.load(store, season_id)
         sent = demo_picks(season.state, week, seed)
-        library._append(store, season, season_id, sent)
+        library.record(store, season, season_id, sent)
         library.play(store, season_id, week)
     return library.close(store, season_id) if close else season_id

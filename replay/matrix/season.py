@@ -25,7 +25,7 @@ from events.store import EventStore
 from projections.index import stream_index
 from replay.matrix.files import read_picks, season_opened
 
-__all__ = ["KIND", "SYSTEM", "Season", "close", "cups", "open_league", "play", "results",
+__all__ = ["KIND", "SYSTEM", "Season", "close", "cups", "load", "open_league", "play", "record", "results",
            "send_picks", "standings", "teams"]
 
 KIND, SYSTEM = "matrix_season", "matrix"
@@ -51,7 +51,9 @@ def load(store: EventStore, season_id: str) -> Season:
     return Season(season_id, fold(events), events, len(events))
 
 
-def _append(store: EventStore, season: Season | None, stream: str, events: list[Any]) -> int:
+def record(store: EventStore, season: Season | None, stream: str, events: list[Any]) -> int:
+    """Append ``events`` to a season read as ``season`` (None: a new stream), with the
+    index folded from all its events; a conflict if the season changed since it was read."""
     before = season.events if season else []
     index = stream_index([*before, *events])
     return store.append(stream, events, season.version if season else 0, kind=KIND,
@@ -63,7 +65,7 @@ def _open(store: EventStore, created: SeasonOpened) -> str:
         raise RinklogError(f"season {created.season_id} is already in {store.path} (open it "
                            "with another --seed)")
     events = referee.open_season(created, SeededDie(created.seed, created.season_id))
-    _append(store, None, created.season_id, events)
+    record(store, None, created.season_id, events)
     return created.season_id
 
 
@@ -100,7 +102,7 @@ def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> int:
         for team in [*table.onr, *table.x]:
             if team not in season.state.teams:
                 raise RinklogError(f"{path}: [referee]: no team {team!r}")
-    _append(store, season, season_id, [*sent, *([table] if table else [])])
+    record(store, season, season_id, [*sent, *([table] if table else [])])
     return len(sent)
 
 
@@ -108,7 +110,7 @@ def play(store: EventStore, season_id: str, week: int) -> list[GamePlayed]:
     """Resolve a week once; returns its games."""
     season = load(store, season_id)
     events = referee.play_week(season.state, week, SeededDie(season.state.created.seed, season_id))
-    _append(store, season, season_id, events)
+    record(store, season, season_id, events)
     return [e for e in events if isinstance(e, GamePlayed)]
 
 
@@ -116,7 +118,7 @@ def close(store: EventStore, season_id: str) -> str:
     """Close the season and open the next one; returns the next season's id."""
     season = load(store, season_id)
     events = referee.close_season(season.state, SeededDie(season.state.created.seed, season_id))
-    _append(store, season, season_id, events)
+    record(store, season, season_id, events)
     season = load(store, season_id)
     return _open(store, referee.next_season(season.state, store.head_hash(season_id)))
 
