@@ -102,6 +102,14 @@ def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> int:
         for team in [*table.onr, *table.x]:
             if team not in season.state.teams:
                 raise RinklogError(f"{path}: [referee]: no team {team!r}")
+        columns = season.state.matrices[season.state.created.competitions[0]].columns
+        for team, onr in table.onr.items():
+            if onr.column and onr.column not in columns:
+                raise RinklogError(f"{path}: [referee] onr {team}: column {onr.column!r} is "
+                                   f"not one of {''.join(columns)}")
+            if onr.extra_time and onr.extra_time not in EXTRA_TIME_LIMITS["championship"]:
+                raise RinklogError(f"{path}: [referee] onr {team}: extra_time "
+                                   f"{onr.extra_time!r} is not one of 0, 1, 2, 3, X")
     record(store, season, season_id, [*sent, *([table] if table else [])])
     return len(sent)
 

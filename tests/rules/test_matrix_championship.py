@@ -142,6 +142,8 @@ def test_3_1_3_picks_sent_again_replace_the_earlier_ones(capsys, tmp_path: Path)
     ('[snowmen]\ncolumn = "A"\nextra_time = 1\nextra_goals = -1\n', "snowmen"),
     ('[snowmen]\ncolum = "A"\n', "snowmen"),
     ("[referee]\nbonus = { elite = 3 }\n", "[referee]"),
+    ('[referee]\nonr = { snowmen = { column = "Q" } }\n', "column 'Q'"),
+    ("[referee]\nx = { snowmen = 5 }\n", "[referee]"),
 ])
 def test_picks_file_errors_are_one_line(capsys, tmp_path: Path, text: str, words: str) -> None:
     db = tmp_path / "l.db"
