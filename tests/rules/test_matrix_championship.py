@@ -166,3 +166,26 @@ def test_2_1_4_one_bonus_goal_a_division_a_week() -> None:
     events = season_events("m")  # ruling M-2.1.4a
     bonus = [(e.week, e.division) for e in events if isinstance(e, BonusDrawn)]
     assert len(bonus) == len(set(bonus)) == 7 * WEEKS
+
+
+def test_picks_for_several_competitions_are_an_array_of_tables(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    season = run(capsys, "matrix", "open", "--league", "demo", "--seed", "t",
+                 "--db", str(db))[1].strip()
+    f = tmp_path / "week1.toml"
+    f.write_text('[[elite-puffins]]\ncompetition = "championship"\ncolumn = "A"\n'
+                 'extra_time = 0\n[[elite-puffins]]\ncompetition = "wg"\ncolumn = "J"\n'
+                 'extra_time = "X"\nextra_goals = 1\n', encoding="utf-8")
+    _, out, _ = run(capsys, "matrix", "teams", season, "--json", "--db", str(db))
+    team = next(t["team"] for t in json.loads(out) if t["division"] == "elite"
+                and t["number"] == 1)
+    f.write_text(f.read_text(encoding="utf-8").replace("elite-puffins", team), encoding="utf-8")
+    assert run(capsys, "matrix", "picks", season, str(f), "--week", "1", "--db", str(db))[0] == 0
+    assert run(capsys, "matrix", "play", season, "--week", "1", "--db", str(db))[0] == 0
+    _, out, _ = run(capsys, "matrix", "teams", season, "--json", "--db", str(db))
+    left = next(t for t in json.loads(out) if t["team"] == team)["left"]
+    assert "A" not in left["championship"]["columns"] and "J" not in left["wg"]["columns"]
+    assert left["wg"]["extra_time"]["X"] == 1 and left["championship"]["extra_time"]["0"] == 1
+    _, out, _ = run(capsys, "matrix", "results", season, "--week", "1", "--json", "--db", str(db))
+    assert {r["competition"] for r in json.loads(out) if team in (r["home"], r["away"])} == {
+        "championship", "wg"}
