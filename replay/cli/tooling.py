@@ -227,7 +227,9 @@ def register(app: typer.Typer) -> None:
         if output is not None and output.exists():
             raise RinklogError(f"{output} already exists; nothing written")
         with _read_store(db) as store:
-            ids = [s.stream for s in store.streams(kind="game")] if all_games else list(game or [])
+            kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
+            ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
+                   if all_games else list(game or []))
             entries = [entry_for(audit_game(store, g)) for g in ids]
         data = encode_receipt(make_receipt(entries, key))
         if output is None:
