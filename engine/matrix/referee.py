@@ -232,8 +232,9 @@ def _cups_after(ref: Referee, week: int) -> None:
         if ("kdh", round_) in ref.state.cup_rounds:
             kdh.lucky_losers(ref, round_, week)
             through = kdh.advancing(ref.state, round_)
-            if round_ == 1:
-                through += kdh.entrants(ref.state)[1] if kdh.entrants(ref.state)[0] else []
+            qualifiers, exempt = kdh.entrants(ref.state)
+            if round_ == 1 and qualifiers:  # 3.2.1: the winners join the teams exempted
+                through += exempt
             if len(through) > 1 and round_ < len(created.kdh_weeks):
                 kdh.draw_round(ref, round_ + 1, created.kdh_weeks[round_], through)
     if "wg" in created.competitions and week in created.wg_weeks:
