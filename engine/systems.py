@@ -35,12 +35,18 @@ from engine.dicehockey import game as dicehockey_game
 from engine.dicehockey.cards import Charts as DiceHockeyCharts
 from engine.dicehockey.cards import Team as DiceHockeyTeam
 from engine.dicehockey.rulesets import RULESETS as DICEHOCKEY_RULESETS
+from engine.matrix import explain as matrix_explain
+from engine.matrix import recheck as matrix_recheck
+from engine.matrix.state import evolve as matrix_evolve
+from engine.matrix.state import initial_state as matrix_initial_state
 from events import dicehockey as dicehockey_events
 from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
 from events.catalogue import SYSTEM_EVENTS
 from events.errors import RinklogError
+from events.matrix import DieRolled as MatrixDieRolled
+from events.matrix import SeasonOpened as MatrixSeasonOpened
 
-__all__ = ["GameSystem", "SYSTEMS", "find_system", "system_of"]
+__all__ = ["GameSystem", "SEASON_SYSTEMS", "SYSTEMS", "SeasonSystem", "find_system", "system_of"]
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,49 @@ DICEHOCKEY = GameSystem(
 )
 
 SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES, DICEHOCKEY.name: DICEHOCKEY}
+
+
+@dataclass(frozen=True)
+class SeasonSystem:
+    """A system whose stream is a whole league season refereed by rinklog (Matrix Hockey:
+    a league played by mail), not a game: the audit, ``replay``, ``explain`` and the
+    index find what they need of such a stream here."""
+
+    name: str
+    title: str
+    kind: str  # the stream's kind in the store's index
+    first_event: type  # the event a stream of it starts with (its identity: ``season_id``)
+    event_type: Any
+    decoder: msgspec.msgpack.Decoder
+    roll_event: type
+    initial_state: Callable[[Any], Any]
+    evolve: Callable[[Any, Any], Any]
+    check_dice: Callable[[Any], tuple[int, Any]]  # events -> (seeded checked, finding)
+    recheck: Callable[[Any], Any]  # events -> the first finding (seq, expected...) or None
+    # (previous season's events, their hashes, first event) -> a finding or None
+    check_lineage: Callable[[Any, Any, Any], Any]
+    why: Callable[[Any, Any, dict[int, Any]], str]
+    summary: Callable[[Any], dict[str, Any]]
+
+
+MATRIX = SeasonSystem(
+    name="matrix",
+    title="Matrix Hockey (a league played by mail; rinklog referees a season)",
+    kind="matrix_season",
+    first_event=MatrixSeasonOpened,
+    event_type=SYSTEM_EVENTS["matrix"],
+    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["matrix"]),
+    roll_event=MatrixDieRolled,
+    initial_state=matrix_initial_state,
+    evolve=matrix_evolve,
+    check_dice=matrix_recheck.check_dice,
+    recheck=matrix_recheck.recheck,
+    check_lineage=matrix_recheck.check_lineage,
+    why=matrix_explain.why,
+    summary=matrix_explain.summary,
+)
+
+SEASON_SYSTEMS: dict[str, SeasonSystem] = {MATRIX.name: MATRIX}
 
 
 def find_system(name: str) -> GameSystem:

@@ -16,12 +16,14 @@ from typing import Any
 from events.bones import BonesEvent
 from events.dicehockey import DiceHockeyEvent
 from events.league import SeasonCreated
+from events.matrix import MatrixEvent
 from events.store import EventStore
 
 __all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
            "open_store"]
 
-SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent}
+SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent,
+                                 "matrix": MatrixEvent}
 
 LEAGUE_EVENTS: Any = SeasonCreated
 """Events of league streams (a season), which belong to no one game system."""

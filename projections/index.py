@@ -17,6 +17,7 @@ from typing import Any
 from events.bones import GoalScored
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.league import SeasonCreated
+from events.matrix import GamePlayed, SeasonClosed, SeasonOpened, WeekEnded
 
 __all__ = ["StreamIndex", "stream_index"]
 
@@ -28,7 +29,9 @@ class StreamIndex:
     ``live`` for a game played at the table, ``season``/``number`` for a season's game and
     ``parent``/``parent_seq``/``dice_schedule`` for a branch (its latest fork). A season:
     ``league``, ``seed`` and the number of scheduled ``games``. ``kind`` stays None for a
-    stream whose first event is neither a GameCreated nor a SeasonCreated.
+    stream whose first event is neither a GameCreated nor a SeasonCreated. A Matrix Hockey
+    season (``matrix_season``): ``league``, ``season_number``, ``seed``, ``weeks_played``,
+    ``games`` played, and ``closed``/``next_season`` once closed.
     """
 
     def __init__(self) -> None:
@@ -53,6 +56,17 @@ class StreamIndex:
                 self.kind = "season"
                 changed = {"league": event.league, "seed": event.seed,
                            "games": len(event.schedule)}
+            elif isinstance(event, SeasonOpened):
+                self.kind = "matrix_season"
+                changed = {"league": event.league, "season_number": event.season, "seed": event.seed,
+                           "weeks_played": 0, "games": 0}
+        elif self.kind == "matrix_season":
+            if isinstance(event, GamePlayed):
+                changed = {"games": self.meta["games"] + 1}
+            elif isinstance(event, WeekEnded):
+                changed = {"weeks_played": event.week}
+            elif isinstance(event, SeasonClosed):
+                changed = {"closed": True, "next_season": event.next_season}
         elif self.kind == "game":
             if isinstance(event, GoalScored):
                 key = f"{event.side}_goals"

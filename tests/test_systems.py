@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.systems import SYSTEMS, find_system, system_of
+from engine.systems import SEASON_SYSTEMS, SYSTEMS, find_system, system_of
 from events.catalogue import ALL_EVENTS, LEAGUE, LEAGUE_EVENTS, STREAM_EVENTS, SYSTEM_EVENTS
 from events.errors import RinklogError
 
@@ -36,12 +36,15 @@ def test_every_ruleset_belongs_to_one_registered_system() -> None:
 
 
 def test_the_store_decodes_every_system_and_the_league_streams() -> None:
-    """What a stream's ``system`` may name: every registered game system, and ``league``
-    (season streams), a name no game system may take."""
+    """What a stream's ``system`` may name: every registered game system, every refereed
+    season system (Matrix Hockey), and ``league`` (season streams), a name no system may
+    take."""
     assert LEAGUE not in SYSTEMS and LEAGUE not in SYSTEM_EVENTS
-    assert set(STREAM_EVENTS) == {*SYSTEMS, LEAGUE}
+    assert not set(SYSTEMS) & set(SEASON_SYSTEMS)
+    assert set(STREAM_EVENTS) == {*SYSTEMS, *SEASON_SYSTEMS, LEAGUE}
     assert STREAM_EVENTS[LEAGUE] is LEAGUE_EVENTS
-    assert all(STREAM_EVENTS[name] is s.event_type for name, s in SYSTEMS.items())
+    assert all(STREAM_EVENTS[name] is s.event_type
+               for name, s in {**SYSTEMS, **SEASON_SYSTEMS}.items())
 
 
 def test_unknown_systems_and_rulesets_are_one_line_errors() -> None:
@@ -73,4 +76,6 @@ def test_system_blind_tooling_imports_no_system_package(path: str) -> None:
                 if isinstance(node, ast.ImportFrom) and node.module}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                  for alias in node.names}
-    assert not {m for m in imported if m.startswith(("engine.bones", "events.bones"))}
+    assert not {m for m in imported if m.startswith(("engine.bones", "events.bones",
+                                                      "engine.matrix", "events.matrix",
+                                                      "replay.matrix"))}

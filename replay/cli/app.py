@@ -25,6 +25,7 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
+from replay.cli.matrix import matrix_app
 from replay.cli.projections import register as register_projections
 from replay.cli.season import register as register_seasons
 from replay.cli.tooling import register as register_tooling
@@ -32,7 +33,7 @@ from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
 from replay.systems import kit_for
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.games import open_store, read_game, read_stream, season_kinds, simulate
 
 app = typer.Typer(
     name="rinklog",
@@ -50,6 +51,7 @@ cards_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(cards_app, name="cards")
+app.add_typer(matrix_app, name="matrix")
 
 
 def _show_version(value: bool) -> None:
@@ -219,12 +221,22 @@ def games(
                  "head_hash": s.head_hash, "parent": s.meta.get("parent"),
                  "parent_seq": s.meta.get("parent_seq"),
                  "in_progress": "decided" not in s.meta} for s in store.streams(kind="game")]
+        rows += [{"game_id": s.stream, "kind": s.kind, "league": s.meta.get("league"),
+                  "season": s.meta.get("season_number"), "weeks_played": s.meta.get("weeks_played"),
+                  "games": s.meta.get("games"), "events": s.version, "head_hash": s.head_hash,
+                  "in_progress": not s.meta.get("closed", False)}
+                 for kind in sorted(season_kinds()) for s in store.streams(kind=kind)]
     if as_json:
         _dump(rows)
         return
     for r in rows:
         if ids:
             _out(r["game_id"])
+        elif "kind" in r:
+            _out(f"{r['game_id']:<24} {r['league']} season {r['season']}: week "
+                 f"{r['weeks_played']} played, {r['games']} games "
+                 f"({'in progress' if r['in_progress'] else 'closed'})  {r['events']} events  "
+                 f"head {r['head_hash'][:8]}…")
         else:
             status = "in progress" if r["in_progress"] else r["decided"]
             lineage = (f"  branch of {r['parent']} at {r['parent_seq']}"
@@ -255,7 +267,7 @@ def events(
     Example: rinklog events HFX-QUE-2026 --json
     """
     with _read_store(db) as store:
-        read_game(store, game)  # UnknownGame with the ids there are
+        read_stream(store, game)  # UnknownGame with the ids there are
         for row in store.iter_events(game):
             payload = msgspec.to_builtins(row.event)
             if as_json:

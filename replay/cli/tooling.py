@@ -25,7 +25,7 @@ from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe
 from replay.tooling.explain import explain as explain_seq
-from replay.tooling.games import open_store
+from replay.tooling.games import open_store, season_kinds
 from replay.tooling.receipts import (
     encode_receipt,
     entry_for,
@@ -37,7 +37,7 @@ from replay.tooling.receipts import (
     make_receipt,
     verify_signature,
 )
-from replay.tooling.refold import rerun
+from replay.tooling.refold import SeasonRerun, rerun, rerun_season
 from replay.tooling.session import (
     branch_game,
     continue_game,
@@ -105,6 +105,9 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
     with _read_store(db) as store:
+        if store.exists(game) and store.info(game).kind in season_kinds():
+            _replay_season(rerun_season(store, game), as_json)
+            return
         result = rerun(store, game)
     summary = result.to_json()
     if as_json:
@@ -127,6 +130,23 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
                             for p in state["penalties"][side]) or "none"
             _out(f"  {team}: {slots}; penalties: {box}")
     if result.differences or result.mismatch is not None:
+        raise typer.Exit(1)
+
+
+def _replay_season(result: SeasonRerun, as_json: bool) -> None:
+    """``replay`` of a refereed season: the referee re-run over the recorded picks and draws."""
+    summary = result.to_json()
+    if as_json:
+        _dump(summary)
+    else:
+        state = result.summary
+        _out(f"{result.season_id}: {result.events} events; rules {summary['rules']}")
+        _out(f"{state['league']}: weeks played {state['weeks_played']}, {state['games']} "
+             f"games, {state['dice']} dice" + (", closed" if state["closed"] else ""))
+        if result.mismatch is not None:
+            m = result.mismatch
+            _out(f"  event {m.seq} ({m.rule}): expected {m.expected}, recorded {m.recorded}")
+    if result.mismatch is not None:
         raise typer.Exit(1)
 
 
@@ -207,7 +227,9 @@ def register(app: typer.Typer) -> None:
         if output is not None and output.exists():
             raise RinklogError(f"{output} already exists; nothing written")
         with _read_store(db) as store:
-            ids = [s.stream for s in store.streams(kind="game")] if all_games else list(game or [])
+            kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
+            ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
+                   if all_games else list(game or []))
             entries = [entry_for(audit_game(store, g)) for g in ids]
         data = encode_receipt(make_receipt(entries, key))
         if output is None:

@@ -12,6 +12,7 @@ from events.errors import CardError
 from replay.data.dicehockey_library import load_dicehockey_charts, load_dicehockey_team
 from replay.data.library import charts_faults, load_arc_cards, read_toml, show_path, team_faults
 from replay.leagues.league import load_league
+from replay.matrix.files import validate_file as validate_matrix_file
 
 __all__ = ["validate_path"]
 
@@ -22,7 +23,8 @@ def validate_path(path: str | Path) -> list[str]:
 
     A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack; a
     DICE Hockey team has a ``timing`` rating and a DICE Hockey pack a ``penalty_a`` chart
-    (each reports its first fault).
+    (each reports its first fault); Matrix Hockey's leagues, matrices, calendars and
+    picks are checked by replay/matrix/files.py.
     """
     path = Path(path)
     if path.is_dir():
@@ -47,6 +49,8 @@ def validate_path(path: str | Path) -> list[str]:
                 load_arc_cards(target)
             elif "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
                 load_league(target)
+            elif validate_matrix_file(target, data):  # Matrix Hockey (replay/matrix/files.py)
+                pass
             else:
                 raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
                                 "a chart pack (no 'faceoffs') nor ARC cards (no 'cards')")

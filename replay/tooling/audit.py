@@ -27,6 +27,12 @@ reported with its seq, the check, what was expected, what was recorded and the r
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events.
 
+A season of a *season system* (Matrix Hockey, :data:`engine.systems.SEASON_SYSTEMS`: a
+league refereed by rinklog) goes through checks 1-6 as a game does (kind
+``matrix_season``, identity: its ``season_id``), then ``dice`` (every seeded die equals
+its derivation) and ``rules`` (the referee runs again over the recorded picks and
+draws; the first event that does not follow is the finding), both from the system's entry.
+
 Nothing outside the chain decides what is checked: stream metadata is only compared.
 """
 
@@ -41,7 +47,7 @@ import msgspec
 from msgspec import UNSET
 
 from engine.dice import DiceSchedule, seed_for
-from engine.systems import SYSTEMS, system_of
+from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
@@ -69,6 +75,8 @@ __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blob
 
 # The first event of every stream, whatever its game system.
 _FIRST = msgspec.msgpack.Decoder(GameCreated | SeasonCreated)
+# The first event of a stream of a season system (Matrix Hockey), by system.
+_SEASON_FIRST = {name: msgspec.msgpack.Decoder(s.first_event) for name, s in SEASON_SYSTEMS.items()}
 _ALL = msgspec.msgpack.Decoder(ALL_EVENTS)
 
 
@@ -154,6 +162,7 @@ class _Audit:
         self.kind = ""
         self.index: dict[str, Any] = {}
         self.created: GameCreated | None = None
+        self.season_system = ""  # a refereed season's system (Matrix Hockey)
         self.finished = True
 
     def report(self, failure: AuditFailure | None) -> AuditReport:
@@ -162,8 +171,9 @@ class _Audit:
         return AuditReport(
             self.stream, len(self.rows), self.record.head_hash if self.record else "",
             self.seeded, failure, in_progress=live and not self.finished, kind=self.kind,
-            ruleset=created.ruleset if created else "",
-            ruleset_version=created.ruleset_version if created else 0, index=self.index)
+            ruleset=created.ruleset if created else self.season_system,
+            ruleset_version=created.ruleset_version if created else int(bool(self.season_system)),
+            index=self.index)
 
     def run(self, blobs: BlobSource, season_of: SeasonLookup) -> None:
         self._stream_row()
@@ -171,7 +181,10 @@ class _Audit:
         self._version()
         self._decode()
         first = self.events[0]
-        if isinstance(first, SeasonCreated):
+        season_system = _season_system_of(first)
+        if season_system is not None:
+            self._refereed_season(first, season_system, season_of)
+        elif isinstance(first, SeasonCreated):
             self._season_identity(first)
             self._index()
             self._season_blobs(first, blobs)
@@ -233,7 +246,9 @@ class _Audit:
                               tag_of(type(event)), "event catalogue")
             self.events.append(event)
         first = self.events[0]
-        kind = {GameCreated: "game", SeasonCreated: "season"}.get(type(first))
+        kinds = {GameCreated: "game", SeasonCreated: "season",
+                 **{s.first_event: s.kind for s in SEASON_SYSTEMS.values()}}
+        kind = kinds.get(type(first))
         if kind is None:
             raise _Failed("kind", 1, "a GameCreated or SeasonCreated event (a stream the "
                           "audit can classify)", type(first).__name__, "event catalogue")
@@ -361,6 +376,40 @@ class _Audit:
                     raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
                                   f"{created.game_id})", str(event.roll), "3.00 seeded dice")
 
+    # --- a season refereed by rinklog (Matrix Hockey) ---------------------------------------
+
+    def _refereed_season(self, first: Any, system: SeasonSystem, season_of: Any) -> None:
+        """Identity, index, lineage, dice and rules of a season system's stream: the
+        referee runs again over the recorded picks and draws (engine/<system>/recheck.py).
+        A season opened by ``close`` is held to the closed season before it when that
+        season is in the same database (an export carries one season only)."""
+        self.season_system = system.name
+        if first.season_id != self.stream:
+            raise _Failed("identity", 1, f"stream {first.season_id!r} ({type(first).__name__})",
+                          f"stream {self.stream!r}", "stream identity")
+        self._index()
+        previous = getattr(season_of, "refereed", None)
+        found = previous(first.previous) if previous is not None and first.previous else None
+        if isinstance(found, str):
+            raise _Failed("season", 1, f"season {first.previous!r} that passes the audit",
+                          found, "season lineage")
+        if found is not None:
+            bad = system.check_lineage(found[0], found[1], first)
+            if bad is not None:
+                raise _Failed("season", bad.seq, bad.expected, bad.recorded, bad.rule)
+        try:
+            self.seeded, bad = system.check_dice(self.events)
+            if bad is None:
+                bad = system.recheck(self.events)
+                check = "rules"
+            else:
+                check = "dice"
+        except Exception as err:  # hash-valid but nonsensical events (a re-hashed forgery)
+            raise _Failed("rules", 0, "events the referee can replay",
+                          f"re-check stopped: {type(err).__name__}: {err}", "?") from None
+        if bad is not None:
+            raise _Failed(check, bad.seq, bad.expected, bad.recorded, bad.rule)
+
     # --- a season stream ---------------------------------------------------------------
 
     def _season_identity(self, created: SeasonCreated) -> None:
@@ -385,7 +434,8 @@ class _Audit:
         # an unknown ruleset has no system: the identity check reports the ruleset itself
         if system is not None and self.record.system != system:
             what = (f"ruleset {first.ruleset!r}" if isinstance(first, GameCreated)
-                    else "a season")
+                    else "a season" if isinstance(first, SeasonCreated)
+                    else type(first).__name__)
             raise _Failed("index", 1, f"system {system!r} (the system of {what})",
                           f"system {self.record.system!r}",
                           "stream index (derived from the events)")
@@ -425,9 +475,17 @@ def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
     return content
 
 
+def _season_system_of(first: Any) -> SeasonSystem | None:
+    return next((s for s in SEASON_SYSTEMS.values() if isinstance(first, s.first_event)), None)
+
+
 def _system_of_first(first: Any) -> str | None:
     """The system of a stream whose first event is ``first``: ``league`` for a season, the
-    registry's system of a game's ruleset; None for an unknown ruleset or anything else."""
+    registry's system of a game's ruleset or of a refereed season (Matrix Hockey); None
+    for an unknown ruleset or anything else."""
+    season_system = _season_system_of(first)
+    if season_system is not None:
+        return season_system.name
     if isinstance(first, SeasonCreated):
         return LEAGUE
     if isinstance(first, GameCreated):
@@ -445,7 +503,14 @@ def stream_system(first: ChainRow) -> str | None:
     try:
         return _system_of_first(_FIRST.decode(first.payload))
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
-        return None
+        pass
+    for name, decoder in _SEASON_FIRST.items():
+        try:
+            decoder.decode(first.payload)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            continue
+        return name
+    return None
 
 
 def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
@@ -456,6 +521,8 @@ def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
     system = stream_system(first)
     if system == LEAGUE:
         return _ALL
+    if system in SEASON_SYSTEMS:
+        return SEASON_SYSTEMS[system].decoder
     return SYSTEMS[system].decoder if system is not None else next(iter(SYSTEMS.values())).decoder
 
 
@@ -482,6 +549,24 @@ class _StoreSeasons:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache: dict[str, SeasonCreated | str] = {}
+        self.refereed_cache: dict[str, tuple[list[Event], list[str]] | str | None] = {}
+
+    def refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
+        """A refereed season's events and their hashes once it passes the audit, why not,
+        or None when the database does not hold it."""
+        if season_id not in self.refereed_cache:
+            self.refereed_cache[season_id] = self._refereed(season_id)
+        return self.refereed_cache[season_id]
+
+    def _refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
+        if not self.store.exists(season_id):
+            return None
+        rows = self.store.raw_rows(season_id)
+        report, events = _audit_in_store(self.store, season_id, self, rows)
+        if report.failure is not None:
+            return (f"season stream {season_id!r} fails its {report.failure.check} check "
+                    f"at {report.failure.seq}")
+        return events, [r.hash for r in rows]
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:

@@ -14,12 +14,12 @@ from typing import Any
 
 import msgspec
 
-from engine.systems import system_of
+from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
 from events.common import GameCreated
 from events.errors import RinklogError
 from events.store import EventStore
-from replay.tooling.games import load_inputs, read_game
+from replay.tooling.games import load_inputs, read_stream
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,15 @@ class Explanation:
 
 
 def explain(store: EventStore, game_id: str, seq: int) -> Explanation:
-    """Event ``seq`` of a game with the roll it used (if any) and the words for why."""
-    events = read_game(store, game_id)
+    """Event ``seq`` of a game (or a refereed season) with the roll it used (if any) and
+    the words for why."""
+    events = read_stream(store, game_id)
     if not 1 <= seq <= len(events):
         raise RinklogError(f"{game_id} has events 1..{len(events)}, not {seq}")
     created = events[0]
+    season_system = store.info(game_id).system
+    if season_system in SEASON_SYSTEMS:
+        return _explain_season(SEASON_SYSTEMS[season_system], game_id, events, seq)
     assert isinstance(created, GameCreated)
     if seq == 1:
         return Explanation(game_id, 1, created, None, None, (
@@ -67,6 +71,21 @@ def explain(store: EventStore, game_id: str, seq: int) -> Explanation:
     return Explanation(game_id, seq, event, roll,
                        None if roll is None else system.roll_json(roll),
                        f"seq {seq} {type(event).__name__}: " + system.why(state, event, rolls))
+
+
+def _explain_season(system: Any, season_id: str, events: list[Event], seq: int) -> Explanation:
+    """A refereed season's event: the season folded up to it, the dice it used."""
+    state = system.initial_state(events[0])
+    for event in events[1:seq - 1]:
+        system.evolve(state, event)
+    dice = {e.n: e for e in events[:seq] if isinstance(e, system.roll_event)}
+    event = events[seq - 1]
+    used = [msgspec.to_builtins(dice[n]) for n in getattr(event, "rolls", []) if n in dice]
+    text = (f"seq {seq} {type(event).__name__}: "
+            + (f"{event.league}, season {event.season}, seed {event.seed!r}" if seq == 1
+               else system.why(state, event, dice)))
+    return Explanation(season_id, seq, event, used or None, {"dice": used} if used else None,
+                       text)
 
 
 def explain_event(store: EventStore, game_id: str, seq: int) -> str:

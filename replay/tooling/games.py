@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from engine.dice import DiceSource, ManualDice, SeededDice
-from engine.systems import system_of
+from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
 from events.catalogue import open_store as open_store  # the one way to open a store
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, TeamSheet
@@ -232,6 +232,19 @@ def load_inputs(store: EventStore, created: GameCreated) -> tuple[Any, Any, Any]
     away = msgspec.json.decode(store.get_blob(created.away.card_hash), type=system.team_type)
     charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
     return home, away, charts
+
+
+def season_kinds() -> set[str]:
+    """The stream kinds of refereed seasons (Matrix Hockey), which the tools that work on
+    any stream (events, explain, replay, export) take beside games."""
+    return {s.kind for s in SEASON_SYSTEMS.values()}
+
+
+def read_stream(store: EventStore, stream_id: str) -> list[Event]:
+    """A game's or a refereed season's events (``UnknownGame`` for anything else)."""
+    if store.exists(stream_id) and store.info(stream_id).kind in season_kinds():
+        return [row.event for row in store.iter_events(stream_id)]
+    return read_game(store, stream_id)
 
 
 def read_game(store: EventStore, game_id: str) -> list[Event]:

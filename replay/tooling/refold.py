@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.systems import GameSystem, system_of
+from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.store import EventStore
 from projections.store import stored_differences
-from replay.tooling.games import load_inputs, read_game
+from replay.tooling.games import load_inputs, read_game, read_stream
 
 
 @dataclass(frozen=True)
@@ -240,3 +240,33 @@ def rerun(store: EventStore, game_id: str) -> Rerun:
                  stored_differences(store, game_id, events), summary,
                  (created.home.team_id, created.away.team_id),
                  ended.decided if ended is not None else None)
+
+
+@dataclass(frozen=True)
+class SeasonRerun:
+    """A refereed season (Matrix Hockey) re-run: the first event the referee does not
+    decide again (``mismatch``), and the season's summary."""
+
+    season_id: str
+    events: int
+    mismatch: Any
+    summary: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.mismatch
+        return {"game_id": self.season_id, "events": self.events,
+                "rules": "ok" if m is None else f"differs at event {m.seq}",
+                "mismatch": None if m is None else {"seq": m.seq, "expected": m.expected,
+                                                    "recorded": m.recorded, "rule": m.rule},
+                "state": self.summary}
+
+
+def rerun_season(store: EventStore, season_id: str) -> SeasonRerun:
+    """Re-run a refereed season's stream through its referee; writes nothing."""
+    events = read_stream(store, season_id)
+    system = SEASON_SYSTEMS[store.info(season_id).system]
+    mismatch = system.recheck(events)
+    state = system.initial_state(events[0])
+    for event in events[1:]:
+        system.evolve(state, event)
+    return SeasonRerun(season_id, len(events), mismatch, system.summary(state))

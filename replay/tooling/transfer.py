@@ -19,7 +19,7 @@ from typing import Any, Literal
 import msgspec
 import nacl.signing
 
-from engine.systems import system_of
+from engine.systems import SEASON_SYSTEMS, system_of
 from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
@@ -33,7 +33,7 @@ from replay.tooling.audit import (
     audit_stream_events,
     stream_system,
 )
-from replay.tooling.games import read_game
+from replay.tooling.games import read_game, read_stream, season_kinds
 from replay.tooling.receipts import (
     Receipt,
     ReceiptError,
@@ -85,14 +85,15 @@ class ImportRefused(RinklogError):
 def export_game(store: EventStore, game_id: str,
                 key: nacl.signing.SigningKey | None = None) -> bytes:
     """The export file of a game that passes the audit (a failing one is refused)."""
-    read_game(store, game_id)  # UnknownGame with the ids the database holds
+    read_stream(store, game_id)  # UnknownGame with the ids the database holds
     report = audit_game(store, game_id, read_models=False)
-    if report.kind != "game":
+    if report.kind != "game" and report.kind not in season_kinds():
         raise RinklogError(f"{game_id} is a {report.kind or 'stream'}, not a game")
     receipt = make_receipt([entry_for(report)], key)
     rows = _rows(store, game_id)
     created = decoder.decode(rows[0].payload)
-    assert isinstance(created, GameCreated)
+    if not isinstance(created, GameCreated):  # a refereed season: no blobs, no season
+        return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, []))
     hashes = [created.home.card_hash, created.away.card_hash, created.charts_hash]
     season_rows: list[ExportRow] = []
     if created.season:
@@ -176,7 +177,7 @@ def verify_export(data: bytes, origin: str = "file", *,
     if failure is not None:
         raise refuse(f"{failure.check} check fails at event {failure.seq} ({failure.rule}): "
                      f"expected {failure.expected}, found {failure.recorded}")
-    if report.kind != "game":
+    if report.kind != "game" and report.kind not in season_kinds():
         raise refuse(f"{entry.game} is a {report.kind}, not a game")
     if file.season_rows and not seasons.used:
         raise refuse("it carries a season stream the game does not belong to")
@@ -250,11 +251,17 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
         store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
                              kind="season", system=LEAGUE, meta=verified.season_meta)
     store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
-                         kind=entry.kind, system=system_of(verified.report.ruleset).name,
+                         kind=entry.kind, system=_system(verified.report.ruleset),
                          meta=verified.report.index)
     if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
         raise RinklogError(f"imported {entry.game} but its head hash differs")
     return verified
+
+
+def _system(ruleset: str) -> str:
+    """The system of a stream whose audit report names ``ruleset`` (a refereed season's
+    report names its system)."""
+    return ruleset if ruleset in SEASON_SYSTEMS else system_of(ruleset).name
 
 
 # --- diff --------------------------------------------------------------------------------

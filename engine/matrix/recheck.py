@@ -1,0 +1,142 @@
+"""The audit of a season stream, as pure functions over its events: the seeded dice
+equal their derivation, every pick sent was legal when sent, and every command's events
+are what the referee decides again from the state before it and the recorded dice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from engine.matrix.dice import RecordedDie, derive_die
+from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
+from engine.matrix.state import SeasonState, evolve, initial_state
+from events.errors import RinklogError
+from events.matrix import (
+    ClosingStarted,
+    DieRolled,
+    PicksSent,
+    RefereeDrawsEntered,
+    SeasonClosed,
+    SeasonOpened,
+    WeekStarted,
+)
+
+__all__ = ["Finding", "check_dice", "check_lineage", "fold", "recheck"]
+
+_ENC = msgspec.msgpack.Encoder()
+
+
+@dataclass(frozen=True)
+class Finding:
+    seq: int
+    expected: str
+    recorded: str
+    rule: str
+
+
+def fold(events: Sequence[Any]) -> SeasonState:
+    """The season after ``events`` (the first is its SeasonOpened)."""
+    state = initial_state(events[0])
+    for event in events[1:]:
+        evolve(state, event)
+    return state
+
+
+def check_dice(events: Sequence[Any]) -> tuple[int, Finding | None]:
+    """``(seeded dice checked, first bad die)``: dice numbered 1, 2, ... in order, seeded
+    ones equal to their derivation, typed ones a face of the die."""
+    created = events[0]
+    checked = 0
+    n = 0
+    for seq, e in enumerate(events, start=1):
+        if not isinstance(e, DieRolled):
+            continue
+        n += 1
+        if e.n != n:
+            return checked, Finding(seq, f"die {n}", f"die {e.n}", "dice numbering")
+        if not 1 <= e.face <= e.faces:
+            return checked, Finding(seq, f"a face 1-{e.faces}", str(e.face), "dice")
+        if e.seeded:
+            want = derive_die(created.seed, created.season_id, e.n, e.faces)
+            checked += 1
+            if want != e.face:
+                return checked, Finding(seq, f"die {e.n} = {want} of {e.faces} (seed "
+                                        f"{created.seed!r}, season {created.season_id})",
+                                        str(e.face), "seeded dice (docs/matrix.md)")
+    return checked, None
+
+
+def _words(event: Any) -> str:
+    return msgspec.json.encode(event).decode()[:300]
+
+
+def _compare(events: Sequence[Any], start: int, decided: list[Any]) -> Finding | None:
+    for i, want in enumerate(decided):
+        seq = start + i + 1
+        if start + i >= len(events):
+            return Finding(seq, _words(want), "end of stream", getattr(want, "rule", "?"))
+        got = events[start + i]
+        if _ENC.encode(got) != _ENC.encode(want):
+            return Finding(seq, _words(want), _words(got), getattr(want, "rule", "")
+                           or getattr(got, "rule", "") or "referee")
+    return None
+
+
+def recheck(events: Sequence[Any]) -> Finding | None:
+    """The first event that does not follow from the ones before it, or None."""
+    created = events[0]
+    if not isinstance(created, SeasonOpened):
+        return Finding(1, "SeasonOpened", type(created).__name__, "3.1.1")
+    dice = RecordedDie([e for e in events if isinstance(e, DieRolled)])
+    try:
+        decided = open_season(created, dice)
+    except RinklogError as err:
+        return Finding(1, "a season the referee can open", str(err), "3.1.1")
+    found = _compare(events, 0, decided)
+    if found:
+        return found
+    state = fold(decided)
+    i = len(decided)
+    while i < len(events):
+        event = events[i]
+        try:
+            if isinstance(event, PicksSent):
+                check_picks(state, event)
+                decided = [event]
+            elif isinstance(event, RefereeDrawsEntered):
+                if event.week in state.weeks_played:
+                    raise RinklogError(f"week {event.week} is already played")
+                decided = [event]
+            elif isinstance(event, WeekStarted):
+                decided = play_week(state, event.week, dice)
+            elif isinstance(event, ClosingStarted):
+                decided = close_season(state, dice)
+            else:
+                return Finding(i + 1, "picks, a week started or the closing (what a command "
+                               "starts with)", type(event).__name__, "referee")
+        except RinklogError as err:
+            return Finding(i + 1, "an event the rules allow here", f"{err}", "referee")
+        found = _compare(events, i, decided)
+        if found:
+            return found
+        for e in decided:
+            evolve(state, e)
+        i += len(decided)
+    return None
+
+
+def check_lineage(previous: Sequence[Any], heads: Sequence[str], first: SeasonOpened
+                  ) -> Finding | None:
+    """A season opened by ``close``: its first event is what the closed season before it
+    (``previous``, with the hash of each of its events) gives: the divisions after
+    promotion and relegation, the allowances, the WG entrants, the head hash."""
+    closed = next((i for i, e in enumerate(previous) if isinstance(e, SeasonClosed)), None)
+    if closed is None:
+        return Finding(1, f"season {first.previous} closed", "a season not closed", "3.1.6")
+    want = next_season(fold(previous[:closed + 1]), heads[closed])
+    if _ENC.encode(want) != _ENC.encode(first):
+        return Finding(1, _words(want), _words(first), "3.1.6, 2.1.2.1, 2.1.3.1, 3.3.1")
+    return None

@@ -1,0 +1,319 @@
+"""Matrix Hockey events: the stream of one league season refereed by rinklog.
+
+Matrix Hockey is a league game played by mail: every week each manager sends picks and
+the referee works out every result. A season is one stream (``system = "matrix"``, kind
+``matrix_season``). Its events, in the order commands append them:
+
+- ``open``: :class:`SeasonOpened` (the league, the matrices, the allowances, the seed),
+  then the draws of the schedule and the cups (:class:`DieRolled` and their decisions);
+- ``picks``: :class:`PicksSent` per team, :class:`RefereeDrawsEntered` for draws made at
+  a real table (both replace what was sent before for that week);
+- ``play``: :class:`WeekStarted`, the dice, the decisions, :class:`WeekEnded`;
+- ``close``: :class:`ClosingStarted`, tie-break dice, :class:`SeasonClosed`.
+
+Every decision names the rule section it applied (``rule``) and the dice it used
+(``rolls``, the ``n`` of each :class:`DieRolled`). Tags are ``matrix.<Name>``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.base import Event
+
+__all__ = [
+    "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
+    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixTable", "Pick", "PickReplaced",
+    "PicksSent", "RefereeDrawsEntered", "RefereeOnr", "SanctionApplied", "ScheduleDrawn",
+    "SeasonClosed", "SeasonOpened", "StockCharged", "TeamAllowance", "TeamEntry",
+    "TeamReplaced", "WeekEnded", "WeekStarted", "WgGroupsDrawn", "WgRanked",
+]
+
+Competition = Literal["championship", "kdh", "wg"]
+Decided = Literal["REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"]
+
+
+class _Event(Event, frozen=True):
+    """Base of Matrix events (tagged ``matrix.<Name>``; see each class)."""
+
+
+class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A value inside an event."""
+
+
+class TeamEntry(_Data):
+    id: str
+    name: str
+    number: int  # the team's number in its division, 1-12 (3.2.1: KDH qualifiers 03-12)
+    extra_goals: int
+    great_saves: int
+    dummy: bool = False  # 3.1.3: a dummy team plays random picks
+
+
+class MatrixTable(_Data):
+    """A competition's matrix: ``rows[week - 1][column index]`` goals."""
+
+    columns: list[str]
+    rows: list[list[int]]
+    label: str  # where it comes from ("printed 2.1.1" or a substitute's file)
+
+
+class TeamAllowance(_Data):
+    team: str
+    extra_goals: int
+    great_saves: int
+    points: int  # 2.1.2.1 points before the division by 3
+    shutouts: int  # 2.1.3.1 championship games the opponent scored none
+
+
+class Pick(_Data):
+    """One game's picks (2.1.1, 2.1.2, 2.1.3, 2.2); a team plays at most one game of a
+    competition a week."""
+
+    competition: Competition
+    column: str
+    extra_time: str  # "0".."3" or "X"
+    extra_goals: int = 0
+    great_saves: int = 0
+    shootout: str = ""  # KDH: "0".."5" or "X"; "" when not sent
+
+
+class RefereeOnr(_Data):
+    column: str = ""
+    extra_time: str = ""
+
+
+class GameSide(_Data):
+    """How one team's goals were worked out (2.1.1-2.1.4, 3.1.3)."""
+
+    team: str
+    column: str
+    row_value: int  # the matrix value of the week's row and the column
+    shared_with: list[str]  # other teams of the division counted on the same column
+    extra_goals: int  # charged (4: the overspent ones were dropped)
+    great_saves_against: int  # the opponent's great saves
+    bonus: bool
+    onr: bool  # no picks received: a random pick and a penalty goal
+    replaced: str  # "" or why the pick was the referee's: "onr", "repeat", "dummy"
+    extra_time: str  # the value picked ("X" included)
+    extra_time_value: int  # what it counted for (-1: not needed)
+    shootout_value: int  # -1: no shootout
+    regular: int  # goals at the end of regular time
+
+
+# --- set-up ------------------------------------------------------------------------------
+
+class SeasonOpened(_Event, tag="matrix.SeasonOpened"):
+    """First event: the league, its divisions (level 1 = Elite), the matrices, the
+    calendar of the cups, each team's allowances, the WG entrants and the seed."""
+
+    season_id: str
+    league: str
+    season: int  # 1 for a league's first season
+    seed: str
+    divisions: list[tuple[str, str, int, list[TeamEntry]]]  # (id, name, level, teams)
+    matrices: dict[str, MatrixTable]
+    competitions: list[str]
+    kdh_weeks: list[int]
+    wg_weeks: list[int]
+    wg_teams: list[str]
+    waiting_list: list[tuple[str, str]]  # (id, name)
+    schedule: list[tuple[int, str, str]]  # a fixed championship schedule, else []
+    previous: str = ""  # the season closed before, and its head hash
+    previous_head: str = ""
+    rule: str = "3.1.1"
+
+
+class DieRolled(_Event, tag="matrix.DieRolled"):
+    """A die of the referee: ``face`` of ``faces`` picks ``value`` among the options.
+    Seeded dice are derived (engine/matrix/dice.py); table dice were typed in."""
+
+    n: int
+    faces: int
+    face: int
+    value: str
+    purpose: str
+    seeded: bool
+
+
+class ScheduleDrawn(_Event, tag="matrix.ScheduleDrawn"):
+    division: str
+    games: list[tuple[int, str, str]]  # (week, home, away)
+    rolls: list[int]
+    rule: str
+
+
+class WgGroupsDrawn(_Event, tag="matrix.WgGroupsDrawn"):
+    groups: list[list[str]]
+    rolls: list[int]
+    rule: str
+
+
+class CupDrawn(_Event, tag="matrix.CupDrawn"):
+    """The pairings of a cup round (3.2.1 KDH draws; 3.3.1 WG semi-final draw)."""
+
+    competition: str
+    round: int
+    week: int
+    games: list[tuple[str, str]]
+    byes: list[str]  # teams through without a game (no lucky loser to meet)
+    rolls: list[int]
+    rule: str
+
+
+# --- picks ---------------------------------------------------------------------------------
+
+class PicksSent(_Event, tag="matrix.PicksSent"):
+    """A team's picks for a week; sending again replaces them (3.1.3 NB)."""
+
+    week: int
+    team: str
+    picks: list[Pick]
+
+
+class RefereeDrawsEntered(_Event, tag="matrix.RefereeDrawsEntered"):
+    """Draws made at a real table for a week, used instead of seeded dice."""
+
+    week: int
+    bonus: dict[str, str]  # division -> team
+    onr: dict[str, RefereeOnr]
+    x: dict[str, int]
+
+
+# --- a week --------------------------------------------------------------------------------
+
+class WeekStarted(_Event, tag="matrix.WeekStarted"):
+    week: int
+
+
+class PickReplaced(_Event, tag="matrix.PickReplaced"):
+    """The referee's pick for a team: ONR (3.1.3), a used pick sent again (4), a dummy."""
+
+    week: int
+    team: str
+    competition: str
+    column: str
+    extra_time: str
+    reason: str  # "onr", "repeat", "dummy"
+    rolls: list[int]
+    rule: str
+
+
+class StockCharged(_Event, tag="matrix.StockCharged"):
+    """Extra goals and great saves charged for a week, championship then WG then KDH (4)."""
+
+    week: int
+    team: str
+    extra_goals: dict[str, int]
+    great_saves: dict[str, int]
+    dropped_extra_goals: int
+    dropped_great_saves: int
+    rule: str
+
+
+class BonusDrawn(_Event, tag="matrix.BonusDrawn"):
+    week: int
+    division: str
+    team: str
+    rolls: list[int]
+    rule: str
+
+
+class GamePlayed(_Event, tag="matrix.GamePlayed"):
+    competition: str
+    week: int
+    round: int  # the competition's round (the championship's is its week)
+    stage: str  # "", "group A", "semi", "final", "third", "qualifying", "round of 64"...
+    home: GameSide
+    away: GameSide
+    home_goals: int
+    away_goals: int
+    decided: Decided
+    winner: str  # "" for a draw
+    tiebreak: str  # "", "shootout", "group goals", "die"
+    rolls: list[int]
+    rule: str
+
+
+class LuckyLoserChosen(_Event, tag="matrix.LuckyLoserChosen"):
+    week: int
+    round: int
+    team: str
+    instead_of: list[str]  # the two ONR teams of the game it replaces
+    rolls: list[int]
+    rule: str
+
+
+class SanctionApplied(_Event, tag="matrix.SanctionApplied"):
+    """3.1.3: the n-th ONR of a team and what it cost."""
+
+    week: int
+    team: str
+    onr_count: int
+    extra_goals_lost: int
+    great_saves_lost: int
+    no_promotion: bool
+    rule: str
+
+
+class TeamReplaced(_Event, tag="matrix.TeamReplaced"):
+    """3.1.3: a third ONR; the slot keeps its record under a dummy or a waiting-list team."""
+
+    week: int
+    team: str
+    new_name: str
+    new_id: str  # the waiting-list team's id ("" for a dummy)
+    dummy: bool
+    rule: str
+
+
+class WgRanked(_Event, tag="matrix.WgRanked"):
+    """3.3.1: group order after the group games, and the best runner-up."""
+
+    groups: list[list[str]]
+    best_second: str
+    rolls: list[int]
+    rule: str
+
+
+class WeekEnded(_Event, tag="matrix.WeekEnded"):
+    week: int
+
+
+# --- the end of a season -------------------------------------------------------------------
+
+class ClosingStarted(_Event, tag="matrix.ClosingStarted"):
+    pass
+
+
+class DivisionRanked(_Event, tag="matrix.DivisionRanked"):
+    """3.1.5: a division's final order (full ties broken by ``rolls``)."""
+
+    division: str
+    order: list[str]
+    rolls: list[int]
+    rule: str
+
+
+class SeasonClosed(_Event, tag="matrix.SeasonClosed"):
+    """3.1.6 promotion and relegation, 2.1.2.1/2.1.3.1 allowances, 3.3.1 next WG."""
+
+    promoted: list[tuple[str, str, str]]  # (team, from division, to division)
+    relegated: list[tuple[str, str, str]]
+    next_divisions: list[tuple[str, list[str]]]  # (division, team ids by number)
+    allowances: list[TeamAllowance]
+    next_wg: list[str]
+    kdh_winner: str
+    wg_order: list[str]
+    next_season: str
+    rule: str
+
+
+MatrixEvent = (
+    SeasonOpened | DieRolled | ScheduleDrawn | WgGroupsDrawn | CupDrawn | PicksSent
+    | RefereeDrawsEntered | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
+    | LuckyLoserChosen | SanctionApplied | TeamReplaced | WgRanked | WeekEnded | ClosingStarted
+    | DivisionRanked | SeasonClosed
+)

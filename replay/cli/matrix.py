@@ -1,0 +1,190 @@
+"""``rinklog matrix``: Matrix Hockey, a league played by mail, refereed by rinklog.
+
+Thin commands over :mod:`replay.matrix.season`: each opens the store, makes one library
+call and prints. Read commands (results, standings, teams, cups) never write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from replay.cli.common import DbOption, dump, out, read_store, table
+from replay.matrix import season as library
+from replay.matrix.demo import run_demo_season
+from replay.tooling.games import open_store
+
+matrix_app = typer.Typer(
+    help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
+    "Example: rinklog matrix open --league demo --seed 2026 --db league.db",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+
+SeasonArg = Annotated[str, typer.Argument(help="season id (printed by matrix open)")]
+WeekOption = Annotated[int, typer.Option("--week", help="the week (1-11, a row of the matrix)")]
+JsonOption = Annotated[bool, typer.Option("--json", help="JSON instead of text")]
+
+
+@matrix_app.command("open")
+def open_cmd(
+    league: Annotated[str, typer.Option(
+        "--league", help="a league.toml, its folder, or a bundled league (demo, example)")],
+    seed: Annotated[str, typer.Option("--seed", help="the season's dice seed")] = "1",
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Open a league's first season: draw its schedule and cups; print the season id.
+
+    Example: rinklog matrix open --league demo --seed 2026 --db league.db
+    """
+    with open_store(db) as store:
+        out(library.open_league(store, league, seed))
+
+
+@matrix_app.command("picks")
+def picks_cmd(
+    season: SeasonArg,
+    file: Annotated[Path, typer.Argument(help="the week's picks (TOML, a table per team)")],
+    week: WeekOption,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Record a week's picks (sending again replaces a team's earlier picks).
+
+    Example: rinklog matrix picks matrix-demo-2026-s1 --week 1 week1.toml
+    """
+    with open_store(db) as store:
+        n = library.send_picks(store, season, week, file)
+    out(f"{season}: week {week}: picks of {n} teams recorded")
+
+
+def _result_line(r: dict[str, Any]) -> str:
+    where = r["competition"] + (f" {r['stage']}" if r["stage"] else "")
+    return (f"  week {r['week']:>2} {where:<24} {r['home']} {r['score']['home']} - "
+            f"{r['score']['away']} {r['away']} {r['decided']}")
+
+
+@matrix_app.command("play")
+def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -> None:
+    """Work out every game of a week, once (a week played is refused).
+
+    Example: rinklog matrix play matrix-demo-2026-s1 --week 1
+    """
+    with open_store(db) as store:
+        games = library.play(store, season, week)
+    out(f"{season}: week {week}: {len(games)} games")
+    for game in games:
+        out(_result_line(library.result_row(game)))
+
+
+@matrix_app.command("results")
+def results_cmd(season: SeasonArg,
+                week: Annotated[int | None, typer.Option("--week", help="one week only")] = None,
+                db: DbOption = "rinklog.db", as_json: JsonOption = False) -> None:
+    """The results: competition, week, home, away, score and how it was decided
+    (REG, AP, DRAW, SO, DIE, FORFEIT).
+
+    Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
+    """
+    with read_store(db) as store:
+        rows = library.results(store, season, week)
+    if as_json:
+        dump(rows)
+        return
+    for r in rows:
+        out(_result_line(r))
+
+
+@matrix_app.command("standings")
+def standings_cmd(season: SeasonArg,
+                  division: Annotated[str | None, typer.Option("--division",
+                                                               help="one division")] = None,
+                  db: DbOption = "rinklog.db", as_json: JsonOption = False) -> None:
+    """The championship standings (3.1.5 points and tiebreakers).
+
+    Example: rinklog matrix standings matrix-demo-2026-s1 --division elite
+    """
+    with read_store(db) as store:
+        rows = library.standings(store, season, division)
+    if as_json:
+        dump(rows)
+        return
+    headers = ["div", "#", "team", "GP", "W", "RW", "D", "L", "OTL", "GF", "GA", "PTS"]
+    keys = ["division", "rank", "name", "played", "wins", "regular_wins", "draws", "losses",
+            "extra_time_losses", "goals_for", "goals_against", "points"]
+    for line in table(headers, [[r[k] for k in keys] for r in rows], right=set(range(3, 12))):
+        out(line)
+
+
+@matrix_app.command("teams")
+def teams_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption = False
+              ) -> None:
+    """Each team's columns and extra-time values left, extra goals and great saves left,
+    ONR count ("infos équipes").
+
+    Example: rinklog matrix teams matrix-demo-2026-s1 --json
+    """
+    with read_store(db) as store:
+        rows = library.teams(store, season)
+    if as_json:
+        dump(rows)
+        return
+    for r in rows:
+        champ = r["left"].get("championship", {})
+        et = " ".join(f"{v}x{n}" for v, n in champ.get("extra_time", {}).items() if n)
+        out(f"  {r['division']:<6} {r['name']:<22} columns {''.join(champ.get('columns', []))}"
+            f"  extra time {et}  +{r['extra_goals']} #{r['great_saves']}  ONR {r['onr']}"
+            + ("  (dummy)" if r["dummy"] else ""))
+
+
+@matrix_app.command("cups")
+def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption = False
+             ) -> None:
+    """The KDH rounds and the WG groups and knock-out games.
+
+    Example: rinklog matrix cups matrix-demo-2026-s1 --json
+    """
+    with read_store(db) as store:
+        cups = library.cups(store, season)
+    if as_json:
+        dump(cups)
+        return
+    for r in cups["kdh"]:
+        out(f"KDH round {r['round']} (week {r['week']}): {len(r['games'])} games"
+            + (f", lucky losers {', '.join(r['lucky_losers'])}" if r["lucky_losers"] else ""))
+        for g in r["results"]:
+            out(_result_line(g))
+    wg = cups["wg"]
+    for i, group in enumerate(wg["ranking"] or wg["groups"]):
+        out(f"WG group {'ABC'[i]}: {', '.join(group)}")
+    for r in wg["knockout"]:
+        for g in r["results"]:
+            out(_result_line(g))
+    if cups["closed"]:
+        out(f"KDH winner {cups['closed']['kdh_winner']}; WG {', '.join(cups['closed']['wg_order'])}")
+
+
+@matrix_app.command("close")
+def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
+    """Close a season (final standings, promotion and relegation, next season's extra
+    goals and great saves, WG entrants) and open the next; print its id.
+
+    Example: rinklog matrix close matrix-demo-2026-s1
+    """
+    with open_store(db) as store:
+        out(library.close(store, season))
+
+
+@matrix_app.command("demo")
+def demo_cmd(season: SeasonArg, db: DbOption = "rinklog.db",
+             close: Annotated[bool, typer.Option(help="close the season at the end")] = True,
+             seed: Annotated[str, typer.Option("--seed", help="the managers' seed")] = "1",
+             ) -> None:
+    """Play a whole season with seeded picks from a simple manager policy (a demo: the
+    managers are not the referee), then close it.
+
+    Example: rinklog matrix demo matrix-demo-2026-s1 --db league.db
+    """
+    with open_store(db) as store:
+        out(run_demo_season(store, season, seed, close=close))

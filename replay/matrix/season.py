@@ -1,0 +1,212 @@
+"""The ``rinklog matrix`` commands as library calls over an event store.
+
+Each writing command reads the season stream, asks the referee (engine/matrix/referee.py)
+for the events with the season's seeded dice, and appends them in one transaction at the
+version it read (so two referees at once cannot both play a week). Read commands fold
+the stream and write nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.matrix import referee
+from engine.matrix.dice import SeededDie
+from engine.matrix.extra_time import EXTRA_TIME_LIMITS
+from engine.matrix.recheck import fold
+from engine.matrix.seasons import season_records
+from engine.matrix.standings import rank_key
+from engine.matrix.state import COMPETITIONS, SeasonState
+from events.errors import RinklogError, UnknownGame
+from events.matrix import GamePlayed, SeasonOpened
+from events.store import EventStore
+from projections.index import stream_index
+from replay.matrix.files import read_picks, season_opened
+
+__all__ = ["KIND", "SYSTEM", "Season", "close", "cups", "load", "open_league", "play", "record", "results",
+           "send_picks", "standings", "teams"]
+
+KIND, SYSTEM = "matrix_season", "matrix"
+
+
+@dataclass
+class Season:
+    id: str
+    state: SeasonState
+    events: list[Any]
+    version: int
+
+
+def load(store: EventStore, season_id: str) -> Season:
+    if not store.exists(season_id):
+        seasons = [s.stream for s in store.streams(kind=KIND)]
+        raise UnknownGame(f"no Matrix season {season_id!r} in {store.path}"
+                          + (f" (seasons: {', '.join(seasons)})" if seasons else ""))
+    info = store.info(season_id)
+    if info.system != SYSTEM:
+        raise RinklogError(f"{season_id} is a {info.kind} stream, not a Matrix season")
+    events = [row.event for row in store.read(season_id)]
+    return Season(season_id, fold(events), events, len(events))
+
+
+def record(store: EventStore, season: Season | None, stream: str, events: list[Any]) -> int:
+    """Append ``events`` to a season read as ``season`` (None: a new stream), with the
+    index folded from all its events; a conflict if the season changed since it was read."""
+    before = season.events if season else []
+    index = stream_index([*before, *events])
+    return store.append(stream, events, season.version if season else 0, kind=KIND,
+                        system=SYSTEM, meta=index.meta)
+
+
+def _open(store: EventStore, created: SeasonOpened) -> str:
+    if store.exists(created.season_id):
+        raise RinklogError(f"season {created.season_id} is already in {store.path} (open it "
+                           "with another --seed)")
+    events = referee.open_season(created, SeededDie(created.seed, created.season_id))
+    record(store, None, created.season_id, events)
+    return created.season_id
+
+
+def open_league(store: EventStore, league: str | Path, seed: str) -> str:
+    """A league's first season; returns its id."""
+    return _open(store, season_opened(league, seed))
+
+
+def _plays(state: SeasonState, week: int) -> dict[str, list[str]]:
+    plays: dict[str, list[str]] = {t: [] for t in state.teams}
+    for fx in referee.fixtures(state, week):
+        for team in (fx.home, fx.away):
+            plays[team].append(fx.competition)
+    return plays
+
+
+def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> int:
+    """Record a week's picks file; returns the number of teams whose picks it holds."""
+    season = load(store, season_id)
+    if week in season.state.weeks_played:
+        raise RinklogError(f"{path}: week {week} of {season_id} is already played")
+    sent, table = read_picks(path, week, _plays(season.state, week))
+    for s in sent:
+        try:
+            referee.check_picks(season.state, s)
+        except RinklogError as err:
+            raise RinklogError(f"{path}: {err}") from None
+    if table is not None:
+        for division, team in table.bonus.items():
+            if division not in {d.id for d in season.state.divisions}:
+                raise RinklogError(f"{path}: [referee] bonus: no division {division!r}")
+            if season.state.teams.get(team, None) is None:
+                raise RinklogError(f"{path}: [referee] bonus: no team {team!r}")
+        for team in [*table.onr, *table.x]:
+            if team not in season.state.teams:
+                raise RinklogError(f"{path}: [referee]: no team {team!r}")
+        columns = season.state.matrices[season.state.created.competitions[0]].columns
+        for team, onr in table.onr.items():
+            if onr.column and onr.column not in columns:
+                raise RinklogError(f"{path}: [referee] onr {team}: column {onr.column!r} is "
+                                   f"not one of {''.join(columns)}")
+            if onr.extra_time and onr.extra_time not in EXTRA_TIME_LIMITS["championship"]:
+                raise RinklogError(f"{path}: [referee] onr {team}: extra_time "
+                                   f"{onr.extra_time!r} is not one of 0, 1, 2, 3, X")
+    record(store, season, season_id, [*sent, *([table] if table else [])])
+    return len(sent)
+
+
+def play(store: EventStore, season_id: str, week: int) -> list[GamePlayed]:
+    """Resolve a week once; returns its games."""
+    season = load(store, season_id)
+    events = referee.play_week(season.state, week, SeededDie(season.state.created.seed, season_id))
+    record(store, season, season_id, events)
+    return [e for e in events if isinstance(e, GamePlayed)]
+
+
+def close(store: EventStore, season_id: str) -> str:
+    """Close the season and open the next one; returns the next season's id."""
+    season = load(store, season_id)
+    events = referee.close_season(season.state, SeededDie(season.state.created.seed, season_id))
+    record(store, season, season_id, events)
+    season = load(store, season_id)
+    return _open(store, referee.next_season(season.state, store.head_hash(season_id)))
+
+
+# --- read models ---------------------------------------------------------------------------
+
+def result_row(g: GamePlayed) -> dict[str, Any]:
+    return {"competition": g.competition, "week": g.week, "round": g.round, "stage": g.stage,
+            "home": g.home.team, "away": g.away.team,
+            "score": {"home": g.home_goals, "away": g.away_goals}, "decided": g.decided,
+            "winner": g.winner or None}
+
+
+def results(store: EventStore, season_id: str, week: int | None = None) -> list[dict[str, Any]]:
+    state = load(store, season_id).state
+    return [result_row(g) for g in state.results if week is None or g.week == week]
+
+
+def standings(store: EventStore, season_id: str, division: str | None = None
+              ) -> list[dict[str, Any]]:
+    """3.1.5 order (the final order once closed; before that full ties by number)."""
+    state = load(store, season_id).state
+    divisions = [d for d in state.divisions if division is None or d.id == division]
+    if not divisions:
+        raise RinklogError(f"--division: no {division!r} in {season_id} (divisions: "
+                           f"{', '.join(d.id for d in state.divisions)})")
+    table = season_records(state)
+    rows = []
+    for d in divisions:
+        order = state.final_order.get(d.id) or sorted(d.teams, key=lambda t: rank_key(table[t]))
+        for rank, team in enumerate(order, start=1):
+            r = table[team]
+            rows.append({"division": d.id, "rank": rank, "team": team,
+                         "name": state.teams[team].name, "points": r.points,
+                         "played": r.played, "wins": r.wins, "regular_wins": r.regular_wins,
+                         "draws": r.draws, "losses": r.losses,
+                         "extra_time_losses": r.extra_time_losses,
+                         "goals_for": r.goals_for, "goals_against": r.goals_against})
+    return rows
+
+
+def teams(store: EventStore, season_id: str) -> list[dict[str, Any]]:
+    """Each team's columns and extra-time values left ("infos équipes"), stock, ONRs."""
+    state = load(store, season_id).state
+    rows = []
+    for team_id in state.team_order():
+        t = state.teams[team_id]
+        left: dict[str, Any] = {}
+        for c in COMPETITIONS:
+            if c not in state.matrices:
+                continue
+            used = t.used_extra_time(c)
+            left[c] = {"columns": [x for x in state.matrices[c].columns
+                                   if x not in t.used_columns(c)],
+                       "extra_time": {v: n - used[v] for v, n in EXTRA_TIME_LIMITS[c].items()}}
+        rows.append({"team": team_id, "name": t.name, "division": t.division,
+                     "number": t.number, "extra_goals": t.extra_goals,
+                     "great_saves": t.great_saves, "onr": t.onr_count,
+                     "no_promotion": t.no_promotion, "dummy": t.dummy, "left": left})
+    return rows
+
+
+def cups(store: EventStore, season_id: str) -> dict[str, Any]:
+    """The KDH rounds and the WG groups, ranking, semi-finals and final."""
+    state = load(store, season_id).state
+    rounds = []
+    for (competition, number), cup in sorted(state.cup_rounds.items()):
+        played = [result_row(g) for g in state.results
+                  if g.competition == competition and g.round == number]
+        rounds.append({"competition": competition, "round": number, "week": cup.week,
+                       "games": [list(g) for g in cup.games], "byes": cup.byes,
+                       "lucky_losers": state.lucky_losers.get((competition, number), []),
+                       "results": played})
+    ranked = state.wg_ranked
+    return {"kdh": [r for r in rounds if r["competition"] == "kdh"],
+            "wg": {"groups": state.wg_groups,
+                   "ranking": ranked.groups if ranked else None,
+                   "best_second": ranked.best_second if ranked else None,
+                   "knockout": [r for r in rounds if r["competition"] == "wg"],
+                   "group_results": [result_row(g) for g in state.results
+                                     if g.competition == "wg" and g.round <= 6]},
+            "closed": None if state.closed is None else {
+                "kdh_winner": state.closed.kdh_winner, "wg_order": state.closed.wg_order}}

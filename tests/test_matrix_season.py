@@ -1,0 +1,231 @@
+"""Matrix Hockey seasons in the store: a whole 84-team demo season (all three
+competitions, closed, the next one opened), the audit and what it catches, replay, the
+tools (events, explain, export/import, games), and a snapshot of a small season."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from syrupy.extensions.json import JSONSnapshotExtension
+
+from engine.matrix.recheck import fold, recheck
+from events.catalogue import open_store
+from events.matrix import DieRolled, Pick, PicksSent, SeasonClosed, SeasonOpened
+from replay.cli.app import main
+from replay.matrix import season as library
+from replay.matrix.demo import run_demo_season
+from replay.tooling.audit import audit_all, audit_game
+from tests.forge import audit_forged
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> tuple[Path, str, str, float]:
+    db = tmp_path_factory.mktemp("matrix") / "demo.db"
+    with open_store(db) as store:
+        start = time.perf_counter()
+        season = library.open_league(store, "demo", "2026")
+        nxt = run_demo_season(store, season, "2026")
+        elapsed = time.perf_counter() - start
+    return db, season, nxt, elapsed
+
+
+def test_a_whole_demo_season_runs_closes_and_reopens_in_seconds(demo) -> None:
+    db, season, nxt, elapsed = demo
+    assert elapsed < 5
+    with open_store(db, create=False) as store:
+        state = library.load(store, season).state
+        competitions = {g.competition for g in state.results}
+        assert competitions == {"championship", "kdh", "wg"}
+        assert len(state.results) == 7 * 66 + 83 + 40  # championship, KDH, WG
+        closed = state.closed
+        assert closed is not None and closed.next_season == nxt
+        assert len(closed.promoted) == len(closed.relegated) == 12
+        opened = store.read(nxt, 1, 1)[0].event
+        assert isinstance(opened, SeasonOpened)
+        assert (opened.previous, opened.previous_head) == (season, store.head_hash(season))
+        allowance = {a.team: (a.extra_goals, a.great_saves) for a in closed.allowances}
+        assert {e.id: (e.extra_goals, e.great_saves) for _, _, _, teams in opened.divisions
+                for e in teams} == allowance
+        assert store.info(season).meta["closed"] is True
+
+
+def test_the_demo_season_and_the_next_audit_clean(demo) -> None:
+    db, season, nxt, _ = demo
+    with open_store(db, create=False) as store:
+        reports = audit_all(store)
+    assert [(r.game_id, r.ok, r.kind) for r in reports] == [
+        (season, True, "matrix_season"), (nxt, True, "matrix_season")]
+    assert reports[0].seeded_rolls > 300
+
+
+def _small_season(seed: str, weeks: int = 3) -> list:
+    with open_store(":memory:") as store:
+        season = library.open_league(store, "example", seed)
+        from replay.matrix.demo import demo_picks
+
+        for week in range(1, weeks + 1):
+            loaded = library.load(store, season)
+            library.record(store, loaded, season, demo_picks(loaded.state, week, seed, 0.1))
+            library.play(store, season, week)
+        return [row.event for row in store.read(season)]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text("abcdefgh0123", min_size=1, max_size=6), which=st.integers(0, 10_000),
+       column=st.sampled_from("ABCDEFGHIJK"))
+def test_replaying_reproduces_the_season_and_a_changed_pick_is_caught(seed, which, column) -> None:
+    events = _small_season(seed)
+    assert recheck(events) is None
+    state = fold(events)
+    assert [g.winner for g in state.results] == [g.winner for g in events
+                                                 if type(g).__name__ == "GamePlayed"]
+    picks = [i for i, e in enumerate(events) if isinstance(e, PicksSent)]
+    i = picks[which % len(picks)]
+    sent = events[i]
+    first = sent.picks[0]
+    if first.column == column:
+        column = "A" if column != "A" else "B"
+    forged = list(events)
+    forged[i] = msgspec.structs.replace(
+        sent, picks=[msgspec.structs.replace(first, column=column), *sent.picks[1:]])
+    report = audit_forged(None, events[0].season_id, forged)  # re-hashed, index re-derived
+    assert not report.ok and report.failure.check == "rules"
+    assert report.failure.seq > i
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.text("abcdefgh0123", min_size=1, max_size=6), which=st.integers(0, 10_000))
+def test_a_changed_draw_is_caught(seed, which) -> None:
+    events = _small_season(seed)
+    dice = [i for i, e in enumerate(events) if isinstance(e, DieRolled)]
+    i = dice[which % len(dice)]
+    die = events[i]
+    forged = list(events)
+    forged[i] = msgspec.structs.replace(die, face=die.face % die.faces + 1)
+    report = audit_forged(None, events[0].season_id, forged)
+    assert not report.ok and report.failure.check == "dice" and report.failure.seq == i + 1
+    # typed at the table instead, the changed die does not follow from the table's draws
+    # (or changes what follows)
+    forged[i] = msgspec.structs.replace(die, face=die.face % die.faces + 1, seeded=False)
+    report = audit_forged(None, events[0].season_id, forged)
+    assert not report.ok and report.failure.check == "rules"
+
+
+def test_a_pick_changed_in_the_database_breaks_the_chain(capsys, tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    season = run(capsys, "matrix", "open", "--league", "example", "--seed", "x",
+                 "--db", str(db))[1].strip()
+    picks = tmp_path / "p.toml"
+    picks.write_text('[snowmen]\ncolumn = "I"\nextra_time = 3\n', encoding="utf-8")
+    run(capsys, "matrix", "picks", season, str(picks), "--week", "1", "--db", str(db))
+    run(capsys, "matrix", "play", season, "--week", "1", "--db", str(db))
+    with sqlite3.connect(db) as con:
+        seq, payload = con.execute("SELECT seq, payload FROM events WHERE type = "
+                                   "'matrix.PicksSent'").fetchone()
+        event = msgspec.msgpack.decode(payload, type=PicksSent)
+        changed = msgspec.structs.replace(event, picks=[Pick("championship", "A", "3")])
+        con.execute("UPDATE events SET payload = ? WHERE seq = ? AND stream = ?",
+                    (msgspec.msgpack.encode(changed), seq, season))
+    code, out, _ = run(capsys, "audit", season, "--db", str(db))
+    assert code == 1 and "chain" in out
+
+
+def test_events_explain_replay_games_export_import_on_a_season(capsys, demo, tmp_path) -> None:
+    db, season, _, _ = demo
+    code, out, _ = run(capsys, "events", season, "--json", "--db", str(db))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and rows[0]["type"] == "matrix.SeasonOpened"
+    seq = next(r["seq"] for r in rows if r["type"] == "matrix.GamePlayed")
+    code, out, _ = run(capsys, "explain", season, str(seq), "--json", "--db", str(db))
+    assert code == 0 and "row" in json.loads(out)["explanation"]
+    code, out, _ = run(capsys, "replay", season, "--db", str(db))
+    assert code == 0 and "rules ok" in out
+    code, out, _ = run(capsys, "games", "--json", "--db", str(db))
+    assert {r["game_id"] for r in json.loads(out)} >= {season}
+    file = tmp_path / "season.rinklog"
+    assert run(capsys, "export", season, "-o", str(file), "--db", str(db))[0] == 0
+    code, out, _ = run(capsys, "import", str(file), "--db", str(tmp_path / "other.db"))
+    assert code == 0 and "audit ok" in out
+    with open_store(tmp_path / "other.db", create=False) as store:
+        assert audit_game(store, season).ok
+        assert [s.stream for s in store.streams()] == [season]
+
+
+def test_read_commands_write_nothing(capsys, demo) -> None:
+    db, season, nxt, _ = demo
+    def snapshot() -> tuple:
+        with sqlite3.connect(db) as con:
+            return (con.execute("SELECT * FROM streams").fetchall(),
+                    con.execute("SELECT count(*), max(hash) FROM events").fetchall(),
+                    con.execute("SELECT name FROM sqlite_master").fetchall())
+
+    before = snapshot()
+    for argv in (["results", season, "--json"], ["standings", season, "--division", "elite"],
+                 ["teams", nxt], ["cups", season, "--json"]):
+        assert run(capsys, "matrix", *argv, "--db", str(db))[0] == 0
+    assert snapshot() == before
+
+
+def test_standings_and_results_json_keys(capsys, demo) -> None:
+    db, season, _, _ = demo
+    _, out, _ = run(capsys, "matrix", "standings", season, "--json", "--db", str(db))
+    rows = json.loads(out)
+    assert len(rows) == 84 and {"team", "division", "points"} <= set(rows[0])
+    _, out, _ = run(capsys, "matrix", "results", season, "--week", "7", "--json", "--db", str(db))
+    results = json.loads(out)
+    assert {r["competition"] for r in results} == {"championship", "kdh", "wg"}
+    assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"}
+    assert {"competition", "week", "home", "away", "score", "decided"} <= set(results[0])
+
+
+def test_a_closed_season_is_closed_once(capsys, demo) -> None:
+    db, season, _, _ = demo
+    code, _, err = run(capsys, "matrix", "close", season, "--db", str(db))
+    assert code == 1 and "already closed" in err and err.count("\n") == 1
+
+
+def test_a_small_seeded_season_snapshot(snapshot) -> None:
+    with open_store(":memory:") as store:
+        season = library.open_league(store, "example", "snapshot-1")
+        nxt = run_demo_season(store, season, "snapshot-1")
+        results = library.results(store, season)
+        closed = library.load(store, season).state.closed
+        head = store.head_hash(season)
+    assert isinstance(closed, SeasonClosed) and nxt.endswith("-s2")
+    assert results == snapshot(extension_class=JSONSnapshotExtension)
+    assert head == snapshot(name="head_hash")
+
+
+def test_a_next_season_that_does_not_follow_from_the_closed_one_is_caught(demo, tmp_path) -> None:
+    db, season, nxt, _ = demo
+    copy = tmp_path / "copy.db"
+    with open_store(db, create=False) as store, open_store(copy) as other:
+        info = store.info(season)
+        other.append_encoded(season, [(r.type, r.payload) for r in store.raw_rows(season)], 0,
+                             kind=info.kind, system=info.system, meta=info.meta)
+        events = [r.event for r in store.read(nxt)]
+    opened = events[0]
+    name, title, level, teams = opened.divisions[0]
+    richer = [msgspec.structs.replace(teams[0], extra_goals=teams[0].extra_goals + 5),
+              *teams[1:]]
+    forged = msgspec.structs.replace(opened, divisions=[(name, title, level, richer),
+                                                        *opened.divisions[1:]])
+    with open_store(copy) as other:
+        # the forger opens the season from the forged first event: its draws follow from
+        # it, so only the lineage check can tell
+        library._open(other, forged)
+        report = audit_game(other, nxt)
+    assert not report.ok and report.failure.check == "season" and report.failure.seq == 1
