@@ -20,7 +20,16 @@ from engine.systems import system_of
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, clock
 from projections.systems import game_read_models
-from replay.cli.common import CliError, DbOption, OptionalRuleOption, RulesetOption, game_options
+from replay.cli.common import (
+    CliError,
+    CsvOption,
+    DbOption,
+    OptionalRuleOption,
+    RulesetOption,
+    dump_csv,
+    game_options,
+    one_format,
+)
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -209,11 +218,13 @@ def games(
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of games")] = False,
     ids: Annotated[bool, typer.Option("--ids", help="only the game ids, one per line")] = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """List the games in the database, with branches' parents and games in progress.
 
     Example: rinklog games --db rinklog.db --ids
     """
+    one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
                  "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
@@ -228,6 +239,9 @@ def games(
                  for kind in sorted(season_kinds()) for s in store.streams(kind=kind)]
     if as_json:
         _dump(rows)
+        return
+    if as_csv:
+        dump_csv(rows)
         return
     for r in rows:
         if ids:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import sys
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 import typer
@@ -73,6 +76,40 @@ def out(text: str = "") -> None:
 def dump(obj: Any) -> None:
     """Pretty JSON for people and machines."""
     out(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+CsvOption = Annotated[bool, typer.Option(
+    "--csv", help="the rows as CSV (a header line, then one line a row) for a spreadsheet")]
+
+
+def one_format(as_json: bool, as_csv: bool) -> None:
+    if as_json and as_csv:
+        raise CliError("give --json or --csv, not both")
+
+
+def dump_csv(rows: Iterable[Mapping[str, Any]]) -> None:
+    """Rows as CSV: the columns of every row in first-seen order; a nested object's fields
+    become ``key.field`` columns and a list one JSON cell (docs/json.md names the keys)."""
+    flat = [_flatten(row) for row in rows]
+    columns = list(dict.fromkeys(key for row in flat for key in row))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(flat)
+    out(buffer.getvalue().rstrip("\n"))
+
+
+def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in row.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{name}."))
+        elif isinstance(value, (list, tuple)):
+            flat[name] = json.dumps(value, ensure_ascii=False)
+        else:
+            flat[name] = "" if value is None else value
+    return flat
 
 
 def progress_bar(*columns: Any, transient: bool = False) -> Any:

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from replay.cli.common import DbOption, dump, out, read_store, table
+from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
 from replay.matrix import season as library
 from replay.matrix.demo import run_demo_season
 from replay.tooling.games import open_store
@@ -81,16 +81,21 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
 @matrix_app.command("results")
 def results_cmd(season: SeasonArg,
                 week: Annotated[int | None, typer.Option("--week", help="one week only")] = None,
-                db: DbOption = "rinklog.db", as_json: JsonOption = False) -> None:
+                db: DbOption = "rinklog.db", as_json: JsonOption = False,
+                as_csv: CsvOption = False) -> None:
     """The results: competition, week, home, away, score and how it was decided
     (REG, AP, DRAW, SO, DIE, FORFEIT).
 
     Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
     """
+    one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.results(store, season, week)
     if as_json:
         dump(rows)
+        return
+    if as_csv:
+        dump_csv(rows)
         return
     for r in rows:
         out(_result_line(r))
@@ -100,15 +105,20 @@ def results_cmd(season: SeasonArg,
 def standings_cmd(season: SeasonArg,
                   division: Annotated[str | None, typer.Option("--division",
                                                                help="one division")] = None,
-                  db: DbOption = "rinklog.db", as_json: JsonOption = False) -> None:
+                  db: DbOption = "rinklog.db", as_json: JsonOption = False,
+                  as_csv: CsvOption = False) -> None:
     """The championship standings (3.1.5 points and tiebreakers).
 
     Example: rinklog matrix standings matrix-demo-2026-s1 --division elite
     """
+    one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.standings(store, season, division)
     if as_json:
         dump(rows)
+        return
+    if as_csv:
+        dump_csv(rows)
         return
     headers = ["div", "#", "team", "GP", "W", "RW", "D", "L", "OTL", "GF", "GA", "PTS"]
     keys = ["division", "rank", "name", "played", "wins", "regular_wins", "draws", "losses",

@@ -16,7 +16,7 @@ from projections import store as rm
 from projections.scoresheet import clock
 from projections.stats import GameStats, combine
 from projections.systems import game_read_models
-from replay.cli.common import CliError, DbOption
+from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_format
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
@@ -33,17 +33,21 @@ def _per(n: int | None) -> str:
 
 def toi(game: GameArg, db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="players and shifts as JSON")
-                           ] = False) -> None:
+                           ] = False, as_csv: CsvOption = False) -> None:
     """Time on ice and shift charges per player (6.40, 17.00), and every shift.
 
-    Example: rinklog toi HFX-QUE-2026 --json
+    --csv gives the players' rows. Example: rinklog toi HFX-QUE-2026 --json
     """
+    one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
         report = msgspec.structs.replace(game_read_models(store, game).toi(events),
                                          game_id=game)
     if as_json:
         _dump(report.to_json())
+        return
+    if as_csv:
+        dump_csv({"game_id": game, **p} for p in report.to_json()["players"])
         return
     lines = [f"Time on ice  game {report.game_id}", ""]
     lines += _table(["Team", "Player", "Pos", "Seq", "Shifts", "Excess", "TOI", "EV", "PP",
@@ -62,12 +66,13 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
               at: Annotated[int | None, typer.Option(
                   "--at", help="show the state right after event SEQ", metavar="SEQ")] = None,
               as_json: Annotated[bool, typer.Option("--json", help="the report as JSON")
-                                 ] = False) -> None:
+                                 ] = False, as_csv: CsvOption = False) -> None:
     """Penalty timers (14.10): each penalty's start, scheduled and actual end, the box,
     and with --at SEQ the penalties running and the strength after event SEQ.
 
-    Example: rinklog penalties HFX-QUE-2026 --at 600 --json
+    --csv gives the penalties' rows. Example: rinklog penalties HFX-QUE-2026 --at 600 --json
     """
+    one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
         build = game_read_models(store, game).penalties
@@ -76,6 +81,9 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     report = msgspec.structs.replace(build(events, at=at), game_id=game)
     if as_json:
         _dump(report.to_json())
+        return
+    if as_csv:
+        dump_csv({"game_id": game, **p} for p in report.to_json()["penalties"])
         return
     lines = [f"Penalties  game {report.game_id}" +
              (f"  after event {at} (period {_per(report.period)}, sequence {report.sequence})"
@@ -114,14 +122,16 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
               "--all", help="every game in the database (not branches)")] = False,
           include_branches: IncludeBranches = False,
           db: DbOption = "rinklog.db",
-          as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False
-          ) -> None:
+          as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False,
+          as_csv: CsvOption = False) -> None:
     """Skater, goalie and team stats for one game or summed over several.
 
     --all sums every game but branches (what-ifs), unless --include-branches.
 
+    --csv gives one row per player: skaters, then goalies (``role``).
     Example: rinklog stats --all --json
     """
+    one_format(as_json, as_csv)
     if bool(games) == all_games:
         raise CliError("give game ids or --all (not both)")
     if include_branches and not all_games:
@@ -134,6 +144,10 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
     out = total.to_json()
     if as_json:
         _dump(out)
+        return
+    if as_csv:
+        dump_csv([*({"role": "skater", **r} for r in out["skaters"]),
+                  *({"role": "goalie", **r} for r in out["goalies"])])
         return
     lines = [f"Stats over {len(out['games'])} game(s)", "", "Teams"]
     ties = ["T"] if any(t["t"] for t in out["teams"]) else []  # FaceOff 2008: ties stand

@@ -14,7 +14,16 @@ from typing import Annotated
 import typer
 
 from events.errors import RinklogError
-from replay.cli.common import RULESETS, CliError, DbOption, progress_bar
+from replay.cli.common import (
+    RULESETS,
+    CliError,
+    CsvOption,
+    DbOption,
+    dump_csv,
+    one_format,
+    progress_bar,
+    read_store,
+)
 from replay.leagues.calibrate import calibrate as run_calibration
 from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
@@ -143,20 +152,26 @@ def standings(
     include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """League standings: points (2 a win, 1 an overtime or shootout loss), then wins, road
     wins, head to head and goal difference (Hockey Bones league rule 29).
 
     Example: rinklog standings --db season.db
     """
+    one_format(as_json, as_csv)
     if by not in ("league", "conference", "division"):
         raise CliError(f"--by takes league, conference or division, not {by!r}")
-    with open_store(db) as store:
+    with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]
         else:
             tables = division_standings(store, found, by)
+    if as_csv:
+        dump_csv({"group": title, "rank": i, **r.to_json()} for title, table in tables
+                 for i, r in enumerate(table, start=1))
+        return
     if as_json:
         rows = [r.to_json() for _, table in tables for r in table]
         typer.echo(json.dumps(rows if by == "league" else
@@ -181,18 +196,24 @@ def leaders(
     include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
+    as_csv: CsvOption = False,
 ) -> None:
     """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more).
 
     Example: rinklog leaders --top 5 --db season.db
     """
+    one_format(as_json, as_csv)
     if top < 1:
         raise CliError(f"--top must be at least 1, got {top}")
-    with open_store(db) as store:
+    with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
         boards = season_leaders(store, found, top=top)
     if as_json:
         typer.echo(json.dumps(boards))
+        return
+    if as_csv:
+        dump_csv({"board": title, "rank": i, **row} for title, rows in boards.items()
+                 for i, row in enumerate(rows, start=1))
         return
     for title, rows in boards.items():
         typer.echo(f"{title}")
