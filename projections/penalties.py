@@ -69,8 +69,8 @@ class PenaltyLine(msgspec.Struct, frozen=True):
     period: int
     sequence: int
     start: int  # seconds elapsed in the period
-    scheduled_end_period: int
-    scheduled_end: int
+    scheduled_end_period: int | None  # None: no scheduled end (DICE Hockey: killed by clears)
+    scheduled_end: int | None
     end_period: int | None  # None while still running
     end: int | None
     why: str | None  # served, power_play_goal, game_end

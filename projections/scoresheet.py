@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.bones import (
     AssistsAwarded,
@@ -91,7 +92,7 @@ class TeamLine(msgspec.Struct, frozen=True):
 
 class GoalLine(msgspec.Struct, frozen=True):
     period: int
-    time: str  # MM:SS elapsed in the period
+    time: str | int  # MM:SS elapsed in the period; DICE Hockey: the timing space (docs/json.md)
     team: str
     scorer: str
     scorer_name: str
@@ -103,19 +104,21 @@ class GoalLine(msgspec.Struct, frozen=True):
 
 class PenaltyLine(msgspec.Struct, frozen=True):
     period: int
-    time: str
+    time: str | int  # MM:SS; DICE Hockey: the timing space it was called in
     team: str
     player: str
     player_name: str
     type: str
     minutes: int
+    infraction: str | UnsetType = UNSET  # in words (DICE Hockey's Penalty Chart B, 15);
+    # UNSET (left out of the JSON) where the stream does not name it (Hockey Bones)
 
 
 class GoalieLine(msgspec.Struct, frozen=True):
     team: str
     player: str
     name: str
-    toi: int  # seconds
+    toi: int  # seconds; DICE Hockey: timing spaces in net
     shots_against: int
     saves: int
     goals_against: int

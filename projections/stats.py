@@ -72,6 +72,10 @@ class GameStats:
         self.skaters: dict[Key, dict[str, int]] = {}
         self.goalies: dict[Key, dict[str, int]] = {}
         self.teams: dict[str, dict[str, int]] = {}
+        # Regulation games' worth of time in net per goalie, for systems whose ``toi`` is
+        # not seconds (DICE Hockey: timing spaces / the game's regulation spaces); its GAA
+        # is goals against per regulation game. Not a count of its own (no JSON key).
+        self.games_in_net: dict[Key, float] = {}
 
     def skater(self, key: Key) -> dict[str, int]:
         return self.skaters.setdefault(key, dict.fromkeys(SKATER_COUNTS, 0))
@@ -91,6 +95,8 @@ class GameStats:
                 row = make(key)
                 for k, v in counts.items():
                     row[k] += v
+        for key, games in other.games_in_net.items():
+            self.games_in_net[key] = self.games_in_net.get(key, 0.0) + games
 
     def to_json(self) -> dict[str, Any]:
         skaters = []
@@ -101,9 +107,12 @@ class GameStats:
         goalies = []
         for (team, pid), c in sorted(self.goalies.items()):
             name, _ = self.names.get((team, pid), (pid, "G"))
+            games = self.games_in_net.get((team, pid))
+            gaa = (round(c["ga"] / games, 2) if games else None) if games is not None \
+                else round(c["ga"] * 3600 / c["toi"], 2) if c["toi"] else None
             goalies.append({"team": team, "player": pid, "name": name, **c,
                             "sv_pct": round(c["sv"] / c["sa"], 4) if c["sa"] else None,
-                            "gaa": round(c["ga"] * 3600 / c["toi"], 2) if c["toi"] else None})
+                            "gaa": gaa})
         teams = []
         for team, c in sorted(self.teams.items()):
             teams.append({"team": team, **c,

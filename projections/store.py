@@ -92,6 +92,15 @@ CHECKPOINTS = "rm_checkpoints"
 _READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
+def _time_value(time: str | int) -> int:
+    """A goal's time as stored: seconds from ``MM:SS``, or a system's own count as it is
+    (DICE Hockey: the timing space, docs/json.md)."""
+    if isinstance(time, int):
+        return time
+    minutes, seconds = time.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
 def _rows_scoresheet(models: ReadModels, game_id: str, events: list[Any]
                  ) -> dict[str, list[dict[str, Any]]]:
     sheet = models.scoresheet(events)
@@ -106,9 +115,8 @@ def _rows_scoresheet(models: ReadModels, game_id: str, events: list[Any]
             "away_pim": a.pim}
     goals = []
     for n, g in enumerate(sheet.goals, start=1):
-        minutes, seconds = g.time.split(":")
         goals.append({"game_id": game_id, "n": n, "period": g.period,
-                      "time": int(minutes) * 60 + int(seconds), "team": g.team,
+                      "time": _time_value(g.time), "team": g.team,
                       "scorer": g.scorer, "assists": json.dumps(g.assists),
                       "strength": g.strength, "gwg": int(g.gwg)})
     goalies = [{"game_id": game_id, "team": g.team, "player": g.player, "toi": g.toi,

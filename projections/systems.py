@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.errors import RinklogError
+from projections import dicehockey
 from projections.penalties import PenaltyReport, build_penalties
-from projections.scoresheet import Scoresheet, build_scoresheet
+from projections.scoresheet import Scoresheet, build_scoresheet, clock
 from projections.stats import GameStats, build_stats
 from projections.toi import Toi, build_toi
 
-__all__ = ["READ_MODELS", "ReadModels", "read_models"]
+__all__ = ["READ_MODELS", "ReadModels", "game_read_models", "read_models"]
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,21 @@ class ReadModels:
     toi: Callable[[Iterable[Any]], Toi]
     penalties: Callable[..., PenaltyReport]  # (events, at=None): the timers after event ``at``
     stats: Callable[[Iterable[Any]], GameStats]
+    # A time field as the text commands show it: Hockey Bones' seconds as MM:SS; a system
+    # that counts its own unit (DICE Hockey: timing spaces, clears) shows the number.
+    show_time: Callable[[int | None], str] = clock
+
+
+def _count(value: int | None) -> str:
+    return "-" if value is None else str(value)
 
 
 READ_MODELS: dict[str, ReadModels] = {
     "bones": ReadModels(scoresheet=build_scoresheet, toi=build_toi,
                         penalties=build_penalties, stats=build_stats),
+    "dicehockey": ReadModels(scoresheet=dicehockey.build_scoresheet, toi=dicehockey.build_toi,
+                             penalties=dicehockey.build_penalties,
+                             stats=dicehockey.build_stats, show_time=_count),
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -298,8 +299,9 @@ def _period_name(n: int) -> str:
     return "OT" if n == 4 else str(n)
 
 
-def render_scoresheet(sheet: Scoresheet) -> str:
-    """The scoresheet as aligned plain text (names, not ids)."""
+def render_scoresheet(sheet: Scoresheet, show_time: Callable[[int], str] = clock) -> str:
+    """The scoresheet as aligned plain text (names, not ids); ``show_time`` shows a goalie's
+    time on ice in the game system's unit."""
     h, a = sheet.home, sheet.away
     out = [f"{h.name} ({h.team}) {h.goals} - {a.goals} {a.name} ({a.team})  "
            f"[{sheet.decided or 'in progress'}]", f"game {sheet.game_id}", ""]
@@ -328,7 +330,7 @@ def render_scoresheet(sheet: Scoresheet) -> str:
                   right={1, 2})
     out += ["", "Goalies"]
     out += _table(["Team", "Goalie", "TOI", "SA", "SV", "GA"],
-                  [[g.team, g.name, clock(g.toi), g.shots_against, g.saves, g.goals_against]
+                  [[g.team, g.name, show_time(g.toi), g.shots_against, g.saves, g.goals_against]
                    for g in sheet.goalies], right={2, 3, 4, 5})
     if sheet.shootout:
         out += ["", "Shootout"]
@@ -351,12 +353,12 @@ def scoresheet(
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
         events = read_game(store, game)
-        sheet = msgspec.structs.replace(game_read_models(store, game).scoresheet(events),
-                                        game_id=game)
+        models = game_read_models(store, game)
+        sheet = msgspec.structs.replace(models.scoresheet(events), game_id=game)
     if as_json:
         _dump(sheet.to_json())
     else:
-        _out(render_scoresheet(sheet))
+        _out(render_scoresheet(sheet, models.show_time))
 
 
 # --- cards ------------------------------------------------------------------------------

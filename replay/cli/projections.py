@@ -13,7 +13,6 @@ import typer
 
 from events.store import EventStore
 from projections import store as rm
-from projections.scoresheet import clock
 from projections.stats import GameStats, combine
 from projections.systems import game_read_models
 from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_format
@@ -41,8 +40,9 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
-        report = msgspec.structs.replace(game_read_models(store, game).toi(events),
-                                         game_id=game)
+        models = game_read_models(store, game)
+        report = msgspec.structs.replace(models.toi(events), game_id=game)
+    clock = models.show_time
     if as_json:
         _dump(report.to_json())
         return
@@ -75,7 +75,8 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
-        build = game_read_models(store, game).penalties
+        models = game_read_models(store, game)
+    build, clock = models.penalties, models.show_time
     if at is not None and not 1 <= at <= len(events):
         raise CliError(f"--at {at} is out of range: game {game} has events 1..{len(events)}")
     report = msgspec.structs.replace(build(events, at=at), game_id=game)

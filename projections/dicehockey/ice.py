@@ -1,0 +1,139 @@
+"""Where a DICE Hockey game stands after each event, as every DICE Hockey fold needs it:
+the period and its timing spaces, the men short, and who is in net.
+
+- ``space`` is the timing spaces counted so far in the period (12; 22 Timing), 0 before
+  the first; a goal or penalty is placed at the space count when it happens;
+- a team is one man short per running penalty with ``short`` (minors, double minors,
+  majors: 15), at most two (15: 5 on 3 is the most). A penalty runs from its
+  ``PenaltyAssessed`` to the ``PenaltyEnded`` with no clears left (a double minor's
+  ``PenaltyEnded`` after a goal with ``clears_left`` 2 leaves its second half running, 15);
+- each team has one goalie of record (10: ``GameCreated.*_goalie``, else the first goalie
+  of its roster, corrected by any event that names him); he is out of net while pulled
+  for an extra attacker (22: ``GoalieChanged.pulled``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from events.common import GameCreated, PeriodStarted, other_side
+from events.dicehockey import (
+    GoalieChanged,
+    PenaltyAssessed,
+    PenaltyEnded,
+    PeriodLengthSet,
+    ShootoutAttempt,
+    ShotTaken,
+    TimeOutCalled,
+    TimingSpaceCounted,
+)
+
+__all__ = ["MAX_SHORT", "SIDES", "Ice", "unique"]
+
+SIDES = ("home", "away")
+MAX_SHORT = 2  # 15: "If another penalty occurs and you are now 5-3"
+SKATERS = 5
+
+
+def unique(players: list[str]) -> list[str]:
+    """An on-ice list with each player once (an extra attacker may be listed twice)."""
+    return list(dict.fromkeys(players))
+
+
+class Ice:
+    """The game's state as the read models see it; ``apply`` every event in order."""
+
+    def __init__(self) -> None:
+        self.created: GameCreated | None = None
+        self.names: dict[str, str] = {}
+        self.team: dict[str, str] = {}
+        self.period = 0
+        self.space = 0
+        self.lengths: dict[int, int] = {}  # period -> timing spaces (12, 13)
+        self.short: dict[str, list[int]] = {s: [] for s in SIDES}  # running man-short ids
+        self.goalie: dict[str, str | None] = {s: None for s in SIDES}
+        self.pulled: dict[str, bool] = {s: False for s in SIDES}
+
+    def apply(self, event: Any) -> None:
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    # --- questions ---------------------------------------------------------------------
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    def men_short(self, side: str) -> int:
+        return min(MAX_SHORT, len(self.short[side]))
+
+    def strength(self, side: str) -> str:
+        """``ev``, ``pp`` or ``sh`` for ``side`` by the men short (15)."""
+        mine, theirs = self.men_short(side), self.men_short(other_side(side))
+        return "pp" if mine < theirs else "sh" if mine > theirs else "ev"
+
+    def label(self, side: str) -> str:
+        """``"5v4"``: skaters by penalties alone (a pulled goalie not counted)."""
+        return f"{SKATERS - self.men_short(side)}v{SKATERS - self.men_short(other_side(side))}"
+
+    def in_net(self, side: str) -> str | None:
+        return None if self.pulled[side] else self.goalie[side]
+
+    def regulation_spaces(self) -> int:
+        """Timing spaces of the three regulation periods (12), as far as they are known."""
+        first = self.lengths.get(1, 0)
+        return sum(self.lengths.get(p, first) for p in (1, 2, 3))
+
+    # --- events ------------------------------------------------------------------------
+
+    def _created(self, e: GameCreated) -> None:
+        self.created = e
+        for side in SIDES:
+            sheet = getattr(e, side)
+            self.team[side] = sheet.team_id
+            self.names.update((r.id, r.name) for r in sheet.roster)
+            chosen = getattr(e, f"{side}_goalie")
+            self.goalie[side] = chosen or next(
+                (r.id for r in sheet.roster if r.position == "G"), None)
+
+    def _period(self, e: PeriodStarted) -> None:
+        self.period, self.space = e.period, 0
+
+    def _length(self, e: PeriodLengthSet) -> None:
+        self.lengths[e.period] = e.length
+
+    def _time_out(self, e: TimeOutCalled) -> None:
+        self.lengths[self.period] = e.period_length  # 12: a time out may add a space
+
+    def _space(self, e: TimingSpaceCounted) -> None:
+        self.period, self.space = e.period, e.space
+
+    def _assessed(self, e: PenaltyAssessed) -> None:
+        if e.short:
+            self.short[e.side].append(e.id)
+
+    def _ended(self, e: PenaltyEnded) -> None:
+        if e.clears_left == 0 and e.id in self.short[e.side]:
+            self.short[e.side].remove(e.id)
+
+    def _goalie_changed(self, e: GoalieChanged) -> None:
+        self.goalie[e.side], self.pulled[e.side] = e.goalie, e.pulled
+
+    def _faced(self, e: ShotTaken | ShootoutAttempt) -> None:
+        if e.goalie is not None:
+            self.goalie[other_side(e.side)] = e.goalie
+
+
+_HANDLERS: dict[type, Callable[[Ice, Any], None]] = {
+    GameCreated: Ice._created,
+    PeriodStarted: Ice._period,
+    PeriodLengthSet: Ice._length,
+    TimeOutCalled: Ice._time_out,
+    TimingSpaceCounted: Ice._space,
+    PenaltyAssessed: Ice._assessed,
+    PenaltyEnded: Ice._ended,
+    GoalieChanged: Ice._goalie_changed,
+    ShotTaken: Ice._faced,
+    ShootoutAttempt: Ice._faced,
+}

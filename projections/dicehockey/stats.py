@@ -1,0 +1,143 @@
+"""Player, goalie and team stats of a DICE Hockey game: a pure fold into the shared
+``GameStats`` (summed over games by ``projections.stats.combine``).
+
+Counting rules (docs/json.md, "DICE Hockey"):
+
+- skaters: ``gp`` on the ice for at least one timing space; ``g``/``a``/``p`` from
+  ``GoalScored`` (its ``assists``: the last two to handle the puck, 7; a penalty-shot goal
+  has none, shootout goals count for nobody); ``plus_minus``: EV, SH and EN goals, +1 to
+  each skater of the scoring side in the goal's on-ice list (each player once), -1 to each
+  of the other side's; ``pim`` the minutes charged (DICE Hockey has no bench minor);
+  ``sog`` counted as the scoresheet counts shots on goal (every ``ShotTaken``, a penalty
+  shot, a goal into an empty net with no shot), credited to the shooter;
+  ``shots_blocked`` 0 (DICE Hockey has no blocked shots: every shot reaches the goalie,
+  8); ``fow`` face-offs won (``FaceoffWon.winner``, 6; the loser is not a count);
+  ``ppp``/``shp`` goals and assists on PP / SH goals;
+- goalies: as Hockey Bones' from the scoresheet's goalie line (``toi`` in timing spaces),
+  ``gp`` in net for a timing space, ``so`` a win with no goal against and in net for
+  every space; GAA is goals against per regulation game: ``ga`` / (``toi`` / the game's
+  regulation spaces, 12);
+- teams: as Hockey Bones' (``blocked`` 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from events.common import GameCreated, PeriodStarted, other_side
+from events.dicehockey import (
+    FaceoffWon,
+    GoalScored,
+    PenaltyAssessed,
+    ShootoutAttempt,
+    ShotTaken,
+    TimingSpaceCounted,
+)
+from projections.dicehockey.ice import SIDES, unique
+from projections.dicehockey.scoresheet import ScoresheetFold
+from projections.stats import GameStats, StatsFold, _point
+
+__all__ = ["DiceHockeyStatsFold", "build_stats"]
+
+
+class DiceHockeyStatsFold(StatsFold):
+    """Hockey Bones' stats fold, fed by DICE Hockey events: the goalie and team lines come
+    from the DICE Hockey scoresheet as Hockey Bones' come from its own (``result``)."""
+
+    def __init__(self) -> None:  # not super().__init__: that builds a Hockey Bones sheet
+        self.sheet = ScoresheetFold()  # type: ignore[assignment]
+        self.stats = GameStats()
+        self.created: GameCreated | None = None
+        self.team_of: dict[str, str] = {}
+        self.shot_before_goal: str | None = None
+        self.sequences = 0  # timing spaces of the game
+        self.in_net: dict[tuple[str, str], int] = {}
+        self.on_ice: set[tuple[str, str]] = set()
+
+    def apply(self, event: Any) -> None:
+        self.sheet.apply(event)
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    def shot(self, side: str, shooter: str, scored: bool) -> None:
+        self.stats.skater(self.key(side, shooter))["sog"] += 1
+        self.shot_before_goal = side if scored else None
+
+    def _created(self, e: GameCreated) -> None:
+        self.created = e
+        self.stats.games.append(e.game_id)
+        for side in SIDES:
+            sheet = getattr(e, side)
+            self.team_of[side] = sheet.team_id
+            for r in sheet.roster:
+                self.stats.names[(sheet.team_id, r.id)] = (r.name, r.position)
+
+    def _space(self, e: TimingSpaceCounted) -> None:
+        self.sequences += 1
+        for side, listed in (("home", e.home_on_ice), ("away", e.away_on_ice)):
+            self.on_ice.update(self.key(side, pid) for pid in unique(listed))
+            goalie = self.sheet.ice.in_net(side)
+            if goalie is not None:
+                key = self.key(side, goalie)
+                self.in_net[key] = self.in_net.get(key, 0) + 1
+
+    def _shot_taken(self, e: ShotTaken) -> None:
+        self.shot(e.side, e.shooter, e.goal)
+
+    def _attempt(self, e: ShootoutAttempt) -> None:
+        if e.kind == "penalty_shot":  # 15: a shot on goal; shootout attempts are not
+            self.shot(e.side, e.shooter, e.scored)
+
+    def _goal(self, e: GoalScored) -> None:
+        st = self.stats
+        if self.shot_before_goal != e.side:  # 22: into an empty net without a shot
+            st.skater(self.key(e.side, e.scorer))["sog"] += 1
+        self.shot_before_goal = None
+        _point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
+        for pid in e.assists:
+            _point(st.skater(self.key(e.side, pid)), "a", e.strength)
+        if e.strength in ("EV", "SH", "EN"):
+            mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
+                            else (e.away_on_ice, e.home_on_ice))
+            for pid in unique(mine):
+                st.skater(self.key(e.side, pid))["plus_minus"] += 1
+            for pid in unique(theirs):
+                st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
+
+    def _penalty(self, e: PenaltyAssessed) -> None:
+        self.stats.skater(self.key(e.side, e.player))["pim"] += e.minutes
+
+    def _faceoff(self, e: FaceoffWon) -> None:
+        self.stats.skater(self.key(e.side, e.winner))["fow"] += 1
+
+    def _period(self, e: PeriodStarted) -> None:
+        self.shot_before_goal = None
+
+    def result(self) -> GameStats:
+        st = super().result()
+        regulation = self.sheet.ice.regulation_spaces()
+        for (team, pid), row in st.goalies.items():
+            st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0
+        return st
+
+
+_HANDLERS: dict[type, Callable[[DiceHockeyStatsFold, Any], None]] = {
+    GameCreated: DiceHockeyStatsFold._created,
+    TimingSpaceCounted: DiceHockeyStatsFold._space,
+    ShotTaken: DiceHockeyStatsFold._shot_taken,
+    ShootoutAttempt: DiceHockeyStatsFold._attempt,
+    GoalScored: DiceHockeyStatsFold._goal,
+    PenaltyAssessed: DiceHockeyStatsFold._penalty,
+    FaceoffWon: DiceHockeyStatsFold._faceoff,
+    PeriodStarted: DiceHockeyStatsFold._period,
+}
+
+
+def build_stats(events: Iterable[Any]) -> GameStats:
+    """Fold one DICE Hockey game's events (from its first) into its stats."""
+    fold = DiceHockeyStatsFold()
+    for event in events:
+        fold.apply(event)
+    return fold.result()
