@@ -130,6 +130,7 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
     --all sums every game but branches (what-ifs), unless --include-branches.
 
     --csv gives one row per player: skaters, then goalies (``role``).
+
     Example: rinklog stats --all --json
     """
     one_format(as_json, as_csv)
