@@ -50,8 +50,8 @@ def _split(total: int, weights: list[float]) -> list[int]:
 def passing_column(rng: random.Random, position: str, talent: float) -> list[dict[str, Any]]:
     """00-89: PS bands, GS bands (with 21C's To LD GS* and To RD GS**), To bands."""
     forward = position != "D"
-    ps = round((19 if forward else 12) + 10 * talent + rng.uniform(-2, 2))
-    gs = round(20 + rng.uniform(-3, 3))
+    ps = round((10 if forward else 7) + 10 * talent + rng.uniform(-2, 2))
+    gs = round(10 + rng.uniform(-3, 3))
     to = 90 - ps - gs - 6
     shots_to = [3.0, 3.0, 3.0, 1.2, 1.2] if forward else [2.5, 2.5, 2.5, 1.5, 1.5]
     bands: list[dict[str, Any]] = []
@@ -90,7 +90,7 @@ def skater(rng: random.Random, name: str, position: str, talent: float, line: in
     forward = position != "D"
     card: dict[str, Any] = {
         "id": name.lower().replace(" ", "-"), "name": name, "position": position,
-        "goal": round((7 if forward else 3) + (14 if forward else 6) * talent
+        "goal": round((8 if forward else 3.5) + (15 if forward else 6) * talent
                       + rng.uniform(-1.5, 1.5)),
         "saves": saves(rng, 99, 0.22 + rng.uniform(-0.05, 0.05)),
         "so": round(12 + 22 * talent * (1 if forward else 0.5)),
@@ -110,13 +110,13 @@ def skater(rng: random.Random, name: str, position: str, talent: float, line: in
 
 def goalie(rng: random.Random, name: str, talent: float) -> dict[str, Any]:
     return {"id": name.lower().replace(" ", "-"), "name": name,
-            "goal": round(5.2 - 3 * talent + rng.uniform(-0.6, 0.6)),
+            "goal": round(5.8 - 3 * talent + rng.uniform(-0.6, 0.6)),
             "saves": saves(rng, 94, 0.30 - 0.12 * talent), "so": rng.randint(0, 3),
             "so_attempts": rng.randint(2, 12)}
 
 
 def team(rng: random.Random, team_id: str, name: str, names: list[str]) -> dict[str, Any]:
-    strength = rng.uniform(0.3, 0.8)
+    strength = rng.uniform(0.45, 0.65)
     forwards, defense, skaters = [], [], []
     for line in range(1, 5):
         row = []
@@ -139,8 +139,8 @@ def team(rng: random.Random, team_id: str, name: str, names: list[str]) -> dict[
         card["shooter"] = rank  # 21C: *[1], *[2], *[3]
     goalies = [goalie(rng, names.pop(), strength + 0.1), goalie(rng, names.pop(), strength - 0.2)]
     return {
-        "id": team_id, "name": name, "timing": rng.randint(8, 11),
-        "pp": -round(8 + 8 * strength + rng.uniform(-2, 2)),
+        "id": team_id, "name": name, "timing": rng.randint(9, 11),
+        "pp": -round(5 + 8 * strength + rng.uniform(-2, 2)),
         "pk": round(2 + 6 * strength + rng.uniform(-1, 1)),
         "lines": {"forwards": forwards, "defense": defense,
                   "goalies": [g["id"] for g in goalies]},

@@ -120,7 +120,7 @@ class Table:
     games: int
     seed: str
     rows: list[Row]
-    blocks: Blocks
+    blocks: Blocks | None  # None: the game system has no blocked shots (DICE Hockey)
 
     @property
     def all_within(self) -> bool:
@@ -133,7 +133,7 @@ class Table:
         return {"league": self.league, "games": self.games, "seed": self.seed,
                 "team_games": 2 * self.games, "reference": NHL_SEASON,
                 "all_within": self.all_within, "rows": [r.to_json() for r in self.rows],
-                "blocks": self.blocks.to_json()}
+                "blocks": None if self.blocks is None else self.blocks.to_json()}
 
     def render(self) -> str:
         head = (f"league {self.league}: {self.games} games ({2 * self.games} team-games), "
@@ -144,6 +144,8 @@ class Table:
             ok = "" if r.within is None else ("yes" if r.within else "NO")
             lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok}")
         b = self.blocks
+        if b is None:
+            return "\n".join(lines)
         lines.append(f"  blocked shots: {b.observed} observed, {b.implied:.1f} ± {b.sd:.1f} "
                      + (f"expected (z {b.z:+.2f})" if b.z is not None else
                         "expected (no shot had a blocker on the ice)"))
@@ -217,9 +219,10 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
     }
     rows = [Row(key, label, ours[key], nhl, tol, mode)
             for key, (label, nhl, tol, mode) in NHL_2023_24.items()]
-    rows += [Row(key, label, per.get(key, math.nan), None) for key, label in _EXTRA.items()]
-    blocks = Blocks(observed=int(totals.get("blocked", 0)),
-                    implied=totals.get("blocked_implied", 0.0),
-                    sd=math.sqrt(totals.get("block_variance", 0.0)),
-                    checked=int(totals.get("block_checks", 0)))
+    rows += [Row(key, label, per.get(key, math.nan), None) for key, label in _EXTRA.items()
+             if key in totals]  # a figure the system counts
+    blocks = None if "block_checks" not in totals else Blocks(
+        observed=int(totals.get("blocked", 0)), implied=totals.get("blocked_implied", 0.0),
+        sd=math.sqrt(totals.get("block_variance", 0.0)),
+        checked=int(totals.get("block_checks", 0)))
     return Table(league=loaded.name, games=n, seed=str(seed), rows=rows, blocks=blocks)
