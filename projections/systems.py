@@ -30,7 +30,7 @@ class ReadModels:
     scoresheet: Callable[[Iterable[Any]], Scoresheet]
     toi: Callable[[Iterable[Any]], Toi]
     penalties: Callable[..., PenaltyReport]  # (events, at=None): the timers after event ``at``
-    stats: Callable[[Iterable[Any]], GameStats]
+    stats: Callable[..., GameStats]  # (events, scoresheet=None): the game's, if folded
 
 
 READ_MODELS: dict[str, ReadModels] = {
