@@ -29,6 +29,7 @@ equal byte for byte.
 from __future__ import annotations
 
 import json
+import operator
 import weakref
 from collections.abc import Iterable
 from functools import cached_property
@@ -163,8 +164,9 @@ _BUILDERS = {"scoresheet": _rows_scoresheet, "toi": _rows_toi,
              "penalties": _rows_penalties, "stats": _rows_stats}
 
 
-def _sort_key(row: dict[str, Any]) -> tuple:
-    return tuple((v is None, v if v is not None else 0) for v in row.values())
+def _sort_key(row: tuple) -> tuple:
+    """A row's values, each paired with whether it is None (None compares with nothing)."""
+    return tuple((v is None, v if v is not None else 0) for v in row)
 
 
 def _open(db: str | Path | EventStore) -> tuple[EventStore, bool]:
@@ -229,13 +231,16 @@ def _write(conn: Any, projection: str, game_id: str, version: int,
         if owner != projection:
             continue
         conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
-        batch = sorted(rows.get(table, []), key=_sort_key)
+        names = list(columns)
+        values = operator.itemgetter(*names)
+        batch = [values(r) for r in rows.get(table, [])]
         if batch:
-            names = list(columns)
+            # Sorted by their columns (a builder's row keys are in column order); the pairs
+            # of _sort_key are needed only when a value is None.
+            batch.sort(key=_sort_key if any(None in row for row in batch) else None)
             conn.executemany(
                 f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
-                f" VALUES ({', '.join('?' for _ in names)})",
-                [tuple(r.get(c) for c in names) for r in batch])
+                f" VALUES ({', '.join('?' for _ in names)})", batch)
     conn.execute(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
                  " VALUES (?, ?, ?)", (projection, game_id, version))
 
