@@ -4,42 +4,23 @@ Coach decisions are inputs to the rules, like dice: this policy proposes them, t
 check them (lines.check_lines, game.check_choice) and the stream records them. It rolls
 four forward lines and three pairs by shift ratings (6.40), sends power-play and
 penalty-killing units, changes tired skaters on the fly and pulls the goalie late when
-behind. A ``CoachPolicy`` per team (a coach file, see docs/coach.md) sets its habits.
+behind. A ``CoachPolicy`` per team (a coach file, see docs/coach.md, engine/bones/policy.py)
+sets its habits.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
-import msgspec
-from msgspec import Meta
-
 from engine.bones.cards import Skater
 from engine.bones.lines import skater_slots
+from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
+from engine.bones.policy import PULL_AT as PULL_AT
+from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
+from engine.bones.policy import CoachPolicy as CoachPolicy
 from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, TeamState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
 FORWARDS = ("LW", "C", "RW")
-STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
-PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
-Tactic = Literal["none", "pressure", "checking1", "checking2"]
-
-
-class CoachPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """One team's coaching habits. The defaults are the default coach's."""
-
-    pull_goalie_at: Annotated[int, Meta(ge=1, le=50)] = PULL_AT  # 3rd-period sequence
-    pull_when_behind: Annotated[int, Meta(ge=0, le=9)] = 2  # pull when 1..N goals behind
-    change_at_stoppage: Annotated[int, Meta(ge=1, le=5)] = STOPPAGE_CHANGE  # 6.41
-    tactic_when_behind: Tactic = "none"  # 19.00 / 20.00, declared at stoppages
-    tactic_when_ahead: Tactic = "none"
-    tactic_from: Annotated[int, Meta(ge=1, le=50)] = 1  # ...from this sequence of the 3rd
-    shootout_shooters: list[str] = []  # 21.00: named first, in order; then by SO rating
-    shoot_first: bool = True  # a home coach's choice to shoot first (21.00)
-
-
-DEFAULT_POLICY = CoachPolicy()
 
 
 class _Roster:
