@@ -207,15 +207,17 @@ class DefaultCoach:
                 return False
             return any(ready(q) and q != pid for q in roster.rated[slot])
 
+        fit = bench.fit
+
         def unit_score(unit: dict[str, str]) -> float:
-            members = [p for p in unit.values() if ready(p)]
+            members = [p for p in unit.values() if p in fit and p not in used]  # ready
             if not members:
                 return -1e9
-            base = sum(freshness(p) for p in members) / len(members) + len(members)
+            base = sum([freshness(p) for p in members]) / len(members) + len(members)
             if strength == "pp":
-                base += sum(roster.pp_bonus[p] for p in members)  # assist ratings
+                base += sum([roster.pp_bonus[p] for p in members])  # assist ratings
             elif strength == "sh":
-                base += sum(roster.pk_bonus[p] for p in members)  # defense + 3 an ace PK
+                base += sum([roster.pk_bonus[p] for p in members])  # defense + 3 an ace PK
             return base
 
         for unit in sorted(units, key=unit_score, reverse=True):
