@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean compile uncompile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,18 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_season.py
 	$(BIN)/python tests/bench/bench_season.py --league dicedemo
 
+# Opt-in: build the rules engine (engine/bones) with mypyc, in place; about twice as fast
+# to play. Needs a C compiler. `make test` never needs it; `make uncompile` undoes it.
+compile: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[compile]'
+	$(BIN)/python tests/bench/compile_engine.py
+
+uncompile:
+	rm -f engine/bones/*.so
+	rm -rf build/mypyc build/lib.*
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-clean:
+clean: uncompile
 	rm -rf $(VENV) rinklog.db .pytest_cache

@@ -23,8 +23,8 @@ short; a pulled goalie is not counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -137,42 +137,56 @@ class PenaltyFold:
         return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
 
     def apply(self, e: Any) -> None:
-        if isinstance(e, SequencePlayed):
-            self.period, self.sequence = e.period, e.sequence
-            home, away = self.man_short("home"), self.man_short("away")
-            base = self.base_skaters()
-            self.sequences.append({"period": e.period, "sequence": e.sequence,
-                                   "home": strength_label(home, away, base),
-                                   "away": strength_label(away, home, base)})
-            for side in SIDES:
-                ticking = [c for c in self.clocks[side] if c.short_left > 0][:MAX_SHORT]
-                for c in ticking:
-                    c.short_left -= 1
-                for c in self.clocks[side]:
-                    if c.box_left > 0 and c.event.kind != "game_misconduct":
-                        c.box_left -= 1
-        elif isinstance(e, PenaltyAssessed):
-            sitter = e.served_by or e.player
-            waiting = max((c.box_left for c in self.clocks[e.side] if c.sitter == sitter),
-                          default=0)
-            self.clocks[e.side].append(
-                _Clock(e, sitter, e.box + (waiting if e.short == 0 else 0)))
-            self.assessed.append(e)
-        elif isinstance(e, PenaltyEnded):
-            self.ended[e.id] = e
-            for side in SIDES:
-                self.clocks[side] = [c for c in self.clocks[side] if c.event.id != e.id]
-        elif isinstance(e, GoalScored):
-            other = other_side(e.side)
-            if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
-                for c in self.clocks[other]:
-                    if c.short_left > 0 and c.event.kind in RELEASABLE:
-                        if c.short_left > 5:
-                            c.short_left = 5
-                            c.box_left = min(c.box_left, 5)
-                        break
-        elif isinstance(e, GameCreated):
-            self.created = e
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    def _sequence_played(self, e: SequencePlayed) -> None:
+        self.period, self.sequence = e.period, e.sequence
+        home, away = self.man_short("home"), self.man_short("away")
+        base = self.base_skaters()
+        self.sequences.append({"period": e.period, "sequence": e.sequence,
+                               "home": strength_label(home, away, base),
+                               "away": strength_label(away, home, base)})
+        for side in SIDES:
+            ticking = [c for c in self.clocks[side] if c.short_left > 0][:MAX_SHORT]
+            for c in ticking:
+                c.short_left -= 1
+            for c in self.clocks[side]:
+                if c.box_left > 0 and c.event.kind != "game_misconduct":
+                    c.box_left -= 1
+
+    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+        sitter = e.served_by or e.player
+        waiting = max((c.box_left for c in self.clocks[e.side] if c.sitter == sitter),
+                      default=0)
+        self.clocks[e.side].append(
+            _Clock(e, sitter, e.box + (waiting if e.short == 0 else 0)))
+        self.assessed.append(e)
+
+    def _penalty_ended(self, e: PenaltyEnded) -> None:
+        self.ended[e.id] = e
+        for side in SIDES:
+            self.clocks[side] = [c for c in self.clocks[side] if c.event.id != e.id]
+
+    def _goal_scored(self, e: GoalScored) -> None:
+        other = other_side(e.side)
+        if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
+            for c in self.clocks[other]:
+                if c.short_left > 0 and c.event.kind in RELEASABLE:
+                    if c.short_left > 5:
+                        c.short_left = 5
+                        c.box_left = min(c.box_left, 5)
+                    break
+
+    def _game_created(self, e: GameCreated) -> None:
+        self.created = e
+
+    # The events the penalty timers read, each with its handler.
+    HANDLERS: ClassVar[dict[type, Callable[[PenaltyFold, Any], None]]] = {
+        SequencePlayed: _sequence_played, PenaltyAssessed: _penalty_assessed,
+        PenaltyEnded: _penalty_ended, GoalScored: _goal_scored, GameCreated: _game_created,
+    }
 
     def result(self, at: int | None = None) -> PenaltyReport:
         if self.created is None:
@@ -218,8 +232,11 @@ def build_penalties(events: Iterable[Any], at: int | None = None) -> PenaltyRepo
     ``at`` (running penalties with time left, strength per team).
     """
     fold = PenaltyFold()
+    handlers = fold.HANDLERS
     for n, event in enumerate(events, start=1):
         if at is not None and n > at:
             break
-        fold.apply(event)
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(fold, event)
     return fold.result(at)

@@ -28,8 +28,8 @@ Counting rules (documented in docs/json.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -199,86 +199,120 @@ class _Fold:
             self.goalie(other_side(side), goalie).sa += 1
         self.pending = (side, goalie)
 
-    def apply(self, e: Any) -> None:  # noqa: C901 - one branch per event type
-        if isinstance(e, SequencePlayed):
-            self.pending = None
-            self.period = e.period
-            self.sequence = e.sequence
-            for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
-                self.in_net[side] = gid
-                if gid is not None:
-                    self.last_in_net[side] = gid
-                    self.goalie(side, gid).toi += SEQUENCE_SECONDS
-        elif isinstance(e, ShotTaken):
-            self.pending = None
-            if e.block == "blocked":
-                self.blocked[other_side(e.side)][min(self.period, 5) - 1] += 1
-                return
-            if e.kind == "empty_net" and not e.in_range:
-                return
-            self.shot(e.side, self.period, self.in_net[other_side(e.side)])
-        elif isinstance(e, GoalieResult):
-            if self.pending is not None and self.pending[0] == other_side(e.side):
-                self.recharge(e.goalie)
-            if e.outcome == "penalty_shot":
-                self.ps_goalie = (e.side, e.goalie)
-        elif isinstance(e, PenaltyShotAwarded):
-            if e.awarded and self.ps_goalie is not None:
-                side, goalie = self.ps_goalie
-                self.penalty_shots.append(PenaltyLine(
-                    period=self.period, time=clock((max(1, self.sequence) - 1) * SEQUENCE_SECONDS),
-                    team=self.team_id(side), player=goalie, player_name=self.name(goalie),
-                    type="penalty_shot", minutes=0))
-        elif isinstance(e, GoalScored):
-            if self.pending is None or self.pending[0] != e.side:
-                self.shot(e.side, e.period, e.goalie)
-            else:
-                self.recharge(e.goalie)
-            self.pending = None
-            if e.goalie is not None:
-                self.goalie(other_side(e.side), e.goalie).ga += 1
-            self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
-            self.last_goal = {"period": e.period, "time": None, "side": e.side,
-                              "scorer": e.scorer, "assists": [], "strength": e.strength,
-                              "goalies": {e.side: self.last_in_net[e.side],
-                                          other_side(e.side): e.goalie
-                                          or self.last_in_net[other_side(e.side)]}}
-            self.goals.append(self.last_goal)
-        elif isinstance(e, ExactTime):
-            if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
-                self.last_goal["time"] = e.time
-        elif isinstance(e, AssistsCounted):
-            if e.count == 0:
-                self.last_goal = None
-        elif isinstance(e, AssistsAwarded):
-            if self.last_goal is not None and self.last_goal["side"] == e.side:
-                self.last_goal["assists"] = list(e.players)
+    def apply(self, e: Any) -> None:
+        """Fold one event: the handler of its type; the events a scoresheet does not read
+        (a third of a stream: rolls, passes, penalty calls...) cost one dict look-up."""
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    def _sequence_played(self, e: SequencePlayed) -> None:
+        self.pending = None
+        self.period = e.period
+        self.sequence = e.sequence
+        for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
+            self.in_net[side] = gid
+            if gid is not None:
+                self.last_in_net[side] = gid
+                self.goalie(side, gid).toi += SEQUENCE_SECONDS
+
+    def _shot_taken(self, e: ShotTaken) -> None:
+        self.pending = None
+        if e.block == "blocked":
+            self.blocked[other_side(e.side)][min(self.period, 5) - 1] += 1
+            return
+        if e.kind == "empty_net" and not e.in_range:
+            return
+        self.shot(e.side, self.period, self.in_net[other_side(e.side)])
+
+    def _goalie_result(self, e: GoalieResult) -> None:
+        if self.pending is not None and self.pending[0] == other_side(e.side):
+            self.recharge(e.goalie)
+        if e.outcome == "penalty_shot":
+            self.ps_goalie = (e.side, e.goalie)
+
+    def _penalty_shot_awarded(self, e: PenaltyShotAwarded) -> None:
+        if e.awarded and self.ps_goalie is not None:
+            side, goalie = self.ps_goalie
+            self.penalty_shots.append(PenaltyLine(
+                period=self.period, time=clock((max(1, self.sequence) - 1) * SEQUENCE_SECONDS),
+                team=self.team_id(side), player=goalie, player_name=self.name(goalie),
+                type="penalty_shot", minutes=0))
+
+    def _goal_scored(self, e: GoalScored) -> None:
+        if self.pending is None or self.pending[0] != e.side:
+            self.shot(e.side, e.period, e.goalie)
+        else:
+            self.recharge(e.goalie)
+        self.pending = None
+        if e.goalie is not None:
+            self.goalie(other_side(e.side), e.goalie).ga += 1
+        self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
+        self.last_goal = {"period": e.period, "time": None, "side": e.side,
+                          "scorer": e.scorer, "assists": [], "strength": e.strength,
+                          "goalies": {e.side: self.last_in_net[e.side],
+                                      other_side(e.side): e.goalie
+                                      or self.last_in_net[other_side(e.side)]}}
+        self.goals.append(self.last_goal)
+
+    def _exact_time(self, e: ExactTime) -> None:
+        if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
+            self.last_goal["time"] = e.time
+
+    def _assists_counted(self, e: AssistsCounted) -> None:
+        if e.count == 0:
             self.last_goal = None
-        elif isinstance(e, PenaltyAssessed):
-            self.penalties.append(e)
-        elif isinstance(e, FaceoffRolled):
-            if e.player is not None:
-                self.faceoffs[e.side][min(self.period, 5) - 1] += 1
-        elif isinstance(e, LinesChanged):
-            if "G" in e.slots:
-                self.in_net[e.side] = e.slots["G"]
-        elif isinstance(e, GoalieInjured):
-            self.in_net[e.side] = e.replacement
-            if e.replacement is not None:
-                self.last_in_net[e.side] = e.replacement
-        elif isinstance(e, PeriodStarted):
-            self.pending = None
-            self.period = e.period
-            if e.period == 4:
-                self.periods = 4
-        elif isinstance(e, ShootoutAttempt):
-            self.shootout.append(e)
-        elif isinstance(e, GameEnded):
-            self.ended = e
-        elif isinstance(e, GameCreated):
-            self.created = e
-            for sheet in (e.home, e.away):
-                self.names.update((r.id, r.name) for r in sheet.roster)
+
+    def _assists_awarded(self, e: AssistsAwarded) -> None:
+        if self.last_goal is not None and self.last_goal["side"] == e.side:
+            self.last_goal["assists"] = list(e.players)
+        self.last_goal = None
+
+    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+        self.penalties.append(e)
+
+    def _faceoff_rolled(self, e: FaceoffRolled) -> None:
+        if e.player is not None:
+            self.faceoffs[e.side][min(self.period, 5) - 1] += 1
+
+    def _lines_changed(self, e: LinesChanged) -> None:
+        if "G" in e.slots:
+            self.in_net[e.side] = e.slots["G"]
+
+    def _goalie_injured(self, e: GoalieInjured) -> None:
+        self.in_net[e.side] = e.replacement
+        if e.replacement is not None:
+            self.last_in_net[e.side] = e.replacement
+
+    def _period_started(self, e: PeriodStarted) -> None:
+        self.pending = None
+        self.period = e.period
+        if e.period == 4:
+            self.periods = 4
+
+    def _shootout_attempt(self, e: ShootoutAttempt) -> None:
+        self.shootout.append(e)
+
+    def _game_ended(self, e: GameEnded) -> None:
+        self.ended = e
+
+    def _game_created(self, e: GameCreated) -> None:
+        self.created = e
+        for sheet in (e.home, e.away):
+            self.names.update((r.id, r.name) for r in sheet.roster)
+
+    # The events a scoresheet reads, each with its handler (every event type is a leaf
+    # class, so its exact type finds it).
+    HANDLERS: ClassVar[dict[type, Callable[[_Fold, Any], None]]] = {
+        SequencePlayed: _sequence_played, ShotTaken: _shot_taken,
+        GoalieResult: _goalie_result, PenaltyShotAwarded: _penalty_shot_awarded,
+        GoalScored: _goal_scored, ExactTime: _exact_time, AssistsCounted: _assists_counted,
+        AssistsAwarded: _assists_awarded, PenaltyAssessed: _penalty_assessed,
+        FaceoffRolled: _faceoff_rolled, LinesChanged: _lines_changed,
+        GoalieInjured: _goalie_injured, PeriodStarted: _period_started,
+        ShootoutAttempt: _shootout_attempt, GameEnded: _game_ended,
+        GameCreated: _game_created,
+    }
 
     def name(self, pid: str) -> str:
         return self.names.get(pid, pid)
@@ -370,6 +404,9 @@ class _Fold:
 def build_scoresheet(events: Iterable[Any]) -> Scoresheet:
     """Fold a game's events (from its first, ``GameCreated``) into its scoresheet."""
     fold = _Fold()
+    handlers = fold.HANDLERS
     for event in events:
-        fold.apply(event)
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(fold, event)
     return fold.result()

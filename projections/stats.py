@@ -27,8 +27,8 @@ games' counts with the ratios recomputed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 from events.bones import (
     AssistsAwarded,
@@ -39,6 +39,7 @@ from events.bones import (
     ShotTaken,
 )
 from events.common import GameCreated, PeriodStarted, other_side
+from projections.scoresheet import Scoresheet, build_scoresheet
 from projections.scoresheet import _Fold as _SheetFold
 
 __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "StatsFold",
@@ -124,8 +125,12 @@ class GameStats:
 
 
 class StatsFold:
-    def __init__(self) -> None:
-        self.sheet = _SheetFold()
+    """The stats fold; ``apply`` one event at a time. Goalie decisions and team results
+    come from the game's scoresheet: the fold folds its own copy unless ``own_sheet`` is
+    False, when :meth:`result` is handed the scoresheet folded from the same events."""
+
+    def __init__(self, own_sheet: bool = True) -> None:
+        self.sheet = _SheetFold() if own_sheet else None
         self.stats = GameStats()
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}
@@ -138,68 +143,98 @@ class StatsFold:
     def key(self, side: str, pid: str) -> Key:
         return (self.team_of[side], pid)
 
-    def apply(self, e: Any) -> None:  # noqa: C901 - one branch per event type
-        self.sheet.apply(e)
-        st = self.stats
-        if isinstance(e, SequencePlayed):
-            self.pending = None
-            self.sequences += 1
-            for side, skaters, goalie in (("home", e.home, e.home_goalie),
-                                          ("away", e.away, e.away_goalie)):
-                for pid in skaters:
-                    self.on_ice.add(self.key(side, pid))
-                if goalie is not None:
-                    k = self.key(side, goalie)
-                    self.in_net[k] = self.in_net.get(k, 0) + 1
-        elif isinstance(e, ShotTaken):
-            self.pending = None
-            if e.block == "blocked":
-                st.skater(self.key(e.side, e.shooter))["shots_blocked"] += 1
-                st.team(self.team_of[other_side(e.side)])["blocked"] += 1
-            elif not (e.kind == "empty_net" and not e.in_range):
-                st.skater(self.key(e.side, e.shooter))["sog"] += 1
-                self.pending = (e.side, e.shooter)
-        elif isinstance(e, GoalScored):
-            if self.pending is None or self.pending[0] != e.side:
-                st.skater(self.key(e.side, e.scorer))["sog"] += 1
-            self.pending = None
-            _point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
-            if e.strength in ("EV", "SH", "EN"):
-                mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
-                                else (e.away_on_ice, e.home_on_ice))
-                for pid in mine:
-                    st.skater(self.key(e.side, pid))["plus_minus"] += 1
-                for pid in theirs:
-                    st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
-            self.last_goal = e
-        elif isinstance(e, AssistsAwarded):
-            goal = self.last_goal
-            if goal is not None and goal.side == e.side:
-                for pid in e.players:
-                    _point(st.skater(self.key(e.side, pid)), "a", goal.strength)
-            self.last_goal = None
-        elif isinstance(e, PenaltyAssessed) and e.kind != "bench_minor":
-            # A bench minor is the team's (5.00): the skater who sits it is not charged.
-            st.skater(self.key(e.side, e.player))["pim"] += e.minutes
-        elif isinstance(e, FaceoffRolled):
-            if e.player is not None:
-                st.skater(self.key(e.side, e.player))["fow"] += 1
-        elif isinstance(e, PeriodStarted):
-            self.pending = None
-        elif isinstance(e, GameCreated):
-            self.created = e
-            st.games.append(e.game_id)
-            for side in SIDES:
-                sheet = getattr(e, side)
-                self.team_of[side] = sheet.team_id
-                for r in sheet.roster:
-                    st.names[(sheet.team_id, r.id)] = (r.name, r.position)
+    def apply(self, e: Any) -> None:
+        if self.sheet is not None:
+            self.sheet.apply(e)
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
 
-    def result(self) -> GameStats:
+    def _sequence_played(self, e: SequencePlayed) -> None:
+        self.pending = None
+        self.sequences += 1
+        for side, skaters, goalie in (("home", e.home, e.home_goalie),
+                                      ("away", e.away, e.away_goalie)):
+            for pid in skaters:
+                self.on_ice.add(self.key(side, pid))
+            if goalie is not None:
+                k = self.key(side, goalie)
+                self.in_net[k] = self.in_net.get(k, 0) + 1
+
+    def _shot_taken(self, e: ShotTaken) -> None:
+        st = self.stats
+        self.pending = None
+        if e.block == "blocked":
+            st.skater(self.key(e.side, e.shooter))["shots_blocked"] += 1
+            st.team(self.team_of[other_side(e.side)])["blocked"] += 1
+        elif not (e.kind == "empty_net" and not e.in_range):
+            st.skater(self.key(e.side, e.shooter))["sog"] += 1
+            self.pending = (e.side, e.shooter)
+
+    def _goal_scored(self, e: GoalScored) -> None:
+        st = self.stats
+        if self.pending is None or self.pending[0] != e.side:
+            st.skater(self.key(e.side, e.scorer))["sog"] += 1
+        self.pending = None
+        _point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
+        if e.strength in ("EV", "SH", "EN"):
+            mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
+                            else (e.away_on_ice, e.home_on_ice))
+            for pid in mine:
+                st.skater(self.key(e.side, pid))["plus_minus"] += 1
+            for pid in theirs:
+                st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
+        self.last_goal = e
+
+    def _assists_awarded(self, e: AssistsAwarded) -> None:
+        goal = self.last_goal
+        if goal is not None and goal.side == e.side:
+            for pid in e.players:
+                _point(self.stats.skater(self.key(e.side, pid)), "a", goal.strength)
+        self.last_goal = None
+
+    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+        if e.kind != "bench_minor":
+            # A bench minor is the team's (5.00): the skater who sits it is not charged.
+            self.stats.skater(self.key(e.side, e.player))["pim"] += e.minutes
+
+    def _faceoff_rolled(self, e: FaceoffRolled) -> None:
+        if e.player is not None:
+            self.stats.skater(self.key(e.side, e.player))["fow"] += 1
+
+    def _period_started(self, e: PeriodStarted) -> None:
+        self.pending = None
+
+    def _game_created(self, e: GameCreated) -> None:
+        st = self.stats
+        self.created = e
+        st.games.append(e.game_id)
+        for side in SIDES:
+            sheet = getattr(e, side)
+            self.team_of[side] = sheet.team_id
+            for r in sheet.roster:
+                st.names[(sheet.team_id, r.id)] = (r.name, r.position)
+
+    # The events the stats read beyond the scoresheet's, each with its handler.
+    HANDLERS: ClassVar[dict[type, Callable[[StatsFold, Any], None]]] = {
+        SequencePlayed: _sequence_played, ShotTaken: _shot_taken, GoalScored: _goal_scored,
+        AssistsAwarded: _assists_awarded, PenaltyAssessed: _penalty_assessed,
+        FaceoffRolled: _faceoff_rolled, PeriodStarted: _period_started,
+        GameCreated: _game_created,
+    }
+
+    def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
+        """The stats; ``scoresheet`` is the game's, folded from the same events (needed
+        when the fold has no sheet of its own)."""
         st = self.stats
         for key in sorted(self.on_ice):
             st.skater(key)["gp"] = 1
-        sheet = self.sheet.result()
+        if scoresheet is not None:
+            sheet = scoresheet
+        elif self.sheet is not None:
+            sheet = self.sheet.result()
+        else:
+            raise ValueError("stats folded without their own scoresheet need the game's")
         for g in sheet.goalies:
             row = st.goalie((g.team, g.player))
             row["gp"] = 1 if self.in_net.get((g.team, g.player)) else 0
@@ -230,12 +265,21 @@ class StatsFold:
         return st
 
 
-def build_stats(events: Iterable[Any]) -> GameStats:
-    """Fold one game's events (from its first, ``GameCreated``) into its stats."""
-    fold = StatsFold()
+def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> GameStats:
+    """Fold one game's events (from its first, ``GameCreated``) into its stats.
+
+    ``scoresheet``, the game's scoresheet when the caller has it (folded from the same
+    events), spares folding a second copy of it."""
+    if scoresheet is None:
+        events = list(events)  # folded twice: once for the scoresheet
+        scoresheet = build_scoresheet(events)
+    fold = StatsFold(own_sheet=False)
+    handlers = fold.HANDLERS
     for event in events:
-        fold.apply(event)
-    return fold.result()
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(fold, event)
+    return fold.result(scoresheet)
 
 
 def combine(per_game: Iterable[GameStats]) -> GameStats:

@@ -29,8 +29,10 @@ equal byte for byte.
 from __future__ import annotations
 
 import json
+import operator
 import weakref
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,8 @@ import sqlite_utils
 
 from events.catalogue import open_store
 from events.store import EventStore
-from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS
+from projections.scoresheet import Scoresheet
+from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.systems import ReadModels, read_models
 
 __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
@@ -101,18 +104,34 @@ def _time_value(time: str | int) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
-def _rows_scoresheet(models: ReadModels, game_id: str, events: list[Any]
-                 ) -> dict[str, list[dict[str, Any]]]:
-    sheet = models.scoresheet(events)
+class _Game:
+    """One game's events and what its read models fold from them, each folded at most
+    once: the stats take the goalie decisions and results from the game's scoresheet
+    instead of folding a copy of their own."""
+
+    def __init__(self, models: ReadModels, game_id: str, events: list[Any]) -> None:
+        self.models, self.game_id, self.events = models, game_id, events
+
+    @cached_property
+    def scoresheet(self) -> Scoresheet:
+        return self.models.scoresheet(self.events)
+
+    @cached_property
+    def stats(self) -> GameStats:
+        return self.models.stats(self.events, scoresheet=self.scoresheet)
+
+
+def _rows_scoresheet(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    game_id, sheet = game.game_id, game.scoresheet
     h, a = sheet.home, sheet.away
-    game = {"game_id": game_id, "decided": sheet.decided, "home": h.team, "away": a.team,
-            "home_goals": h.goals, "away_goals": a.goals, "home_shots": sum(h.shots),
-            "away_shots": sum(a.shots), "home_blocked": sum(h.blocked),
-            "away_blocked": sum(a.blocked), "home_faceoffs": sum(h.faceoffs),
-            "away_faceoffs": sum(a.faceoffs),
-            "home_pp": f"{h.pp.goals}/{h.pp.opportunities}",
-            "away_pp": f"{a.pp.goals}/{a.pp.opportunities}", "home_pim": h.pim,
-            "away_pim": a.pim}
+    row = {"game_id": game_id, "decided": sheet.decided, "home": h.team, "away": a.team,
+           "home_goals": h.goals, "away_goals": a.goals, "home_shots": sum(h.shots),
+           "away_shots": sum(a.shots), "home_blocked": sum(h.blocked),
+           "away_blocked": sum(a.blocked), "home_faceoffs": sum(h.faceoffs),
+           "away_faceoffs": sum(a.faceoffs),
+           "home_pp": f"{h.pp.goals}/{h.pp.opportunities}",
+           "away_pp": f"{a.pp.goals}/{a.pp.opportunities}", "home_pim": h.pim,
+           "away_pim": a.pim}
     goals = []
     for n, g in enumerate(sheet.goals, start=1):
         goals.append({"game_id": game_id, "n": n, "period": g.period,
@@ -123,26 +142,23 @@ def _rows_scoresheet(models: ReadModels, game_id: str, events: list[Any]
                 "shots_against": g.shots_against, "saves": g.saves,
                 "goals_against": g.goals_against, "decision": g.decision}
                for g in sheet.goalies]
-    return {"rm_scoresheet_games": [game], "rm_scoresheet_goals": goals,
+    return {"rm_scoresheet_games": [row], "rm_scoresheet_goals": goals,
             "rm_scoresheet_goalies": goalies}
 
 
-def _rows_toi(models: ReadModels, game_id: str, events: list[Any]
-                 ) -> dict[str, list[dict[str, Any]]]:
-    toi = models.toi(events).to_json()
-    return {"rm_toi_players": [{"game_id": game_id, **p} for p in toi["players"]],
-            "rm_toi_shifts": [{"game_id": game_id, **s} for s in toi["shifts"]]}
+def _rows_toi(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    toi = game.models.toi(game.events).to_json()
+    return {"rm_toi_players": [{"game_id": game.game_id, **p} for p in toi["players"]],
+            "rm_toi_shifts": [{"game_id": game.game_id, **s} for s in toi["shifts"]]}
 
 
-def _rows_penalties(models: ReadModels, game_id: str, events: list[Any]
-                 ) -> dict[str, list[dict[str, Any]]]:
-    report = models.penalties(events).to_json()
-    return {"rm_penalties": [{"game_id": game_id, **p} for p in report["penalties"]]}
+def _rows_penalties(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    report = game.models.penalties(game.events).to_json()
+    return {"rm_penalties": [{"game_id": game.game_id, **p} for p in report["penalties"]]}
 
 
-def _rows_stats(models: ReadModels, game_id: str, events: list[Any]
-                 ) -> dict[str, list[dict[str, Any]]]:
-    st = models.stats(events)
+def _rows_stats(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    game_id, st = game.game_id, game.stats
     return {
         "rm_player_stats": [{"game_id": game_id, "team": t, "player": p, **c}
                             for (t, p), c in st.skaters.items()],
@@ -156,8 +172,9 @@ _BUILDERS = {"scoresheet": _rows_scoresheet, "toi": _rows_toi,
              "penalties": _rows_penalties, "stats": _rows_stats}
 
 
-def _sort_key(row: dict[str, Any]) -> tuple:
-    return tuple((v is None, v if v is not None else 0) for v in row.values())
+def _sort_key(row: tuple) -> tuple:
+    """A row's values, each paired with whether it is None (None compares with nothing)."""
+    return tuple((v is None, v if v is not None else 0) for v in row)
 
 
 def _open(db: str | Path | EventStore) -> tuple[EventStore, bool]:
@@ -193,8 +210,8 @@ def game_rows(system: str, game_id: str, events: list[Any],
               projections: Iterable[str] = PROJECTIONS) -> dict[str, dict[str, list[dict]]]:
     """The rows of ``projections`` for one whole game of ``system``, by projection then
     table (a season's workers compute them beside the game, and :func:`save` stores them)."""
-    models = read_models(system)
-    return {p: _BUILDERS[p](models, game_id, events) for p in projections}
+    game = _Game(read_models(system), game_id, events)
+    return {p: _BUILDERS[p](game) for p in projections}
 
 
 def save(store: EventStore, game_id: str, version: int,
@@ -222,13 +239,16 @@ def _write(conn: Any, projection: str, game_id: str, version: int,
         if owner != projection:
             continue
         conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
-        batch = sorted(rows.get(table, []), key=_sort_key)
+        names = list(columns)
+        values = operator.itemgetter(*names)
+        batch = [values(r) for r in rows.get(table, [])]
         if batch:
-            names = list(columns)
+            # Sorted by their columns (a builder's row keys are in column order); the pairs
+            # of _sort_key are needed only when a value is None.
+            batch.sort(key=_sort_key if any(None in row for row in batch) else None)
             conn.executemany(
                 f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
-                f" VALUES ({', '.join('?' for _ in names)})",
-                [tuple(r.get(c) for c in names) for r in batch])
+                f" VALUES ({', '.join('?' for _ in names)})", batch)
     conn.execute(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
                  " VALUES (?, ?, ?)", (projection, game_id, version))
 
@@ -255,10 +275,9 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
                 continue
             events = [row.event for row in store.iter_events(info.stream)]
             folded += len(events)
-            models = read_models(info.system)
+            game = _Game(read_models(info.system), info.stream, events)
             for projection in stale:
-                _write(conn, projection, info.stream, info.version,
-                       _BUILDERS[projection](models, info.stream, events))
+                _write(conn, projection, info.stream, info.version, _BUILDERS[projection](game))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -318,10 +337,10 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
     current = [p for p in _BUILDERS if marks.get(p) == len(events)]
     if not current:
         return None
-    models = read_models(store.info(game_id).system)
+    game = _Game(read_models(store.info(game_id).system), game_id, events)
     differences = []
     for projection in current:
-        rows = _BUILDERS[projection](models, game_id, events)
+        rows = _BUILDERS[projection](game)
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:
                 continue

@@ -31,7 +31,7 @@ class ReadModels:
     scoresheet: Callable[[Iterable[Any]], Scoresheet]
     toi: Callable[[Iterable[Any]], Toi]
     penalties: Callable[..., PenaltyReport]  # (events, at=None): the timers after event ``at``
-    stats: Callable[[Iterable[Any]], GameStats]
+    stats: Callable[..., GameStats]  # (events, scoresheet=None): the game's, if folded
     # A time field as the text commands show it: Hockey Bones' seconds as MM:SS; a system
     # that counts its own unit (DICE Hockey: timing spaces, clears) shows the number.
     show_time: Callable[[int | None], str] = clock

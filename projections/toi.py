@@ -17,8 +17,8 @@ Imports events only (never the engine). Counting rules (documented in docs/json.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -82,7 +82,8 @@ class ToiFold:
         self.created: GameCreated | None = None
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids repeat
         self.order: list[tuple[str, str]] = []
-        self.open: dict[tuple[str, str], tuple[int, int, int]] = {}  # -> (period, first, last)
+        # The stints running, by side then player: (period, first seq, last seq).
+        self.open: dict[str, dict[str, tuple[int, int, int]]] = {s: {} for s in SIDES}
         self.period = 0
 
     def player(self, side: str, pid: str) -> _Player:
@@ -93,52 +94,65 @@ class ToiFold:
             self.order.append(key)
         return p
 
-    def close_one(self, key: tuple[str, str]) -> None:
-        period, first, last = self.open.pop(key)
-        p = self.players[key]
+    def close_one(self, side: str, pid: str) -> None:
+        period, first, last = self.open[side].pop(pid)
+        p = self.players[(side, pid)]
         p.stints.append((period, first, last))
         p.shifts += 1.0 if last - first + 1 >= 3 else 0.5
 
-    def close_stints(self, keep: set[str] | None = None, side: str | None = None) -> None:
-        for key in list(self.open):
-            if side is not None and key[0] != side:
-                continue
-            if keep is not None and key[1] in keep:
-                continue
-            self.close_one(key)
+    def close_stints(self) -> None:
+        for side, opened in self.open.items():
+            for pid in list(opened):
+                self.close_one(side, pid)
 
     def apply(self, e: Any) -> None:
-        if isinstance(e, SequencePlayed):
-            if e.period != self.period:
-                self.close_stints()
-                self.period = e.period
-            shorts = {"home": e.home_short, "away": e.away_short}
-            for side, skaters, goalie in (("home", e.home, e.home_goalie),
-                                          ("away", e.away, e.away_goalie)):
-                mine, theirs = shorts[side], shorts["away" if side == "home" else "home"]
-                kind = "pp" if mine < theirs else "sh" if mine > theirs else "ev"
-                listed = set(skaters)
-                self.close_stints(keep=listed, side=side)
-                for pid in [*skaters, *([goalie] if goalie else [])]:
-                    p = self.player(side, pid)
-                    p.sequences += 1
-                    setattr(p, kind, getattr(p, kind) + SEQUENCE_SECONDS)
-                for pid in skaters:
-                    key = (side, pid)
-                    stint = self.open.get(key)
-                    if stint is not None and stint[0] == e.period and stint[2] == e.sequence - 1:
-                        self.open[key] = (stint[0], stint[1], e.sequence)
-                    else:
-                        if stint is not None:
-                            self.close_one(key)
-                        self.open[key] = (e.period, e.sequence, e.sequence)
-        elif isinstance(e, PeriodEnded | PeriodStarted):
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    def _sequence_played(self, e: SequencePlayed) -> None:
+        if e.period != self.period:
             self.close_stints()
-        elif isinstance(e, GameCreated):
-            self.created = e
-            for side in SIDES:
-                for entry in getattr(e, side).roster:
-                    self.player(side, entry.id).entry = entry
+            self.period = e.period
+        for side, skaters, goalie, mine, theirs in (
+                ("home", e.home, e.home_goalie, e.home_short, e.away_short),
+                ("away", e.away, e.away_goalie, e.away_short, e.home_short)):
+            kind = "pp" if mine < theirs else "sh" if mine > theirs else "ev"
+            for pid in (*skaters, goalie) if goalie else skaters:
+                p = self.player(side, pid)
+                p.sequences += 1
+                if kind == "ev":
+                    p.ev += SEQUENCE_SECONDS
+                elif kind == "pp":
+                    p.pp += SEQUENCE_SECONDS
+                else:
+                    p.sh += SEQUENCE_SECONDS
+            opened = self.open[side]
+            for pid in [pid for pid in opened if pid not in skaters]:
+                self.close_one(side, pid)  # not listed: his stint ended with the last one
+            for pid in skaters:
+                stint = opened.get(pid)
+                if stint is not None and stint[0] == e.period and stint[2] == e.sequence - 1:
+                    opened[pid] = (stint[0], stint[1], e.sequence)
+                else:
+                    if stint is not None:
+                        self.close_one(side, pid)
+                    opened[pid] = (e.period, e.sequence, e.sequence)
+
+    def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
+        self.close_stints()
+
+    def _game_created(self, e: GameCreated) -> None:
+        self.created = e
+        for side in SIDES:
+            for entry in getattr(e, side).roster:
+                self.player(side, entry.id).entry = entry
+
+    # The events time on ice reads, each with its handler.
+    HANDLERS: ClassVar[dict[type, Callable[[ToiFold, Any], None]]] = {
+        SequencePlayed: _sequence_played, PeriodEnded: _period_edge,
+        PeriodStarted: _period_edge, GameCreated: _game_created,
+    }
 
     def result(self) -> Toi:
         if self.created is None:
@@ -146,7 +160,8 @@ class ToiFold:
         created = self.created
         team = {s: getattr(created, s).team_id for s in SIDES}
         # Stints still open (a stream read up to some event) count as they stand.
-        pending = {key: [stint] for key, stint in self.open.items()}
+        pending = {(side, pid): [stint] for side, opened in self.open.items()
+                   for pid, stint in opened.items()}
         players, shifts = [], []
         for key in self.order:
             pid = key[1]
@@ -178,6 +193,9 @@ class ToiFold:
 def build_toi(events: Iterable[Any]) -> Toi:
     """Fold a game's events (from its first, ``GameCreated``) into time on ice and shifts."""
     fold = ToiFold()
+    handlers = fold.HANDLERS
     for event in events:
-        fold.apply(event)
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(fold, event)
     return fold.result()

@@ -4,42 +4,71 @@ Coach decisions are inputs to the rules, like dice: this policy proposes them, t
 check them (lines.check_lines, game.check_choice) and the stream records them. It rolls
 four forward lines and three pairs by shift ratings (6.40), sends power-play and
 penalty-killing units, changes tired skaters on the fly and pulls the goalie late when
-behind. A ``CoachPolicy`` per team (a coach file, see docs/coach.md) sets its habits.
+behind. A ``CoachPolicy`` per team (a coach file, see docs/coach.md, engine/bones/policy.py)
+sets its habits.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
-import msgspec
-from msgspec import Meta
-
 from engine.bones.cards import Skater
-from engine.bones.lines import rested_on_bench, skater_slots
-from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, other
+from engine.bones.lines import skater_slots
+from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
+from engine.bones.policy import PULL_AT as PULL_AT
+from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
+from engine.bones.policy import CoachPolicy as CoachPolicy
+from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, TeamState, other
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
 FORWARDS = ("LW", "C", "RW")
-STOPPAGE_CHANGE = 3  # change at a whistle after three sequences on the ice
-PULL_AT = 46  # pull the goalie from sequence 46 of the third period (1:36 left)
-Tactic = Literal["none", "pressure", "checking1", "checking2"]
 
 
-class CoachPolicy(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """One team's coaching habits. The defaults are the default coach's."""
+class _Roster:
+    """What the coach reads of one team that never changes during a game: its skaters in
+    dressing order, its lines as slot -> player units, the forwards rated for each forward
+    slot (15.10) and each skater's unit bonuses on the power play and the penalty kill."""
 
-    pull_goalie_at: Annotated[int, Meta(ge=1, le=50)] = PULL_AT  # 3rd-period sequence
-    pull_when_behind: Annotated[int, Meta(ge=0, le=9)] = 2  # pull when 1..N goals behind
-    change_at_stoppage: Annotated[int, Meta(ge=1, le=5)] = STOPPAGE_CHANGE  # 6.41
-    tactic_when_behind: Tactic = "none"  # 19.00 / 20.00, declared at stoppages
-    tactic_when_ahead: Tactic = "none"
-    tactic_from: Annotated[int, Meta(ge=1, le=50)] = 1  # ...from this sequence of the 3rd
-    shootout_shooters: list[str] = []  # 21.00: named first, in order; then by SO rating
-    shoot_first: bool = True  # a home coach's choice to shoot first (21.00)
+    __slots__ = ("players", "skaters", "forward_units", "defense_units", "rated",
+                 "pp_bonus", "pk_bonus")
+
+    def __init__(self, team: TeamState) -> None:
+        self.players = team.players  # the game's own dict: a roster is for its game only
+        cards = {pid: s.card for pid, s in team.players.items() if isinstance(s.card, Skater)}
+        self.skaters: tuple[str, ...] = tuple(cards)
+        lines = team.team.lines
+        self.forward_units = tuple(dict(zip(FORWARDS, line, strict=True)) for line in lines.forwards)
+        self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
+                                   for pair in lines.defense)
+        self.rated = {slot: frozenset(pid for pid, c in cards.items()
+                                      if not c.is_defenseman and slot in c.positions)
+                      for slot in FORWARDS}
+        self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
+        self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
 
 
-DEFAULT_POLICY = CoachPolicy()
+class _Bench:
+    """One team as the coach sees it at one decision: who is on the ice, and who is fit
+    to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
+    sequences, 6.40), not hurt or in the box. ``used`` grows as slots are filled."""
+
+    __slots__ = ("team", "roster", "on_ice", "fit", "used")
+
+    def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
+        self.team, self.roster = team, roster
+        self.on_ice = set(team.skaters_on_ice())
+        players, on_ice = team.players, self.on_ice
+        self.fit = {pid for pid in roster.skaters if not (s := players[pid]).out
+                    and (s.stint < stay if pid in on_ice else s.rest >= REST_SEQUENCES)}
+        self.used: set[str] = set()
+
+    def ready(self, pid: str) -> bool:
+        return pid in self.fit and pid not in self.used
+
+    def freshness(self, pid: str) -> float:
+        status = self.team.players[pid]
+        card = status.card
+        assert isinstance(card, Skater)
+        return card.shift - status.shifts
 
 
 class DefaultCoach:
@@ -48,6 +77,16 @@ class DefaultCoach:
     def __init__(self, home: CoachPolicy = DEFAULT_POLICY,
                  away: CoachPolicy = DEFAULT_POLICY) -> None:
         self.policies = {"home": home, "away": away}
+        self._rosters: dict[int, _Roster] = {}
+
+    def _roster(self, team: TeamState) -> _Roster:
+        """The team's roster, built once per game (a coach may coach several games)."""
+        roster = self._rosters.get(id(team.players))
+        if roster is None or roster.players is not team.players:
+            if len(self._rosters) > 8:
+                self._rosters.clear()
+            roster = self._rosters[id(team.players)] = _Roster(team)
+        return roster
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
         """At a stoppage: a tactic the policy asks for, from the 3rd period's given
@@ -89,15 +128,17 @@ class DefaultCoach:
                            and state.sequence >= self.policies[side].pull_goalie_at):
             return False
         players = team.players
-        for slot in skater_slots(state, side):
+        wanted = skater_slots(state, side)
+        for slot in wanted:
             pid = team.slots.get(slot)
             if pid is None or players[pid].out or players[pid].stint >= MAX_STINT:
                 return False
         filled = sum(1 for s in ("LW", "C", "RW", "LD", "RD") if team.slots.get(s))
-        return filled == len(skater_slots(state, side))
+        return filled == len(wanted)
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
+        bench = _Bench(team, self._roster(team), self.policies[side].change_at_stoppage)
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
         wanted = skater_slots(state, side)
@@ -108,7 +149,7 @@ class DefaultCoach:
             pid = current.get(slot)
             if pid and not team.players[pid].out and (
                 team.players[pid].stint < limit or pid == carrier
-            ) and (pid == carrier or not (five and self._misplaced(team, pid, slot))):
+            ) and (pid == carrier or not (five and self._misplaced(bench, pid, slot))):
                 keep[slot] = pid
         if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
             home_slot = next(s for s, p in current.items() if p == carrier)
@@ -122,75 +163,61 @@ class DefaultCoach:
                 # other slot is taken: the most tired of the others gives way.
                 target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
-        unit_changes = self._fill(state, side, wanted, keep, on_the_fly)
+        unit_changes = self._fill(state, side, wanted, keep, bench)
         slots: dict[str, str | None] = {s: unit_changes.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
-        slots["G"] = self._net(state, side, slots)
+        slots["G"] = self._net(state, side, slots, bench)
         return slots
 
     @staticmethod
-    def _misplaced(team, pid: str, slot: str) -> bool:
+    def _misplaced(bench: _Bench, pid: str, slot: str) -> bool:
         """15.10: a forward out of position while a forward rated for the slot rests on
         the bench gives way."""
-        card = team.card(pid)
+        card = bench.team.card(pid)
         if card.is_defenseman or slot not in FORWARDS or slot in card.positions:
             return False
-        return rested_on_bench(team, set(team.skaters_on_ice()), rated_for=slot) is not None
+        players = bench.team.players
+        return any(q not in bench.on_ice and not players[q].out
+                   and players[q].rest >= REST_SEQUENCES for q in bench.roster.rated[slot])
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
-              keep: dict[str, str], on_the_fly: bool) -> dict[str, str]:
-        team = state.team(side)
+              keep: dict[str, str], bench: _Bench) -> dict[str, str]:
         chosen = dict(keep)
-        used = set(keep.values())
-        on_ice = set(team.skaters_on_ice())
-        lines = team.team.lines
+        bench.used = set(keep.values())
         strength = state.strength(side)
-
-        stay = self.policies[side].change_at_stoppage
-
-        def ready(pid: str) -> bool:
-            status = team.players[pid]
-            return (not status.out and pid not in used and isinstance(status.card, Skater)
-                    and (pid in on_ice and status.stint < stay
-                         or pid not in on_ice and status.rest >= REST_SEQUENCES))
-
-        def freshness(pid: str) -> float:
-            status = team.players[pid]
-            card = status.card
-            assert isinstance(card, Skater)
-            return card.shift - status.shifts
-
         forward_slots = [s for s in wanted if s in ("LW", "C", "RW") and s not in chosen]
         defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
         if forward_slots:
-            units = [dict(zip(("LW", "C", "RW"), line, strict=True)) for line in lines.forwards]
             five = state.skaters_allowed(side) == 5 and state.skaters_allowed(other(side)) == 5
-            self._place(chosen, used, forward_slots, units, ready, freshness, strength, team, five)
+            self._place(chosen, forward_slots, bench.roster.forward_units, bench, strength, five)
         if defense_slots:
-            units = [dict(zip(("LD", "RD"), pair, strict=True)) for pair in lines.defense]
-            self._place(chosen, used, defense_slots, units, ready, freshness, strength, team)
+            self._place(chosen, defense_slots, bench.roster.defense_units, bench, strength)
         return chosen
 
-    def _place(self, chosen, used, open_slots, units, ready, freshness, strength, team,
+    @staticmethod
+    def _place(chosen: dict[str, str], open_slots: list[str],
+               units: tuple[dict[str, str], ...], bench: _Bench, strength: str,
                five: bool = False) -> None:
+        ready, freshness, used, roster = bench.ready, bench.freshness, bench.used, bench.roster
+
         def misplaced(pid: str, slot: str) -> bool:
             """15.10: at 5 on 5 a forward plays only where he is rated while someone
             rated for the slot is ready."""
-            card = team.card(pid)
+            card = bench.team.card(pid)
             if not five or card.is_defenseman or slot in card.positions:
                 return False
-            return any(ready(q) and q != pid and not team.card(q).is_defenseman
-                       and slot in team.card(q).positions for q in team.players)
+            return any(ready(q) and q != pid for q in roster.rated[slot])
+
+        fit = bench.fit
 
         def unit_score(unit: dict[str, str]) -> float:
-            members = [p for p in unit.values() if ready(p)]
+            members = [p for p in unit.values() if p in fit and p not in used]  # ready
             if not members:
                 return -1e9
-            base = sum(freshness(p) for p in members) / len(members) + len(members)
+            base = sum([freshness(p) for p in members]) / len(members) + len(members)
             if strength == "pp":
-                base += sum(getattr(team.card(p), "assist", 0) for p in members)
+                base += sum([roster.pp_bonus[p] for p in members])  # assist ratings
             elif strength == "sh":
-                base += sum(getattr(team.card(p), "defense", 0) + 3 * getattr(team.card(p), "ace_pk", False)
-                            for p in members)
+                base += sum([roster.pk_bonus[p] for p in members])  # defense + 3 an ace PK
             return base
 
         for unit in sorted(units, key=unit_score, reverse=True):
@@ -205,9 +232,10 @@ class DefaultCoach:
                     used.add(pid)
             if not open_slots:
                 return
+        team = bench.team
         # Anyone rested who can play: a forward for a forward slot first (15.10).
         for slot in list(open_slots):
-            pool = [p for p in team.players if ready(p)]
+            pool = [p for p in roster.skaters if ready(p)]
             want_d = slot in ("LD", "RD")
             pool.sort(key=lambda p: (team.card(p).is_defenseman != want_d,
                                      slot not in team.card(p).positions, -freshness(p), p))
@@ -216,8 +244,7 @@ class DefaultCoach:
                 used.add(pool[0])
                 open_slots.remove(slot)
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
-            pool = [p for p, s in team.players.items()
-                    if not s.out and p not in used and isinstance(s.card, Skater)]
+            pool = [p for p in roster.skaters if not team.players[p].out and p not in used]
             pool.sort(key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
             chosen[slot] = pool[0]
             used.add(pool[0])
@@ -239,7 +266,8 @@ class DefaultCoach:
         return LinesChanged(side=side, slots={**slots, "G": extra}, on_the_fly=True,
                             rule=state.ruleset.cite("14.60"))
 
-    def _net(self, state: GameState, side: str, slots: dict[str, str | None]) -> str | None:
+    def _net(self, state: GameState, side: str, slots: dict[str, str | None],
+             bench: _Bench) -> str | None:
         team = state.team(side)
         behind = state.team(other(side)).score - team.score
         policy = self.policies[side]
@@ -249,22 +277,24 @@ class DefaultCoach:
         # 6.40: the sixth attacker, too, leaves after five sequences unless he has the puck.
         stays = bool(extra) and not team.players[extra].out and extra not in slots.values() \
             and (extra == carrier or team.players[extra].stint < MAX_STINT)
-        taken = set(slots.values())
-        on_ice = set(team.skaters_on_ice())
-        pool = [p for p, s in team.players.items() if not s.out and p not in taken
-                and isinstance(s.card, Skater)
-                and (s.stint < policy.change_at_stoppage if p in on_ice else s.rest >= REST_SEQUENCES)]
+
+        def sixth_attacker() -> str | None:
+            """The fit skater not in a slot with the best N range (10.10), if any."""
+            taken = set(slots.values())
+            pool = [p for p in bench.roster.skaters if p in bench.fit and p not in taken]
+            return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
+
         if late and 1 <= behind <= policy.pull_when_behind and state.strength(side) != "sh":
             if stays:
                 return extra
-            if pool:
-                return max(pool, key=lambda p: (team.card(p).n, p))
+            if (skater := sixth_attacker()) is not None:
+                return skater
         if team.pulled and state.puck is not None:
             # 6.41: a goalie who left on the fly returns only after a stoppage.
             if stays:
                 return extra
-            if pool:
-                return max(pool, key=lambda p: (team.card(p).n, p))
+            if (skater := sixth_attacker()) is not None:
+                return skater
             return extra if extra not in slots.values() else team.goalie
         return team.goalie
 

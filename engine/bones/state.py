@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
-from events.common import other_side as other
+from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
 SKATER_SLOTS = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
@@ -264,14 +264,16 @@ class GameState:
     def skaters_allowed(self, side: str) -> int:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
         In a 3-on-3 overtime (a league option) each penalty to the other side adds one."""
-        mine, theirs = self.team(side).man_short(), self.team(other(side)).man_short()
+        home, away = self.home.man_short(), self.away.man_short()
+        mine, theirs = (home, away) if side == "home" else (away, home)
         if self.period == 4 and self.overtime_skaters < 5:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
         return 5 - mine
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
-        mine, theirs = self.team(side).man_short(), self.team(other(side)).man_short()
+        home, away = self.home.man_short(), self.away.man_short()
+        mine, theirs = (home, away) if side == "home" else (away, home)
         if mine < theirs:
             return "pp"
         if mine > theirs:

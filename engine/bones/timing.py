@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.bones.state import SECONDS_PER_SEQUENCE, SIDES, GameState, PlayerStatus, TeamState
+from engine.bones.state import SECONDS_PER_SEQUENCE, GameState, PlayerStatus, TeamState
 from events.bones import LinesChanged, PenaltyEnded, SequencePlayed
 from events.errors import RinklogError
 
@@ -36,8 +36,9 @@ def play_sequence(state: GameState) -> list:
             away_short=state.away.man_short(),
         )
     ]
-    for side in SIDES:
-        team = state.team(side)
+    for team in (state.home, state.away):
+        if not team.penalties:
+            continue
         ticking = set(ticking_penalties(team))
         for i, pen in enumerate(team.penalties):
             short = pen.short_left - 1 if i in ticking else pen.short_left
@@ -53,8 +54,7 @@ def play_sequence(state: GameState) -> list:
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.sequence = event.sequence
     state.shots_this_sequence = 0
-    for side in SIDES:
-        team = state.team(side)
+    for team in (state.home, state.away):
         on_ice = set(team.skaters_on_ice())
         if not team.pulled:
             on_ice.add(team.goalie)
@@ -63,6 +63,8 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
                 status.stint += 1
             else:
                 status.rest += 1
+        if not team.penalties:
+            continue
         ticking = set(ticking_penalties(team))
         for i, pen in enumerate(team.penalties):
             if i in ticking:
