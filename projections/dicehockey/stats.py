@@ -36,6 +36,7 @@ from events.dicehockey import (
 )
 from projections.dicehockey.ice import SIDES, unique
 from projections.dicehockey.scoresheet import ScoresheetFold
+from projections.scoresheet import Scoresheet
 from projections.stats import GameStats, StatsFold, _point
 
 __all__ = ["DiceHockeyStatsFold", "build_stats"]
@@ -115,8 +116,8 @@ class DiceHockeyStatsFold(StatsFold):
     def _period(self, e: PeriodStarted) -> None:
         self.shot_before_goal = None
 
-    def result(self) -> GameStats:
-        st = super().result()
+    def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
+        st = super().result(scoresheet)
         regulation = self.sheet.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():
             st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0
@@ -135,9 +136,11 @@ _HANDLERS: dict[type, Callable[[DiceHockeyStatsFold, Any], None]] = {
 }
 
 
-def build_stats(events: Iterable[Any]) -> GameStats:
-    """Fold one DICE Hockey game's events (from its first) into its stats."""
+def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> GameStats:
+    """Fold one DICE Hockey game's events (from its first) into its stats. The fold keeps
+    its own scoresheet fold, which follows the ice (who is in net, the regulation spaces);
+    ``scoresheet``, the game's when the caller has it, gives the goalie and team lines."""
     fold = DiceHockeyStatsFold()
     for event in events:
         fold.apply(event)
-    return fold.result()
+    return fold.result(scoresheet)
