@@ -108,15 +108,20 @@ def test_two_hundred_league_games_play_to_the_end(tmp_path, league):
     assert ended == 200
 
 
-def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
-    """SIGKILL mid-season (no clean-up at all), then the same command again."""
+@pytest.mark.parametrize("name", ["demo", "dicedemo"])
+def test_a_killed_season_resumes_to_the_same_database(tmp_path, name):
+    """SIGKILL mid-season (no clean-up at all), then the same command again: for the Hockey
+    Bones demo league and the DICE Hockey one alike."""
+    from replay.systems import kit_for
+
+    league = load_league(name)
     import signal
     import subprocess
     import sys
     import time
 
     db = tmp_path / "killed.db"
-    argv = [sys.executable, "-m", "replay.cli", "season", "--league", "demo", "--seed", "t",
+    argv = [sys.executable, "-m", "replay.cli", "season", "--league", name, "--seed", "t",
             "--games", str(GAMES * 3), "--workers", "1", "--db", str(db), "--json"]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -139,8 +144,9 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, league):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     with open_store(tmp_path / "whole.db") as store:
         run_season(store, league=league.name, teams=league.teams,
-                   charts=default_charts(league.root), schedule=fixtures, seed="t",
-                   divisions=league.divisions, games=GAMES * 3)  # as `rinklog season` does
+                   charts=kit_for(league.league.ruleset).default_charts(league.root),
+                   schedule=fixtures, seed="t", divisions=league.divisions,
+                   games=GAMES * 3, ruleset=league.league.ruleset)  # as `rinklog season` does
     assert heads(db) == heads(tmp_path / "whole.db")
 
 
