@@ -52,8 +52,19 @@ def slots_for(team: TeamState, forwards: int, defense: int,
         if slot not in empty and players[slot] is None:
             players[slot] = spare.pop(0) if spare else _stand_in(team, slot, taken)
     if extra:
-        players["EA"] = extra  # 22: the extra attacker (goalie pulled, or a delayed call)
+        # 22: the extra attacker (goalie pulled, or a delayed call) is a sixth skater: one
+        # whose line has since come on plays his own slot, and the first free dressed
+        # skater takes the extra attacker's place (ruling R-DH-22f).
+        players["EA"] = extra if extra not in taken and extra not in players.values() \
+            else _free_skater(team, set(players.values()))
     return players
+
+
+def _free_skater(team: TeamState, on: set[str | None]) -> str | None:
+    for card in team.team.skaters:
+        if card.id not in on and card.id not in team.out:
+            return card.id
+    return None
 
 
 def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> str | None:

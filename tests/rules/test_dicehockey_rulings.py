@@ -159,3 +159,21 @@ def test_r_22e_the_goalie_is_pulled_for_a_free_skater_at_a_window() -> None:
     check_choice(state, pull)
     evolve(state, pull)
     assert on_ice(state, "home")["EA"] == extra
+
+
+def test_r_22f_an_extra_attacker_whose_line_comes_on_is_not_counted_twice() -> None:
+    """22: the extra attacker is a sixth skater. When his own line comes on (here the
+    fourth line, with the extra attacker its LW), he plays his slot and the first free
+    dressed skater takes the extra attacker's place: no player stands in two slots."""
+    state = new_state()
+    carry(state, "home", "C")
+    state.coach_window = True
+    extra = state.home.team.lines.forwards[3][0]
+    pull = GoalieChanged(side="home", goalie=state.home.goalie, pulled=True,
+                         extra_attacker=extra, rule="22")
+    evolve(state, pull)
+    state.home.forwards = 4  # the fourth line comes on, the extra attacker with it
+    slots = on_ice(state, "home")
+    skaters = [p for p in slots.values() if p is not None]
+    assert slots["LW"] == extra and slots["EA"] != extra
+    assert len(skaters) == len(set(skaters)) == 6
