@@ -21,6 +21,7 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.leagues.league import load_league
+from replay.leagues.season import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe
@@ -412,25 +413,40 @@ def register(app: typer.Typer) -> None:
             "(demo); default: the fixture teams")] = None,
         ruleset: RulesetOption = "bones",
         optional_rule: OptionalRuleOption = None,
+        season: Annotated[str | None, typer.Option(
+            "--season", help="play a scheduled game of this stored season at the table "
+            "(with --game N): it counts in the season's standings and leaders")] = None,
+        number: Annotated[int | None, typer.Option(
+            "--game", help="the scheduled game's number (with --season)")] = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Play at the table: type each roll, answer the coach prompts (q quits, kept).
 
-        Every step is stored as it happens; resume a stopped game with --resume.
+        Every step is stored as it happens; resume a stopped game with --resume. A league
+        game of a stored season: --season SEASON --game N (a season run then skips it).
 
         Example: rinklog play --home HFX --away QUE --db league.db
         """
-        if resume is None and (home is None or away is None):
-            raise RinklogError("give --home TEAM --away TEAM, or --resume GAME")
-        if resume is not None and (home or away or game_id or league or late_penalty_house_rule
-                                   or ruleset != "bones" or optional_rule):
+        new = bool(home or away or game_id or league or late_penalty_house_rule
+                   or ruleset != "bones" or optional_rule)
+        if (season is None) != (number is None):
+            raise RinklogError("--season SEASON and --game N go together")
+        if season is not None and (new or resume):
+            # The season's game takes its teams, cards and options from the season.
+            raise RinklogError("--season/--game take no --home/--away/--game-id/--league/"
+                               "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
+        if resume is None and season is None and (home is None or away is None):
+            raise RinklogError("give --home TEAM --away TEAM, --season S --game N, "
+                               "or --resume GAME")
+        if resume is not None and new:
             # A game's options are fixed when it is created (GameCreated).
             raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                                "--late-penalty-house-rule/--ruleset/--optional-rule")
         options = game_options(optional_rule, ruleset)
         with open_store(db) as store:
             loaded = load_league(league) if league else None
-            gid = resume or new_live_game(
+            scheduled = table_game(store, season, number) if season and number else None
+            gid = resume or scheduled or new_live_game(
                 store, str(home), str(away), game_id=game_id,
                 fixtures=loaded.root if loaded else None,
                 late_penalty_house_rule=late_penalty_house_rule or bool(
@@ -442,7 +458,8 @@ def register(app: typer.Typer) -> None:
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")
                 return
-            _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else ""))
+            _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else
+                                  f", game {number} of season {season}" if scheduled else ""))
             state = folded.state
 
             def show(batch: list[Event]) -> None:

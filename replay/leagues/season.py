@@ -33,7 +33,7 @@ from events.store import EventStore, blob_hash
 from projections import store as read_models
 from projections.index import stream_index
 from replay.systems import kit_for
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -362,3 +362,41 @@ def _work(conn: Any, others: list[Any], initargs: tuple, parent: int) -> None:
                 conn.send((fixture[0], _WorkerError(f"{type(err).__name__}: {err}")))
     except (EOFError, OSError):  # the writer is gone
         return
+
+
+def table_game(store: EventStore, season_id: str, number: int) -> str:
+    """Create game ``number`` of a stored season as a game played at the table: the
+    scheduled teams with the season's cards, charts, options and starting goalies, typed
+    dice (``live``: it may stop and resume). Once it ends it counts in the season like a
+    simulated game, and ``rinklog season`` skips it. Returns the game id."""
+    if not store.exists(season_id) or store.info(season_id).kind != "season":
+        raise RinklogError(f"no season {season_id!r} in {store.path}")
+    season = store.read(season_id, 1, 1)[0].event
+    assert isinstance(season, SeasonCreated)
+    fixture = next((f for f in season.schedule if f[0] == number), None)
+    if fixture is None:
+        raise RinklogError(f"season {season_id} has no game {number} "
+                           f"(its schedule numbers 1..{len(season.schedule)})")
+    game_id = season_game_id(season_id, number)
+    if store.exists(game_id):
+        raise RinklogError(f"game {number} of {season_id} is already in the database "
+                           f"({game_id}); resume it with rinklog play --resume {game_id}")
+    ruleset = season.ruleset if season.ruleset is not UNSET else "bones"
+    system = system_of(ruleset)
+    teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
+             for tid, digest in season.team_hashes.items()}
+    charts = msgspec.json.decode(store.get_blob(season.charts_hash), type=system.charts_type)
+    goalies = goalie_starts(teams, season.schedule, ruleset)[number]
+    _, home, away = fixture
+    game = create_game(teams[home], teams[away], charts, game_id=game_id, ruleset=ruleset,
+                       goalies=goalies, overtime_skaters=season.overtime_skaters,
+                       late_penalty_house_rule=season.late_penalty_house_rule,
+                       season=season_id, number=number, live=True,
+                       faceoff=season.faceoff if season.faceoff is not UNSET
+                       else NO_FACEOFF_OPTIONS,
+                       options=season.options if season.options is not UNSET else ())
+    if game.created.charts_hash != season.charts_hash:
+        raise RinklogError(f"season {season_id}'s chart pack does not give its games' pack")
+    store.append(game_id, game.events, expected_version=0, kind="game", system=system.name,
+                 meta=game.meta())
+    return game_id

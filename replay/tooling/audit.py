@@ -331,7 +331,10 @@ class _Audit:
         want = {
             "game id": season_game_id(season.season_id, created.number),
             "teams": scheduled.get(created.number),
-            "seed": game_seed(season.seed, created.number),
+            # a game of the season played at the table (rinklog play --season) has typed
+            # dice; every other one the season's seeded dice
+            "seed": None if created.live and created.dice == "manual"
+            else game_seed(season.seed, created.number),
             "home cards": season.team_hashes.get(created.home.team_id),
             "away cards": season.team_hashes.get(created.away.team_id),
             "charts": season.charts_hash,
