@@ -24,7 +24,6 @@ KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major"
               "minor_major": "Minor + major", "misconduct": "Misconduct",
               "game_misconduct": "Game misconduct", "bench_minor": "Bench minor",
               "penalty_shot": "Penalty shot awarded", "fight": "Fighting major"}
-STRENGTH_WORDS = {"EV": "EV", "PP": "PP", "SH": "SH", "EN": "EN", "PS": "PS"}
 DECIDED_WORDS = {"REG": "Final", "OT": "Final (OT)", "SO": "Final (SO)", "TIE": "Final (tie)",
                  None: "In progress"}
 
@@ -160,7 +159,7 @@ def _goal_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[GoalRow]:
         score[g.team] += 1
         rows.append(GoalRow(number=n, period=period_label(g.period, played),
                             time=unit.show(g.time), team=g.team,
-                            strength=STRENGTH_WORDS.get(g.strength, g.strength),
+                            strength=g.strength,
                             scorer=g.scorer_name, assists=list(g.assist_names), gwg=g.gwg,
                             score=f"{score[sheet.away.team]}-{score[sheet.home.team]}"))
     return rows
@@ -188,6 +187,7 @@ def _goalie_rows(sheet: Scoresheet, unit: TimeUnit, stats: dict[str, Any]) -> li
 
 def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -> list[TeamBox]:
     ice = {(p.team, p.player): p for p in toi.players}
+    goalies = {key for key, p in ice.items() if p.position == "G"}
     shifts = Counter((s.team, s.player) for s in toi.shifts)
     boxes = []
     for line in (sheet.away, sheet.home):
@@ -195,9 +195,9 @@ def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -
         for s in stats["skaters"]:
             if s["team"] != line.team:
                 continue
-            p = ice.get((s["team"], s["player"]))
-            if p is not None and p.position == "G":
+            if (s["team"], s["player"]) in goalies:
                 continue
+            p = ice.get((s["team"], s["player"]))
             if p is None and not (s["gp"] or s["p"] or s["pim"]):
                 continue
             rows.append(SkaterRow(
@@ -211,7 +211,7 @@ def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -
         totals = {k: sum(getattr(r, k) for r in rows)
                   for k in ("g", "a", "p", "pim", "s", "fo", "shifts")}
         totals["pim"] += sum(s["pim"] for s in stats["skaters"] if s["team"] == line.team
-                             and (p := ice.get((s["team"], s["player"]))) and p.position == "G")
+                             and (s["team"], s["player"]) in goalies)
         boxes.append(TeamBox(team=line.team, name=line.name, skaters=rows, totals=totals,
                              blocked=sum(line.blocked)))
     return boxes
