@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from events.catalogue import open_store
 from projections.scoresheet import PowerPlay, Scoresheet, TeamLine, build_scoresheet
 from projections.standings import build_standings
+from projections.stats import combine
 from projections.systems import READ_MODELS
 from projections.toi import ShiftLine, Toi
 from replay.cli import main
@@ -24,6 +27,7 @@ from replay.reports.games import load_game
 from replay.reports.matrix_site import build_matrix_site
 from replay.reports.plots import histogram
 from replay.reports.render import render
+from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
 from tests.pages_data import BONES, FACEOFF, GAMES, MATRIX, SEASON, build_db
@@ -273,3 +277,22 @@ class HtmlSnapshot(SingleFileSnapshotExtension):
 def test_bones_game_page_snapshot(db: Path, snapshot) -> None:
     page = _game(db, BONES).page()
     assert render("game.html.j2", page=page, nav=[]) == snapshot(extension_class=HtmlSnapshot)
+
+
+def test_season_leaders_are_those_of_rinklog_leaders(db: Path, tmp_path: Path, capsys) -> None:
+    """The site's skater boards equal `rinklog leaders --json` (which may store the stats
+    read model, so it runs on a copy of the database)."""
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    capsys.readouterr()
+    assert main(["leaders", "--season", SEASON, "--json", "--db", str(copy)]) == 0
+    boards = json.loads(capsys.readouterr().out)
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+        summed = combine(load_game(store, g).stats for g in games).to_json()
+    shown = {b.title: [(r.name, r.team, r.value) for r in b.rows] for b in leaders(summed)}
+    for title, key in (("Goals", "G"), ("Assists", "A"), ("Points", "P"), ("Plus/minus", "+/-"),
+                       ("Penalty minutes", "PIM")):
+        assert shown[title] == [(r["name"], r["team"],
+                                 f"{r['value']:+d}" if key == "+/-" else str(r["value"]))
+                                for r in boards[key]], title
