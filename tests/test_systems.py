@@ -21,7 +21,10 @@ SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
                 "replay/systems/__init__.py", "replay/systems/kit.py",
                 "replay/leagues/league.py", "replay/leagues/season.py",
                 "replay/leagues/seasons.py", "replay/leagues/calibrate.py",
-                "replay/leagues/schedule.py"]
+                "replay/leagues/schedule.py", "replay/cli/reports.py",
+                *[f"replay/reports/{name}.py" for name in (
+                    "__init__", "pages", "games", "game_page", "shift_chart", "plots", "units",
+                    "render", "season_site")]]
 
 
 def test_every_ruleset_belongs_to_one_registered_system() -> None:

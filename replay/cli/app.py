@@ -37,6 +37,7 @@ from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
 from replay.cli.matrix import matrix_app
 from replay.cli.projections import register as register_projections
+from replay.cli.reports import register as register_reports
 from replay.cli.season import register as register_seasons
 from replay.cli.tooling import register as register_tooling
 from replay.data import cardgen
@@ -406,6 +407,7 @@ def cards_generate(
 register_projections(app)
 register_tooling(app)
 register_seasons(app)
+register_reports(app)
 
 
 # --- entry point ------------------------------------------------------------------------

@@ -1,0 +1,56 @@
+"""``rinklog report``: a game's printable page, its shift chart, or a season's site.
+
+``register(app)`` adds it to the main ``rinklog`` app. Thin: it opens the store read-only
+(``read_store``: a report never writes to the database) and makes one library call
+(replay/reports/pages.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from replay.cli.common import CliError, DbOption, out, read_store
+from replay.reports import write_game_report, write_season_report
+
+
+def report(
+    game: Annotated[str | None, typer.Argument(help="game id (see rinklog games --ids)")] = None,
+    season: Annotated[str | None, typer.Option(
+        "--season", help="a season id instead of a game: write its site into the folder -o "
+        "(a league season of rinklog season, or a Matrix Hockey season)")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="the page to write (a folder for --season)")] = None,
+    shift_chart: Annotated[bool, typer.Option(
+        "--shift-chart", help="write only the game's shift chart, as a page of its own")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="overwrite an existing file (or a folder that is not empty)")] = False,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Write a printable HTML page: a game's summary (score by period, scoring and penalty
+    summaries, shots, goalies, box score, shift chart, play-by-play), or with --season a
+    season's site (standings, leaders, team and game pages, plots). Self-contained: no
+    network needed to view it; prints cleanly.
+
+    Example: rinklog report HFX-QUE-2026 -o game.html
+    (a season: rinklog report --season demo-2026 -o site --db season.db)
+    """
+    if (game is None) == (season is None):
+        raise CliError("give a GAME id or --season SEASON (one of them)")
+    if output is None:
+        raise CliError("-o PATH: where to write the " + ("page" if game else "site"))
+    if season is not None and shift_chart:
+        raise CliError("--shift-chart goes with a GAME, not --season")
+    with read_store(db) as store:
+        if game is not None:
+            written = write_game_report(store, game, output, force=force, shift_chart=shift_chart)
+            out(f"wrote {written}")
+        else:
+            files = write_season_report(store, season or "", output, force=force)
+            out(f"wrote {len(files)} pages into {output} (open {output / 'index.html'})")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)

@@ -1,0 +1,11 @@
+"""Pages people look at: a game's printable summary, its shift chart, a season's site.
+
+Each page is a view model built by a pure function of read-model values (game_page.py,
+shift_chart.py, plots.py, season_site.py, matrix_site.py) and rendered by a Jinja2
+template shipped in ``templates/`` (inline CSS and SVG: no network, no JavaScript).
+pages.py reads the store (never writing to it) and writes the files.
+"""
+
+from replay.reports.pages import write_game_report, write_season_report
+
+__all__ = ["write_game_report", "write_season_report"]

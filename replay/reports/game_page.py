@@ -1,0 +1,251 @@
+"""A game's printable summary, as the NHL publishes after every game: score by period,
+scoring and penalty summaries, shots, power plays, face-offs and blocked shots by period,
+goalies, the player box score, the shift chart and the play-by-play.
+
+:func:`build_game_page` is a pure function of the read models (``Scoresheet``, ``Toi``,
+``GameStats``) and the play-by-play lines; every number on the page is one of theirs, or
+a sum of them. Players are shown by name and position: the rosters carry no jersey
+numbers, and the page invents none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from projections.scoresheet import Scoresheet
+from projections.stats import GameStats
+from projections.toi import Toi
+from replay.reports.shift_chart import POSITION_ORDER, ShiftChart, build_shift_chart
+from replay.reports.units import TimeUnit, period_label
+
+KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major",
+              "minor_major": "Minor + major", "misconduct": "Misconduct",
+              "game_misconduct": "Game misconduct", "bench_minor": "Bench minor",
+              "penalty_shot": "Penalty shot awarded", "fight": "Fighting major"}
+DECIDED_WORDS = {"REG": "Final", "OT": "Final (OT)", "SO": "Final (SO)", "TIE": "Final (tie)",
+                 None: "In progress"}
+
+
+@dataclass(frozen=True)
+class TeamPeriods:
+    """One team's line of the by-period table: a value per period and the total."""
+
+    team: str
+    name: str
+    side: str
+    goals: list[int]
+    shots: list[int]
+    pp_goals: list[int]
+    faceoffs: list[int]
+    blocked: list[int]
+    final: int
+    pp: str  # "goals/opportunities"
+    pim: int
+
+
+@dataclass(frozen=True)
+class GoalRow:
+    number: int
+    period: str
+    time: str
+    team: str
+    strength: str
+    scorer: str
+    assists: list[str]
+    gwg: bool
+    score: str  # the score after the goal, away first
+
+
+@dataclass(frozen=True)
+class PenaltyRow:
+    period: str
+    time: str
+    team: str
+    player: str
+    infraction: str
+    kind: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class GoalieRow:
+    team: str
+    name: str
+    decision: str
+    toi: str
+    shots_against: int
+    saves: int
+    goals_against: int
+    save_pct: str
+    pim: int
+
+
+@dataclass(frozen=True)
+class SkaterRow:
+    team: str
+    player: str
+    name: str
+    position: str
+    g: int
+    a: int
+    p: int
+    plus_minus: int
+    pim: int
+    s: int
+    fo: int
+    toi: str
+    toi_ev: str
+    toi_pp: str
+    toi_sh: str
+    shifts: int
+
+
+@dataclass(frozen=True)
+class TeamBox:
+    team: str
+    name: str
+    skaters: list[SkaterRow]
+    totals: dict[str, int]  # G, A, P, PIM, S, FO, shifts summed over the rows (PIM: and
+    # the goalies' minutes)
+    blocked: int  # the team's blocks (the stream names no blocker: 10.70)
+
+
+@dataclass(frozen=True)
+class PlayPeriod:
+    label: str
+    lines: list[str]
+
+
+@dataclass(frozen=True)
+class ShootoutRow:
+    team: str
+    shooter: str
+    result: str
+
+
+@dataclass(frozen=True)
+class GamePage:
+    game_id: str
+    ruleset: str
+    title: str
+    status: str
+    away: TeamPeriods
+    home: TeamPeriods
+    periods: list[str]
+    unit: TimeUnit
+    goals: list[GoalRow]
+    penalties: list[PenaltyRow]
+    show_infractions: bool
+    goalies: list[GoalieRow]
+    boxes: list[TeamBox]
+    shootout: list[ShootoutRow]
+    chart: ShiftChart
+    plays: list[PlayPeriod]
+
+
+def _team_periods(line: Any, side: str, pp_goals: list[int]) -> TeamPeriods:
+    return TeamPeriods(team=line.team, name=line.name, side=side,
+                       goals=list(line.goals_by_period), shots=list(line.shots),
+                       pp_goals=pp_goals, faceoffs=list(line.faceoffs),
+                       blocked=list(line.blocked), final=line.goals,
+                       pp=f"{line.pp.goals}/{line.pp.opportunities}", pim=line.pim)
+
+
+def _goal_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[GoalRow]:
+    rows, score = [], Counter[str]()
+    for n, g in enumerate(sheet.goals, start=1):
+        score[g.team] += 1
+        rows.append(GoalRow(number=n, period=period_label(g.period, played),
+                            time=unit.show(g.time), team=g.team,
+                            strength=g.strength,
+                            scorer=g.scorer_name, assists=list(g.assist_names), gwg=g.gwg,
+                            score=f"{score[sheet.away.team]}-{score[sheet.home.team]}"))
+    return rows
+
+
+def _penalty_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[PenaltyRow]:
+    return [PenaltyRow(period=period_label(p.period, played), time=unit.show(p.time),
+                       team=p.team, player=p.player_name,
+                       infraction=p.infraction if isinstance(getattr(p, "infraction", None), str)
+                       else "",
+                       kind=KIND_WORDS.get(p.type, p.type.replace("_", " ")), minutes=p.minutes)
+            for p in sheet.penalties]
+
+
+def _goalie_rows(sheet: Scoresheet, unit: TimeUnit, stats: dict[str, Any]) -> list[GoalieRow]:
+    order = {sheet.away.team: 0, sheet.home.team: 1}
+    pim = {(s["team"], s["player"]): s["pim"] for s in stats["skaters"]}
+    return [GoalieRow(team=g.team, name=g.name, decision=g.decision, toi=unit.show(g.toi),
+                      shots_against=g.shots_against, saves=g.saves,
+                      goals_against=g.goals_against,
+                      save_pct=f"{g.saves / g.shots_against:.3f}".lstrip("0")
+                      if g.shots_against else "–", pim=pim.get((g.team, g.player), 0))
+            for g in sorted(sheet.goalies, key=lambda g: order.get(g.team, 2))]
+
+
+def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -> list[TeamBox]:
+    ice = {(p.team, p.player): p for p in toi.players}
+    goalies = {key for key, p in ice.items() if p.position == "G"}
+    shifts = Counter((s.team, s.player) for s in toi.shifts)
+    boxes = []
+    for line in (sheet.away, sheet.home):
+        rows = []
+        for s in stats["skaters"]:
+            if s["team"] != line.team:
+                continue
+            if (s["team"], s["player"]) in goalies:
+                continue
+            p = ice.get((s["team"], s["player"]))
+            if p is None and not (s["gp"] or s["p"] or s["pim"]):
+                continue
+            rows.append(SkaterRow(
+                team=s["team"], player=s["player"], name=s["name"], position=s["position"],
+                g=s["g"], a=s["a"], p=s["p"], plus_minus=s["plus_minus"], pim=s["pim"],
+                s=s["sog"], fo=s["fow"],
+                toi=unit.show(p.toi if p else 0), toi_ev=unit.show(p.toi_ev if p else 0),
+                toi_pp=unit.show(p.toi_pp if p else 0), toi_sh=unit.show(p.toi_sh if p else 0),
+                shifts=shifts[(s["team"], s["player"])]))
+        rows.sort(key=lambda r: (POSITION_ORDER.get(r.position, 9), r.name))
+        totals = {k: sum(getattr(r, k) for r in rows)
+                  for k in ("g", "a", "p", "pim", "s", "fo", "shifts")}
+        totals["pim"] += sum(s["pim"] for s in stats["skaters"] if s["team"] == line.team
+                             and (s["team"], s["player"]) in goalies)
+        boxes.append(TeamBox(team=line.team, name=line.name, skaters=rows, totals=totals,
+                             blocked=sum(line.blocked)))
+    return boxes
+
+
+def _pp_goals(sheet: Scoresheet, team: str, periods: int) -> list[int]:
+    out = [0] * periods
+    for g in sheet.goals:
+        if g.team == team and g.strength == "PP" and g.period <= periods:
+            out[g.period - 1] += 1
+    return out
+
+
+def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: TimeUnit,
+                    plays: list[tuple[int, str]], ruleset: str = "") -> GamePage:
+    """The page of a game from its read models and its play-by-play (period, line)."""
+    played = len(sheet.home.goals_by_period)
+    by_period: dict[int, list[str]] = {}
+    for period, text in plays:
+        by_period.setdefault(period, []).append(text)
+    away = _team_periods(sheet.away, "away", _pp_goals(sheet, sheet.away.team, played))
+    home = _team_periods(sheet.home, "home", _pp_goals(sheet, sheet.home.team, played))
+    penalties = _penalty_rows(sheet, unit, played)
+    summed = stats.to_json()
+    return GamePage(
+        game_id=sheet.game_id, ruleset=ruleset,
+        title=f"{sheet.away.name} {sheet.away.goals} at {sheet.home.name} {sheet.home.goals}",
+        status=DECIDED_WORDS.get(sheet.decided, sheet.decided or ""), away=away, home=home,
+        periods=[period_label(p, played) for p in range(1, played + 1)], unit=unit,
+        goals=_goal_rows(sheet, unit, played), penalties=penalties,
+        show_infractions=any(p.infraction for p in penalties),
+        goalies=_goalie_rows(sheet, unit, summed), boxes=_boxes(sheet, toi, summed, unit),
+        shootout=[ShootoutRow(a.team, a.shooter_name, "goal" if a.scored else "no goal")
+                  for a in sheet.shootout],
+        chart=build_shift_chart(sheet, toi, unit),
+        plays=[PlayPeriod("Pregame" if p == 0 else period_label(p, played), lines)
+               for p, lines in sorted(by_period.items())])

@@ -1,0 +1,71 @@
+"""A stored game's read models and play-by-play, read from a store (never written to):
+what the pages are built from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from engine.systems import system_of
+from events.common import GameCreated, PeriodStarted
+from events.store import EventStore
+from projections.scoresheet import Scoresheet
+from projections.stats import GameStats
+from projections.systems import game_read_models
+from projections.toi import Toi
+from replay.reports.game_page import GamePage, build_game_page
+from replay.reports.units import TimeUnit
+from replay.tooling.games import load_inputs, read_game
+
+
+def play_by_play(store: EventStore, events: list[Any]) -> list[tuple[int, str]]:
+    """Each event worth a line, in the words of the game's system (``rinklog play``'s),
+    with the period it happened in (0 before the opening face-off)."""
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    system = system_of(created.ruleset)
+    state = system.initial_state(created, *load_inputs(store, created))
+    period, lines = 0, []
+    for event in events[1:]:
+        if isinstance(event, PeriodStarted):
+            period = event.period
+        text = system.describe(state, event)
+        if text:
+            lines.append((period, text.strip()))
+        system.evolve(state, event)
+    return lines
+
+
+@dataclass(frozen=True)
+class GameData:
+    """A stored game's read models (folded now; nothing is written) and play-by-play."""
+
+    sheet: Scoresheet
+    toi: Toi
+    stats: GameStats
+    unit: TimeUnit
+    plays: list[tuple[int, str]]
+    ruleset: str
+
+    def page(self) -> GamePage:
+        return build_game_page(self.sheet, self.toi, self.stats, self.unit, self.plays,
+                               ruleset=self.ruleset)
+
+
+def load_game(store: EventStore, game_id: str) -> GameData:
+    events = read_game(store, game_id)
+    models = game_read_models(store, game_id)
+    created = events[0]
+    stats = models.stats(events)
+    stats.games[:] = [game_id]  # the stream's id: a branch's own, not its parent's
+    return GameData(sheet=msgspec.structs.replace(models.scoresheet(events), game_id=game_id),
+                    toi=msgspec.structs.replace(models.toi(events), game_id=game_id),
+                    stats=stats, unit=TimeUnit.of(models), plays=play_by_play(store, events),
+                    ruleset=system_of(created.ruleset).rulesets[created.ruleset].title)
+
+
+def game_page(store: EventStore, game_id: str) -> GamePage:
+    """A stored game's page."""
+    return load_game(store, game_id).page()

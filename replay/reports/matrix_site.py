@@ -1,0 +1,77 @@
+"""A Matrix Hockey season's page: the results week by week and the championship
+standings of each division, from the referee's read models (replay/matrix/season.py
+``results`` and ``standings``), plus the goals-per-game distribution. Matrix Hockey
+records results, not games played shot by shot: there are no game pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from events.store import EventStore
+from replay.matrix import season as matrix
+from replay.reports.plots import Histogram, histogram
+from replay.reports.render import render
+
+COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
+
+
+@dataclass(frozen=True)
+class MatrixResult:
+    competition: str
+    home: str
+    home_goals: int
+    away: str
+    away_goals: int
+    decided: str
+
+
+@dataclass(frozen=True)
+class MatrixWeek:
+    week: int
+    results: list[MatrixResult]
+
+
+@dataclass(frozen=True)
+class MatrixDivision:
+    division: str
+    rows: list[dict[str, Any]]  # ``matrix standings --json`` rows, in rank order
+
+
+@dataclass(frozen=True)
+class MatrixSite:
+    season_id: str
+    weeks: list[MatrixWeek]
+    divisions: list[MatrixDivision]
+    goals_plot: Histogram
+
+
+def build_matrix_site(season_id: str, results: list[dict[str, Any]],
+                      standings: list[dict[str, Any]]) -> MatrixSite:
+    """The page of a season from its results and standings rows (their JSON keys)."""
+    names = {r["team"]: r["name"] for r in standings}
+    weeks: dict[int, list[MatrixResult]] = {}
+    for r in results:
+        where = COMPETITIONS.get(r["competition"], r["competition"])
+        weeks.setdefault(r["week"], []).append(MatrixResult(
+            competition=f"{where} {r['stage']}".strip(),
+            home=names.get(r["home"], r["home"]), home_goals=r["score"]["home"],
+            away=names.get(r["away"], r["away"]), away_goals=r["score"]["away"],
+            decided=r["decided"]))
+    divisions: dict[str, list[dict[str, Any]]] = {}
+    for row in standings:
+        divisions.setdefault(row["division"], []).append(row)
+    plot = histogram([r["score"]["home"] + r["score"]["away"] for r in results],
+                     "Goals per game", "goals in the game (both teams)")
+    return MatrixSite(season_id, [MatrixWeek(w, rs) for w, rs in sorted(weeks.items())],
+                      [MatrixDivision(d, rows) for d, rows in divisions.items()], plot)
+
+
+def is_matrix_season(store: EventStore, stream: str) -> bool:
+    return store.exists(stream) and store.info(stream).system == matrix.SYSTEM
+
+
+def matrix_files(store: EventStore, season_id: str) -> dict[str, str]:
+    site = build_matrix_site(season_id, matrix.results(store, season_id),
+                             matrix.standings(store, season_id))
+    return {"index.html": render("matrix_season.html.j2", site=site, nav=[])}

@@ -1,0 +1,240 @@
+"""A league season's site: standings (with points percentage), leaders, a page per team
+(its games, its points over the season, its players) and a page per game, plus the
+goals-per-game distribution. :func:`build_season_site` is a pure function of the read
+models (standings records, each game's scoresheet, the season's summed stats);
+:func:`season_files` reads a store (writing nothing) and renders every page. A Matrix
+Hockey season has its own, simpler site (matrix_site.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from events.store import EventStore
+from projections.scoresheet import Scoresheet
+from projections.standings import Record
+from projections.stats import GameStats, combine
+from replay.leagues.seasons import division_standings, load_season, standings
+from replay.reports.games import load_game
+from replay.reports.matrix_site import is_matrix_season, matrix_files
+from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
+from replay.reports.render import render
+
+TOP = 10
+GOALIE_GAMES = 5  # as `rinklog leaders`: goalies with 5 games or more (fewer early on)
+SKATER_BOARDS = (("Goals", "g"), ("Assists", "a"), ("Points", "p"), ("Plus/minus", "plus_minus"),
+                 ("Penalty minutes", "pim"))
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    team: str
+    name: str
+    gp: int
+    w: int
+    l: int  # noqa: E741 - the standings column is called L
+    otl: int
+    t: int
+    points: int
+    pts_pct: str  # points / (2 x games played), as the NHL prints it: .625
+    road_wins: int
+    gf: int
+    ga: int
+    diff: int
+    href: str
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    title: str
+    rows: list[StandingRow]
+    ties: bool  # FaceOff 2008 ties stand (5.00): a T column
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    rank: int
+    name: str
+    team: str
+    gp: int
+    value: str
+
+
+@dataclass(frozen=True)
+class Board:
+    title: str
+    rows: list[LeaderRow]
+
+
+@dataclass(frozen=True)
+class GameLine:
+    number: int
+    game_id: str
+    href: str
+    away: str
+    away_goals: int
+    home: str
+    home_goals: int
+    decided: str
+
+
+@dataclass(frozen=True)
+class TeamGame:
+    number: int
+    where: str  # "vs" at home, "at" on the road
+    opponent: str
+    score: str  # own goals first
+    result: str  # W, L, OTL, T
+    points: int  # the team's points after the game
+    href: str
+
+
+@dataclass(frozen=True)
+class TeamPage:
+    team: str
+    name: str
+    record: StandingRow | None
+    games: list[TeamGame]
+    points_plot: LinePlot
+    skaters: list[dict[str, Any]]
+    goalies: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class SeasonSite:
+    season_id: str
+    league: str
+    standings: list[StandingsTable]
+    boards: list[Board]
+    games: list[GameLine]
+    goals_plot: Histogram
+    teams: list[TeamPage] = field(default_factory=list)
+
+
+def team_href(team: str) -> str:
+    return f"teams/{team}.html"
+
+
+def game_href(game_id: str) -> str:
+    return f"games/{game_id}.html"
+
+
+def pts_pct(points: int, gp: int) -> str:
+    return f"{points / (2 * gp):.3f}".lstrip("0") if gp else "–"
+
+
+def _table(title: str, records: list[Record]) -> StandingsTable:
+    rows = [StandingRow(rank=i, team=r.team, name=r.name, gp=r.gp, w=r.w, l=r.l, otl=r.otl,
+                        t=r.t, points=r.points, pts_pct=pts_pct(r.points, r.gp),
+                        road_wins=r.road_wins, gf=r.gf, ga=r.ga, diff=r.diff,
+                        href=team_href(r.team))
+            for i, r in enumerate(records, start=1)]
+    return StandingsTable(title, rows, any(r.t for r in records))
+
+
+def _ratio(value: float | None, digits: int, strip: bool = False) -> str:
+    if value is None:
+        return "–"
+    text = f"{value:.{digits}f}"
+    return text.lstrip("0") if strip else text
+
+
+def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
+    """The season's leaders from the summed stats (``stats --json``'s keys), ordered as
+    ``rinklog leaders`` orders them: best first, then by player id."""
+    boards = []
+    for title, key in SKATER_BOARDS:
+        best = sorted(stats["skaters"], key=lambda s: (-s[key], s["player"]))[:top]
+        boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
+                                              f"{s[key]:+d}" if key == "plus_minus" else str(s[key]))
+                                    for i, s in enumerate(best, start=1)]))
+    most = max((g["gp"] for g in stats["goalies"]), default=0)
+    goalies = [g for g in stats["goalies"] if g["gp"] >= min(GOALIE_GAMES, most) and g["gp"]]
+    sv = sorted((g for g in goalies if g["sv_pct"] is not None),
+                key=lambda g: (-g["sv_pct"], g["player"]))[:top]
+    gaa = sorted((g for g in goalies if g["gaa"] is not None),
+                 key=lambda g: (g["gaa"], g["player"]))[:top]
+    boards.append(Board("Save percentage", [LeaderRow(i, g["name"], g["team"], g["gp"],
+                                                      _ratio(g["sv_pct"], 3, strip=True))
+                                            for i, g in enumerate(sv, start=1)]))
+    boards.append(Board("Goals-against average", [LeaderRow(i, g["name"], g["team"], g["gp"],
+                                                            _ratio(g["gaa"], 2))
+                                                  for i, g in enumerate(gaa, start=1)]))
+    return boards
+
+
+def _result(sheet: Scoresheet, mine: Any, theirs: Any) -> tuple[str, int]:
+    if mine.goals > theirs.goals:
+        return "W", 2
+    if sheet.decided == "TIE":
+        return "T", 1
+    return ("L", 0) if sheet.decided == "REG" else ("OTL", 1)
+
+
+def _team_page(team: str, name: str, record: StandingRow | None,
+               sheets: list[tuple[int, Scoresheet]], stats: dict[str, Any]) -> TeamPage:
+    games, points = [], 0
+    for number, sheet in sheets:
+        if sheet.decided is None or team not in (sheet.home.team, sheet.away.team):
+            continue
+        home = sheet.home.team == team
+        mine, theirs = (sheet.home, sheet.away) if home else (sheet.away, sheet.home)
+        result, won = _result(sheet, mine, theirs)
+        points += won
+        games.append(TeamGame(number, "vs" if home else "at", theirs.team,
+                              f"{mine.goals}-{theirs.goals}"
+                              + (f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""),
+                              result, points, "../" + game_href(sheet.game_id)))
+    plot = line_plot([g.points for g in games], f"{name}: points over the season",
+                     "games played")
+    skaters = sorted((s for s in stats["skaters"] if s["team"] == team and s["gp"]),
+                     key=lambda s: (-s["p"], -s["g"], s["name"]))
+    goalies = sorted((g for g in stats["goalies"] if g["team"] == team and g["gp"]),
+                     key=lambda g: (-g["gp"], g["name"]))
+    return TeamPage(team, name, record, games, plot, skaters, goalies)
+
+
+def build_season_site(season_id: str, league: str,
+                      tables: list[tuple[str, list[Record]]],
+                      sheets: list[tuple[int, Scoresheet]], stats: GameStats) -> SeasonSite:
+    """The site of a season from its standings tables (the league's first), each game's
+    scoresheet with its number in the schedule, and the season's summed stats."""
+    summed = stats.to_json()
+    standings = [_table(title, records) for title, records in tables]
+    lines = [GameLine(number, s.game_id, game_href(s.game_id), s.away.team, s.away.goals,
+                      s.home.team, s.home.goals, s.decided or "") for number, s in sheets]
+    # Goals scored in the game: the shootout winner's credited goal is not one of them.
+    totals = [len(s.goals) for _, s in sheets if s.decided is not None]
+    plot = histogram(totals, "Goals per game", "goals in the game (both teams)")
+    rows = {r.team: r for r in standings[0].rows} if standings else {}
+    names = {r.team: r.name for r in rows.values()}
+    teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
+    return SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams)
+
+
+def season_files(store: EventStore, season_id: str) -> dict[str, str]:
+    """Every page of a season's site, by its path in the site's folder."""
+    if is_matrix_season(store, season_id):
+        return matrix_files(store, season_id)
+    season = load_season(store, season_id)
+    tables = [("League", standings(store, season))]
+    if season.created.divisions:
+        tables += division_standings(store, season, "division")
+    numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
+    files, sheets, per_game = {}, [], []
+    for game_id in season.game_ids:
+        game = load_game(store, game_id)
+        sheets.append((numbers.get(game_id, 0), game.sheet))
+        per_game.append(game.stats)
+        files[game_href(game_id)] = render(
+            "game.html.j2", page=game.page(),
+            nav=[("../index.html", f"Season {season_id}"),
+                 *[(f"../{team_href(t)}", t) for t in (game.sheet.away.team, game.sheet.home.team)]])
+    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game))
+    files["index.html"] = render("season.html.j2", site=site, nav=[])
+    for team in site.teams:
+        files[team_href(team.team)] = render("team.html.j2", site=site, team=team,
+                                             nav=[("../index.html", f"Season {season_id}")])
+    return files

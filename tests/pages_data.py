@@ -1,0 +1,26 @@
+"""The database the page tests read: a Hockey Bones, a FaceOff 2008 and a DICE Hockey
+game, a short league season and a Matrix Hockey season, made with the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.cli import main
+
+BONES, FACEOFF, DICE = "HFX-QUE-2026", "HFX-QUE-1-faceoff2008", "ALD-BRK-1-dicehockey"
+SEASON, MATRIX = "demo-1", "matrix-example-2026-s1"
+GAMES = {"bones": BONES, "faceoff2008": FACEOFF, "dicehockey": DICE}
+
+
+def build_db(path: Path) -> Path:
+    db = str(path)
+    for argv in (["sim", "--home", "HFX", "--away", "QUE", "--seed", "2026"],
+                 ["sim", "--ruleset", "faceoff2008", "--home", "HFX", "--away", "QUE",
+                  "--seed", "1"],
+                 ["sim", "--ruleset", "dicehockey", "--home", "ALD", "--away", "BRK",
+                  "--seed", "1"],
+                 ["season", "--league", "demo", "--seed", "1", "--games", "8", "--workers", "1"],
+                 ["matrix", "open", "--league", "example", "--seed", "2026"],
+                 ["matrix", "demo", MATRIX, "--no-close"]):
+        assert main([*argv, "--db", db]) == 0, argv
+    return path

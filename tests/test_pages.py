@@ -1,0 +1,298 @@
+"""The pages' view models equal the read models; `rinklog report` writes pages for every
+game system, refuses to overwrite, never writes to the database; a snapshot of one page."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from events.catalogue import open_store
+from projections.scoresheet import PowerPlay, Scoresheet, TeamLine, build_scoresheet
+from projections.standings import build_standings
+from projections.stats import combine
+from projections.systems import READ_MODELS
+from projections.toi import ShiftLine, Toi
+from replay.cli import main
+from replay.matrix import season as matrix
+from replay.reports.game_page import KIND_WORDS
+from replay.reports.games import load_game
+from replay.reports.matrix_site import build_matrix_site
+from replay.reports.plots import histogram
+from replay.reports.render import render
+from replay.reports.season_site import leaders
+from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
+from replay.reports.units import TimeUnit, as_number, period_label
+from tests.pages_data import BONES, FACEOFF, GAMES, MATRIX, SEASON, build_db
+
+NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    return build_db(tmp_path_factory.mktemp("pages") / "pages.db")
+
+
+def _game(db: Path, game_id: str):
+    with open_store(db, create=False) as store:
+        return load_game(store, game_id)
+
+
+def _system(ruleset: str) -> None:
+    if ruleset == "dicehockey" and "dicehockey" not in READ_MODELS:
+        pytest.skip(NO_DICE)
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
+def test_every_goal_and_penalty_is_on_the_page(db: Path, ruleset: str) -> None:
+    _system(ruleset)
+    game = _game(db, GAMES[ruleset])
+    page, sheet = game.page(), game.sheet
+    played = len(sheet.home.goals_by_period)
+    assert [(g.period, g.time, g.team, g.scorer, g.assists, g.gwg) for g in page.goals] == \
+        [(period_label(g.period, played), game.unit.show(g.time), g.team, g.scorer_name,
+          g.assist_names, g.gwg) for g in sheet.goals]
+    assert [(p.period, p.time, p.team, p.player, p.minutes) for p in page.penalties] == \
+        [(period_label(p.period, played), game.unit.show(p.time), p.team, p.player_name,
+          p.minutes) for p in sheet.penalties]
+    assert all(p.kind == KIND_WORDS[s.type] for p, s in zip(page.penalties, sheet.penalties,
+                                                              strict=True))
+    for mine, line in ((page.away, sheet.away), (page.home, sheet.home)):
+        assert (mine.goals, mine.shots, mine.faceoffs, mine.blocked, mine.final, mine.pim) == \
+            (line.goals_by_period, line.shots, line.faceoffs, line.blocked, line.goals, line.pim)
+        assert mine.pp == f"{line.pp.goals}/{line.pp.opportunities}"
+        assert sum(mine.pp_goals) == line.pp.goals
+    assert sorted((g.name, g.shots_against, g.saves, g.goals_against, g.decision)
+                  for g in page.goalies) == \
+        sorted((g.name, g.shots_against, g.saves, g.goals_against, g.decision)
+               for g in sheet.goalies)
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
+def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: str) -> None:
+    _system(ruleset)
+    game = _game(db, GAMES[ruleset])
+    page, sheet, stats = game.page(), game.sheet, game.stats.to_json()
+    rows = {(s["team"], s["player"]): s for s in stats["skaters"]}
+    shifts = Counter((s.team, s.player) for s in game.toi.shifts)
+    for box, line in zip(page.boxes, (sheet.away, sheet.home), strict=True):
+        for r in box.skaters:
+            s = rows[(r.team, r.player)]
+            assert (r.name, r.g, r.a, r.p, r.plus_minus, r.pim, r.s, r.fo) == \
+                (s["name"], s["g"], s["a"], s["p"], s["plus_minus"], s["pim"], s["sog"], s["fow"])
+            assert r.shifts == shifts[(r.team, r.player)]
+        goals = [g for g in sheet.goals if g.team == line.team]
+        bench = sum(p.minutes for p in sheet.penalties if p.team == line.team
+                    and p.type == "bench_minor")
+        assert box.totals["g"] == len(goals)
+        assert box.totals["a"] == sum(len(g.assists) for g in goals)
+        assert box.totals["p"] == box.totals["g"] + box.totals["a"]
+        assert box.totals["s"] == sum(line.shots)
+        assert box.totals["fo"] == sum(line.faceoffs)
+        goalies = sum(g.pim for g in page.goalies if g.team == line.team)
+        assert box.totals["pim"] == line.pim - bench
+        assert goalies == sum(rows[(g.team, g.player)]["pim"] for g in sheet.goalies
+                              if g.team == line.team and (g.team, g.player) in rows)
+        assert box.blocked == sum(line.blocked)
+        assert box.totals["shifts"] == sum(n for (team, _), n in shifts.items()
+                                           if team == line.team and (team, _) in
+                                           {(r.team, r.player) for r in box.skaters})
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
+def test_each_shift_is_one_bar_over_its_start_and_end(db: Path, ruleset: str) -> None:
+    _system(ruleset)
+    game = _game(db, GAMES[ruleset])
+    chart = game.page().chart
+    skaters = {(p.team, p.player) for p in game.toi.players if p.position != "G"}
+    shifts = [s for s in game.toi.shifts if (s.team, s.player) in skaters]
+    assert len(chart.bars) == len(shifts)
+    for bar, s in zip(chart.bars, shifts, strict=True):
+        assert (bar.team, bar.player, bar.period, bar.start, bar.end) == \
+            (s.team, s.player, s.period, s.start, s.end)
+        left = chart.origin[s.period] + s.start * chart.scale
+        assert bar.x == pytest.approx(left + GAP)
+        assert bar.x + bar.width == pytest.approx(chart.origin[s.period] + s.end * chart.scale - GAP)
+    rows = {r.player: r for r in chart.rows}
+    assert all(rows[b.player].y < b.y < rows[b.player].y + rows[b.player].height
+               for b in chart.bars)
+    assert len(chart.goals) == len(game.sheet.goals)
+    assert len(chart.penalties) == len(game.sheet.penalties)
+    assert chart.plot_x + chart.plot_width == pytest.approx(
+        max(chart.origin.values()) + list(period_lengths(game.sheet, game.toi, game.unit)
+                                          .values())[-1] * chart.scale)
+
+
+def _team(team: str, periods: int) -> TeamLine:
+    return TeamLine(team=team, name=team, goals=0, goals_by_period=[0] * periods,
+                    shots=[0] * periods, pp=PowerPlay(0, 0), pim=0, blocked=[0] * periods,
+                    faceoffs=[0] * periods)
+
+
+def test_a_system_counting_its_own_unit_gets_periods_as_long_as_it_saw() -> None:
+    """DICE Hockey counts timing spaces: no 20:00 periods; each period is as wide as the
+    latest time in it, and times show as numbers."""
+    sheet = Scoresheet(game_id="g", decided="REG", home=_team("H", 3), away=_team("A", 3),
+                       goals=[], penalties=[], goalies=[], shootout=[])
+    toi = Toi(game_id="g", players=[], shifts=[
+        ShiftLine("H", "p", 1, 1, 0, 10, 10, 1.0), ShiftLine("H", "p", 2, 2, 4, 22, 18, 1.0),
+        ShiftLine("H", "p", 3, 3, 20, 25, 5, 1.0)])
+    unit = TimeUnit(seconds=False, show_count=str)
+    assert period_lengths(sheet, toi, unit) == {1: 10, 2: 22, 3: 25}
+    assert unit.show(7) == "7" and unit.label == "Space"
+    assert TimeUnit.of(object()).show(95) == "01:35"
+    assert as_number("12:05") == 725 and as_number(9) == 9
+    chart = build_shift_chart(sheet, toi, unit)
+    assert chart.scale == pytest.approx(chart.plot_width / 57)
+
+
+def test_the_cli_writes_a_game_page_refuses_to_overwrite_and_never_writes_the_db(
+        db: Path, tmp_path: Path, capsys) -> None:
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    page = tmp_path / "out" / "game.html"
+    assert main(["report", BONES, "-o", str(page), "--db", str(db)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<title>Quebec Glaciers 1 at Halifax Harbourmen 2</title>" in text
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in text and "<script" not in text
+    assert "@media print" in text
+    capsys.readouterr()
+    assert main(["report", BONES, "-o", str(page), "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists; give --force" in err and "Traceback" not in err
+    assert main(["report", BONES, "-o", str(page), "--force", "--db", str(db)]) == 0
+    chart = tmp_path / "chart.html"
+    assert main(["report", BONES, "--shift-chart", "-o", str(chart), "--db", str(db)]) == 0
+    assert 'id="shift-chart"' in chart.read_text(encoding="utf-8")
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report", "-o", "x.html"], "give a GAME id or --season"),
+    (["report", BONES, "--season", SEASON, "-o", "x"], "give a GAME id or --season"),
+    (["report", BONES], "-o PATH"),
+    (["report", "nope", "-o", "x.html"], "no game 'nope'"),
+    (["report", MATRIX, "-o", "x.html"], f"--season {MATRIX}"),
+    (["report", "--season", "nope", "-o", "x"], "no season 'nope'"),
+    (["report", "--season", SEASON, "--shift-chart", "-o", "x"], "--shift-chart goes with a GAME"),
+])
+def test_report_errors_are_one_line(db: Path, tmp_path: Path, monkeypatch, capsys, argv, message
+                                    ) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "x.html").exists() and not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
+def test_report_works_for_every_game_system(db: Path, tmp_path: Path, ruleset: str) -> None:
+    _system(ruleset)
+    page = tmp_path / f"{ruleset}.html"
+    assert main(["report", GAMES[ruleset], "-o", str(page), "--db", str(db)]) == 0
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    sheet = _game(db, GAMES[ruleset]).sheet
+    assert f"{sheet.away.name} {sheet.away.goals} at {sheet.home.name} {sheet.home.goals}" in text
+    assert all(g.scorer_name in text for g in sheet.goals)
+    assert all(p.player_name in text for p in sheet.penalties)
+
+
+def test_a_faceoff_tie_reads_as_one(db: Path) -> None:
+    page = _game(db, FACEOFF).page()
+    assert page.status == "Final (tie)"
+    assert {g.decision for g in page.goalies} <= {"T", ""}
+
+
+def test_season_site(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+        pairs = [(e[0], e[-1]) for e in ([r.event for r in store.iter_events(g)] for g in games)]
+    assert len(games) == 8
+    assert sorted(p.name for p in (site / "games").iterdir()) == sorted(f"{g}.html" for g in games)
+    index = html.unescape((site / "index.html").read_text(encoding="utf-8"))
+    records = build_standings(pairs)
+    for r in records:
+        assert (site / "teams" / f"{r.team}.html").exists()
+        assert re.search(rf"{re.escape(r.name)}</a> \({r.team}\)</td><td>{r.gp}</td><td>{r.w}</td>"
+                         rf"<td>{r.l}</td><td>{r.otl}</td><td>{r.points}</td>"
+                         rf"<td>{f'{r.points / (2 * r.gp):.3f}'.lstrip('0')}</td>", index), r
+    assert 'id="goals-per-game"' in index and "Save percentage" in index
+    team = html.unescape((site / "teams" / f"{records[0].team}.html").read_text(encoding="utf-8"))
+    assert 'id="points-over-season"' in team and "../games/" in team
+    assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 1
+    assert main(["report", "--season", SEASON, "-o", str(site), "--force", "--db", str(db)]) == 0
+
+
+def test_season_goals_histogram_counts_every_game(db: Path) -> None:
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+        sheets = [(n, build_scoresheet([r.event for r in store.iter_events(g)]))
+                  for n, g in enumerate(games, start=1)]
+    plot = histogram([len(s.goals) for _, s in sheets], "t", "x")
+    assert sum(c.count for c in plot.columns) == len(sheets)
+    assert [c.value for c in plot.columns] == list(range(max(len(s.goals) for _, s in sheets) + 1))
+
+
+def test_matrix_season_site_shows_its_standings_and_results(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "matrix"
+    assert main(["report", "--season", MATRIX, "-o", str(site), "--db", str(db)]) == 0
+    text = html.unescape((site / "index.html").read_text(encoding="utf-8"))
+    with open_store(db, create=False) as store:
+        standings = matrix.standings(store, MATRIX)
+        results = matrix.results(store, MATRIX)
+    view = build_matrix_site(MATRIX, results, standings)
+    assert sum(len(w.results) for w in view.weeks) == len(results)
+    for row in standings:
+        assert (f"<td>{row['rank']}</td><td class=\"text\">{row['name']}</td><td>{row['played']}"
+                f"</td><td>{row['wins']}</td>") in text
+        assert f"<td>{row['points']}</td></tr>" in text
+    assert text.count("<h3>Week ") == len({r["week"] for r in results})
+
+
+def test_templates_ship_as_package_data() -> None:
+    from importlib.resources import files
+
+    shipped = {p.name for p in files("replay.reports").joinpath("templates").iterdir()}
+    used = set(re.findall(r'render\(\s*"([^"]+)"', "".join(
+        p.read_text(encoding="utf-8") for p in Path("replay/reports").glob("*.py"))))
+    assert used and used <= shipped
+    pyproject = Path("pyproject.toml").read_text(encoding="utf-8")
+    assert '"replay.reports" = ["templates/*.j2"]' in pyproject
+
+
+class HtmlSnapshot(SingleFileSnapshotExtension):
+    _write_mode = WriteMode.TEXT
+    file_extension = "html"
+
+
+def test_bones_game_page_snapshot(db: Path, snapshot) -> None:
+    page = _game(db, BONES).page()
+    assert render("game.html.j2", page=page, nav=[]) == snapshot(extension_class=HtmlSnapshot)
+
+
+def test_season_leaders_are_those_of_rinklog_leaders(db: Path, tmp_path: Path, capsys) -> None:
+    """The site's skater boards equal `rinklog leaders --json` (which may store the stats
+    read model, so it runs on a copy of the database)."""
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    capsys.readouterr()
+    assert main(["leaders", "--season", SEASON, "--json", "--db", str(copy)]) == 0
+    boards = json.loads(capsys.readouterr().out)
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+        summed = combine(load_game(store, g).stats for g in games).to_json()
+    shown = {b.title: [(r.name, r.team, r.value) for r in b.rows] for b in leaders(summed)}
+    for title, key in (("Goals", "G"), ("Assists", "A"), ("Points", "P"), ("Plus/minus", "+/-"),
+                       ("Penalty minutes", "PIM")):
+        assert shown[title] == [(r["name"], r["team"],
+                                 f"{r['value']:+d}" if key == "+/-" else str(r["value"]))
+                                for r in boards[key]], title
