@@ -76,6 +76,7 @@ class GameSystem:
     describe: Callable[[Any, Any], str | None]  # (state, event) -> ``play``'s line, or None
     roll_json: Callable[[Any], dict[str, Any]]  # a roll as ``explain --json`` shows it
     summary: Callable[[Any], dict[str, Any]]  # a state as ``replay --json`` shows it
+    roll_for: Callable[[Any], str]  # what the next roll decides, in the play prompt's words
 
 
 BONES = GameSystem(
@@ -104,6 +105,7 @@ BONES = GameSystem(
     describe=bones_explain.describe,
     roll_json=bones_explain.roll_json,
     summary=bones_explain.summary,
+    roll_for=bones_explain.roll_for,
 )
 
 DICEHOCKEY = GameSystem(
@@ -133,6 +135,7 @@ DICEHOCKEY = GameSystem(
     describe=dicehockey_explain.describe,
     roll_json=dicehockey_explain.roll_json,
     summary=dicehockey_explain.summary,
+    roll_for=dicehockey_explain.roll_for,
 )
 
 SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES, DICEHOCKEY.name: DICEHOCKEY}

@@ -81,3 +81,34 @@ def test_the_extra_skater_of_a_delayed_penalty_at_the_prompt(monkeypatch, state)
     assert choice.slots["G"] != default.slots["G"]
     answers(monkeypatch, "")
     assert PromptCoach().lines(state) == [default]
+
+
+def test_a_roll_says_what_it_decides_and_help_explains(monkeypatch, state):
+    """The roll prompt names what the roll decides; help at a prompt lists the choices;
+    players are named by id, number or name."""
+    from engine.bones.explain import roll_for
+
+    shown: list[str] = []
+    coach = _PromptCoach(Prompter(_ask_recording(shown), shown.append))
+    coach.watch(state)
+    answers(monkeypatch, "help", "3 4 2 6")
+    assert str(coach.roll(1)) == "3 4 2 6"
+    assert any("face-off" in p or "faceoff" in p for p in shown if p.startswith("roll 1 for"))
+    assert any("blue, the two whites, red" in line for line in shown)
+    assert roll_for(state).startswith("faceoff")
+    team = state.home.team
+    centre = team.lines.forwards[1][1]
+    last_name = next(s.name for s in team.skaters if s.id == centre).split()[-1]
+    number = 1 + [s.id for s in team.skaters].index(centre)
+    for named in (last_name, str(number)):
+        answers(monkeypatch, "help", f"home C={named}", "")
+        home = next(c for c in coach.lines(state) if c.side == "home")
+        assert home.slots["C"] == centre
+    assert any("(home):" in line for line in shown)
+
+
+def _ask_recording(shown: list[str]):
+    def ask(text: str) -> str:
+        shown.append(text)
+        return ask_at_table(text)
+    return ask

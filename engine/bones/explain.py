@@ -198,3 +198,23 @@ def summary(state: GameState) -> dict[str, Any]:
         "on_ice": {side: dict(state.team(side).slots) for side in ("home", "away")},
         "puck": list(state.puck) if state.puck else None,
     }
+
+
+_STRENGTH = {"pp": "power play", "sh": "short-handed", "es": "even strength"}
+
+
+def roll_for(state: GameState) -> str:
+    """What the next roll decides, as the play prompt says it: ``Marc Roy's action, LW,
+    power play``."""
+    step = state.queue[0] if state.queue else None
+    if step is None:
+        return "the game"
+    what = step.kind.replace("_", " ")
+    if state.puck is not None and step.kind in ("action", "shot", "goalie"):
+        side, pid = state.puck
+        slot = state.slot_of(side, pid) or "-"
+        return (f"{_possessive(_name(state, pid))} {what}, {slot}, "
+                f"{_STRENGTH[state.strength(side)]}")
+    if step.side:
+        return f"{what}, {_team(state, step.side)}"
+    return what

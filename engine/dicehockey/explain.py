@@ -14,9 +14,9 @@ from engine.dicehockey.cards import Team
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.state import GameState
 from events import dicehockey as ev
-from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry
+from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry, other_side
 
-__all__ = ["describe", "roll_json", "roster_entries", "summary", "why"]
+__all__ = ["describe", "roll_for", "roll_json", "roster_entries", "summary", "why"]
 
 
 def roster_entries(team: Team) -> list[RosterEntry]:
@@ -162,3 +162,22 @@ def summary(state: GameState) -> dict[str, Any]:
         "on_ice": {side: on_ice(state, side) for side in ("home", "away")},
         "puck": list(state.puck) if state.puck else None,
     }
+
+
+def roll_for(state: GameState) -> str:
+    """What the next roll decides, as the play prompt says it: ``Hollis Pelletier's pass,
+    C, power play``."""
+    step = state.queue[0] if state.queue else None
+    if step is None:
+        return "the game"
+    what = step.kind.replace("_", " ")
+    if state.puck is not None:
+        side, pid = state.puck
+        mine, theirs = state.team(side).men_short(), state.team(other_side(side)).men_short()
+        strength = ("power play" if mine < theirs else "short-handed" if mine > theirs
+                    else "even strength")
+        slot = next((s for s, p in on_ice(state, side).items() if p == pid), "-")
+        return f"{_name(state, pid, side)}'s {what}, {slot}, {strength}"
+    if step.side:
+        return f"{what}, {_team(state, step.side)}"
+    return what

@@ -455,6 +455,7 @@ def register(app: typer.Typer) -> None:
                 ruleset=ruleset, **options)
             folded = resume_point(store, gid)
             coach = kit_for(folded.created.ruleset).prompt_coach(Prompter(ask_at_table, _out))
+            coach.watch(folded.state)  # each roll's prompt says what it decides
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")
                 return

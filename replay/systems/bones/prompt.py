@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from engine.bones.coach import DefaultCoach
+from engine.bones.explain import roll_for
 from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import TACTIC_RULES, GameState
@@ -24,10 +25,21 @@ class PromptCoach:
         self.default = DefaultCoach()
         self._ask = prompter.ask
         self._out = prompter.out
+        self.state: GameState | None = None
+
+    def watch(self, state: GameState) -> None:
+        """The game's state (the loop changes it in place): each roll's prompt then says
+        what the roll decides."""
+        self.state = state
 
     def roll(self, n: int) -> Roll:
+        what = f" for {roll_for(self.state)}" if self.state is not None else ""
         while True:
-            text = self._ask(f"roll {n} (blue white white red)")
+            text = self._ask(f"roll {n}{what} (blue white white red)")
+            if text.lower() == "help":
+                self._out("  type the four dice as they lie: blue, the two whites, red "
+                          "(e.g. 3 4 2 6); q stops the game (everything so far is kept)")
+                continue
             try:
                 return parse_roll(text)
             except RollError as err:
@@ -45,8 +57,11 @@ class PromptCoach:
         for side in ("home", "away"):
             self._show(state, side, slots[side])
         while True:
-            answer = self._ask("line change? [enter = as shown; e.g. 'home C=ID LW=ID', "
-                               "'away G=ID' pulls the goalie]")
+            answer = self._ask("line change? [enter = as shown; e.g. 'home C=Roy LW=3', "
+                               "'away G=ID' pulls the goalie; help]")
+            if answer.lower() == "help":
+                self._help(state)
+                continue
             if not answer:
                 return [LinesChanged(side=side, slots=slots[side], on_the_fly=False,
                                      rule=state.ruleset.cite("6.41"))
@@ -66,10 +81,11 @@ class PromptCoach:
                                f"(14.60, delayed penalty) [enter = {proposal.slots['G']}]")
             if not answer:
                 return proposal
-            if answer not in team.players:
+            pid = _player(state, proposal.side, answer)
+            if pid is None:
                 self._out(f"  not a {team.team.id} player: {answer!r}")
                 continue
-            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": answer})
+            choice = msgspec.structs.replace(proposal, slots={**proposal.slots, "G": pid})
             try:
                 check_choice(state, choice)
             except IllegalChoice as err:
@@ -94,17 +110,33 @@ class PromptCoach:
             return None
         new = dict(slots[side])
         for word in words[1:]:
-            slot, _, pid = word.partition("=")
-            if slot.upper() not in new or not pid:
+            slot, _, who = word.partition("=")
+            if slot.upper() not in new or not who:
                 self._out(f"  not SLOT=ID: {word!r} (slots LW C RW LD RD G; '-' for empty)")
                 return None
-            new[slot.upper()] = None if pid == "-" else pid
+            pid = None if who == "-" else _player(state, side, who)
+            if who != "-" and pid is None:
+                self._out(f"  no {state.team(side).team.id} player {who!r} (an id, a name "
+                          "such as Roy or Marc-Roy, or a number from 'help')")
+                return None
+            new[slot.upper()] = pid
         problem = check_lines(state, LinesChanged(side=side, slots=new, on_the_fly=False,
                                                   rule=state.ruleset.cite("6.41")))
         if problem:
             self._out(f"  not allowed: {problem}")
             return None
         return side, new
+
+    def _help(self, state: GameState) -> None:
+        """Every dressed player by number, name and id: what a line change may name."""
+        for side in ("home", "away"):
+            team = state.team(side)
+            self._out(f"  {team.team.id} ({side}):")
+            for i, pid in enumerate(_roster(state, side), start=1):
+                card = team.players[pid].card
+                self._out(f"    {i:>2}  {card.name} ({pid})")
+        self._out("  change lines with 'home C=NAME LW=NUMBER ...' ('-' empties a slot; "
+                  "G=a skater pulls the goalie); enter keeps the lines shown; q stops")
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
         if not (state.uses("pressure_offense") or state.uses("checking_game")):
@@ -137,7 +169,7 @@ class PromptCoach:
                 order = msgspec.structs.replace(order, first=words[1])
                 continue
             if len(words) == 2 and words[0] in ("home", "away"):
-                named = [p for p in words[1].split(",") if p]
+                named = [_player(state, words[0], p) or p for p in words[1].split(",") if p]
                 team = state.team(words[0])
                 bad = [p for p in named if p not in team.players or team.players[p].is_goalie]
                 if bad:
@@ -148,3 +180,26 @@ class PromptCoach:
                 order = msgspec.structs.replace(order, **{field: named + rest})
                 continue
             self._out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
+
+
+def _roster(state: GameState, side: str) -> list[str]:
+    """A team's dressed players in card order: skaters, then goalies (the numbers 'help'
+    shows)."""
+    team = state.team(side).team
+    return [card.id for card in [*team.skaters, *team.goalies]]
+
+
+def _player(state: GameState, side: str, who: str) -> str | None:
+    """The player a person names: his id, his number in 'help', his full name (with '-'
+    or '_' for spaces) or a last name that only he has."""
+    roster = _roster(state, side)
+    players = state.team(side).players
+    if who in players:
+        return who
+    if who.isdigit() and 1 <= int(who) <= len(roster):
+        return roster[int(who) - 1]
+    wanted = who.lower().replace("_", " ").replace("-", " ")
+    named = [pid for pid in roster if players[pid].card.name.lower() == wanted]
+    last = [pid for pid in roster if players[pid].card.name.lower().split()[-1] == wanted]
+    found = named or last
+    return found[0] if len(found) == 1 else None

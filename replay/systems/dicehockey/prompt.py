@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import parse_roll
 from engine.dicehockey.errors import IllegalChoice
+from engine.dicehockey.explain import roll_for
 from engine.dicehockey.game import check_choice
 from engine.dicehockey.lines import extra_attacker, slots_for
 from engine.dicehockey.state import GameState
@@ -36,11 +37,23 @@ class PromptCoach:
     def __init__(self, prompter: Prompter) -> None:
         self.default = DefaultCoach()
         self._ask, self._out = prompter.ask, prompter.out
+        self.state: GameState | None = None
+
+    def watch(self, state: GameState) -> None:
+        """The game's state (the loop changes it in place): each roll's prompt then says
+        what the roll decides."""
+        self.state = state
 
     def roll(self, n: int) -> Roll:
+        what = f" for {roll_for(self.state)}" if self.state is not None else ""
         while True:
+            text = self._ask(f"roll {n}{what} (red white)")
+            if text.lower() == "help":
+                self._out("  type the two ten-sided dice: red (tens), then white (ones), "
+                          "e.g. 4 3 for 43; q stops the game (everything so far is kept)")
+                continue
             try:
-                return parse_roll(self._ask(f"roll {n} (red white)"))
+                return parse_roll(text)
             except RollError as err:
                 self._out(f"  {err}")
 
@@ -51,7 +64,10 @@ class PromptCoach:
         while True:
             self._out("  coach: " + ("; ".join(_words(state, c) for c in proposal)
                                      or "no change"))
-            answer = self._ask("coach? [" + HELP + "]")
+            answer = self._ask("coach? [enter = as shown; help]")
+            if answer.lower() == "help":
+                self._out("  " + HELP)
+                continue
             if not answer:
                 return proposal
             if answer.lower() == "none":
