@@ -39,18 +39,23 @@ from typing import Any
 import sqlite_utils
 
 from events.catalogue import open_store
+from events.common import GameCreated, GameEnded
 from events.store import EventStore
 from projections.scoresheet import Scoresheet
+from projections.standings import build_standings
 from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.systems import ReadModels, read_models
 
 __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
            "stored_differences", "update"]
 
-PROJECTIONS = ("penalties", "scoresheet", "stats", "toi")
+PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
 
 _INT, _STR, _FLOAT = int, str, float
 TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
+    "rm_rosters": ("rosters", {
+        "game_id": _STR, "team": _STR, "player": _STR, "name": _STR, "position": _STR},
+        ("game_id", "team", "player")),
     # table: (projection, columns, primary key)
     "rm_scoresheet_games": ("scoresheet", {
         "game_id": _STR, "decided": _STR, "home": _STR, "away": _STR, "home_goals": _INT,
@@ -168,8 +173,45 @@ def _rows_stats(game: _Game) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _rows_rosters(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    """Who dressed, by name: what lets a plain SQL query (or Datasette) show names where
+    the other tables keep ids."""
+    created = game.events[0]
+    return {"rm_rosters": [
+        {"game_id": game.game_id, "team": sheet.team_id, "player": entry.id,
+         "name": entry.name, "position": entry.position}
+        for sheet in (created.home, created.away) for entry in sheet.roster]}
+
+
 _BUILDERS = {"scoresheet": _rows_scoresheet, "toi": _rows_toi,
-             "penalties": _rows_penalties, "stats": _rows_stats}
+             "penalties": _rows_penalties, "stats": _rows_stats, "rosters": _rows_rosters}
+
+STANDINGS = "rm_standings"
+_STANDINGS_COLUMNS = {
+    "season": _STR, "rank": _INT, "team": _STR, "name": _STR, "gp": _INT, "w": _INT,
+    "l": _INT, "otl": _INT, "t": _INT, "points": _INT, "points_pct": _FLOAT,
+    "road_wins": _INT, "gf": _INT, "ga": _INT, "diff": _INT}
+
+# Views for plain SQL and Datasette: ids joined to names (docs/datasette.md).
+VIEWS = {
+    "box_score": """
+        SELECT s.game_id, s.team, r.name, r.position, s.g, s.a, s.p, s.plus_minus, s.pim,
+               s.sog, s.shots_blocked, s.fow, t.toi, t.toi_ev, t.toi_pp, t.toi_sh, t.shifts,
+               s.player
+        FROM rm_player_stats s
+        JOIN rm_rosters r USING (game_id, team, player)
+        LEFT JOIN rm_toi_players t USING (game_id, team, player)""",
+    "goalie_box_score": """
+        SELECT g.game_id, g.team, r.name, g.toi, g.shots_against, g.saves, g.goals_against,
+               g.decision, g.player
+        FROM rm_scoresheet_goalies g JOIN rm_rosters r USING (game_id, team, player)""",
+    "goals_named": """
+        SELECT g.game_id, g.n, g.period, g.time, g.team, r.name AS scorer_name,
+               g.assists, g.strength, g.gwg, g.scorer
+        FROM rm_scoresheet_goals g
+        JOIN rm_rosters r ON r.game_id = g.game_id AND r.team = g.team
+                         AND r.player = g.scorer""",
+}
 
 
 def _sort_key(row: tuple) -> tuple:
@@ -188,6 +230,9 @@ def _ensure_tables(db: sqlite_utils.Database) -> None:
                            pk=("projection", "stream"), if_not_exists=True)
     for name, (_, columns, pk) in TABLES.items():
         db[name].create(columns, pk=pk, if_not_exists=True)
+    db[STANDINGS].create(_STANDINGS_COLUMNS, pk=("season", "team"), if_not_exists=True)
+    for name, sql in VIEWS.items():
+        db.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
 
 
 def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
@@ -278,11 +323,65 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
             game = _Game(read_models(info.system), info.stream, events)
             for projection in stale:
                 _write(conn, projection, info.stream, info.version, _BUILDERS[projection](game))
+        if wanted is None:
+            _write_standings(store)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     return folded
+
+
+def _write_standings(store: EventStore) -> None:
+    """Every season's standings, replaced whole on each update."""
+    conn = store.connection
+    conn.execute(f"DELETE FROM {STANDINGS}")
+    rows = _standings_rows(store)
+    if rows:
+        names = ", ".join(f"[{c}]" for c in _STANDINGS_COLUMNS)
+        conn.executemany(f"INSERT INTO {STANDINGS} ({names}) VALUES "
+                         f"({', '.join('?' for _ in _STANDINGS_COLUMNS)})", rows)
+
+
+def _standings_rows(store: EventStore, only: str | None = None) -> list[tuple]:
+    """The rows of every season's standings (or season ``only``'s), in column order
+    (projections/standings.py), from the first and last event of each of its finished
+    games (not branches)."""
+    games: dict[str, list[tuple[Any, Any]]] = {}
+    for info in store.streams(kind="game"):
+        season = info.meta.get("season")
+        if not season or info.meta.get("parent") is not None or "decided" not in info.meta \
+                or (only is not None and season != only):
+            continue
+        first = store.read(info.stream, 1, 1)[0].event
+        last = store.read(info.stream, info.version, info.version)[0].event
+        if isinstance(first, GameCreated) and isinstance(last, GameEnded):
+            games.setdefault(season, []).append((first, last))
+    rows = []
+    for season, played in sorted(games.items()):
+        for rank, record in enumerate(build_standings(played), start=1):
+            row = record.to_json()
+            row["points_pct"] = round(row["points"] / (2 * row["gp"]), 3) if row["gp"] else 0.0
+            rows.append(tuple([season, rank] + [row[c] for c in list(_STANDINGS_COLUMNS)[2:]]))
+    return rows
+
+
+def stored_standings_differences(store: EventStore, season: str) -> list[str] | None:
+    """Read-only: how the stored standings of ``season`` differ from the standings its
+    games give now (an empty list: identical); None when none are stored for it (a season
+    run stores its games' stats; ``projections update`` the standings)."""
+    conn = store.connection
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                        (STANDINGS,)).fetchone():
+        return None
+    names = ", ".join(f"[{c}]" for c in _STANDINGS_COLUMNS)
+    stored = sorted(conn.execute(f"SELECT {names} FROM {STANDINGS} WHERE season = ?",
+                                 (season,)).fetchall())
+    if not stored:
+        return None  # not stored yet: rinklog projections update stores them
+    fresh = sorted(_standings_rows(store, season))
+    return [] if stored == fresh else [
+        f"{STANDINGS}: {len(stored)} stored rows differ from the {len(fresh)} its games give"]
 
 
 def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) -> int:
@@ -292,7 +391,9 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) 
         conn = store.connection
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for name in [CHECKPOINTS, *TABLES]:
+            for name in VIEWS:
+                conn.execute(f"DROP VIEW IF EXISTS {name}")
+            for name in [CHECKPOINTS, *TABLES, STANDINGS]:
                 conn.execute(f"DROP TABLE IF EXISTS {name}")
             _READY.discard(store)
             conn.execute("COMMIT")
@@ -310,7 +411,7 @@ def dump(db: str | Path | EventStore) -> dict[str, list[tuple]]:
     store, close = _open(db)
     try:
         out = {}
-        for name in [CHECKPOINTS, *TABLES]:
+        for name in [CHECKPOINTS, *TABLES, STANDINGS]:
             cols = [r[1] for r in store.connection.execute(f"PRAGMA table_info({name})")]
             if not cols:
                 out[name] = []

@@ -397,7 +397,7 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
         except sqlite3.IntegrityError:
             return None  # the schema refuses it: nothing was stored
         streams = []
-        for name in ("stream", "game_id"):
+        for name in ("stream", "game_id", "season"):
             if name in cols:
                 streams += [str(values[cols.index(name)]), str(new) if cols[col] == name else ""]
         return f"{table}.{cols[col]} {values[col]!r:.40} -> {new!r:.40}", [s for s in streams if s]

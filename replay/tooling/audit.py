@@ -25,7 +25,8 @@ reported with its seq, the check, what was expected, what was recorded and the r
     is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
-    them, equal a rebuild from its events.
+    them, equal a rebuild from its events; a season's stored standings equal those its
+    games give.
 
 A season of a *season system* (Matrix Hockey, :data:`engine.systems.SEASON_SYSTEMS`: a
 league refereed by rinklog) goes through checks 1-6 as a game does (kind
@@ -64,6 +65,7 @@ from events.store import (
     verify_chain,
 )
 from projections.index import stream_index
+from projections.store import stored_differences, stored_standings_differences
 from replay.leagues.season import game_seed, season_game_id
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
@@ -599,9 +601,9 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     if not rows and store.stream_record(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
     report, events = _audit_in_store(store, game_id, seasons, rows)
-    if report.ok and read_models and report.kind == "game":
-        from projections.store import stored_differences
-        differences = stored_differences(store, game_id, events)
+    if report.ok and read_models and report.kind in ("game", "season"):
+        differences = (stored_differences(store, game_id, events) if report.kind == "game"
+                       else stored_standings_differences(store, game_id))
         if differences:
             report = dataclasses.replace(report, failure=AuditFailure(
                 "read models", report.events, "stored read models equal to a rebuild from "
