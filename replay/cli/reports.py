@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from replay.cli.common import CliError, DbOption, out, read_store
+from replay.datasette import serve
 from replay.reports import write_game_report, write_season_report
 
 
@@ -54,3 +55,21 @@ def report(
 
 def register(app: typer.Typer) -> None:
     app.command("report")(report)
+    app.command("serve")(serve_cmd)
+
+
+def serve_cmd(
+    db: DbOption = "rinklog.db",
+    host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="the port to listen on")] = 8001,
+) -> None:
+    """Browse the database in Datasette (an optional extra: pip install 'rinklog[serve]'):
+    read-only, with canned queries for box scores, standings and a player's game log.
+
+    Run rinklog projections update first so the read models are current.
+
+    Example: rinklog serve --db season.db --port 8001
+    """
+    if not 0 < port < 65536:
+        raise CliError(f"--port must be 1-65535, got {port}")
+    raise typer.Exit(serve(db, host=host, port=port))

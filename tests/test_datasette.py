@@ -1,0 +1,117 @@
+"""The database in Datasette: `rinklog serve` serves it read-only on localhost with
+rinklog's canned queries (box score, goalies, scoring summary, standings, a player's game
+log), whose rows equal the read models; and the same answers come from plain SQL."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from replay.cli import main
+
+pytest.importorskip("datasette", reason="Datasette is an optional extra (rinklog[serve])")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> object:
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - localhost
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("ds") / "league.db"
+    assert main(["season", "--games", "4", "--workers", "1", "--db", str(db)]) == 0
+    assert main(["projections", "update", "--db", str(db)]) == 0
+    return db
+
+
+def test_plain_sql_reads_names_box_scores_and_standings(season_db: Path) -> None:
+    db = sqlite3.connect(season_db)
+    rows = db.execute("SELECT name, g, a, p FROM box_score WHERE game_id = 'demo-1-0001'"
+                      ).fetchall()
+    assert len(rows) == 36 and all(isinstance(r[0], str) and " " in r[0] for r in rows)
+    goals = db.execute("SELECT home_goals + away_goals FROM rm_scoresheet_games "
+                       "WHERE game_id = 'demo-1-0001'").fetchone()[0]
+    assert sum(r[1] for r in rows) == goals - db.execute(
+        "SELECT count(*) FROM rm_scoresheet_goals WHERE game_id = 'demo-1-0001' "
+        "AND period = 5").fetchone()[0]
+    standings = db.execute("SELECT team, gp, points FROM rm_standings WHERE season = 'demo-1'"
+                           " ORDER BY rank").fetchall()
+    assert sum(gp for _, gp, _ in standings) == 2 * 4
+    db.close()
+
+
+def test_rinklog_serve_answers_the_canned_queries(season_db: Path) -> None:
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "replay.cli", "serve", "--db",
+                               str(season_db), "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _get(f"{base}/-/versions.json")
+                break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(server.stderr.read().decode()) from None
+                time.sleep(0.2)
+        name = season_db.stem
+        box = _get(f"{base}/{name}/game_box_score.json?game_id=demo-1-0001&_shape=array")
+        db = sqlite3.connect(season_db)
+        want = db.execute("SELECT sum(g), sum(a) FROM rm_player_stats "
+                          "WHERE game_id = 'demo-1-0001'").fetchone()
+        assert (sum(r["g"] for r in box), sum(r["a"] for r in box)) == want
+        standings = _get(f"{base}/{name}/season_standings.json?season=demo-1&_shape=array")
+        assert [r["team"] for r in standings] == [t for (t,) in db.execute(
+            "SELECT team FROM rm_standings WHERE season = 'demo-1' ORDER BY rank")]
+        player = box[0]["name"]
+        log = _get(f"{base}/{name}/player_game_log.json?name={urllib.request.quote(player)}"
+                   "&_shape=array")
+        assert log and {r["game_id"] for r in log} <= {f"demo-1-000{n}" for n in range(1, 5)}
+        goalies = _get(f"{base}/{name}/game_goalies.json?game_id=demo-1-0001&_shape=array")
+        assert {r["decision"] for r in goalies} >= {"W"}
+        db.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+
+
+def test_serve_without_a_database_is_one_line(tmp_path: Path, capsys) -> None:
+    assert main(["serve", "--db", str(tmp_path / "none.db")]) == 1
+    assert capsys.readouterr().err.strip() == f"rinklog: error: {tmp_path / 'none.db'}: no such database"
+
+
+def test_every_canned_query_runs_in_plain_sqlite(season_db: Path) -> None:
+    """The metadata's canned queries are plain SQL over the read models: each runs in any
+    SQLite tool, with its parameters, and finds rows."""
+    from replay.datasette import metadata_for
+
+    queries = metadata_for(season_db)["databases"][season_db.stem]["queries"]
+    db = sqlite3.connect(season_db)
+    name = db.execute("SELECT name FROM rm_rosters LIMIT 1").fetchone()[0]
+    params = {"game_id": "demo-1-0001", "season": "demo-1", "name": name}
+    for title, query in queries.items():
+        rows = db.execute(query["sql"], params).fetchall()
+        assert rows, title
+    db.close()
