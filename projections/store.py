@@ -36,8 +36,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import sqlite_utils
 
+from events.base import tag_of
 from events.catalogue import open_store
 from events.common import GameCreated, GameEnded
 from events.store import EventStore
@@ -50,9 +52,14 @@ __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
            "stored_differences", "update"]
 
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
+EVENTS_JSON = "events"
+"""An opt-in read model (``projections update --events``): every game event as JSON in
+``rm_events``, for SQL tools and Datasette (``json_extract(event, '$.scorer')``)."""
 
 _INT, _STR, _FLOAT = int, str, float
 TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
+    "rm_events": (EVENTS_JSON, {
+        "game_id": _STR, "seq": _INT, "type": _STR, "event": _STR}, ("game_id", "seq")),
     "rm_rosters": ("rosters", {
         "game_id": _STR, "team": _STR, "player": _STR, "name": _STR, "position": _STR},
         ("game_id", "team", "player")),
@@ -183,7 +190,16 @@ def _rows_rosters(game: _Game) -> dict[str, list[dict[str, Any]]]:
         for sheet in (created.home, created.away) for entry in sheet.roster]}
 
 
-_BUILDERS = {"scoresheet": _rows_scoresheet, "toi": _rows_toi,
+def _rows_events(game: _Game) -> dict[str, list[dict[str, Any]]]:
+    return {"rm_events": [
+        {"game_id": game.game_id, "seq": seq, "type": tag_of(type(event)),
+         "event": _JSON.encode(event).decode()}
+        for seq, event in enumerate(game.events, start=1)]}
+
+
+_JSON = msgspec.json.Encoder()
+
+_BUILDERS = {"events": _rows_events, "scoresheet": _rows_scoresheet, "toi": _rows_toi,
              "penalties": _rows_penalties, "stats": _rows_stats, "rosters": _rows_rosters}
 
 STANDINGS = "rm_standings"
@@ -384,8 +400,10 @@ def stored_standings_differences(store: EventStore, season: str) -> list[str] | 
         f"{STANDINGS}: {len(stored)} stored rows differ from the {len(fresh)} its games give"]
 
 
-def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) -> int:
-    """Drop every ``rm_`` table and build the read models from the streams alone."""
+def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
+            projections: Iterable[str] = PROJECTIONS) -> int:
+    """Drop every ``rm_`` table and build the read models from the streams alone (with
+    ``EVENTS_JSON`` among ``projections``, the events as JSON too)."""
     store, close = _open(db)
     try:
         conn = store.connection
@@ -400,7 +418,7 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None) 
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        return _update(store, game_ids)
+        return _update(store, game_ids, tuple(projections))
     finally:
         if close:
             store.close()

@@ -115,3 +115,29 @@ def test_every_canned_query_runs_in_plain_sqlite(season_db: Path) -> None:
         rows = db.execute(query["sql"], params).fetchall()
         assert rows, title
     db.close()
+
+
+def test_events_as_json_for_plain_sql(tmp_path: Path) -> None:
+    """projections update --events keeps every game event as JSON: json_extract reads
+    any field, the rows equal the events, and the audit holds them to the stream."""
+    from replay.tooling.audit import audit_all
+    from replay.tooling.games import open_store, read_game
+
+    db = tmp_path / "events.db"
+    assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "sql", "--db", str(db)]) == 0
+    assert main(["projections", "update", "--events", "--db", str(db)]) == 0
+    raw = sqlite3.connect(db)
+    goals = raw.execute("SELECT json_extract(event, '$.scorer') FROM rm_events "
+                        "WHERE game_id = 'HFX-QUE-sql' AND type = 'GoalScored' ORDER BY seq"
+                        ).fetchall()
+    with open_store(db) as store:
+        events = read_game(store, "HFX-QUE-sql")
+        assert [s for (s,) in goals] == [e.scorer for e in events
+                                         if type(e).__name__ == "GoalScored"]
+        assert raw.execute("SELECT count(*) FROM rm_events").fetchone()[0] == len(events)
+        assert all(r.ok for r in audit_all(store))
+    raw.execute("UPDATE rm_events SET event = json_set(event, '$.n', 99) WHERE seq = 5")
+    raw.commit()
+    raw.close()
+    with open_store(db) as store:
+        assert not all(r.ok for r in audit_all(store))  # a changed copy is caught

@@ -21,6 +21,15 @@ from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
 from replay.tooling.games import read_game
 
+EventsOption = Annotated[bool, typer.Option(
+    "--events", help="also keep every game event as JSON in rm_events, for SQL tools and "
+    "Datasette (json_extract(event, '$.scorer')); about doubles the file")]
+
+
+def _chosen(events: bool) -> tuple[str, ...]:
+    return (*rm.PROJECTIONS, rm.EVENTS_JSON) if events else rm.PROJECTIONS
+
+
 GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
 
 
@@ -182,24 +191,24 @@ projections_app = typer.Typer(
 
 
 @projections_app.command("rebuild")
-def projections_rebuild(db: DbOption = "rinklog.db") -> None:
+def projections_rebuild(db: DbOption = "rinklog.db", events: EventsOption = False) -> None:
     """Drop the rm_ tables and rebuild every read model from the streams alone.
 
     Example: rinklog projections rebuild --db rinklog.db
     """
     with _store(db) as store:
-        count = rm.rebuild(store)
+        count = rm.rebuild(store, projections=_chosen(events))
     typer.echo(f"rebuilt: {count} events folded")
 
 
 @projections_app.command("update")
-def projections_update(db: DbOption = "rinklog.db") -> None:
+def projections_update(db: DbOption = "rinklog.db", events: EventsOption = False) -> None:
     """Fold only the events past each projection's checkpoint into the rm_ tables.
 
     Example: rinklog projections update --db rinklog.db
     """
     with _store(db) as store:
-        count = rm.update(store)
+        count = rm.update(store, projections=_chosen(events))
     typer.echo(f"updated: {count} events folded")
 
 

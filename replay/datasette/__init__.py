@@ -38,6 +38,8 @@ def serve(db: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> int:
     path = Path(db)
     if not path.is_file():
         raise RinklogError(f"{path}: no such database")
+    if not host.strip():
+        raise RinklogError("--host: empty (give an address, e.g. 127.0.0.1)")
     with tempfile.TemporaryDirectory(prefix="rinklog-serve-") as tmp:
         metadata = Path(tmp) / "metadata.json"
         metadata.write_text(json.dumps(metadata_for(path), indent=2), encoding="utf-8")
