@@ -357,8 +357,8 @@ class EventStore:
                 self._create_schema()
         version = self._check_version()
         if version == SCHEMA_VERSION:
-            if not self._has_column("streams", "key") or not self._has_column("events",
-                                                                             "stream_key"):
+            if ("streams" in tables and not self._has_column("streams", "key")) or \
+                    ("events" in tables and not self._has_column("events", "stream_key")):
                 raise CorruptDatabase(f"{self.path}: schema version {SCHEMA_VERSION} but the "
                                       "streams or events table is not of that schema")
             if not tables >= _OUR_TABLES:
@@ -693,12 +693,16 @@ class EventStore:
                 (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode(),
                  source[4]),
             ).lastrowid
-            self._db.execute(
-                "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
-                " SELECT ?, seq, type_key, payload, hash FROM events"
-                " WHERE stream_key = ? AND seq <= ? ORDER BY seq",
-                (key, source[5], upto_seq),
-            )
+            try:
+                self._db.execute(
+                    "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
+                    " SELECT ?, seq, type_key, payload, hash FROM events"
+                    " WHERE stream_key = ? AND seq <= ? ORDER BY seq",
+                    (key, source[5], upto_seq),
+                )
+            except sqlite3.IntegrityError:  # rows a hand edit left under the new key
+                raise CorruptDatabase(f"{self.path}: rows of no stream are in the way of "
+                                      f"{child!r} (run rinklog audit)") from None
         return upto_seq
 
     def put_blob(self, content: bytes, media_type: str) -> str:

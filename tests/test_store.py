@@ -457,6 +457,22 @@ def test_reading_from_the_middle_links_to_the_row_before(fresh_store: EventStore
     assert list(fresh_store.iter_events("g1", 2)) == rows[1:]
 
 
+def test_rows_of_no_stream_are_never_adopted(fresh_store: EventStore, db_path: Path) -> None:
+    """Rows a hand edit left under the key the next stream would get: creating that stream
+    (an append or a branch) fails in one line, and the audit's listing names the rows."""
+    fresh_store.append("g1", sample(3), 0, system="sample")
+    tamper(db_path, "INSERT INTO events SELECT stream_key + 1, seq, type_key, payload, hash"
+                    " FROM events")
+    assert fresh_store.stream_ids() == ["g1", "(rows of no stream, key 2)"]
+    assert len(fresh_store.raw_rows("(rows of no stream, key 2)")) == 3
+    for create in (lambda: fresh_store.append("g2", sample(1), 0, system="sample"),
+                   lambda: fresh_store.copy_prefix("g1", "g1-b", 2)):
+        with pytest.raises(CorruptDatabase) as err:
+            create()
+        assert "\n" not in str(err.value) and str(db_path) in str(err.value)
+    assert [s.stream for s in fresh_store.streams()] == ["g1"]  # nothing was written
+
+
 def _old_db(db_path: Path, version: int) -> str:
     """A database in schema 1's or 2's layout, as rinklog wrote it before schema 3 (one
     events table keyed by the stream id, hex hashes and prev_hash): a game of 3 events, its
