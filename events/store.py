@@ -174,7 +174,7 @@ SELECT stream, seq, why FROM (
     FROM events WINDOW w AS (PARTITION BY stream ORDER BY seq)
 ) WHERE why IS NOT NULL LIMIT 1
 """
-_ORPHAN = re.compile(r"\(rows of no stream, key (.*)\)")
+_ORPHAN = re.compile(r"\(rows of no stream, key (-?[0-9]+)\)")  # stream_ids' name of them
 
 
 class StoredEvent(msgspec.Struct, frozen=True, gc=False):
@@ -492,7 +492,8 @@ class EventStore:
                                  (stream,)).fetchone()
         if found is not None:
             return found[0]
-        return self._orphans.get(stream)
+        orphan = _ORPHAN.fullmatch(stream)
+        return int(orphan[1]) if orphan else self._orphans.get(stream)
 
     def _type_key(self, tag: str) -> int:
         """The ``event_types`` key of a tag, added if new (inside the caller's transaction:

@@ -465,6 +465,8 @@ def test_rows_of_no_stream_are_never_adopted(fresh_store: EventStore, db_path: P
                     " FROM events")
     assert fresh_store.stream_ids() == ["g1", "(rows of no stream, key 2)"]
     assert len(fresh_store.raw_rows("(rows of no stream, key 2)")) == 3
+    with EventStore(db_path, decoders=SAMPLE) as other:  # read by that name, listed or not
+        assert other.raw_rows("(rows of no stream, key 2)") == fresh_store.raw_rows("g1")
     for create in (lambda: fresh_store.append("g2", sample(1), 0, system="sample"),
                    lambda: fresh_store.copy_prefix("g1", "g1-b", 2)):
         with pytest.raises(CorruptDatabase) as err:
