@@ -1,12 +1,13 @@
 """The SQLite event store: append-only, hash-chained streams of msgspec events.
 
-One database holds many streams (one per game, one per league season). A row is
+One database holds many streams (one per game, one per league season). An event is
 ``(stream, seq, type, payload, prev_hash, hash)``; ``seq`` runs 1..n without gaps, the
 payload is the event's msgpack bytes and the hash chains each payload to the one before:
 
     hash = BLAKE2b-256(bytes.fromhex(prev_hash) + payload)
 
-with ``prev_hash`` of seq 1 the 64-zero :data:`GENESIS`. The stream id is not hashed, so a
+with ``prev_hash`` of seq 1 the 64-zero :data:`GENESIS`, and of any other event the hash
+of the event before it. The stream id is not hashed, so a
 branch (:meth:`EventStore.copy_prefix`) shares its parent's first rows byte for byte and
 a stream's head hash is a receipt anyone can recompute from the payloads.
 
@@ -15,16 +16,23 @@ whose event union decodes it (a game system such as ``bones``, or ``league`` for
 and the store decodes a stream's payloads with that system's type from the mapping it was
 built with. It never drops or rewrites event rows; schema changes are additive.
 
-Schema versions: 1 had no ``streams.system``; 2 adds it. Opening a schema-1 database for
-writing migrates it in one transaction (the column is added and filled from ``kind``: every
-stream schema 1 ever held was a Hockey Bones game or a season); a read-only open
-(``create=False``) writes nothing and reads each stream's system from its ``kind`` instead.
-Event rows, payloads and hashes are never touched, so every head hash stays as it was.
+Schema versions (docs/storage.md): 1 had no ``streams.system``; 2 adds it; 3 is the
+compact layout: an ``events`` row is ``(stream_key, seq, type_key, payload, hash)``, keyed
+by the integer ``streams.key`` and ``event_types.key``, the hash as its 32 raw bytes and no
+stored ``prev_hash`` (it is the previous row's hash); the ``event_rows`` view shows the
+rows with schema 2's columns, as text, for plain SQL. Opening a schema-1 or -2 database for
+writing migrates it to 3 in one transaction (schema 1's system is filled from ``kind``:
+every stream schema 1 ever held was a Hockey Bones game or a season), after checking that
+every row links to the one before, so no stored ``prev_hash`` that says otherwise is
+dropped. A read-only open (``create=False``) writes nothing and reads an older layout as it
+is (a schema-1 stream's system from its ``kind``). Payloads and hashes are never changed,
+so every head hash, receipt and export stays as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -50,18 +58,60 @@ __all__ = [
     "verify_chain",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 GENESIS = "0" * 64
 """The ``prev_hash`` of every stream's first event."""
 
 _ENCODER = msgspec.msgpack.Encoder()
 _META_ENCODER = msgspec.json.Encoder(order="sorted")
-_OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "blobs"})
+_OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "event_types", "blobs"})
+_OLD_TABLES = frozenset({"rinklog_meta", "events", "streams", "blobs"})  # schemas 1 and 2
 _READ_CHUNK = 2000
 _PLAIN = msgspec.msgpack.Decoder()  # a store built without decoders: plain values
 
+_BLOBS = """
+CREATE TABLE IF NOT EXISTS blobs (
+    hash TEXT PRIMARY KEY,  -- BLAKE2b-256 hex of content
+    media_type TEXT NOT NULL,
+    content BLOB NOT NULL
+);
+"""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rinklog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS streams (
+    key INTEGER PRIMARY KEY AUTOINCREMENT,  -- events.stream_key, never reused
+    stream TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    head_hash TEXT NOT NULL,  -- hex
+    meta TEXT NOT NULL,  -- JSON object
+    system TEXT NOT NULL  -- the system whose events decode the stream
+);
+CREATE TABLE IF NOT EXISTS event_types (
+    key INTEGER PRIMARY KEY,  -- events.type_key
+    tag TEXT NOT NULL UNIQUE  -- the event's tag (its msgpack "type" key)
+);
+CREATE TABLE IF NOT EXISTS events (
+    stream_key INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    type_key INTEGER NOT NULL,
+    payload BLOB NOT NULL,  -- the event's msgpack bytes
+    hash BLOB NOT NULL,  -- BLAKE2b-256 (32 bytes) of the previous row's hash + payload
+    PRIMARY KEY (stream_key, seq)
+) WITHOUT ROWID;
+""" + _BLOBS + f"""
+CREATE VIEW IF NOT EXISTS event_rows (stream, seq, type, payload, prev_hash, hash) AS
+SELECT s.stream, e.seq, t.tag, e.payload,
+       CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
+            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1) END,
+       lower(hex(e.hash))
+FROM events e JOIN streams s ON s.key = e.stream_key
+LEFT JOIN event_types t ON t.key = e.type_key;
+"""
+
+# Schema 2's tables, for a database that lacks one of them when it is migrated.
+_SCHEMA_2 = """
 CREATE TABLE IF NOT EXISTS events (
     stream TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -76,15 +126,10 @@ CREATE TABLE IF NOT EXISTS streams (
     kind TEXT NOT NULL,
     version INTEGER NOT NULL,
     head_hash TEXT NOT NULL,
-    meta TEXT NOT NULL,  -- JSON object
-    system TEXT NOT NULL  -- the system whose events decode the stream (schema 2)
+    meta TEXT NOT NULL,
+    system TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS blobs (
-    hash TEXT PRIMARY KEY,  -- BLAKE2b-256 hex of content
-    media_type TEXT NOT NULL,
-    content BLOB NOT NULL
-);
-"""
+""" + _BLOBS
 
 # Schema 1 -> 2: every stream a schema-1 database holds is a season (league events) or a
 # game of the one system rinklog then played (Hockey Bones, with FaceOff 2008 as a ruleset).
@@ -92,8 +137,44 @@ _SCHEMA1_SYSTEM = "CASE kind WHEN 'season' THEN 'league' ELSE 'bones' END"
 _MIGRATE_1_TO_2 = (
     "ALTER TABLE streams ADD COLUMN system TEXT NOT NULL DEFAULT ''",
     f"UPDATE streams SET system = {_SCHEMA1_SYSTEM}",
-    "UPDATE rinklog_meta SET value = '2' WHERE key = 'schema_version'",
 )
+
+# Schema 2 -> 3, run after _check_links found every row linked to the one before. Payloads
+# are copied as stored (a text one a hand edit left stays text); a hash was checked to be
+# 64 lowercase hex digits, so its 32 bytes give back the same text.
+_MIGRATE_2_TO_3 = (
+    "ALTER TABLE events RENAME TO events_2",
+    "ALTER TABLE streams RENAME TO streams_2",
+    *(s for s in _SCHEMA.split(";") if "rinklog_meta" not in s and "blobs" not in s),
+    "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
+    " SELECT stream, kind, version, head_hash, meta, system FROM streams_2 ORDER BY rowid",
+    "INSERT INTO event_types (tag) SELECT DISTINCT type FROM events_2 ORDER BY type",
+    "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
+    " SELECT s.key, e.seq, t.key, e.payload, rinklog_unhex(e.hash) FROM events_2 e"
+    " JOIN streams s ON s.stream = e.stream JOIN event_types t ON t.tag = e.type"
+    " ORDER BY s.key, e.seq",
+    "DROP TABLE events_2",
+    "DROP TABLE streams_2",
+    "UPDATE rinklog_meta SET value = '3' WHERE key = 'schema_version'",
+)
+
+# The first row (stream, seq) of schema 2 that does not link to the row before it (seq
+# not 1..n, prev_hash not the previous hash or GENESIS, a hash that is not 64 lowercase hex
+# digits), or that belongs to no listed stream: what schema 3 could not keep.
+_UNLINKED = f"""
+SELECT stream, seq, why FROM (
+    SELECT stream, seq,
+        CASE WHEN stream NOT IN (SELECT stream FROM streams) THEN 'belongs to no listed stream'
+             WHEN seq IS NOT row_number() OVER w THEN 'is out of sequence'
+             WHEN prev_hash IS NOT lag(hash, 1, '{GENESIS}') OVER w
+                 THEN 'does not link to the event before it'
+             WHEN typeof(hash) != 'text' OR length(hash) != 64
+                  OR hash GLOB '*[^0-9a-f]*' THEN 'has a malformed hash'
+             WHEN typeof(type) != 'text' THEN 'has a malformed type' END AS why
+    FROM events WINDOW w AS (PARTITION BY stream ORDER BY seq)
+) WHERE why IS NOT NULL LIMIT 1
+"""
+_ORPHAN = re.compile(r"\(rows of no stream, key (-?[0-9]+)\)")  # stream_ids' name of them
 
 
 class StoredEvent(msgspec.Struct, frozen=True, gc=False):
@@ -220,8 +301,8 @@ class EventStore:
     that system's Struct classes may be appended to it, and reading it decodes with that
     system's type. Without ``decoders`` every stream decodes to plain values (enough for
     listing and raw tooling). ``create=False`` (read commands) refuses to create a database
-    that is not there yet and writes nothing on opening: a schema-1 database stays as it is
-    and is read as if migrated.
+    that is not there yet and writes nothing on opening: a schema-1 or -2 database stays as
+    it is and is read in its own layout.
     """
 
     def __init__(self, path: str | Path, *, decoders: Mapping[str, Any] | None = None,
@@ -234,7 +315,10 @@ class EventStore:
             name: _struct_classes(event_type) for name, event_type in decoders.items()
         }
         self._tags: dict[type, str] = {}
+        self._type_keys: dict[str, int] = {}  # event_types, as committed
+        self._orphans: dict[str, Any] = {}  # stream_ids' names of rows of no stream: key
         self._system_sql = "system"  # the column, or its schema-1 derivation from kind
+        self._layout = SCHEMA_VERSION  # the layout read: 3, or an older one opened read-only
         if not create and str(path) != ":memory:" and not self.path.exists():
             raise RinklogError(f"{self.path}: no such database")
         try:
@@ -268,31 +352,67 @@ class EventStore:
             db.execute("PRAGMA journal_size_limit=67108864")
         except sqlite3.DatabaseError as err:
             raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
-        if not tables >= _OUR_TABLES:
-            with self._transaction():  # a new database, or one lacking tables added since
+        if "rinklog_meta" not in tables:
+            with self._transaction():  # a new database
                 self._create_schema()
-        if self._check_version() == SCHEMA_VERSION:
-            if not self._has_system_column():
+        version = self._check_version()
+        if version == SCHEMA_VERSION:
+            if ("streams" in tables and not self._has_column("streams", "key")) or \
+                    ("events" in tables and not self._has_column("events", "stream_key")):
                 raise CorruptDatabase(f"{self.path}: schema version {SCHEMA_VERSION} but the "
-                                      "streams table has no system column")
+                                      "streams or events table is not of that schema")
+            if not tables >= _OUR_TABLES:
+                with self._transaction():  # one lacking tables: they are empty
+                    self._create_schema()
         elif writable:
             self._migrate()
-        elif not self._has_system_column():
-            self._system_sql = _SCHEMA1_SYSTEM  # read as migrated; nothing is written
+        else:  # read in its own layout; nothing is written
+            self._layout = 2
+            if version == 2 and not self._has_column("streams", "system"):
+                raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
+                                      "has no system column")
+            if not tables >= _OLD_TABLES:
+                raise CorruptDatabase(f"{self.path}: a schema-{version} database lacking "
+                                      f"tables ({', '.join(sorted(_OLD_TABLES - tables))}); "
+                                      "open it for writing to add them")
+            if not self._has_column("streams", "system"):
+                self._system_sql = _SCHEMA1_SYSTEM
 
     def _migrate(self) -> None:
-        """Schema 1 -> 2 in one transaction (another process may have done it meanwhile)."""
+        """Schema 1 or 2 -> 3 in one transaction (another process may have done it meanwhile);
+        refused, writing nothing, when a row does not link to the one before it. The space
+        the old rows took is given back afterwards (VACUUM), when no one else is reading."""
+        db = self._db
+        db.create_function("rinklog_unhex", 1, bytes.fromhex, deterministic=True)
         with self._transaction():
-            if self._check_version() == SCHEMA_VERSION:
+            version = self._check_version()
+            if version == SCHEMA_VERSION:
                 return
-            if self._has_system_column():  # e.g. a streams table created since
-                self._db.execute(_MIGRATE_1_TO_2[-1])
-                return
-            for statement in _MIGRATE_1_TO_2:
-                self._db.execute(statement)
+            for statement in _SCHEMA_2.split(";"):  # a table it lacked, as it would have been
+                if statement.strip():
+                    db.execute(statement)
+            if version == 2 and not self._has_column("streams", "system"):
+                raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
+                                      "has no system column")
+            if not self._has_column("streams", "system"):  # schema 1
+                for statement in _MIGRATE_1_TO_2:
+                    db.execute(statement)
+            bad = db.execute(_UNLINKED).fetchone()
+            if bad is not None:
+                raise CorruptDatabase(
+                    f"{self.path}: cannot migrate this schema-{version} database to schema "
+                    f"{SCHEMA_VERSION}: stream {_text(bad[0])!r} event {_text(bad[1])} "
+                    f"{bad[2]}; nothing was changed (rinklog audit reads it as it is)")
+            for statement in _MIGRATE_2_TO_3:
+                if statement.strip():
+                    db.execute(statement)
+        try:
+            db.execute("VACUUM")
+        except sqlite3.OperationalError:  # busy, or no room for the copy: it stays larger
+            pass
 
-    def _has_system_column(self) -> bool:
-        return any(r[1] == "system" for r in self._db.execute("PRAGMA table_info(streams)"))
+    def _has_column(self, table: str, column: str) -> bool:
+        return any(r[1] == column for r in self._db.execute(f"PRAGMA table_info({table})"))
 
     def _create_schema(self) -> None:
         for statement in _SCHEMA.split(";"):
@@ -309,7 +429,7 @@ class EventStore:
             "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
         ).fetchone()
         value = str(row[0]) if row is not None else ""
-        if value in ("1", str(SCHEMA_VERSION)):
+        if value in ("1", "2", str(SCHEMA_VERSION)):
             return int(value)
         if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
             raise CorruptDatabase(
@@ -354,12 +474,36 @@ class EventStore:
             tag = self._tags[cls] = tag_of(cls)
         return tag
 
-    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str] | None:
-        """``(kind, version, head_hash, meta, system)`` of a stream, or None."""
+    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str, Any] | None:
+        """``(kind, version, head_hash, meta, system, key)`` of a stream, or None; ``key``
+        is what its event rows are stored under (the stream id in an older layout)."""
         return self._db.execute(
-            f"SELECT kind, version, head_hash, meta, {self._system_sql} FROM streams"
-            " WHERE stream = ?", (stream,)
+            f"SELECT kind, version, head_hash, meta, {self._system_sql},"
+            f" {'key' if self._layout == 3 else 'stream'} FROM streams WHERE stream = ?",
+            (stream,)
         ).fetchone()
+
+    def _events_key(self, stream: str) -> Any:
+        """What a stream's rows are stored under, whether or not it is listed (rows of no
+        stream by the name :meth:`stream_ids` gave them)."""
+        if self._layout != 3:
+            return stream
+        found = self._db.execute("SELECT key FROM streams WHERE stream = ?",
+                                 (stream,)).fetchone()
+        if found is not None:
+            return found[0]
+        orphan = _ORPHAN.fullmatch(stream)
+        return int(orphan[1]) if orphan else self._orphans.get(stream)
+
+    def _type_key(self, tag: str) -> int:
+        """The ``event_types`` key of a tag, added if new (inside the caller's transaction:
+        the cache learns it only once that commits)."""
+        found = self._db.execute("SELECT key FROM event_types WHERE tag = ?", (tag,)).fetchone()
+        if found is None:
+            self._db.execute("INSERT INTO event_types (tag) VALUES (?)", (tag,))
+            found = self._db.execute("SELECT key FROM event_types WHERE tag = ?",
+                                     (tag,)).fetchone()
+        return found[0]
 
     def _decoder_for(self, stream: str, system: str) -> msgspec.msgpack.Decoder:
         """The decoder of a stream's system (plain values for a store without decoders)."""
@@ -375,8 +519,9 @@ class EventStore:
         return decoder
 
     def _check_writable(self) -> None:
-        if self._system_sql != "system":
-            raise RinklogError(f"{self.path} is a schema-1 database opened read-only: a "
+        if self._layout != SCHEMA_VERSION:
+            old = 1 if self._system_sql != "system" else self._layout
+            raise RinklogError(f"{self.path} is a schema-{old} database opened read-only: a "
                                "command that writes (sim, branch, import...) migrates it first")
 
     def _check_system(self, stream: str, system: str | None) -> str:
@@ -453,31 +598,38 @@ class EventStore:
             if current is None:
                 system = self._check_system(stream, system)
                 head = GENESIS
-                db.execute(
+                key = db.execute(
                     "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
                     " VALUES (?, ?, 0, ?, ?, ?)",
                     (stream, kind, GENESIS, encode_meta(meta or {}), system),
-                )
+                ).lastrowid
             else:
-                head = current[2]
+                head, key = current[2], current[5]
                 if meta:
                     self._merge_meta(stream, current[3], meta)
             if not encoded:
                 return actual
+            try:
+                prev = bytes.fromhex(head)
+            except (TypeError, ValueError):
+                raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed head "
+                                      "hash (run rinklog audit)") from None
             blake2b = hashlib.blake2b
-            prev_raw, prev_hex = bytes.fromhex(head), head
+            type_keys = self._type_keys
+            new_keys: dict[str, int] = {}
             rows = []
             seq = actual
             for tag, payload in encoded:
                 seq += 1
-                raw = blake2b(prev_raw + payload, digest_size=32).digest()
-                digest = raw.hex()
-                rows.append((stream, seq, tag, payload, prev_hex, digest))
-                prev_raw, prev_hex = raw, digest
+                type_key = type_keys.get(tag) or new_keys.get(tag)
+                if type_key is None:
+                    type_key = new_keys[tag] = self._type_key(tag)
+                prev = blake2b(prev + payload, digest_size=32).digest()
+                rows.append((key, seq, type_key, payload, prev))
             try:
                 db.executemany(
-                    "INSERT INTO events (stream, seq, type, payload, prev_hash, hash)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
+                    " VALUES (?, ?, ?, ?, ?)",
                     rows,
                 )
             except sqlite3.IntegrityError:
@@ -485,9 +637,10 @@ class EventStore:
                     f"{self.path}: stream {stream!r} has rows past its recorded version {actual}"
                 ) from None
             db.execute(
-                "UPDATE streams SET version = ?, head_hash = ? WHERE stream = ?",
-                (seq, prev_hex, stream),
+                "UPDATE streams SET version = ?, head_hash = ? WHERE key = ?",
+                (seq, prev.hex(), key),
             )
+        type_keys.update(new_keys)  # committed
         return seq
 
     def update_meta(self, stream: str, **fields: Any) -> dict[str, Any]:
@@ -528,24 +681,29 @@ class EventStore:
             head = GENESIS
             if upto_seq:
                 found = self._db.execute(
-                    "SELECT hash FROM events WHERE stream = ? AND seq = ?", (parent, upto_seq)
+                    "SELECT hash FROM events WHERE stream_key = ? AND seq = ?",
+                    (source[5], upto_seq)
                 ).fetchone()
                 if found is None:
                     raise CorruptDatabase(f"{self.path}: stream {parent!r} lacks event {upto_seq}")
-                head = found[0]
+                head = _hex(found[0])
             child_meta = {"parent": parent, "parent_seq": upto_seq, **(meta or {})}
-            self._db.execute(
+            key = self._db.execute(
                 "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode(),
                  source[4]),
-            )
-            self._db.execute(
-                "INSERT INTO events (stream, seq, type, payload, prev_hash, hash)"
-                " SELECT ?, seq, type, payload, prev_hash, hash FROM events"
-                " WHERE stream = ? AND seq <= ? ORDER BY seq",
-                (child, parent, upto_seq),
-            )
+            ).lastrowid
+            try:
+                self._db.execute(
+                    "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
+                    " SELECT ?, seq, type_key, payload, hash FROM events"
+                    " WHERE stream_key = ? AND seq <= ? ORDER BY seq",
+                    (key, source[5], upto_seq),
+                )
+            except sqlite3.IntegrityError:  # rows a hand edit left under the new key
+                raise CorruptDatabase(f"{self.path}: rows of no stream are in the way of "
+                                      f"{child!r} (run rinklog audit)") from None
         return upto_seq
 
     def put_blob(self, content: bytes, media_type: str) -> str:
@@ -635,9 +793,17 @@ class EventStore:
         the table does not list are orphans the audit reports)."""
         listed = [r[0] for r in self._db.execute("SELECT stream FROM streams ORDER BY rowid")]
         seen = set(listed)
-        orphans = [r[0] for r in self._db.execute("SELECT DISTINCT stream FROM events")
-                   if r[0] not in seen]
-        return listed + sorted(orphans, key=str)
+        if self._layout != 3:
+            orphans = [r[0] for r in self._db.execute("SELECT DISTINCT stream FROM events")
+                       if r[0] not in seen]
+            return listed + sorted(orphans, key=str)
+        # the stream id of rows whose stream_key names no stream is lost: they are named
+        # for their key (and read by that name)
+        for (key,) in self._db.execute(
+                "SELECT DISTINCT stream_key FROM events WHERE stream_key NOT IN"
+                " (SELECT key FROM streams)"):
+            self._orphans[f"(rows of no stream, key {key!r})"] = key
+        return listed + sorted(name for name in self._orphans if name not in seen)
 
     def blob_record(self, digest: str) -> tuple[bytes, str] | None:
         """A blob's content and media type as stored (unchecked), or None."""
@@ -654,11 +820,14 @@ class EventStore:
         """A stream's event rows as stored, undecoded, whether or not it is listed; a value
         a hand edit left with another SQLite type is read so that it cannot check out (a
         payload as bytes, hashes and type as text, a seq that is not an integer as -1)."""
+        key = self._events_key(stream)
+        if key is None:
+            return []
         return [StoredEvent(r.seq if type(r.seq) is int else -1, _text(r.type), None,
                             r.payload if isinstance(r.payload, bytes) else
                             _text(r.payload).encode("utf-8", "surrogatepass"),
                             _text(r.prev_hash), _text(r.hash))
-                for r in self._gen_rows(stream, 1, -1, None)]
+                for r in self._gen_rows(stream, key, 1, -1, None)]
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True
@@ -682,23 +851,40 @@ class EventStore:
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
         decoder = self._decoder_for(stream, row[4]) if decode else None  # once per read
-        return self._gen_rows(stream, start, stop if stop is not None else -1, decoder,
+        return self._gen_rows(stream, row[5], start, stop if stop is not None else -1, decoder,
                               _text(row[4]))
 
-    def _gen_rows(self, stream: str, start: int, stop: int,
+    def _gen_rows(self, stream: str, key: Any, start: int, stop: int,
                   decoder: msgspec.msgpack.Decoder | None, system: str = ""
                   ) -> Iterator[StoredEvent]:
-        """Rows of ``stream`` from ``start`` to ``stop`` (-1: the end), decoded with
-        ``decoder`` (the stream's system's) unless it is None."""
-        cursor = self._db.execute(
-            "SELECT seq, type, payload, prev_hash, hash FROM events"
-            " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
-            (stream, start, stop, stop),
-        )
+        """Rows of ``stream`` (stored under ``key``) from ``start`` to ``stop`` (-1: the
+        end), decoded with ``decoder`` (the stream's system's) unless it is None."""
+        if self._layout == 3:
+            cursor = self._db.execute(
+                "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
+                " LEFT JOIN event_types t ON t.key = e.type_key"
+                " WHERE e.stream_key = ? AND e.seq >= ? AND (? < 0 OR e.seq <= ?)"
+                " ORDER BY e.seq",
+                (key, start, stop, stop),
+            )
+            prev = GENESIS
+            if start > 1:  # the hash of the row before the first one read
+                before = self._db.execute(
+                    "SELECT hash FROM events WHERE stream_key = ? AND seq < ?"
+                    " ORDER BY seq DESC LIMIT 1", (key, start)).fetchone()
+                prev = GENESIS if before is None else _hex(before[0])
+            chunks = _linked(cursor, prev)
+        else:
+            cursor = self._db.execute(
+                "SELECT seq, type, payload, prev_hash, hash FROM events"
+                " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
+                (key, start, stop, stop),
+            )
+            chunks = iter(lambda: cursor.fetchmany(_READ_CHUNK), [])
         decode = decoder is not None
         decode_one = (decoder or _PLAIN).decode
         tags: dict[type, str] = {}
-        while chunk := cursor.fetchmany(_READ_CHUNK):
+        for chunk in chunks:
             for seq, type_, payload, prev_hash, digest in chunk:
                 event = None
                 if decode:
@@ -722,8 +908,29 @@ class EventStore:
 
     def verify(self, stream: str) -> int | None:
         """Check a stream's hash chain and recorded head; the first bad seq, or None."""
-        head = self.head_hash(stream)
-        return verify_chain(self._gen_rows(stream, 1, -1, None), expected_head=head)
+        row = self._stream_row(stream)
+        if row is None:
+            raise UnknownGame(f"no stream {stream!r} in {self.path}")
+        return verify_chain(self._gen_rows(stream, row[5], 1, -1, None), expected_head=row[2])
+
+
+def _hex(digest: Any) -> str:
+    """A stored hash as hex; a value a hand edit left with another SQLite type reads as
+    text that is no hash (its repr), so it cannot check out."""
+    return digest.hex() if isinstance(digest, bytes) else repr(digest)
+
+
+def _linked(cursor: sqlite3.Cursor, prev: str) -> Iterator[list[tuple[Any, ...]]]:
+    """Schema-3 rows ``(seq, tag, payload, hash)`` a chunk at a time as ``(seq, type,
+    payload, prev_hash, hash)``: each row's prev_hash is the hash of the row before it
+    (``prev`` for the first), its type the tag its type key names ("" for none)."""
+    while chunk := cursor.fetchmany(_READ_CHUNK):
+        out = []
+        for seq, tag, payload, digest in chunk:
+            digest = digest.hex() if type(digest) is bytes else repr(digest)
+            out.append((seq, "" if tag is None else tag, payload, prev, digest))
+            prev = digest
+        yield out
 
 
 class _Transaction:

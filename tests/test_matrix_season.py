@@ -133,11 +133,12 @@ def test_a_pick_changed_in_the_database_breaks_the_chain(capsys, tmp_path: Path)
     run(capsys, "matrix", "picks", season, str(picks), "--week", "1", "--db", str(db))
     run(capsys, "matrix", "play", season, "--week", "1", "--db", str(db))
     with sqlite3.connect(db) as con:
-        seq, payload = con.execute("SELECT seq, payload FROM events WHERE type = "
+        seq, payload = con.execute("SELECT seq, payload FROM event_rows WHERE type = "
                                    "'matrix.PicksSent'").fetchone()
         event = msgspec.msgpack.decode(payload, type=PicksSent)
         changed = msgspec.structs.replace(event, picks=[Pick("championship", "A", "3")])
-        con.execute("UPDATE events SET payload = ? WHERE seq = ? AND stream = ?",
+        con.execute("UPDATE events SET payload = ? WHERE seq = ? AND stream_key = "
+                    "(SELECT key FROM streams WHERE stream = ?)",
                     (msgspec.msgpack.encode(changed), seq, season))
     code, out, _ = run(capsys, "audit", season, "--db", str(db))
     assert code == 1 and "chain" in out

@@ -1,9 +1,12 @@
-"""Schema 1 -> 2: a database written before streams recorded their system.
+"""Schemas 1 and 2 -> 3: databases written before streams recorded their system, and
+before the compact layout.
 
-``tests/data/schema1.db.gz`` was written by rinklog before this change (see
-tests/data/README.md): a Hockey Bones game, a FaceOff 2008 game, a branch and a one-game
-season. Opening it for writing migrates it in place; a read command reads it as if migrated
-and writes nothing; either way every stored game keeps its head hash.
+``tests/data/schema1.db.gz`` was written by rinklog at schema 1 (see tests/data/README.md):
+a Hockey Bones game, a FaceOff 2008 game, a branch and a one-game season. The schema-2
+database is that file as rinklog at schema 2 migrated it (the system column added and
+filled from ``kind``, nothing else touched). Opening either for writing migrates it in
+place to schema 3; a read command reads it in its own layout and writes nothing; either way
+every stored game keeps its rows' bytes and hashes, so its head hash and receipt.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 from events.catalogue import open_store
 from events.errors import CorruptDatabase, RinklogError
 from events.league import SeasonCreated
-from events.store import SCHEMA_VERSION
+from events.store import _MIGRATE_1_TO_2, SCHEMA_VERSION
 from replay.cli import main
 from replay.tooling.audit import audit_all, audit_game
 
@@ -29,8 +32,18 @@ SYSTEMS = {"bones-1": "bones", "faceoff-1": "bones", "bones-1-b1": "bones",
            "demo-s1": "league", "demo-s1-0001": "bones"}
 
 
+@pytest.fixture(params=[1, 2], ids=["schema1", "schema2"])
+def old_db(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    path = tmp_path / "old.db"
+    path.write_bytes(gzip.decompress((DATA / "schema1.db.gz").read_bytes()))
+    if request.param == 2:  # what rinklog at schema 2 did to it on a writing open
+        _raw(path, "BEGIN; " + "; ".join(_MIGRATE_1_TO_2) + "; UPDATE rinklog_meta SET value"
+                   " = '2' WHERE key = 'schema_version'; COMMIT; VACUUM;")
+    return path
+
+
 @pytest.fixture
-def old_db(tmp_path: Path) -> Path:
+def schema1_db(tmp_path: Path) -> Path:
     path = tmp_path / "old.db"
     path.write_bytes(gzip.decompress((DATA / "schema1.db.gz").read_bytes()))
     return path
@@ -39,6 +52,9 @@ def old_db(tmp_path: Path) -> Path:
 def _raw(path: Path, sql: str) -> list[tuple]:
     db = sqlite3.connect(path, isolation_level=None)  # autocommit, as a hand edit
     try:
+        if sql.startswith("BEGIN"):
+            db.executescript(sql)
+            return []
         return db.execute(sql).fetchall()
     finally:
         db.close()
@@ -49,9 +65,11 @@ def _schema_version(path: Path) -> str:
 
 
 def _events_digest(path: Path) -> str:
-    """A digest of every event row exactly as stored."""
+    """A digest of every event row as schema 1 and 2 stored it (in schema 3: as its
+    ``event_rows`` view shows it)."""
     digest = hashlib.blake2b()
-    for row in _raw(path, "SELECT stream, seq, type, payload, prev_hash, hash FROM events "
+    table = "event_rows" if _schema_version(path) == "3" else "events"
+    for row in _raw(path, f"SELECT stream, seq, type, payload, prev_hash, hash FROM {table} "
                           "ORDER BY stream, seq"):
         digest.update(repr(row).encode())
     return digest.hexdigest()
@@ -61,20 +79,22 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
-def test_the_fixture_is_a_schema1_database(old_db: Path) -> None:
-    assert _schema_version(old_db) == "1"
-    assert "system" not in [r[1] for r in _raw(old_db, "PRAGMA table_info(streams)")]
-    assert {r[0]: r[1] for r in _raw(old_db, "SELECT stream, head_hash FROM streams")} == \
+def test_the_fixture_is_a_schema1_database(schema1_db: Path) -> None:
+    assert _schema_version(schema1_db) == "1"
+    assert "system" not in [r[1] for r in _raw(schema1_db, "PRAGMA table_info(streams)")]
+    assert {r[0]: r[1] for r in _raw(schema1_db, "SELECT stream, head_hash FROM streams")} == \
         {s: h["head_hash"] for s, h in HEADS.items()}
-    assert old_db.stat().st_size < 4_000_000 and (DATA / "schema1.db.gz").stat().st_size < 1_000_000
+    assert schema1_db.stat().st_size < 4_000_000
+    assert (DATA / "schema1.db.gz").stat().st_size < 1_000_000
 
 
 @pytest.mark.parametrize("journal", ["delete", "wal"])
-def test_read_commands_on_a_schema1_database_work_and_write_nothing(
+def test_read_commands_on_an_old_database_work_and_write_nothing(
         old_db: Path, journal: str, capsys) -> None:
-    """A read command (create=False) reads an old file as if migrated: the file, whether
+    """A read command (create=False) reads an old file in its own layout: the file, whether
     rinklog left it in WAL mode or not, stays byte for byte as it was."""
     _raw(old_db, f"PRAGMA journal_mode={journal}")
+    version = _schema_version(old_db)
     before = _files(old_db.parent)
     capsys.readouterr()
     assert main(["games", "--db", str(old_db)]) == 0
@@ -85,22 +105,23 @@ def test_read_commands_on_a_schema1_database_work_and_write_nothing(
     assert main(["events", "faceoff-1", "--db", str(old_db)]) == 0
     assert main(["scoresheet", "bones-1-b1", "--db", str(old_db)]) == 0
     assert _files(old_db.parent) == before
-    assert _schema_version(old_db) == "1"
+    assert _schema_version(old_db) == version
 
 
-def test_a_read_only_store_of_a_schema1_database_reads_its_systems(old_db: Path) -> None:
+def test_a_read_only_store_of_an_old_database_reads_its_systems(old_db: Path) -> None:
+    version = _schema_version(old_db)
     with open_store(old_db, create=False) as store:
         assert {s.stream: s.system for s in store.streams()} == SYSTEMS
         assert store.stream_record("demo-s1").system == "league"
         assert isinstance(store.read("demo-s1")[0].event, SeasonCreated)
         assert all(r.ok for r in audit_all(store))
         # writing needs the migration, which a read-only open does not do
-        with pytest.raises(RinklogError, match="schema-1") as err:
+        with pytest.raises(RinklogError, match=f"schema-{version}") as err:
             store.copy_prefix("bones-1", "x", 10)
         assert str(old_db) in str(err.value) and "\n" not in str(err.value)
-        with pytest.raises(RinklogError, match="schema-1"):
+        with pytest.raises(RinklogError, match=f"schema-{version}"):
             store.append_encoded("bones-1", [], 1247)
-    assert _schema_version(old_db) == "1"
+    assert _schema_version(old_db) == version
 
 
 def test_opening_for_writing_migrates_and_keeps_every_head_hash(old_db: Path, capsys) -> None:
@@ -112,9 +133,14 @@ def test_opening_for_writing_migrates_and_keeps_every_head_hash(old_db: Path, ca
         for stream, head in HEADS.items():
             assert store.verify(stream) is None
             assert store.head_hash(stream) == head["head_hash"]
-    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "2"
+    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "3"
     assert dict(_raw(old_db, "SELECT stream, system FROM streams")) == SYSTEMS
     assert _events_digest(old_db) == events_before  # rows, payloads and hashes untouched
+    assert [r[1] for r in _raw(old_db, "PRAGMA table_info(events)")] == \
+        ["stream_key", "seq", "type_key", "payload", "hash"]
+    assert {r[0] for r in _raw(old_db, "SELECT name FROM sqlite_master WHERE type='table'"
+                                       " AND name NOT LIKE 'rm_%'")} == \
+        {"rinklog_meta", "streams", "event_types", "events", "blobs", "sqlite_sequence"}
     with open_store(old_db) as store:  # a second open finds nothing to do
         assert {s.stream: s.system for s in store.streams()} == SYSTEMS
     capsys.readouterr()

@@ -57,6 +57,8 @@ def _d10_face(roll, die: int):
     return type(roll)(red, white)
 
 
+KEY = "(SELECT key FROM streams WHERE stream=?)"  # a stream's events.stream_key
+
 # A roll with one die turned to another face (a forger's change), by system.
 OTHER_FACE = {"bones": _bones_face, "dicehockey": _d10_face}
 # A decision whose recorded outcome a forger flips, by system: (event type, field).
@@ -97,17 +99,18 @@ def test_any_changed_byte_fails_at_that_event(db, tmp_path_factory, seq_frac, by
     seq = 1 + int(seq_frac * (n - 1))
     with open_store(path) as store:
         raw = sqlite3.connect(path)
-        (payload,) = raw.execute("SELECT payload FROM events WHERE stream=? AND seq=?",
-                                 (game, seq)).fetchone()
+        (payload,) = raw.execute(f"SELECT payload FROM events WHERE stream_key={KEY} "
+                                 "AND seq=?", (game, seq)).fetchone()
         changed = bytearray(payload)
         changed[byte % len(changed)] ^= 1 << bit
-        raw.execute("UPDATE events SET payload=? WHERE stream=? AND seq=?",
+        raw.execute(f"UPDATE events SET payload=? WHERE stream_key={KEY} AND seq=?",
                     (bytes(changed), game, seq))
         raw.commit()
         try:
             report = audit_game(store, game)
         finally:
-            raw.execute("UPDATE events SET payload=? WHERE stream=? AND seq=?", (payload, game, seq))
+            raw.execute(f"UPDATE events SET payload=? WHERE stream_key={KEY} AND seq=?",
+                        (payload, game, seq))
             raw.commit()
             raw.close()
     assert report.failure is not None and report.failure.seq <= seq
@@ -120,22 +123,24 @@ def test_removed_or_reordered_event_fails(db, seq_frac, swap) -> None:
     path, game, n = db
     seq = 1 + int(seq_frac * (n - 2))
     raw = sqlite3.connect(path)
-    rows = raw.execute("SELECT seq, type, payload, prev_hash, hash FROM events WHERE stream=? "
-                       "AND seq IN (?, ?) ORDER BY seq", (game, seq, seq + 1)).fetchall()
+    (key,) = raw.execute("SELECT key FROM streams WHERE stream=?", (game,)).fetchone()
+    rows = raw.execute("SELECT seq, type_key, payload, hash FROM events WHERE stream_key=? "
+                       "AND seq IN (?, ?) ORDER BY seq", (key, seq, seq + 1)).fetchall()
     try:
         if swap:
             for (s, *_), (_, *rest) in zip(rows, reversed(rows), strict=True):
-                raw.execute("UPDATE events SET type=?, payload=?, prev_hash=?, hash=? "
-                            "WHERE stream=? AND seq=?", (*rest, game, s))
+                raw.execute("UPDATE events SET type_key=?, payload=?, hash=? "
+                            "WHERE stream_key=? AND seq=?", (*rest, key, s))
         else:
-            raw.execute("DELETE FROM events WHERE stream=? AND seq=?", (game, seq))
+            raw.execute("DELETE FROM events WHERE stream_key=? AND seq=?", (key, seq))
         raw.commit()
         with open_store(path) as store:
             report = audit_game(store, game)
     finally:
-        raw.execute("DELETE FROM events WHERE stream=? AND seq IN (?, ?)", (game, seq, seq + 1))
-        raw.executemany("INSERT INTO events (stream, seq, type, payload, prev_hash, hash) "
-                        "VALUES (?, ?, ?, ?, ?, ?)", [(game, *r) for r in rows])
+        raw.execute("DELETE FROM events WHERE stream_key=? AND seq IN (?, ?)",
+                    (key, seq, seq + 1))
+        raw.executemany("INSERT INTO events (stream_key, seq, type_key, payload, hash) "
+                        "VALUES (?, ?, ?, ?, ?)", [(key, *r) for r in rows])
         raw.commit()
         raw.close()
     assert report.failure is not None and report.failure.seq <= seq + 1

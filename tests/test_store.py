@@ -422,33 +422,109 @@ def test_copy_prefix_copies_the_system(db_path: Path) -> None:
         assert [r.event for r in store.read("d1-b")] == [Drafted(1), Drafted(9)]
 
 
-# --- schema 1 -> 2 ------------------------------------------------------------------------
+# --- the layout (schema 3) and older ones ----------------------------------------------
 
 
-def _schema1(db_path: Path) -> str:
-    """A schema-1 database (no streams.system) holding a game and a season; its bytes' hash."""
-    with EventStore(db_path, decoders=SAMPLE) as store:
-        store.append("g1", sample(3), 0, system="sample", meta={"home": "HFX"})
-        store.append("s1", [], 0, kind="season", system="sample")
-    tamper(db_path, "ALTER TABLE streams DROP COLUMN system",
-           "UPDATE rinklog_meta SET value = '1' WHERE key = 'schema_version'", "VACUUM")
+def test_schema_3_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: Path) -> None:
+    """A row is (stream_key, seq, type_key, payload, hash): the stream id and the tag once
+    each, the hash as 32 bytes, no prev_hash; the event_rows view shows schema 2's columns."""
+    fresh_store.append("g1", sample(3), 0, system="sample")
+    fresh_store.copy_prefix("g1", "g1-b", 2)
+    rows = fresh_store.read("g1", decode=False)
+    db = sqlite3.connect(db_path)
+    try:
+        assert [r[1] for r in db.execute("PRAGMA table_info(events)")] == \
+            ["stream_key", "seq", "type_key", "payload", "hash"]
+        stored = db.execute("SELECT s.stream, e.seq, t.tag, e.payload, e.hash FROM events e"
+                            " JOIN streams s ON s.key = e.stream_key"
+                            " JOIN event_types t ON t.key = e.type_key"
+                            " WHERE s.stream = 'g1' ORDER BY e.seq").fetchall()
+        assert stored == [("g1", r.seq, r.type, r.payload, bytes.fromhex(r.hash)) for r in rows]
+        assert db.execute("SELECT tag FROM event_types ORDER BY key").fetchall() == \
+            [("Rolled",), ("Shot",)]
+        view = db.execute("SELECT stream, seq, type, payload, prev_hash, hash FROM event_rows"
+                          " ORDER BY stream, seq").fetchall()
+        assert view == [("g1", r.seq, r.type, r.payload, r.prev_hash, r.hash) for r in rows] + \
+            [("g1-b", r.seq, r.type, r.payload, r.prev_hash, r.hash) for r in rows[:2]]
+    finally:
+        db.close()
+
+
+def test_reading_from_the_middle_links_to_the_row_before(fresh_store: EventStore) -> None:
+    fresh_store.append("g1", sample(5), 0, system="sample")
+    rows = fresh_store.read("g1")
+    assert fresh_store.read("g1", 3, 4) == rows[2:4]
+    assert list(fresh_store.iter_events("g1", 2)) == rows[1:]
+
+
+def test_rows_of_no_stream_are_never_adopted(fresh_store: EventStore, db_path: Path) -> None:
+    """Rows a hand edit left under the key the next stream would get: creating that stream
+    (an append or a branch) fails in one line, and the audit's listing names the rows."""
+    fresh_store.append("g1", sample(3), 0, system="sample")
+    tamper(db_path, "INSERT INTO events SELECT stream_key + 1, seq, type_key, payload, hash"
+                    " FROM events")
+    assert fresh_store.stream_ids() == ["g1", "(rows of no stream, key 2)"]
+    assert len(fresh_store.raw_rows("(rows of no stream, key 2)")) == 3
+    with EventStore(db_path, decoders=SAMPLE) as other:  # read by that name, listed or not
+        assert other.raw_rows("(rows of no stream, key 2)") == fresh_store.raw_rows("g1")
+    for create in (lambda: fresh_store.append("g2", sample(1), 0, system="sample"),
+                   lambda: fresh_store.copy_prefix("g1", "g1-b", 2)):
+        with pytest.raises(CorruptDatabase) as err:
+            create()
+        assert "\n" not in str(err.value) and str(db_path) in str(err.value)
+    assert [s.stream for s in fresh_store.streams()] == ["g1"]  # nothing was written
+
+
+def _old_db(db_path: Path, version: int) -> str:
+    """A database in schema 1's or 2's layout, as rinklog wrote it before schema 3 (one
+    events table keyed by the stream id, hex hashes and prev_hash): a game of 3 events, its
+    branch at 2 and an empty season. The hash of its bytes."""
+    from events.store import _SCHEMA_2
+    db = sqlite3.connect(db_path, isolation_level=None)
+    db.executescript(_SCHEMA_2 + "CREATE TABLE rinklog_meta (key TEXT PRIMARY KEY,"
+                     " value TEXT NOT NULL);")
+    db.execute("INSERT INTO rinklog_meta VALUES ('schema_version', ?)", (str(version),))
+    prev, rows = GENESIS, []
+    for seq, event in enumerate(sample(3), start=1):
+        payload = msgspec.msgpack.encode(event)
+        digest = chain_hash(prev, payload)
+        rows.append((seq, type(event).__name__, payload, prev, digest))
+        prev = digest
+    db.executemany("INSERT INTO events VALUES ('g1', ?, ?, ?, ?, ?)", rows)
+    db.executemany("INSERT INTO events VALUES ('g1-b', ?, ?, ?, ?, ?)", rows[:2])
+    db.executemany("INSERT INTO streams VALUES (?, ?, ?, ?, ?, 'sample')", [
+        ("g1", "game", 3, prev, '{"home":"HFX"}'),
+        ("g1-b", "game", 2, rows[1][4], '{"parent":"g1","parent_seq":2}'),
+        ("s1", "season", 0, GENESIS, "{}")])
+    if version == 1:
+        db.execute("ALTER TABLE streams DROP COLUMN system")
+    db.execute("VACUUM")
+    db.close()
     return hashlib.sha256(db_path.read_bytes()).hexdigest()
 
 
-def _version_and_columns(db_path: Path) -> tuple[str, list[str]]:
+def _dump(db_path: Path) -> list[str]:
+    db = sqlite3.connect(db_path)
+    try:
+        return list(db.iterdump())
+    finally:
+        db.close()
+
+
+def _version_and_columns(db_path: Path, table: str = "streams") -> tuple[str, list[str]]:
     db = sqlite3.connect(db_path)
     try:
         version = db.execute("SELECT value FROM rinklog_meta WHERE key='schema_version'")
-        return version.fetchone()[0], [r[1] for r in db.execute("PRAGMA table_info(streams)")]
+        return version.fetchone()[0], [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
     finally:
         db.close()
 
 
 def test_a_read_only_open_of_schema_1_reads_as_migrated_and_writes_nothing(db_path: Path) -> None:
-    digest = _schema1(db_path)
+    digest = _old_db(db_path, 1)
     with EventStore(db_path, create=False) as store:  # schema 1 knew Bones games and seasons
-        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
-                                                                  ("s1", "league")]
+        assert [(s.stream, s.system) for s in store.streams()] == [
+            ("g1", "bones"), ("g1-b", "bones"), ("s1", "league")]
         assert store.stream_record("s1").system == "league"
         assert len(store.read("g1")) == 3
         with pytest.raises(RinklogError, match="schema-1 database opened read-only"):
@@ -457,25 +533,91 @@ def test_a_read_only_open_of_schema_1_reads_as_migrated_and_writes_nothing(db_pa
     assert _version_and_columns(db_path)[0] == "1"
 
 
-def test_opening_schema_1_for_writing_migrates_in_place(db_path: Path) -> None:
-    _schema1(db_path)
+def test_a_read_only_open_of_schema_2_reads_it_and_writes_nothing(db_path: Path) -> None:
+    digest = _old_db(db_path, 2)
+    with EventStore(db_path, decoders=SAMPLE, create=False) as store:
+        assert [(s.stream, s.system) for s in store.streams()] == [
+            ("g1", "sample"), ("g1-b", "sample"), ("s1", "sample")]
+        rows = store.read("g1")
+        assert [r.event for r in rows] == sample(3)
+        assert store.read("g1", 2, 3) == rows[1:]
+        assert store.verify("g1") is None and store.verify("g1-b") is None
+        assert store.raw_rows("g1-b") == [msgspec.structs.replace(r, event=None)
+                                          for r in rows[:2]]
+        assert store.stream_ids() == ["g1", "g1-b", "s1"]
+        for write in (lambda: store.append_encoded("g1", [], 3),
+                      lambda: store.copy_prefix("g1", "x", 1)):
+            with pytest.raises(RinklogError, match="schema-2 database opened read-only"):
+                write()
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == digest
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_opening_an_old_schema_for_writing_migrates_to_3_in_place(db_path: Path,
+                                                                 version: int) -> None:
+    _old_db(db_path, version)
+    with EventStore(db_path, create=False) as old:
+        before = {s.stream: (s.kind, s.version, s.head_hash, s.meta) for s in old.streams()}
+        old_rows = {s: old.raw_rows(s) for s in before}
     tamper(db_path, "PRAGMA journal_mode=WAL")
-    with EventStore(db_path) as store:
-        heads = {s.stream: s.head_hash for s in store.streams()}
-        assert [(s.stream, s.system) for s in store.streams()] == [("g1", "bones"),
-                                                                  ("s1", "league")]
+    decoders = {"bones": Sample, "league": Sample, "sample": Sample}
+    with EventStore(db_path, decoders=decoders) as store:
+        assert {s.stream: (s.kind, s.version, s.head_hash, s.meta)
+                for s in store.streams()} == before
+        assert {s: store.raw_rows(s) for s in before} == old_rows  # bytes and hashes
+        assert [r.event for r in store.read("g1")] == sample(3)
+        assert all(store.verify(s) is None for s in before)
+        store.append("g1", sample(1, offset=3), 3)  # a migrated stream grows on its chain
         assert store.verify("g1") is None
-    version, columns = _version_and_columns(db_path)
-    assert version == "2" and columns[-1] == "system"
-    with EventStore(db_path) as store:  # nothing left to do
-        assert {s.stream: s.head_hash for s in store.streams()} == heads
+        assert store.copy_prefix("g1-b", "g1-c", 2) == 2
+    assert _version_and_columns(db_path) == (
+        "3", ["key", "stream", "kind", "version", "head_hash", "meta", "system"])
+    assert _version_and_columns(db_path, "events")[1] == [
+        "stream_key", "seq", "type_key", "payload", "hash"]
+    with EventStore(db_path, decoders=decoders) as store:  # nothing left to do
+        assert store.head_hash("g1-b") == before["g1-b"][2]
+        assert store.stream_ids() == ["g1", "g1-b", "s1", "g1-c"]
+
+
+@pytest.mark.parametrize("edit, why", [
+    ("UPDATE events SET prev_hash = hash WHERE stream = 'g1' AND seq = 3",
+     "event 3 does not link to the event before it"),
+    ("DELETE FROM events WHERE stream = 'g1' AND seq = 2", "event 3 is out of sequence"),
+    ("UPDATE events SET hash = upper(hash) WHERE stream = 'g1-b' AND seq = 2",
+     "'g1-b' event 2 has a malformed hash"),
+    ("UPDATE events SET stream = 'ghost' WHERE stream = 'g1-b' AND seq = 2",
+     "'ghost' event 2 belongs to no listed stream"),
+])
+def test_a_migration_that_would_lose_what_a_row_says_is_refused(
+        db_path: Path, edit: str, why: str) -> None:
+    """Schema 3 keeps no prev_hash, so a row that does not link to the one before it would
+    lose the evidence: the writing open refuses in one line and changes nothing; a read
+    command still reads the old layout, and the audit reports the break."""
+    _old_db(db_path, 2)
+    tamper(db_path, edit)
+    dump = _dump(db_path)
+    with pytest.raises(CorruptDatabase, match="cannot migrate") as err:
+        EventStore(db_path, decoders=SAMPLE)
+    message = str(err.value)
+    assert why in message and str(db_path) in message and "\n" not in message
+    assert _dump(db_path) == dump
+    with EventStore(db_path, decoders=SAMPLE, create=False) as store:
+        assert store.verify("g1") is not None or store.verify("g1-b") is not None
 
 
 def test_a_schema_that_says_2_without_the_column_is_refused(db_path: Path) -> None:
-    _schema1(db_path)
+    _old_db(db_path, 1)
     tamper(db_path, "UPDATE rinklog_meta SET value = '2' WHERE key = 'schema_version'")
     for create in (True, False):
         with pytest.raises(CorruptDatabase, match="no system column"):
+            EventStore(db_path, create=create)
+
+
+def test_a_schema_that_says_3_in_the_old_layout_is_refused(db_path: Path) -> None:
+    _old_db(db_path, 2)
+    tamper(db_path, "UPDATE rinklog_meta SET value = '3' WHERE key = 'schema_version'")
+    for create in (True, False):
+        with pytest.raises(CorruptDatabase, match="not of that schema"):
             EventStore(db_path, create=create)
 
 
@@ -530,7 +672,8 @@ def test_garbage_payload(fresh_store: EventStore, db_path: Path) -> None:
 
 def test_type_column_must_match_payload(fresh_store: EventStore, db_path: Path) -> None:
     fresh_store.append("g1", sample(2), 0, system="sample")
-    tamper(db_path, "UPDATE events SET type = 'Shot' WHERE seq = 1")
+    tamper(db_path, "UPDATE events SET type_key = (SELECT key FROM event_types"
+                    " WHERE tag = 'Shot') WHERE seq = 1")
     with pytest.raises(CorruptDatabase, match="event 1"):
         fresh_store.read("g1")
 

@@ -42,6 +42,7 @@ from replay.tooling.transfer import (
 )
 
 GAME = "HFX-QUE-trust"
+KEY = "(SELECT key FROM streams WHERE stream=?)"  # a stream's events.stream_key
 
 
 class _Half:
@@ -125,9 +126,9 @@ def test_a_branch_renamed_over_the_seeded_original_is_caught(base: Path, tmp_pat
     path = _copy(base, tmp_path)
     raw = sqlite3.connect(path)
     original_meta = raw.execute("SELECT meta FROM streams WHERE stream=?", (GAME,)).fetchone()[0]
-    raw.execute("DELETE FROM events WHERE stream=?", (GAME,))
+    raw.execute(f"DELETE FROM events WHERE stream_key={KEY}", (GAME,))
     raw.execute("DELETE FROM streams WHERE stream=?", (GAME,))
-    raw.execute("UPDATE events SET stream=? WHERE stream=?", (GAME, f"{GAME}-b1"))
+    # the branch's rows follow its streams row (by key) to the original's name
     meta = json.loads(raw.execute("SELECT meta FROM streams WHERE stream=?",
                                   (f"{GAME}-b1",)).fetchone()[0])
     forged = {k: v for k, v in meta.items() if k not in ("parent", "parent_seq", "dice_schedule")}
@@ -153,7 +154,7 @@ def test_a_seeded_game_cut_short_is_caught(base: Path, tmp_path: Path) -> None:
         rows = store.read(GAME, decode=False)
     cut = len(events) - 200
     raw = sqlite3.connect(path)
-    raw.execute("DELETE FROM events WHERE stream=? AND seq>?", (GAME, cut))
+    raw.execute(f"DELETE FROM events WHERE stream_key={KEY} AND seq>?", (GAME, cut))
     goals = {"home": 0, "away": 0}
     for e in events[:cut]:
         if type(e).__name__ == "GoalScored":
@@ -240,10 +241,10 @@ def test_a_changed_season_system_is_caught(base: Path, tmp_path: Path) -> None:
 
 def test_orphan_rows_and_unclassifiable_streams_fail_audit_all(base: Path, tmp_path: Path) -> None:
     path = _copy(base, tmp_path)
-    _sql(path, ("UPDATE events SET stream='ghost' WHERE stream=? AND seq=1", (GAME,)))
+    _sql(path, (f"UPDATE events SET stream_key=999 WHERE stream_key={KEY} AND seq=1", (GAME,)))
     with open_store(path) as store:
         reports = {r.game_id: r for r in audit_all(store)}
-    assert reports["ghost"].failure.check == "stream"
+    assert reports["(rows of no stream, key 999)"].failure.check == "stream"
     assert reports[GAME].failure.check == "chain"
 
 
@@ -258,7 +259,7 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
                           dice=SeededDice("rigged", game), season=created.season,
                           number=created.number,
                           goalies=(created.home_goalie, created.away_goalie))
-    _sql(path, ("DELETE FROM events WHERE stream=?", (game,)),
+    _sql(path, (f"DELETE FROM events WHERE stream_key={KEY}", (game,)),
          ("DELETE FROM streams WHERE stream=?", (game,)))
     with open_store(path) as store:
         store.append(game, other.events, 0, kind="game", system="bones",
@@ -297,7 +298,7 @@ def test_receipt_signed_end_to_end(base: Path, tmp_path: Path, capsys) -> None:
     assert "signature ok" in capsys.readouterr().out
     # a database where the game changed no longer matches the receipt
     path = _copy(base, tmp_path)
-    _sql(path, ("DELETE FROM events WHERE stream=?", (GAME,)),
+    _sql(path, (f"DELETE FROM events WHERE stream_key={KEY}", (GAME,)),
          ("DELETE FROM streams WHERE stream=?", (GAME,)))
     with open_store(path) as store:
         # the same teams played again with other dice, under the kept game's id
@@ -347,8 +348,10 @@ def test_signed_export_and_import_with_receipt(base: Path, tmp_path: Path) -> No
 
 # --- random mutations ------------------------------------------------------------------------
 
-# each table about as often as it has columns (streams: kind, version, head, meta, system...)
-_TABLES = ["events"] * 8 + ["streams"] * 6 + ["blobs"] * 3 + ["rinklog_meta"] + ["rm"] * 3
+# each table about as often as it has columns (events: stream_key, seq, type_key, payload and
+# hash; streams: key, stream, kind, version, head, meta, system; event_types: key, tag...)
+_TABLES = ["events"] * 8 + ["streams"] * 7 + ["event_types"] * 2 + ["blobs"] * 3 + \
+    ["rinklog_meta"] + ["rm"] * 3
 
 
 def _mutate_value(rng: random.Random, value):
@@ -382,7 +385,7 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
             table = rng.choice(names)
         cols = [r[1] for r in raw.execute(f"PRAGMA table_info({table})")]
         rows = raw.execute(f"SELECT rowid, * FROM {table}").fetchall() if table != "events" \
-            else raw.execute("SELECT stream, seq, * FROM events").fetchall()
+            else raw.execute("SELECT stream_key, seq, * FROM events").fetchall()
         if not rows:
             return None
         row = rng.choice(rows)
@@ -390,9 +393,18 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
             else row[1:]
         col = rng.randrange(len(cols))
         new = _mutate_value(rng, values[col])
-        where = "stream=? AND seq=?" if table == "events" else "rowid=?"
+        where = "stream_key=? AND seq=?" if table == "events" else "rowid=?"
+        names = dict(raw.execute("SELECT key, stream FROM streams"))
         try:
-            raw.execute(f"UPDATE {table} SET [{cols[col]}]=? WHERE {where}", (new, *key))
+            try:
+                raw.execute(f"UPDATE {table} SET [{cols[col]}]=? WHERE {where}", (new, *key))
+            except sqlite3.IntegrityError:
+                if type(values[col]) is not int:
+                    raise
+                # a key or seq that another row has: move it out of the way instead (else
+                # events.seq, event_types.key... would hardly ever be mutated)
+                new = -1000 - values[col]
+                raw.execute(f"UPDATE {table} SET [{cols[col]}]=? WHERE {where}", (new, *key))
             raw.commit()
         except sqlite3.IntegrityError:
             return None  # the schema refuses it: nothing was stored
@@ -400,6 +412,8 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
         for name in ("stream", "game_id", "season"):
             if name in cols:
                 streams += [str(values[cols.index(name)]), str(new) if cols[col] == name else ""]
+        if table == "events":  # the stream the row was in, and the one it moved to, if any
+            streams += [names[key[0]], names.get(new, "") if cols[col] == "stream_key" else ""]
         return f"{table}.{cols[col]} {values[col]!r:.40} -> {new!r:.40}", [s for s in streams if s]
     finally:
         raw.close()
@@ -550,10 +564,19 @@ def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("sql", [
-    "UPDATE events SET payload = 'text' WHERE stream = ? AND seq = 5",
-    "UPDATE events SET seq = 'five' WHERE stream = ? AND seq = 5",
-    "UPDATE events SET hash = x'00ff' WHERE stream = ? AND seq = 5",
-    "UPDATE events SET type = 7 WHERE stream = ? AND seq = 5",
+    f"UPDATE events SET payload = 'text' WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET seq = 'five' WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET hash = x'00ff' WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET hash = lower(hex(hash)) WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET hash = lower(hex(hash)) WHERE stream_key = {KEY} AND seq = 1",
+    f"UPDATE events SET type_key = 'seven' WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET type_key = 2.5 WHERE stream_key = {KEY} AND seq = 5",
+    f"UPDATE events SET stream_key = 'x' WHERE stream_key = {KEY} AND seq = 5",
+    "UPDATE event_types SET tag = 7 WHERE key IN (SELECT type_key FROM events e"
+    f" WHERE e.stream_key = {KEY} AND e.seq = 5)",
+    "UPDATE event_types SET tag = x'00' WHERE key IN (SELECT type_key FROM events e"
+    f" WHERE e.stream_key = {KEY} AND e.seq = 5)",
+    "UPDATE streams SET key = key + 1000 WHERE stream = ?",  # (a text key is refused)
     "UPDATE streams SET version = 'many' WHERE stream = ?",
     "UPDATE streams SET head_hash = x'00' WHERE stream = ?",
     "UPDATE streams SET meta = x'7b7d' WHERE stream = ?",

@@ -7,8 +7,9 @@ dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder
    transaction) into a fresh temporary database: games/s and events/s.
 2. Limit: the same rows (read back from the season's database, so the same row count per
    game and the same payload and hash sizes) written with plain ``sqlite3``
-   ``executemany`` into another fresh database with the same ``events`` schema and the
-   store's pragmas, one transaction per game. Only the writes are timed. The ratio
+   ``executemany`` into another fresh database with the same ``events`` schema (schema 3:
+   integer stream and type keys, 32-byte hashes, no prev_hash) and the store's pragmas,
+   one transaction per game. Only the writes are timed. The ratio
    season/limit says how close the season gets to what SQLite alone can store.
 3. Projections: ``projections.store.rebuild`` over the whole season: events/s.
 4. Audit: ``replay.tooling.audit.audit_game`` (chain, decode, blobs, seeded dice, every decision
@@ -68,12 +69,13 @@ def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str]) 
         db.execute(f"PRAGMA {pragma}")
     db.execute(EVENTS_DDL)
     events, took = 0, 0.0
-    insert = ("INSERT INTO events (stream, seq, type, payload, prev_hash, hash)"
-              " VALUES (?, ?, ?, ?, ?, ?)")
+    insert = ("INSERT INTO events (stream_key, seq, type_key, payload, hash)"
+              " VALUES (?, ?, ?, ?, ?)")
     for game_id in game_ids:
         rows = source.execute(
-            "SELECT stream, seq, type, payload, prev_hash, hash FROM events"
-            " WHERE stream = ? ORDER BY seq", (game_id,)).fetchall()
+            "SELECT stream_key, seq, type_key, payload, hash FROM events"
+            " WHERE stream_key = (SELECT key FROM streams WHERE stream = ?) ORDER BY seq",
+            (game_id,)).fetchall()
         start = time.perf_counter()
         db.execute("BEGIN IMMEDIATE")
         db.executemany(insert, rows)

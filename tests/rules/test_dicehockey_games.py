@@ -132,7 +132,7 @@ def test_the_store_keeps_the_namespaced_tag_in_its_type_column(tmp_path) -> None
         store.append(made.game_id, events, 0, system="dicehockey")
         back = [e for e in store.read(made.game_id)]
     types = [row[0] for row in sqlite3.connect(tmp_path / "dh.db").execute(
-        "SELECT type FROM events ORDER BY seq")]
+        "SELECT type FROM event_rows ORDER BY seq")]
     assert types[0] == "GameCreated" and types[1] == "PeriodStarted"
     assert "dicehockey.FaceoffWon" in types and "dicehockey.DiceRolled" in types
     decoded = [getattr(e, "event", e) for e in back]
