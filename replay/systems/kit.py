@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from events.common import FaceoffOptions
-from events.errors import CardError
+from events.errors import CardError, RollError
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
@@ -66,3 +66,33 @@ class Kit:
     season_coach: Callable[[Any], Any]  # a setup -> the system's default coach
     prompt_coach: Callable[[Prompter], Any]  # dice and coach typed at the table
     roll_prompt: str  # how a roll is typed, e.g. "blue white white red"
+
+
+class TableDice:
+    """What every system's prompt coach shares: dice typed at the table, each roll's
+    prompt saying what it decides (``watch`` the game's state, which the loop changes in
+    place), ``help`` saying how to type them, a typo asked again."""
+
+    dice = ""  # how a roll is typed, e.g. "blue white white red"
+    dice_help = ""  # the line ``help`` prints at a roll prompt
+
+    def __init__(self, prompter: Prompter, parse: Callable[[str], Any],
+                 roll_for: Callable[[Any], str]) -> None:
+        self._ask, self._out = prompter.ask, prompter.out
+        self._parse, self._roll_for = parse, roll_for
+        self.state: Any = None
+
+    def watch(self, state: Any) -> None:
+        self.state = state
+
+    def roll(self, n: int) -> Any:
+        what = f" for {self._roll_for(self.state)}" if self.state is not None else ""
+        while True:
+            text = self._ask(f"roll {n}{what} ({self.dice})")
+            if text.lower() == "help":
+                self._out(f"  {self.dice_help}; q stops the game (everything so far is kept)")
+                continue
+            try:
+                return self._parse(text)
+            except RollError as err:
+                self._out(f"  {err}")

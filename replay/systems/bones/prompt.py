@@ -11,39 +11,21 @@ from engine.bones.game import IllegalChoice, check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import TACTIC_RULES, GameState
 from engine.dice import parse_roll
-from events.bones import LinesChanged, Roll, ShootoutOrderChosen, TacticDeclared
-from events.errors import RollError
-from replay.systems.kit import Prompter
+from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
+from replay.systems.kit import Prompter, TableDice
 
 TACTICS = ("none", "pressure", "checking1", "checking2")
 
 
-class PromptCoach:
+class PromptCoach(TableDice):
     """Coach choices and dice typed at the table; enter takes the DefaultCoach's choice."""
 
+    dice = "blue white white red"
+    dice_help = "type the four dice as they lie: blue, the two whites, red (e.g. 3 4 2 6)"
+
     def __init__(self, prompter: Prompter) -> None:
+        super().__init__(prompter, parse_roll, roll_for)
         self.default = DefaultCoach()
-        self._ask = prompter.ask
-        self._out = prompter.out
-        self.state: GameState | None = None
-
-    def watch(self, state: GameState) -> None:
-        """The game's state (the loop changes it in place): each roll's prompt then says
-        what the roll decides."""
-        self.state = state
-
-    def roll(self, n: int) -> Roll:
-        what = f" for {roll_for(self.state)}" if self.state is not None else ""
-        while True:
-            text = self._ask(f"roll {n}{what} (blue white white red)")
-            if text.lower() == "help":
-                self._out("  type the four dice as they lie: blue, the two whites, red "
-                          "(e.g. 3 4 2 6); q stops the game (everything so far is kept)")
-                continue
-            try:
-                return parse_roll(text)
-            except RollError as err:
-                self._out(f"  {err}")
 
     def lines(self, state: GameState) -> list[LinesChanged]:
         proposal = self.default.lines(state)

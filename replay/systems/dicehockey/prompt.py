@@ -16,46 +16,28 @@ from events.dicehockey import (
     DumpDeclared,
     GoalieChanged,
     LinesChanged,
-    Roll,
     ShootoutShootersChosen,
     TimeOutCalled,
 )
-from events.errors import RollError
-from replay.systems.kit import Prompter
+from replay.systems.kit import Prompter, TableDice
 
 HELP = ("enter = as shown; 'none' = no change; 'lines home|away F D' (forward line 1-4, "
         "pair 1-3); 'timeout home|away'; 'pull home|away' / 'back home|away' (the goalie); "
         "'dump' (the team with the puck)")
 
 
-class PromptCoach:
+class PromptCoach(TableDice):
     """Dice and coach choices typed at the table; enter takes the DefaultCoach's choices.
 
     The person is asked at every stoppage, and during play whenever the default coach
     would choose something (so a dump or a change is never made behind his back)."""
 
+    dice = "red white"
+    dice_help = "type the two ten-sided dice: red (tens), then white (ones), e.g. 4 3 for 43"
+
     def __init__(self, prompter: Prompter) -> None:
+        super().__init__(prompter, parse_roll, roll_for)
         self.default = DefaultCoach()
-        self._ask, self._out = prompter.ask, prompter.out
-        self.state: GameState | None = None
-
-    def watch(self, state: GameState) -> None:
-        """The game's state (the loop changes it in place): each roll's prompt then says
-        what the roll decides."""
-        self.state = state
-
-    def roll(self, n: int) -> Roll:
-        what = f" for {roll_for(self.state)}" if self.state is not None else ""
-        while True:
-            text = self._ask(f"roll {n}{what} (red white)")
-            if text.lower() == "help":
-                self._out("  type the two ten-sided dice: red (tens), then white (ones), "
-                          "e.g. 4 3 for 43; q stops the game (everything so far is kept)")
-                continue
-            try:
-                return parse_roll(text)
-            except RollError as err:
-                self._out(f"  {err}")
 
     def lines(self, state: GameState) -> list[Event]:
         proposal = self.default.lines(state)
