@@ -57,7 +57,7 @@ def _event_line(event: Any) -> str:
     payload = msgspec.to_builtins(event)
     fields = " ".join(f"{k}={json.dumps(v, ensure_ascii=False, separators=(',', ':'))}"
                       for k, v in payload.items() if k != "type")
-    return f"{type(event).__name__} {fields}".rstrip()
+    return f"{tag_of(type(event))} {fields}".rstrip()
 
 
 def _event_json(event: Any, type_name: str) -> dict[str, Any] | None:
