@@ -592,3 +592,24 @@ def test_values_of_another_sqlite_type_are_caught_without_a_traceback(
     assert main(["audit", "--all", "--db", str(path)]) == 1
     out = capsys.readouterr()
     assert "Traceback" not in out.err and "FAILED" in out.out
+
+
+def test_audit_all_in_workers_reports_the_same_as_in_one_process(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    """audit --all with worker processes (each opening the file read-only) gives the
+    reports of a single-process audit, in the same order, a tampered game included."""
+    from replay.tooling import audit as audit_module
+
+    db = tmp_path / "season.db"
+    assert main(["season", "--games", "6", "--workers", "1", "--db", str(db)]) == 0
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE streams SET meta = replace(meta, '\"decided\"', '\"decidex\"') "
+                "WHERE rowid = (SELECT max(rowid) FROM streams)")
+    raw.commit()
+    raw.close()
+    monkeypatch.setattr(audit_module, "PARALLEL_FROM", 2)
+    with open_store(db) as store:
+        alone = audit_all(store, workers=1)
+        crew = audit_all(store, workers=2)
+    assert [r.to_json() for r in crew] == [r.to_json() for r in alone]
+    assert sum(not r.ok for r in crew) == 1

@@ -168,6 +168,8 @@ def register(app: typer.Typer) -> None:
             "be signed by it")] = None,
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
+        workers: Annotated[int, typer.Option(
+            "--workers", help="with --all: processes auditing a big database's streams")] = 2,
     ) -> None:
         """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
         choice, the stream index and stored read models; with --receipt, that each game is
@@ -187,9 +189,11 @@ def register(app: typer.Typer) -> None:
         if not all_games and not game and kept is None:
             raise RinklogError("give game ids, --all or --receipt FILE")
         signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
+        if workers < 1:
+            raise RinklogError(f"--workers must be at least 1, got {workers}")
         with _read_store(db) as store:
             if all_games:
-                reports = audit_all(store)
+                reports = audit_all(store, workers=workers)
             else:
                 ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
                 reports = [audit_game(store, g) for g in ids]

@@ -9,15 +9,11 @@ it again plays the rest, and the database ends up as if it had never stopped.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import multiprocessing.connection
-import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 from msgspec import UNSET
@@ -34,6 +30,7 @@ from projections import store as read_models
 from projections.index import stream_index
 from replay.systems import kit_for
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
+from replay.workers import Crew
 
 _encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -232,12 +229,12 @@ def _pooled(todo, teams, charts, season_id, seed, workers, setup):
     of them played (or being played) ahead of the writer: a writer slower than the
     workers (a slow disk, a busy machine) makes them wait instead of piling finished
     games up in this process (~200 KB a game)."""
-    crew = _Crew(workers, (teams, charts, season_id, seed, *setup))
+    crew = Crew(workers, _init, _play, (teams, charts, season_id, seed, *setup), "game")
     fixtures = iter(todo)
     try:
         order: deque[int] = deque()
         for f in itertools.islice(fixtures, _AHEAD * workers):
-            crew.submit(f)
+            crew.submit(f[0], f)
             order.append(f[0])
         done: dict[int, tuple] = {}
         while order:
@@ -246,122 +243,12 @@ def _pooled(todo, teams, charts, season_id, seed, workers, setup):
                 done[number] = game
             game = done.pop(order.popleft())
             for f in itertools.islice(fixtures, 1):  # keep the workers busy while we write
-                crew.submit(f)
+                crew.submit(f[0], f)
                 order.append(f[0])
             yield game
             del game
     finally:
         crew.stop()
-
-
-_RESULT_WAIT = 300.0  # seconds without a finished game before the season gives up
-_POLL = 0.5  # how often a waiting side looks whether the other is still there
-_STOP_WAIT = 5.0  # seconds a worker has to stop before it is killed
-
-
-class _Crew:
-    """Worker processes playing a season's games, with every wait bounded.
-
-    ``multiprocessing.Pool`` could hang in ``terminate`` (a season test stopped there in
-    3 of 12 runs of one configuration), and a queue shared by the workers is left with a
-    half-written game when one of them dies mid-write, so the writer would wait for the
-    rest forever. A crew gives each worker a pipe of its own (only that worker holds the
-    other end, so its death reads as the end of the pipe), polls with a bound and gives
-    up with one line when a worker dies or no game finishes in ``_RESULT_WAIT``; stopping
-    asks each worker to end, then kills what is left. A worker whose writer is gone
-    (killed with SIGKILL) notices within ``_POLL`` seconds and ends.
-    """
-
-    def __init__(self, workers: int, initargs: tuple) -> None:
-        context = multiprocessing.get_context("fork")
-        self.procs: list[Any] = []
-        self.conns: list[Any] = []
-        self.load: list[int] = []  # games sent to each worker and not yet back
-        for _ in range(workers):
-            ours, theirs = context.Pipe()
-            proc = context.Process(target=_work, daemon=True,
-                                   args=(theirs, list(self.conns), initargs, os.getpid()))
-            proc.start()
-            theirs.close()  # the worker's end lives only in the worker
-            self.procs.append(proc)
-            self.conns.append(ours)
-            self.load.append(0)
-
-    def submit(self, fixture: tuple) -> None:
-        i = min(range(len(self.conns)), key=self.load.__getitem__)
-        try:
-            self.conns[i].send(fixture)
-        except OSError:  # the worker's end is closed: it died
-            self._stopped(i)
-        self.load[i] += 1
-
-    def _stopped(self, i: int) -> NoReturn:
-        self.procs[i].join(timeout=_STOP_WAIT)
-        raise RinklogError(f"a season worker stopped (exit code {self.procs[i].exitcode}); "
-                           "run the season again to play on") from None
-
-    def result(self) -> tuple[int, tuple]:
-        waited = 0.0
-        while True:
-            ready = multiprocessing.connection.wait(self.conns, timeout=_POLL)
-            if not ready:
-                waited += _POLL
-                if waited >= _RESULT_WAIT:
-                    raise RinklogError(f"no game finished in {_RESULT_WAIT:.0f} s; "
-                                       "run the season again to play on")
-                continue
-            conn = ready[0]
-            i = self.conns.index(conn)
-            try:
-                number, game = conn.recv()
-            except (EOFError, OSError):
-                self._stopped(i)
-            self.load[i] -= 1
-            if isinstance(game, _WorkerError):
-                raise RinklogError(f"game {number} failed in a worker: {game.message}")
-            return number, game
-
-    def stop(self) -> None:
-        for conn in self.conns:
-            try:
-                conn.send(None)
-            except (OSError, ValueError):
-                pass  # that worker is gone already
-        deadline = time.monotonic() + _STOP_WAIT
-        for proc in self.procs:
-            proc.join(timeout=max(0.0, deadline - time.monotonic()))
-        for proc in self.procs:
-            if proc.is_alive():
-                proc.kill()
-                proc.join(timeout=_STOP_WAIT)
-        for conn in self.conns:
-            conn.close()
-
-
-@dataclass(frozen=True)
-class _WorkerError:
-    message: str
-
-
-def _work(conn: Any, others: list[Any], initargs: tuple, parent: int) -> None:
-    """A worker: play each fixture it is sent until told to stop or its writer is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the writer's to handle
-    for other in others:
-        other.close()  # the writer's ends of the other workers' pipes are not ours
-    _init(*initargs)
-    try:
-        while os.getppid() == parent:
-            if not conn.poll(_POLL):
-                continue
-            fixture = conn.recv()
-            if fixture is None:
-                return
-            try:
-                conn.send((fixture[0], _play(fixture)))
-            except Exception as err:  # noqa: BLE001 - the writer reports it in one line
-                conn.send((fixture[0], _WorkerError(f"{type(err).__name__}: {err}")))
-    except (EOFError, OSError):  # the writer is gone
-        return
 
 
 def table_game(store: EventStore, season_id: str, number: int) -> str:

@@ -40,6 +40,7 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -50,7 +51,7 @@ from msgspec import UNSET
 from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
 from events.base import Event, tag_of
-from events.catalogue import ALL_EVENTS, LEAGUE
+from events.catalogue import ALL_EVENTS, LEAGUE, open_store
 from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
@@ -69,6 +70,7 @@ from projections.store import stored_differences, stored_standings_differences
 from replay.leagues.season import game_seed, season_game_id
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
+from replay.workers import Crew
 
 __all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
            "audit_stream", "audit_stream_events", "stream_decoder", "stream_system"]
@@ -611,11 +613,59 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     return report
 
 
-def audit_all(store: EventStore) -> list[AuditReport]:
-    """Every stream of the database (listed or orphaned), then every blob."""
-    seasons = _StoreSeasons(store)
-    reports = [audit_game(store, stream, seasons=seasons) for stream in store.stream_ids()]
+PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a fork)
+
+
+def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
+    """Every stream of the database (listed or orphaned), then every blob; with
+    ``workers`` > 1 a big database's streams are audited by that many processes (each
+    opens the file read-only), the reports in the same order."""
+    ids = store.stream_ids()
+    if workers > 1 and len(ids) >= PARALLEL_FROM:
+        reports = _audit_in_workers(store, ids, workers)
+    else:
+        seasons = _StoreSeasons(store)
+        reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
     return reports + audit_blobs(store)
+
+
+_AHEAD = 4  # streams per worker sent ahead of the reports read
+
+
+def _audit_in_workers(store: EventStore, ids: list[str], workers: int) -> list[AuditReport]:
+    crew = Crew(workers, _worker_store, _worker_audit, (str(store.path),), "stream")
+    found: dict[str, AuditReport] = {}
+    todo = iter(ids)
+    try:
+        sent = 0
+        for stream in itertools.islice(todo, _AHEAD * workers):
+            crew.submit(stream, stream)
+            sent += 1
+        while len(found) < sent:
+            stream, report = crew.result()
+            found[stream] = report
+            for more in itertools.islice(todo, 1):
+                crew.submit(more, more)
+                sent += 1
+    finally:
+        crew.stop()
+    return [found[stream] for stream in ids]
+
+
+_worker: tuple[EventStore, _StoreSeasons] | None = None
+
+
+def _worker_store(path: str) -> None:
+    """In a worker: its own read-only connection to the database (never the parent's)."""
+    global _worker
+    store = open_store(path, create=False)
+    _worker = (store, _StoreSeasons(store))
+
+
+def _worker_audit(stream: str) -> AuditReport:
+    assert _worker is not None
+    store, seasons = _worker
+    return audit_game(store, stream, seasons=seasons)
 
 
 def audit_blobs(store: EventStore) -> list[AuditReport]:
