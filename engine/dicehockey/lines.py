@@ -31,10 +31,31 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
                     strict=True))
 
 
+_SLOTS_SEEN: dict[tuple, tuple[object, dict[str, str | None]]] = {}
+
+
 def slots_for(team: TeamState, forwards: int, defense: int,
               extra: str | None = None) -> dict[str, str | None]:
     """The slots of a team with these pawns (15, ruling R-DH-15i: PK boxes; ruling
-    R-DH-10a: stand-ins)."""
+    R-DH-10a: stand-ins).
+
+    A pure function of the team's cards and the key below, asked thousands of times a
+    game for a few dozen different answers: each answer is kept (with its cards, so a
+    reused ``id`` never matches) and handed out as a copy."""
+    key = (id(team.team), forwards, defense, extra, frozenset(team.out),
+           tuple((p.player, p.short) for p in team.penalties))
+    seen = _SLOTS_SEEN.get(key)
+    if seen is not None and seen[0] is team.team:
+        return dict(seen[1])
+    if len(_SLOTS_SEEN) > 4096:
+        _SLOTS_SEEN.clear()
+    players = _slots_for(team, forwards, defense, extra)
+    _SLOTS_SEEN[key] = (team.team, dict(players))
+    return players
+
+
+def _slots_for(team: TeamState, forwards: int, defense: int,
+               extra: str | None) -> dict[str, str | None]:
     players: dict[str, str | None] = dict(line_players(team, forwards, defense))
     taken = set(players.values())
     for slot, pid in players.items():
