@@ -12,6 +12,7 @@ import msgspec
 
 from engine.bones.state import GameState
 from engine.bones.team_defense import team_defense
+from engine.words import final_line, period_end_line
 from events import bones as ev
 from events.base import Event
 from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
@@ -142,11 +143,9 @@ def describe(state: GameState | None, event: Event) -> str | None:
         return "shootout" if event.period == 5 else \
             ("overtime starts" if event.period == 4 else f"period {event.period} starts")
     if isinstance(event, PeriodEnded):
-        return f"end of period {event.period}: {event.home_goals} - {event.away_goals}"
+        return period_end_line(event)
     if isinstance(event, GameEnded):
-        result = "a tie" if event.winner == "none" else f"{team(event.winner)} win"
-        return (f"final ({event.decided}): {team('home')} {event.home_goals} - "
-                f"{event.away_goals} {team('away')}, {result}")
+        return final_line(event, team("home"), team("away"), team(event.winner))
     if isinstance(event, ev.FaceoffRolled):
         return (f"face-off: {name(event.player)} ({team(event.side)}) wins it" if event.player
                 else "face-off: empty slot, roll again")

@@ -13,6 +13,7 @@ import msgspec
 from engine.dicehockey.cards import Team
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.state import GameState
+from engine.words import final_line, period_end_line
 from events import dicehockey as ev
 from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry, other_side
 
@@ -118,11 +119,10 @@ def describe(state: GameState | None, event: Any) -> str | None:
     if isinstance(event, PeriodStarted):
         return "overtime starts" if event.period >= 4 else f"period {event.period} starts"
     if isinstance(event, PeriodEnded):
-        return f"end of period {event.period}: {event.home_goals} - {event.away_goals}"
+        return period_end_line(event)
     if isinstance(event, GameEnded):
-        result = "a tie" if event.winner == "none" else f"{_team(state, event.winner)} win"
-        return (f"final ({event.decided}): {_team(state, 'home')} {event.home_goals} - "
-                f"{event.away_goals} {_team(state, 'away')}, {result}")
+        return final_line(event, _team(state, "home"), _team(state, "away"),
+                          _team(state, event.winner))
     if isinstance(event, ev.FaceoffWon):
         return f"face-off: {_name(state, event.winner, event.side)} ({_team(state, event.side)})"
     if isinstance(event, ev.PassRolled):

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
+
 from events.common import FaceoffOptions
 from events.errors import CardError, RollError
 
@@ -84,6 +86,14 @@ class TableDice:
 
     def watch(self, state: Any) -> None:
         self.state = state
+
+    @staticmethod
+    def shooting_first(order: Any, side: str, named: list[str]) -> Any:
+        """A shootout choice with ``named`` shooting first for ``side`` (home or away), the
+        rest of its shooters after them in the order they had."""
+        field = f"{side}_shooters"
+        rest = [p for p in getattr(order, field) if p not in named]
+        return msgspec.structs.replace(order, **{field: named + rest})
 
     def roll(self, n: int) -> Any:
         what = f" for {self._roll_for(self.state)}" if self.state is not None else ""

@@ -157,9 +157,7 @@ class PromptCoach(TableDice):
                 if bad:
                     self._out(f"  not {team.team.id} skaters: {', '.join(bad)}")
                     continue
-                field = f"{words[0]}_shooters"
-                rest = [p for p in getattr(order, field) if p not in named]
-                order = msgspec.structs.replace(order, **{field: named + rest})
+                order = self.shooting_first(order, words[0], named)
                 continue
             self._out("  enter, 'home ID,ID,ID', 'away ID,ID,ID' or 'first home|away'")
 

@@ -114,11 +114,7 @@ class PromptCoach(TableDice):
                 if bad:
                     self._out(f"  not {team.team.id} skaters who can shoot: {', '.join(bad)}")
                     continue
-                field = f"{words[0]}_shooters"
-                rest = [p for p in getattr(order, field) if p not in named]
-                order = ShootoutShootersChosen(**{**{
-                    "home_shooters": order.home_shooters,
-                    "away_shooters": order.away_shooters}, field: named + rest}, rule="14")
+                order = self.shooting_first(order, words[0], named)
                 continue
             self._out("  enter, 'home ID,ID,ID' or 'away ID,ID,ID'")
 
