@@ -54,6 +54,7 @@ __all__ = [
     "StreamRecord",
     "blob_hash",
     "chain_hash",
+    "chain_hashes",
     "encode_meta",
     "verify_chain",
 ]
@@ -257,6 +258,18 @@ def _blob_bytes(value: Any) -> bytes:
 def chain_hash(prev_hash: str, payload: bytes) -> str:
     """The hash of an event: BLAKE2b-256 of the previous hash's 32 bytes + the payload."""
     return hashlib.blake2b(bytes.fromhex(prev_hash) + payload, digest_size=32).hexdigest()
+
+
+def chain_hashes(payloads: Iterable[bytes], head: str = GENESIS) -> list[bytes]:
+    """The 32-byte hashes of payloads appended after ``head``, each :func:`chain_hash` of
+    the one before (a season's workers chain their games, so the writer only inserts)."""
+    blake2b = hashlib.blake2b
+    prev = bytes.fromhex(head)
+    hashes = []
+    for payload in payloads:
+        prev = blake2b(prev + payload, digest_size=32).digest()
+        hashes.append(prev)
+    return hashes
 
 
 def blob_hash(content: bytes) -> str:
@@ -579,12 +592,19 @@ class EventStore:
         kind: str = "game",
         system: str | None = None,
         meta: dict[str, Any] | None = None,
+        hashes: Sequence[bytes] | None = None,
     ) -> int:
         """:meth:`append` for events already encoded as ``(type tag, msgpack payload)``,
         e.g. by a worker process: the same checks, chain and single transaction (the
-        payloads are not decoded here: the reader and the audit decode them)."""
+        payloads are not decoded here: the reader and the audit decode them).
+
+        ``hashes``, for a new stream only (``expected_version=0``), are the rows' chain
+        hashes as :func:`chain_hashes` gives them, computed (and audited) by the caller:
+        they are stored as given, so a wrong one is what ``rinklog audit`` reports."""
         if not stream:
             raise ValueError("stream id must not be empty")
+        if hashes is not None and (expected_version != 0 or len(hashes) != len(encoded)):
+            raise ValueError("hashes are taken only for a new stream, one per event")
         self._check_writable()
         db = self._db
         with self._transaction():
@@ -614,17 +634,17 @@ class EventStore:
             except (TypeError, ValueError):
                 raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed head "
                                       "hash (run rinklog audit)") from None
-            blake2b = hashlib.blake2b
+            if hashes is None:
+                hashes = chain_hashes((payload for _, payload in encoded), head)
             type_keys = self._type_keys
             new_keys: dict[str, int] = {}
             rows = []
             seq = actual
-            for tag, payload in encoded:
+            for (tag, payload), prev in zip(encoded, hashes, strict=True):
                 seq += 1
                 type_key = type_keys.get(tag) or new_keys.get(tag)
                 if type_key is None:
                     type_key = new_keys[tag] = self._type_key(tag)
-                prev = blake2b(prev + payload, digest_size=32).digest()
                 rows.append((key, seq, type_key, payload, prev))
             try:
                 db.executemany(

@@ -48,7 +48,7 @@ from projections.standings import build_standings
 from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.systems import ReadModels, read_models
 
-__all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
+__all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save", "save_standings",
            "stored_differences", "update"]
 
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
@@ -346,6 +346,22 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
         conn.execute("ROLLBACK")
         raise
     return folded
+
+
+def save_standings(store: EventStore) -> None:
+    """Store every season's standings (``rm_standings``), in one transaction: what
+    :func:`update` writes after folding every game (a season run stores them at its end)."""
+    conn = store.connection
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if store not in _READY:
+            _ensure_tables(sqlite_utils.Database(conn))
+            _READY.add(store)
+        _write_standings(store)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _write_standings(store: EventStore) -> None:

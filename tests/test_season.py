@@ -200,17 +200,71 @@ def test_a_season_of_no_games_is_refused_and_writes_nothing(tmp_path, games):
     assert not db.exists()
 
 
-def test_a_season_keeps_the_stats_read_model_current(tmp_path, league):
+def test_a_season_keeps_every_read_model_current(tmp_path, league):
+    """A season stores every read model of each game as it stores the game, and the
+    standings at its end: nothing is left to catch up, and the rows equal a rebuild."""
     from projections import store as read_models
+    from replay.tooling.audit import audit_all
 
-    play(tmp_path / "live.db", league)
+    run = play(tmp_path / "live.db", league)
+    assert run.read_models == read_models.PROJECTIONS and run.audited == GAMES
     with open_store(tmp_path / "live.db") as store:
         live = read_models.dump(store)
-        assert read_models.update(store, projections=("stats",)) == 0  # nothing to catch up
+        assert read_models.update(store) == 0  # nothing to catch up
+        assert all(report.ok for report in audit_all(store))  # read models checked too
         read_models.rebuild(store)
         rebuilt = read_models.dump(store)
-    for table in ("rm_player_stats", "rm_goalie_stats", "rm_team_stats"):
-        assert live[table] and live[table] == rebuilt[table]
+    assert live["rm_standings"] and live["rm_toi_shifts"] and live["rm_penalties"]
+    assert live == rebuilt
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch, workers):
+    """Each game is audited on the rows the writer will store, in the worker that played
+    it: a game whose rows do not check out (here game 3's last chain hash is wrong) stops
+    the run in one line before it is written; the games before it stay, and a sound
+    run plays on from there."""
+    from events.errors import RinklogError
+    from replay.leagues import season
+
+    real = season.chain_hashes
+
+    def wrong_for_game_three(payloads, *args):
+        hashes = real(payloads, *args)
+        if len(hashes) == LENGTH_OF_GAME_THREE:
+            hashes[-1] = bytes(32)
+        return hashes
+
+    with open_store(tmp_path / "probe.db") as store:  # game 3's length, from a sound run
+        fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
+        run_season(store, league=league.name, teams=league.teams, schedule=fixtures, games=3,
+                   charts=default_charts(league.root), seed="t", audit=False, projections=())
+        LENGTH_OF_GAME_THREE = store.version("demo-t-0003")
+        assert store.version("demo-t-0001") != LENGTH_OF_GAME_THREE
+        assert store.version("demo-t-0002") != LENGTH_OF_GAME_THREE
+
+    monkeypatch.setattr(season, "chain_hashes", wrong_for_game_three)
+    with pytest.raises(RinklogError, match=r"demo-t-0003 fails its audit as played "
+                                           r"\(chain check at event \d+"):
+        play(tmp_path / "caught.db", league, workers=workers)
+    assert sorted(heads(tmp_path / "caught.db")) == ["demo-t", "demo-t-0001", "demo-t-0002"]
+    monkeypatch.undo()
+    assert play(tmp_path / "caught.db", league, workers=workers).skipped == 2
+    caught, probe = heads(tmp_path / "caught.db"), heads(tmp_path / "probe.db")
+    assert len(caught) == GAMES + 1
+    assert all(caught[game_id] == head for game_id, head in probe.items())
+
+
+def test_no_audit_stores_the_same_games(tmp_path, league):
+    """--no-audit changes only the time a season takes, never what it stores."""
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", 6)]
+    for name, audit in (("audited.db", True), ("unaudited.db", False)):
+        with open_store(tmp_path / name) as store:
+            run = run_season(store, league=league.name, teams=league.teams,
+                             charts=default_charts(league.root), schedule=fixtures, seed="t",
+                             audit=audit)
+            assert run.audited == (6 if audit else 0)
+    assert heads(tmp_path / "audited.db") == heads(tmp_path / "unaudited.db")
 
 
 def test_a_season_recorded_with_a_cut_schedule_says_why_it_cannot_grow(tmp_path, league):

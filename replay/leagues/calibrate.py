@@ -197,7 +197,9 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
                          late_penalty_house_rule=loaded.league.late_penalty_house_rule,
                          ruleset=ruleset, faceoff=faceoff,
                          options=loaded.league.options if ruleset == loaded.league.ruleset
-                         else ())
+                         else (),
+                         # figures are read from the games themselves: no audit, no read models
+                         audit=False, projections=())
         for fx in fixtures:
             events = read_game(store, season_game_id(run.season_id, fx.number))
             figures = _game_figures(events, charts, system.name)

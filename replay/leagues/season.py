@@ -25,10 +25,12 @@ from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
 from events.league import SeasonCreated
-from events.store import EventStore, blob_hash
+from events.store import EventStore, blob_hash, chain_hashes
 from projections import store as read_models
 from projections.index import stream_index
+from replay.leagues.naming import game_seed, season_game_id
 from replay.systems import kit_for
+from replay.tooling.audit import AuditFailure, MemoryBlobs, audit_encoded, audit_game
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.workers import Crew
 
@@ -38,15 +40,6 @@ _canonical = msgspec.json.Encoder(order="deterministic")
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
 
 _AHEAD = 3  # games per worker queued or finished ahead of the writer
-SEASON_READ_MODELS = ("stats",)  # kept current as games are stored: `leaders` reads them
-
-
-def season_game_id(season_id: str, number: int) -> str:
-    return f"{season_id}-{number:04d}"
-
-
-def game_seed(seed: str, number: int) -> str:
-    return f"{seed}/{number}"
 
 
 @dataclass(frozen=True)
@@ -57,31 +50,44 @@ class SeasonRun:
     skipped: int  # games already in the database
     events: int
     seconds: float
+    audited: int = 0  # games this run audited before storing them
+    read_models: tuple[str, ...] = ()  # the read models stored beside each game
 
 
-_teams: dict[str, Any] = {}  # the system's team cards, by id
-_charts: Any = None  # the system's chart pack
-_season: tuple[str, str] = ("", "")
-_coach_setup: Any = None  # what the system's default coach is built from (None: default)
-_overtime_skaters = 5
-_late_penalty_house_rule = False
-_rules: tuple[str, FaceoffOptions, tuple[str, ...]] = ("bones", NO_FACEOFF_OPTIONS, ())
+@dataclass(frozen=True)
+class _Setup:
+    """What every game of a season is played (and audited) with, sent to each worker once."""
+
+    season: SeasonCreated
+    teams: dict[str, Any]  # the system's team cards, by id
+    charts: Any  # the system's chart pack
+    blobs: MemoryBlobs  # the cards and charts as the writer stores them, for the audit
+    coach_setup: Any  # what the system's default coach is built from (None: default)
+    rules: tuple[str, FaceoffOptions, tuple[str, ...]]  # ruleset, FaceOff options, options
+    audit: bool
+    read_models: tuple[str, ...]
 
 
-def _init(teams: dict[str, Any], charts: Any, season_id: str, seed: str,
-          coach_setup: Any = None, overtime_skaters: int = 5,
-          late_penalty_house_rule: bool = False,
-          rules: tuple[str, FaceoffOptions, tuple[str, ...]] = ("bones", NO_FACEOFF_OPTIONS, ())
-          ) -> None:
-    global _charts, _season, _coach_setup, _overtime_skaters, _late_penalty_house_rule, _rules
-    _teams.clear()
-    _teams.update(teams)
-    _charts = charts
-    _season = (season_id, seed)
-    _coach_setup = coach_setup
-    _overtime_skaters = overtime_skaters
-    _late_penalty_house_rule = late_penalty_house_rule
-    _rules = rules
+@dataclass(frozen=True)
+class _Played:
+    """A game played in a worker, ready for the writer: its rows and their chain hashes,
+    its index, the rows of its read models, and what the audit found (None: it passed, or
+    it was not audited)."""
+
+    game_id: str
+    encoded: list[tuple[str, bytes]]
+    hashes: list[bytes]
+    meta: dict[str, Any]
+    read_models: dict[str, dict[str, list[dict]]]
+    failure: AuditFailure | None
+
+
+_setup: _Setup | None = None
+
+
+def _init(setup: _Setup) -> None:
+    global _setup
+    _setup = setup
 
 
 def goalie_starts(teams: dict[str, Any], schedule: Sequence[tuple[int, str, str]],
@@ -109,30 +115,48 @@ def goalie_starts(teams: dict[str, Any], schedule: Sequence[tuple[int, str, str]
     return chosen
 
 
-def _play(fixture: tuple[int, str, str, str, str]
-          ) -> tuple[str, list[tuple[str, bytes]], dict, dict]:
-    """In a worker: one game, encoded for the store."""
+def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
+    """In a worker: one game, encoded and chained for the store, audited as it will be
+    stored, and its read models folded while its events are in memory."""
+    assert _setup is not None
+    setup, season = _setup, _setup.season
     number, home, away, home_goalie, away_goalie = fixture
-    season_id, seed = _season
-    game_id = season_game_id(season_id, number)
-    dice_seed = game_seed(seed, number)
-    assert _charts is not None
-    kit = kit_for(_rules[0])
-    game = play_game(_teams[home], _teams[away], _charts, game_id=game_id,
-                     dice=SeededDice(dice_seed, game_id, system_of(_rules[0]).derive_roll),
-                     seed=dice_seed,
-                     goalies=(home_goalie, away_goalie),
-                     coach=kit.season_coach(_coach_setup if _coach_setup is not None
+    game_id = season_game_id(season.season_id, number)
+    dice_seed = game_seed(season.seed, number)
+    ruleset, faceoff, options = setup.rules
+    system = system_of(ruleset)
+    kit = kit_for(ruleset)
+    game = play_game(setup.teams[home], setup.teams[away], setup.charts, game_id=game_id,
+                     dice=SeededDice(dice_seed, game_id, system.derive_roll),
+                     seed=dice_seed, goalies=(home_goalie, away_goalie),
+                     coach=kit.season_coach(setup.coach_setup if setup.coach_setup is not None
                                             else kit.default_coach_setup),
-                     overtime_skaters=_overtime_skaters,
-                     late_penalty_house_rule=_late_penalty_house_rule,
-                     season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1],
-                     options=_rules[2])
-    rows = [(tag_of(type(e)), _encode(e)) for e in game.events]
-    # the read models leaders need, folded here while the events are in memory
-    stats = read_models.game_rows(system_of(_rules[0]).name, game_id, game.events,
-                                  SEASON_READ_MODELS)
-    return game_id, rows, game.meta(), stats
+                     overtime_skaters=season.overtime_skaters,
+                     late_penalty_house_rule=season.late_penalty_house_rule,
+                     season=season.season_id, number=number, ruleset=ruleset,
+                     faceoff=faceoff, options=options)
+    encoded = [(tag_of(type(e)), _encode(e)) for e in game.events]
+    hashes = chain_hashes(payload for _, payload in encoded)
+    meta = game.meta()
+    events, failure = game.events, None
+    if setup.audit:
+        # the full audit of the rows the writer will store; the read models are then
+        # folded from the events it decoded from them, not from the live ones
+        report, events = audit_encoded(game_id, kind="game", system=system.name, meta=meta,
+                                       encoded=encoded, hashes=hashes, blobs=setup.blobs,
+                                       season_of=_season_of)
+        failure = report.failure
+    rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
+            if failure is None else {})
+    return _Played(game_id, encoded, hashes, meta, rows, failure)
+
+
+def _season_of(season_id: str) -> SeasonCreated | str:
+    """The audit's season lookup in a worker: the season being played (its stream was
+    audited by the writer before any game was played)."""
+    assert _setup is not None
+    season = _setup.season
+    return season if season_id == season.season_id else f"no season stream {season_id!r}"
 
 
 def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
@@ -152,20 +176,33 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                progress: Progress | None = None, games: int | None = None,
                ruleset: str = "bones",
                faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-               options: Sequence[str] = ()) -> SeasonRun:
+               options: Sequence[str] = (), audit: bool = True,
+               projections: Sequence[str] = read_models.PROJECTIONS) -> SeasonRun:
     """Play every scheduled game not yet in the database; resumable at any point.
 
     The season records the whole ``schedule``; ``games`` plays only its first N, so a
-    later run with a larger N (or None: all) plays on through the same schedule."""
+    later run with a larger N (or None: all) plays on through the same schedule.
+
+    Each game is stored with the read models ``projections`` (every one by default) and,
+    with ``audit``, only once the audit passes on exactly the rows stored (the chain,
+    decoding, identity, index, blobs, the season, the dice and every rule: the checks of
+    ``rinklog audit``, run in the worker that played it); the season's standings are
+    stored at the end. A game failing its audit stops the run in one line, before it is
+    written (a rinklog bug: the games before it are kept)."""
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     system = system_of(ruleset).name  # every game of a season plays the league's ruleset
     start = time.perf_counter()
     charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join it
-    team_hashes = {tid: store.put_blob(_canonical.encode(t), CARD_MEDIA) for tid, t in teams.items()}
-    charts_hash = store.put_blob(_canonical.encode(charts), CHART_MEDIA)
-    created = SeasonCreated(season_id=season_id, league=league, seed=seed, charts_hash=charts_hash,
+    blobs = {blob_hash(content): (content, media) for content, media in
+             [(_canonical.encode(t), CARD_MEDIA) for t in teams.values()]
+             + [(_canonical.encode(charts), CHART_MEDIA)]}
+    for content, media in blobs.values():
+        store.put_blob(content, media)
+    team_hashes = {tid: blob_hash(_canonical.encode(t)) for tid, t in teams.items()}
+    created = SeasonCreated(season_id=season_id, league=league, seed=seed,
+                            charts_hash=blob_hash(_canonical.encode(charts)),
                             team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
                             divisions=[(c, d, list(t)) for c, d, t in divisions],
                             overtime_skaters=overtime_skaters,
@@ -187,6 +224,10 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
+    if audit:  # the season stream itself, which every game's audit is held to
+        report = audit_game(store, season_id, read_models=False)
+        if report.failure is not None:
+            raise RinklogError(_failed(season_id, report.failure, "stored"))
     # from the whole schedule: a cut changes none
     starters = goalie_starts(teams, schedule, ruleset)
     cut = schedule if games is None else schedule[:games]
@@ -196,47 +237,60 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     events = 0
     if progress:
         progress(done, len(cut))
-    rules = (ruleset, faceoff, tuple(sorted(set(options))))
-    setup = (coach, overtime_skaters, late_penalty_house_rule, rules)
-    results = _results(todo, teams, charts, season_id, seed, workers, setup)
+    setup = _Setup(created, teams, charts, MemoryBlobs(blobs), coach,
+                   (ruleset, faceoff, tuple(sorted(set(options)))), audit, tuple(projections))
+    results = _results(todo, setup, workers)
     try:
-        for game_id, rows, meta, stats in results:
-            store.append_encoded(game_id, rows, 0, kind="game", system=system, meta=meta)
-            read_models.save(store, game_id, len(rows), stats)
+        for played in results:
+            if played.failure is not None:
+                raise RinklogError(_failed(played.game_id, played.failure, "played"))
+            store.append_encoded(played.game_id, played.encoded, 0, kind="game",
+                                 system=system, meta=played.meta, hashes=played.hashes)
+            if played.read_models:
+                read_models.save(store, played.game_id, len(played.encoded),
+                                 played.read_models)
             done += 1
-            events += len(rows)
+            events += len(played.encoded)
             if progress:
                 progress(done, len(cut))
     finally:
         close = getattr(results, "close", None)
         if close:
             close()
+    if projections:
+        read_models.save_standings(store)
     return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
-                     time.perf_counter() - start)
+                     time.perf_counter() - start, audited=len(todo) if audit else 0,
+                     read_models=tuple(projections))
 
 
-def _results(todo: list[tuple[int, str, str, str, str]], teams: dict[str, Any], charts: Any,
-             season_id: str, seed: str, workers: int, setup: tuple):
+def _failed(stream: str, failure: AuditFailure, how: str) -> str:
+    return (f"{stream} fails its audit as {how} ({failure.check} check at event "
+            f"{failure.seq}: expected {failure.expected}, recorded {failure.recorded}; rule "
+            f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
+
+
+def _results(todo: list[tuple[int, str, str, str, str]], setup: _Setup, workers: int):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
-        _init(teams, charts, season_id, seed, *setup)
+        _init(setup)
         return (_play(f) for f in todo)
-    return _pooled(todo, teams, charts, season_id, seed, workers, setup)
+    return _pooled(todo, setup, workers)
 
 
-def _pooled(todo, teams, charts, season_id, seed, workers, setup):
+def _pooled(todo, setup, workers):
     """Games from worker processes, in schedule order, with at most ``_AHEAD * workers``
     of them played (or being played) ahead of the writer: a writer slower than the
     workers (a slow disk, a busy machine) makes them wait instead of piling finished
     games up in this process (~200 KB a game)."""
-    crew = Crew(workers, _init, _play, (teams, charts, season_id, seed, *setup), "game")
+    crew = Crew(workers, _init, _play, (setup,), "game")
     fixtures = iter(todo)
     try:
         order: deque[int] = deque()
         for f in itertools.islice(fixtures, _AHEAD * workers):
             crew.submit(f[0], f)
             order.append(f[0])
-        done: dict[int, tuple] = {}
+        done: dict[int, _Played] = {}
         while order:
             while order[0] not in done:
                 number, game = crew.result()

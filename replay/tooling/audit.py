@@ -59,6 +59,7 @@ from events.store import (
     GENESIS,
     ChainRow,
     EventStore,
+    StoredEvent,
     StreamRecord,
     blob_hash,
     chain_hash,
@@ -67,13 +68,14 @@ from events.store import (
 )
 from projections.index import stream_index
 from projections.store import stored_differences, stored_standings_differences
-from replay.leagues.season import game_seed, season_game_id
+from replay.leagues.naming import game_seed, season_game_id
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.workers import Crew
 
-__all__ = ["AuditFailure", "AuditReport", "BlobSource", "audit_all", "audit_blobs", "audit_game",
-           "audit_stream", "audit_stream_events", "stream_decoder", "stream_system"]
+__all__ = ["AuditFailure", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
+           "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
+           "stream_decoder", "stream_system"]
 
 
 
@@ -90,6 +92,17 @@ class BlobSource(Protocol):
 
 SeasonLookup = Callable[[str], "SeasonCreated | str"]
 """A season stream's first event once that stream passes the audit, else why not."""
+
+
+@dataclass(frozen=True)
+class MemoryBlobs:
+    """Blobs held in memory (content and media type by hash): what a season's worker has
+    of the cards and charts the writer stores."""
+
+    blobs: dict[str, tuple[bytes, str]]
+
+    def blob_record(self, digest: str) -> tuple[bytes, str] | None:
+        return self.blobs.get(digest)
 
 
 @dataclass(frozen=True)
@@ -154,6 +167,23 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
     except _Failed as failed:
         return state.report(failed.failure), state.events
     return state.report(None), state.events
+
+
+def audit_encoded(stream: str, *, kind: str, system: str, meta: dict[str, Any],
+                  encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes],
+                  blobs: BlobSource, season_of: SeasonLookup
+                  ) -> tuple[AuditReport, list[Event]]:
+    """Audit a new stream before it is stored: the rows, hashes and ``streams`` row that
+    :meth:`EventStore.append_encoded` writes for it, checked exactly as :func:`audit_stream`
+    checks them once stored (a season's workers audit each game as they play it)."""
+    head = hashes[-1].hex() if hashes else GENESIS
+    record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system)
+    rows, prev = [], GENESIS
+    for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
+        this = digest.hex()
+        rows.append(StoredEvent(seq, tag, None, payload, prev, this))
+        prev = this
+    return audit_stream_events(stream, record, rows, blobs, season_of)
 
 
 class _Audit:

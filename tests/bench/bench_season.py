@@ -3,22 +3,28 @@
 ``--league demo`` (the default) is the Hockey Bones demo (1,312 games); ``--league
 dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder works.
 
-1. Season: ``run_season`` (workers play games, this process appends each in one
-   transaction) into a fresh temporary database: games/s and events/s.
+1. Season: ``run_season`` (workers play each game, audit it on the rows to be stored and
+   fold every read model; this process appends each game and its read models, and the
+   standings at the end) into a fresh temporary database: games/s and events/s. With
+   ``--no-audit`` the workers do not audit.
 2. Limit: the same rows (read back from the season's database, so the same row count per
    game and the same payload and hash sizes) written with plain ``sqlite3``
    ``executemany`` into another fresh database with the same ``events`` schema (schema 3:
    integer stream and type keys, 32-byte hashes, no prev_hash) and the store's pragmas,
    one transaction per game. Only the writes are timed. The ratio
    season/limit says how close the season gets to what SQLite alone can store.
-3. Projections: ``projections.store.rebuild`` over the whole season: events/s.
-4. Audit: ``replay.tooling.audit.audit_game`` (chain, decode, blobs, seeded dice, every decision
-   re-checked) on a sample of games spread over the season (``--audit N``; 0 = all).
-5. Peak memory: max RSS of this process and of the largest worker child
+3. Size: bytes an event on disk (the file after ``VACUUM`` / events), every read model
+   included.
+4. Projections: ``projections.store.rebuild`` over the whole season: events/s.
+5. Audit: ``audit_all`` of the database with ``--workers`` processes, what ``rinklog audit
+   --all`` runs (chain, decode, blobs, seeded dice, every decision re-checked, the stored
+   read models against a rebuild); ``--audit N``: ``audit_game`` in this process on N games
+   spread over the season instead.
+6. Peak memory: max RSS of this process and of the largest worker child
    (``getrusage``), measured right after the season and again at the end.
 
-Run: `make bench` or
-`.venv/bin/python tests/bench/bench_season.py [--games N] [--workers K] [--audit N]`.
+Run: `make bench` or `.venv/bin/python tests/bench/bench_season.py [--games N]
+[--workers K] [--audit N] [--no-audit] [--league L]`.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
 from replay.leagues.season import run_season, season_game_id
 from replay.systems import kit_for
-from replay.tooling.audit import audit_game
+from replay.tooling.audit import audit_all, audit_game
 from replay.tooling.games import open_store
 
 EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
@@ -95,7 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--league", default="demo",
                         help="a bundled league or a league folder (default 'demo')")
     parser.add_argument("--audit", type=int, default=0,
-                        help="audit only N games spread over the season (default 0: every game)")
+                        help="audit N games spread over the season in this process instead "
+                        "of audit --all with the workers (default 0)")
+    parser.add_argument("--no-audit", action="store_true",
+                        help="the season's workers do not audit the games they play")
     args = parser.parse_args(argv)
 
     league = load_league(args.league)
@@ -109,12 +118,14 @@ def main(argv: list[str] | None = None) -> None:
         with open_store(Path(tmp) / "season.db") as store:
             run = run_season(store, league=league.name, teams=league.teams, charts=charts,
                              schedule=fixtures, seed=args.seed, workers=args.workers,
-                             ruleset=ruleset, options=league.league.options)
+                             ruleset=ruleset, options=league.league.options,
+                             audit=not args.no_audit)
             parent_season = peak_mib(resource.RUSAGE_SELF)
             children_season = peak_mib(resource.RUSAGE_CHILDREN)
             season_rate = run.events / run.seconds
-            print(f"season:      {league.name} ({ruleset}), {games} games, "
-                  f"{run.events:,} events, {args.workers} workers, "
+            what = "not audited" if args.no_audit else "each audited"
+            print(f"season:      {league.name} ({ruleset}), {games} games ({what}, every "
+                  f"read model), {run.events:,} events, {args.workers} workers, "
                   f"{run.seconds:.1f}s = {games / run.seconds:.1f} games/s, "
                   f"{season_rate:,.0f} events/s ({run.events / games:.0f} events/game)")
 
@@ -126,25 +137,30 @@ def main(argv: list[str] | None = None) -> None:
                   f"{limit_took:.2f}s = {games / limit_took:,.0f} games/s, "
                   f"{limit_rate:,.0f} events/s; season/limit = {season_rate / limit_rate:.1%}")
 
+            store.connection.execute("VACUUM")
+            size = (Path(tmp) / "season.db").stat().st_size
+            print(f"size:        {size / 1e6:,.0f} MB = {size / run.events:.1f} bytes an event "
+                  "(after VACUUM, every read model included)")
+
             start = time.perf_counter()
             folded = rm.rebuild(store)
             took = time.perf_counter() - start
             print(f"projections: rebuild of {folded:,} events in {took:.1f}s = "
                   f"{folded / took:,.0f} events/s ({1000 * took / games:.1f} ms/game)")
 
-            sample = game_ids
+            start = time.perf_counter()
             if 0 < args.audit < games:
                 sample = [game_ids[i * games // args.audit] for i in range(args.audit)]
-            start = time.perf_counter()
-            audited = 0
-            for game_id in sample:
-                report = audit_game(store, game_id)
-                assert report.ok, report.to_json()
-                audited += report.events
+                reports = [audit_game(store, game_id) for game_id in sample]
+                which = f"a sample of {len(sample)} games in this process"
+            else:
+                reports = audit_all(store, workers=args.workers)
+                which = f"audit --all, {args.workers} workers"
             took = time.perf_counter() - start
-            which = "every game" if len(sample) == games else f"a sample of {len(sample)} games"
+            assert all(r.ok for r in reports), [r.to_json() for r in reports if not r.ok]
+            audited = sum(r.events for r in reports)
             print(f"audit:       {which}, {audited:,} events in {took:.1f}s = "
-                  f"{audited / took:,.0f} events/s ({1000 * took / len(sample):.1f} ms/game)")
+                  f"{audited / took:,.0f} events/s ({1000 * took / len(reports):.1f} ms/stream)")
     print(f"peak RSS:    after the season: parent {parent_season:.0f} MiB, largest worker "
           f"{children_season:.0f} MiB; at the end (after rebuild and audit): parent "
           f"{peak_mib(resource.RUSAGE_SELF):.0f} MiB")
