@@ -22,16 +22,23 @@ dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder
    spread over the season instead.
 6. Peak memory: max RSS of this process and of the largest worker child
    (``getrusage``), measured right after the season and again at the end.
+7. Where a season's time goes: the CPU of the workers and of the writer during the season
+   (``getrusage``; on a machine of K cores the wall time is at least their sum / K), and
+   a profile of ``--profile N`` games (default 40) played in this process: each step's
+   share of a game (play, encode and chain, audit and its re-run of the rules, read models,
+   the writer's inserts).
 
 Run: `make bench` or `.venv/bin/python tests/bench/bench_season.py [--games N]
-[--workers K] [--audit N] [--no-audit] [--league L]`.
+[--workers K] [--audit N] [--no-audit] [--league L] [--profile N]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import platform
+import pstats
 import resource
 import sqlite3
 import sys
@@ -92,6 +99,47 @@ def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str]) 
     return events, took
 
 
+def cpu_seconds(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+# what a season game costs, step by step: (label, the function whose cumulative time it is)
+STEPS = (
+    ("play (the rules and the coach)", "play_game"),
+    ("chain the rows (BLAKE2b)", "chain_hashes"),
+    ("audit, all of it", "audit_encoded"),
+    ("  of which the rules re-run", "recheck"),
+    ("  of which the seeded dice", "_dice"),
+    ("  of which decoding the rows", "_decode"),
+    ("read models folded", "game_rows"),
+    ("writer: insert the events", "append_encoded"),
+    ("writer: insert the read models", "save"),
+)
+
+
+def profile_breakdown(store_path: Path, league, fixtures, charts, ruleset: str,
+                      audit: bool) -> None:
+    """A season of ``fixtures`` played in this process under cProfile: each step's
+    cumulative share (profiling slows every call, so read shares, not times)."""
+    with open_store(store_path) as store:
+        profile = cProfile.Profile()
+        profile.enable()
+        run_season(store, league=league.name, teams=league.teams, charts=charts,
+                   schedule=fixtures, seed="profile", workers=1, ruleset=ruleset,
+                   options=league.league.options, audit=audit)
+        profile.disable()
+    stats = pstats.Stats(profile).stats  # {(file, line, name): (cc, nc, tt, ct, callers)}
+    total = sum(tt for _, _, tt, _, _ in stats.values())
+    cumulative: dict[str, float] = {}
+    for (_, _, name), (_, _, _, ct, _) in stats.items():
+        cumulative[name] = max(cumulative.get(name, 0.0), ct)
+    print(f"profile:     {len(fixtures)} games in one process under cProfile, share of the "
+          "run:")
+    for label, name in STEPS:
+        print(f"               {label:34} {100 * cumulative.get(name, 0.0) / total:5.1f}%")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None,
@@ -105,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
                         "of audit --all with the workers (default 0)")
     parser.add_argument("--no-audit", action="store_true",
                         help="the season's workers do not audit the games they play")
+    parser.add_argument("--profile", type=int, default=40,
+                        help="games profiled in this process at the end (0: none)")
     args = parser.parse_args(argv)
 
     league = load_league(args.league)
@@ -116,6 +166,8 @@ def main(argv: list[str] | None = None) -> None:
           f"python {platform.python_version()}")
     with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
         with open_store(Path(tmp) / "season.db") as store:
+            cpu_parent, cpu_children = (cpu_seconds(resource.RUSAGE_SELF),
+                                        cpu_seconds(resource.RUSAGE_CHILDREN))
             run = run_season(store, league=league.name, teams=league.teams, charts=charts,
                              schedule=fixtures, seed=args.seed, workers=args.workers,
                              ruleset=ruleset, options=league.league.options,
@@ -128,6 +180,11 @@ def main(argv: list[str] | None = None) -> None:
                   f"read model), {run.events:,} events, {args.workers} workers, "
                   f"{run.seconds:.1f}s = {games / run.seconds:.1f} games/s, "
                   f"{season_rate:,.0f} events/s ({run.events / games:.0f} events/game)")
+            writer = cpu_seconds(resource.RUSAGE_SELF) - cpu_parent
+            workers = cpu_seconds(resource.RUSAGE_CHILDREN) - cpu_children
+            print(f"season CPU:  workers {1000 * workers / games:.1f} ms/game, writer "
+                  f"{1000 * writer / games:.1f} ms/game: {workers + writer:.1f} CPU s over "
+                  f"{os.cpu_count()} cores, {run.seconds:.1f}s wall")
 
             game_ids = [season_game_id(run.season_id, n) for n, _, _ in fixtures]
             limit_events, limit_took = physical_limit(store.connection, Path(tmp) / "limit.db", game_ids)
@@ -164,6 +221,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"peak RSS:    after the season: parent {parent_season:.0f} MiB, largest worker "
           f"{children_season:.0f} MiB; at the end (after rebuild and audit): parent "
           f"{peak_mib(resource.RUSAGE_SELF):.0f} MiB")
+    if args.profile:
+        with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
+            profile_breakdown(Path(tmp) / "profile.db", league, fixtures[:args.profile],
+                              charts, ruleset, audit=not args.no_audit)
 
 
 if __name__ == "__main__":
