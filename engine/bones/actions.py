@@ -31,10 +31,11 @@ ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionOutcome:
     """What one action cell comes to (8.00-8.20), before the puck moves: the fields of
-    its ``ActionResolved`` event."""
+    its ``ActionResolved`` event. A value, never changed (``replace`` makes another); not
+    frozen only because a frozen dataclass is slow to build, and one is built a roll."""
 
     result: ActionResult
     rule: str

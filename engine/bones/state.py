@@ -103,10 +103,14 @@ class Retaliation:
     short: int  # time sequences the team plays short (14.10)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
-    the context a kind needs, each named for what it holds (left empty by other kinds)."""
+    the context a kind needs, each named for what it holds (left empty by other kinds).
+
+    A step is replaced in the queue, never changed. It is not a frozen dataclass only for
+    speed: hundreds are made a game, and a frozen one takes seven times as long to build
+    in pure Python (every field set through ``object.__setattr__``)."""
 
     kind: str
     side: str = ""
