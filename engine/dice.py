@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import Any, Protocol
 
 import msgspec
@@ -93,6 +94,13 @@ class DiceSource(Protocol):
     def roll(self, n: int) -> Any: ...
 
 
+@lru_cache(maxsize=16)
+def _keyed_blake2b(key: bytes) -> Any:
+    """BLAKE2b keyed with ``key``, copied for each block hashed: the same digests as
+    keying it anew, without hashing the key's block once a roll (a game keeps one seed)."""
+    return hashlib.blake2b(key=key)
+
+
 def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> list[int]:
     """The first ``count`` faces (0 to ``sides - 1``) of the n-th roll of a seeded game.
 
@@ -102,12 +110,14 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
     every face is equally likely; the other bytes are skipped, and the next block is
     hashed if a digest was not enough. See docs/dice.md.
     """
-    key = seed.encode()[:64]
+    keyed = _keyed_blake2b(seed.encode()[:64])
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0
     while True:
-        digest = hashlib.blake2b(f"{game_id}:{n}:{block}".encode(), key=key).digest()
+        blake = keyed.copy()
+        blake.update(f"{game_id}:{n}:{block}".encode())
+        digest = blake.digest()
         for byte in digest:
             if byte < limit:
                 faces.append(byte % sides)
@@ -122,8 +132,8 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     Four d6 faces from :func:`derive_faces` (a byte below 252 gives ``byte % 6 + 1``), in
     the order blue, white, white, red. See docs/dice.md.
     """
-    blue, w1, w2, red = (face + 1 for face in derive_faces(seed, game_id, n, 6, 4))
-    return Roll(blue, (w1, w2), red)
+    blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
+    return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)
 
 
 DiceSchedule = list[tuple[int, "str | None"]]

@@ -14,7 +14,7 @@ import msgspec
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
-from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, PendingShot, Step, other
+from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, other
 from engine.bones.stoppages import resume
 from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
@@ -31,10 +31,11 @@ ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionOutcome:
     """What one action cell comes to (8.00-8.20), before the puck moves: the fields of
-    its ``ActionResolved`` event."""
+    its ``ActionResolved`` event. A value, never changed (``replace`` makes another); not
+    frozen only because a frozen dataclass is slow to build, and one is built a roll."""
 
     result: ActionResult
     rule: str
@@ -55,8 +56,9 @@ class ModifiedValue(NamedTuple):
 def five_on_five(state: GameState) -> bool:
     """8.10: five skaters on five, and nothing else: a pulled goalie's sixth attacker
     (6 on 5, or 5 on 5 with a goalie off) is another strength."""
-    return all(not team.pulled and all(team.slots.get(s) for s in SKATER_SLOTS)
-               for team in (state.home, state.away))
+    home, away = state.home, state.away
+    return not home.pulled and not away.pulled and home.five_skater_slots() \
+        and away.five_skater_slots()
 
 
 def even_or_pulled(state: GameState) -> bool:
@@ -66,9 +68,10 @@ def even_or_pulled(state: GameState) -> bool:
 
 def tactic(state: GameState) -> str | None:
     """The tactic in force (either team's; pressure and checking affect both teams)."""
-    if not even_or_pulled(state):
+    declared = state.home.tactic or state.away.tactic
+    if not declared or not even_or_pulled(state):
         return None
-    return state.home.tactic or state.away.tactic
+    return declared
 
 
 def out_of_position(card: Skater, slot: str) -> bool:

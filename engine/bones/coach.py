@@ -16,7 +16,14 @@ from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
 from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
 from engine.bones.policy import CoachPolicy as CoachPolicy
-from engine.bones.state import TACTIC_OPTIONS, TACTIC_RULES, GameState, TeamState, other
+from engine.bones.state import (
+    SKATER_SLOTS,
+    TACTIC_OPTIONS,
+    TACTIC_RULES,
+    GameState,
+    TeamState,
+    other,
+)
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
@@ -26,10 +33,11 @@ FORWARDS = ("LW", "C", "RW")
 class _Roster:
     """What the coach reads of one team that never changes during a game: its skaters in
     dressing order, its lines as slot -> player units, the forwards rated for each forward
-    slot (15.10) and each skater's unit bonuses on the power play and the penalty kill."""
+    slot (15.10), each skater's positions and shift rating (6.40), and his unit bonuses on
+    the power play and the penalty kill."""
 
     __slots__ = ("players", "skaters", "forward_units", "defense_units", "rated",
-                 "pp_bonus", "pk_bonus")
+                 "positions", "defensemen", "shift", "pp_bonus", "pk_bonus")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
@@ -42,16 +50,23 @@ class _Roster:
         self.rated = {slot: frozenset(pid for pid, c in cards.items()
                                       if not c.is_defenseman and slot in c.positions)
                       for slot in FORWARDS}
+        self.positions = {pid: frozenset(c.positions) for pid, c in cards.items()}
+        self.defensemen = frozenset(pid for pid, c in cards.items() if c.is_defenseman)
+        self.shift = {pid: c.shift for pid, c in cards.items()}
         self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
         self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
+
+    def out_of_position(self, pid: str, slot: str) -> bool:
+        """15.10: a forward in a forward slot he is not rated for."""
+        return slot in FORWARDS and pid not in self.defensemen and slot not in self.positions[pid]
 
 
 class _Bench:
     """One team as the coach sees it at one decision: who is on the ice, and who is fit
     to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
-    sequences, 6.40), not hurt or in the box. ``used`` grows as slots are filled."""
+    sequences, 6.40), not hurt or in the box."""
 
-    __slots__ = ("team", "roster", "on_ice", "fit", "used")
+    __slots__ = ("team", "roster", "on_ice", "fit")
 
     def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
         self.team, self.roster = team, roster
@@ -59,16 +74,10 @@ class _Bench:
         players, on_ice = team.players, self.on_ice
         self.fit = {pid for pid in roster.skaters if not (s := players[pid]).out
                     and (s.stint < stay if pid in on_ice else s.rest >= REST_SEQUENCES)}
-        self.used: set[str] = set()
-
-    def ready(self, pid: str) -> bool:
-        return pid in self.fit and pid not in self.used
 
     def freshness(self, pid: str) -> float:
-        status = self.team.players[pid]
-        card = status.card
-        assert isinstance(card, Skater)
-        return card.shift - status.shifts
+        """Shifts left before his shift rating is used up (6.40)."""
+        return self.roster.shift[pid] - self.team.players[pid].shifts
 
 
 class DefaultCoach:
@@ -122,19 +131,22 @@ class DefaultCoach:
 
     def _settled(self, state: GameState, side: str) -> bool:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
-        the goalie is in, and it is not yet time to pull him (the common case, kept fast)."""
+        no other slot is, the goalie is in, and it is not yet time to pull him (the common
+        case, kept fast)."""
         team = state.team(side)
         if team.pulled or (state.period == 3
                            and state.sequence >= self.policies[side].pull_goalie_at):
             return False
-        players = team.players
+        players, slots = team.players, team.slots
         wanted = skater_slots(state, side)
-        for slot in wanted:
-            pid = team.slots.get(slot)
-            if pid is None or players[pid].out or players[pid].stint >= MAX_STINT:
+        for slot in SKATER_SLOTS:
+            pid = slots.get(slot)
+            if slot not in wanted:
+                if pid:
+                    return False  # 15.00: a slot that stays empty at this strength
+            elif pid is None or players[pid].out or players[pid].stint >= MAX_STINT:
                 return False
-        filled = sum(1 for s in ("LW", "C", "RW", "LD", "RD") if team.slots.get(s))
-        return filled == len(wanted)
+        return True
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
@@ -142,9 +154,9 @@ class DefaultCoach:
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
         wanted = skater_slots(state, side)
-        current = {s: team.slots.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
+        current = {s: team.slots.get(s) for s in SKATER_SLOTS}
         keep: dict[str, str] = {}
-        five = state.skaters_allowed(side) == 5 and state.skaters_allowed(other(side)) == 5
+        five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
         for slot in wanted:
             pid = current.get(slot)
             if pid and not team.players[pid].out and (
@@ -163,8 +175,8 @@ class DefaultCoach:
                 # other slot is taken: the most tired of the others gives way.
                 target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
-        unit_changes = self._fill(state, side, wanted, keep, bench)
-        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in ("LW", "C", "RW", "LD", "RD")}
+        unit_changes = self._fill(state, side, wanted, keep, bench, five)
+        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in SKATER_SLOTS}
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
@@ -172,53 +184,62 @@ class DefaultCoach:
     def _misplaced(bench: _Bench, pid: str, slot: str) -> bool:
         """15.10: a forward out of position while a forward rated for the slot rests on
         the bench gives way."""
-        card = bench.team.card(pid)
-        if card.is_defenseman or slot not in FORWARDS or slot in card.positions:
+        roster = bench.roster
+        if not roster.out_of_position(pid, slot):
             return False
         players = bench.team.players
         return any(q not in bench.on_ice and not players[q].out
-                   and players[q].rest >= REST_SEQUENCES for q in bench.roster.rated[slot])
+                   and players[q].rest >= REST_SEQUENCES for q in roster.rated[slot])
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
-              keep: dict[str, str], bench: _Bench) -> dict[str, str]:
+              keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
         chosen = dict(keep)
-        bench.used = set(keep.values())
+        ready = bench.fit - set(keep.values())  # fit and not placed yet
         strength = state.strength(side)
-        forward_slots = [s for s in wanted if s in ("LW", "C", "RW") and s not in chosen]
+        forward_slots = [s for s in wanted if s in FORWARDS and s not in chosen]
         defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
         if forward_slots:
-            five = state.skaters_allowed(side) == 5 and state.skaters_allowed(other(side)) == 5
-            self._place(chosen, forward_slots, bench.roster.forward_units, bench, strength, five)
+            self._place(chosen, forward_slots, bench.roster.forward_units, bench, ready,
+                        strength, five)
         if defense_slots:
-            self._place(chosen, defense_slots, bench.roster.defense_units, bench, strength)
+            self._place(chosen, defense_slots, bench.roster.defense_units, bench, ready,
+                        strength)
         return chosen
 
     @staticmethod
     def _place(chosen: dict[str, str], open_slots: list[str],
-               units: tuple[dict[str, str], ...], bench: _Bench, strength: str,
-               five: bool = False) -> None:
-        ready, freshness, used, roster = bench.ready, bench.freshness, bench.used, bench.roster
+               units: tuple[dict[str, str], ...], bench: _Bench, ready: set[str],
+               strength: str, five: bool = False) -> None:
+        """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
+        a player placed leaves ``ready``."""
+        roster, players = bench.roster, bench.team.players
 
         def misplaced(pid: str, slot: str) -> bool:
             """15.10: at 5 on 5 a forward plays only where he is rated while someone
             rated for the slot is ready."""
-            card = bench.team.card(pid)
-            if not five or card.is_defenseman or slot in card.positions:
-                return False
-            return any(ready(q) and q != pid for q in roster.rated[slot])
+            return five and roster.out_of_position(pid, slot) \
+                and bool((roster.rated[slot] & ready) - {pid})
 
-        fit = bench.fit
+        # A unit's score: its ready members' mean freshness, plus one a member, plus
+        # their assist ratings on the power play or their defense on the penalty kill.
+        shift = roster.shift
+        bonus = roster.pp_bonus if strength == "pp" else (
+            roster.pk_bonus if strength == "sh" else None)
 
         def unit_score(unit: dict[str, str]) -> float:
-            members = [p for p in unit.values() if p in fit and p not in used]  # ready
+            members = [p for p in unit.values() if p in ready]
             if not members:
                 return -1e9
-            base = sum([freshness(p) for p in members]) / len(members) + len(members)
-            if strength == "pp":
-                base += sum([roster.pp_bonus[p] for p in members])  # assist ratings
-            elif strength == "sh":
-                base += sum([roster.pk_bonus[p] for p in members])  # defense + 3 an ace PK
+            base = sum([shift[p] - players[p].shifts for p in members]) / len(members) \
+                + len(members)
+            if bonus is not None:
+                base += sum([bonus[p] for p in members])
             return base
+
+        def place(slot: str, pid: str) -> None:
+            chosen[slot] = pid
+            open_slots.remove(slot)
+            ready.discard(pid)
 
         for unit in sorted(units, key=unit_score, reverse=True):
             for slot in list(open_slots):
@@ -227,27 +248,23 @@ class DefaultCoach:
                     continue
                 if pid is None:
                     pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
-                if pid and ready(pid) and not misplaced(pid, slot):
-                    chosen[slot], open_slots[:] = pid, [s for s in open_slots if s != slot]
-                    used.add(pid)
+                if pid and pid in ready and not misplaced(pid, slot):
+                    place(slot, pid)
             if not open_slots:
                 return
-        team = bench.team
         # Anyone rested who can play: a forward for a forward slot first (15.10).
         for slot in list(open_slots):
-            pool = [p for p in roster.skaters if ready(p)]
             want_d = slot in ("LD", "RD")
-            pool.sort(key=lambda p: (team.card(p).is_defenseman != want_d,
-                                     slot not in team.card(p).positions, -freshness(p), p))
+            pool = sorted(ready, key=lambda p: ((p in roster.defensemen) != want_d,
+                                                slot not in roster.positions[p],
+                                                -bench.freshness(p), p))
             if pool:
-                chosen[slot] = pool[0]
-                used.add(pool[0])
-                open_slots.remove(slot)
+                place(slot, pool[0])
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
-            pool = [p for p in roster.skaters if not team.players[p].out and p not in used]
-            pool.sort(key=lambda p: (team.players[p].stint, -team.players[p].rest, p))
-            chosen[slot] = pool[0]
-            used.add(pool[0])
+            placed = set(chosen.values())
+            pool = [p for p in roster.skaters if not players[p].out and p not in placed]
+            pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
+            place(slot, pool[0])
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
         """14.60: the other team is called for a delayed penalty; the goalie comes off for

@@ -309,13 +309,13 @@ def steps(state: GameState, dice: DiceSource, coach: object,
     stoppage (19.00, 20.00). ``coach_asked`` says the coach already had his say at the
     current step (a game resumed just after his choices were stored).
     """
+    tactics = getattr(coach, "tactics", None)
     for _ in range(MAX_STEPS):
         if state.finished:
             return
         step = state.queue[0]
         if state.coach_window and step.kind in ("faceoff", "action") and not coach_asked:
             choices: list[Event] = list(coach.lines(state))
-            tactics = getattr(coach, "tactics", None)
             for choice in choices:
                 check_choice(state, choice)
                 evolve(state, choice)

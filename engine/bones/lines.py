@@ -7,6 +7,7 @@ from engine.bones.state import GameState, TeamState, other
 from engine.bones.timing import REST_SEQUENCES
 from events.bones import LinesChanged
 
+LINE_SLOTS = frozenset({"LW", "C", "RW", "LD", "RD", "G"})
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
@@ -20,7 +21,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     team = state.team(event.side)
     wanted = skater_slots(state, event.side)
     slots = event.slots
-    if set(slots) != {"LW", "C", "RW", "LD", "RD", "G"}:
+    if slots.keys() != LINE_SLOTS:
         return "a line change names the six slots LW, C, RW, LD, RD, G"
     filled = [s for s in ("LW", "C", "RW", "LD", "RD") if slots[s]]
     if tuple(filled) != wanted:
@@ -69,8 +70,6 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
         return None
     if event.slots["G"] != team.goalie or state.team(other(event.side)).pulled:
         return None  # a sixth attacker on either side: not 5 on 5
-    on_ice_now = set(team.skaters_on_ice())
-    placed = {pid for pid in event.slots.values() if pid}
     carrier = state.puck[1] if event.on_the_fly and state.puck else None
     for slot in ("LW", "C", "RW"):
         pid = event.slots[slot]
@@ -79,7 +78,8 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
         card = team.card(pid)
         if not isinstance(card, Skater) or card.is_defenseman or slot in card.positions:
             continue
-        waiting = rested_on_bench(team, on_ice_now | placed, rated_for=slot)
+        on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in event.slots.values() if p}
+        waiting = rested_on_bench(team, on_ice_or_placed, rated_for=slot)
         if waiting:
             return (f"15.10: {pid} is not rated for {slot} while {waiting} is rested "
                     "and rated for it")

@@ -53,8 +53,7 @@ def resolve_interception(state: GameState, side: str, carrier: str, red: int,
     assert isinstance(card, Skater)
     opponents = other(side)
     mine = state.team(side)
-    advantage = man_advantage(state, side)
-    if mine.pulled and advantage > 0:
+    if mine.pulled and (advantage := man_advantage(state, side)) > 0:
         # 12.10: a pulled-goalie team with the extra man keeps some lost pucks.
         keep = {1: red <= 2, 2: red <= 4}.get(advantage, True)
         if keep:

@@ -20,6 +20,7 @@ SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
+NOBODY_SHORT = (0, 0)
 
 
 
@@ -69,10 +70,14 @@ class TeamState:
     tactic: str | None = None
 
     def skaters_on_ice(self) -> list[str]:
-        ids = [self.slots[s] for s in SKATER_SLOTS if self.slots[s]]
+        ids = list(filter(None, map(self.slots.get, SKATER_SLOTS)))  # the filled slots
         if self.pulled and self.slots["G"]:
             ids.append(self.slots["G"])
         return ids
+
+    def five_skater_slots(self) -> bool:
+        """Every skater slot filled (a sixth attacker in G aside)."""
+        return all(map(self.slots.get, SKATER_SLOTS))
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""
@@ -98,10 +103,14 @@ class Retaliation:
     short: int  # time sequences the team plays short (14.10)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
-    the context a kind needs, each named for what it holds (left empty by other kinds)."""
+    the context a kind needs, each named for what it holds (left empty by other kinds).
+
+    A step is replaced in the queue, never changed. It is not a frozen dataclass only for
+    speed: hundreds are made a game, and a frozen one takes seven times as long to build
+    in pure Python (every field set through ``object.__setattr__``)."""
 
     kind: str
     side: str = ""
@@ -261,19 +270,24 @@ class GameState:
         """Skaters on the ice, counting a sixth attacker for a pulled goalie."""
         return len(self.team(side).skaters_on_ice())
 
+    def men_short(self, side: str) -> tuple[int, int]:
+        """How many skaters penalties take from ``side`` and from the other team."""
+        if not self.home.penalties and not self.away.penalties:
+            return NOBODY_SHORT  # the common case, asked thousands of times a game
+        home, away = self.home.man_short(), self.away.man_short()
+        return (home, away) if side == "home" else (away, home)
+
     def skaters_allowed(self, side: str) -> int:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
         In a 3-on-3 overtime (a league option) each penalty to the other side adds one."""
-        home, away = self.home.man_short(), self.away.man_short()
-        mine, theirs = (home, away) if side == "home" else (away, home)
+        mine, theirs = self.men_short(side)
         if self.period == 4 and self.overtime_skaters < 5:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
         return 5 - mine
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
-        home, away = self.home.man_short(), self.away.man_short()
-        mine, theirs = (home, away) if side == "home" else (away, home)
+        mine, theirs = self.men_short(side)
         if mine < theirs:
             return "pp"
         if mine > theirs:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.bones.cards import Skater
-from engine.bones.state import FORWARD_SLOTS, GameState, other
+from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, other
 from engine.bones.timing import fatigue_defense
 
 
@@ -61,48 +62,43 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
     Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
     """
     team = state.team(defending)
-    attackers = other(defending)
-    rating = {slot: defensive_rating(state, defending, slot) for slot in ("LW", "C", "RW", "LD", "RD")}
+
+    def rating(slot: str) -> int:
+        return defensive_rating(state, defending, slot)
+
     strength = state.strength(defending)
     if strength == "pp":
-        value, how = rating["LD"] + rating["RD"] + 2, f"9.60: LD {rating['LD']} + RD {rating['RD']} + 2"
+        ld, rd = rating("LD"), rating("RD")
+        value, how = ld + rd + 2, f"9.60: LD {ld} + RD {rd} + 2"
     elif strength == "sh":
-        total = sum(rating.values())
+        total = sum([rating(slot) for slot in SKATER_SLOTS])
         aces = sum(
             1 for pid in team.skaters_on_ice()
             if isinstance(team.card(pid), Skater) and team.card(pid).ace_pk
         )
         value = chart_defense(state, total) + aces
         how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
-    elif _five_on_five(state, defending, attackers):
+    elif team.five_skater_slots() and state.team(other(defending)).five_skater_slots():
         value, how = _five_on_five_defense(rating, attacker_slot)
     else:
-        total = sum(rating.values())
+        total = sum([rating(slot) for slot in SKATER_SLOTS])
         value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"
     if team.pulled:
         value, how = value + 1, how + " + 1 goalie pulled (9.70)"
     return DefenseTotal(value, how)
 
 
-def _five_on_five(state: GameState, defending: str, attackers: str) -> bool:
-    def base(side: str) -> int:
-        team = state.team(side)
-        return len([s for s in ("LW", "C", "RW", "LD", "RD") if team.slots.get(s)])
-
-    return base(defending) == 5 and base(attackers) == 5
-
-
-def _five_on_five_defense(rating: dict[str, int], attacker_slot: str) -> DefenseTotal:
-    centre = adjusted_center(rating["C"])
+def _five_on_five_defense(rating: Callable[[str], int], attacker_slot: str) -> DefenseTotal:
+    """9.20: the two defenders across from the attacker and the centre (9.21)."""
     if attacker_slot in ("LW", "LD"):
-        value = rating["RW"] + rating["RD"] + centre
-        return DefenseTotal(value, f"9.20: RW {rating['RW']} + RD {rating['RD']} + C {centre} (9.21)")
+        rw, rd, centre = rating("RW"), rating("RD"), adjusted_center(rating("C"))
+        return DefenseTotal(rw + rd + centre, f"9.20: RW {rw} + RD {rd} + C {centre} (9.21)")
     if attacker_slot in ("RW", "RD"):
-        value = rating["LW"] + rating["LD"] + centre
-        return DefenseTotal(value, f"9.20: LW {rating['LW']} + LD {rating['LD']} + C {centre} (9.21)")
+        lw, ld, centre = rating("LW"), rating("LD"), adjusted_center(rating("C"))
+        return DefenseTotal(lw + ld + centre, f"9.20: LW {lw} + LD {ld} + C {centre} (9.21)")
     # The centre, and a sixth attacker (quick reference: defended as the centre).
-    value = rating["LD"] + rating["RD"] + rating["C"] - 2
-    return DefenseTotal(value, f"9.20: LD {rating['LD']} + RD {rating['RD']} + C {rating['C']} - 2")
+    ld, rd, c = rating("LD"), rating("RD"), rating("C")
+    return DefenseTotal(ld + rd + c - 2, f"9.20: LD {ld} + RD {rd} + C {c} - 2")
 
 
 def blue_line_total(state: GameState, defending: str) -> DefenseTotal:

@@ -43,7 +43,7 @@ def slots_for(team: TeamState, forwards: int, defense: int,
     game for a few dozen different answers: each answer is kept (with its cards, so a
     reused ``id`` never matches) and handed out as a copy."""
     key = (id(team.team), forwards, defense, extra, frozenset(team.out),
-           tuple((p.player, p.short) for p in team.penalties))
+           tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
     seen = _SLOTS_SEEN.get(key)
     if seen is not None and seen[0] is team.team:
         return dict(seen[1])
