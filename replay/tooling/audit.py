@@ -398,21 +398,22 @@ class _Audit:
 
     def _dice(self, created: GameCreated) -> None:
         system = system_of(created.ruleset)
+        roll_event, derive_roll, game_id = system.roll_event, system.derive_roll, created.game_id
         schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
         rolls = 0
         for seq, event in enumerate(self.events, start=1):
-            if isinstance(event, BranchStarted):
-                schedule = _checked_schedule(seq, event, schedule, rolls)
-            elif isinstance(event, system.roll_event):
+            if isinstance(event, roll_event):
                 rolls = event.n
-                seed = seed_for(schedule, event.n)
+                seed = seed_for(schedule, rolls)
                 if seed is None:
                     continue
-                want = system.derive_roll(seed, created.game_id, event.n)
+                want = derive_roll(seed, game_id, rolls)
                 self.seeded += 1
                 if want != event.roll:
                     raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
                                   f"{created.game_id})", str(event.roll), "3.00 seeded dice")
+            elif isinstance(event, BranchStarted):
+                schedule = _checked_schedule(seq, event, schedule, rolls)
 
     # --- a season refereed by rinklog (Matrix Hockey) ---------------------------------------
 
