@@ -24,6 +24,7 @@ short; a pulled goalie is not counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, ClassVar
 
 import msgspec
@@ -52,6 +53,7 @@ def skaters(mine: int, theirs: int, base: int = 5) -> int:
     return 5 - mine
 
 
+@cache  # two labels every sequence, from a handful of (mine, theirs, base)
 def strength_label(mine: int, theirs: int, base: int = 5) -> str:
     return f"{skaters(mine, theirs, base)}v{skaters(theirs, mine, base)}"
 
@@ -149,10 +151,13 @@ class PenaltyFold:
                                "home": strength_label(home, away, base),
                                "away": strength_label(away, home, base)})
         for side in SIDES:
-            ticking = [c for c in self.clocks[side] if c.short_left > 0][:MAX_SHORT]
+            clocks = self.clocks[side]
+            if not clocks:
+                continue  # most sequences: no penalty on the books
+            ticking = [c for c in clocks if c.short_left > 0][:MAX_SHORT]
             for c in ticking:
                 c.short_left -= 1
-            for c in self.clocks[side]:
+            for c in clocks:
                 if c.box_left > 0 and c.event.kind != "game_misconduct":
                     c.box_left -= 1
 

@@ -480,10 +480,11 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
             if owner != projection:
                 continue
             names = list(columns)
-            fresh = sorted(tuple(r.get(c) for c in names) for r in rows.get(table, []))
-            stored = sorted(tuple(r) for r in conn.execute(
+            # A builder's rows carry every column (_write reads them the same way).
+            fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
+            stored = sorted(conn.execute(
                 f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
-                (game_id,)))
+                (game_id,)).fetchall())
             if fresh != stored:
                 differences.append(f"{table}: {len(stored)} stored rows differ from the "
                                    f"{len(fresh)} rebuilt from the stream")

@@ -17,7 +17,9 @@ Imports events only (never the engine). Counting rules (documented in docs/json.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import Any, ClassVar
 
 import msgspec
@@ -29,6 +31,7 @@ __all__ = ["PlayerToi", "ShiftLine", "Toi", "ToiFold", "build_toi"]
 
 SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
+STRENGTHS = ("ev", "pp", "sh")
 
 
 class PlayerToi(msgspec.Struct, frozen=True):
@@ -66,11 +69,10 @@ class Toi(msgspec.Struct, frozen=True):
 
 
 class _Player:
-    __slots__ = ("side", "entry", "sequences", "ev", "pp", "sh", "shifts", "stints")
+    __slots__ = ("side", "entry", "shifts", "stints")
 
     def __init__(self, side: str, entry: Any) -> None:
         self.side, self.entry = side, entry
-        self.sequences = self.ev = self.pp = self.sh = 0
         self.shifts = 0.0
         self.stints: list[tuple[int, int, int]] = []  # (period, first seq, last seq)
 
@@ -82,6 +84,11 @@ class ToiFold:
         self.created: GameCreated | None = None
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids repeat
         self.order: list[tuple[str, str]] = []
+        self.known: dict[str, set[str]] = {s: set() for s in SIDES}  # the ids in players
+        # Who each SequencePlayed lists (skaters and goalie), by side and strength: counted
+        # once in result() instead of three counters a player moved every sequence.
+        self.listed: dict[tuple[str, str], list[Sequence[str]]] = {
+            (side, kind): [] for side in SIDES for kind in STRENGTHS}
         # The stints running, by side then player: (period, first seq, last seq).
         self.open: dict[str, dict[str, tuple[int, int, int]]] = {s: {} for s in SIDES}
         self.period = 0
@@ -92,6 +99,7 @@ class ToiFold:
         if p is None:
             p = self.players[key] = _Player(side, None)
             self.order.append(key)
+            self.known[side].add(pid)
         return p
 
     def close_one(self, side: str, pid: str) -> None:
@@ -111,33 +119,30 @@ class ToiFold:
             handler(self, e)
 
     def _sequence_played(self, e: SequencePlayed) -> None:
-        if e.period != self.period:
+        period, sequence = e.period, e.sequence
+        if period != self.period:
             self.close_stints()
-            self.period = e.period
+            self.period = period
         for side, skaters, goalie, mine, theirs in (
                 ("home", e.home, e.home_goalie, e.home_short, e.away_short),
                 ("away", e.away, e.away_goalie, e.away_short, e.home_short)):
             kind = "pp" if mine < theirs else "sh" if mine > theirs else "ev"
-            for pid in (*skaters, goalie) if goalie else skaters:
-                p = self.player(side, pid)
-                p.sequences += 1
-                if kind == "ev":
-                    p.ev += SEQUENCE_SECONDS
-                elif kind == "pp":
-                    p.pp += SEQUENCE_SECONDS
-                else:
-                    p.sh += SEQUENCE_SECONDS
+            listed = (*skaters, goalie) if goalie else skaters
+            self.listed[side, kind].append(listed)
+            if not self.known[side].issuperset(listed):
+                for pid in listed:
+                    self.player(side, pid)  # first seen here (not on the roster)
             opened = self.open[side]
             for pid in [pid for pid in opened if pid not in skaters]:
                 self.close_one(side, pid)  # not listed: his stint ended with the last one
             for pid in skaters:
                 stint = opened.get(pid)
-                if stint is not None and stint[0] == e.period and stint[2] == e.sequence - 1:
-                    opened[pid] = (stint[0], stint[1], e.sequence)
+                if stint is not None and stint[0] == period and stint[2] == sequence - 1:
+                    opened[pid] = (period, stint[1], sequence)
                 else:
                     if stint is not None:
                         self.close_one(side, pid)
-                    opened[pid] = (e.period, e.sequence, e.sequence)
+                    opened[pid] = (period, sequence, sequence)
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
@@ -162,10 +167,13 @@ class ToiFold:
         # Stints still open (a stream read up to some event) count as they stand.
         pending = {(side, pid): [stint] for side, opened in self.open.items()
                    for pid, stint in opened.items()}
+        listed = {group: Counter(chain.from_iterable(sequences))
+                  for group, sequences in self.listed.items()}
         players, shifts = [], []
         for key in self.order:
-            pid = key[1]
+            side, pid = key
             p = self.players[key]
+            ev, pp, sh = (listed[side, kind][pid] for kind in STRENGTHS)
             stints = p.stints + pending.get(key, [])
             charged = p.shifts + sum(1.0 if b - a + 1 >= 3 else 0.5
                                      for _, a, b in pending.get(key, []))
@@ -173,12 +181,14 @@ class ToiFold:
             position = entry.position if entry is not None else "?"
             rating = entry.shift if entry is not None else 0.0
             excess = max(0, math.floor(charged - rating)) if rating else 0
-            if p.sequences == 0 and not stints:
+            sequences = ev + pp + sh
+            if sequences == 0 and not stints:
                 continue
             players.append(PlayerToi(
-                team=team[p.side], player=pid, name=entry.name if entry else pid,
-                position=position, sequences=p.sequences, shifts=charged, excess=excess,
-                toi=p.ev + p.pp + p.sh, toi_ev=p.ev, toi_pp=p.pp, toi_sh=p.sh))
+                team=team[side], player=pid, name=entry.name if entry else pid,
+                position=position, sequences=sequences, shifts=charged, excess=excess,
+                toi=sequences * SEQUENCE_SECONDS, toi_ev=ev * SEQUENCE_SECONDS,
+                toi_pp=pp * SEQUENCE_SECONDS, toi_sh=sh * SEQUENCE_SECONDS))
             for n, (period, first, last) in enumerate(stints, start=1):
                 start, end = (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS
                 shifts.append(ShiftLine(team=team[p.side], player=pid, shift=n, period=period,

@@ -40,6 +40,7 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -397,21 +398,22 @@ class _Audit:
 
     def _dice(self, created: GameCreated) -> None:
         system = system_of(created.ruleset)
+        roll_event, derive_roll, game_id = system.roll_event, system.derive_roll, created.game_id
         schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
         rolls = 0
         for seq, event in enumerate(self.events, start=1):
-            if isinstance(event, BranchStarted):
-                schedule = _checked_schedule(seq, event, schedule, rolls)
-            elif isinstance(event, system.roll_event):
+            if isinstance(event, roll_event):
                 rolls = event.n
-                seed = seed_for(schedule, event.n)
+                seed = seed_for(schedule, rolls)
                 if seed is None:
                     continue
-                want = system.derive_roll(seed, created.game_id, event.n)
+                want = derive_roll(seed, game_id, rolls)
                 self.seeded += 1
                 if want != event.roll:
                     raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
                                   f"{created.game_id})", str(event.roll), "3.00 seeded dice")
+            elif isinstance(event, BranchStarted):
+                schedule = _checked_schedule(seq, event, schedule, rolls)
 
     # --- a season refereed by rinklog (Matrix Hockey) ---------------------------------------
 
@@ -566,16 +568,26 @@ def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
 def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Any, Any, Any]:
     system = system_of(created.ruleset)
     try:
-        home = msgspec.json.decode(_blob(blobs, created.home.card_hash, CARD_MEDIA,
-                                         "the home cards"), type=system.team_type)
-        away = msgspec.json.decode(_blob(blobs, created.away.card_hash, CARD_MEDIA,
-                                         "the away cards"), type=system.team_type)
-        charts = msgspec.json.decode(_blob(blobs, created.charts_hash, CHART_MEDIA,
-                                           "the charts"), type=system.charts_type)
+        home = _decoded(_blob(blobs, created.home.card_hash, CARD_MEDIA, "the home cards"),
+                        system.team_type)
+        away = _decoded(_blob(blobs, created.away.card_hash, CARD_MEDIA, "the away cards"),
+                        system.team_type)
+        charts = _decoded(_blob(blobs, created.charts_hash, CHART_MEDIA, "the charts"),
+                          system.charts_type)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
         raise _Failed("blobs", 1, "cards and charts that decode", str(err),
                       "content hashes") from None
     return home, away, charts
+
+
+@functools.lru_cache(maxsize=64)
+def _decoded(content: bytes, model: type) -> Any:
+    """Cards or charts decoded from their bytes. A season's games share its 32 teams and
+    one chart pack: every game's blobs are still read and held to their hashes (:func:`_blob`),
+    only the decoding of bytes already decoded is reused (keyed by the bytes themselves).
+    The models are frozen and the rules never change them: a season plays all its games on
+    one decode."""
+    return msgspec.json.decode(content, type=model)
 
 
 # --- a database ----------------------------------------------------------------------------

@@ -105,8 +105,9 @@ class RecordedDice:
         self.recording = recording
 
     def roll(self, n: int) -> Any:
-        event = self.recording.next_event()
-        if not isinstance(event, self.recording.system.roll_event):
+        rec = self.recording
+        event = rec.next_event()
+        if not isinstance(event, rec.system.roll_event):
             raise _Diverged(f"roll {n}")
         return event.roll  # a wrong n or purpose shows when the batch is compared
 
@@ -172,10 +173,13 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: An
             return Refold(state, Mismatch(start + 1, "a legal coach choice", str(err),
                                           getattr(choice, "rule", "")))
         recorded = events[start:start + len(batch)]
-        for offset, (want, got) in enumerate(zip(batch, recorded, strict=False)):
-            if want != got:
-                return Refold(state, Mismatch(start + offset + 1, repr(want), repr(got),
-                                              getattr(want, "rule", "")))
+        # Compared as lists first (event by event, in C); only a batch that differs, or
+        # one the stream ends inside, is walked to find its first differing event.
+        if batch != recorded:
+            for offset, (want, got) in enumerate(zip(batch, recorded, strict=False)):
+                if want != got:
+                    return Refold(state, Mismatch(start + offset + 1, repr(want), repr(got),
+                                                  getattr(want, "rule", "")))
         rec.cursor += len(recorded)
         last_was_choice = bool(batch) and isinstance(batch[0], system.stoppage_choices)
         if len(recorded) < len(batch):
