@@ -20,19 +20,18 @@ from msgspec import UNSET
 
 from engine.dice import SeededDice
 from engine.systems import system_of
-from events.base import tag_of
 from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
+from events.formats import encode_events, same_event
 from events.league import SeasonCreated
-from events.store import EventStore, blob_hash
+from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
 from replay.systems import kit_for
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.workers import Crew
 
-_encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
 
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
@@ -128,7 +127,7 @@ def _play(fixture: tuple[int, str, str, str, str]
                      late_penalty_house_rule=_late_penalty_house_rule,
                      season=season_id, number=number, ruleset=_rules[0], faceoff=_rules[1],
                      options=_rules[2])
-    rows = [(tag_of(type(e)), _encode(e)) for e in game.events]
+    rows = encode_events(game.events)  # a new stream's payload format
     # the read models leaders need, folded here while the events are in memory
     stats = read_models.game_rows(system_of(_rules[0]).name, game_id, game.events,
                                   SEASON_READ_MODELS)
@@ -179,12 +178,12 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                      meta=stream_index([created]).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
-        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)) and _cut_short(
+        if not same_event(recorded, created) and _cut_short(
                 recorded, created):
             raise RinklogError(f"season {season_id} was stored by an older rinklog with only "
                                f"its first {len(recorded.schedule)} games scheduled, so it "
                                "cannot grow; start it again in another --db")
-        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
+        if not same_event(recorded, created):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
     # from the whole schedule: a cut changes none
