@@ -384,17 +384,22 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
                 "SELECT name FROM sqlite_master WHERE type='table' AND name LIKE 'rm_%' "
                 "AND name != 'rm_checkpoints'")]
             table = rng.choice(names)
-        cols = [r[1] for r in raw.execute(f"PRAGMA table_info({table})")]
-        rows = raw.execute(f"SELECT rowid, * FROM {table}").fetchall() if table != "events" \
-            else raw.execute("SELECT stream_key, seq, * FROM events").fetchall()
+        info = raw.execute(f"PRAGMA table_info({table})").fetchall()
+        cols = [r[1] for r in info]
+        # a row is found by its rowid, or by its primary key in a WITHOUT ROWID table (the
+        # events, the read models)
+        keyed = "WITHOUT ROWID" in raw.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                               (table,)).fetchone()[0]
+        keys = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]] if keyed else ["rowid"]
+        rows = raw.execute(f"SELECT {', '.join(f'[{k}]' for k in keys)}, * FROM {table}"
+                           ).fetchall()
         if not rows:
             return None
         row = rng.choice(rows)
-        key, values = row[:2] if table == "events" else row[:1], row[2:] if table == "events" \
-            else row[1:]
+        key, values = row[:len(keys)], row[len(keys):]
         col = rng.randrange(len(cols))
         new = _mutate_value(rng, values[col])
-        where = "stream_key=? AND seq=?" if table == "events" else "rowid=?"
+        where = " AND ".join(f"[{k}]=?" for k in keys)
         names = dict(raw.execute("SELECT key, stream FROM streams"))
         try:
             try:
