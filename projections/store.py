@@ -1,8 +1,9 @@
 """Read models stored as ``rm_`` tables in the event store's SQLite file, with checkpoints.
 
 The projections themselves are pure folds (``scoresheet``, ``toi``, ``penalties``,
-``stats``); this module only stores their results. Tables (sqlite-utils, one row set per
-game stream, ``game_id`` first column):
+``stats``); this module only stores their results. Tables (their columns from sqlite-utils,
+each ``WITHOUT ROWID``: a row kept once, in its primary key's b-tree; one row set per game
+stream, ``game_id`` first column):
 
 =========================  =============================================================
 ``rm_checkpoints``         ``projection, stream, seq``: the last event folded per stream
@@ -54,7 +55,8 @@ __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save",
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
 EVENTS_JSON = "events"
 """An opt-in read model (``projections update --events``): every game event as JSON in
-``rm_events``, for SQL tools and Datasette (``json_extract(event, '$.scorer')``)."""
+``rm_events``, for SQL tools and Datasette (``json_extract(event, '$.scorer')``): the way
+to an older (format-1, msgpack) game's events; a newer game's are in the ``ev_`` views."""
 
 _INT, _STR, _FLOAT = int, str, float
 TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
