@@ -13,8 +13,9 @@ for ever: its payload bytes are its hash chain, so its head hash and receipts.
     ``array_like``); no whitespace; dict keys sorted. A field that is ``UNSET`` is
     ``null``, and UNSET fields at the end are left out, so a field added as UNSET (schema
     evolution is additive) adds nothing to the bytes of older events. Readable with
-    SQLite's JSON functions: ``json_extract(payload, '$[1]')`` is the first field. Every new
-    stream is written in it (:data:`NEW_STREAM_FORMAT`).
+    SQLite's JSON functions: ``json_extract(CAST(payload AS TEXT), '$[1]')`` is the first
+    field (and events/views.py names them). Every new stream is written in it
+    (:data:`NEW_STREAM_FORMAT`).
 
 Both are canonical: an event has one encoding, and ``encoder(f)(decoder(t, f).decode(b))
 == b`` holds exactly for the bytes rinklog writes (an import refuses any other).
@@ -54,7 +55,6 @@ NEW_STREAM_FORMAT = JSON
 """The format of every stream created from now on (a branch or an import keeps its own)."""
 
 
-
 class Decoder(Protocol):
     """A msgspec decoder, or format 2's: ``decode(payload)`` gives the event."""
 
@@ -77,7 +77,7 @@ def check_format(format: int) -> int:
 # --- format 2: array-like mirrors ------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Mirror:
+class _Plan:
     """How one Struct class goes to and from its JSON array."""
 
     cls: type
@@ -85,6 +85,13 @@ class _Mirror:
     tag: tuple[Any, ...]  # (tag,) for a tagged class, else ()
     flat: bool  # no field needs converting: the tuple of fields is the array
     unset: frozenset[str]  # the fields that may be UNSET
+
+
+_PLANS: dict[type, _Plan] = {}  # each class's, made once
+
+
+def _plan(cls: type) -> _Plan:
+    return _PLANS.get(cls) or _PLANS.setdefault(cls, _new_plan(cls))
 
 
 def _needs_mirror(cls: type) -> bool:
@@ -110,7 +117,7 @@ def _rewritten(tp: Any, owner: type) -> Any:
         if any(f.default is UNSET for f in msgspec.structs.fields(tp)):
             raise TypeError(f"{owner.__name__}: {tp.__name__} has UNSET fields; payload "
                             "format 2 allows UNSET only in the fields of an event itself")
-        return _mirror(tp).mirror
+        return _plan(tp).mirror
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is typing.Annotated:
         return typing.Annotated[(_rewritten(args[0], owner), *tp.__metadata__)]
@@ -119,14 +126,13 @@ def _rewritten(tp: Any, owner: type) -> Any:
     return origin[tuple(a if a is Ellipsis else _rewritten(a, owner) for a in args)]
 
 
-@functools.cache
-def _mirror(cls: type) -> _Mirror:
+def _new_plan(cls: type) -> _Plan:
     config = cls.__struct_config__
     tag = () if config.tag is None else (config.tag,)
     fields = msgspec.structs.fields(cls)
     unset = frozenset(f.name for f in fields if f.default is UNSET)
     if not _needs_mirror(cls):
-        return _Mirror(cls, cls, tag, True, unset)
+        return _Plan(cls, cls, tag, True, unset)
     spec: list[tuple[Any, ...]] = []
     for f in fields:
         tp = _rewritten(f.type, cls)
@@ -146,16 +152,12 @@ def _mirror(cls: type) -> _Mirror:
         cls.__name__, spec, array_like=True, tag=config.tag, frozen=True,
         forbid_unknown_fields=True, kw_only=True, module=__name__)
     flat = not unset and not any(_type_needs_mirror(f.type) for f in fields)
-    return _Mirror(cls, mirror, tag, flat, unset)
-
-
-_PLANS: dict[type, _Mirror] = {}  # each class's, as _mirror gives it (a dict is quicker)
+    return _Plan(cls, mirror, tag, flat, unset)
 
 
 def _encode_json(event: Any) -> bytes:
     """Format 2: ``[tag, field, ...]``."""
-    cls = type(event)
-    plan = _PLANS.get(cls) or _PLANS.setdefault(cls, _mirror(cls))
+    plan = _PLANS.get(type(event)) or _plan(type(event))
     values = _astuple(event)
     if plan.flat:
         return _JSON_ENCODER.encode(plan.tag + values)
@@ -167,7 +169,7 @@ def _encode_json(event: Any) -> bytes:
     return _JSON_ENCODER.encode((*plan.tag, *_astuple(mirror)[:end]))
 
 
-def _from_mirror(plan: _Mirror) -> Callable[[Any], Any]:
+def _from_mirror(plan: _Plan) -> Callable[[Any], Any]:
     """The function giving the event a decoded mirror stands for."""
     cls, names = plan.cls, plan.cls.__struct_fields__
     if plan.flat and _positional(cls):
@@ -191,7 +193,7 @@ class _JsonDecoder:
     """Format 2 payloads to events of ``event_type`` (a Struct class or a union of them)."""
 
     def __init__(self, classes: Sequence[type]) -> None:
-        plans = [_mirror(cls) for cls in classes]
+        plans = [_plan(cls) for cls in classes]
         self._decoder = msgspec.json.Decoder(functools.reduce(
             operator.or_, [p.mirror for p in plans]))
         self._back = {p.mirror: _from_mirror(p) for p in plans}

@@ -554,14 +554,19 @@ class EventStore:
         """Every event class this store decodes, whatever the system."""
         return frozenset().union(*(c for c in self._classes.values() if c is not None))
 
-    def _decoder_for(self, stream: str, system: str, format: Any) -> Decoder:
-        """The decoder of a stream's system and payload format (plain values for a store
-        without decoders)."""
+    def _stored_format(self, stream: str, format: Any) -> int:
+        """A stream's payload format as stored, if this rinklog reads it."""
         if type(format) is not int or format not in FORMATS:
             raise CorruptDatabase(
                 f"{self.path}: stream {stream!r} has payload format {format!r}, which this "
                 f"rinklog does not read (it reads {', '.join(map(str, FORMATS))}; run rinklog "
                 "audit)")
+        return format
+
+    def _decoder_for(self, stream: str, system: str, format: Any) -> Decoder:
+        """The decoder of a stream's system and payload format (plain values for a store
+        without decoders)."""
+        format = self._stored_format(stream, format)
         if self._types is None:
             return decoder(Any, format)
         event_type = self._types.get(system)
@@ -617,7 +622,7 @@ class EventStore:
         else:  # a stream's system never changes; no row: the conflict is reported below
             row = self._stream_row(stream)
             target = row[4] if row else None
-            format = row[6] if row and row[6] in FORMATS else MSGPACK
+            format = self._stored_format(stream, row[6]) if row else NEW_STREAM_FORMAT
         classes = self._classes.get(target) if target else None
         tags, tag_of, encode = self._tags, self._tag_of, encoder(format)
         if classes is not None:

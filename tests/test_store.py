@@ -419,7 +419,7 @@ def test_a_new_stream_names_a_known_system(fresh_store: EventStore) -> None:
 def test_another_systems_payload_in_a_stream_does_not_decode(db_path: Path) -> None:
     with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
         store.append("g1", sample(2), 0, system="sample")
-        store.append_encoded("g1", [("Drafted", msgspec.msgpack.encode(Drafted(7)))], 2)
+        store.append_encoded("g1", encode_events([Drafted(7)]), 2)  # in the stream's format
         assert store.verify("g1") is None  # the chain is whole; the stream is not
         with pytest.raises(CorruptDatabase) as err:
             store.read("g1")
