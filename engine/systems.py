@@ -1,12 +1,13 @@
 """The game systems rinklog plays, looked up by name (compare python-chess's variants).
 
-A :class:`GameSystem` is what tooling needs of a system: its rulesets, its event union and
-decoder, how a typed roll reads, the types of its cards and charts, the rules
-(``initial_state``, ``decide``, ``evolve``, ``check_choice``), its one engine loop
-(``steps``), which events are coach choices, its default coach, and its words (why an
-event happened, ``play``'s lines, a state summary). Tooling finds a
-stream's system from its ``GameCreated`` ruleset (:func:`system_of`) and never imports a
-system package itself; adding a system is one package and one entry in :data:`SYSTEMS`.
+A :class:`GameSystem` is what tooling needs of a system: its rulesets, its event union
+(``events.formats.decoder`` reads its payloads in a stream's format), how a typed roll
+reads, the types of its cards and charts, the rules (``initial_state``, ``decide``,
+``evolve``, ``check_choice``), its one engine loop (``steps``), which events are coach
+choices, its default coach, and its words (why an event happened, ``play``'s lines, a
+state summary). Tooling finds a stream's system from its ``GameCreated`` ruleset
+(:func:`system_of`) and never imports a system package itself; adding a system is one
+package and one entry in :data:`SYSTEMS`.
 
 Hockey Bones and FaceOff Hockey 2008 are one system (``bones``) with two rulesets; DICE
 Hockey (``dicehockey``) is a second system with one.
@@ -17,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-import msgspec
 
 from engine.bones import coach as bones_coach
 from engine.bones import explain as bones_explain
@@ -55,7 +54,6 @@ class GameSystem:
     title: str
     rulesets: Mapping[str, Any]  # ruleset name -> the system's ruleset (name, version, ...)
     event_type: Any  # the union of the system's events
-    decoder: msgspec.msgpack.Decoder
     parse_roll: Callable[[str], Any]
     team_type: type  # a team's cards, as stored in a card blob
     roster: Callable[[Any], list]  # a team's RosterEntry list, as GameCreated records it
@@ -84,7 +82,6 @@ BONES = GameSystem(
     title="Hockey Bones (and FaceOff Hockey 2008)",
     rulesets=BONES_RULESETS,
     event_type=SYSTEM_EVENTS["bones"],
-    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["bones"]),
     parse_roll=parse_roll,
     team_type=BonesTeam,
     roster=bones_roster,
@@ -113,7 +110,6 @@ DICEHOCKEY = GameSystem(
     title="DICE Hockey",
     rulesets=DICEHOCKEY_RULESETS,
     event_type=SYSTEM_EVENTS["dicehockey"],
-    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["dicehockey"]),
     parse_roll=dicehockey_dice.parse_roll,
     team_type=DiceHockeyTeam,
     charts_type=DiceHockeyCharts,
@@ -152,7 +148,6 @@ class SeasonSystem:
     kind: str  # the stream's kind in the store's index
     first_event: type  # the event a stream of it starts with (its identity: ``season_id``)
     event_type: Any
-    decoder: msgspec.msgpack.Decoder
     roll_event: type
     initial_state: Callable[[Any], Any]
     evolve: Callable[[Any, Any], Any]
@@ -170,7 +165,6 @@ MATRIX = SeasonSystem(
     kind="matrix_season",
     first_event=MatrixSeasonOpened,
     event_type=SYSTEM_EVENTS["matrix"],
-    decoder=msgspec.msgpack.Decoder(SYSTEM_EVENTS["matrix"]),
     roll_event=MatrixDieRolled,
     initial_state=matrix_initial_state,
     evolve=matrix_evolve,

@@ -409,5 +409,3 @@ BonesEvent = (
     | ShootoutOrderChosen
     | ShootoutAttempt
 )
-
-decoder = msgspec.msgpack.Decoder(BonesEvent)

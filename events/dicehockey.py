@@ -459,5 +459,3 @@ DiceHockeyEvent = (
     | ShootoutCardRolled
     | ShootoutAttempt
 )
-
-decoder = msgspec.msgpack.Decoder(DiceHockeyEvent)

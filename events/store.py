@@ -2,7 +2,9 @@
 
 One database holds many streams (one per game, one per league season). An event is
 ``(stream, seq, type, payload, prev_hash, hash)``; ``seq`` runs 1..n without gaps, the
-payload is the event's msgpack bytes and the hash chains each payload to the one before:
+payload is the event's bytes in its stream's payload format (events/formats.py: msgpack
+for streams written before schema 4, a JSON array for new ones) and the hash chains each
+payload to the one before:
 
     hash = BLAKE2b-256(bytes.fromhex(prev_hash) + payload)
 
@@ -14,19 +16,23 @@ a stream's head hash is a receipt anyone can recompute from the payloads.
 The store is generic: it stores any tagged msgspec Struct. Every stream names the *system*
 whose event union decodes it (a game system such as ``bones``, or ``league`` for a season),
 and the store decodes a stream's payloads with that system's type from the mapping it was
-built with. It never drops or rewrites event rows; schema changes are additive.
+built with, in the stream's format. It never drops or rewrites event rows; schema changes
+are additive.
 
 Schema versions (docs/storage.md): 1 had no ``streams.system``; 2 adds it; 3 is the
 compact layout: an ``events`` row is ``(stream_key, seq, type_key, payload, hash)``, keyed
 by the integer ``streams.key`` and ``event_types.key``, the hash as its 32 raw bytes and no
 stored ``prev_hash`` (it is the previous row's hash); the ``event_rows`` view shows the
-rows with schema 2's columns, as text, for plain SQL. Opening a schema-1 or -2 database for
-writing migrates it to 3 in one transaction (schema 1's system is filled from ``kind``:
-every stream schema 1 ever held was a Hockey Bones game or a season), after checking that
-every row links to the one before, so no stored ``prev_hash`` that says otherwise is
-dropped. A read-only open (``create=False``) writes nothing and reads an older layout as it
-is (a schema-1 stream's system from its ``kind``). Payloads and hashes are never changed,
-so every head hash, receipt and export stays as it was.
+rows with schema 2's columns, as text, for plain SQL. Schema 4 adds ``streams.format``, the
+payload format of each stream (1 for every stream written before), and the per-type views
+of format-2 events (events/views.py). Opening a schema-1, -2 or -3 database for writing
+migrates it to 4 in one transaction (schema 1's system is filled from ``kind``: every
+stream schema 1 ever held was a Hockey Bones game or a season), after checking that every
+row of schema 1 or 2 links to the one before, so no stored ``prev_hash`` that says
+otherwise is dropped. A read-only open (``create=False``) writes nothing and reads an older
+layout as it is (a schema-1 stream's system from its ``kind``, every older stream as
+format 1). Payloads and hashes are never changed, so every head hash, receipt and export
+stays as it was.
 """
 
 from __future__ import annotations
@@ -43,6 +49,17 @@ import msgspec
 
 from events.base import tag_of
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
+from events.formats import (
+    FORMATS,
+    MSGPACK,
+    NEW_STREAM_FORMAT,
+    Decoder,
+    check_format,
+    decoder,
+    encoder,
+    struct_classes,
+)
+from events.views import refresh_views
 
 __all__ = [
     "GENESIS",
@@ -59,16 +76,14 @@ __all__ = [
     "verify_chain",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 GENESIS = "0" * 64
 """The ``prev_hash`` of every stream's first event."""
 
-_ENCODER = msgspec.msgpack.Encoder()
 _META_ENCODER = msgspec.json.Encoder(order="sorted")
 _OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "event_types", "blobs"})
 _OLD_TABLES = frozenset({"rinklog_meta", "events", "streams", "blobs"})  # schemas 1 and 2
 _READ_CHUNK = 2000
-_PLAIN = msgspec.msgpack.Decoder()  # a store built without decoders: plain values
 
 _BLOBS = """
 CREATE TABLE IF NOT EXISTS blobs (
@@ -87,23 +102,25 @@ CREATE TABLE IF NOT EXISTS streams (
     version INTEGER NOT NULL,
     head_hash TEXT NOT NULL,  -- hex
     meta TEXT NOT NULL,  -- JSON object
-    system TEXT NOT NULL  -- the system whose events decode the stream
+    system TEXT NOT NULL,  -- the system whose events decode the stream
+    format INTEGER NOT NULL DEFAULT 1  -- its payload format (events/formats.py)
 );
 CREATE TABLE IF NOT EXISTS event_types (
     key INTEGER PRIMARY KEY,  -- events.type_key
-    tag TEXT NOT NULL UNIQUE  -- the event's tag (its msgpack "type" key)
+    tag TEXT NOT NULL UNIQUE  -- the event's tag (its first value in the payload)
 );
 CREATE TABLE IF NOT EXISTS events (
     stream_key INTEGER NOT NULL,
     seq INTEGER NOT NULL,
     type_key INTEGER NOT NULL,
-    payload BLOB NOT NULL,  -- the event's msgpack bytes
+    payload BLOB NOT NULL,  -- the event's bytes in the stream's format
     hash BLOB NOT NULL,  -- BLAKE2b-256 (32 bytes) of the previous row's hash + payload
     PRIMARY KEY (stream_key, seq)
 ) WITHOUT ROWID;
 """ + _BLOBS + f"""
 CREATE VIEW IF NOT EXISTS event_rows (stream, seq, type, payload, prev_hash, hash) AS
-SELECT s.stream, e.seq, t.tag, e.payload,
+SELECT s.stream, e.seq, t.tag,
+       CASE s.format WHEN 2 THEN CAST(e.payload AS TEXT) ELSE e.payload END,
        CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
             WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1) END,
        lower(hex(e.hash))
@@ -140,10 +157,11 @@ _MIGRATE_1_TO_2 = (
     f"UPDATE streams SET system = {_SCHEMA1_SYSTEM}",
 )
 
-# Schema 2 -> 3, run after _check_links found every row linked to the one before. Payloads
-# are copied as stored (a text one a hand edit left stays text); a hash was checked to be
-# 64 lowercase hex digits, so its 32 bytes give back the same text.
-_MIGRATE_2_TO_3 = (
+# Schema 2 -> the compact layout, run after _UNLINKED found every row linked to the one
+# before. Payloads are copied as stored (a text one a hand edit left stays text); a hash was
+# checked to be 64 lowercase hex digits, so its 32 bytes give back the same text. Every
+# stream keeps payload format 1 (the column's default).
+_MIGRATE_2_TO_4 = (
     "ALTER TABLE events RENAME TO events_2",
     "ALTER TABLE streams RENAME TO streams_2",
     *(s for s in _SCHEMA.split(";") if "rinklog_meta" not in s and "blobs" not in s),
@@ -156,7 +174,14 @@ _MIGRATE_2_TO_3 = (
     " ORDER BY s.key, e.seq",
     "DROP TABLE events_2",
     "DROP TABLE streams_2",
-    "UPDATE rinklog_meta SET value = '3' WHERE key = 'schema_version'",
+)
+
+# Schema 3 -> 4: every stream written so far is msgpack (format 1); event_rows learns to
+# show a format-2 payload as text.
+_MIGRATE_3_TO_4 = (
+    "ALTER TABLE streams ADD COLUMN format INTEGER NOT NULL DEFAULT 1",
+    "DROP VIEW IF EXISTS event_rows",
+    next(s for s in _SCHEMA.split(";") if "VIEW" in s),
 )
 
 # The first row (stream, seq) of schema 2 that does not link to the row before it (seq
@@ -201,6 +226,7 @@ class StreamInfo(msgspec.Struct, frozen=True):
     head_hash: str
     meta: dict[str, Any]
     system: str  # the system whose events decode the stream
+    format: int  # its payload format (events/formats.py)
 
 
 class ChainRow(Protocol):
@@ -225,6 +251,7 @@ class StreamRecord(msgspec.Struct, frozen=True):
     head_hash: str
     meta: str
     system: str
+    format: int  # the payload format (-1 when the stored value is not an integer)
 
 
 def encode_meta(meta: dict[str, Any]) -> str:
@@ -297,41 +324,36 @@ def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None) -> 
     return None
 
 
-def _struct_classes(event_type: Any) -> frozenset[type] | None:
-    """The Struct classes a decoder for ``event_type`` accepts, or None if not a union of them."""
-    info = msgspec.inspect.type_info(event_type)
-    members = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
-    if all(isinstance(m, msgspec.inspect.StructType) for m in members):
-        return frozenset(m.cls for m in members)
-    return None
-
-
 class EventStore:
     """An SQLite database of event streams and content-addressed blobs.
 
     ``decoders`` maps a system name to the type its streams' payloads decode to, typically a
     union of tagged event Structs; a stream is created naming its system, only instances of
     that system's Struct classes may be appended to it, and reading it decodes with that
-    system's type. Without ``decoders`` every stream decodes to plain values (enough for
-    listing and raw tooling). ``create=False`` (read commands) refuses to create a database
-    that is not there yet and writes nothing on opening: a schema-1 or -2 database stays as
-    it is and is read in its own layout.
+    system's type, in the stream's payload format. Without ``decoders`` every stream decodes
+    to plain values (enough for listing and raw tooling). A new stream is written in
+    :data:`~events.formats.NEW_STREAM_FORMAT`; a branch keeps its parent's format.
+    ``create=False`` (read commands) refuses to create a database that is not there yet and
+    writes nothing on opening: an older database stays as it is and is read in its own
+    layout. Opening for writing also makes the per-type SQL views of the events it decodes
+    (events/views.py).
     """
 
     def __init__(self, path: str | Path, *, decoders: Mapping[str, Any] | None = None,
                  create: bool = True) -> None:
         self.path = Path(path)
-        self._decoders = None if decoders is None else {
-            name: msgspec.msgpack.Decoder(event_type) for name, event_type in decoders.items()
-        }
+        self._types = None if decoders is None else dict(decoders)
         self._classes = {} if decoders is None else {
-            name: _struct_classes(event_type) for name, event_type in decoders.items()
+            name: _frozen(struct_classes(event_type)) for name, event_type in decoders.items()
         }
         self._tags: dict[type, str] = {}
         self._type_keys: dict[str, int] = {}  # event_types, as committed
         self._orphans: dict[str, Any] = {}  # stream_ids' names of rows of no stream: key
         self._system_sql = "system"  # the column, or its schema-1 derivation from kind
-        self._layout = SCHEMA_VERSION  # the layout read: 3, or an older one opened read-only
+        self._format_sql = "format"  # the column, or 1 in a layout older than schema 4
+        # the layout read: 4, or an older one opened read-only (3: compact, no format
+        # column; 2: schema 1's and 2's rows)
+        self._layout = SCHEMA_VERSION
         if not create and str(path) != ":memory:" and not self.path.exists():
             raise RinklogError(f"{self.path}: no such database")
         try:
@@ -369,18 +391,27 @@ class EventStore:
             with self._transaction():  # a new database
                 self._create_schema()
         version = self._check_version()
-        if version == SCHEMA_VERSION:
+        if version >= 3:
             if ("streams" in tables and not self._has_column("streams", "key")) or \
-                    ("events" in tables and not self._has_column("events", "stream_key")):
-                raise CorruptDatabase(f"{self.path}: schema version {SCHEMA_VERSION} but the "
+                    ("events" in tables and not self._has_column("events", "stream_key")) or \
+                    (version == 4 and "streams" in tables
+                     and not self._has_column("streams", "format")):
+                raise CorruptDatabase(f"{self.path}: schema version {version} but the "
                                       "streams or events table is not of that schema")
+        if version == SCHEMA_VERSION:
             if not tables >= _OUR_TABLES:
                 with self._transaction():  # one lacking tables: they are empty
                     self._create_schema()
         elif writable:
             self._migrate()
+        elif version == 3:  # read as it is, every stream format 1; nothing is written
+            self._layout, self._format_sql = 3, str(MSGPACK)
+            if not tables >= _OUR_TABLES:
+                raise CorruptDatabase(f"{self.path}: a schema-3 database lacking tables "
+                                      f"({', '.join(sorted(_OUR_TABLES - tables))}); open it "
+                                      "for writing to add them")
         else:  # read in its own layout; nothing is written
-            self._layout = 2
+            self._layout, self._format_sql = 2, str(MSGPACK)
             if version == 2 and not self._has_column("streams", "system"):
                 raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
                                       "has no system column")
@@ -390,16 +421,24 @@ class EventStore:
                                       "open it for writing to add them")
             if not self._has_column("streams", "system"):
                 self._system_sql = _SCHEMA1_SYSTEM
+        if writable and self._types is not None:
+            refresh_views(self._db, self._event_classes())
 
     def _migrate(self) -> None:
-        """Schema 1 or 2 -> 3 in one transaction (another process may have done it meanwhile);
-        refused, writing nothing, when a row does not link to the one before it. The space
-        the old rows took is given back afterwards (VACUUM), when no one else is reading."""
+        """Schema 1, 2 or 3 -> 4 in one transaction (another process may have done it
+        meanwhile); from 1 or 2 refused, writing nothing, when a row does not link to the
+        one before it, and the space the old rows took is given back afterwards (VACUUM),
+        when no one else is reading."""
         db = self._db
         db.create_function("rinklog_unhex", 1, bytes.fromhex, deterministic=True)
         with self._transaction():
             version = self._check_version()
             if version == SCHEMA_VERSION:
+                return
+            if version == 3:
+                for statement in _MIGRATE_3_TO_4:
+                    db.execute(statement)
+                self._set_version()
                 return
             for statement in _SCHEMA_2.split(";"):  # a table it lacked, as it would have been
                 if statement.strip():
@@ -416,9 +455,10 @@ class EventStore:
                     f"{self.path}: cannot migrate this schema-{version} database to schema "
                     f"{SCHEMA_VERSION}: stream {_text(bad[0])!r} event {_text(bad[1])} "
                     f"{bad[2]}; nothing was changed (rinklog audit reads it as it is)")
-            for statement in _MIGRATE_2_TO_3:
+            for statement in _MIGRATE_2_TO_4:
                 if statement.strip():
                     db.execute(statement)
+            self._set_version()
         try:
             db.execute("VACUUM")
         except sqlite3.OperationalError:  # busy, or no room for the copy: it stays larger
@@ -436,13 +476,17 @@ class EventStore:
             (str(SCHEMA_VERSION),),
         )
 
+    def _set_version(self) -> None:
+        self._db.execute("UPDATE rinklog_meta SET value = ? WHERE key = 'schema_version'",
+                         (str(SCHEMA_VERSION),))
+
     def _check_version(self) -> int:
-        """The schema version (1 or this rinklog's); a newer or invalid one is refused."""
+        """The schema version (1 to this rinklog's); a newer or invalid one is refused."""
         row = self._db.execute(
             "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
         ).fetchone()
         value = str(row[0]) if row is not None else ""
-        if value in ("1", "2", str(SCHEMA_VERSION)):
+        if value in ("1", "2", "3", str(SCHEMA_VERSION)):
             return int(value)
         if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
             raise CorruptDatabase(
@@ -487,19 +531,20 @@ class EventStore:
             tag = self._tags[cls] = tag_of(cls)
         return tag
 
-    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str, Any] | None:
-        """``(kind, version, head_hash, meta, system, key)`` of a stream, or None; ``key``
-        is what its event rows are stored under (the stream id in an older layout)."""
+    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str, Any, Any] | None:
+        """``(kind, version, head_hash, meta, system, key, format)`` of a stream, or None;
+        ``key`` is what its event rows are stored under (the stream id in an older
+        layout)."""
         return self._db.execute(
             f"SELECT kind, version, head_hash, meta, {self._system_sql},"
-            f" {'key' if self._layout == 3 else 'stream'} FROM streams WHERE stream = ?",
-            (stream,)
+            f" {'stream' if self._layout == 2 else 'key'}, {self._format_sql}"
+            " FROM streams WHERE stream = ?", (stream,)
         ).fetchone()
 
     def _events_key(self, stream: str) -> Any:
         """What a stream's rows are stored under, whether or not it is listed (rows of no
         stream by the name :meth:`stream_ids` gave them)."""
-        if self._layout != 3:
+        if self._layout == 2:
             return stream
         found = self._db.execute("SELECT key FROM streams WHERE stream = ?",
                                  (stream,)).fetchone()
@@ -518,18 +563,33 @@ class EventStore:
                                      (tag,)).fetchone()
         return found[0]
 
-    def _decoder_for(self, stream: str, system: str) -> msgspec.msgpack.Decoder:
-        """The decoder of a stream's system (plain values for a store without decoders)."""
-        if self._decoders is None:
-            return _PLAIN
-        decoder = self._decoders.get(system)
-        if decoder is None:
-            known = ", ".join(sorted(self._decoders))
+    def _event_classes(self) -> frozenset[type]:
+        """Every event class this store decodes, whatever the system."""
+        return frozenset().union(*(c for c in self._classes.values() if c is not None))
+
+    def _stored_format(self, stream: str, format: Any) -> int:
+        """A stream's payload format as stored, if this rinklog reads it."""
+        if type(format) is not int or format not in FORMATS:
+            raise CorruptDatabase(
+                f"{self.path}: stream {stream!r} has payload format {format!r}, which this "
+                f"rinklog does not read (it reads {', '.join(map(str, FORMATS))}; run rinklog "
+                "audit)")
+        return format
+
+    def _decoder_for(self, stream: str, system: str, format: Any) -> Decoder:
+        """The decoder of a stream's system and payload format (plain values for a store
+        without decoders)."""
+        format = self._stored_format(stream, format)
+        if self._types is None:
+            return decoder(Any, format)
+        event_type = self._types.get(system)
+        if event_type is None:
+            known = ", ".join(sorted(self._types))
             raise CorruptDatabase(
                 f"{self.path}: stream {stream!r} is of system {_text(system)!r}, which this "
                 f"rinklog does not know (it knows {known}; run rinklog audit)"
             )
-        return decoder
+        return decoder(event_type, format)
 
     def _check_writable(self) -> None:
         if self._layout != SCHEMA_VERSION:
@@ -541,9 +601,9 @@ class EventStore:
         """The system a new stream is created with: named, and known to this store."""
         if not system:
             raise ValueError(f"stream {stream!r}: a new stream needs its system (system=...)")
-        if self._decoders is not None and system not in self._decoders:
+        if self._types is not None and system not in self._types:
             raise ValueError(f"stream {stream!r}: unknown system {system!r} "
-                             f"(this store decodes {', '.join(sorted(self._decoders))})")
+                             f"(this store decodes {', '.join(sorted(self._types))})")
         return system
 
     # --- writing ----------------------------------------------------------------------
@@ -557,23 +617,27 @@ class EventStore:
         kind: str = "game",
         system: str | None = None,
         meta: dict[str, Any] | None = None,
+        format: int | None = None,
     ) -> int:
         """Append ``events`` after ``expected_version``; return the stream's new version.
 
         ``expected_version=0`` creates the stream with ``kind``, ``system`` (required: the
-        system whose events it holds) and ``meta``; on a later append ``kind`` and
-        ``system`` are ignored and ``meta``, if given, is merged as by :meth:`update_meta`.
-        Every event must be of the stream's system. One transaction: if the stream's
-        version is not ``expected_version``, :class:`StreamConflict` is raised and nothing
-        is written.
+        system whose events it holds), ``meta`` and payload ``format`` (None:
+        :data:`~events.formats.NEW_STREAM_FORMAT`); on a later append ``kind``, ``system``
+        and ``format`` are ignored (the events are encoded in the stream's format) and
+        ``meta``, if given, is merged as by :meth:`update_meta`. Every event must be of the
+        stream's system. One transaction: if the stream's version is not
+        ``expected_version``, :class:`StreamConflict` is raised and nothing is written.
         """
         if expected_version == 0:  # the system is checked when the stream is created
             target = system
+            format = check_format(NEW_STREAM_FORMAT if format is None else format)
         else:  # a stream's system never changes; no row: the conflict is reported below
             row = self._stream_row(stream)
             target = row[4] if row else None
+            format = self._stored_format(stream, row[6]) if row else NEW_STREAM_FORMAT
         classes = self._classes.get(target) if target else None
-        tags, tag_of, encode = self._tags, self._tag_of, _ENCODER.encode
+        tags, tag_of, encode = self._tags, self._tag_of, encoder(format)
         if classes is not None:
             for event in events:
                 if type(event) not in classes:
@@ -581,7 +645,7 @@ class EventStore:
                                     f"{target!r} (stream {stream!r})")
         encoded = [(tags.get(type(e)) or tag_of(e), encode(e)) for e in events]
         return self.append_encoded(stream, encoded, expected_version, kind=kind,
-                                   system=system, meta=meta)
+                                   system=system, meta=meta, format=format)
 
     def append_encoded(
         self,
@@ -592,17 +656,23 @@ class EventStore:
         kind: str = "game",
         system: str | None = None,
         meta: dict[str, Any] | None = None,
+        format: int | None = None,
         hashes: Sequence[bytes] | None = None,
     ) -> int:
-        """:meth:`append` for events already encoded as ``(type tag, msgpack payload)``,
-        e.g. by a worker process: the same checks, chain and single transaction (the
-        payloads are not decoded here: the reader and the audit decode them).
+        """:meth:`append` for events already encoded as ``(type tag, payload)`` in payload
+        ``format`` (:func:`events.formats.encode_events`), e.g. by a worker process: the
+        same checks, chain and single transaction (the payloads are not decoded here: the
+        reader and the audit decode them). ``format`` None: the new stream's
+        :data:`~events.formats.NEW_STREAM_FORMAT`, or the existing stream's own; a format
+        that is not the existing stream's is refused.
 
         ``hashes``, for a new stream only (``expected_version=0``), are the rows' chain
         hashes as :func:`chain_hashes` gives them, computed (and audited) by the caller:
         they are stored as given, so a wrong one is what ``rinklog audit`` reports."""
         if not stream:
             raise ValueError("stream id must not be empty")
+        if format is not None:
+            check_format(format)
         if hashes is not None and (expected_version != 0 or len(hashes) != len(encoded)):
             raise ValueError("hashes are taken only for a new stream, one per event")
         self._check_writable()
@@ -619,12 +689,16 @@ class EventStore:
                 system = self._check_system(stream, system)
                 head = GENESIS
                 key = db.execute(
-                    "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
-                    " VALUES (?, ?, 0, ?, ?, ?)",
-                    (stream, kind, GENESIS, encode_meta(meta or {}), system),
+                    "INSERT INTO streams (stream, kind, version, head_hash, meta, system,"
+                    " format) VALUES (?, ?, 0, ?, ?, ?, ?)",
+                    (stream, kind, GENESIS, encode_meta(meta or {}), system,
+                     NEW_STREAM_FORMAT if format is None else format),
                 ).lastrowid
             else:
                 head, key = current[2], current[5]
+                if format is not None and format != current[6]:
+                    raise ValueError(f"stream {stream!r} is of payload format {current[6]!r}: "
+                                     f"events encoded in format {format} cannot join it")
                 if meta:
                     self._merge_meta(stream, current[3], meta)
             if not encoded:
@@ -683,7 +757,8 @@ class EventStore:
     ) -> int:
         """Create ``child`` holding ``parent``'s rows 1..upto_seq byte for byte (a branch).
 
-        The child gets the parent's kind and system and the metadata ``{"parent": parent,
+        The child gets the parent's kind, system and payload format (it shares the parent's
+        bytes) and the metadata ``{"parent": parent,
         "parent_seq": upto_seq, **meta}``; its head hash is the parent's hash at
         ``upto_seq``. Returns the child's version (``upto_seq``).
         """
@@ -709,10 +784,10 @@ class EventStore:
                 head = _hex(found[0])
             child_meta = {"parent": parent, "parent_seq": upto_seq, **(meta or {})}
             key = self._db.execute(
-                "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO streams (stream, kind, version, head_hash, meta, system, format)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode(),
-                 source[4]),
+                 source[4], source[6]),
             ).lastrowid
             try:
                 self._db.execute(
@@ -777,18 +852,20 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return StreamInfo(stream, row[0], row[1], row[2], _decode_meta(stream, row[3]), row[4])
+        return StreamInfo(stream, row[0], row[1], row[2], _decode_meta(stream, row[3]), row[4],
+                          row[6])
 
     def streams(self, kind: str | None = None) -> list[StreamInfo]:
         """Every stream (of ``kind``, if given) in creation order, without reading events."""
-        sql = f"SELECT stream, kind, version, head_hash, meta, {self._system_sql} FROM streams"
+        sql = (f"SELECT stream, kind, version, head_hash, meta, {self._system_sql},"
+               f" {self._format_sql} FROM streams")
         args: tuple[str, ...] = ()
         if kind is not None:
             sql += " WHERE kind = ?"
             args = (kind,)
         return [
-            StreamInfo(s, k, v, h, _decode_meta(s, m), system)
-            for s, k, v, h, m, system in self._db.execute(sql + " ORDER BY rowid", args)
+            StreamInfo(s, k, v, h, _decode_meta(s, m), system, format)
+            for s, k, v, h, m, system, format in self._db.execute(sql + " ORDER BY rowid", args)
         ]
 
     # --- what the audit reads as stored ----------------------------------------------
@@ -796,24 +873,25 @@ class EventStore:
     def stream_record(self, stream: str) -> StreamRecord | None:
         """A stream's ``streams`` row as stored, or None."""
         row = self._db.execute(
-            f"SELECT stream, kind, version, head_hash, meta, {self._system_sql} FROM streams"
-            " WHERE stream = ?", (stream,),
+            f"SELECT stream, kind, version, head_hash, meta, {self._system_sql},"
+            f" {self._format_sql} FROM streams WHERE stream = ?", (stream,),
         ).fetchone()
         if row is None:
             return None
-        stream_id, kind, version, head, meta, system = row
-        # As stored, whatever SQLite's loose typing let a hand edit put there: a version
-        # that is not an integer reads as -1, which matches no stream, and the rest as text.
+        stream_id, kind, version, head, meta, system, format = row
+        # As stored, whatever SQLite's loose typing let a hand edit put there: a version or
+        # format that is not an integer reads as -1, which matches no stream and no format,
+        # and the rest as text.
         return StreamRecord(_text(stream_id), _text(kind),
                             version if type(version) is int else -1, _text(head), _text(meta),
-                            _text(system))
+                            _text(system), format if type(format) is int else -1)
 
     def stream_ids(self) -> list[str]:
         """Every stream named in the ``streams`` table or by an event row (rows of a stream
         the table does not list are orphans the audit reports)."""
         listed = [r[0] for r in self._db.execute("SELECT stream FROM streams ORDER BY rowid")]
         seen = set(listed)
-        if self._layout != 3:
+        if self._layout == 2:
             orphans = [r[0] for r in self._db.execute("SELECT DISTINCT stream FROM events")
                        if r[0] not in seen]
             return listed + sorted(orphans, key=str)
@@ -870,16 +948,16 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        decoder = self._decoder_for(stream, row[4]) if decode else None  # once per read
+        decoder = self._decoder_for(stream, row[4], row[6]) if decode else None  # once a read
         return self._gen_rows(stream, row[5], start, stop if stop is not None else -1, decoder,
                               _text(row[4]))
 
     def _gen_rows(self, stream: str, key: Any, start: int, stop: int,
-                  decoder: msgspec.msgpack.Decoder | None, system: str = ""
-                  ) -> Iterator[StoredEvent]:
+                  decoder: Decoder | None, system: str = "") -> Iterator[StoredEvent]:
         """Rows of ``stream`` (stored under ``key``) from ``start`` to ``stop`` (-1: the
-        end), decoded with ``decoder`` (the stream's system's) unless it is None."""
-        if self._layout == 3:
+        end), decoded with ``decoder`` (the stream's system's, in its format) unless it is
+        None."""
+        if self._layout >= 3:
             cursor = self._db.execute(
                 "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
                 " LEFT JOIN event_types t ON t.key = e.type_key"
@@ -901,13 +979,12 @@ class EventStore:
                 (key, start, stop, stop),
             )
             chunks = iter(lambda: cursor.fetchmany(_READ_CHUNK), [])
-        decode = decoder is not None
-        decode_one = (decoder or _PLAIN).decode
+        decode_one = None if decoder is None else decoder.decode
         tags: dict[type, str] = {}
         for chunk in chunks:
             for seq, type_, payload, prev_hash, digest in chunk:
                 event = None
-                if decode:
+                if decode_one is not None:
                     try:
                         if not isinstance(payload, bytes):
                             raise ValueError(f"a {type(payload).__name__} payload, not bytes")
@@ -932,6 +1009,10 @@ class EventStore:
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
         return verify_chain(self._gen_rows(stream, row[5], 1, -1, None), expected_head=row[2])
+
+
+def _frozen(classes: list[type] | None) -> frozenset[type] | None:
+    return None if classes is None else frozenset(classes)
 
 
 def _hex(digest: Any) -> str:

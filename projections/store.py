@@ -1,8 +1,9 @@
 """Read models stored as ``rm_`` tables in the event store's SQLite file, with checkpoints.
 
 The projections themselves are pure folds (``scoresheet``, ``toi``, ``penalties``,
-``stats``); this module only stores their results. Tables (sqlite-utils, one row set per
-game stream, ``game_id`` first column):
+``stats``); this module only stores their results. Tables (their columns from sqlite-utils,
+each ``WITHOUT ROWID``: a row kept once, in its primary key's b-tree; one row set per game
+stream, ``game_id`` first column):
 
 =========================  =============================================================
 ``rm_checkpoints``         ``projection, stream, seq``: the last event folded per stream
@@ -54,7 +55,8 @@ __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save", "sav
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
 EVENTS_JSON = "events"
 """An opt-in read model (``projections update --events``): every game event as JSON in
-``rm_events``, for SQL tools and Datasette (``json_extract(event, '$.scorer')``)."""
+``rm_events``, for SQL tools and Datasette (``json_extract(event, '$.scorer')``): the way
+to an older (format-1, msgpack) game's events; a newer game's are in the ``ev_`` views."""
 
 _INT, _STR, _FLOAT = int, str, float
 TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
@@ -241,14 +243,50 @@ def _open(db: str | Path | EventStore) -> tuple[EventStore, bool]:
     return open_store(db, create=False), True
 
 
+# Every rm_ table: (columns, primary key).
+_LAYOUTS: dict[str, tuple[dict[str, type], tuple[str, ...]]] = {
+    CHECKPOINTS: ({"projection": _STR, "stream": _STR, "seq": _INT}, ("projection", "stream")),
+    **{name: (columns, pk) for name, (_, columns, pk) in TABLES.items()},
+    STANDINGS: (_STANDINGS_COLUMNS, ("season", "team")),
+}
+
+
+def _table_sql(db: sqlite_utils.Database, name: str, columns: dict[str, type],
+               pk: tuple[str, ...]) -> str:
+    """A read model's table keyed by its primary key ``WITHOUT ROWID``: each row is kept in
+    the key's b-tree once, not in a rowid table and again in an index of its key."""
+    return db.create_table_sql(name, columns, pk=pk).rstrip().rstrip(";") + " WITHOUT ROWID"
+
+
 def _ensure_tables(db: sqlite_utils.Database) -> None:
-    db[CHECKPOINTS].create({"projection": str, "stream": str, "seq": int},
-                           pk=("projection", "stream"), if_not_exists=True)
-    for name, (_, columns, pk) in TABLES.items():
-        db[name].create(columns, pk=pk, if_not_exists=True)
-    db[STANDINGS].create(_STANDINGS_COLUMNS, pk=("season", "team"), if_not_exists=True)
+    """Create the rm_ tables and views that are missing; a table an older rinklog made with
+    a rowid is moved into the keyed layout (its rows copied, or its projection folded
+    again when its columns were others)."""
+    stored = dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    old = [name for name in _LAYOUTS
+           if name in stored and "WITHOUT ROWID" not in stored[name].upper()]
+    if old:  # the views name the tables: made again below
+        for name in VIEWS:
+            db.execute(f"DROP VIEW IF EXISTS {name}")
+    for name, (columns, pk) in _LAYOUTS.items():
+        if name not in stored:
+            db.execute(_table_sql(db, name, columns, pk))
+        elif name in old:
+            _relayout(db, name, columns, pk)
     for name, sql in VIEWS.items():
         db.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
+
+
+def _relayout(db: sqlite_utils.Database, name: str, columns: dict[str, type],
+              pk: tuple[str, ...]) -> None:
+    db.execute(_table_sql(db, f"{name}_keyed", columns, pk))
+    if set(db[name].columns_dict) == set(columns):
+        names = ", ".join(f"[{c}]" for c in columns)
+        db.execute(f"INSERT INTO [{name}_keyed] ({names}) SELECT {names} FROM [{name}]")
+    elif name in TABLES:  # another rinklog's columns: its projection is folded again
+        db.execute(f"DELETE FROM {CHECKPOINTS} WHERE projection = ?", (TABLES[name][0],))
+    db.execute(f"DROP TABLE [{name}]")
+    db.execute(f"ALTER TABLE [{name}_keyed] RENAME TO [{name}]")
 
 
 def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,

@@ -17,6 +17,7 @@ from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.matrix.recheck import fold, recheck
 from events.catalogue import open_store
+from events.formats import JSON, decoder, encoder
 from events.matrix import DieRolled, Pick, PicksSent, SeasonClosed, SeasonOpened
 from replay.cli.app import main
 from replay.matrix import season as library
@@ -133,13 +134,15 @@ def test_a_pick_changed_in_the_database_breaks_the_chain(capsys, tmp_path: Path)
     run(capsys, "matrix", "picks", season, str(picks), "--week", "1", "--db", str(db))
     run(capsys, "matrix", "play", season, "--week", "1", "--db", str(db))
     with sqlite3.connect(db) as con:
-        seq, payload = con.execute("SELECT seq, payload FROM event_rows WHERE type = "
-                                   "'matrix.PicksSent'").fetchone()
-        event = msgspec.msgpack.decode(payload, type=PicksSent)
+        seq, payload, format = con.execute(
+            "SELECT e.seq, e.payload, s.format FROM event_rows e JOIN streams s USING (stream)"
+            " WHERE e.type = 'matrix.PicksSent'").fetchone()
+        assert format == JSON and isinstance(payload, str)  # event_rows shows JSON as text
+        event = decoder(PicksSent, format).decode(payload.encode())
         changed = msgspec.structs.replace(event, picks=[Pick("championship", "A", "3")])
         con.execute("UPDATE events SET payload = ? WHERE seq = ? AND stream_key = "
                     "(SELECT key FROM streams WHERE stream = ?)",
-                    (msgspec.msgpack.encode(changed), seq, season))
+                    (encoder(format)(changed), seq, season))
     code, out, _ = run(capsys, "audit", season, "--db", str(db))
     assert code == 1 and "chain" in out
 

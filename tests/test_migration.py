@@ -1,12 +1,15 @@
-"""Schemas 1 and 2 -> 3: databases written before streams recorded their system, and
-before the compact layout.
+"""Schemas 1, 2 and 3 -> 4: databases written before streams recorded their system, before
+the compact layout, and before payload formats (every stream msgpack, format 1).
 
 ``tests/data/schema1.db.gz`` was written by rinklog at schema 1 (see tests/data/README.md):
 a Hockey Bones game, a FaceOff 2008 game, a branch and a one-game season. The schema-2
 database is that file as rinklog at schema 2 migrated it (the system column added and
-filled from ``kind``, nothing else touched). Opening either for writing migrates it in
-place to schema 3; a read command reads it in its own layout and writes nothing; either way
-every stored game keeps its rows' bytes and hashes, so its head hash and receipt.
+filled from ``kind``, nothing else touched). The schema-3 database is made here as rinklog
+at schema 3 wrote it: every stream in format 1 (the same head hashes: the README's game of
+seed 2027 had head ``5727aec6…``), without the format column. Opening any for writing
+migrates it in place to schema 4; a read command reads it in its own layout and writes
+nothing; either way every stored stream keeps its rows' bytes and hashes, so its head hash
+and receipt, and its payload format: it goes on in msgpack, its branches too.
 """
 
 from __future__ import annotations
@@ -17,14 +20,19 @@ import json
 import sqlite3
 from pathlib import Path
 
+import msgspec
 import pytest
 
+import events.formats
+import events.store
 from events.catalogue import open_store
 from events.errors import CorruptDatabase, RinklogError
+from events.formats import JSON, MSGPACK
 from events.league import SeasonCreated
-from events.store import _MIGRATE_1_TO_2, SCHEMA_VERSION
+from events.store import _MIGRATE_1_TO_2, GENESIS, SCHEMA_VERSION
 from replay.cli import main
 from replay.tooling.audit import audit_all, audit_game
+from replay.tooling.transfer import ImportRefused, export_game, verify_export
 
 DATA = Path(__file__).resolve().parent / "data"
 HEADS = {s["stream"]: s for s in json.loads((DATA / "schema1-heads.json").read_text())}
@@ -68,7 +76,7 @@ def _events_digest(path: Path) -> str:
     """A digest of every event row as schema 1 and 2 stored it (in schema 3: as its
     ``event_rows`` view shows it)."""
     digest = hashlib.blake2b()
-    table = "event_rows" if _schema_version(path) == "3" else "events"
+    table = "event_rows" if _schema_version(path) in ("3", "4") else "events"
     for row in _raw(path, f"SELECT stream, seq, type, payload, prev_hash, hash FROM {table} "
                           "ORDER BY stream, seq"):
         digest.update(repr(row).encode())
@@ -133,8 +141,9 @@ def test_opening_for_writing_migrates_and_keeps_every_head_hash(old_db: Path, ca
         for stream, head in HEADS.items():
             assert store.verify(stream) is None
             assert store.head_hash(stream) == head["head_hash"]
-    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "3"
+    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "4"
     assert dict(_raw(old_db, "SELECT stream, system FROM streams")) == SYSTEMS
+    assert set(_raw(old_db, "SELECT format FROM streams")) == {(MSGPACK,)}
     assert _events_digest(old_db) == events_before  # rows, payloads and hashes untouched
     assert [r[1] for r in _raw(old_db, "PRAGMA table_info(events)")] == \
         ["stream_key", "seq", "type_key", "payload", "hash"]
@@ -157,6 +166,9 @@ def test_a_write_command_migrates_and_the_new_game_names_its_system(old_db: Path
                  "--db", str(old_db)]) == 0
     assert dict(_raw(old_db, "SELECT stream, system FROM streams")) == \
         {**SYSTEMS, "new-1": "bones", "fo-b": "bones"}
+    # a new game is format 2; a branch of an old one shares its msgpack bytes and goes on so
+    assert dict(_raw(old_db, "SELECT stream, format FROM streams")) == \
+        {**dict.fromkeys(SYSTEMS, MSGPACK), "new-1": JSON, "fo-b": MSGPACK}
     assert main(["audit", "--all", "--db", str(old_db)]) == 0
 
 
@@ -173,6 +185,7 @@ def test_export_and_import_of_a_migrated_game(old_db: Path, tmp_path: Path, game
         assert store.head_hash(game) == HEADS[game]["head_hash"]
         assert {s.stream: s.system for s in store.streams()} == \
             {s: SYSTEMS[s] for s in ([game, "demo-s1"] if game.startswith("demo") else [game])}
+        assert {s.format for s in store.streams()} == {MSGPACK}  # imported as exported
 
 
 def test_a_schema1_game_exports_without_migrating_and_imports_into_a_new_database(
@@ -233,3 +246,144 @@ def test_a_league_event_in_a_bones_stream_fails_decoding_and_the_audit(
     assert "FAILED at seq 1248: decode check" in capsys.readouterr().out
     assert main(["events", "bones-1", "--db", str(old_db)]) == 1
     assert len(capsys.readouterr().err.splitlines()) == 1
+
+
+# --- schema 3 -------------------------------------------------------------------------------
+
+# event_rows as rinklog at schema 3 defined it (every payload a blob)
+_SCHEMA3_EVENT_ROWS = f"""
+CREATE VIEW event_rows (stream, seq, type, payload, prev_hash, hash) AS
+SELECT s.stream, e.seq, t.tag, e.payload,
+       CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
+            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1) END,
+       lower(hex(e.hash))
+FROM events e JOIN streams s ON s.key = e.stream_key
+LEFT JOIN event_types t ON t.key = e.type_key"""
+
+SCHEMA3_STREAMS = {"HFX-QUE-2027": "bones", "b1": "bones", "ALD-BRK-1-dicehockey": "dicehockey",
+                   "demo-1": "league", "demo-1-0001": "bones",
+                   "matrix-example-2026-s1": "matrix"}
+
+
+@pytest.fixture(scope="module")
+def schema3_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every kind of stream, each in format 1, in the layout of schema 3."""
+    path = tmp_path_factory.mktemp("schema3") / "s3.db"
+    with pytest.MonkeyPatch.context() as patch:  # write as rinklog did before format 2
+        patch.setattr(events.formats, "NEW_STREAM_FORMAT", MSGPACK)
+        patch.setattr(events.store, "NEW_STREAM_FORMAT", MSGPACK)
+        db = ["--db", str(path)]
+        for command in (["sim", "--home", "HFX", "--away", "QUE", "--seed", "2027"],
+                        ["branch", "HFX-QUE-2027", "--at", "600", "--seed", "x",
+                         "--game-id", "b1"],
+                        ["sim", "--ruleset", "dicehockey", "--home", "ALD", "--away", "BRK",
+                         "--seed", "1"],
+                        ["season", "--games", "1", "--workers", "1"],
+                        ["matrix", "open", "--league", "example", "--seed", "2026"]):
+            assert main([*command, *db]) == 0
+    views = [r[0] for r in _raw(path, "SELECT name FROM sqlite_master WHERE type = 'view'"
+                                      " AND (name = 'event_rows' OR name GLOB 'ev_*')")]
+    assert set(_raw(path, "SELECT format FROM streams")) == {(MSGPACK,)}
+    _raw(path, "BEGIN; " + "".join(f"DROP VIEW {v}; " for v in views) +
+         "ALTER TABLE streams DROP COLUMN format; " + _SCHEMA3_EVENT_ROWS + "; UPDATE "
+         "rinklog_meta SET value = '3' WHERE key = 'schema_version'; COMMIT; VACUUM;")
+    _raw(path, "PRAGMA journal_mode=DELETE")
+    return path
+
+
+@pytest.fixture
+def schema3_db(schema3_template: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "s3.db"
+    path.write_bytes(schema3_template.read_bytes())
+    return path
+
+
+def _heads(path: Path) -> dict[str, str]:
+    return dict(_raw(path, "SELECT stream, head_hash FROM streams"))
+
+
+def test_the_schema3_database_is_what_rinklog_wrote_at_schema_3(schema3_db: Path) -> None:
+    assert _schema_version(schema3_db) == "3"
+    assert "format" not in [r[1] for r in _raw(schema3_db, "PRAGMA table_info(streams)")]
+    assert dict(_raw(schema3_db, "SELECT stream, system FROM streams")) == SCHEMA3_STREAMS
+    assert _heads(schema3_db)["HFX-QUE-2027"].startswith("5727aec6")  # schema 3's bytes
+
+
+def test_a_read_only_open_of_schema_3_reads_format_1_and_writes_nothing(
+        schema3_db: Path, capsys) -> None:
+    before = _files(schema3_db.parent)
+    with open_store(schema3_db, create=False) as store:
+        assert {s.stream: s.format for s in store.streams()} == \
+            dict.fromkeys(SCHEMA3_STREAMS, MSGPACK)
+        assert store.stream_record("ALD-BRK-1-dicehockey").format == MSGPACK
+        assert all(store.verify(s) is None for s in SCHEMA3_STREAMS)
+        assert all(r.ok for r in audit_all(store))
+        with pytest.raises(RinklogError, match="schema-3 database opened read-only"):
+            store.copy_prefix("HFX-QUE-2027", "x", 10)
+    capsys.readouterr()
+    assert main(["events", "ALD-BRK-1-dicehockey", "--json", "--db", str(schema3_db)]) == 0
+    assert main(["export", "demo-1-0001", "-o", str(schema3_db.parent / "x.rinklog"),
+                 "--db", str(schema3_db)]) == 0
+    assert {k: v for k, v in _files(schema3_db.parent).items() if k != "x.rinklog"} == before
+
+
+def test_opening_schema_3_for_writing_migrates_every_stream_as_format_1(
+        schema3_db: Path, tmp_path: Path, capsys) -> None:
+    heads, events_before = _heads(schema3_db), _events_digest(schema3_db)
+    with open_store(schema3_db) as store:
+        assert {s.stream: s.format for s in store.streams()} == \
+            dict.fromkeys(SCHEMA3_STREAMS, MSGPACK)
+    assert _schema_version(schema3_db) == "4"
+    assert _heads(schema3_db) == heads and _events_digest(schema3_db) == events_before
+    assert _raw(schema3_db, "SELECT count(*) FROM ev_goal_scored") == [(0,)]  # format 2 only
+    db = ["--db", str(schema3_db)]
+    assert main(["branch", "ALD-BRK-1-dicehockey", "--at", "300", "--seed", "y", "--game-id", "d-b",
+                 *db]) == 0
+    assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "new", *db]) == 0
+    formats = dict(_raw(schema3_db, "SELECT stream, format FROM streams"))
+    assert formats == {**dict.fromkeys(SCHEMA3_STREAMS, MSGPACK), "d-b": MSGPACK,
+                       "HFX-QUE-new": JSON}
+    capsys.readouterr()
+    assert main(["audit", "--all", *db]) == 0
+    assert main(["receipt", "--all", "-o", str(tmp_path / "r.json"), *db]) == 0
+    assert main(["audit", "--receipt", str(tmp_path / "r.json"), *db]) == 0
+    for game in ("HFX-QUE-2027", "b1", "d-b", "demo-1-0001", "matrix-example-2026-s1"):
+        exported = tmp_path / f"{game}.rinklog"
+        assert main(["export", game, "-o", str(exported), *db]) == 0
+        other = tmp_path / f"{game}.db"
+        assert main(["import", str(exported), "--db", str(other)]) == 0
+        assert main(["audit", "--all", "--db", str(other)]) == 0
+        with open_store(other) as store:
+            assert store.head_hash(game) == _heads(schema3_db)[game]
+            assert {s.format for s in store.streams()} == {MSGPACK}
+
+
+def _as_version_2(data: bytes) -> bytes:
+    """An export file as rinklog wrote it before payload formats (version 2)."""
+    tree = msgspec.msgpack.decode(data)
+    assert tree["version"] == 3
+    del tree["payload_format"], tree["season_payload_format"]
+    return msgspec.msgpack.encode({**tree, "version": 2})
+
+
+def test_an_export_file_of_version_2_imports_as_format_1(schema1_db: Path, tmp_path: Path,
+                                                         capsys) -> None:
+    with open_store(schema1_db) as store:  # migrate
+        for game in ("bones-1-b1", "demo-s1-0001"):
+            v2 = tmp_path / f"{game}.rinklog"
+            v2.write_bytes(_as_version_2(export_game(store, game)))
+            target = tmp_path / f"{game}.db"
+            assert main(["import", str(v2), "--db", str(target)]) == 0
+            with open_store(target) as other:
+                assert other.head_hash(game) == HEADS[game]["head_hash"]
+                assert {s.format for s in other.streams()} == {MSGPACK}
+                assert all(r.ok for r in audit_all(other))
+        assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "v", "--game-id", "v",
+                     "--db", str(schema1_db)]) == 0
+    with open_store(schema1_db) as store:
+        new = export_game(store, "v")
+    assert msgspec.msgpack.decode(new)["payload_format"] == JSON
+    with pytest.raises(ImportRefused, match="decode check"):  # JSON payloads read as msgpack
+        verify_export(_as_version_2(new))
+    with pytest.raises(ImportRefused, match="version 2 names no payload format"):
+        verify_export(msgspec.msgpack.encode({**msgspec.msgpack.decode(new), "version": 2}))

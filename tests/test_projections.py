@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -179,6 +180,51 @@ def test_rebuild_equals_incremental_update(tmp_path: Path) -> None:
     assert {k for k, v in rebuilt.items() if v} == {"rm_checkpoints", *rm.TABLES} - {
         "rm_events"}
     assert len(rebuilt["rm_scoresheet_games"]) == 4
+
+
+def _rm_layouts(path: Path) -> dict[str, bool]:
+    """Each rm_ table: whether it is WITHOUT ROWID."""
+    db = sqlite3.connect(path)
+    try:
+        return {name: "WITHOUT ROWID" in sql for name, sql in db.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name GLOB 'rm_*'")}
+    finally:
+        db.close()
+
+
+def test_read_models_are_keyed_without_rowid_and_older_ones_move_over(tmp_path: Path) -> None:
+    """Each rm_ table is kept in its primary key's b-tree; a database whose read models an
+    older rinklog stored (a rowid table plus an index of the key) is moved over on the next
+    update: the rows copied as they are, a table of other columns folded again."""
+    db = tmp_path / "rm.db"
+    with open_store(db) as store:
+        for n in range(2):
+            simulate(store, *_matchup(n), seed=f"rm-{n}", game_id=f"r{n}")
+        rm.update(store, projections=(*rm.PROJECTIONS, rm.EVENTS_JSON))
+        keyed = rm.dump(store)
+    assert set(_rm_layouts(db).values()) == {True} and len(_rm_layouts(db)) == 13
+    raw = sqlite3.connect(db)
+    for name in rm.VIEWS:
+        raw.execute(f"DROP VIEW {name}")
+    for name in _rm_layouts(db):  # as rinklog stored them before: rowid tables
+        info = raw.execute(f"PRAGMA table_info({name})").fetchall()
+        pk = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
+        raw.execute(f"CREATE TABLE old ({', '.join(f'[{r[1]}]' for r in info)},"
+                    f" PRIMARY KEY ({', '.join(pk)}))")
+        raw.execute(f"INSERT INTO old SELECT * FROM {name}")
+        raw.execute(f"DROP TABLE {name}")
+        raw.execute(f"ALTER TABLE old RENAME TO {name}")
+    raw.execute("ALTER TABLE rm_toi_shifts DROP COLUMN charge")  # an older table's columns
+    for name, sql in rm.VIEWS.items():
+        raw.execute(f"CREATE VIEW {name} AS {sql}")
+    raw.commit()
+    raw.close()
+    assert set(_rm_layouts(db).values()) == {False}
+    with open_store(db) as store:
+        assert rm.update(store) > 0  # the TOI folded again; the rest copied
+        assert rm.dump(store) == keyed
+    assert set(_rm_layouts(db).values()) == {True}
+    assert main(["audit", "--all", "--db", str(db)]) == 0
 
 
 # --- golden game ----------------------------------------------------------------------------

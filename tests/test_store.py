@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from events.base import Event
 from events.bones import Roll
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
+from events.formats import JSON, MSGPACK, encode_events
 from events.store import (
     GENESIS,
     EventStore,
@@ -89,8 +90,41 @@ def test_append_and_read_round_trip(fresh_store: EventStore) -> None:
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
     assert [r.type for r in rows] == ["Rolled", "Shot", "Rolled", "Shot", "Rolled"]
     assert all(isinstance(r, StoredEvent) for r in rows)
-    assert rows[0].payload == msgspec.msgpack.encode(events[0])
+    # a new stream's payloads are format 2, JSON arrays: the tag, then the fields in order
+    assert fresh_store.info("g1").format == JSON
+    assert rows[0].payload == b'["Rolled",1,[1,[3,4],6]]'
+    assert rows[1].payload == b'["Shot","player-1",false,"10.00"]'
+
+
+def test_a_stream_of_format_1_is_msgpack_and_keeps_its_format(fresh_store: EventStore) -> None:
+    events = sample(4)
+    assert fresh_store.append("g1", events[:2], 0, system="sample", format=MSGPACK) == 2
+    assert fresh_store.append("g1", events[2:], 2, format=JSON) == 4  # its own format wins
+    rows = fresh_store.read("g1")
+    assert [r.event for r in rows] == events
+    assert [r.payload for r in rows] == [msgspec.msgpack.encode(e) for e in events]
     assert msgspec.msgpack.decode(rows[1].payload)["type"] == "Shot"
+    assert fresh_store.info("g1").format == MSGPACK
+    assert fresh_store.copy_prefix("g1", "g1-b", 3) == 3  # a branch shares its bytes
+    assert fresh_store.info("g1-b").format == MSGPACK
+    fresh_store.append("g1-b", sample(1, offset=9), 3)
+    assert fresh_store.read("g1-b")[-1].payload == msgspec.msgpack.encode(sample(1, 9)[0])
+    assert fresh_store.verify("g1-b") is None
+
+
+def test_append_encoded_takes_the_streams_format(fresh_store: EventStore) -> None:
+    fresh_store.append_encoded("g1", encode_events(sample(2), MSGPACK), 0, system="sample",
+                               format=MSGPACK)
+    fresh_store.append_encoded("g1", encode_events(sample(1, 2), MSGPACK), 2)  # its own
+    with pytest.raises(ValueError, match="format 1: events encoded in format 2"):
+        fresh_store.append_encoded("g1", encode_events(sample(1, 3)), 3, format=JSON)
+    fresh_store.append_encoded("g2", encode_events(sample(2)), 0, system="sample")
+    assert [fresh_store.info(s).format for s in ("g1", "g2")] == [MSGPACK, JSON]
+    assert [r.event for r in fresh_store.read("g1")] == sample(3)
+    assert [r.event for r in fresh_store.read("g2")] == sample(2)
+    with pytest.raises(ValueError, match="payload format 7"):
+        fresh_store.append("g3", sample(1), 0, system="sample", format=7)
+    assert not fresh_store.exists("g3")
 
 
 def test_seq_continues_across_appends(fresh_store: EventStore) -> None:
@@ -143,6 +177,7 @@ def test_streams_listing_and_meta(fresh_store: EventStore) -> None:
         fresh_store.head_hash("g1"),
         {"home": "HFX", "away": "MTL", "winner": "HFX"},
         "sample",
+        JSON,
     )
     assert [s.stream for s in fresh_store.streams(kind="season")] == ["season-1"]
     assert [s.stream for s in fresh_store.streams(kind="game")] == ["g1", "g2"]
@@ -222,8 +257,8 @@ def test_hash_does_not_cover_the_stream_id(fresh_store: EventStore) -> None:
 def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_path: Path) -> None:
     fresh_store.append("g1", sample(5), 0, system="sample")
     payload = fresh_store.read("g1")[2].payload
-    assert b"\x03\x04" in payload  # the white dice, 3 and 4
-    changed = payload.replace(b"\x03\x04", b"\x03\x05")
+    assert b"[3,4]" in payload  # the white dice, 3 and 4
+    changed = payload.replace(b"[3,4]", b"[3,5]")
     tamper(db_path, f"UPDATE events SET payload = x'{changed.hex()}' WHERE seq = 3")
     rows = fresh_store.read("g1")
     assert rows[2].event.roll.whites == (3, 5)  # still decodes: only the hash betrays it
@@ -384,7 +419,7 @@ def test_a_new_stream_names_a_known_system(fresh_store: EventStore) -> None:
 def test_another_systems_payload_in_a_stream_does_not_decode(db_path: Path) -> None:
     with EventStore(db_path, decoders=TWO_SYSTEMS) as store:
         store.append("g1", sample(2), 0, system="sample")
-        store.append_encoded("g1", [("Drafted", msgspec.msgpack.encode(Drafted(7)))], 2)
+        store.append_encoded("g1", encode_events([Drafted(7)]), 2)  # in the stream's format
         assert store.verify("g1") is None  # the chain is whole; the stream is not
         with pytest.raises(CorruptDatabase) as err:
             store.read("g1")
@@ -410,7 +445,7 @@ def test_a_stream_of_an_unknown_system_fails_in_one_line(db_path: Path) -> None:
         assert store.info("g1").system == "matrix"
         assert [r.event for r in store.read("g2")] == sample(2)
     with EventStore(db_path) as plain:  # no decoders: any system reads as plain values
-        assert plain.read("g1")[0].event["type"] == "Rolled"
+        assert plain.read("g1")[0].event[0] == "Rolled"
 
 
 def test_copy_prefix_copies_the_system(db_path: Path) -> None:
@@ -425,10 +460,12 @@ def test_copy_prefix_copies_the_system(db_path: Path) -> None:
 # --- the layout (schema 3) and older ones ----------------------------------------------
 
 
-def test_schema_3_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: Path) -> None:
+def test_schema_4_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: Path) -> None:
     """A row is (stream_key, seq, type_key, payload, hash): the stream id and the tag once
-    each, the hash as 32 bytes, no prev_hash; the event_rows view shows schema 2's columns."""
+    each, the hash as 32 bytes, no prev_hash; the event_rows view shows schema 2's columns,
+    a format-2 payload as its text."""
     fresh_store.append("g1", sample(3), 0, system="sample")
+    fresh_store.append("m1", sample(1), 0, system="sample", format=MSGPACK)
     fresh_store.copy_prefix("g1", "g1-b", 2)
     rows = fresh_store.read("g1", decode=False)
     db = sqlite3.connect(db_path)
@@ -443,9 +480,13 @@ def test_schema_3_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: P
         assert db.execute("SELECT tag FROM event_types ORDER BY key").fetchall() == \
             [("Rolled",), ("Shot",)]
         view = db.execute("SELECT stream, seq, type, payload, prev_hash, hash FROM event_rows"
-                          " ORDER BY stream, seq").fetchall()
-        assert view == [("g1", r.seq, r.type, r.payload, r.prev_hash, r.hash) for r in rows] + \
-            [("g1-b", r.seq, r.type, r.payload, r.prev_hash, r.hash) for r in rows[:2]]
+                          " WHERE stream != 'm1' ORDER BY stream, seq").fetchall()
+        assert view == [("g1", r.seq, r.type, r.payload.decode(), r.prev_hash, r.hash)
+                        for r in rows] + \
+            [("g1-b", r.seq, r.type, r.payload.decode(), r.prev_hash, r.hash) for r in rows[:2]]
+        m1 = fresh_store.read("m1", decode=False)[0]
+        assert db.execute("SELECT payload FROM event_rows WHERE stream = 'm1'").fetchall() == \
+            [(m1.payload,)]  # msgpack stays a blob
     finally:
         db.close()
 
@@ -553,7 +594,7 @@ def test_a_read_only_open_of_schema_2_reads_it_and_writes_nothing(db_path: Path)
 
 
 @pytest.mark.parametrize("version", [1, 2])
-def test_opening_an_old_schema_for_writing_migrates_to_3_in_place(db_path: Path,
+def test_opening_an_old_schema_for_writing_migrates_to_4_in_place(db_path: Path,
                                                                  version: int) -> None:
     _old_db(db_path, version)
     with EventStore(db_path, create=False) as old:
@@ -569,9 +610,12 @@ def test_opening_an_old_schema_for_writing_migrates_to_3_in_place(db_path: Path,
         assert all(store.verify(s) is None for s in before)
         store.append("g1", sample(1, offset=3), 3)  # a migrated stream grows on its chain
         assert store.verify("g1") is None
+        assert store.read("g1")[-1].payload == msgspec.msgpack.encode(sample(1, 3)[0])
         assert store.copy_prefix("g1-b", "g1-c", 2) == 2
+        assert {s.stream: s.format for s in store.streams()} == dict.fromkeys(
+            ["g1", "g1-b", "s1", "g1-c"], MSGPACK)
     assert _version_and_columns(db_path) == (
-        "3", ["key", "stream", "kind", "version", "head_hash", "meta", "system"])
+        "4", ["key", "stream", "kind", "version", "head_hash", "meta", "system", "format"])
     assert _version_and_columns(db_path, "events")[1] == [
         "stream_key", "seq", "type_key", "payload", "hash"]
     with EventStore(db_path, decoders=decoders) as store:  # nothing left to do

@@ -349,8 +349,9 @@ def test_signed_export_and_import_with_receipt(base: Path, tmp_path: Path) -> No
 # --- random mutations ------------------------------------------------------------------------
 
 # each table about as often as it has columns (events: stream_key, seq, type_key, payload and
-# hash; streams: key, stream, kind, version, head, meta, system; event_types: key, tag...)
-_TABLES = ["events"] * 8 + ["streams"] * 7 + ["event_types"] * 2 + ["blobs"] * 3 + \
+# hash; streams: key, stream, kind, version, head, meta, system, format; event_types: key,
+# tag...)
+_TABLES = ["events"] * 8 + ["streams"] * 8 + ["event_types"] * 2 + ["blobs"] * 3 + \
     ["rinklog_meta"] + ["rm"] * 3
 
 
@@ -383,17 +384,22 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
                 "SELECT name FROM sqlite_master WHERE type='table' AND name LIKE 'rm_%' "
                 "AND name != 'rm_checkpoints'")]
             table = rng.choice(names)
-        cols = [r[1] for r in raw.execute(f"PRAGMA table_info({table})")]
-        rows = raw.execute(f"SELECT rowid, * FROM {table}").fetchall() if table != "events" \
-            else raw.execute("SELECT stream_key, seq, * FROM events").fetchall()
+        info = raw.execute(f"PRAGMA table_info({table})").fetchall()
+        cols = [r[1] for r in info]
+        # a row is found by its rowid, or by its primary key in a WITHOUT ROWID table (the
+        # events, the read models)
+        keyed = "WITHOUT ROWID" in raw.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                               (table,)).fetchone()[0]
+        keys = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]] if keyed else ["rowid"]
+        rows = raw.execute(f"SELECT {', '.join(f'[{k}]' for k in keys)}, * FROM {table}"
+                           ).fetchall()
         if not rows:
             return None
         row = rng.choice(rows)
-        key, values = row[:2] if table == "events" else row[:1], row[2:] if table == "events" \
-            else row[1:]
+        key, values = row[:len(keys)], row[len(keys):]
         col = rng.randrange(len(cols))
         new = _mutate_value(rng, values[col])
-        where = "stream_key=? AND seq=?" if table == "events" else "rowid=?"
+        where = " AND ".join(f"[{k}]=?" for k in keys)
         names = dict(raw.execute("SELECT key, stream FROM streams"))
         try:
             try:
@@ -552,8 +558,9 @@ def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -
         season = store.read(events[0].season, 1, 1)[0].event
 
         def audited(stream_events: list) -> AuditReport:
-            rows = chained(stream_events)
-            record = msgspec.structs.replace(store.stream_record(game), head_hash=rows[-1].hash,
+            stored = store.stream_record(game)
+            rows = chained(stream_events, stored.format)  # as the stream's own bytes are
+            record = msgspec.structs.replace(stored, head_hash=rows[-1].hash,
                                              meta=encode_meta(stream_index(stream_events).meta))
             return audit_stream(game, record, rows, store, lambda _: season)
 
@@ -580,6 +587,9 @@ def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -
     "UPDATE streams SET version = 'many' WHERE stream = ?",
     "UPDATE streams SET head_hash = x'00' WHERE stream = ?",
     "UPDATE streams SET meta = x'7b7d' WHERE stream = ?",
+    "UPDATE streams SET format = 'two' WHERE stream = ?",
+    "UPDATE streams SET format = 2.0 + 0.5 WHERE stream = ?",
+    "UPDATE streams SET format = 1 WHERE stream = ?",  # msgpack: the JSON does not decode
     "UPDATE blobs SET content = 'text' WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
     "UPDATE blobs SET media_type = 3 WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
 ])

@@ -14,6 +14,7 @@ from engine.matrix.dice import RecordedDie, derive_die
 from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
 from engine.matrix.state import SeasonState, evolve, initial_state
 from events.errors import RinklogError
+from events.formats import same_event
 from events.matrix import (
     ClosingStarted,
     DieRolled,
@@ -25,9 +26,6 @@ from events.matrix import (
 )
 
 __all__ = ["Finding", "check_dice", "check_lineage", "fold", "recheck"]
-
-_ENC = msgspec.msgpack.Encoder()
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -79,7 +77,7 @@ def _compare(events: Sequence[Any], start: int, decided: list[Any]) -> Finding |
         if start + i >= len(events):
             return Finding(seq, _words(want), "end of stream", getattr(want, "rule", "?"))
         got = events[start + i]
-        if _ENC.encode(got) != _ENC.encode(want):
+        if not same_event(got, want):  # whichever order a dict was built in
             return Finding(seq, _words(want), _words(got), getattr(want, "rule", "")
                            or getattr(got, "rule", "") or "referee")
     return None
@@ -137,6 +135,6 @@ def check_lineage(previous: Sequence[Any], heads: Sequence[str], first: SeasonOp
     if closed is None:
         return Finding(1, f"season {first.previous} closed", "a season not closed", "3.1.6")
     want = next_season(fold(previous[:closed + 1]), heads[closed])
-    if _ENC.encode(want) != _ENC.encode(first):
+    if not same_event(want, first):
         return Finding(1, _words(want), _words(first), "3.1.6, 2.1.2.1, 2.1.3.1, 3.3.1")
     return None

@@ -20,10 +20,10 @@ from msgspec import UNSET
 
 from engine.dice import SeededDice
 from engine.systems import system_of
-from events.base import tag_of
 from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
+from events.formats import NEW_STREAM_FORMAT, encode_events, same_event
 from events.league import SeasonCreated
 from events.store import EventStore, blob_hash, chain_hashes
 from projections import store as read_models
@@ -34,7 +34,6 @@ from replay.tooling.audit import AuditFailure, MemoryBlobs, audit_encoded, audit
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.workers import Crew
 
-_encode = msgspec.msgpack.Encoder().encode
 _canonical = msgspec.json.Encoder(order="deterministic")
 
 Progress = Callable[[int, int], None]  # (games stored, games in the season)
@@ -135,16 +134,16 @@ def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
                      late_penalty_house_rule=season.late_penalty_house_rule,
                      season=season.season_id, number=number, ruleset=ruleset,
                      faceoff=faceoff, options=options)
-    encoded = [(tag_of(type(e)), _encode(e)) for e in game.events]
+    encoded = encode_events(game.events, NEW_STREAM_FORMAT)
     hashes = chain_hashes(payload for _, payload in encoded)
     meta = game.meta()
     events, failure = game.events, None
     if setup.audit:
         # the full audit of the rows the writer will store; the read models are then
         # folded from the events it decoded from them, not from the live ones
-        report, events = audit_encoded(game_id, kind="game", system=system.name, meta=meta,
-                                       encoded=encoded, hashes=hashes, blobs=setup.blobs,
-                                       season_of=_season_of)
+        report, events = audit_encoded(game_id, kind="game", system=system.name,
+                                       format=NEW_STREAM_FORMAT, meta=meta, encoded=encoded,
+                                       hashes=hashes, blobs=setup.blobs, season_of=_season_of)
         failure = report.failure
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
@@ -216,12 +215,12 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                      meta=stream_index([created]).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
-        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)) and _cut_short(
+        if not same_event(recorded, created) and _cut_short(
                 recorded, created):
             raise RinklogError(f"season {season_id} was stored by an older rinklog with only "
                                f"its first {len(recorded.schedule)} games scheduled, so it "
                                "cannot grow; start it again in another --db")
-        if blob_hash(_encode(recorded)) != blob_hash(_encode(created)):
+        if not same_event(recorded, created):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
     if audit:  # the season stream itself, which every game's audit is held to
@@ -245,7 +244,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
             store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                 system=system, meta=played.meta, hashes=played.hashes)
+                                 system=system, meta=played.meta, format=NEW_STREAM_FORMAT,
+                                 hashes=played.hashes)
             if played.read_models:
                 read_models.save(store, played.game_id, len(played.encoded),
                                  played.read_models)

@@ -6,7 +6,8 @@ reported with its seq, the check, what was expected, what was recorded and the r
 1. ``stream``: the ``streams`` row exists (and, after the chain, its version is the
    number of rows);
 2. ``chain``: every row's seq, prev hash and hash, up to the recorded head hash;
-3. ``decode``: every payload decodes as the event type it is stored as;
+3. ``decode``: the stream's payload format is one rinklog reads, and every payload
+   decodes, in that format, as the event type it is stored as;
 4. ``kind``: the first event says what the stream is (a game or a season), and the
    ``kind`` column agrees; a stream that is neither is a failure, never a skip;
 5. ``identity``: the stream id is the game's (or the branch's, or the season's) own id,
@@ -55,6 +56,7 @@ from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
 from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
 from events.errors import RinklogError, UnknownGame
+from events.formats import FORMATS, Decoder, decoder
 from events.league import SeasonCreated
 from events.store import (
     GENESIS,
@@ -80,11 +82,7 @@ __all__ = ["AuditFailure", "AuditReport", "BlobSource", "MemoryBlobs", "audit_al
 
 
 
-# The first event of every stream, whatever its game system.
-_FIRST = msgspec.msgpack.Decoder(GameCreated | SeasonCreated)
-# The first event of a stream of a season system (Matrix Hockey), by system.
-_SEASON_FIRST = {name: msgspec.msgpack.Decoder(s.first_event) for name, s in SEASON_SYSTEMS.items()}
-_ALL = msgspec.msgpack.Decoder(ALL_EVENTS)
+_FIRST: Any = GameCreated | SeasonCreated  # the first event of every stream, whatever its system
 
 
 class BlobSource(Protocol):
@@ -170,7 +168,7 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
     return state.report(None), state.events
 
 
-def audit_encoded(stream: str, *, kind: str, system: str, meta: dict[str, Any],
+def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dict[str, Any],
                   encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes],
                   blobs: BlobSource, season_of: SeasonLookup
                   ) -> tuple[AuditReport, list[Event]]:
@@ -178,7 +176,7 @@ def audit_encoded(stream: str, *, kind: str, system: str, meta: dict[str, Any],
     :meth:`EventStore.append_encoded` writes for it, checked exactly as :func:`audit_stream`
     checks them once stored (a season's workers audit each game as they play it)."""
     head = hashes[-1].hex() if hashes else GENESIS
-    record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system)
+    record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system, format)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
         this = digest.hex()
@@ -269,7 +267,13 @@ class _Audit:
                       "hash chain")
 
     def _decode(self) -> None:
-        decoder = stream_decoder(self.rows[0])
+        assert self.record is not None
+        format = self.record.format
+        if format not in FORMATS:
+            known = ", ".join(f"{n} ({name})" for n, name in FORMATS.items())
+            raise _Failed("decode", 1, f"a payload format rinklog reads: {known}",
+                          f"format {format!r}", "event store")
+        decoder = stream_decoder(self.rows[0], format)
         for row in self.rows:
             try:
                 event = decoder.decode(row.payload)
@@ -535,34 +539,36 @@ def _system_of_first(first: Any) -> str | None:
     return None
 
 
-def stream_system(first: ChainRow) -> str | None:
+def stream_system(first: ChainRow, format: int) -> str | None:
     """The system a stream belongs to, found from its first stored row (a GameCreated or
-    SeasonCreated, events every system shares): what its ``streams.system`` must say. None
-    when that row does not decode or names a ruleset no system plays."""
+    SeasonCreated, events every system shares) read in the stream's payload ``format``:
+    what its ``streams.system`` must say. None when that row does not decode or names a
+    ruleset no system plays."""
     try:
-        return _system_of_first(_FIRST.decode(first.payload))
+        return _system_of_first(decoder(_FIRST, format).decode(first.payload))
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
         pass
-    for name, decoder in _SEASON_FIRST.items():
+    for name, system in SEASON_SYSTEMS.items():
         try:
-            decoder.decode(first.payload)
+            decoder(system.first_event, format).decode(first.payload)
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
             continue
         return name
     return None
 
 
-def stream_decoder(first: ChainRow) -> msgspec.msgpack.Decoder:
-    """The decoder of the stream's game system, found from its first event (see
-    :func:`stream_system`); the first system's when that does not decode (the decode check
-    then names the event). A season decodes with every system's events, so that anything
-    after its SeasonCreated is reported as such."""
-    system = stream_system(first)
+def stream_decoder(first: ChainRow, format: int) -> Decoder:
+    """The decoder of the stream's game system in its payload ``format``, the system found
+    from its first event (see :func:`stream_system`); the first system's when that does not
+    decode (the decode check then names the event). A season decodes with every system's
+    events, so that anything after its SeasonCreated is reported as such."""
+    system = stream_system(first, format)
     if system == LEAGUE:
-        return _ALL
+        return decoder(ALL_EVENTS, format)
     if system in SEASON_SYSTEMS:
-        return SEASON_SYSTEMS[system].decoder
-    return SYSTEMS[system].decoder if system is not None else next(iter(SYSTEMS.values())).decoder
+        return decoder(SEASON_SYSTEMS[system].event_type, format)
+    game_system = SYSTEMS[system] if system is not None else next(iter(SYSTEMS.values()))
+    return decoder(game_system.event_type, format)
 
 
 def _inputs(created: GameCreated, blobs: BlobSource) -> tuple[Any, Any, Any]:

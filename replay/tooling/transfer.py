@@ -1,13 +1,16 @@
 """Export a game to one portable, self-verifying file; import it; diff two streams.
 
-The file is msgpack (msgspec) of :class:`ExportFile`, format version 2: the game's receipt
+The file is msgpack (msgspec) of :class:`ExportFile`, format version 3: the game's receipt
 (id, kind, ruleset, events, head hash and the index folded from its events; signed with a
-league key if one was given), every row as stored (payload bytes, prev hash, hash), the
-full content of the blobs the game names and, for a season's game, the season stream with
-its blobs. Import audits the file exactly as ``rinklog audit`` audits a database (chain,
-decoding, identity, blobs, season, dice, rules, index), checks that the receipt inside is
-the one the audit derives and, when asked, that it is signed by the league's key and
-matches a receipt the commissioner kept, all before it writes a byte.
+league key if one was given), every row as stored (payload bytes, prev hash, hash) with the
+stream's payload format (events/formats.py), the full content of the blobs the game names
+and, for a season's game, the season stream with its blobs and format. A version-2 file
+(before payload formats) is read as format 1, msgpack, every stream's format then. Import
+audits the file exactly as ``rinklog audit`` audits a database (chain, decoding, identity,
+blobs, season, dice, rules, index), checks that the receipt inside is the one the audit
+derives and, when asked, that it is signed by the league's key and matches a receipt the
+commissioner kept, all before it writes a byte; each stream is written in the format it
+was exported with, so with the same bytes and head hash.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from engine.systems import SEASON_SYSTEMS, system_of
 from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
+from events.formats import MSGPACK, check_format, decoder, encoder, same_event
 from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
@@ -45,9 +49,9 @@ from replay.tooling.receipts import (
 )
 
 FORMAT = "rinklog-export"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+_READS = (2, FORMAT_VERSION)  # version 2: every payload msgpack (format 1)
 _ENCODER = msgspec.msgpack.Encoder()
-decoder = msgspec.msgpack.Decoder(ALL_EVENTS)  # any system's events (tags never clash)
 
 
 class ExportRow(msgspec.Struct, frozen=True, array_like=True):
@@ -71,6 +75,10 @@ class ExportFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rows: list[ExportRow]
     blobs: list[ExportBlob]
     season_rows: list[ExportRow] = []  # a season's game: the season stream
+    # version 3: the payload format of the game's rows, and of the season's (None without
+    # a season); version 2 has neither: its payloads are msgpack (format 1)
+    payload_format: int | None = None
+    season_payload_format: int | None = None
 
 
 class _Header(msgspec.Struct):
@@ -91,14 +99,18 @@ def export_game(store: EventStore, game_id: str,
         raise RinklogError(f"{game_id} is a {report.kind or 'stream'}, not a game")
     receipt = make_receipt([entry_for(report)], key)
     rows = _rows(store, game_id)
-    created = decoder.decode(rows[0].payload)
+    format = store.info(game_id).format
+    created = decoder(ALL_EVENTS, format).decode(rows[0].payload)
     if not isinstance(created, GameCreated):  # a refereed season: no blobs, no season
-        return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, []))
+        return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, [],
+                                          payload_format=format))
     hashes = [created.home.card_hash, created.away.card_hash, created.charts_hash]
     season_rows: list[ExportRow] = []
+    season_format = None
     if created.season:
         season_rows = _rows(store, created.season)
-        season = decoder.decode(season_rows[0].payload)
+        season_format = store.info(created.season).format
+        season = decoder(ALL_EVENTS, season_format).decode(season_rows[0].payload)
         assert isinstance(season, SeasonCreated)
         hashes += [*season.team_hashes.values(), season.charts_hash]
     blobs = []
@@ -106,7 +118,8 @@ def export_game(store: EventStore, game_id: str,
         found = store.blob_record(digest)
         assert found is not None  # the audit found it
         blobs.append(ExportBlob(digest, found[1], found[0]))
-    return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, blobs, season_rows))
+    return _ENCODER.encode(ExportFile(FORMAT, FORMAT_VERSION, receipt, rows, blobs, season_rows,
+                                      payload_format=format, season_payload_format=season_format))
 
 
 def _rows(store: EventStore, stream: str) -> list[ExportRow]:
@@ -138,15 +151,30 @@ class _FileBlobs:
 def _decode_file(data: bytes, origin: str) -> ExportFile:
     try:
         header = msgspec.msgpack.decode(data, type=_Header)
-        if header.version != FORMAT_VERSION:
+        if header.version not in _READS:
             raise ImportRefused(f"{origin}: export format version {header.version} is not "
-                                f"supported (this rinklog reads {FORMAT_VERSION}; re-export "
-                                "the game with it); nothing written")
-        return msgspec.msgpack.decode(data, type=ExportFile)
+                                f"supported (this rinklog reads {' and '.join(map(str, _READS))}"
+                                "; re-export the game with it); nothing written")
+        file = msgspec.msgpack.decode(data, type=ExportFile)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as err:
         # ValueError: a mangled UTF-8 string; RecursionError: absurdly nested data
         raise ImportRefused(f"{origin}: not a rinklog export file ({str(err)[:200]}); "
                             "nothing written") from None
+    if file.version == 2:  # every payload msgpack
+        if (file.payload_format, file.season_payload_format) != (None, None):
+            raise ImportRefused(f"{origin}: an export of version 2 names no payload format "
+                                "(its payloads are msgpack); nothing written")
+        return msgspec.structs.replace(file, payload_format=MSGPACK, season_payload_format=(
+            MSGPACK if file.season_rows else None))
+    if (file.season_payload_format is None) != (not file.season_rows):
+        raise ImportRefused(f"{origin}: a season's payload format is given if and only if the "
+                            "file carries a season stream; nothing written")
+    for format in (file.payload_format, file.season_payload_format or MSGPACK):
+        try:
+            check_format(format)
+        except ValueError as err:
+            raise ImportRefused(f"{origin}: {err}; nothing written") from None
+    return file
 
 
 def verify_export(data: bytes, origin: str = "file", *,
@@ -167,11 +195,13 @@ def verify_export(data: bytes, origin: str = "file", *,
         raise refuse(f"the receipt inside names {len(file.receipt.games)} games, not one")
     entry = file.receipt.games[0]
     source = _FileBlobs(blobs)
-    seasons = _FileSeason(file.season_rows, source)
+    seasons = _FileSeason(file.season_rows, file.season_payload_format, source)
     # the file lists no system: the game's is the one its first event gives
+    format = file.payload_format
     record = StreamRecord(entry.game, entry.kind, len(file.rows), entry.head_hash,
                           encode_meta(entry.meta),
-                          (stream_system(file.rows[0]) if file.rows else None) or "")
+                          (stream_system(file.rows[0], format) if file.rows else None) or "",
+                          format)
     report, events = audit_stream_events(entry.game, record, file.rows, source, seasons)
     failure = check_entry(entry, report)
     if failure is not None:
@@ -183,11 +213,13 @@ def verify_export(data: bytes, origin: str = "file", *,
         raise refuse("it carries a season stream the game does not belong to")
     if set(blobs) - source.used:
         raise refuse(f"it carries {len(set(blobs) - source.used)} blobs the game does not use")
-    # the bytes stored must be canonical (the audit decoded every event of both streams)
-    for row, event in [*zip(file.rows, events, strict=True),
-                       *zip(file.season_rows, seasons.events, strict=True)]:
-        if _ENCODER.encode(event) != row.payload:
-            raise refuse(f"event {row.seq} is not in canonical form")
+    # the bytes stored must be canonical in their format (the audit decoded every event of
+    # both streams)
+    for rows, stream_events, rows_format in ((file.rows, events, format),
+                                             (file.season_rows, seasons.events, seasons.format)):
+        for row, event in zip(rows, stream_events, strict=True):
+            if encoder(rows_format)(event) != row.payload:
+                raise refuse(f"event {row.seq} is not in canonical form")
     try:
         signed_by = verify_signature(file.receipt, origin, public_key)
         failure = held_to(receipt, report, receipt_origin).failure if receipt else None
@@ -203,8 +235,8 @@ def verify_export(data: bytes, origin: str = "file", *,
 class _FileSeason:
     """The season stream carried in an export file, audited like a stored one."""
 
-    def __init__(self, rows: list[ExportRow], blobs: _FileBlobs) -> None:
-        self.rows, self.blobs = rows, blobs
+    def __init__(self, rows: list[ExportRow], format: int | None, blobs: _FileBlobs) -> None:
+        self.rows, self.format, self.blobs = rows, format, blobs
         self.used = False
         self.events: list[Any] = []  # the season stream's events, once it passed
 
@@ -212,12 +244,13 @@ class _FileSeason:
         if not self.rows:
             return f"the file carries no season stream {season_id!r}"
         try:
-            events = [decoder.decode(row.payload) for row in self.rows]
+            season_decoder = decoder(ALL_EVENTS, self.format)
+            events = [season_decoder.decode(row.payload) for row in self.rows]
         except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
             return "the season stream in the file does not decode"
         index = stream_index(events)
         record = StreamRecord(season_id, "season", len(self.rows), self.rows[-1].hash,
-                              encode_meta(index.meta), LEAGUE)
+                              encode_meta(index.meta), LEAGUE, self.format)
         report = audit_stream(season_id, record, self.rows, self.blobs, self)
         if report.failure is not None:
             return (f"the season stream in the file fails its {report.failure.check} check "
@@ -249,10 +282,11 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
         store.put_blob(blob.content, blob.media_type)
     if season_id and not store.exists(season_id):
         store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
-                             kind="season", system=LEAGUE, meta=verified.season_meta)
+                             kind="season", system=LEAGUE, meta=verified.season_meta,
+                             format=file.season_payload_format)
     store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
                          kind=entry.kind, system=_system(verified.report.ruleset),
-                         meta=verified.report.index)
+                         meta=verified.report.index, format=file.payload_format)
     if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
         raise RinklogError(f"imported {entry.game} but its head hash differs")
     return verified
@@ -281,32 +315,36 @@ def diff_games(store: EventStore, game_a: str, game_b: str) -> Difference:
 
     A branch's lineage events (BranchStarted) are passed over on both sides, so a branch
     that repeats its parent is identical to it, and one with new dice parts at the first
-    roll that differs. Events are compared by their bytes.
+    roll that differs. Events are compared by their bytes, or as events when the two
+    streams are of different payload formats (an old game and one played since).
     """
     read_game(store, game_a)
     read_game(store, game_b)
     rows_a = [r for r in store.raw_rows(game_a) if r.type != "BranchStarted"]
     rows_b = [r for r in store.raw_rows(game_b) if r.type != "BranchStarted"]
+    format_a, format_b = store.info(game_a).format, store.info(game_b).format
     for ra, rb in zip(rows_a, rows_b, strict=False):
-        if ra.payload != rb.payload:
-            return Difference(ra.seq, _decode(ra.payload), _decode(rb.payload), ra.type, rb.type,
-                              rb.seq)
+        if ra.payload == rb.payload and format_a == format_b:
+            continue
+        a, b = _decode(ra.payload, format_a), _decode(rb.payload, format_b)
+        if format_a == format_b or not same_event(a, b):
+            return Difference(ra.seq, a, b, ra.type, rb.type, rb.seq)
     if len(rows_a) == len(rows_b):
         return Difference(None, None, None)
     k = min(len(rows_a), len(rows_b))
     ra = rows_a[k] if len(rows_a) > k else None
     rb = rows_b[k] if len(rows_b) > k else None
     return Difference(ra.seq if ra else (rows_a[-1].seq + 1 if rows_a else 1),
-                      ra and _decode(ra.payload), rb and _decode(rb.payload),
+                      ra and _decode(ra.payload, format_a), rb and _decode(rb.payload, format_b),
                       ra.type if ra else "", rb.type if rb else "",
                       rb.seq if rb else (rows_b[-1].seq + 1 if rows_b else 1))
 
 
-def _decode(payload: bytes) -> Any:
+def _decode(payload: bytes, format: int) -> Any:
     try:
-        return decoder.decode(payload)
+        return decoder(ALL_EVENTS, format).decode(payload)  # any system's (tags never clash)
     except (msgspec.DecodeError, msgspec.ValidationError):
-        return msgspec.msgpack.decode(payload)
+        return decoder(Any, format).decode(payload)
 
 
 def write_export(store: EventStore, game_id: str, path: Path, *, force: bool = False,

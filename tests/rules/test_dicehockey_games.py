@@ -22,6 +22,7 @@ from engine.systems import find_system, system_of
 from events import dicehockey as ev
 from events.catalogue import open_store
 from events.common import GameEnded
+from events.formats import FORMATS, decoder, encoder
 from replay.data.dicehockey_library import (
     dicehockey_charts,
     find_dicehockey_team,
@@ -122,7 +123,9 @@ def test_the_registry_finds_dice_hockey_and_its_loop() -> None:
     assert system.roll_event is ev.DiceRolled and system.derive_roll("s", "g", 1) == \
         derive_roll("s", "g", 1)
     rolled = ev.DiceRolled(n=1, roll=ev.Roll(4, 3), purpose="faceoff")
-    assert system.decoder.decode(msgspec.msgpack.encode(rolled)).roll.value == 43
+    for format in FORMATS:
+        payload = encoder(format)(rolled)
+        assert decoder(system.event_type, format).decode(payload).roll.value == 43
 
 
 def test_the_store_keeps_the_namespaced_tag_in_its_type_column(tmp_path) -> None:
