@@ -20,10 +20,11 @@ from msgspec import UNSET
 
 from engine.dice import SeededDice
 from engine.systems import system_of
+from events import formats
 from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
-from events.formats import NEW_STREAM_FORMAT, encode_events, same_event
+from events.formats import encode_events, same_event
 from events.league import SeasonCreated
 from events.store import EventStore, blob_hash, chain_hashes
 from projections import store as read_models
@@ -63,6 +64,7 @@ class _Setup:
     blobs: MemoryBlobs  # the cards and charts as the writer stores them, for the audit
     coach_setup: Any  # what the system's default coach is built from (None: default)
     rules: tuple[str, FaceoffOptions, tuple[str, ...]]  # ruleset, FaceOff options, options
+    format: int  # the payload format of the new games' streams
     audit: bool
     read_models: tuple[str, ...]
 
@@ -134,7 +136,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
                      late_penalty_house_rule=season.late_penalty_house_rule,
                      season=season.season_id, number=number, ruleset=ruleset,
                      faceoff=faceoff, options=options)
-    encoded = encode_events(game.events, NEW_STREAM_FORMAT)
+    encoded = encode_events(game.events, setup.format)
     hashes = chain_hashes(payload for _, payload in encoded)
     meta = game.meta()
     events, failure = game.events, None
@@ -142,7 +144,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
         # the full audit of the rows the writer will store; the read models are then
         # folded from the events it decoded from them, not from the live ones
         report, events = audit_encoded(game_id, kind="game", system=system.name,
-                                       format=NEW_STREAM_FORMAT, meta=meta, encoded=encoded,
+                                       format=setup.format, meta=meta, encoded=encoded,
                                        hashes=hashes, blobs=setup.blobs, season_of=_season_of)
         failure = report.failure
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
@@ -237,14 +239,15 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     if progress:
         progress(done, len(cut))
     setup = _Setup(created, teams, charts, MemoryBlobs(blobs), coach,
-                   (ruleset, faceoff, tuple(sorted(set(options)))), audit, tuple(projections))
+                   (ruleset, faceoff, tuple(sorted(set(options)))), formats.NEW_STREAM_FORMAT,
+                   audit, tuple(projections))
     results = _results(todo, setup, workers)
     try:
         for played in results:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
             store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                 system=system, meta=played.meta, format=NEW_STREAM_FORMAT,
+                                 system=system, meta=played.meta, format=setup.format,
                                  hashes=played.hashes)
             if played.read_models:
                 read_models.save(store, played.game_id, len(played.encoded),
