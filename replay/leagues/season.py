@@ -1,7 +1,9 @@
 """Seasons: a league's schedule played in worker processes, every game its own stream.
 
-Workers play games in memory and hand back encoded events; this process is the only
-writer and appends each game in one transaction, in schedule order. A season that is
+Workers play games in memory, encode and chain them, audit each on exactly those rows
+(:func:`replay.tooling.audit.audit_encoded`) and fold its read models; this process is the
+only writer and appends each game in one transaction, in schedule order, then its read
+models. A season that is
 stopped (Ctrl-C, a killed process) keeps every finished game and no half game; running
 it again plays the rest, and the database ends up as if it had never stopped.
 """
