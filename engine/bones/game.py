@@ -35,7 +35,6 @@ from engine.bones.state import (
     TACTIC_RULES,
     GameState,
     PlayerStatus,
-    SequenceClock,
     Step,
     TeamState,
 )
@@ -206,12 +205,10 @@ def evolve(state: GameState, event: Event) -> GameState:
 def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) -> GameState:
     """The state before the first period: everyone dressed, nobody on the ice yet."""
 
-    clock = SequenceClock()  # one for the game: every player's stint and rest read it
-
     def team_state(side: str, team: Team) -> TeamState:
         players: dict[str, PlayerStatus] = {}
         for card in [*team.skaters, *team.goalies]:
-            players[card.id] = PlayerStatus(card=card, clock=clock)
+            players[card.id] = PlayerStatus(card=card)
         starter = (created.home_goalie if side == "home" else created.away_goalie) \
             or team.lines.goalies[0]
         if starter not in players or not isinstance(players[starter].card, Goalie):
@@ -228,8 +225,7 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                       away=team_state("away", away), overtime=created.overtime,
                       overtime_skaters=created.overtime_skaters,
                       late_penalty_house_rule=created.late_penalty_house_rule,
-                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1],
-                      clock=clock)
+                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
     state.queue.append(Step("start_period"))
     return state
 

@@ -25,57 +25,15 @@ NOBODY_SHORT = (0, 0)
 
 
 @dataclass(slots=True)
-class SequenceClock:
-    """Time sequences played so far in the game (6.10), across its periods: the one
-    counter that every player's stint and rest are read from."""
-
-    played: int = 0
-
-
 class PlayerStatus:
-    """What the rules track of a dressed player during the game.
+    """What the rules track of a dressed player during the game."""
 
-    ``rest`` (6.41) is read from the game's sequence clock instead of being ticked for
-    every player off the ice at every sequence: while the last sequence played had him
-    off the ice it is the sequences played since ``rest_since``; on the ice it holds the
-    value it had when he came on (``count_on_ice``, called when a sequence finds him
-    there or gone). His ``stint`` (6.40) is ticked, only while he is on the ice.
-    """
-
-    __slots__ = ("card", "stint", "shifts", "modifier", "out", "clock", "counted_on_ice",
-                 "rest_since", "held_rest")
-
-    def __init__(self, card: Skater | Goalie, stint: int = 0, rest: int = 99,
-                 shifts: float = 0.0, modifier: int = 0, out: str = "",
-                 clock: SequenceClock | None = None) -> None:
-        self.card = card
-        self.stint = stint  # consecutive sequences on the ice now (6.40)
-        self.shifts = shifts  # shifts charged so far (6.40, 17.00)
-        self.modifier = modifier  # cumulative injury penalty to numeric and P codes (18.10)
-        self.out = out  # "" available, "box", "period" (injured), "game"
-        self.clock = clock if clock is not None else SequenceClock()
-        self.counted_on_ice = False  # the last sequence played counted him on the ice
-        self.rest_since = self.clock.played - rest  # off the ice: the clock his rest counts from
-        self.held_rest = rest  # on the ice: his rest when he came on
-
-    @property
-    def rest(self) -> int:
-        """Sequences since he last left the ice (6.41)."""
-        return self.held_rest if self.counted_on_ice else self.clock.played - self.rest_since
-
-    @rest.setter
-    def rest(self, value: int) -> None:
-        if self.counted_on_ice:
-            self.held_rest = value
-        else:
-            self.rest_since = self.clock.played - value
-
-    def count_on_ice(self, on_ice: bool) -> None:
-        """From the next sequence played his rest holds (on the ice) or grows (off it)."""
-        if on_ice != self.counted_on_ice:
-            rest = self.rest
-            self.counted_on_ice = on_ice
-            self.rest = rest
+    card: Skater | Goalie
+    stint: int = 0  # consecutive sequences on the ice now (6.40)
+    rest: int = 99  # sequences since he last left the ice (6.41)
+    shifts: float = 0.0  # shifts charged so far (6.40, 17.00)
+    modifier: int = 0  # cumulative injury penalty to numeric and P codes (18.10)
+    out: str = ""  # "" available, "box", "period" (injured), "game"
 
     @property
     def is_goalie(self) -> bool:
@@ -110,9 +68,6 @@ class TeamState:
     penalties: list[Penalty] = field(default_factory=list)
     bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
     tactic: str | None = None
-    # Who the last sequence played counted on the ice (6.40, 6.41): a sequence switches
-    # the stint and rest counts of only those who came on or went off since.
-    counted_on_ice: set[str] = field(default_factory=set)
 
     def skaters_on_ice(self) -> list[str]:
         ids = list(filter(None, map(self.slots.get, SKATER_SLOTS)))  # the filled slots
@@ -283,7 +238,6 @@ class GameState:
     nhl_gm_range: str = ""  # FaceOff 14.51: likewise for game misconducts
     arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
-    clock: SequenceClock = field(default_factory=SequenceClock)  # every stint and rest
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away

@@ -58,12 +58,11 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
         on_ice = set(team.skaters_on_ice())
         if not team.pulled:
             on_ice.add(team.goalie)
-        if on_ice != team.counted_on_ice:  # 6.40, 6.41: who came on or went off counts anew
-            for pid in on_ice ^ team.counted_on_ice:
-                team.players[pid].count_on_ice(pid in on_ice)
-            team.counted_on_ice = on_ice
-        for pid in on_ice:
-            team.players[pid].stint += 1
+        for pid, status in team.players.items():
+            if pid in on_ice:
+                status.stint += 1
+            else:
+                status.rest += 1
         if not team.penalties:
             continue
         ticking = set(ticking_penalties(team))
@@ -72,7 +71,6 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
                 pen.short_left -= 1
             if pen.box_left > 0 and pen.kind != "game_misconduct":
                 pen.box_left -= 1
-    state.clock.played += 1  # every stint on the ice and every rest off it grows by one
     state.coach_window = True
 
 
