@@ -319,7 +319,6 @@ def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
         box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
         releasable=event.short > 0 and KINDS[event.kind].releasable,
     ))
-    team.count_men_short()
     _leave_ice(state, event.side, sitter)
     if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
         _replace_goalie(state, event.side, event.player)
@@ -353,7 +352,6 @@ def apply_ended(state: GameState, event: PenaltyEnded) -> None:
         for pen in list(team.penalties):
             if pen.id == event.id:
                 team.penalties.remove(pen)
-                team.count_men_short()
                 still = any(p.player == pen.player and p.box_left > 0 for p in team.penalties)
                 status = team.players[pen.player]
                 if not still and status.out == "box":

@@ -20,6 +20,7 @@ SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
+NOBODY_SHORT = (0, 0)
 
 
 
@@ -67,10 +68,6 @@ class TeamState:
     penalties: list[Penalty] = field(default_factory=list)
     bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
     tactic: str | None = None
-    # Skaters its penalties take away now, at most two (ruling R-14.10a). Strength and the
-    # skaters allowed read it some 1,700 times a game, so it is kept, not counted each
-    # time: ``count_men_short`` sets it whenever a penalty is assessed, ticks or ends.
-    men_short: int = 0
 
     def skaters_on_ice(self) -> list[str]:
         ids = list(filter(None, map(self.slots.get, SKATER_SLOTS)))  # the filled slots
@@ -82,14 +79,15 @@ class TeamState:
         """Every skater slot filled (a sixth attacker in G aside)."""
         return all(map(self.slots.get, SKATER_SLOTS))
 
-    def count_men_short(self) -> None:
-        """Count ``men_short`` again from the penalties served: those with man-short time
-        left, at most two (ruling R-14.10a)."""
+    def man_short(self) -> int:
+        """How many skaters penalties take away, at most two (ruling R-14.10a)."""
+        if not self.penalties:  # the common case, asked thousands of times a game
+            return 0
         short = 0
         for penalty in self.penalties:
             if penalty.short_left > 0:
                 short += 1
-        self.men_short = min(2, short)
+        return min(2, short)
 
     def card(self, player_id: str) -> Skater | Goalie:
         return self.players[player_id].card
@@ -274,22 +272,22 @@ class GameState:
 
     def men_short(self, side: str) -> tuple[int, int]:
         """How many skaters penalties take from ``side`` and from the other team."""
-        home, away = self.home.men_short, self.away.men_short
+        if not self.home.penalties and not self.away.penalties:
+            return NOBODY_SHORT  # the common case, asked thousands of times a game
+        home, away = self.home.man_short(), self.away.man_short()
         return (home, away) if side == "home" else (away, home)
 
     def skaters_allowed(self, side: str) -> int:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
         In a 3-on-3 overtime (a league option) each penalty to the other side adds one."""
-        home, away = self.home.men_short, self.away.men_short
-        mine, theirs = (home, away) if side == "home" else (away, home)
+        mine, theirs = self.men_short(side)
         if self.period == 4 and self.overtime_skaters < 5:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
         return 5 - mine
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
-        home, away = self.home.men_short, self.away.men_short
-        mine, theirs = (home, away) if side == "home" else (away, home)
+        mine, theirs = self.men_short(side)
         if mine < theirs:
             return "pp"
         if mine > theirs:

@@ -32,8 +32,8 @@ def play_sequence(state: GameState) -> list:
             away=state.away.skaters_on_ice(),
             home_goalie=None if state.home.pulled else state.home.goalie,
             away_goalie=None if state.away.pulled else state.away.goalie,
-            home_short=state.home.men_short,
-            away_short=state.away.men_short,
+            home_short=state.home.man_short(),
+            away_short=state.away.man_short(),
         )
     ]
     for team in (state.home, state.away):
@@ -71,7 +71,6 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
                 pen.short_left -= 1
             if pen.box_left > 0 and pen.kind != "game_misconduct":
                 pen.box_left -= 1
-        team.count_men_short()
     state.coach_window = True
 
 

@@ -311,7 +311,7 @@ def test_14_10a_at_most_two_penalties_make_a_team_short(state):
     penalize(state, "home", slot="RW")
     penalize(state, "home", slot="LW")
     penalize(state, "home", slot="LD")
-    assert state.home.men_short == 2
+    assert state.home.man_short() == 2
     assert ticking_penalties(state.home) == [0, 1]
 
 
