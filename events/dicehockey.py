@@ -104,6 +104,18 @@ class GoalieChanged(DiceHockeyBase, frozen=True):
     rule: str
 
 
+class LineupRearranged(DiceHockeyBase, frozen=True):
+    """A coach re-sets his lineup cards (10): who stands in each box of forward lines 1-4
+    (LW, C, RW) and pairs 1-3 (LD, RD) from now on. Only between periods, at his own time
+    out or after one of his players is injured; every dressed skater is placed once, only
+    a face-off man plays C, and goalies never skate. The pawns stay where they are."""
+
+    side: Side
+    forwards: list[list[str]]
+    defense: list[list[str]]
+    rule: str
+
+
 class ShootoutShootersChosen(DiceHockeyBase, frozen=True):
     """Both coaches' shooters, in order (14): the first three shoot; the rest, in order,
     in sudden-death rounds."""
@@ -421,7 +433,8 @@ class ShootoutAttempt(DiceHockeyBase, frozen=True):
     rule: str
 
 
-CHOICES = (LinesChanged, DumpDeclared, TimeOutCalled, GoalieChanged, ShootoutShootersChosen)
+CHOICES = (LinesChanged, DumpDeclared, TimeOutCalled, GoalieChanged, LineupRearranged,
+           ShootoutShootersChosen)
 """The coach's choices: checked for legality on audit, never re-decided."""
 
 DiceHockeyEvent = (
@@ -435,6 +448,7 @@ DiceHockeyEvent = (
     | DumpDeclared
     | TimeOutCalled
     | GoalieChanged
+    | LineupRearranged
     | ShootoutShootersChosen
     | PeriodLengthSet
     | FaceoffWon

@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 
 from engine.dicehockey.cards import Team
-from engine.dicehockey.lines import on_ice
-from engine.dicehockey.state import GameState
+from engine.dicehockey.lines import LINEUP_WHEN, on_ice
+from engine.dicehockey.state import DEFENSE_SLOTS, FORWARD_SLOTS, GameState
 from engine.words import final_line, period_end_line
 from events import dicehockey as ev
 from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry, other_side
@@ -109,9 +109,29 @@ def why(state: GameState, event: Any, rolls: dict[int, ev.Roll]) -> str:
     if isinstance(event, ev.TimingSpaceCounted):
         return (f"{head}timing space {event.space} of period {event.period} "
                 f"({event.reason})")
+    if isinstance(event, ev.LineupRearranged):
+        return f"{head}{_lineup_words(state, event)}"
     fields = msgspec.structs.asdict(event)
     shown = ", ".join(f"{k}={v!r}" for k, v in fields.items() if k not in ("rule", "roll"))
     return f"{head}{rolled}; {shown}" if (head or roll) else shown or "no fields"
+
+
+def _lineup_words(state: GameState, event: ev.LineupRearranged) -> str:
+    """``ALD re-sets its lineup cards at its time out: line 2 C Ann Bell (was Cy Dow)``."""
+    team = state.team(event.side)
+    boxes = [(f"line {i} {slot}", new, old)
+             for i, (line, was) in enumerate(zip(event.forwards, team.lines.forwards,
+                                                 strict=True), start=1)
+             for slot, new, old in zip(FORWARD_SLOTS, line, was, strict=True)]
+    boxes += [(f"pair {i} {slot}", new, old)
+              for i, (pair, was) in enumerate(zip(event.defense, team.lines.defense,
+                                                  strict=True), start=1)
+              for slot, new, old in zip(DEFENSE_SLOTS, pair, was, strict=True)]
+    moved = [f"{box} {_name(state, new, event.side)} (was {_name(state, old, event.side)})"
+             for box, new, old in boxes if new != old]
+    when = LINEUP_WHEN.get(team.lineup_open, "")
+    return (f"{team.team.id} re-sets its lineup cards{' ' + when if when else ''}: "
+            f"{'; '.join(moved) or 'no box changed'}")
 
 
 def describe(state: GameState | None, event: Any) -> str | None:
@@ -147,6 +167,8 @@ def describe(state: GameState | None, event: Any) -> str | None:
         return f"{_team(state, event.side)} line change"
     if isinstance(event, ev.TimeOutCalled):
         return f"{_team(state, event.side)} calls its time out"
+    if isinstance(event, ev.LineupRearranged):
+        return f"{_team(state, event.side)} re-sets its lineup cards"
     return None
 
 

@@ -25,7 +25,14 @@ from engine.dicehockey import (
 )
 from engine.dicehockey.cards import Charts, Team
 from engine.dicehockey.errors import IllegalChoice
-from engine.dicehockey.lines import apply_change, change_fault, on_ice, rest_all
+from engine.dicehockey.lines import (
+    apply_change,
+    apply_lineup,
+    change_fault,
+    lineup_fault,
+    on_ice,
+    rest_all,
+)
 from engine.dicehockey.puck import apply_space, apply_stopped, give_puck
 from engine.dicehockey.rulesets import OPTIONS, RULESETS
 from engine.dicehockey.state import CHOICE_STEPS, SIDES, GameState, Step, TeamState, other
@@ -85,6 +92,7 @@ def _rolled(state: GameState, event: ev.DiceRolled) -> None:
     state.rolls = event.n
     if event.purpose in WINDOW_STEPS:
         state.coach_window = False  # the coaches had their say before this roll
+        state.home.lineup_open = state.away.lineup_open = ""  # 10: the lines are set
     if event.purpose in ("pass", "dump", "en_attempt"):
         state.fresh_possession = False
 
@@ -135,6 +143,7 @@ def _dump_declared(state: GameState, event: ev.DumpDeclared) -> None:
 
 def _time_out(state: GameState, event: ev.TimeOutCalled) -> None:
     state.team(event.side).time_out = True
+    state.team(event.side).lineup_open = "time_out"  # 10: "or you call a time out"
     state.length = event.period_length
     for side in SIDES:
         rest_all(state.team(side))  # 12: all lines are fully rested
@@ -156,6 +165,7 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     ev.DumpDeclared: _dump_declared,
     ev.TimeOutCalled: _time_out,
     ev.GoalieChanged: _goalie,
+    ev.LineupRearranged: apply_lineup,
     ev.ShootoutShootersChosen: periods.apply_shooters,
     ev.FaceoffWon: _faceoff,
     ev.PassRolled: _passed,
@@ -226,7 +236,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         if goalie not in team.lines.goalies:
             raise IllegalChoice(f"10: {goalie!r} is not a goalie of {team.id}")
         return TeamState(side=side, team=team, cards={c.id: c for c in team.skaters},
-                         goalies={g.id: g for g in team.goalies}, goalie=goalie)
+                         goalies={g.id: g for g in team.goalies}, goalie=goalie,
+                         lines=team.lines)
 
     return GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
                      home=team_state("home", home), away=team_state("away", away),
@@ -265,6 +276,8 @@ def _choice_fault(state: GameState, event: Event) -> str | None:
         return None
     if isinstance(event, ev.GoalieChanged):
         return _goalie_fault(state, event)
+    if isinstance(event, ev.LineupRearranged):
+        return lineup_fault(state, event)
     if isinstance(event, ev.ShootoutShootersChosen):
         if state.shootout is None or state.shootout.home:
             return "14: shooters are chosen once, when the shootout begins"
@@ -299,7 +312,8 @@ def steps(state: GameState, dice: DiceSource, coach: object,
     """Play from ``state`` to the end, yielding each batch of events as it is applied:
     the coaches' choices at a window, then a roll and the decisions it brings.
 
-    The coach needs ``lines(state)`` (line changes, dumps, time outs, the goalie) and
+    The coach needs ``lines(state)`` (line changes, dumps, time outs, the goalie, the
+    lineup cards when 10 lets them be re-set) and
     ``shootout(state)``. ``coach_asked`` says the coach already had his say at the
     current step (a game resumed just after his choices were stored).
     """

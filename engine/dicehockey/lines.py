@@ -5,13 +5,16 @@ A team's pawns point at one forward line and one pair of its lineup cards; ``on_
 turns them into slots: a player out (fight, misconduct, injury, ejection) is replaced
 from the fourth line or the bench, and a team short-handed leaves its LW box empty (and
 its RW box at 5 on 3), the LW stepping into any other hole the penalty left (15). The
-lines are the team file's for the whole game (ruling R-DH-10b).
+lineup cards are the team file's until the coach re-sets them, which 10 allows only
+between periods, at his own time out or after one of his players is injured (ruling
+R-DH-10b).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.dicehockey.cards import Lines
 from engine.dicehockey.state import (
     DEFENSE_SLOTS,
     FORWARD_SLOTS,
@@ -22,16 +25,16 @@ from engine.dicehockey.state import (
     TeamState,
     other,
 )
-from events.dicehockey import LinesChanged
+from events.dicehockey import LinesChanged, LineupRearranged
 
 
 def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]:
-    lines = team.team.lines
+    lines = team.lines
     return dict(zip(SLOTS, [*lines.forwards[forwards - 1], *lines.defense[defense - 1]],
                     strict=True))
 
 
-_SLOTS_SEEN: dict[tuple, tuple[object, dict[str, str | None]]] = {}
+_SLOTS_SEEN: dict[tuple, tuple[object, object, dict[str, str | None]]] = {}
 
 
 def slots_for(team: TeamState, forwards: int, defense: int,
@@ -40,17 +43,17 @@ def slots_for(team: TeamState, forwards: int, defense: int,
     R-DH-10a: stand-ins).
 
     A pure function of the team's cards and the key below, asked thousands of times a
-    game for a few dozen different answers: each answer is kept (with its cards, so a
-    reused ``id`` never matches) and handed out as a copy."""
-    key = (id(team.team), forwards, defense, extra, frozenset(team.out),
+    game for a few dozen different answers: each answer is kept (with its cards and
+    lineup cards, so a reused ``id`` never matches) and handed out as a copy."""
+    key = (id(team.team), id(team.lines), forwards, defense, extra, frozenset(team.out),
            tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
     seen = _SLOTS_SEEN.get(key)
-    if seen is not None and seen[0] is team.team:
-        return dict(seen[1])
+    if seen is not None and seen[0] is team.team and seen[1] is team.lines:
+        return dict(seen[2])
     if len(_SLOTS_SEEN) > 4096:
         _SLOTS_SEEN.clear()
     players = _slots_for(team, forwards, defense, extra)
-    _SLOTS_SEEN[key] = (team.team, dict(players))
+    _SLOTS_SEEN[key] = (team.team, team.lines, dict(players))
     return players
 
 
@@ -120,7 +123,7 @@ def _short_in_box(team: TeamState, player_id: str) -> bool:
 def _stand_in(team: TeamState, slot: str, taken: set[str | None]) -> str | None:
     """Ruling R-DH-10a: a player who cannot play is replaced by the fourth line's player in
     the same slot, else the first dressed skater free (a face-off man for C)."""
-    lines = team.team.lines
+    lines = team.lines
     index = SLOTS.index(slot)
     candidates = [lines.forwards[3][index]] if slot in FORWARD_SLOTS else []
     candidates += [card.id for card in team.team.skaters]
@@ -227,7 +230,7 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     outside the rotation, waits for nobody."""
     if line == 4 and not team.fourth_in_rotation:
         return set()
-    players = team.team.lines.forwards[line - 1]
+    players = team.lines.forwards[line - 1]
     if any(team.cards[p].stamina == "B" for p in players) and line != 4:
         return {1, 2, 3, 4} - {line}
     return set(rotation(team)) - {line}
@@ -241,6 +244,60 @@ def _arrive(waiting: dict[int, set[int]], line: int) -> None:
     """Ruling R-DH-9b: a line's shift counts for the others once it comes on."""
     for others in waiting.values():
         others.discard(line)
+
+
+# --- lineup cards (10) -------------------------------------------------------------------
+
+LINEUP_WHEN = {"period": "between periods", "time_out": "at its time out",
+               "injury": "after its player's injury"}
+
+
+def lineup_fault(state: GameState, event: LineupRearranged) -> str | None:
+    """Why a re-set of the lineup cards breaks 10, or None: only when the text lets the
+    lines be re-set, every dressed skater in one box, a face-off man at C, no goalie."""
+    team = state.team(event.side)
+    if not team.lineup_open or not state.coach_window:
+        return ("10: the lines stay set until the period ends, the team calls its time "
+                "out or one of its players is injured")
+    if len(event.forwards) != 4 or any(len(line) != 3 for line in event.forwards) \
+            or len(event.defense) != 3 or any(len(pair) != 2 for pair in event.defense):
+        return "10: four forward lines of LW, C, RW and three pairs of LD, RD"
+    placed = [p for line in [*event.forwards, *event.defense] for p in line]
+    goalies = sorted({p for p in placed if p in team.goalies})
+    if goalies:
+        return f"10: goalies cannot play another position ({', '.join(goalies)})"
+    strangers = sorted({p for p in placed if p not in team.cards})
+    if strangers:
+        return f"10: not dressed skaters of {team.team.id}: {', '.join(strangers)}"
+    twice = sorted({p for p in placed if placed.count(p) > 1})
+    missing = [p for p in team.cards if p not in placed]
+    if twice or missing:
+        return (f"10: every dressed skater in one box: {', '.join(twice)} placed more than "
+                f"once, {', '.join(missing)} missing")
+    no_faceoff = [line[1] for line in event.forwards if team.cards[line[1]].faceoff is None]
+    if no_faceoff:
+        return f"10: only a player with a face-off rating plays C, not {', '.join(no_faceoff)}"
+    if [*event.forwards, *event.defense] == [*team.lines.forwards, *team.lines.defense]:
+        return "10: the lineup cards are already set that way"
+    if event.rule != "10":
+        return f"lineup cards are rule 10, not {event.rule}"
+    return None
+
+
+def apply_lineup(state: GameState, event: LineupRearranged) -> None:
+    """10: the boxes re-set; the pawns, and the lines' shifts and waits (9, 11), stay."""
+    team = state.team(event.side)
+    team.lines = Lines(forwards=[list(line) for line in event.forwards],
+                       defense=[list(pair) for pair in event.defense],
+                       goalies=team.lines.goalies)
+
+
+def rearranged(team: TeamState, first: str, second: str) -> LineupRearranged:
+    """``team``'s lineup cards with two dressed skaters' boxes swapped (10)."""
+    def swap(box: list[str]) -> list[str]:
+        return [second if p == first else first if p == second else p for p in box]
+    return LineupRearranged(side=team.side, forwards=[swap(line) for line in team.lines.forwards],
+                            defense=[swap(pair) for pair in team.lines.defense], rule="10")
 
 
 def rest_all(team: TeamState) -> None:

@@ -64,6 +64,8 @@ def apply_period_started(state: GameState, event: PeriodStarted) -> None:
         team = state.team(side)
         rest_all(team)  # 9: the period's end lets every line back
         team.fourth_played = False
+        if event.period > 1:
+            team.lineup_open = "period"  # 10: "until the period ends"
 
 
 def apply_length(state: GameState, event: PeriodLengthSet) -> None:
@@ -85,7 +87,7 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
     for side in SIDES:
         team = state.team(side)
         hurt = any(team.out.get(p) in ("injured", "ejected")
-                   for p in team.team.lines.forwards[3])  # 10: "unless you get an injury"
+                   for p in team.lines.forwards[3])  # 10: "unless you get an injury"
         if not team.fourth_played and not hurt and event.period <= 3:
             team.fourth_in_rotation = True  # 9: it starts the next period and rotates
 

@@ -83,7 +83,9 @@ def decide_fight(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 
 def apply_injury(state: GameState, event: InjuryRolled) -> None:
-    state.team(event.side).out[event.player] = "injured"  # ruling R-DH-17a: out for the game
+    team = state.team(event.side)
+    team.out[event.player] = "injured"  # ruling R-DH-17a: out for the game
+    team.lineup_open = "injury"  # 10: "or a player is injured"
     state.pending.append(Step("games_missed", side=event.side, player=event.player,
                               upto=event.max_games))
 

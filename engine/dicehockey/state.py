@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engine.dicehockey.cards import Charts, Goalie, Skater, Team
+from engine.dicehockey.cards import Charts, Goalie, Lines, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
 from events.common import other_side as other
 
@@ -89,6 +89,7 @@ class TeamState:
     cards: dict[str, Skater]
     goalies: dict[str, Goalie]
     goalie: str  # the goalie of record, in net unless ``pulled``
+    lines: Lines  # 10: the lineup cards as now set (the team file's, until re-set)
     forwards: int = 1  # 9: the forward line on the ice (1-4)
     defense: int = 1  # 9: the pair on the ice (1-3)
     f_spaces: int = 0  # timing spaces the forward line has played this shift (9)
@@ -103,6 +104,9 @@ class TeamState:
     pulled: bool = False  # 22: goalie pulled for ``extra_attacker``
     extra_attacker: str | None = None
     time_out: bool = False  # 12: used
+    # 10: why the lineup cards may be re-set now ("period", "time_out", "injury"), until
+    # the next face-off, pass or dump roll; "" when they may not
+    lineup_open: str = ""
     score: int = 0
     shootout_goals: int = 0
     penalties: list[Penalty] = field(default_factory=list)

@@ -1,21 +1,25 @@
 """The prompt coach of ``rinklog play`` for DICE Hockey: two ten-sided dice typed as
 ``red white``, and the coach's choices at the table (lines, dumps, the time out, the
-goalie, shootout shooters), each checked by the rules before it is kept."""
+goalie, the lineup cards when 10 lets them be re-set, shootout shooters), each checked
+by the rules before it is kept."""
 
 from __future__ import annotations
+
+import copy
 
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import parse_roll
 from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.explain import roll_for
-from engine.dicehockey.game import check_choice
-from engine.dicehockey.lines import extra_attacker, slots_for
-from engine.dicehockey.state import GameState
+from engine.dicehockey.game import check_choice, evolve
+from engine.dicehockey.lines import LINEUP_WHEN, extra_attacker, rearranged, slots_for
+from engine.dicehockey.state import SIDES, GameState, TeamState
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
     GoalieChanged,
     LinesChanged,
+    LineupRearranged,
     ShootoutShootersChosen,
     TimeOutCalled,
 )
@@ -23,7 +27,10 @@ from replay.systems.kit import Prompter, TableDice
 
 HELP = ("enter = as shown; 'none' = no change; 'lines home|away F D' (forward line 1-4, "
         "pair 1-3); 'timeout home|away'; 'pull home|away' / 'back home|away' (the goalie); "
-        "'dump' (the team with the puck)")
+        "'dump' (the team with the puck); lineup cards (10: between periods, at that team's "
+        "time out, after its player's injury): 'cards home|away' shows them, 'swap home|away "
+        "ID ID' swaps two skaters' boxes, 'lineup home|away LW,C,RW/LW,C,RW/LW,C,RW/LW,C,RW "
+        "LD,RD/LD,RD/LD,RD' sets every box (then asked again)")
 
 
 class PromptCoach(TableDice):
@@ -40,31 +47,46 @@ class PromptCoach(TableDice):
         self.default = DefaultCoach()
 
     def lines(self, state: GameState) -> list[Event]:
+        """One choice, or (10) a time out and lineup cards re-set, each judged on the game
+        as the choices before it leave it."""
         proposal = self.default.lines(state)
         if state.puck is not None and not proposal:
             return []
+        chosen: list[Event] = []
+        trial = state
         while True:
-            self._out("  coach: " + ("; ".join(_words(state, c) for c in proposal)
-                                     or "no change"))
-            answer = self._ask("coach? [enter = as shown; help]")
+            lineups = _open_lineups(trial)
+            if lineups:
+                self._out(f"  lineup cards may be re-set: {lineups}")
+            if chosen:
+                self._out("  chosen: " + "; ".join(_words(state, c) for c in chosen))
+            else:
+                self._out("  coach: " + ("; ".join(_words(state, c) for c in proposal)
+                                         or "no change"))
+            answer = self._ask("coach? [enter = " + ("done" if chosen else "as shown")
+                               + ("; swap: lineup cards" if lineups else "") + "; help]")
             if answer.lower() == "help":
                 self._out("  " + HELP)
                 continue
             if not answer:
-                return proposal
+                return chosen or proposal
             if answer.lower() == "none":
-                return []
-            choice = self._parse(state, answer)
+                return chosen
+            choice = self._choice(trial, answer)
             if choice is None:
                 continue
             try:  # the rules judge it now: nothing illegal is handed to the loop
-                check_choice(state, choice)
+                check_choice(trial, choice)
             except IllegalChoice as err:
                 self._out(f"  not allowed: {err}")
                 continue
-            return [choice]
+            if not isinstance(choice, (TimeOutCalled, LineupRearranged)):
+                return [*chosen, choice]
+            trial = copy.deepcopy(trial) if trial is state else trial
+            evolve(trial, choice)  # 10: the lineup cards may be re-set after a time out
+            chosen.append(choice)
 
-    def _parse(self, state: GameState, answer: str) -> Event | None:
+    def _choice(self, state: GameState, answer: str) -> Event | None:
         words = answer.lower().split()
         side = words[1] if len(words) > 1 and words[1] in ("home", "away") else None
         if words[0] == "dump" and state.puck is not None:
@@ -94,7 +116,31 @@ class PromptCoach(TableDice):
             slots = slots_for(team, forwards, defense, extra_attacker(state, side))
             return LinesChanged(side=side, forwards=forwards, defense=defense, slots=slots,
                                 rule="9")
+        if words[0] in ("cards", "swap", "lineup") and side:
+            return self._lineup(state.team(side), words)
         self._out(f"  not understood: {answer!r} ({HELP})")
+        return None
+
+    def _lineup(self, team: TeamState, words: list[str]) -> LineupRearranged | None:
+        """10: ``cards`` shows the lineup cards; ``swap`` and ``lineup`` re-set them."""
+        if words[0] == "cards":
+            self._out(f"  {team.team.id} lineup cards: {_cards(team)}")
+            return None
+        if words[0] == "swap" and len(words) == 4:
+            strangers = [p for p in words[2:] if p not in team.cards]
+            if strangers:
+                goalie = any(p in team.goalies for p in strangers)
+                self._out("  10: goalies cannot play another position" if goalie else
+                          f"  not dressed skaters of {team.team.id}: {', '.join(strangers)}")
+                return None
+            return rearranged(team, words[2], words[3])
+        if words[0] == "lineup" and len(words) == 4:
+            forwards = [line.split(",") for line in words[2].split("/")]
+            defense = [pair.split(",") for pair in words[3].split("/")]
+            return LineupRearranged(side=team.side, forwards=forwards, defense=defense,
+                                    rule="10")
+        self._out("  'swap home|away ID ID' or 'lineup home|away "
+                  "LW,C,RW/LW,C,RW/LW,C,RW/LW,C,RW LD,RD/LD,RD/LD,RD'")
         return None
 
     def shootout(self, state: GameState) -> ShootoutShootersChosen:
@@ -119,6 +165,18 @@ class PromptCoach(TableDice):
             self._out("  enter, 'home ID,ID,ID' or 'away ID,ID,ID'")
 
 
+def _open_lineups(state: GameState) -> str:
+    """Whose lineup cards may be re-set now and why (10), e.g. ``ALD at its time out``."""
+    return ", ".join(f"{state.team(side).team.id} {LINEUP_WHEN[state.team(side).lineup_open]}"
+                     for side in SIDES if state.team(side).lineup_open and state.coach_window)
+
+
+def _cards(team: TeamState) -> str:
+    lines = [f"line {i} {', '.join(line)}" for i, line in enumerate(team.lines.forwards, 1)]
+    pairs = [f"pair {i} {', '.join(pair)}" for i, pair in enumerate(team.lines.defense, 1)]
+    return "; ".join(lines + pairs)
+
+
 def _words(state: GameState, choice: Event) -> str:
     if isinstance(choice, LinesChanged):
         return (f"{state.team(choice.side).team.id} forward line {choice.forwards}, "
@@ -130,5 +188,7 @@ def _words(state: GameState, choice: Event) -> str:
     if isinstance(choice, GoalieChanged):
         what = "pulls its goalie" if choice.pulled else "puts its goalie back"
         return f"{state.team(choice.side).team.id} {what}"
+    if isinstance(choice, LineupRearranged):
+        return f"{state.team(choice.side).team.id} lineup cards re-set"
     return type(choice).__name__
 

@@ -1,0 +1,218 @@
+"""DICE Hockey lineup cards re-set (10, ruling R-DH-10b) through the tools: the audit
+re-checks every re-arrangement, a forged one is caught, the read models and words follow
+the new boxes, and a typed game with a re-arrangement stops, resumes and audits clean."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+from forge import audit_forged
+from typer.testing import CliRunner
+
+from engine.dicehockey.dice import derive_roll
+from events import dicehockey as ev
+from events.common import PeriodStarted
+from replay.cli import app, main
+from replay.systems import Prompter, kit_for
+from replay.tooling.audit import audit_game
+from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
+
+sys.path.insert(0, str(Path(__file__).parent / "rules"))
+from test_dicehockey_lineups import LineupCoach  # noqa: E402
+
+GAME = "ALD-BRK-s24-dicehockey"
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("lineups") / "game.db"
+    with open_store(path) as store:
+        simulate(store, "ALD", "BRK", seed="s24", ruleset="dicehockey", coach=LineupCoach())
+    return path
+
+
+def test_a_game_with_re_set_lineups_audits_clean(stored: Path) -> None:
+    with open_store(stored) as store:
+        events = read_game(store, GAME)
+        assert any(isinstance(e, ev.LineupRearranged) for e in events)
+        report = audit_game(store, GAME)
+        assert report.ok, report.failure
+
+
+def _forged(events: list, where: int, choice: ev.LineupRearranged) -> list:
+    return [*events[:where], choice, *events[where:]]
+
+
+def test_the_audit_catches_a_re_set_outside_the_windows_and_an_illegal_one(
+        stored: Path) -> None:
+    with open_store(stored) as store:
+        events = read_game(store, GAME)
+        first = next(i for i, e in enumerate(events) if isinstance(e, ev.LineupRearranged))
+        legal = events[first]
+        # mid-period: just before a pass roll whose window had no coach choice
+        mid = next(i for i, e in enumerate(events) if i > first + 5
+                   and isinstance(e, ev.DiceRolled) and e.purpose == "pass"
+                   and not isinstance(events[i - 1], ev.CHOICES))
+        report = audit_forged(store, GAME, _forged(events, mid, legal))
+        assert not report.ok and report.failure.seq == mid + 1
+        assert "10: the lines stay set" in report.failure.recorded
+        winger = legal.forwards[0][0]
+        center = legal.forwards[0][1]
+        bad = msgspec.structs.replace(
+            legal, forwards=[[center, winger, legal.forwards[0][2]], *legal.forwards[1:]])
+        report = audit_forged(store, GAME, [*events[:first], bad, *events[first + 1:]])
+        assert not report.ok and report.failure.seq == first + 1
+        assert "face-off rating" in report.failure.recorded and report.failure.rule == "10"
+        goalie = events[0].home_goalie or next(
+            r.id for r in getattr(events[0], legal.side).roster if r.position == "G")
+        skating = msgspec.structs.replace(
+            legal, defense=[[goalie, legal.defense[0][1]], *legal.defense[1:]])
+        report = audit_forged(store, GAME, [*events[:first], skating, *events[first + 1:]])
+        assert not report.ok and report.failure.seq == first + 1
+        assert "goalies cannot play another position" in report.failure.recorded
+
+
+def test_the_tools_follow_the_re_set_lineups(stored: Path, capsys, tmp_path: Path) -> None:
+    db = str(stored)
+    with open_store(stored) as store:
+        events = read_game(store, GAME)
+    seq = next(i + 1 for i, e in enumerate(events) if isinstance(e, ev.LineupRearranged))
+    assert main(["events", GAME, "--db", db]) == 0
+    assert "dicehockey.LineupRearranged" in capsys.readouterr().out
+    assert main(["explain", GAME, str(seq), "--db", db]) == 0
+    words = capsys.readouterr().out
+    assert "re-sets its lineup cards" in words and "line 1 LW" in words and "(was " in words
+    for command in (["toi", GAME], ["scoresheet", GAME], ["audit", GAME], ["replay", GAME],
+                    ["export", GAME, "--output", str(tmp_path / "game.json")]):
+        assert main([*command, "--db", db]) == 0, command
+    capsys.readouterr()
+    assert main(["branch", GAME, "--at", str(seq + 1), "--db", db, "--seed", "other",
+                 "--game-id", "lineup-branch"]) == 0
+    assert main(["audit", "lineup-branch", "--db", db]) == 0
+    # the moved winger's time on ice is counted from the on-ice lists, new boxes included
+    moved = events[seq - 1].forwards[0][0]
+    spaces = sum(moved in e.home_on_ice if events[seq - 1].side == "home" else
+                 moved in e.away_on_ice for e in events[seq:]
+                 if isinstance(e, ev.TimingSpaceCounted))
+    capsys.readouterr()
+    assert main(["toi", GAME, "--db", db, "--json"]) == 0
+    toi = msgspec.json.decode(capsys.readouterr().out)
+    before = sum(moved in (e.home_on_ice if events[seq - 1].side == "home" else e.away_on_ice)
+                 for e in events[:seq] if isinstance(e, ev.TimingSpaceCounted))
+    row = next(p for p in toi["players"] if p["player"] == moved)
+    assert row["toi"] == before + spaces
+
+
+class _Typist:
+    """A tabletop player: seeded dice, enter for the coach, except that at the first
+    window of the second period he swaps the home team's line 1 and line 2 wingers."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed, self.answers, self.swapped = seed, [], False
+        self.coach = kit_for("dicehockey").prompt_coach(Prompter(self._answer, self._see))
+        self.shown: list[str] = []
+
+    def _see(self, line: str) -> None:
+        self.shown.append(line)
+
+    def _answer(self, text: str) -> str:
+        if text.startswith("roll "):
+            answer = str(derive_roll(self.seed, "script", int(text.split()[1])))
+        elif "swap: lineup cards" in text and not self.swapped:
+            self.swapped, answer = True, "swap home nils-rautio garrick-lachance"
+        else:
+            answer = ""
+        self.answers.append(answer)
+        return answer
+
+
+def test_a_typed_game_with_a_re_set_lineup_stops_resumes_and_audits(tmp_path: Path) -> None:
+    from replay.data.dicehockey_library import find_dicehockey_team
+
+    lines = find_dicehockey_team("ALD").lines.forwards
+    typist = _Typist("table")
+    scratch = tmp_path / "scratch.db"
+    with open_store(scratch) as store:
+        gid = new_live_game(store, "ALD", "BRK", game_id="script", ruleset="dicehockey")
+        continue_game(resume_point(store, gid), typist.coach, typist.coach,
+                      store_committer(store, gid))
+        played = read_game(store, "script")
+    assert typist.swapped, "the prompt offered no lineup window"
+    (move,) = [e for e in played if isinstance(e, ev.LineupRearranged)]
+    assert move.forwards[0][0] == lines[1][0] and move.forwards[1][0] == lines[0][0]
+    opened = next(i for i, e in enumerate(played) if isinstance(e, PeriodStarted)
+                  and e.period == 2)
+    assert played.index(move) > opened
+    answers = typist.answers
+    cut = answers.index("swap home nils-rautio garrick-lachance") + 2
+    db = tmp_path / "live.db"
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "--home", "ALD", "--away", "BRK", "--db", str(db),
+                                 "--ruleset", "dicehockey"],
+                           input="\n".join([*answers[:cut], "q"]) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "lineup cards may be re-set" in result.output
+    live = "ALD-BRK-live1"
+    with open_store(db) as store:
+        kept = read_game(store, live)
+        assert move in kept
+        assert audit_game(store, live).ok
+    result = runner.invoke(app, ["play", "--resume", live, "--db", str(db)],
+                           input="\n".join(answers[cut:]) + "\n")
+    assert result.exit_code == 0, result.output
+    with open_store(db) as store:
+        report = audit_game(store, live)
+        assert report.ok and not report.in_progress, report.failure
+        assert read_game(store, live)[1:] == played[1:]
+
+
+def _prompt(*typed: str) -> tuple[object, list[str]]:
+    answers, shown = list(typed), []
+    coach = kit_for("dicehockey").prompt_coach(Prompter(lambda text: answers.pop(0),
+                                                        shown.append))
+    return coach, shown
+
+
+def _stoppage(side: str = "home"):
+    from dicehockey_support import new_state
+
+    state = new_state()
+    state.puck, state.coach_window, state.window, state.whistle_side = \
+        None, True, "stoppage", side
+    return state
+
+
+def test_the_prompt_refuses_illegal_lineups_in_one_line_each() -> None:
+    state = _stoppage()
+    state.home.lineup_open = "injury"
+    coach, shown = _prompt("help", "swap home orrin-moberg nils-rautio",
+                           "swap home nils-rautio fitz-delorme", "lineup home a,b,c x,y",
+                           "swap away teo-quennell ivo-vanderlaan",
+                           "swap home nils-rautio garrick-lachance", "cards home", "")
+    (choice,) = coach.lines(state)
+    assert isinstance(choice, ev.LineupRearranged) and choice.side == "home"
+    assert choice.forwards[0][0] == "garrick-lachance"
+    text = "\n".join(shown)
+    assert "'swap home|away ID ID'" in text and "ALD after its player's injury" in text
+    refusals = [line for line in shown if "not allowed" in line or "goalies" in line]
+    assert len(refusals) == 4 and all("\n" not in line for line in refusals)
+    assert "goalies cannot play another position" in refusals[0]
+    assert "fitz-delorme" not in refusals[1] and "face-off rating" in refusals[1]
+    assert "four forward lines" in refusals[2] and "lines stay set" in refusals[3]
+    assert any(line.startswith("  ALD lineup cards: line 1 garrick-lachance") for line in shown)
+
+
+def test_at_its_time_out_a_team_may_re_set_its_lineup_at_the_prompt() -> None:
+    state = _stoppage("home")
+    coach, shown = _prompt("swap home nils-rautio garrick-lachance", "timeout home",
+                           "swap home nils-rautio garrick-lachance", "lines home 2 1")
+    choices = coach.lines(state)
+    assert [type(c).__name__ for c in choices] == ["TimeOutCalled", "LineupRearranged",
+                                                    "LinesChanged"]
+    assert "lines stay set" in shown[shown.index(next(s for s in shown if "not allowed" in s))]
+    assert choices[2].slots["LW"] == "nils-rautio"  # line 2's LW box, as re-set
+    assert not state.home.time_out  # the loop applies the choices, not the prompt
