@@ -28,7 +28,7 @@ from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
 from events.formats import encode_events, same_event
 from events.league import SeasonCreated
-from events.store import EventStore, blob_hash, chain_hashes
+from events.store import EventStore, chain_hashes
 from projections import store as read_models
 from projections.index import stream_index
 from replay.leagues.naming import game_seed, season_game_id
@@ -198,15 +198,16 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     system = system_of(ruleset).name  # every game of a season plays the league's ruleset
     start = time.perf_counter()
     charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join it
-    blobs = {blob_hash(content): (content, media) for content, media in
-             [(_canonical.encode(t), CARD_MEDIA) for t in teams.values()]
-             + [(_canonical.encode(charts), CHART_MEDIA)]}
-    for content, media in blobs.values():
-        store.put_blob(content, media)
-    team_hashes = {tid: blob_hash(_canonical.encode(t)) for tid, t in teams.items()}
+    cards = {tid: _canonical.encode(t) for tid, t in teams.items()}
+    chart_bytes = _canonical.encode(charts)
+    team_hashes = {tid: store.put_blob(content, CARD_MEDIA) for tid, content in cards.items()}
+    charts_hash = store.put_blob(chart_bytes, CHART_MEDIA)
+    # what the workers' audits read of them: the same bytes, by hash
+    blobs = {team_hashes[tid]: (content, CARD_MEDIA) for tid, content in cards.items()}
+    blobs[charts_hash] = (chart_bytes, CHART_MEDIA)
     created = SeasonCreated(season_id=season_id, league=league, seed=seed,
-                            charts_hash=blob_hash(_canonical.encode(charts)),
-                            team_hashes=team_hashes, schedule=[tuple(f) for f in schedule],
+                            charts_hash=charts_hash, team_hashes=team_hashes,
+                            schedule=[tuple(f) for f in schedule],
                             divisions=[(c, d, list(t)) for c, d, t in divisions],
                             overtime_skaters=overtime_skaters,
                             late_penalty_house_rule=late_penalty_house_rule,
