@@ -235,6 +235,8 @@ def register(app: typer.Typer) -> None:
             kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
             ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
                    if all_games else list(game or []))
+            if output is not None:
+                store.refuse_as_output(output)
             entries = [entry_for(audit_game(store, g)) for g in ids]
         data = encode_receipt(make_receipt(entries, key))
         if output is None:

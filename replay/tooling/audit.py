@@ -70,7 +70,7 @@ from events.store import (
     verify_chain,
 )
 from projections.index import stream_index
-from projections.store import stored_differences, stored_standings_differences
+from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
 from replay.leagues.naming import game_seed, season_game_id
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
@@ -674,7 +674,7 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
     else:
         seasons = _StoreSeasons(store)
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return reports + audit_blobs(store)
+    return reports + audit_blobs(store) + audit_unaccounted_rows(store)
 
 
 _AHEAD = 4  # streams per worker sent ahead of the reports read
@@ -714,6 +714,15 @@ def _worker_audit(stream: str) -> AuditReport:
     assert _worker is not None
     store, seasons = _worker
     return audit_game(store, stream, seasons=seasons)
+
+
+def audit_unaccounted_rows(store: EventStore) -> list[AuditReport]:
+    """A failing report for each read-model table holding rows that no stream accounts
+    for (a game or season that does not exist, a checkpoint never written)."""
+    return [AuditReport(f"read models {line.split(':', 1)[0]}", 0, "", 0, AuditFailure(
+        "read models", 0, "every stored read-model row accounted for by a stream and its "
+        "checkpoint", line, "projections (rinklog projections rebuild)"), kind="read models")
+        for line in unaccounted_rows(store)]
 
 
 def audit_blobs(store: EventStore) -> list[AuditReport]:
