@@ -720,3 +720,58 @@ def test_import_is_audited_where_it_lands_and_refused_whole(base: Path, tmp_path
             import_game(store, data)
         assert not store.exists(game)
         assert store.connection.execute("SELECT count(*) FROM events").fetchone() == before
+
+
+# --- no command writes over its database (issue 20, hole 4) ---------------------------------
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+@pytest.mark.parametrize("command", [
+    ["report", GAME, "--force"], ["export", GAME, "--force"], ["receipt", GAME]])
+def test_no_output_path_may_be_the_database(base: Path, tmp_path: Path, capsys,
+                                            command: list[str], suffix: str) -> None:
+    path = _copy(base, tmp_path)
+    target = Path(f"{path}{suffix}")
+    if suffix:
+        target.write_bytes(b"")  # SQLite's file beside an open database
+    before = path.read_bytes()
+    assert main([*command, "-o", str(target), "--db", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(target) in err
+    assert "is the database" in err or "already exists" in err  # receipt overwrites no file
+    assert path.read_bytes() == before
+    # SQLite removes its -wal and -shm files when the database closes; nothing was written
+    assert not target.exists() or target.read_bytes() == (b"" if suffix else before)
+    with open_store(path) as store:
+        assert audit_game(store, GAME).ok
+
+
+def test_a_season_site_may_not_be_written_over_the_database(base: Path, tmp_path: Path,
+                                                          capsys) -> None:
+    path = _copy(base, tmp_path, "index.html")  # the database named like the site's front page
+    before = path.read_bytes()
+    assert main(["report", "--season", "demo-t", "-o", str(tmp_path), "--force",
+                 "--db", str(path)]) == 1
+    assert "is the database" in capsys.readouterr().err
+    assert path.read_bytes() == before
+
+
+# --- an audit failure names the field that differs (issue 20, hole 6) ----------------------
+
+def test_an_audit_failure_names_the_field_and_both_values(base: Path) -> None:
+    with open_store(base) as store:
+        events = read_game(store, GAME)
+        i = next(i for i, e in enumerate(events) if type(e).__name__ == "GoalScored")
+        goal = events[i]
+        forged = msgspec.structs.replace(goal, scorer="XX-99")
+        report = audit_forged(store, GAME, [*events[:i], forged, *events[i + 1:]])
+    assert report.failure is not None and report.failure.seq == i + 1
+    assert report.failure.expected == f"GoalScored.scorer = {goal.scorer!r}"
+    assert report.failure.recorded == "GoalScored.scorer = 'XX-99'"
+
+
+def test_audit_all_of_an_empty_database_says_so(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "empty.db"
+    open_store(path).close()
+    assert main(["audit", "--all", "--db", str(path)]) == 0
+    assert capsys.readouterr().out == (f"{path}: no games, seasons or blobs in the database: "
+                                       "nothing to audit\n")

@@ -204,6 +204,8 @@ def register(app: typer.Typer) -> None:
         else:
             for r in reports:
                 _out(_audit_text(r))
+            if not reports:
+                _out(f"{db}: no games, seasons or blobs in the database: nothing to audit")
             if signer is not None:
                 _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
                      + (" (the league key)" if pinned is not None else " (key not pinned: "
