@@ -346,7 +346,7 @@ def test_14_20_d_a_short_handed_goal_leaves_a_double_minor_running(state, whose)
     clock = Clock(state)
     if whose == "the scorers'":
         [double] = clock.assess(("home", "RW", "double_minor", None))
-    else:  # the power-play team has a double minor too: 5 on 3 against 4
+    else:  # the power-play team has a double minor too: 4 skaters against 3
         [double] = clock.assess(("away", "RW", "double_minor", None))
         clock.assess(("home", "RW", "minor", None), ("home", "LW", "minor", None))
     clock.play(2)
