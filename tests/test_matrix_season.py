@@ -15,10 +15,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from engine.matrix.dice import SeededDie, derive_die
 from engine.matrix.recheck import fold, recheck
+from engine.matrix.referee import close_season, open_season, play_week
+from engine.matrix.state import evolve
 from events.catalogue import open_store
 from events.formats import JSON, decoder, encoder
-from events.matrix import DieRolled, Pick, PicksSent, SeasonClosed, SeasonOpened
+from events.matrix import (
+    BonusDrawn,
+    ClosingStarted,
+    DieRolled,
+    Pick,
+    PicksSent,
+    RefereeDrawsEntered,
+    SeasonClosed,
+    SeasonOpened,
+    WeekEnded,
+    WeekStarted,
+)
 from replay.cli.app import main
 from replay.matrix import season as library
 from replay.matrix.demo import run_demo_season
@@ -233,3 +247,67 @@ def test_a_next_season_that_does_not_follow_from_the_closed_one_is_caught(demo, 
         library._open(other, forged)
         report = audit_game(other, nxt)
     assert not report.ok and report.failure.check == "season" and report.failure.seq == 1
+
+
+class _TypedOver:
+    """A forger's dice: die ``n`` 'typed at the table' with another face, the rest seeded."""
+
+    def __init__(self, created: SeasonOpened, n: int, face: int) -> None:
+        self.created, self.n, self.face = created, n, face
+
+    def roll(self, n: int, faces: int, purpose: str) -> tuple[int, bool]:
+        if n == self.n:
+            return self.face, False
+        return derive_die(self.created.seed, self.created.season_id, n, faces), True
+
+
+def _rebuilt(events: list, source) -> list:
+    """The season re-refereed from its picks and tables with ``source``'s dice: every
+    event downstream of a changed die consistent with it (what a forger would write)."""
+    created = events[0]
+    out = open_season(created, source)
+    state = fold(out)
+    i = len(out)
+    while i < len(events):
+        event = events[i]
+        end: type = type(event)
+        if isinstance(event, WeekStarted):
+            decided, end = play_week(state, event.week, source), WeekEnded
+        elif isinstance(event, ClosingStarted):
+            decided, end = close_season(state, source), SeasonClosed
+        else:
+            decided = [event]
+        for e in decided:
+            evolve(state, e)
+        out += decided
+        while not isinstance(events[i], end):  # the command's old events
+            i += 1
+        i += 1
+    return out
+
+
+def test_a_seeded_die_relabelled_typed_at_the_table_is_named_by_its_seq() -> None:
+    """docs/matrix.md: an unseeded die must match an entry of its week's [referee] table
+    (bonus, ONR, X); the Elite bonus of week 1 moved to another team by a die relabelled
+    "typed at the table", the season rebuilt from it and the chain re-hashed, is caught
+    at that die."""
+    events = _small_season("hole1")
+    bonus = next(e for e in events if isinstance(e, BonusDrawn) and e.week == 1)
+    seq = next(i for i, e in enumerate(events, 1) if isinstance(e, DieRolled)
+               and e.n == bonus.rolls[0])
+    die = events[seq - 1]
+    forged = _rebuilt(events, _TypedOver(events[0], die.n, die.face % die.faces + 1))
+    moved = forged[seq - 1]
+    assert not moved.seeded and moved.value != die.value
+    assert next(e for e in forged if isinstance(e, BonusDrawn)).team == moved.value
+    assert sum(1 for a, b in zip(events, forged, strict=False) if a != b) > 1  # downstream too
+    report = audit_forged(None, events[0].season_id, forged)
+    assert not report.ok and report.failure.check == "rules"
+    assert report.failure.seq == seq and "[referee]" in report.failure.expected
+    # the same die typed at the table through a [referee] table entered for the week passes
+    i = next(i for i, e in enumerate(events) if isinstance(e, WeekStarted) and e.week == 1)
+    table = RefereeDrawsEntered(1, {bonus.division: moved.value}, {}, {})
+    honest = _rebuilt([*events[:i], table, *events[i:]], SeededDie(events[0].seed,
+                                                                    events[0].season_id))
+    assert next(e for e in honest if isinstance(e, BonusDrawn)).team == moved.value
+    assert audit_forged(None, events[0].season_id, honest).ok

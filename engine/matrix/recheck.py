@@ -1,6 +1,11 @@
 """The audit of a season stream, as pure functions over its events: the seeded dice
 equal their derivation, every pick sent was legal when sent, and every command's events
-are what the referee decides again from the state before it and the recorded dice."""
+are what the referee decides again from the state before it and the season's dice.
+
+The referee runs again with the *seeded* dice, not the recorded ones: a die typed at the
+table comes from the week's ``[referee]`` table (bonus, ONR, X), so an unseeded die that
+no table entry gives is decided again as the seeded die it should have been, and the
+first such die is the finding, named by its seq (docs/matrix.md, "The referee's dice")."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from engine.matrix.dice import RecordedDie, derive_die
+from engine.matrix.dice import SeededDie, derive_die
 from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
 from engine.matrix.state import SeasonState, evolve, initial_state
 from events.errors import RinklogError
@@ -77,6 +82,12 @@ def _compare(events: Sequence[Any], start: int, decided: list[Any]) -> Finding |
         if start + i >= len(events):
             return Finding(seq, _words(want), "end of stream", getattr(want, "rule", "?"))
         got = events[start + i]
+        if (isinstance(got, DieRolled) and isinstance(want, DieRolled) and not got.seeded
+                and want.seeded):
+            return Finding(seq, f"die {want.n} ({want.purpose}) seeded: {want.value} (no "
+                           f"entry of the week's [referee] table types it)",
+                           f"typed at the table: {got.value} ({got.purpose})",
+                           "table dice (docs/matrix.md)")
         if not same_event(got, want):  # whichever order a dict was built in
             return Finding(seq, _words(want), _words(got), getattr(want, "rule", "")
                            or getattr(got, "rule", "") or "referee")
@@ -88,7 +99,8 @@ def recheck(events: Sequence[Any]) -> Finding | None:
     created = events[0]
     if not isinstance(created, SeasonOpened):
         return Finding(1, "SeasonOpened", type(created).__name__, "3.1.1")
-    dice = RecordedDie([e for e in events if isinstance(e, DieRolled)])
+    # Typed dice come from the recorded [referee] tables; every other die is seeded.
+    dice = SeededDie(created.seed, created.season_id)
     try:
         decided = open_season(created, dice)
     except RinklogError as err:

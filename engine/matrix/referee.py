@@ -3,7 +3,7 @@
 Each command is ``decide``-style: it takes the season (``SeasonState``) and a die source
 and returns the events it decided, dice included, without changing the season; the
 caller appends them and folds them with ``evolve``. The audit runs the same functions
-over the recorded dice (:class:`~engine.matrix.dice.RecordedDie`) and compares.
+over the recorded picks and tables with the seeded dice and compares (recheck.py).
 """
 
 from __future__ import annotations
