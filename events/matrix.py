@@ -32,7 +32,9 @@ __all__ = [
 ]
 
 Competition = Literal["championship", "kdh", "wg"]
-Decided = Literal["REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"]
+# SO: the KDH shootout (3.2.2); GROUP: a WG knock-out game won on the goals of the group
+# games (3.3.2), which is no shootout
+Decided = Literal["REG", "AP", "DRAW", "SO", "GROUP", "DIE", "FORFEIT"]
 
 
 class _Event(Event, frozen=True):

@@ -205,7 +205,8 @@ def test_standings_and_results_json_keys(capsys, demo) -> None:
     _, out, _ = run(capsys, "matrix", "results", season, "--week", "7", "--json", "--db", str(db))
     results = json.loads(out)
     assert {r["competition"] for r in results} == {"championship", "kdh", "wg"}
-    assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"}
+    assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "GROUP", "DIE",
+                                               "FORFEIT"}
     assert {"competition", "week", "home", "away", "score", "decided"} <= set(results[0])
 
 

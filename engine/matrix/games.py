@@ -117,7 +117,7 @@ def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
             tiebreak = "group goals"
             if group_goals.get(home.team, 0) != group_goals.get(away.team, 0):
                 winner, decided = max((home.team, away.team),
-                                      key=lambda t: group_goals.get(t, 0)), "SO"
+                                      key=lambda t: group_goals.get(t, 0)), "GROUP"
         else:
             decided = "DRAW"
         if not winner and decided != "DRAW":  # 3.2.2, 3.3.2: finally a die

@@ -189,6 +189,10 @@ def evolve(state: SeasonState, event: object) -> SeasonState:
         team = state.teams[event.team]
         team.name, team.dummy, team.onr_count = event.new_name, event.dummy, 0
         if event.new_id:
+            # 3.1.3: the waiting-list team keeps the record in "points, Extra Goals and
+            # Great Saves gained", not the kicked-out team's "no promotion" (a dummy keeps
+            # it, ruling M-3.1.3e)
+            team.no_promotion = False
             state.waiting_used += 1
     elif isinstance(event, WgRanked):
         state.wg_ranked = event

@@ -84,7 +84,7 @@ def results_cmd(season: SeasonArg,
                 db: DbOption = "rinklog.db", as_json: JsonOption = False,
                 as_csv: CsvOption = False) -> None:
     """The results: competition, week, home, away, score and how it was decided
-    (REG, AP, DRAW, SO, DIE, FORFEIT).
+    (REG, AP, DRAW, SO, GROUP, DIE, FORFEIT).
 
     Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
     """

@@ -226,7 +226,12 @@ def _schedule(league: _League, divisions: list, shown: str) -> list[tuple[int, s
     if not league.schedule:
         return []
     games = []
+    known = {e.id for _, _, _, entries in divisions for e in entries}
     for g in league.schedule:
+        for team in (g.home, g.away):
+            if team not in known:
+                raise CardError(f"{shown}: schedule: week {g.week}: no team {team!r} in "
+                                "the league's divisions")
         if g.competition != "championship":
             raise CardError(f"{shown}: schedule: week {g.week}: competition "
                             f"{g.competition!r}; only the championship is scheduled (the "

@@ -83,8 +83,9 @@ def test_3_1_3_a_d3_team_is_replaced_from_the_waiting_list_keeping_its_record() 
     assert (replaced.new_id, replaced.new_name, replaced.dummy) == ("late-comers",
                                                                    "Late Comers", False)
     assert state.teams[team].name == "Late Comers" and state.teams[team].onr_count == 0
-    assert state.teams[team].no_promotion  # the record is the slot's
     assert season_records(state)[team].played == 3  # the three games of the slot count
+    # it keeps "points, Extra Goals and Great Saves", not the second ONR's "no promotion"
+    assert not state.teams[team].no_promotion
 
 
 def test_4_a_used_column_sent_again_is_replaced_by_a_die_and_counts_for_the_others() -> None:
