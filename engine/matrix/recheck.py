@@ -15,18 +15,31 @@ from typing import Any
 
 import msgspec
 
+from engine.matrix import waiting
 from engine.matrix.dice import SeededDie, derive_die
-from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
+from engine.matrix.referee import (
+    check_picks,
+    close_season,
+    fixtures,
+    next_season,
+    open_season,
+    play_week,
+    week_plays,
+)
 from engine.matrix.state import SeasonState, evolve, initial_state
+from engine.matrix.table import check_table
 from events.errors import RinklogError
 from events.formats import same_event
 from events.matrix import (
     ClosingStarted,
     DieRolled,
+    NewTeamReplaced,
     PicksSent,
+    RefereeCupDrawsEntered,
     RefereeDrawsEntered,
     SeasonClosed,
     SeasonOpened,
+    WaitingListJoined,
     WeekStarted,
 )
 
@@ -116,10 +129,20 @@ def recheck(events: Sequence[Any]) -> Finding | None:
             if isinstance(event, PicksSent):
                 check_picks(state, event)
                 decided = [event]
-            elif isinstance(event, RefereeDrawsEntered):
+            elif isinstance(event, RefereeDrawsEntered | RefereeCupDrawsEntered):
                 if event.week in state.weeks_played:
                     raise RinklogError(f"week {event.week} is already played")
+                table, cup = ((event, None) if isinstance(event, RefereeDrawsEntered)
+                              else (state.table.get(event.week), event))
+                if table is None or table.week != event.week:
+                    raise RinklogError(f"week {event.week}: cup draws without the week's "
+                                       "[referee] table")
+                check_table(state, week_plays(fixtures(state, event.week)), table, cup)
                 decided = [event]
+            elif isinstance(event, WaitingListJoined):
+                decided = waiting.join(state, event.id, event.name)
+            elif isinstance(event, NewTeamReplaced):
+                decided = waiting.replace_new_team(state, event.team, None)
             elif isinstance(event, WeekStarted):
                 decided = play_week(state, event.week, dice)
             elif isinstance(event, ClosingStarted):
