@@ -312,3 +312,39 @@ def test_a_seeded_die_relabelled_typed_at_the_table_is_named_by_its_seq() -> Non
                                                                     events[0].season_id))
     assert next(e for e in honest if isinstance(e, BonusDrawn)).team == moved.value
     assert audit_forged(None, events[0].season_id, honest).ok
+
+
+def test_the_waiting_list_commands_and_a_dummy_s_slot_handed_on_audit_clean(capsys,
+                                                                           tmp_path) -> None:
+    """3.1.3: ``matrix wait`` names teams on the waiting list; ``matrix replace`` puts the
+    first in the place of a new team ONR in week 1; a dummy's slot goes to the next at the
+    close. Both seasons pass the audit (the referee re-decides each of these events)."""
+    db = ["--db", str(tmp_path / "w.db")]
+    season = run(capsys, "matrix", "open", "--league", "example", "--seed", "w", *db)[1].strip()
+    for team_id, name in (("late-comers", "Late Comers"), ("early-birds", "Early Birds")):
+        assert run(capsys, "matrix", "wait", season, "--id", team_id, "--name", name, *db)[0] == 0
+    code, _, err = run(capsys, "matrix", "wait", season, "--id", "snowmen", "--name", "X", *db)
+    assert code == 1 and err.count("\n") == 1 and "snowmen" in err
+    from replay.matrix.demo import demo_picks
+
+    with open_store(tmp_path / "w.db", create=False) as store:
+        for week in range(1, 12):
+            loaded = library.load(store, season)
+            sent = [s for s in demo_picks(loaded.state, week, "w", 0.0)
+                    if not (week <= 3 and s.team == "snowmen")
+                    and not (week == 1 and s.team == "cyberians")]
+            library.record(store, loaded, season, sent)
+            library.play(store, season, week)
+            if week == 1:
+                assert library.replace_new_team(store, season, "cyberians") == "Late Comers"
+    code, _, err = run(capsys, "matrix", "replace", season, "cyberians", *db)
+    assert code == 1 and err.count("\n") == 1 and "cyberians" in err
+    code, nxt, _ = run(capsys, "matrix", "close", season, *db)
+    assert code == 0
+    with open_store(tmp_path / "w.db", create=False) as store:
+        opened = store.read(nxt.strip(), 1, 1)[0].event
+        reports = audit_all(store)
+    teams = {e.id: e for _, _, _, entries in opened.divisions for e in entries}
+    assert "snowmen" not in teams and not teams["early-birds"].dummy
+    assert teams["cyberians"].name == "Late Comers"  # the slot kept its id
+    assert [(r.ok, r.failure) for r in reports] == [(True, None), (True, None)]
