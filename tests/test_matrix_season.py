@@ -348,3 +348,8 @@ def test_the_waiting_list_commands_and_a_dummy_s_slot_handed_on_audit_clean(caps
     assert "snowmen" not in teams and not teams["early-birds"].dummy
     assert teams["cyberians"].name == "Late Comers"  # the slot kept its id
     assert [(r.ok, r.failure) for r in reports] == [(True, None), (True, None)]
+    _, out, _ = run(capsys, "events", season, "--json", *db)
+    seq = next(e["seq"] for e in map(json.loads, out.splitlines())
+               if e["type"] == "matrix.SlotHandedOn")
+    code, out, _ = run(capsys, "explain", season, str(seq), *db)
+    assert code == 0 and "till the end of the season" in out and "Early Birds" in out
