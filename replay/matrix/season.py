@@ -117,7 +117,8 @@ def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> Pick
     record(store, season, season_id, [*read.sent, *tables])
     owing: dict[str, list[str]] = {}
     cups_on = any(c != "championship" for cs in plays.values() for c in cs)
-    if cups_on and all(p.competition == "championship" for s in read.sent for p in s.picks):
+    if cups_on and read.sent and all(p.competition == "championship"
+                                     for s in read.sent for p in s.picks):
         for competition in COMPETITIONS:
             late = [t for t, cs in plays.items() if competition in cs
                     and not any(p.competition == competition
