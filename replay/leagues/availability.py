@@ -118,13 +118,20 @@ class Availability:
 def stored_availability(store: EventStore, season_id: str, schedule: Iterable[Sequence],
                         games_out: GamesOutOf | None) -> Availability:
     """The rulings of every game of season ``season_id`` stored in ``store`` (its own
-    games, ``{season_id}-{number:04d}``, not branches of them), read from their events."""
+    games, ``{season_id}-{number:04d}``, not branches of them), read from their events.
+    What the games rule is taken as stored: a game whose events are forged fails its own
+    audit, and the games that follow it are held to what it says."""
     fixtures = [tuple(f) for f in schedule]
     found = Availability(fixtures, games_out)
     if games_out is None:
         return found
     for number, _, _ in fixtures:
         game_id = season_game_id(season_id, number)
-        if store.exists(game_id):
-            found.record_events(number, [row.event for row in store.read(game_id)])
+        if not store.exists(game_id):
+            continue
+        try:
+            events = [row.event for row in store.read(game_id)]
+        except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
+            continue  # and rule nothing here: the game is not known
+        found.record_events(number, events)
     return found

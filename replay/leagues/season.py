@@ -308,7 +308,7 @@ def _pooled(todo, setup, workers, availability: Availability):
     A game is sent only once who is out of it is known, every earlier game of both its
     teams having come back (availability.py: a system whose rulings end with the game
     never waits), so any number of workers plays the same games. The game the writer
-    waits for next is always ready, and always sent."""
+    waits for next is always ready (every earlier game has come back), and always sent."""
     crew = Crew(workers, _init, _play, (setup,), "game")
     waiting = deque(todo)  # not sent yet, in schedule order
     order = deque(f[0] for f in todo)  # not yet yielded, in schedule order
@@ -319,8 +319,8 @@ def _pooled(todo, setup, workers, availability: Availability):
             kept: list = []
             while waiting and len(kept) < _AHEAD * workers:  # a window: later games wait
                 f = waiting.popleft()
-                if (ahead < _AHEAD * workers or f[0] == order[0]) \
-                        and availability.ready(f[0]):
+                if f[0] == order[0] or (ahead < _AHEAD * workers
+                                        and availability.ready(f[0])):
                     crew.submit(f[0], (*f, tuple(availability.absent(f[0]))))
                     ahead += 1
                 else:

@@ -19,7 +19,9 @@ reported with its seq, the check, what was expected, what was recorded and the r
 7. ``blobs``: the cards and charts the first event names exist, match their hashes and
    media types, and give the rosters it records; the ruleset is one rinklog knows;
 8. ``season``: a season's game is the scheduled game of a season stream that itself
-   passes the audit, with the season's teams, charts, options and seed;
+   passes the audit, with the season's teams, charts, options and seed, and (against a
+   store) the players out of it (``GameCreated.absent``) that the season's stored earlier
+   games of its teams give (:mod:`replay.leagues.availability`: DICE Hockey 15, 17);
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
 10. ``rules``: every decision follows from the state and its rolls and every coach choice
