@@ -133,3 +133,15 @@ def test_15_17_a_table_game_waits_for_its_teams_earlier_games(league, tmp_path) 
         with pytest.raises(RinklogError, match="has to wait for its teams' earlier games"):
             table_game(store, SEASON, later)
         assert table_game(store, SEASON, 2) == season_game_id(SEASON, 2)  # round 1: ready
+
+
+def test_17_explain_names_who_is_not_dressed(season) -> None:
+    from replay.tooling.explain import explain_event
+
+    path, games, _ = season
+    first = min(n for n, events in games.items() if events[0].absent)
+    out = games[first][0].absent[0]
+    with open_store(path) as store:
+        text = explain_event(store, season_game_id(SEASON, first), 1)
+    assert (f"not dressed: {out.team} {out.player} (out from season game {out.game}, "
+            f"rule {out.rule})") in text
