@@ -14,10 +14,12 @@ from engine.dicehockey.puck import give_puck
 from engine.dicehockey.state import Penalty, Step
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 from events.dicehockey import (
+    DiceRolled,
     DumpDeclared,
     LinesChanged,
     PeriodLengthSet,
     PuckDumped,
+    Roll,
     ShootoutShootersChosen,
     TimeOutCalled,
 )
@@ -286,6 +288,21 @@ def test_9_a_line_on_for_more_than_two_possessions_must_dump() -> None:
     state.fresh_possession = True
     state.home.f_possessions = 3
     assert state.queue[0].kind == "dump" and state.queue[0].reason == "line_overstayed"
+
+
+def test_9_the_forced_dump_roll_is_played_as_a_dump() -> None:
+    """9: "you MUST dump the puck as soon as possession is taken": the roll made for it is
+    the dump (even: the other team's RD has it), not the carrier's pass."""
+    state = new_state()
+    carry(state, "home", "C")
+    state.fresh_possession = True
+    state.home.f_possessions = 3
+    rolled = DiceRolled(n=1, roll=Roll(4, 4), purpose=state.queue[0].kind)
+    evolve(state, rolled)
+    events = game.decide(state, rolled.roll)
+    assert [type(e) for e in events] == [PuckDumped]
+    assert events[0].reason == "line_overstayed" and events[0].rule == "9"
+    assert events[0].to_player == pid(state, "away", "RD")
 
 
 def test_21b_more_than_one_shot_then_a_forward_of_the_new_team_must_dump() -> None:
