@@ -3,8 +3,8 @@ shootout shooters.
 
 Coach choices are inputs to the rules, like dice: this policy proposes them, the rules
 check them (``game.check_choice``) and the stream records them. It changes a line when
-the text lets it (9: by who has the puck) once the line has played its two timing
-spaces, rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
+the text lets it (9: by who has the puck) once the line has had its full shift (ruling
+R-DH-9b), rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
 to kill penalties (15), dumps the puck when a tired unit cannot otherwise come off, calls
 its time out late when behind, pulls the goalie late when one or two goals behind (22)
 and sends its best shootout shooters (14). It is deterministic: the same state always
