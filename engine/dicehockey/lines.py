@@ -228,7 +228,7 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
 
 def shifts_taken(team: TeamState) -> None:
     """9: "until Lines 2 and 3 have taken a full shift": a unit on the ice whose shift is
-    full (ruling R-DH-9b: two timing spaces, or more than two possessions) no longer
+    full (ruling R-DH-9b: two timing spaces, or two possessions) no longer
     holds back the lines waiting for it. Asked each time a space or a possession counts."""
     if team.f_full():
         _arrive(team.f_waiting, team.forwards)

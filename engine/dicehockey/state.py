@@ -130,12 +130,12 @@ class TeamState:
 
     def f_full(self) -> bool:
         """Ruling R-DH-9b: the forward line on the ice has had a full shift (9): its two
-        timing spaces, or more than two possessions (the dump then owed ends it)."""
-        return self.f_spaces >= SHIFT_SPACES or self.f_possessions > MAX_POSSESSIONS
+        timing spaces, or two possessions (a third would owe a dump)."""
+        return self.f_spaces >= SHIFT_SPACES or self.f_possessions >= MAX_POSSESSIONS
 
     def d_full(self) -> bool:
         """Ruling R-DH-9b: the pair on the ice has had a full shift (as ``f_full``)."""
-        return self.d_spaces >= SHIFT_SPACES or self.d_possessions > MAX_POSSESSIONS
+        return self.d_spaces >= SHIFT_SPACES or self.d_possessions >= MAX_POSSESSIONS
 
     def overstayed(self) -> bool:
         """9: a line on the ice for more than two possessions must dump."""

@@ -267,15 +267,17 @@ def test_9_a_full_shift_is_two_timing_spaces_one_is_not_enough() -> None:
     changed(state, "home", 1)
 
 
-def test_r_9b_more_than_two_possessions_is_a_full_shift() -> None:
-    """Ruling R-DH-9b: a line on for more than two possessions (9: it must then be dumped
-    off) has had its full shift, though fewer than two spaces went by."""
+def test_r_9b_two_possessions_are_a_full_shift() -> None:
+    """Ruling R-DH-9b: "If a line stays on the ice for more than two possessions, you
+    MUST dump": two possessions are all a line may play, a full shift though fewer than
+    two spaces went by."""
     state = new_state()
     whistle_window(state)
     changed(state, "home", 2)
-    for side in ("home", "away", "home"):
-        give_puck(state, side, pid(state, side, "C"))
-    assert state.home.f_possessions == 3 and state.home.f_spaces == 0
+    give_puck(state, "home", pid(state, "home", "C"))
+    assert state.home.f_waiting[1] == {2, 3}  # one possession: not yet
+    give_puck(state, "away", pid(state, "away", "C"))
+    assert state.home.f_possessions == 2 and state.home.f_spaces == 0
     assert state.home.f_waiting[1] == {3}
 
 
