@@ -363,7 +363,10 @@ def test_9_a_tired_line_has_no_player_shots_and_its_defense_gives_minus_10() -> 
     plain(state)
     put(state, "home", "C", crosby())
     carry(state, "home", "C")
-    state.home.f_spaces = 2  # 9: its two timing spaces used, still on
+    spaces(state, 1)
+    assert decide(state, 12)[0].shot == "PS"  # 12 is To LW PS (7): one space, not tired
+    carry(state, "home", "C")
+    spaces(state, 1)  # 9: "A line change must be made after two timing spaces": still on
     event = decide(state, 12)[0]
     assert event.shot == "GS" and "9: tired line, PS is GS" in event.modifiers
     state = new_state()
