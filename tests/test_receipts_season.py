@@ -209,6 +209,8 @@ def _drop(db: Path, stream: str) -> None:
     for table in tables:
         if "game_id" in [c[1] for c in raw.execute(f"PRAGMA table_info({table})")]:
             raw.execute(f"DELETE FROM {table} WHERE game_id=?", (stream,))
+    if "rm_checkpoints" in tables:
+        raw.execute("DELETE FROM rm_checkpoints WHERE stream=?", (stream,))
     raw.commit()
     raw.close()
 
