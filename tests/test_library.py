@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import tomli_w
 
@@ -277,6 +278,46 @@ def test_generated_roster_shape() -> None:
     shares = cardgen.summarize(team)
     assert 0.40 < shares["F numeric"] < 0.52 and 0.25 < shares["F pass"] < 0.38
     assert 7 < shares["F mean numeric"] < 9.5 and 5 < shares["D mean numeric"] < 7.5
+
+
+def test_fo_10_70_generated_defensemen_carry_blocked_shot_ratings() -> None:
+    """FaceOff 10.70 counts "the Blocked Shot ratings ... of the players playing in the LD
+    and RD positions", so the rating belongs on defensemen's cards, and "0 Bs" among its
+    cases means not every defenseman has one; Hockey Bones 10.70 puts B on "some forwards"
+    too. A generated shutdown defenseman (defense 4-5) has it, the others by chance."""
+    teams = [cardgen.generate_team(t, t, "blocks") for t in ("AAA", "BBB", "CCC", "DDD")]
+    d = [s for t in teams for s in t.skaters if s.is_defenseman]
+    assert all(s.blocker for s in d if s.defense >= 4)
+    assert 0.6 <= sum(s.blocker for s in d) / len(d) < 1  # most, not all
+    forwards = [s for t in teams for s in t.skaters if not s.is_defenseman]
+    assert 0 < sum(s.blocker for s in forwards) < len(forwards)  # "some forwards"
+
+
+def test_blocked_shot_ratings_move_no_other_draw() -> None:
+    """The defensemen's B comes from a stream of its own: taking it off again gives the
+    team as the generator drew it before the ratings were added, field for field."""
+    team = cardgen.generate_team("GEN", "Generated", "shape", strength=0.2)
+    rated = cardgen.blocked_shot_ratings(team, "shape")
+    assert rated == team  # the generator's output already carries exactly these
+    bare = msgspec.structs.replace(team, skaters=[
+        msgspec.structs.replace(s, blocker=False) if s.is_defenseman else s
+        for s in team.skaters])
+    again = cardgen.blocked_shot_ratings(bare, "shape")
+    assert again == team
+    changed = {(a.id, f) for a, b in zip(bare.skaters, again.skaters, strict=True)
+               for f in a.__struct_fields__ if getattr(a, f) != getattr(b, f)}
+    assert changed and {f for _, f in changed} == {"blocker"}
+    assert {pid for pid, _ in changed} <= {s.id for s in team.skaters if s.is_defenseman}
+
+
+@pytest.mark.parametrize("team_id", ["HFX", "QUE", "SAS", "WPG"])
+def test_bundled_teams_carry_the_generators_blocked_shot_ratings(team_id: str) -> None:
+    """The bundled teams (seed 'rinklog') hold their defensemen's B as the generator
+    gives it; FaceOff 10.70 finds B on a blue line of each."""
+    team = load_team(TEAMS / f"{team_id.lower()}.toml")
+    assert cardgen.blocked_shot_ratings(team, "rinklog") == team
+    by_id = {s.id: s for s in team.skaters}
+    assert any(by_id[ld].blocker or by_id[rd].blocker for ld, rd in team.lines.defense)
 
 
 def test_cardgen_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
