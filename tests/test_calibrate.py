@@ -169,3 +169,23 @@ def test_overtime_row_stands_beside_the_independent_tie_share(table) -> None:
                                                         / table.games))
     assert "independently" in row.note
     assert row.to_json()["text_z"] == pytest.approx(round(row.text_z, 4))
+
+
+def test_goalie_minutes_are_the_minutes_charged_to_goalies(tmp_path) -> None:
+    """Goalies' penalty minutes (11.10 X, 14.00) per game, a tuning aid row."""
+    from events.bones import PenaltyAssessed
+    from replay.data.library import find_team
+    from replay.systems.bones.calibration import goalie_minutes
+    from replay.tooling.games import open_store, read_game, simulate
+
+    goalies = {g.id for t in ("HFX", "QUE") for g in find_team(t).goalies}
+    with open_store(tmp_path / "g.db") as store:
+        events = read_game(store, simulate(store, "HFX", "QUE", seed="2").game_id)
+    charged = [e.minutes for e in events if isinstance(e, PenaltyAssessed)
+               and e.player in goalies]
+    assert charged and goalie_minutes(events) == sum(charged)
+
+
+def test_goalie_minutes_row(table) -> None:
+    row = table.row("goalie_pim")
+    assert row.nhl is None and 0 <= row.ours < table.row("pim").ours

@@ -310,6 +310,45 @@ def test_blocked_shot_ratings_move_no_other_draw() -> None:
     assert {pid for pid, _ in changed} <= {s.id for s in team.skaters if s.is_defenseman}
 
 
+def test_goalie_penalty_cells_move_no_other_draw() -> None:
+    """11.10 X: a goalie's penalty cells are drawn one of four (``Tuning.goalie_x``); other
+    four leave every other cell and field of every card as it was."""
+    base = cardgen.generate_team("GEN", "Generated", "goalies")
+    saves = cardgen.generate_team("GEN", "Generated", "goalies",
+                                  tune=cardgen.Tuning(goalie_x=("F", "F", "F", "F")))
+    assert saves.skaters == base.skaters and saves.lines == base.lines
+    assert (saves.bench_minor, saves.game_misconduct) == (base.bench_minor,
+                                                          base.game_misconduct)
+    for a, b in zip(base.goalies, saves.goalies, strict=True):
+        cells = [(x, y) for ca, cb in zip(a.action, b.action, strict=True)
+                 for x, y in zip(ca, cb, strict=True)]
+        assert {(x, y) for x, y in cells if x != y} == {(x, "F") for x, _ in cells
+                                                        if x.startswith("X")}
+        assert msgspec.structs.replace(a, action=b.action) == b
+
+
+def test_demo_goalies_are_rarely_penalized() -> None:
+    """11.10: X is "goalie is assessed a penalty", Xn only when the red die is n or less.
+    Over the demo league's goalie cards a read is a penalty about 0.02 x 1/2 x 1/6 of the
+    time (X1 in half the penalty cells, F in the rest), against 1.25% with the default
+    cells (X, X2, X3, X4): NHL goalies take a few minutes a season."""
+    from replay.leagues.league import load_league
+
+    def chance(cell: str) -> float:
+        if cell == "X":
+            return 1.0
+        return int(cell[1]) / 6 if cell[:1] == "X" and cell[1:].isdigit() else 0.0
+
+    def per_read(goalie) -> float:
+        cells = (c for col in goalie.action for c in col)
+        return sum(w * chance(c) for w, c in zip(cardgen.CELL_WEIGHTS, cells, strict=True))
+
+    demo = [g for t in load_league("demo").teams.values() for g in t.goalies]
+    assert sum(map(per_read, demo)) / len(demo) < 0.003
+    default = cardgen.generate_team("GEN", "Generated", "goalies").goalies
+    assert sum(map(per_read, default)) / len(default) > 0.008
+
+
 @pytest.mark.parametrize("team_id", ["HFX", "QUE", "SAS", "WPG"])
 def test_bundled_teams_carry_the_generators_blocked_shot_ratings(team_id: str) -> None:
     """The bundled teams (seed 'rinklog') hold their defensemen's B as the generator

@@ -99,7 +99,10 @@ class Tuning:
     - ``star``: quality added to each team's first-line scorer;
     - ``numeric``: added to the mean numeric action code (8.10: more shots beat Team
       Defense); ``pp_shoot``: added to the P (power-play) range only (10.20);
-    - ``backup``: the backup goalie's quality (the starter's is 0.4), before team strength.
+    - ``backup``: the backup goalie's quality (the starter's is 0.4), before team strength;
+    - ``goalie_x``: the four cells a goalie's penalty cell (11.10 X, about 2% of his
+      reads) is drawn from, one of four as before, so no other draw moves; ``F`` among
+      them (a save, puck frozen) lowers how often a goalie is penalized.
     """
 
     injury_marks: tuple[int, int] = (3, 2)
@@ -114,6 +117,7 @@ class Tuning:
     numeric: float = 0.0
     pp_shoot: float = 0.0
     backup: float = -0.3
+    goalie_x: tuple[str, str, str, str] = ("X", "X2", "X3", "X4")
 
 
 DEFAULT_TUNING = Tuning()
@@ -312,7 +316,7 @@ def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool,
         elif cat == "slot":
             cell = _pick(rng, own)
         elif cat == "X":
-            cell = rng.choice(("X", "X2", "X3", "X4"))
+            cell = rng.choice(tune.goalie_x)
         else:
             cell = cat
         cells.append(cell)
@@ -453,8 +457,9 @@ DEMO_LEAGUE: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] = [
 
 # The knobs the demo league was calibrated with (docs/calibration.md).
 DEMO_TUNING = Tuning(
-    injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.10,
+    injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.14,
     goalie_goal=(0.31, 0.10), blocker=1.0, penalty_share=0.95, star=0.3, backup=0.2,
+    goalie_x=("X1", "X1", "F", "F"),
     pen_mix=((.87, .04, .05, .005, .012, .005, .005, .005, .003),
              (.80, .06, .07, .01, .03, .01, .01, .01, .005)),
 )

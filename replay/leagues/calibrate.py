@@ -26,13 +26,14 @@ expectation (``Row.text``, with its standard deviation) and why (``Row.note``):
 - games to a shootout under a ruleset without one: 0.
 
 Extra rows without an NHL figure help tuning: game-ending injuries, majors and game
-misconducts per team-game, and blocked shots. Blocked shots are not set beside the NHL's:
-the 10.70 table, as transcribed, blocks at most about 9% of shots with three blockers, and
-that is the game. Instead the blocks observed (``ShotTaken.block == "blocked"``) stand
-beside the number the table implies for the blockers counted on the ice at each shot
-(``ShotTaken.blockers``): the sum over shots of ``shots.block_chance``, with its binomial
-standard deviation. The NHL figures are in ``NHL_2023_24``; docs/calibration.md gives their
-source and how the charts and cards move each figure.
+misconducts per team-game, the goalies' share of the penalty minutes, and blocked shots.
+Blocked shots are not set beside the NHL's: the 10.70 table, as transcribed, blocks at
+most about 9% of shots with three blockers, and that is the game. Instead the blocks
+observed (``ShotTaken.block == "blocked"``) stand beside the number the table implies for
+the blockers counted on the ice at each shot (``ShotTaken.blockers``): the sum over shots
+of ``shots.block_chance``, with its binomial standard deviation. The NHL figures are in
+``NHL_2023_24``; docs/calibration.md gives their source and how the charts and cards move
+each figure.
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ _EXTRA = {
     "injuries": "game-ending injuries",
     "majors": "majors",
     "game_misconducts": "game misconducts",
+    "goalie_pim": "goalies' penalty minutes",
     "blocked": "blocked shots",
     "blocked_implied": "blocked, 10.70 expects",
 }
