@@ -12,9 +12,7 @@ docs/json.md):
   ``shots_blocked``: the player's shots that were blocked (``ShotTaken`` names no blocker,
   so blocks are credited to teams only: team ``blocked``); ``fow`` = face-offs won
   (``FaceoffRolled.player``); ``ppp``/``shp`` = goals and assists on PP / SH goals;
-  ``gp`` = 1 for every game the player is on the ice for at least one sequence (a
-  goalie's skater row, which holds his penalty minutes and assists: the games he was in
-  net);
+  ``gp`` = 1 for every game the player is on the ice for at least one sequence;
 - goalies: ``gp`` (in net for at least one sequence), ``w``/``l``/``otl`` from the
   scoresheet's decision, ``sa``/``sv``/``ga``/``toi`` from the scoresheet's goalie line,
   ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = a win with no goal against
@@ -240,11 +238,6 @@ class StatsFold:
         for g in sheet.goalies:
             row = st.goalie((g.team, g.player))
             row["gp"] = 1 if self.in_net.get((g.team, g.player)) else 0
-            if (g.team, g.player) in st.skaters:
-                # A goalie's own skater row (his penalty minutes, 11.10 X, and assists,
-                # 16.00) counts the games he was in net, not 0: he is never a skater on
-                # the ice, so the PIM and points boards showed him with no games played.
-                st.skaters[(g.team, g.player)]["gp"] = row["gp"]
             row["sa"], row["sv"], row["ga"], row["toi"] = (g.shots_against, g.saves,
                                                            g.goals_against, g.toi)
             if g.decision:
