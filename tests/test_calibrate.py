@@ -99,12 +99,18 @@ def test_cli_calibrate_json_reports_blocks(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_cli_calibrate_ruleset_faceoff2008(capsys: pytest.CaptureFixture[str]) -> None:
-    """--ruleset plays the league under FaceOff 2008: no shootout (5.00), other blocks."""
+    """--ruleset plays the league under FaceOff 2008: no shootout (5.00), other blocks;
+    the shootout row has the text's 0 and no NHL judgement, and FaceOff 10.70 blocks
+    shots with the shipped cards (their defensemen carry B) as its table says."""
     assert main(["calibrate", "--league", "demo", "--games", "12", "--ruleset", "faceoff2008",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     rows = {r["key"]: r["ours"] for r in data["rows"]}
     assert rows["shootout_pct"] == 0
+    shootout = next(r for r in data["rows"] if r["key"] == "shootout_pct")
+    assert shootout["nhl"] is None and shootout["within"] is None
+    assert shootout["text"] == 0 and "no shootout" in shootout["note"]
+    assert data["blocks"]["observed"] > 0 and abs(data["blocks"]["z"]) < 4
     bones = {r.key: r.ours for r in calibrate("demo", 12).rows}
     assert rows["goals"] != bones["goals"] or rows["shots"] != bones["shots"]
     assert main(["calibrate", "--games", "4", "--ruleset", "nope"]) == 1
@@ -122,3 +128,64 @@ def test_blocks_without_any_blocker_on_the_ice_have_no_z() -> None:
     assert none.z is None and json.loads(json.dumps(none.to_json()))["z"] is None
     some = Blocks(observed=12, implied=10.0, sd=2.0, checked=100)
     assert some.z == 1.0
+
+
+def test_faceoff_5_00_a_tie_went_to_overtime(tmp_path) -> None:
+    """FaceOff 5.00: a game tied after three periods plays a 5-minute overtime, and a tie
+    stands after it: the game went to overtime, so calibrate counts it there (and not as
+    a shootout). HFX-QUE seed 1 under FaceOff ends in a tie (the README's example)."""
+    from replay.data.library import default_charts
+    from replay.leagues.calibrate import game_figures
+    from replay.tooling.games import open_store, read_game, simulate
+
+    with open_store(tmp_path / "t.db") as store:
+        result = simulate(store, "HFX", "QUE", seed="1", ruleset="faceoff2008")
+        events = read_game(store, result.game_id)
+    figures = game_figures(events, default_charts(), "bones")
+    assert figures["overtime"] == 1 and figures["shootout"] == 0
+    assert figures["home_regulation"] == figures["away_regulation"]
+
+
+def test_bones_rows_keep_the_nhl_shootout_band(table) -> None:
+    row = table.row("shootout_pct")
+    assert row.nhl == 7.5 and row.within is not None and row.text is None
+
+
+def test_independent_tie_is_the_chance_two_independent_scores_are_equal() -> None:
+    from replay.leagues.calibrate import independent_tie
+
+    # home scored 0 and 1 in one game each, away 1 in both: P(home 1) x P(away 1) = 1/2
+    assert independent_tie({"home": {0: 1, 1: 1}, "away": {1: 2}}, 2) == 0.5
+    # 0-0 in a game, 1-2 in another: home {0, 1}, away {0, 2}: only 0-0, 1/2 x 1/2
+    assert independent_tie({"home": {0: 1, 1: 1}, "away": {0: 1, 2: 1}}, 2) == 0.25
+
+
+def test_overtime_row_stands_beside_the_independent_tie_share(table) -> None:
+    """The rules give no score effects, so the share of games to overtime is set beside
+    what independent regulation scores would give (the text's level), with its sd."""
+    row = table.row("overtime_pct")
+    assert row.nhl == 23.0 and row.text is not None and 0 < row.text < 40
+    assert row.text_sd == pytest.approx(100 * math.sqrt(row.text / 100 * (1 - row.text / 100)
+                                                        / table.games))
+    assert "independently" in row.note
+    assert row.to_json()["text_z"] == pytest.approx(round(row.text_z, 4))
+
+
+def test_goalie_minutes_are_the_minutes_charged_to_goalies(tmp_path) -> None:
+    """Goalies' penalty minutes (11.10 X, 14.00) per game, a tuning aid row."""
+    from events.bones import PenaltyAssessed
+    from replay.data.library import find_team
+    from replay.systems.bones.calibration import goalie_minutes
+    from replay.tooling.games import open_store, read_game, simulate
+
+    goalies = {g.id for t in ("HFX", "QUE") for g in find_team(t).goalies}
+    with open_store(tmp_path / "g.db") as store:
+        events = read_game(store, simulate(store, "HFX", "QUE", seed="2").game_id)
+    charged = [e.minutes for e in events if isinstance(e, PenaltyAssessed)
+               and e.player in goalies]
+    assert charged and goalie_minutes(events) == sum(charged)
+
+
+def test_goalie_minutes_row(table) -> None:
+    row = table.row("goalie_pim")
+    assert row.nhl is None and 0 <= row.ours < table.row("pim").ours

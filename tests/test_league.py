@@ -68,6 +68,32 @@ def test_generate_league_ids_unique_and_deterministic() -> None:
     assert len(ids) == len(set(ids))
 
 
+def test_teams_of_one_generator_run_have_unique_ids_and_make_a_league(tmp_path: Path) -> None:
+    """Issue 24: ``cards generate OUT A:.. B:.. ...`` with ten teams gave two teams the
+    same player id (seed 'rinklog' draws tobias-kowalczyk for AAA and BBB alone), and a
+    league of them was refused. The ids of one run are unique across its teams."""
+    ids = ["AAA", "BBB", "CCC", "DDD", "EEE", "FFF", "GGG", "HHH", "III", "JJJ"]
+    root = tmp_path / "ten"
+    assert cardgen.main([str(root / "teams"), *(f"{t}:{t.title()} City" for t in ids),
+                         "--seed", "rinklog"]) == 0
+    (root / "league.toml").write_text(
+        'name = "ten"\ngames = 4\n[[conferences]]\nname = "One"\n'
+        f'[[conferences.divisions]]\nname = "A"\nteams = {ids[:5]!r}\n'
+        f'[[conferences.divisions]]\nname = "B"\nteams = {ids[5:]!r}\n'.replace("'", '"'),
+        encoding="utf-8")
+    league = load_league(root)  # refused before: a player id on two teams
+    players = [c.id for t in league.teams.values() for c in [*t.skaters, *t.goalies]]
+    assert len(players) == len(set(players)) == 10 * 20
+    alone = [cardgen.generate_team(t, t, "rinklog") for t in ("AAA", "BBB")]  # one a run
+    assert {s.id for s in alone[0].skaters} & {s.id for s in alone[1].skaters}
+
+
+def test_generate_refuses_a_team_given_twice(tmp_path: Path) -> None:
+    with pytest.raises(CardError, match="team AAA given more than once"):
+        cardgen.write_teams(tmp_path, ["AAA:One", "BBB:Two", "aaa:Three"], "x")
+    assert not list(tmp_path.iterdir())
+
+
 def test_unknown_team_in_division(tmp_path: Path) -> None:
     root = _small(tmp_path)
     text = (root / "league.toml").read_text().replace('teams = ["', 'teams = ["NOPE", "', 1)

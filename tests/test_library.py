@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import tomli_w
 
@@ -277,6 +278,85 @@ def test_generated_roster_shape() -> None:
     shares = cardgen.summarize(team)
     assert 0.40 < shares["F numeric"] < 0.52 and 0.25 < shares["F pass"] < 0.38
     assert 7 < shares["F mean numeric"] < 9.5 and 5 < shares["D mean numeric"] < 7.5
+
+
+def test_fo_10_70_generated_defensemen_carry_blocked_shot_ratings() -> None:
+    """FaceOff 10.70 counts "the Blocked Shot ratings ... of the players playing in the LD
+    and RD positions", so the rating belongs on defensemen's cards, and "0 Bs" among its
+    cases means not every defenseman has one; Hockey Bones 10.70 puts B on "some forwards"
+    too. A generated shutdown defenseman (defense 4-5) has it, the others by chance."""
+    teams = [cardgen.generate_team(t, t, "blocks") for t in ("AAA", "BBB", "CCC", "DDD")]
+    d = [s for t in teams for s in t.skaters if s.is_defenseman]
+    assert all(s.blocker for s in d if s.defense >= 4)
+    assert 0.6 <= sum(s.blocker for s in d) / len(d) < 1  # most, not all
+    forwards = [s for t in teams for s in t.skaters if not s.is_defenseman]
+    assert 0 < sum(s.blocker for s in forwards) < len(forwards)  # "some forwards"
+
+
+def test_blocked_shot_ratings_move_no_other_draw() -> None:
+    """The defensemen's B comes from a stream of its own: taking it off again gives the
+    team as the generator drew it before the ratings were added, field for field."""
+    team = cardgen.generate_team("GEN", "Generated", "shape", strength=0.2)
+    rated = cardgen.blocked_shot_ratings(team, "shape")
+    assert rated == team  # the generator's output already carries exactly these
+    bare = msgspec.structs.replace(team, skaters=[
+        msgspec.structs.replace(s, blocker=False) if s.is_defenseman else s
+        for s in team.skaters])
+    again = cardgen.blocked_shot_ratings(bare, "shape")
+    assert again == team
+    changed = {(a.id, f) for a, b in zip(bare.skaters, again.skaters, strict=True)
+               for f in a.__struct_fields__ if getattr(a, f) != getattr(b, f)}
+    assert changed and {f for _, f in changed} == {"blocker"}
+    assert {pid for pid, _ in changed} <= {s.id for s in team.skaters if s.is_defenseman}
+
+
+def test_goalie_penalty_cells_move_no_other_draw() -> None:
+    """11.10 X: a goalie's penalty cells are drawn one of four (``Tuning.goalie_x``); other
+    four leave every other cell and field of every card as it was."""
+    base = cardgen.generate_team("GEN", "Generated", "goalies")
+    saves = cardgen.generate_team("GEN", "Generated", "goalies",
+                                  tune=cardgen.Tuning(goalie_x=("F", "F", "F", "F")))
+    assert saves.skaters == base.skaters and saves.lines == base.lines
+    assert (saves.bench_minor, saves.game_misconduct) == (base.bench_minor,
+                                                          base.game_misconduct)
+    for a, b in zip(base.goalies, saves.goalies, strict=True):
+        cells = [(x, y) for ca, cb in zip(a.action, b.action, strict=True)
+                 for x, y in zip(ca, cb, strict=True)]
+        assert {(x, y) for x, y in cells if x != y} == {(x, "F") for x, _ in cells
+                                                        if x.startswith("X")}
+        assert msgspec.structs.replace(a, action=b.action) == b
+
+
+def test_demo_goalies_are_rarely_penalized() -> None:
+    """11.10: X is "goalie is assessed a penalty", Xn only when the red die is n or less.
+    Over the demo league's goalie cards a read is a penalty about 0.02 x 1/2 x 1/6 of the
+    time (X1 in half the penalty cells, F in the rest), against 1.25% with the default
+    cells (X, X2, X3, X4): NHL goalies take a few minutes a season."""
+    from replay.leagues.league import load_league
+
+    def chance(cell: str) -> float:
+        if cell == "X":
+            return 1.0
+        return int(cell[1]) / 6 if cell[:1] == "X" and cell[1:].isdigit() else 0.0
+
+    def per_read(goalie) -> float:
+        cells = (c for col in goalie.action for c in col)
+        return sum(w * chance(c) for w, c in zip(cardgen.CELL_WEIGHTS, cells, strict=True))
+
+    demo = [g for t in load_league("demo").teams.values() for g in t.goalies]
+    assert sum(map(per_read, demo)) / len(demo) < 0.003
+    default = cardgen.generate_team("GEN", "Generated", "goalies").goalies
+    assert sum(map(per_read, default)) / len(default) > 0.008
+
+
+@pytest.mark.parametrize("team_id", ["HFX", "QUE", "SAS", "WPG"])
+def test_bundled_teams_carry_the_generators_blocked_shot_ratings(team_id: str) -> None:
+    """The bundled teams (seed 'rinklog') hold their defensemen's B as the generator
+    gives it; FaceOff 10.70 finds B on a blue line of each."""
+    team = load_team(TEAMS / f"{team_id.lower()}.toml")
+    assert cardgen.blocked_shot_ratings(team, "rinklog") == team
+    by_id = {s.id: s for s in team.skaters}
+    assert any(by_id[ld].blocker or by_id[rd].blocker for ld, rd in team.lines.defense)
 
 
 def test_cardgen_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

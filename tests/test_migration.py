@@ -6,7 +6,7 @@ a Hockey Bones game, a FaceOff 2008 game, a branch and a one-game season. The sc
 database is that file as rinklog at schema 2 migrated it (the system column added and
 filled from ``kind``, nothing else touched). The schema-3 database is made here as rinklog
 at schema 3 wrote it: every stream in format 1 (the same head hashes: the README's game of
-seed 2027 had head ``5727aec6…``), without the format column. Opening any for writing
+seed 2027 had head ``7ba371e9…``), without the format column. Opening any for writing
 migrates it in place to schema 4; a read command reads it in its own layout and writes
 nothing; either way every stored stream keeps its rows' bytes and hashes, so its head hash
 and receipt, and its payload format: it goes on in msgpack, its branches too.
@@ -306,7 +306,7 @@ def test_the_schema3_database_is_what_rinklog_wrote_at_schema_3(schema3_db: Path
     assert _schema_version(schema3_db) == "3"
     assert "format" not in [r[1] for r in _raw(schema3_db, "PRAGMA table_info(streams)")]
     assert dict(_raw(schema3_db, "SELECT stream, system FROM streams")) == SCHEMA3_STREAMS
-    assert _heads(schema3_db)["HFX-QUE-2027"].startswith("5727aec6")  # schema 3's bytes
+    assert _heads(schema3_db)["HFX-QUE-2027"].startswith("7ba371e9")  # schema 3's bytes
 
 
 def test_a_read_only_open_of_schema_3_reads_format_1_and_writes_nothing(

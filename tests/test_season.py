@@ -334,3 +334,21 @@ def test_a_worker_whose_writer_is_gone_ends(league):
     ours.send((1, (1, "X", "Y", "", "")))
     workers._work(theirs, [], lambda: None, played.append, (), parent=-1)  # returns at once
     assert played == [] and not ours.poll(0.1)  # it played nothing
+
+
+def test_a_goalie_on_a_skater_board_shows_the_games_he_was_in_net(tmp_path, league):
+    """A goalie's assists (16.00) and penalty minutes (11.10 X) are on a skater row whose
+    gp is 0 (he is never a skater on the ice): the A and PIM boards showed him with 0
+    games played. A board shows his games in net."""
+    from replay.leagues.seasons import leaders
+
+    play(tmp_path / "s.db", league)
+    goalies = {g.id for t in league.teams.values() for g in t.goalies}
+    with open_store(tmp_path / "s.db") as store:
+        season = load_season(store, "demo-t")
+        boards = leaders(store, season, top=1000, min_goalie_games=0)
+    in_net = {(r["team"], r["player"]): r["gp"] for r in boards["SV%"]}
+    shown = [r for title in ("A", "PIM") for r in boards[title] if r["player"] in goalies]
+    assert shown  # goalies with assists or minutes in 24 games
+    for row in shown:
+        assert row["gp"] == in_net[(row["team"], row["player"])] > 0

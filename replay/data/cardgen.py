@@ -37,8 +37,8 @@ from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.dice import DiceRange
 from events.errors import CardError
 
-__all__ = ["DEMO_TUNING", "Tuning", "generate_league", "generate_team", "main",
-           "range_probability", "summarize", "team_to_toml"]
+__all__ = ["DEMO_TUNING", "Tuning", "blocked_shot_ratings", "generate_league", "generate_team",
+           "main", "range_probability", "summarize", "team_to_toml"]
 
 WHITE = {w: (6 - abs(w - 7)) / 36 for w in range(2, 13)}
 CELL_WEIGHTS = [WHITE[w] / 6 for _ in range(6) for w in range(2, 13)]  # blue-major order
@@ -93,10 +93,16 @@ class Tuning:
     - ``goalie_goal``: the goal-capable share (11.10) of an average goalie, and the
       change per unit of quality (a better goalie has fewer);
     - ``blocker``: chance a two-way or penalty-killing forward has the B flag (10.70);
+    - ``d_blocker``: chance a defenseman below defense 4 has the Blocked Shot rating (B,
+      FaceOff 10.70); a shutdown defenseman (defense 4-5) always has it. Drawn from a
+      stream of its own (``blocked_shot_ratings``), so no other draw of a card moves;
     - ``star``: quality added to each team's first-line scorer;
     - ``numeric``: added to the mean numeric action code (8.10: more shots beat Team
       Defense); ``pp_shoot``: added to the P (power-play) range only (10.20);
-    - ``backup``: the backup goalie's quality (the starter's is 0.4), before team strength.
+    - ``backup``: the backup goalie's quality (the starter's is 0.4), before team strength;
+    - ``goalie_x``: the four cells a goalie's penalty cell (11.10 X, about 2% of his
+      reads) is drawn from, one of four as before, so no other draw moves; ``F`` among
+      them (a save, puck frozen) lowers how often a goalie is penalized.
     """
 
     injury_marks: tuple[int, int] = (3, 2)
@@ -106,10 +112,12 @@ class Tuning:
     shoot: float = 0.0
     goalie_goal: tuple[float, float] = (0.30, 0.10)
     blocker: float = 0.5
+    d_blocker: float = 0.75
     star: float = 0.0
     numeric: float = 0.0
     pp_shoot: float = 0.0
     backup: float = -0.3
+    goalie_x: tuple[str, str, str, str] = ("X", "X2", "X3", "X4")
 
 
 DEFAULT_TUNING = Tuning()
@@ -308,7 +316,7 @@ def _goalie(rng: random.Random, taken: set[str], q: float, starter: bool,
         elif cat == "slot":
             cell = _pick(rng, own)
         elif cat == "X":
-            cell = rng.choice(("X", "X2", "X3", "X4"))
+            cell = rng.choice(tune.goalie_x)
         else:
             cell = cat
         cells.append(cell)
@@ -387,14 +395,37 @@ def generate_team(team_id: str, name: str, seed: str, strength: float = 0.0,
         skaters[i] = msgspec.structs.replace(skaters[i], ace_pk=True)
     goalies = [_goalie(rng, taken, 0.4 + 0.5 * strength, True, tune, avoid),
                _goalie(rng, taken, tune.backup + 0.5 * strength, False, tune, avoid)]
-    team = Team(
+    team = blocked_shot_ratings(Team(
         id=team_id, name=name,
         bench_minor=nearest_range(rng.uniform(0.05, 0.08), with_red=True),  # 5.00
         game_misconduct=nearest_range(rng.uniform(0.08, 0.11)),  # 14.51
         lines=Lines(forwards=forwards, defense=pairs, goalies=[g.id for g in goalies]),
         skaters=skaters, goalies=goalies,
-    )
+    ), seed, tune)
     return msgspec.convert(msgspec.to_builtins(team), Team)  # checks every constraint
+
+
+def blocked_shot_ratings(team: Team, seed: str, tune: Tuning = DEFAULT_TUNING) -> Team:
+    """The team with its defensemen's Blocked Shot ratings (B, 10.70).
+
+    FaceOff 10.70 counts the Blocked Shot ratings of the players at LD and RD, so the
+    rating belongs on defensemen's cards; "0 Bs" among its cases says not every pair has
+    two. Hockey Bones 10.70 counts every defenseman on the ice whatever his card (ruling
+    R-10.70a) and puts B on "some forwards", which ``_skater`` draws. A shutdown
+    defenseman (defense 4-5) has B; any other, with chance ``tune.d_blocker``. Each
+    defenseman's draw has a stream of its own, ``f"{seed}:{team.id}:10.70:{player id}"``,
+    apart from the team's, so adding the ratings moved no other draw of any card, and
+    cards made before it (the bundled teams) take them exactly as the generator gives them.
+    A card that already has B keeps it.
+    """
+    skaters = []
+    for s in team.skaters:
+        if s.is_defenseman:
+            draw = random.Random(f"{seed}:{team.id}:10.70:{s.id}").random()
+            if s.defense >= 4 or draw < tune.d_blocker:
+                s = msgspec.structs.replace(s, blocker=True)
+        skaters.append(s)
+    return msgspec.structs.replace(team, skaters=skaters)
 
 
 # --- a whole league -----------------------------------------------------------------------
@@ -426,8 +457,9 @@ DEMO_LEAGUE: list[tuple[str, list[tuple[str, list[tuple[str, str]]]]]] = [
 
 # The knobs the demo league was calibrated with (docs/calibration.md).
 DEMO_TUNING = Tuning(
-    injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.10,
+    injury_marks=(1, 1), intimidation=-1, shoot=0.015, numeric=0.8, pp_shoot=0.14,
     goalie_goal=(0.31, 0.10), blocker=1.0, penalty_share=0.95, star=0.3, backup=0.2,
+    goalie_x=("X1", "X1", "F", "F"),
     pen_mix=((.87, .04, .05, .005, .012, .005, .005, .005, .003),
              (.80, .06, .07, .01, .03, .01, .01, .01, .005)),
 )
@@ -641,9 +673,14 @@ def write_teams(outdir: Path, specs: list[str], seed: str,
                 force: bool = False) -> list[tuple[Path, Team]]:
     """Generate a team per ``TEAMID:Name[:STRENGTH]`` into ``OUTDIR/<team>.toml``.
 
-    Every spec is checked, and without ``force`` no existing file is overwritten, before
-    anything is written."""
+    Player ids are unique across the teams of one call (as ``generate_league`` makes them
+    for a league), so the teams can form a league. Every spec is checked, and without
+    ``force`` no existing file is overwritten, before anything is written."""
     parsed = [parse_team_spec(spec) for spec in specs]
+    ids = [team_id for team_id, _, _ in parsed]
+    twice = sorted({t for t in ids if ids.count(t) > 1})
+    if twice:
+        raise CardError(f"team {', '.join(twice)} given more than once")
     paths = [outdir / f"{team_id.lower()}.toml" for team_id, _, _ in parsed]
     if outdir.exists() and not outdir.is_dir():
         raise CardError(f"{outdir}: not a folder")
@@ -652,9 +689,10 @@ def write_teams(outdir: Path, specs: list[str], seed: str,
         if there:
             raise CardError(f"{', '.join(there)}: already there; use --force to overwrite")
     made = []
+    avoid: set[str] = set()  # player ids unique across the teams of one run, as a league's
     for spec, (team_id, name, strength) in zip(specs, parsed, strict=True):
         try:
-            made.append(generate_team(team_id, name, seed, strength))
+            made.append(generate_team(team_id, name, seed, strength, avoid=avoid))
         except msgspec.ValidationError as err:
             raise CardError(f"{spec!r}: team id {team_id!r} must be 2-6 capital letters or "
                             f"digits, starting with a letter ({err})") from None

@@ -11,16 +11,29 @@ schedule (replay/leagues/schedule.py) with seeded dice, each into its own in-mem
 - save %: saves / shots against, over every goalie line;
 - power-play opportunities and PP %: the scoresheet's (coincidental calls cancel);
 - penalty minutes;
-- shares of games to overtime (decided OT or SO) and to a shootout.
+- shares of games to overtime (decided OT or SO, or a tie that stands after overtime:
+  FaceOff 2008 has no shootout) and to a shootout (a ruleset without one has no NHL
+  judgement on that row: it cannot reach the NHL's share, and the text expects 0).
+
+Where the text, not the cards, sets a figure, the row also carries the text's own
+expectation (``Row.text``, with its standard deviation) and why (``Row.note``):
+
+- games to overtime: how often two regulation scores drawn independently from the
+  observed home and away score distributions would tie (the sum over k of
+  P(home k) x P(away k)). The rules score each team's goals on its own dice with no
+  score effects beyond the pulled goalie, so this, not the NHL's share (whose trailing
+  teams push), is the game's level;
+- games to a shootout under a ruleset without one: 0.
 
 Extra rows without an NHL figure help tuning: game-ending injuries, majors and game
-misconducts per team-game, and blocked shots. Blocked shots are not set beside the NHL's:
-the 10.70 table, as transcribed, blocks at most about 9% of shots with three blockers, and
-that is the game. Instead the blocks observed (``ShotTaken.block == "blocked"``) stand
-beside the number the table implies for the blockers counted on the ice at each shot
-(``ShotTaken.blockers``): the sum over shots of ``shots.block_chance``, with its binomial
-standard deviation. The NHL figures are in ``NHL_2023_24``; docs/calibration.md gives their
-source and how the charts and cards move each figure.
+misconducts per team-game, the goalies' share of the penalty minutes, and blocked shots.
+Blocked shots are not set beside the NHL's: the 10.70 table, as transcribed, blocks at
+most about 9% of shots with three blockers, and that is the game. Instead the blocks
+observed (``ShotTaken.block == "blocked"``) stand beside the number the table implies for
+the blockers counted on the ice at each shot (``ShotTaken.blockers``): the sum over shots
+of ``shots.block_chance``, with its binomial standard deviation. The NHL figures are in
+``NHL_2023_24``; docs/calibration.md gives their source and how the charts and cards move
+each figure.
 """
 
 from __future__ import annotations
@@ -40,7 +53,8 @@ from replay.leagues.season import run_season, season_game_id
 from replay.systems import kit_for, kit_for_system
 from replay.tooling.games import open_store, read_game
 
-__all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate"]
+__all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate", "game_figures",
+           "independent_tie"]
 
 NHL_SEASON = "2023-24 NHL regular season"
 # key: (label, NHL per team-game, tolerance, "rel" within a fraction | "abs" points)
@@ -59,6 +73,7 @@ _EXTRA = {
     "injuries": "game-ending injuries",
     "majors": "majors",
     "game_misconducts": "game misconducts",
+    "goalie_pim": "goalies' penalty minutes",
     "blocked": "blocked shots",
     "blocked_implied": "blocked, 10.70 expects",
 }
@@ -72,6 +87,9 @@ class Row:
     nhl: float | None  # None: no NHL figure (a tuning aid)
     tolerance: float = 0.0
     mode: str = "rel"
+    text: float | None = None  # the text's own expectation, where the text sets the figure
+    text_sd: float | None = None  # its standard deviation for this many games
+    note: str = ""  # why the row has a text expectation, or no NHL judgement
 
     @property
     def within(self) -> bool | None:
@@ -88,9 +106,21 @@ class Row:
         return (f"±{self.tolerance:g} pts" if self.mode == "abs"
                 else f"±{self.tolerance * 100:g}%")
 
+    @property
+    def text_z(self) -> float | None:
+        """Ours less the text's expectation, in standard deviations (None: none)."""
+        if self.text is None or not self.text_sd:
+            return None
+        return (self.ours - self.text) / self.text_sd
+
     def to_json(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
         return {"key": self.key, "label": self.label, "ours": round(self.ours, 4),
-                "nhl": self.nhl, "band": self.band, "within": self.within}
+                "nhl": self.nhl, "band": self.band, "within": self.within,
+                "text": r(self.text), "text_sd": r(self.text_sd), "text_z": r(self.text_z),
+                "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -138,11 +168,21 @@ class Table:
     def render(self) -> str:
         head = (f"league {self.league}: {self.games} games ({2 * self.games} team-games), "
                 f"seed {self.seed}; per team-game, NHL = {NHL_SEASON}")
-        lines = [head, f"  {'figure':<26} {'ours':>8} {'NHL':>8}  {'band':<10} ok"]
+        lines = [head, f"  {'figure':<26} {'ours':>8} {'NHL':>8}  {'band':<10} {'ok':<3} "
+                       f"text expects"]
+        notes = []
         for r in self.rows:
             nhl = "" if r.nhl is None else f"{r.nhl:8.2f}"
             ok = "" if r.within is None else ("yes" if r.within else "NO")
-            lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok}")
+            text = ""
+            if r.text is not None:
+                text = f"{r.text:.2f}" + (f" ± {r.text_sd:.2f} (z {r.text_z:+.2f})"
+                                          if r.text_z is not None else "")
+            lines.append(f"  {r.label:<26} {r.ours:8.2f} {nhl:>8}  {r.band:<10} {ok:<3} "
+                         f"{text}".rstrip())
+            if r.note:
+                notes.append(f"    {r.label}: {r.note}")
+        lines += notes
         b = self.blocks
         if b is None:
             return "\n".join(lines)
@@ -154,7 +194,8 @@ class Table:
         return "\n".join(lines)
 
 
-def _game_figures(events: list[Any], charts: Any, system: str) -> dict[str, float]:
+def game_figures(events: list[Any], charts: Any, system: str) -> dict[str, float]:
+    """What one game adds to the totals (its system's own figures included)."""
     sheet = read_models(system).scoresheet(events)
     sides = (sheet.home, sheet.away)
     out = {
@@ -166,11 +207,21 @@ def _game_figures(events: list[Any], charts: Any, system: str) -> dict[str, floa
         "pp_opportunities": sum(t.pp.opportunities for t in sides),
         "pp_goals": sum(t.pp.goals for t in sides),
         "pim": sum(t.pim for t in sides),
-        "overtime": float(sheet.decided in ("OT", "SO")),
+        # a FaceOff tie stands after its overtime: the game went to overtime all the same
+        "overtime": float(sheet.decided in ("OT", "SO", "TIE")),
         "shootout": float(sheet.decided == "SO"),
+        "home_regulation": sum(sheet.home.goals_by_period[:3]),
+        "away_regulation": sum(sheet.away.goals_by_period[:3]),
         **kit_for_system(system).calibration_figures(events, charts),
     }
     return out
+
+
+def independent_tie(regulation: dict[str, dict[int, int]], games: int) -> float:
+    """The chance that a home and an away regulation score, drawn independently from the
+    scores observed, are equal."""
+    home, away = regulation["home"], regulation["away"]
+    return sum(home[k] * away.get(k, 0) for k in home) / games ** 2 if games else math.nan
 
 
 def _ratio(a: float, b: float) -> float:
@@ -189,6 +240,7 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
                else FaceoffOptions())
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
+    regulation: dict[str, dict[int, int]] = {"home": {}, "away": {}}  # score -> games
     charts = kit_for(ruleset).default_charts(loaded.root)
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "calibrate.db") as store:
         run = run_season(store, league=loaded.name, teams=loaded.teams, charts=charts,
@@ -202,9 +254,12 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
                          audit=False, projections=())
         for fx in fixtures:
             events = read_game(store, season_game_id(run.season_id, fx.number))
-            figures = _game_figures(events, charts, system.name)
+            figures = game_figures(events, charts, system.name)
             for key, value in figures.items():
                 totals[key] = totals.get(key, 0.0) + value
+            for side in ("home", "away"):
+                score = int(figures[f"{side}_regulation"])
+                regulation[side][score] = regulation[side].get(score, 0) + 1
     n = len(fixtures)
     team_games = 2 * n
     per = {k: _ratio(v, team_games) for k, v in totals.items()}
@@ -219,8 +274,19 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
         "overtime_pct": 100 * _ratio(totals.get("overtime", 0), n),
         "shootout_pct": 100 * _ratio(totals.get("shootout", 0), n),
     }
-    rows = [Row(key, label, ours[key], nhl, tol, mode)
-            for key, (label, nhl, tol, mode) in NHL_2023_24.items()]
+    tie = independent_tie(regulation, n)
+    text: dict[str, dict[str, Any]] = {"overtime_pct": dict(
+        text=100 * tie, text_sd=100 * math.sqrt(tie * (1 - tie) / n),
+        note="two regulation scores drawn independently from those observed tie this "
+             "often: the level of a game whose rules give no score effects")}
+    if not kit_for(ruleset).has_shootout(ruleset):
+        text["shootout_pct"] = dict(
+            nhl=None, text=0.0, note=f"{system.rulesets[ruleset].title} has no shootout "
+                                     "(a tie stands): not set beside the NHL's share")
+    rows = []
+    for key, (label, nhl, tol, mode) in NHL_2023_24.items():
+        extra = dict(text.get(key, {}))
+        rows.append(Row(key, label, ours[key], extra.pop("nhl", nhl), tol, mode, **extra))
     rows += [Row(key, label, per.get(key, math.nan), None) for key, label in _EXTRA.items()
              if key in totals]  # a figure the system counts
     blocks = None if "block_checks" not in totals else Blocks(

@@ -101,13 +101,19 @@ def leaders(store: EventStore, season: Season, top: int = 10,
     db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}
+    # A goalie's penalty minutes (11.10 X) and assists (16.00) sit on a skater row whose gp
+    # is 0 (he is never a skater on the ice): on a board he shows the games he was in net.
+    in_net = {(t, p): gp for t, p, gp in db.execute(
+        f"SELECT team, player, SUM(gp) FROM rm_goalie_stats WHERE game_id IN ({marks}) "
+        f"GROUP BY team, player", season.game_ids)}
     for title, column in SKATER_BOARDS.items():
         rows = db.execute(
             f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM rm_player_stats "
             f"WHERE game_id IN ({marks}) GROUP BY team, player ORDER BY v DESC, player "
             f"LIMIT ?", (*season.game_ids, top)).fetchall()
-        boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p), "gp": gp,
-                          "value": v} for t, p, gp, v in rows]
+        boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p),
+                          "gp": gp or in_net.get((t, p), 0), "value": v}
+                         for t, p, gp, v in rows]
     goalies = db.execute(
         f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi) FROM rm_goalie_stats "
         f"WHERE game_id IN ({marks}) GROUP BY team, player HAVING SUM(gp) >= ?",

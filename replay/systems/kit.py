@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -68,6 +68,8 @@ class Kit:
     season_coach: Callable[[Any], Any]  # a setup -> the system's default coach
     prompt_coach: Callable[[Prompter], Any]  # dice and coach typed at the table
     roll_prompt: str  # how a roll is typed, e.g. "blue white white red"
+    # --- calibration: can a ruleset's game end in a shootout (FaceOff 2008: a tie stands)
+    has_shootout: Callable[[str], bool] = field(default=lambda ruleset: True)
 
 
 class TableDice:

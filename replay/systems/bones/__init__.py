@@ -85,4 +85,5 @@ KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams, load_team=
           goalie_shares=goalie_shares, calibration_figures=calibration.game_figures,
           default_coach_setup=(DEFAULT_POLICY, DEFAULT_POLICY),
           coach_setup_file=load_coach, season_coach=season_coach,
-          prompt_coach=PromptCoach, roll_prompt="blue white white red")
+          prompt_coach=PromptCoach, roll_prompt="blue white white red",
+          has_shootout=lambda ruleset: RULESETS[ruleset].shootout)
