@@ -1,6 +1,8 @@
 """DICE Hockey lineup cards re-set (10, ruling R-DH-10b) through the tools: the audit
 re-checks every re-arrangement, a forged one is caught, the read models and words follow
-the new boxes, and a typed game with a re-arrangement stops, resumes and audits clean."""
+the new boxes, and a typed game with a re-arrangement stops, resumes and audits clean.
+The coach's other picks (15: a tie on Penalty Chart A; 22: a delayed penalty's extra
+attacker) are recorded and audited the same way."""
 
 from __future__ import annotations
 
@@ -216,3 +218,64 @@ def test_at_its_time_out_a_team_may_re_set_its_lineup_at_the_prompt() -> None:
     assert "lines stay set" in shown[shown.index(next(s for s in shown if "not allowed" in s))]
     assert choices[2].slots["LW"] == "nils-rautio"  # line 2's LW box, as re-set
     assert not state.home.time_out  # the loop applies the choices, not the prompt
+
+
+# --- the coach's picks of 15 (a tie on Penalty Chart A) and 22 (the extra attacker) -------
+
+class _OtherPicks:
+    """The default coach, except that he picks the last tied player (15) and the extra
+    attacker with the narrowest goal range (22): picks the default coach never makes."""
+
+    def __init__(self) -> None:
+        from engine.dicehockey.coach import DefaultCoach
+        self.default = DefaultCoach()
+
+    def lines(self, state) -> list:
+        from engine.dicehockey.penalties import free_skaters, tied
+        step = state.queue[0] if state.queue else None
+        if step is not None and step.kind == "penalty_tie":
+            return [ev.PenaltyPlayerChosen(side=step.side,
+                                           player=tied(state, step.side, step.number)[-1],
+                                           rule="15")]
+        if step is not None and step.kind == "extra_attacker":
+            cards = state.team(step.side).cards
+            return [ev.ExtraAttackerAdded(side=step.side, rule="22", player=min(
+                free_skaters(state, step.side), key=lambda p: cards[p].goal))]
+        return self.default.lines(state)
+
+    def shootout(self, state):
+        return self.default.shootout(state)
+
+
+def test_the_coachs_penalty_and_extra_attacker_picks_are_recorded_and_audited(
+        tmp_path: Path) -> None:
+    """15, 22: picks other than the default coach's audit clean (RecordedCoach hands them
+    to the rules, never re-decided); a forged pick outside the tie, or of a skater on the
+    ice, is the audit's finding at its seq, with its rule."""
+    with open_store(tmp_path / "picks.db") as store:
+        simulate(store, "DRF", "GLN", seed="t3", ruleset="dicehockey", coach=_OtherPicks())
+        gid = "DRF-GLN-t3-dicehockey"
+        events = read_game(store, gid)
+        assert audit_game(store, gid).ok
+        at = next(i for i, e in enumerate(events) if isinstance(e, ev.PenaltyPlayerChosen))
+        tie = events[at - 1]
+        assert isinstance(tie, ev.PenaltyTied) and events[at].player == tie.players[-1]
+        outsider = next(e.slots["C"] for e in events[:at] if isinstance(e, ev.LinesChanged)
+                        and e.side == tie.side and e.slots["C"] not in tie.players)
+        forged = msgspec.structs.replace(events[at], player=outsider)
+        report = audit_forged(store, gid, [*events[:at], forged, *events[at + 1:]])
+        assert not report.ok and report.failure.seq == at + 1
+        assert report.failure.rule == "15" and "the tie is between" in report.failure.recorded
+        simulate(store, "ALD", "BRK", seed="ea0", ruleset="dicehockey", coach=_OtherPicks())
+        gid = "ALD-BRK-ea0-dicehockey"
+        events = read_game(store, gid)
+        assert audit_game(store, gid).ok
+        at = next(i for i, e in enumerate(events) if isinstance(e, ev.ExtraAttackerAdded))
+        assert events[at - 1].delayed  # the InfractionRolled of the delayed call
+        on_ice = next(e for e in events[at:] if isinstance(e, ev.TimingSpaceCounted))
+        skater = (on_ice.home_on_ice if events[at].side == "home" else on_ice.away_on_ice)[0]
+        forged = msgspec.structs.replace(events[at], player=skater)
+        report = audit_forged(store, gid, [*events[:at], forged, *events[at + 1:]])
+        assert not report.ok and report.failure.seq == at + 1 and report.failure.rule == "22"
+        dropped = audit_forged(store, gid, [*events[:at], *events[at + 1:]])
+        assert not dropped.ok and dropped.failure.seq == at + 1
