@@ -210,8 +210,8 @@ def test_the_prompt_refuses_illegal_lineups_in_one_line_each() -> None:
 
 def test_at_its_time_out_a_team_may_re_set_its_lineup_at_the_prompt() -> None:
     state = _stoppage("home")
-    coach, shown = _prompt("swap home nils-rautio garrick-lachance", "timeout home",
-                           "swap home nils-rautio garrick-lachance", "lines home 2 1")
+    coach, shown = _prompt("swap home nils-rautio garrick-lachance", "timeout home", "y",
+                           "swap home nils-rautio garrick-lachance", "lines home 2 1", "")
     choices = coach.lines(state)
     assert [type(c).__name__ for c in choices] == ["TimeOutCalled", "LineupRearranged",
                                                     "LinesChanged"]
