@@ -25,8 +25,8 @@ from engine.dicehockey.lines import (
     rotation,
     slots_for,
 )
-from engine.dicehockey.penalties import free_skaters, ranked, tied
-from engine.dicehockey.state import SHIFT_SPACES, SIDES, GameState, Step, TeamState, other
+from engine.dicehockey.penalties import free_skaters, ranked
+from engine.dicehockey.state import SHIFT_SPACES, SIDES, GameState, TeamState, other
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
@@ -59,7 +59,7 @@ class DefaultCoach:
     def lines(self, state: GameState) -> list[Event]:
         step = state.queue[0] if state.queue else None
         if step is not None and step.kind == "penalty_tie":
-            return [self.penalty_tie(state, step)]
+            return [self.penalty_tie(state, step.side, step.number)]
         if step is not None and step.kind == "extra_attacker":
             return [self.extra_attacker(state, step.side)]
         choices: list[Event] = []
@@ -79,12 +79,11 @@ class DefaultCoach:
         return choices
 
     @staticmethod
-    def penalty_tie(state: GameState, step: Step) -> PenaltyPlayerChosen:
+    def penalty_tie(state: GameState, side: str, rank: int) -> PenaltyPlayerChosen:
         """15, its habit: of the tied players, the first in slot order takes it (the rank
         counted down the slots: of two tied second and third, the first is second)."""
-        player = ranked(state, step.side, step.number)
-        assert player in tied(state, step.side, step.number)
-        return PenaltyPlayerChosen(side=step.side, player=player, rule="15")
+        player = ranked(state, side, rank)
+        return PenaltyPlayerChosen(side=side, player=player, rule="15")
 
     @staticmethod
     def extra_attacker(state: GameState, side: str) -> ExtraAttackerAdded:
