@@ -16,6 +16,7 @@ sheet among equals). It is deterministic: the same state always gets the same ch
 
 from __future__ import annotations
 
+from engine.dicehockey import penalties
 from engine.dicehockey.lines import (
     extra_attacker,
     keeps_carrier,
@@ -25,7 +26,6 @@ from engine.dicehockey.lines import (
     rotation,
     slots_for,
 )
-from engine.dicehockey.penalties import free_skaters, ranked
 from engine.dicehockey.state import SHIFT_SPACES, SIDES, GameState, TeamState, other
 from events.base import Event
 from events.dicehockey import (
@@ -82,14 +82,14 @@ class DefaultCoach:
     def penalty_tie(state: GameState, side: str, rank: int) -> PenaltyPlayerChosen:
         """15, its habit: of the tied players, the first in slot order takes it (the rank
         counted down the slots: of two tied second and third, the first is second)."""
-        player = ranked(state, side, rank)
+        player = penalties.ranked(state, side, rank)
         return PenaltyPlayerChosen(side=side, player=player, rule="15")
 
     @staticmethod
     def extra_attacker(state: GameState, side: str) -> ExtraAttackerAdded:
         """22, its habit: the skater off the ice with the widest goal range."""
         team = state.team(side)
-        free = free_skaters(state, side)
+        free = penalties.free_skaters(state, side)
         return ExtraAttackerAdded(side=side, player=max(free, key=lambda p: team.cards[p].goal),
                                   rule="22")
 
