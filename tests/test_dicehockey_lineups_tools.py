@@ -247,29 +247,46 @@ class _OtherPicks:
         return self.default.shootout(state)
 
 
+def _all_tied(folder: Path) -> Path:
+    """A league folder whose ALD and BRK skaters all have penalty rating 50, so every
+    Chart A call is a tie (15)."""
+    import re
+
+    from replay.data.library import FIXTURES
+
+    (folder / "teams").mkdir(parents=True)
+    for team in ("ald", "brk"):
+        text = (Path(FIXTURES) / "dicehockey" / "teams" / f"{team}.toml").read_text()
+        (folder / "teams" / f"{team}.toml").write_text(
+            re.sub(r"(?m)^penalty = \d+$", "penalty = 50", text))
+    return folder
+
+
 def test_the_coachs_penalty_and_extra_attacker_picks_are_recorded_and_audited(
         tmp_path: Path) -> None:
     """15, 22: picks other than the default coach's audit clean (RecordedCoach hands them
     to the rules, never re-decided); a forged pick outside the tie, or of a skater on the
-    ice, is the audit's finding at its seq, with its rule."""
+    ice, and a pick left out, are the audit's finding at their seq, with their rule."""
+    league = _all_tied(tmp_path / "league")
     with open_store(tmp_path / "picks.db") as store:
-        simulate(store, "DRF", "GLN", seed="t3", ruleset="dicehockey", coach=_OtherPicks())
-        gid = "DRF-GLN-t3-dicehockey"
-        events = read_game(store, gid)
+        for seed in range(8):  # a game with a delayed call (a tie is every call here)
+            simulate(store, "ALD", "BRK", seed=f"picks{seed}", ruleset="dicehockey",
+                     coach=_OtherPicks(), fixtures=league)
+            gid = f"ALD-BRK-picks{seed}-dicehockey"
+            events = read_game(store, gid)
+            if any(isinstance(e, ev.ExtraAttackerAdded) for e in events):
+                break
         assert audit_game(store, gid).ok
         at = next(i for i, e in enumerate(events) if isinstance(e, ev.PenaltyPlayerChosen))
         tie = events[at - 1]
-        assert isinstance(tie, ev.PenaltyTied) and events[at].player == tie.players[-1]
-        outsider = next(e.slots["C"] for e in events[:at] if isinstance(e, ev.LinesChanged)
-                        and e.side == tie.side and e.slots["C"] not in tie.players)
-        forged = msgspec.structs.replace(events[at], player=outsider)
+        assert isinstance(tie, ev.PenaltyTied) and len(tie.players) == 5
+        assert events[at].player == tie.players[-1]
+        goalie = next(e.goalie for e in events if isinstance(e, ev.ShotTaken)
+                      and e.goalie and e.side != tie.side)
+        forged = msgspec.structs.replace(events[at], player=goalie)
         report = audit_forged(store, gid, [*events[:at], forged, *events[at + 1:]])
         assert not report.ok and report.failure.seq == at + 1
         assert report.failure.rule == "15" and "the tie is between" in report.failure.recorded
-        simulate(store, "ALD", "BRK", seed="ea0", ruleset="dicehockey", coach=_OtherPicks())
-        gid = "ALD-BRK-ea0-dicehockey"
-        events = read_game(store, gid)
-        assert audit_game(store, gid).ok
         at = next(i for i, e in enumerate(events) if isinstance(e, ev.ExtraAttackerAdded))
         assert events[at - 1].delayed  # the InfractionRolled of the delayed call
         on_ice = next(e for e in events[at:] if isinstance(e, ev.TimingSpaceCounted))
