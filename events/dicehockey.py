@@ -295,15 +295,18 @@ class PenaltyCalled(DiceHockeyBase, frozen=True):
 
 
 class PenaltyTied(DiceHockeyBase, frozen=True):
-    """Penalty Chart A (15) names a rank that two or more of the team's players share
-    (``players``, in slot order): their coach decides who it is on
-    (:class:`PenaltyPlayerChosen`), which stands for :class:`PenaltyCalled`."""
+    """Penalty Chart A or the Special Play chart (15, 16) names a penalty-rating rank that
+    two or more of the team's players share (``players``, in slot order): their coach
+    decides who it is on (:class:`PenaltyPlayerChosen`), which stands for Chart A's
+    :class:`PenaltyCalled` (Chart B follows) or names the special play's offender (the
+    penalty is then assessed). ``value`` is the number read on the chart."""
 
     side: Side
     team: Team
     rank: int
     players: list[str]
     source: Literal["skater", "goalie", "special"]
+    value: int
     roll: int
     rule: str
 

@@ -108,7 +108,8 @@ def why(state: GameState, event: Any, rolls: dict[int, ev.Roll]) -> str:
                 f"({_team(state, event.side)}): {served(event)}")
     if isinstance(event, ev.PenaltyTied):
         names = ", ".join(_name(state, p, event.side) for p in event.players)
-        return (f"{head}{rolled} on Penalty Chart A: the {event.team}'s rank {event.rank} "
+        chart = "the Special Play chart" if event.source == "special" else "Penalty Chart A"
+        return (f"{head}{_two(event.value)} on {chart}: the {event.team}'s #{event.rank} "
                 f"penalty rating is a tie ({names}); {_team(state, event.side)}'s coach "
                 "decides who took it")
     if isinstance(event, ev.PenaltyPlayerChosen):

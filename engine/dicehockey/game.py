@@ -67,6 +67,7 @@ DECIDERS: dict[str, Decider] = {
     "penalty_what": penalties.decide_what,
     "assess": penalties.decide_assess,
     "special": specials.decide_special,
+    "special_penalty": specials.decide_special_penalty,
     "fight": specials.decide_fight,
     "games_missed": specials.decide_games_missed,
     "suspension": specials.decide_suspension,
@@ -205,6 +206,7 @@ SETTLES: dict[type, str] = {
     ev.SuspensionRolled: "suspension",
     ev.ShootoutCardRolled: "so_card",
     ev.ShootoutAttempt: "so_shot",
+    ev.PlayStopped: "special_penalty",  # the special play's penalty, after a tie (15, 16)
 }
 
 

@@ -64,7 +64,8 @@ def decide_who(state: GameState, step: Step, roll: Roll) -> list[Event]:
     players = tied(state, side, entry.rank)
     if len(players) > 1:
         return [PenaltyTied(side=side, team=entry.team, rank=entry.rank, players=players,
-                            source=step.source, roll=state.rolls, rule="15")]
+                            source=step.source, value=roll.value, roll=state.rolls,
+                            rule="15")]
     return [PenaltyCalled(side=side, player=players[0], team=entry.team, rank=entry.rank,
                           source=step.source, roll=state.rolls, rule="15")]
 
@@ -76,16 +77,24 @@ def apply_called(state: GameState, event: PenaltyCalled) -> None:
 
 
 def apply_tied(state: GameState, event: PenaltyTied) -> None:
-    """15: the coach of the tied players is asked before Chart B is rolled."""
-    state.pending.insert(0, Step("penalty_tie", side=event.side, source=event.source,
-                                 team=event.team, number=event.rank))
+    """15: the coach of the tied players is asked before Chart B is rolled, or (16) before
+    the special play's penalty is assessed (matching penalties: each team's coach)."""
+    at = sum(1 for s in state.pending if s.kind == "penalty_tie")
+    state.pending.insert(at, Step("penalty_tie", side=event.side, source=event.source,
+                                  team=event.team, number=event.rank))
+    if event.source == "special" and not any(s.kind == "special_penalty"
+                                             for s in state.pending):
+        offense = event.side if event.team == "offense" else other(event.side)
+        state.pending.insert(at + 1, Step("special_penalty", side=offense,
+                                          number=event.value))
 
 
 def tie_fault(state: GameState, event: PenaltyPlayerChosen) -> str | None:
     """Why a coach's pick of the penalized player breaks 15, or None."""
     step = state.queue[0] if state.queue else None
     if step is None or step.kind != "penalty_tie" or step.side != event.side:
-        return "15: a coach picks who took a penalty only when Chart A names a tie of his"
+        return ("15: a coach picks who took a penalty only when a chart names a tie of "
+                "his players")
     players = tied(state, event.side, step.number)
     if event.player not in players:
         return f"15: the tie is between {', '.join(players)}"
@@ -93,8 +102,15 @@ def tie_fault(state: GameState, event: PenaltyPlayerChosen) -> str | None:
 
 
 def apply_chosen(state: GameState, event: PenaltyPlayerChosen) -> None:
-    """15: the coach's pick stands for Chart A's PenaltyCalled; Chart B follows."""
+    """15: the coach's pick stands for Chart A's PenaltyCalled (Chart B follows), or names
+    the special play's offender (kept on the step that assesses it, 16)."""
     step = state.pending.pop(0)
+    if step.source == "special":
+        at = next(i for i, s in enumerate(state.pending) if s.kind == "special_penalty")
+        later = state.pending[at]
+        state.pending[at] = Step("special_penalty", side=later.side, number=later.number,
+                                 picks=(*later.picks, (event.side, event.player)))
+        return
     offense = event.side if step.team == "offense" else other(event.side)
     state.pending.append(Step("penalty_what", side=offense, player=event.player,
                               source=step.source, team=event.side))

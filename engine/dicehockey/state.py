@@ -43,9 +43,11 @@ class Step:
     team: str = ""  # penalty_what: the penalized player's side; penalty_tie: Chart A's team
     miss: str = ""  # shot: on a missed breakaway, the other team's slot that gets the puck
     reason: str = ""  # dump: "choice", "line_overstayed" or "21B"
-    number: int = 0  # so_card, so_shot: the shootout round; penalty_tie: Chart A's rank
+    number: int = 0  # so_card, so_shot: the round; penalty_tie: the rank; special_penalty:
+    # the Special Play chart's number
     upto: int = 0  # so_shot: the range read (00-upto)
     card: str = ""  # so_shot: "shooter" or "goalie"
+    picks: tuple[tuple[str, str], ...] = ()  # special_penalty: (side, player) tie picks (15)
 
     @property
     def needs_roll(self) -> bool:
@@ -57,7 +59,7 @@ class Step:
 # a delayed penalty (22: "take any player from any line").
 CHOICE_STEPS = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
 NO_ROLL_STEPS = frozenset({"start_period", "end_period", "end_game", "assess",
-                           *CHOICE_STEPS})
+                           "special_penalty", *CHOICE_STEPS})
 
 
 @dataclass(slots=True)

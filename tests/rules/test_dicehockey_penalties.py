@@ -17,7 +17,7 @@ from dicehockey_support import (
 
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.errors import IllegalChoice
-from engine.dicehockey.game import check_choice, evolve
+from engine.dicehockey.game import DECIDERS, check_choice, evolve
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.penalties import tied
 from engine.dicehockey.puck import whistle
@@ -285,10 +285,52 @@ def test_15_a_major_needs_five_clears_and_survives_goals() -> None:
     assert not any(isinstance(e, PenaltyEnded) for e in events) and state.away.penalties
 
 
+def special(state, value: int, picks: dict[str, str] | None = None) -> list:
+    """The Special Play chart's ``value`` for the home C; a tie in the penalty-rating rank
+    it names is settled by the coach (15): ``picks`` by side, else the default coach's."""
+    events = decide(state, value, Step("special", side="home", player=pid(state, "home", "C")))
+    while state.queue[0].kind == "penalty_tie":
+        step = state.queue[0]
+        (pick,) = DefaultCoach().lines(state)
+        if picks and step.side in picks:
+            pick = PenaltyPlayerChosen(side=step.side, player=picks[step.side], rule="15")
+        check_choice(state, pick)
+        evolve(state, pick)
+        events.append(pick)
+    if state.queue[0].kind == "special_penalty":
+        for event in DECIDERS["special_penalty"](state, state.queue[0], None):
+            evolve(state, event)
+            events.append(event)
+    return events
+
+
+def test_16_15_a_tie_in_a_special_plays_rank_is_the_coachs_call() -> None:
+    """16's 63 names the offense's #2 penalty rating; LW and RW share it (15: "If there is
+    a tie, the players' coach gets to decide"). Matching penalties (56) ask each team whose
+    rank is tied; the penalties are assessed once both are named."""
+    state = game()
+    lw = rate(state, "home", "LW", penalty=60)
+    rw = rate(state, "home", "RW", penalty=60)
+    carry(state, "home", "C")
+    events = special(state, 63, picks={"home": rw})
+    tie = next(e for e in events if isinstance(e, PenaltyTied))
+    assert (tie.players, tie.source, tie.rank, tie.value) == ([lw, rw], "special", 2, 63)
+    assessed = next(e for e in events if isinstance(e, PenaltyAssessed))
+    assert (assessed.player, assessed.kind) == (rw, "double_minor")
+    assert isinstance(events[-1], PlayStopped) and state.queue[0].kind == "faceoff"
+    state = game()  # plain(): every away skater rated 10, the home C (Crosby) 30
+    carry(state, "home", "C")
+    centre, rd = pid(state, "home", "C"), pid(state, "away", "RD")
+    events = special(state, 56, picks={"away": rd})  # matching minors to each #1
+    assert [e.side for e in events if isinstance(e, PenaltyTied)] == ["away"]
+    boxed = {e.side: e.player for e in events if isinstance(e, PenaltyAssessed)}
+    assert boxed == {"home": centre, "away": rd}
+
+
 def test_15_game_misconduct_is_not_short_handed_and_one_die_suspends() -> None:
     state = game()
     carry(state, "home", "C")
-    events = decide(state, 81, Step("special", side="home", player=pid(state, "home", "C")))
+    events = special(state, 81)
     assessed = next(e for e in events if isinstance(e, PenaltyAssessed))
     assert assessed.kind == "game_misconduct" and not assessed.short
     assert state.away.men_short() == 0 and assessed.player not in on_ice(state, "away").values()
@@ -312,7 +354,7 @@ def test_16_special_63_is_a_double_minor_for_roughing_to_the_offenses_number_two
 def test_15_matching_minors_skate_4_on_4() -> None:
     state = game()
     carry(state, "home", "C")
-    decide(state, 56, Step("special", side="home", player=pid(state, "home", "C")))
+    special(state, 56)
     assert state.home.men_short() == state.away.men_short() == 1
 
 

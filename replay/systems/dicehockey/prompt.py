@@ -107,7 +107,8 @@ class PromptCoach(TableDice):
         team = state.team(step.side)
         if isinstance(proposal, PenaltyPlayerChosen):
             players = tied(state, step.side, step.number)
-            question = (f"{team.team.id}: penalty on whom? Chart A's rank {step.number} "
+            chart = "the Special Play chart's" if step.source == "special" else "Chart A's"
+            question = (f"{team.team.id}: penalty on whom? {chart} #{step.number} "
                         f"({step.team}) is a tie (15)")
         else:
             players = free_skaters(state, step.side)
