@@ -230,6 +230,8 @@ def test_dice_the_person_names_the_tied_penalty_and_the_extra_attacker() -> None
     coach, _ = _dice_prompt(lw, "")  # on the ice: not a skater he may add
     (added,) = coach.lines(state)
     assert isinstance(added, ExtraAttackerAdded) and added.player != lw
+    coach, _ = _dice_prompt("7 2")  # dice: the habit's pick, and the next roll
+    assert coach.lines(state) == [added] and str(coach.roll(9)) == "7 2"
 
 
 def test_dice_play_stopped_says_resume_with_its_db_and_a_wrong_db_is_refused(

@@ -93,7 +93,7 @@ class TableDice:
         except RollError:
             return False
         self._out(f"  {answer.strip()}: dice, kept for the next roll "
-                  "(the coach's choices as shown)")
+                  "(the coach's choice as shown)")
         return True
 
     def watch(self, state: Any) -> None:

@@ -117,7 +117,7 @@ class PromptCoach(TableDice):
         self._out("  " + ", ".join(f"{_name(team, p)} ({p})" for p in players))
         while True:
             answer = self._ask(f"{question} [enter = {proposal.player}; an id or a name]")
-            if not answer:
+            if not answer or self.dice_typed(answer):
                 return proposal
             if answer.lower() == "help":
                 self._out("  name one of the players listed, by id or name")
@@ -220,7 +220,7 @@ class PromptCoach(TableDice):
                       f"{', '.join(order.away_shooters[:3])}")
             answer = self._ask("shootout? [enter = as shown; 'home ID,ID,ID' or "
                                "'away ID,ID,ID']")
-            if not answer:
+            if not answer or self.dice_typed(answer):
                 return order
             words = answer.split()
             if len(words) == 2 and words[0] in ("home", "away"):
