@@ -38,6 +38,7 @@ stays as it was.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -366,6 +367,21 @@ class EventStore:
             self._db.close()
             raise
 
+    def refuse_as_output(self, path: str | Path) -> None:
+        """No command writes over the database it reads, whatever ``--force`` says: refuse
+        ``path`` when it is the database file or one of SQLite's files beside it (``-wal``,
+        ``-shm``, ``-journal``), by name or as the same file under another name."""
+        if str(self.path) == ":memory:":
+            return
+        database = self.path.resolve()
+        own = [database, *(database.with_name(database.name + end)
+                           for end in ("-wal", "-shm", "-journal"))]
+        target = Path(path).resolve()
+        if target in own or (target.is_file() and any(
+                other.is_file() and os.path.samefile(target, other) for other in own)):
+            raise RinklogError(f"{path}: is the database {self.path} (or a file SQLite keeps "
+                               "beside it); choose another output path; nothing written")
+
     def _open(self, writable: bool) -> None:
         db = self._db
         try:  # look before changing anything: a foreign file is refused untouched
@@ -498,6 +514,12 @@ class EventStore:
     # --- plumbing ---------------------------------------------------------------------
 
     def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def transaction(self) -> _Transaction:
+        """One transaction around several writes (and reads of what they wrote): every
+        append and blob inside it commits with it or, on any exception, none does."""
+        self._check_writable()
         return _Transaction(self._db)
 
     @property
@@ -1035,13 +1057,18 @@ def _linked(cursor: sqlite3.Cursor, prev: str) -> Iterator[list[tuple[Any, ...]]
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
+    transaction already open on the connection (:meth:`EventStore.transaction`) it is part
+    of that one: the outer one commits or rolls back."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
+        self._outer = False
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._outer = self._db.in_transaction
+        if not self._outer:
+            self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(
         self,
@@ -1049,6 +1076,8 @@ class _Transaction:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if self._outer:
+            return
         if exc_type is None:
             self._db.execute("COMMIT")
         else:
