@@ -11,7 +11,7 @@ and sends its best shootout shooters (14). Where the text leaves a pick to the c
 habits are: at a tie on Penalty Chart A (15), the tied player who stands first in slot
 order (LW, C, RW, LD, RD) takes the penalty; during a delayed penalty (22), the extra
 attacker is its skater off the ice with the widest goal range (the first on the team
-sheet among equals). It is deterministic: the same state always gets the same choices.
+sheet among equals; at a second call in the same delay, the next such skater). It is deterministic: the same state always gets the same choices.
 """
 
 from __future__ import annotations

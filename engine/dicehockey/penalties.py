@@ -133,8 +133,9 @@ def apply_infraction(state: GameState, event: InfractionRolled) -> None:
     if event.delayed:
         state.delayed.append(Call(event.side, event.player, event.infraction, event.kind))
         offense = other(event.side)
-        if state.delayed_ea is None and free_skaters(state, offense):
-            # 22: the offense's coach adds an extra attacker before play goes on
+        if free_skaters(state, offense):
+            # 22: the offense's coach adds an extra attacker before play goes on (at a
+            # second call during the same delay he names him again: the same or another)
             state.pending.insert(0, Step("extra_attacker", side=offense))
 
 
@@ -153,7 +154,7 @@ def extra_attacker_fault(state: GameState, event: ExtraAttackerAdded) -> str | N
     step = state.queue[0] if state.queue else None
     if step is None or step.kind != "extra_attacker" or step.side != event.side:
         return "22: an extra attacker is added when the other team's penalty is delayed"
-    if event.player not in free_skaters(state, event.side):
+    if event.player not in free_skaters(state, event.side) and event.player != state.delayed_ea:
         return f"22: {event.player!r} is no skater of {event.side} off the ice"
     return None if event.rule == "22" else f"the extra attacker is rule 22, not {event.rule}"
 

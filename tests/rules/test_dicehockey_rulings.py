@@ -161,6 +161,15 @@ def test_22_the_offenses_coach_picks_the_delayed_penalty_extra_attacker() -> Non
     assert on_ice(state, "home")["EA"] == narrowest and state.queue[0].kind == "pass"
     with pytest.raises(IllegalChoice, match="22"):  # no second pick without a new call
         check_choice(state, pick)
+    # a second delayed call in the same delay: he is named again, the same or another;
+    # the habit names the widest range off the ice (the one on is on the ice)
+    decide(state, 6, Step("penalty_what", side="home", player=pid(state, "away", "LD"),
+                          source="skater", team="away"))
+    assert state.queue[0].kind == "extra_attacker" and len(state.delayed) == 2
+    check_choice(state, pick)  # keeping him
+    (again,) = DefaultCoach().lines(state)
+    assert again.player != narrowest and again.player == max(
+        (c for c in free if c.id != narrowest), key=lambda c: c.goal).id
 
 
 def test_r_22e_the_goalie_is_pulled_for_a_free_skater_at_a_window() -> None:

@@ -111,7 +111,8 @@ class PromptCoach(TableDice):
             question = (f"{team.team.id}: penalty on whom? {chart} #{step.number} "
                         f"({step.team}) is a tie (15)")
         else:
-            players = free_skaters(state, step.side)
+            kept = [state.delayed_ea] if state.delayed_ea else []  # a second call: may stay
+            players = kept + free_skaters(state, step.side)
             question = (f"{team.team.id} adds an extra attacker for the delayed penalty "
                         "(22)")
         self._out("  " + ", ".join(f"{_name(team, p)} ({p})" for p in players))
