@@ -8,10 +8,11 @@ spaces, rolls lines 1-2-3 with a full shift of the fourth each period, sends lin
 to kill penalties (15), dumps the puck when a tired unit cannot otherwise come off, calls
 its time out late when behind, pulls the goalie late when one or two goals behind (22)
 and sends its best shootout shooters (14). Where the text leaves a pick to the coach, its
-habits are: at a tie on Penalty Chart A (15), the tied player who stands first in slot
-order (LW, C, RW, LD, RD) takes the penalty; during a delayed penalty (22), the extra
-attacker is its skater off the ice with the widest goal range (the first on the team
-sheet among equals; at a second call in the same delay, the next such skater). It is deterministic: the same state always gets the same choices.
+habits are: at a tie in a penalty-rating rank (15, 16), the tied player who stands first
+in slot order (LW, C, RW, LD, RD) takes the penalty; during a delayed penalty (22), the
+extra attacker is its skater off the ice with the widest goal range (the first on the
+team sheet among equals; at a second call in the same delay, the next such skater). It
+is deterministic: the same state always gets the same choices.
 """
 
 from __future__ import annotations
