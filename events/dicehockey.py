@@ -116,6 +116,26 @@ class LineupRearranged(DiceHockeyBase, frozen=True):
     rule: str
 
 
+class PenaltyPlayerChosen(DiceHockeyBase, frozen=True):
+    """A tie on Penalty Chart A settled by the penalized players' coach (15: "If there is
+    a tie, the players' coach gets to decide who the penalty was on"): ``player`` is one
+    of the :class:`PenaltyTied` players; Penalty Chart B follows for him."""
+
+    side: Side
+    player: str
+    rule: str
+
+
+class ExtraAttackerAdded(DiceHockeyBase, frozen=True):
+    """During a delayed penalty on the defense, the offense's coach adds an extra attacker
+    to the line on the ice (22: "take any player from any line"): a dressed skater of his
+    who is off the ice. He plays until the whistle."""
+
+    side: Side
+    player: str
+    rule: str
+
+
 class ShootoutShootersChosen(DiceHockeyBase, frozen=True):
     """Both coaches' shooters, in order (14): the first three shoot; the rest, in order,
     in sudden-death rounds."""
@@ -270,6 +290,23 @@ class PenaltyCalled(DiceHockeyBase, frozen=True):
     team: Team
     rank: int
     source: Literal["skater", "goalie", "special"]
+    roll: int
+    rule: str
+
+
+class PenaltyTied(DiceHockeyBase, frozen=True):
+    """Penalty Chart A or the Special Play chart (15, 16) names a penalty-rating rank that
+    two or more of the team's players share (``players``, in slot order): their coach
+    decides who it is on (:class:`PenaltyPlayerChosen`), which stands for Chart A's
+    :class:`PenaltyCalled` (Chart B follows) or names the special play's offender (the
+    penalty is then assessed). ``value`` is the number read on the chart."""
+
+    side: Side
+    team: Team
+    rank: int
+    players: list[str]
+    source: Literal["skater", "goalie", "special"]
+    value: int
     roll: int
     rule: str
 
@@ -434,7 +471,7 @@ class ShootoutAttempt(DiceHockeyBase, frozen=True):
 
 
 CHOICES = (LinesChanged, DumpDeclared, TimeOutCalled, GoalieChanged, LineupRearranged,
-           ShootoutShootersChosen)
+           PenaltyPlayerChosen, ExtraAttackerAdded, ShootoutShootersChosen)
 """The coach's choices: checked for legality on audit, never re-decided."""
 
 DiceHockeyEvent = (
@@ -449,6 +486,8 @@ DiceHockeyEvent = (
     | TimeOutCalled
     | GoalieChanged
     | LineupRearranged
+    | PenaltyPlayerChosen
+    | ExtraAttackerAdded
     | ShootoutShootersChosen
     | PeriodLengthSet
     | FaceoffWon
@@ -459,6 +498,7 @@ DiceHockeyEvent = (
     | PuckDumped
     | TurnoverRolled
     | PenaltyCalled
+    | PenaltyTied
     | InfractionRolled
     | PenaltyAssessed
     | PenaltyErased

@@ -1,6 +1,8 @@
 """DICE Hockey lineup cards re-set (10, ruling R-DH-10b) through the tools: the audit
 re-checks every re-arrangement, a forged one is caught, the read models and words follow
-the new boxes, and a typed game with a re-arrangement stops, resumes and audits clean."""
+the new boxes, and a typed game with a re-arrangement stops, resumes and audits clean.
+The coach's other picks (15: a tie on Penalty Chart A; 22: a delayed penalty's extra
+attacker) are recorded and audited the same way."""
 
 from __future__ import annotations
 
@@ -208,11 +210,89 @@ def test_the_prompt_refuses_illegal_lineups_in_one_line_each() -> None:
 
 def test_at_its_time_out_a_team_may_re_set_its_lineup_at_the_prompt() -> None:
     state = _stoppage("home")
-    coach, shown = _prompt("swap home nils-rautio garrick-lachance", "timeout home",
-                           "swap home nils-rautio garrick-lachance", "lines home 2 1")
+    coach, shown = _prompt("swap home nils-rautio garrick-lachance", "timeout home", "y",
+                           "swap home nils-rautio garrick-lachance", "lines home 2 1", "")
     choices = coach.lines(state)
     assert [type(c).__name__ for c in choices] == ["TimeOutCalled", "LineupRearranged",
                                                     "LinesChanged"]
     assert "lines stay set" in shown[shown.index(next(s for s in shown if "not allowed" in s))]
     assert choices[2].slots["LW"] == "nils-rautio"  # line 2's LW box, as re-set
     assert not state.home.time_out  # the loop applies the choices, not the prompt
+
+
+# --- the coach's picks of 15 (a tie on Penalty Chart A) and 22 (the extra attacker) -------
+
+class _OtherPicks:
+    """The default coach, except that he picks the last tied player (15) and the extra
+    attacker with the narrowest goal range (22): picks the default coach never makes."""
+
+    def __init__(self) -> None:
+        from engine.dicehockey.coach import DefaultCoach
+        self.default = DefaultCoach()
+
+    def lines(self, state) -> list:
+        from engine.dicehockey.penalties import free_skaters, tied
+        step = state.queue[0] if state.queue else None
+        if step is not None and step.kind == "penalty_tie":
+            return [ev.PenaltyPlayerChosen(side=step.side,
+                                           player=tied(state, step.side, step.number)[-1],
+                                           rule="15")]
+        if step is not None and step.kind == "extra_attacker":
+            cards = state.team(step.side).cards
+            return [ev.ExtraAttackerAdded(side=step.side, rule="22", player=min(
+                free_skaters(state, step.side), key=lambda p: cards[p].goal))]
+        return self.default.lines(state)
+
+    def shootout(self, state):
+        return self.default.shootout(state)
+
+
+def _all_tied(folder: Path) -> Path:
+    """A league folder whose ALD and BRK skaters all have penalty rating 50, so every
+    Chart A call is a tie (15)."""
+    import re
+
+    from replay.data.library import FIXTURES
+
+    (folder / "teams").mkdir(parents=True)
+    for team in ("ald", "brk"):
+        text = (Path(FIXTURES) / "dicehockey" / "teams" / f"{team}.toml").read_text()
+        (folder / "teams" / f"{team}.toml").write_text(
+            re.sub(r"(?m)^penalty = \d+$", "penalty = 50", text))
+    return folder
+
+
+def test_the_coachs_penalty_and_extra_attacker_picks_are_recorded_and_audited(
+        tmp_path: Path) -> None:
+    """15, 22: picks other than the default coach's audit clean (RecordedCoach hands them
+    to the rules, never re-decided); a forged pick outside the tie, or of a skater on the
+    ice, and a pick left out, are the audit's finding at their seq, with their rule."""
+    league = _all_tied(tmp_path / "league")
+    with open_store(tmp_path / "picks.db") as store:
+        for seed in range(8):  # a game with a delayed call (a tie is every call here)
+            simulate(store, "ALD", "BRK", seed=f"picks{seed}", ruleset="dicehockey",
+                     coach=_OtherPicks(), fixtures=league)
+            gid = f"ALD-BRK-picks{seed}-dicehockey"
+            events = read_game(store, gid)
+            if any(isinstance(e, ev.ExtraAttackerAdded) for e in events):
+                break
+        assert audit_game(store, gid).ok
+        at = next(i for i, e in enumerate(events) if isinstance(e, ev.PenaltyPlayerChosen))
+        tie = events[at - 1]
+        assert isinstance(tie, ev.PenaltyTied) and len(tie.players) == 5
+        assert events[at].player == tie.players[-1]
+        goalie = next(e.goalie for e in events if isinstance(e, ev.ShotTaken)
+                      and e.goalie and e.side != tie.side)
+        forged = msgspec.structs.replace(events[at], player=goalie)
+        report = audit_forged(store, gid, [*events[:at], forged, *events[at + 1:]])
+        assert not report.ok and report.failure.seq == at + 1
+        assert report.failure.rule == "15" and "the tie is between" in report.failure.recorded
+        at = next(i for i, e in enumerate(events) if isinstance(e, ev.ExtraAttackerAdded))
+        assert events[at - 1].delayed  # the InfractionRolled of the delayed call
+        on_ice = next(e for e in events[at:] if isinstance(e, ev.TimingSpaceCounted))
+        skater = (on_ice.home_on_ice if events[at].side == "home" else on_ice.away_on_ice)[0]
+        forged = msgspec.structs.replace(events[at], player=skater)
+        report = audit_forged(store, gid, [*events[:at], forged, *events[at + 1:]])
+        assert not report.ok and report.failure.seq == at + 1 and report.failure.rule == "22"
+        dropped = audit_forged(store, gid, [*events[:at], *events[at + 1:]])
+        assert not dropped.ok and dropped.failure.seq == at + 1

@@ -3,6 +3,9 @@ an illegal choice is refused with the rule and asked again, never recorded."""
 
 from __future__ import annotations
 
+import re
+
+import msgspec
 import pytest
 import typer
 
@@ -112,3 +115,163 @@ def _ask_recording(shown: list[str]):
         shown.append(text)
         return ask_at_table(text)
     return ask
+
+
+# --- DICE Hockey at the table (9, 12, 15, 22; the play command) ---------------------------
+
+def _dice_prompt(*typed: str):
+    """The DICE Hockey prompt coach answering ``typed`` in order; what it prints."""
+    from replay.systems import kit_for
+
+    answers, shown = list(typed), []
+
+    def ask(text: str) -> str:
+        shown.append(text)
+        return answers.pop(0)
+
+    return kit_for("dicehockey").prompt_coach(Prompter(ask, shown.append)), shown
+
+
+def _dice_state(puck: str = ""):
+    """ALD (home) v BRK at a whistle after home had the puck, or in play with ``puck``
+    (home's slot) holding it at the window his getting it opened."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "rules"))
+    from dicehockey_support import carry, new_state
+
+    state = new_state()
+    if puck:
+        carry(state, "home", puck)
+        state.coach_window, state.window = True, "puck"
+    else:
+        state.puck, state.coach_window, state.window, state.whistle_side = \
+            None, True, "stoppage", "home"
+    return state
+
+
+def test_dice_a_window_takes_one_change_a_team_and_home_answers_away() -> None:
+    """9: "The away team must make this decision first and then the home team can
+    counter": after away's change the prompt asks again; a second change of one team at
+    the same window is refused."""
+    state = _dice_state()
+    coach, shown = _dice_prompt("lines away 2 2", "lines away 3 1", "lines home 3 3", "")
+    away, home = coach.lines(state)
+    assert (away.side, away.forwards, away.defense) == ("away", 2, 2)
+    assert (home.side, home.forwards, home.defense) == ("home", 3, 3)
+    assert any("away has changed its lines at this window already" in s for s in shown)
+    assert (state.away.forwards, state.home.forwards) == (1, 1)  # the loop applies them
+
+
+def test_dice_in_play_a_person_starts_a_change_a_dump_and_a_goalie_pull() -> None:
+    """9: with his LD holding the puck a team may change its forward line, and dump; 22:
+    the goalie may be pulled at any window, for the skater the person names. The default
+    coach proposes nothing here, and the person is asked all the same."""
+    from engine.dicehockey.coach import DefaultCoach
+    from events.dicehockey import DumpDeclared, GoalieChanged, LinesChanged
+
+    state = _dice_state(puck="LD")
+    assert DefaultCoach().lines(state) == []
+    extra = state.home.team.lines.forwards[3][0]
+    coach, shown = _dice_prompt("lines home 2 1", f"pull home {extra}", "dump", "")
+    change, pull, dump = coach.lines(state)
+    assert isinstance(change, LinesChanged) and change.forwards == 2
+    assert isinstance(pull, GoalieChanged) and pull.pulled and pull.extra_attacker == extra
+    assert dump == DumpDeclared(side="home", player=state.puck[1], rule="9")
+    state.away.pulled = True  # 22: a dump against an empty net is rule 22's
+    coach, _ = _dice_prompt("dump", "")
+    assert coach.lines(state) == [DumpDeclared(side="home", player=state.puck[1], rule="22")]
+
+
+def test_dice_a_time_out_asks_whether_to_add_a_shot_turnover() -> None:
+    """12: "A team that calls time out does not have to add a shot/turnover"."""
+    state = _dice_state()
+    coach, shown = _dice_prompt("timeout home", "maybe", "n", "")
+    (called,) = [c for c in coach.lines(state) if type(c).__name__ == "TimeOutCalled"]
+    assert not called.add_space and called.period_length == state.length
+    assert sum("shot/turnover" in s for s in shown) >= 3  # asked, explained, asked again
+    coach, _ = _dice_prompt("timeout home", "y", "")
+    (called,) = coach.lines(state)
+    assert called.add_space and called.period_length == state.length + 1
+
+
+def test_dice_typed_at_the_coach_prompt_are_the_next_roll_and_help_is_short() -> None:
+    from replay.systems.dicehockey.prompt import HELP
+
+    state = _dice_state()
+    coach, shown = _dice_prompt("lines home 9 9", "hello", "4 3")
+    coach.watch(state)
+    assert coach.lines(state) == []  # the default coach proposes no change at a whistle
+    assert str(coach.roll(1)) == "4 3" and shown[-1].startswith("roll 1 for faceoff: 4 3")
+    assert not any(HELP in line for line in shown)
+    assert "  not understood: 'hello' ('help' lists the choices)" in shown
+    assert any("kept for the next roll" in line for line in shown)
+
+
+def test_dice_the_person_names_the_tied_penalty_and_the_extra_attacker() -> None:
+    """15: a tie in penalty ratings is the players' coach's call; 22: the offense's coach
+    names the extra attacker of a delayed penalty. Enter takes the default's habit."""
+    from engine.dicehockey.state import Step
+    from events.dicehockey import ExtraAttackerAdded, PenaltyPlayerChosen
+
+    state = _dice_state(puck="C")
+    team = state.home
+    lw, rw = state.home.lines.forwards[0][0], state.home.lines.forwards[0][2]
+    for pid in (lw, rw):
+        team.cards[pid] = msgspec.structs.replace(team.cards[pid], penalty=99)
+    state.pending = [Step("penalty_tie", side="home", source="skater", team="offense",
+                          number=1)]
+    last_name = team.cards[rw].name.split()[-1]
+    coach, shown = _dice_prompt("nobody", last_name)
+    assert coach.lines(state) == [PenaltyPlayerChosen(side="home", player=rw, rule="15")]
+    assert "  not one of them: 'nobody'" in shown
+    state.pending = [Step("extra_attacker", side="home")]
+    coach, _ = _dice_prompt(lw, "")  # on the ice: not a skater he may add
+    (added,) = coach.lines(state)
+    assert isinstance(added, ExtraAttackerAdded) and added.player != lw
+    coach, _ = _dice_prompt("7 2")  # dice: the habit's pick, and the next roll
+    assert coach.lines(state) == [added] and str(coach.roll(9)) == "7 2"
+
+
+def test_dice_play_stopped_says_resume_with_its_db_and_a_wrong_db_is_refused(
+        tmp_path, capsys) -> None:
+    """The resume hint names the database; following it resumes; a --resume into a
+    database that is not there is refused and creates nothing."""
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from replay.cli import app, main
+
+    db = tmp_path / "table games.db"
+    runner = CliRunner()
+    result = runner.invoke(app, ["play", "--home", "ALD", "--away", "BRK", "--ruleset",
+                                 "dicehockey", "--db", str(db)], input="q\n")
+    assert result.exit_code == 0, result.output
+    hint = result.output.split("resume with: ")[1].strip()
+    assert hint == f"rinklog play --resume ALD-BRK-live1 --db {shlex.quote(str(db))}"
+    result = runner.invoke(app, shlex.split(hint)[1:], input="q\n")
+    assert result.exit_code == 0 and "resumed after event" in result.output
+    missing = tmp_path / "rinklog.db"
+    assert main(["play", "--resume", "ALD-BRK-live1", "--db", str(missing)]) != 0
+    assert "no such database" in capsys.readouterr().err and not missing.exists()
+
+
+def test_dice_penalties_are_told_in_clears_and_timing_spaces() -> None:
+    """15: a minor is killed by two clears; 18: a fight sits five timing spaces. DICE Hockey
+    has no clock, so play says so rather than minutes."""
+    from engine.dicehockey.explain import describe
+    from events.dicehockey import PenaltyAssessed
+
+    state = _dice_state()
+    player = state.home.lines.forwards[0][0]
+    minor = PenaltyAssessed(id=1, side="home", player=player, infraction="Hooking",
+                            kind="minor", minutes=2, clears=2, spaces=0, short=True,
+                            period=1, space=3, roll=7, rule="15")
+    fight = msgspec.structs.replace(minor, infraction="Fighting", kind="fight", minutes=5,
+                                    clears=0, spaces=5, short=False)
+    assert describe(state, minor).endswith("Hooking, minor: 2 clears, a man short")
+    assert describe(state, fight).endswith("Fighting, fight: 5 timing spaces, "
+                                           "not short-handed")
+    assert not re.search(r"\bmin(utes)?\b", describe(state, minor) + describe(state, fight))

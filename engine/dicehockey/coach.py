@@ -7,12 +7,17 @@ the text lets it (9: by who has the puck) once the line has had its full shift (
 R-DH-9b), rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
 to kill penalties (15), dumps the puck when a tired unit cannot otherwise come off, calls
 its time out late when behind, pulls the goalie late when one or two goals behind (22)
-and sends its best shootout shooters (14). It is deterministic: the same state always
-gets the same choices.
+and sends its best shootout shooters (14). Where the text leaves a pick to the coach, its
+habits are: at a tie in a penalty-rating rank (15, 16), the tied player who stands first
+in slot order (LW, C, RW, LD, RD) takes the penalty; during a delayed penalty (22), the
+extra attacker is its skater off the ice with the widest goal range (the first on the
+team sheet among equals; at a second call in the same delay, the next such skater). It
+is deterministic: the same state always gets the same choices.
 """
 
 from __future__ import annotations
 
+from engine.dicehockey import penalties
 from engine.dicehockey.lines import (
     extra_attacker,
     held,
@@ -27,8 +32,10 @@ from engine.dicehockey.state import LINES, PAIRS, SIDES, GameState, TeamState, o
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
+    ExtraAttackerAdded,
     GoalieChanged,
     LinesChanged,
+    PenaltyPlayerChosen,
     ShootoutShootersChosen,
     TimeOutCalled,
 )
@@ -52,6 +59,11 @@ class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 
     def lines(self, state: GameState) -> list[Event]:
+        step = state.queue[0] if state.queue else None
+        if step is not None and step.kind == "penalty_tie":
+            return [self.penalty_tie(state, step.side, step.number)]
+        if step is not None and step.kind == "extra_attacker":
+            return [self.extra_attacker(state, step.side)]
         choices: list[Event] = []
         for side in ("away", "home"):
             goalie = self._goalie(state, side)
@@ -67,6 +79,21 @@ class DefaultCoach:
         if dump is not None:
             choices.append(dump)
         return choices
+
+    @staticmethod
+    def penalty_tie(state: GameState, side: str, rank: int) -> PenaltyPlayerChosen:
+        """15, its habit: of the tied players, the first in slot order takes it (the rank
+        counted down the slots: of two tied second and third, the first is second)."""
+        player = penalties.ranked(state, side, rank)
+        return PenaltyPlayerChosen(side=side, player=player, rule="15")
+
+    @staticmethod
+    def extra_attacker(state: GameState, side: str) -> ExtraAttackerAdded:
+        """22, its habit: the skater off the ice with the widest goal range."""
+        team = state.team(side)
+        free = penalties.free_skaters(state, side)
+        return ExtraAttackerAdded(side=side, player=max(free, key=lambda p: team.cards[p].goal),
+                                  rule="22")
 
     def shootout(self, state: GameState) -> ShootoutShootersChosen:
         """14: every available skater, best shootout range first."""

@@ -104,8 +104,21 @@ def why(state: GameState, event: Any, rolls: dict[int, ev.Roll]) -> str:
                 f"assists: {helpers}")
     if isinstance(event, ev.PenaltyAssessed):
         return (f"{head}{event.infraction} ({event.kind.replace('_', ' ')}, {event.minutes} "
-                f"min) to {_name(state, event.player, event.side)} ({_team(state, event.side)}):"
-                f" {event.clears} clears or {event.spaces} timing spaces")
+                f"min on the sheet) to {_name(state, event.player, event.side)} "
+                f"({_team(state, event.side)}): {served(event)}")
+    if isinstance(event, ev.PenaltyTied):
+        names = ", ".join(_name(state, p, event.side) for p in event.players)
+        chart = "the Special Play chart" if event.source == "special" else "Penalty Chart A"
+        return (f"{head}{_two(event.value)} on {chart}: the {event.team}'s #{event.rank} "
+                f"penalty rating is a tie ({names}); {_team(state, event.side)}'s coach "
+                "decides who took it")
+    if isinstance(event, ev.PenaltyPlayerChosen):
+        return (f"{head}{_team(state, event.side)}'s coach names "
+                f"{_name(state, event.player, event.side)} for the tied penalty")
+    if isinstance(event, ev.ExtraAttackerAdded):
+        return (f"{head}{_team(state, event.side)}'s coach adds "
+                f"{_name(state, event.player, event.side)} as the extra attacker of the "
+                "delayed penalty")
     if isinstance(event, ev.TimingSpaceCounted):
         return (f"{head}timing space {event.space} of period {event.period} "
                 f"({event.reason})")
@@ -134,6 +147,19 @@ def _lineup_words(state: GameState, event: ev.LineupRearranged) -> str:
             f"{'; '.join(moved) or 'no box changed'}")
 
 
+def served(event: ev.PenaltyAssessed) -> str:
+    """How a penalty is served in DICE Hockey, which has no clock: ``2 clears`` a man
+    short (15), ``5 timing spaces`` without (18, ruling R-DH-15d), the game, or a penalty
+    shot."""
+    if event.kind == "game_misconduct":
+        return "out for the game, not short-handed"
+    if event.kind == "penalty_shot":
+        return "a penalty shot"
+    if event.clears:
+        return f"{event.clears} clears, a man short"
+    return f"{event.spaces} timing spaces, not short-handed"
+
+
 def describe(state: GameState | None, event: Any) -> str | None:
     """One human line for ``rinklog play``; None for events not worth a line."""
     if isinstance(event, PeriodStarted):
@@ -157,7 +183,16 @@ def describe(state: GameState | None, event: Any) -> str | None:
                 f"({event.strength})")
     if isinstance(event, ev.PenaltyAssessed):
         return (f"penalty: {_name(state, event.player, event.side)} "
-                f"({_team(state, event.side)}) {event.infraction}, {event.minutes} min")
+                f"({_team(state, event.side)}) {event.infraction}, "
+                f"{event.kind.replace('_', ' ')}: {served(event)}")
+    if isinstance(event, ev.PenaltyTied):
+        return (f"  penalty: a tie between "
+                f"{', '.join(_name(state, p, event.side) for p in event.players)}")
+    if isinstance(event, ev.PenaltyPlayerChosen):
+        return f"  penalty on {_name(state, event.player, event.side)}"
+    if isinstance(event, ev.ExtraAttackerAdded):
+        return (f"  delayed penalty: {_name(state, event.player, event.side)} "
+                f"({_team(state, event.side)}) on as the extra attacker")
     if isinstance(event, ev.TurnoverRolled):
         return f"  turnover: {event.text}"
     if isinstance(event, ev.ShootoutAttempt):

@@ -51,6 +51,8 @@ from events.errors import RinklogError
 MAX_STEPS = 100_000  # a guard: a game takes a few hundred
 WINDOW_STEPS = frozenset({"faceoff", "pass", "dump", "en_attempt"})
 Decider = Callable[[GameState, Step, ev.Roll | None], list]
+# The steps that wait for a coach, and the section that asks him.
+CHOICE_RULES = {"shootout_choice": "14", "penalty_tie": "15", "extra_attacker": "22"}
 
 DECIDERS: dict[str, Decider] = {
     "start_period": periods.decide_start_period,
@@ -66,6 +68,7 @@ DECIDERS: dict[str, Decider] = {
     "penalty_what": penalties.decide_what,
     "assess": penalties.decide_assess,
     "special": specials.decide_special,
+    "special_penalty": specials.decide_special_penalty,
     "fight": specials.decide_fight,
     "games_missed": specials.decide_games_missed,
     "suspension": specials.decide_suspension,
@@ -82,8 +85,8 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     """The events the next step, with its roll (None for rollless steps), yields."""
     step = state.queue[0]
     if step.kind in CHOICE_STEPS:
-        raise IllegalChoice("14: the coaches' shootout shooters are owed here, "
-                            "not a rules decision")
+        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach's choice is owed here "
+                            f"({step.kind.replace('_', ' ')}), not a rules decision")
     return DECIDERS[step.kind](state, step, roll)
 
 
@@ -182,6 +185,9 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
     ev.PuckDumped: _dumped,
     ev.TurnoverRolled: _turnover,
     ev.PenaltyCalled: penalties.apply_called,
+    ev.PenaltyTied: penalties.apply_tied,
+    ev.PenaltyPlayerChosen: penalties.apply_chosen,
+    ev.ExtraAttackerAdded: penalties.apply_extra_attacker,
     ev.InfractionRolled: penalties.apply_infraction,
     ev.PenaltyAssessed: penalties.apply_assessed,
     ev.PenaltyErased: penalties.apply_erased,
@@ -199,6 +205,7 @@ SETTLES: dict[type, str] = {
     ev.ShotTaken: "shot",
     ev.TurnoverRolled: "turnover",
     ev.PenaltyCalled: "penalty_who",
+    ev.PenaltyTied: "penalty_who",
     ev.InfractionRolled: "penalty_what",
     ev.SpecialPlayRolled: "special",
     ev.FightRolled: "fight",
@@ -206,6 +213,7 @@ SETTLES: dict[type, str] = {
     ev.SuspensionRolled: "suspension",
     ev.ShootoutCardRolled: "so_card",
     ev.ShootoutAttempt: "so_shot",
+    ev.PlayStopped: "special_penalty",  # the special play's penalty, after a tie (15, 16)
 }
 
 
@@ -287,6 +295,10 @@ def _choice_fault(state: GameState, event: Event) -> str | None:
         return _goalie_fault(state, event)
     if isinstance(event, ev.LineupRearranged):
         return lineup_fault(state, event)
+    if isinstance(event, ev.PenaltyPlayerChosen):
+        return penalties.tie_fault(state, event)
+    if isinstance(event, ev.ExtraAttackerAdded):
+        return penalties.extra_attacker_fault(state, event)
     if isinstance(event, ev.ShootoutShootersChosen):
         if state.shootout is None or state.shootout.home:
             return "14: shooters are chosen once, when the shootout begins"
@@ -322,9 +334,10 @@ def steps(state: GameState, dice: DiceSource, coach: object,
     the coaches' choices at a window, then a roll and the decisions it brings.
 
     The coach needs ``lines(state)`` (line changes, dumps, time outs, the goalie, the
-    lineup cards when 10 lets them be re-set) and
-    ``shootout(state)``. ``coach_asked`` says the coach already had his say at the
-    current step (a game resumed just after his choices were stored).
+    lineup cards when 10 lets them be re-set; at a step that waits for him, who takes a
+    tied penalty, 15, or a delayed penalty's extra attacker, 22) and ``shootout(state)``.
+    ``coach_asked`` says the coach already had his say at the current step (a game resumed
+    just after his choices were stored).
     """
     for _ in range(MAX_STEPS):
         if state.finished:
@@ -339,10 +352,7 @@ def steps(state: GameState, dice: DiceSource, coach: object,
         coach_asked = False
         step = state.queue[0]
         if step.kind in CHOICE_STEPS:
-            choice = coach.shootout(state)
-            check_choice(state, choice)
-            evolve(state, choice)
-            yield [choice]
+            yield [_choose(state, step, coach)]
             continue
         batch: list[Event] = []
         roll = None
@@ -357,3 +367,20 @@ def steps(state: GameState, dice: DiceSource, coach: object,
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
+
+
+def _choose(state: GameState, step: Step, coach: object) -> Event:
+    """A step that waits for the coach: the shootout shooters (``coach.shootout``, 14), or
+    (``coach.lines``, its first choice) who takes a tied penalty (15) or a delayed
+    penalty's extra attacker (22)."""
+    if step.kind == "shootout_choice":
+        choice = coach.shootout(state)
+    else:
+        choices = list(coach.lines(state))
+        if not choices:
+            raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach made no choice at "
+                                f"{step.kind.replace('_', ' ')} for {step.side}")
+        choice = choices[0]
+    check_choice(state, choice)
+    evolve(state, choice)
+    return choice

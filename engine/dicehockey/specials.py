@@ -10,10 +10,10 @@ injured player leaves the game, play stops, and Games Missed says for how long (
 
 from __future__ import annotations
 
-from engine.dicehockey.cards import band
+from engine.dicehockey.cards import SpecialBand, band
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.passing import parity_defense
-from engine.dicehockey.penalties import ranked
+from engine.dicehockey.penalties import ranked, tied
 from engine.dicehockey.puck import whistle
 from engine.dicehockey.state import Call, GameState, Step, other
 from events.base import Event
@@ -21,6 +21,7 @@ from events.dicehockey import (
     FightRolled,
     GamesMissedRolled,
     InjuryRolled,
+    PenaltyTied,
     Roll,
     SpecialPlayRolled,
     SuspensionRolled,
@@ -48,11 +49,36 @@ def decide_special(state: GameState, step: Step, roll: Roll) -> list[Event]:
                 *whistle(state, "injury", "17")]
     if kind == "penalty_shot":  # 15: a take-down on a breakaway
         return [event, *whistle(state, "penalty", "15")]
-    sides = (offense, defense) if entry.team == "both" else \
-        (offense if entry.team == "offense" else defense,)
-    calls = tuple(Call(side, ranked(state, side, entry.rank), entry.infraction, entry.penalty)
-                  for side in sides)  # "both": matching penalties, 4 on 4 (15)
-    return [event, *whistle(state, "penalty", "15", calls)]
+    ties = [PenaltyTied(side=side, team="offense" if side == offense else "defense",
+                        rank=entry.rank, players=players, source="special",
+                        value=roll.value, roll=state.rolls, rule="15")
+            for side in _penalized(entry, offense) if len(players := tied(
+                state, side, entry.rank)) > 1]
+    if ties:  # 15: "If there is a tie, the players' coach gets to decide"
+        return [event, *ties]
+    return [event, *whistle(state, "penalty", "15", _calls(state, entry, offense, {}))]
+
+
+def _penalized(entry: SpecialBand, offense: str) -> tuple[str, ...]:
+    defense = other(offense)
+    if entry.team == "both":  # matching penalties, 4 on 4 (15)
+        return (offense, defense)
+    return (offense if entry.team == "offense" else defense,)
+
+
+def _calls(state: GameState, entry: SpecialBand, offense: str,
+           picks: dict[str, str]) -> tuple[Call, ...]:
+    """The special play's penalties: on the player of the entry's penalty-rating rank, or
+    the one his coach picked of a tie (15)."""
+    return tuple(Call(side, picks.get(side) or ranked(state, side, entry.rank),
+                      entry.infraction, entry.penalty) for side in _penalized(entry, offense))
+
+
+def decide_special_penalty(state: GameState, step: Step, roll: Roll | None) -> list[Event]:
+    """16, 15: the special play's penalty, assessed once its coach (or coaches) named the
+    tied player; play stops at once (ruling R-DH-15e)."""
+    entry = band(state.charts.special, step.number)
+    return whistle(state, "penalty", "15", _calls(state, entry, step.side, dict(step.picks)))
 
 
 def apply_special(state: GameState, event: SpecialPlayRolled) -> None:

@@ -40,22 +40,27 @@ class Step:
     side: str = ""  # whose step: the shooter's, the penalized player's, the dumping team's
     player: str = ""  # the shooter, the penalized or injured player, the carrier
     shot: str = ""  # shot: "PS", "GS" or "breakaway"; so_card/so_shot: the shot's kind
-    source: str = ""  # penalty_who, penalty_what: "skater" or "goalie" (15)
-    team: str = ""  # penalty_what: the penalized player's side
+    source: str = ""  # penalty_who, penalty_what, penalty_tie: "skater" or "goalie" (15)
+    team: str = ""  # penalty_what: the penalized player's side; penalty_tie: Chart A's team
     miss: str = ""  # shot: on a missed breakaway, the other team's slot that gets the puck
     reason: str = ""  # dump: "choice", "line_overstayed" or "21B"
-    number: int = 0  # so_card, so_shot: the shootout round
+    number: int = 0  # so_card, so_shot: the round; penalty_tie: the rank; special_penalty:
+    # the Special Play chart's number
     upto: int = 0  # so_shot: the range read (00-upto)
     card: str = ""  # so_shot: "shooter" or "goalie"
+    picks: tuple[tuple[str, str], ...] = ()  # special_penalty: (side, player) tie picks (15)
 
     @property
     def needs_roll(self) -> bool:
         return self.kind not in NO_ROLL_STEPS
 
 
+# Steps that wait for a coach: the shootout shooters (14), who takes a penalty when
+# Chart A names a tie (15: "the players' coach gets to decide"), and the extra attacker of
+# a delayed penalty (22: "take any player from any line").
+CHOICE_STEPS = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
 NO_ROLL_STEPS = frozenset({"start_period", "end_period", "end_game", "assess",
-                           "shootout_choice"})
-CHOICE_STEPS = frozenset({"shootout_choice"})
+                           "special_penalty", *CHOICE_STEPS})
 
 
 @dataclass(slots=True)

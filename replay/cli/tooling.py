@@ -8,6 +8,7 @@ replay/tooling/explain.py; errors a user can cause are RinklogErrors (one line, 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -511,6 +512,10 @@ def register(app: typer.Typer) -> None:
             raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                                "--late-penalty-house-rule/--ruleset/--optional-rule")
         options = game_options(optional_rule, ruleset)
+        if (resume or season) and not Path(db).exists():
+            # A game to resume (or a stored season's) is in an existing database: a wrong
+            # --db is refused, not answered with a new empty one.
+            raise RinklogError(f"{db}: no such database (give the --db the game is in)")
         with open_store(db) as store:
             loaded = load_league(league) if league else None
             scheduled = table_game(store, season, number) if season and number else None
@@ -543,7 +548,8 @@ def register(app: typer.Typer) -> None:
             except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
                 _out("")
                 _out(f"stopped: {store.version(gid)} events of {gid} kept; "
-                     f"resume with: rinklog play --resume {gid}")
+                     f"resume with: rinklog play --resume {shlex.quote(gid)} "
+                     f"--db {shlex.quote(str(db))}")
                 return
             _out(f"game over: {gid}  {store.version(gid)} events  "
                  f"head {store.head_hash(gid)[:8]}…")

@@ -85,6 +85,18 @@ class TableDice:
         self._ask, self._out = prompter.ask, prompter.out
         self._parse, self._roll_for = parse, roll_for
         self.state: Any = None
+        self._typed: Any = None  # dice typed at a coach prompt, kept for the next roll
+
+    def dice_typed(self, answer: str) -> bool:
+        """Whether ``answer``, typed at a coach prompt, is a roll: then it is kept for the
+        next roll (a person who rolled before answering loses nothing) and said so."""
+        try:
+            self._typed = self._parse(answer)
+        except RollError:
+            return False
+        self._out(f"  {answer.strip()}: dice, kept for the next roll "
+                  "(the coach's choice as shown)")
+        return True
 
     def watch(self, state: Any) -> None:
         self.state = state
@@ -99,6 +111,10 @@ class TableDice:
 
     def roll(self, n: int) -> Any:
         what = f" for {self._roll_for(self.state)}" if self.state is not None else ""
+        if self._typed is not None:  # typed at the coach prompt just before
+            typed, self._typed = self._typed, None
+            self._out(f"roll {n}{what}: {typed}")
+            return typed
         while True:
             text = self._ask(f"roll {n}{what} ({self.dice})")
             if text.lower() == "help":

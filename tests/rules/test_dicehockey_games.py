@@ -111,7 +111,7 @@ def test_a_full_game_looks_like_hockey() -> None:
 SETTLED_BY = {
     "faceoff": ev.FaceoffWon, "pass": ev.PassRolled, "shot": ev.ShotTaken,
     "turnover": ev.TurnoverRolled, "dump": ev.PuckDumped, "en_attempt": ev.PuckDumped,
-    "penalty_who": ev.PenaltyCalled, "penalty_what": ev.InfractionRolled,
+    "penalty_who": (ev.PenaltyCalled, ev.PenaltyTied), "penalty_what": ev.InfractionRolled,
     "special": ev.SpecialPlayRolled, "fight": ev.FightRolled,
     "games_missed": ev.GamesMissedRolled, "suspension": ev.SuspensionRolled,
     "so_card": ev.ShootoutCardRolled, "so_shot": ev.ShootoutAttempt,

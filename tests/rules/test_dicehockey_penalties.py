@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from dicehockey_support import (
     carry,
     crosby,
@@ -14,8 +15,11 @@ from dicehockey_support import (
     rate,
 )
 
-from engine.dicehockey.game import evolve
+from engine.dicehockey.coach import DefaultCoach
+from engine.dicehockey.errors import IllegalChoice
+from engine.dicehockey.game import DECIDERS, check_choice, evolve
 from engine.dicehockey.lines import on_ice
+from engine.dicehockey.penalties import tied
 from engine.dicehockey.puck import whistle
 from engine.dicehockey.state import Call, Step
 from events.dicehockey import (
@@ -29,6 +33,8 @@ from events.dicehockey import (
     PenaltyCalled,
     PenaltyEnded,
     PenaltyErased,
+    PenaltyPlayerChosen,
+    PenaltyTied,
     PlayStopped,
     ShootoutAttempt,
     SuspensionRolled,
@@ -61,12 +67,43 @@ def test_15_chart_a_33_is_the_offenses_second_highest_penalty_rating() -> None:
     assert (called[0].team, called[0].rank) == ("offense", 2)
 
 
-def test_15a_ruling_a_tie_goes_to_the_first_slot() -> None:
+def test_15_a_tie_in_penalty_ratings_is_the_players_coachs_call() -> None:
+    """15: "If there is a tie, the players' coach gets to decide who the penalty was on."
+    Chart A's 05 names the offense's highest penalty rating; LW and RW share it."""
     state = game()
-    rate(state, "home", "RW", penalty=60)
-    rate(state, "home", "LW", penalty=60)
-    called = decide(state, 5, Step("penalty_who", side="home", player="x", source="skater"))
-    assert called[0].player == pid(state, "home", "LW")
+    rw = rate(state, "home", "RW", penalty=60)
+    lw = rate(state, "home", "LW", penalty=60)
+    carry(state, "home", "C")
+    (tie,) = decide(state, 5, Step("penalty_who", side="home", player="x", source="skater"))
+    assert isinstance(tie, PenaltyTied) and tie.players == [lw, rw]
+    assert (tie.side, tie.team, tie.rank) == ("home", "offense", 1)
+    assert state.queue[0].kind == "penalty_tie" and state.queue[0].side == "home"
+    for wrong in (PenaltyPlayerChosen(side="home", player=pid(state, "home", "C"), rule="15"),
+                  PenaltyPlayerChosen(side="away", player=lw, rule="15")):
+        with pytest.raises(IllegalChoice, match="15"):
+            check_choice(state, wrong)
+    assert DefaultCoach().lines(state) == [PenaltyPlayerChosen(side="home", player=lw,
+                                                               rule="15")]
+    pick = PenaltyPlayerChosen(side="home", player=rw, rule="15")  # not the habit's
+    check_choice(state, pick)
+    evolve(state, pick)
+    (what,) = state.queue[:1]
+    assert (what.kind, what.player, what.team) == ("penalty_what", rw, "home")
+    events = decide(state, 6)  # Chart B: a hooking minor, on the player the coach named
+    assert isinstance(events[0], InfractionRolled) and events[0].player == rw
+
+
+def test_15_a_tie_across_two_ranks_offers_both_players_for_either_rank() -> None:
+    """Ratings 80, 60, 60, 10, 10: the second and the third highest are either of the two
+    60s, the fourth and fifth either of the two 10s."""
+    state = game()
+    rate(state, "away", "LD", penalty=80)
+    first = rate(state, "away", "C", penalty=60)
+    second = rate(state, "away", "RD", penalty=60)
+    assert tied(state, "away", 1) == [pid(state, "away", "LD")]
+    assert tied(state, "away", 2) == tied(state, "away", 3) == [first, second]
+    wingers = [pid(state, "away", "LW"), pid(state, "away", "RW")]  # plain(): 10 each
+    assert tied(state, "away", 4) == tied(state, "away", 5) == wingers
 
 
 def test_15_chart_b_06_is_a_hooking_minor_on_the_offense_stops_play() -> None:
@@ -99,10 +136,15 @@ def test_15_goalie_card_95_99_is_a_penalty() -> None:
 
 
 def delayed_on_away(state):
+    """A delayed minor on the away RD; the home coach adds his extra attacker (22)."""
     carry(state, "home", "C")
     player = pid(state, "away", "RD")
     decide(state, 6, Step("penalty_what", side="home", player=player, source="skater",
                           team="away"))
+    assert state.queue[0].kind == "extra_attacker"
+    (added,) = DefaultCoach().lines(state)
+    check_choice(state, added)
+    evolve(state, added)
     return player
 
 
@@ -110,7 +152,7 @@ def test_15_a_penalty_on_the_defense_is_delayed_with_an_extra_attacker() -> None
     state = game()
     delayed_on_away(state)
     assert state.delayed and state.puck == ("home", pid(state, "home", "C"))
-    assert "EA" in on_ice(state, "home") and state.queue[0].kind == "pass"
+    assert on_ice(state, "home")["EA"] == state.delayed_ea and state.queue[0].kind == "pass"
 
 
 def test_15_a_delayed_penalty_is_assessed_when_the_defense_gains_the_puck() -> None:
@@ -243,10 +285,52 @@ def test_15_a_major_needs_five_clears_and_survives_goals() -> None:
     assert not any(isinstance(e, PenaltyEnded) for e in events) and state.away.penalties
 
 
+def special(state, value: int, picks: dict[str, str] | None = None) -> list:
+    """The Special Play chart's ``value`` for the home C; a tie in the penalty-rating rank
+    it names is settled by the coach (15): ``picks`` by side, else the default coach's."""
+    events = decide(state, value, Step("special", side="home", player=pid(state, "home", "C")))
+    while state.queue[0].kind == "penalty_tie":
+        step = state.queue[0]
+        (pick,) = DefaultCoach().lines(state)
+        if picks and step.side in picks:
+            pick = PenaltyPlayerChosen(side=step.side, player=picks[step.side], rule="15")
+        check_choice(state, pick)
+        evolve(state, pick)
+        events.append(pick)
+    if state.queue[0].kind == "special_penalty":
+        for event in DECIDERS["special_penalty"](state, state.queue[0], None):
+            evolve(state, event)
+            events.append(event)
+    return events
+
+
+def test_16_15_a_tie_in_a_special_plays_rank_is_the_coachs_call() -> None:
+    """16's 63 names the offense's #2 penalty rating; LW and RW share it (15: "If there is
+    a tie, the players' coach gets to decide"). Matching penalties (56) ask each team whose
+    rank is tied; the penalties are assessed once both are named."""
+    state = game()
+    lw = rate(state, "home", "LW", penalty=60)
+    rw = rate(state, "home", "RW", penalty=60)
+    carry(state, "home", "C")
+    events = special(state, 63, picks={"home": rw})
+    tie = next(e for e in events if isinstance(e, PenaltyTied))
+    assert (tie.players, tie.source, tie.rank, tie.value) == ([lw, rw], "special", 2, 63)
+    assessed = next(e for e in events if isinstance(e, PenaltyAssessed))
+    assert (assessed.player, assessed.kind) == (rw, "double_minor")
+    assert isinstance(events[-1], PlayStopped) and state.queue[0].kind == "faceoff"
+    state = game()  # plain(): every away skater rated 10, the home C (Crosby) 30
+    carry(state, "home", "C")
+    centre, rd = pid(state, "home", "C"), pid(state, "away", "RD")
+    events = special(state, 56, picks={"away": rd})  # matching minors to each #1
+    assert [e.side for e in events if isinstance(e, PenaltyTied)] == ["away"]
+    boxed = {e.side: e.player for e in events if isinstance(e, PenaltyAssessed)}
+    assert boxed == {"home": centre, "away": rd}
+
+
 def test_15_game_misconduct_is_not_short_handed_and_one_die_suspends() -> None:
     state = game()
     carry(state, "home", "C")
-    events = decide(state, 81, Step("special", side="home", player=pid(state, "home", "C")))
+    events = special(state, 81)
     assessed = next(e for e in events if isinstance(e, PenaltyAssessed))
     assert assessed.kind == "game_misconduct" and not assessed.short
     assert state.away.men_short() == 0 and assessed.player not in on_ice(state, "away").values()
@@ -270,7 +354,7 @@ def test_16_special_63_is_a_double_minor_for_roughing_to_the_offenses_number_two
 def test_15_matching_minors_skate_4_on_4() -> None:
     state = game()
     carry(state, "home", "C")
-    decide(state, 56, Step("special", side="home", player=pid(state, "home", "C")))
+    special(state, 56)
     assert state.home.men_short() == state.away.men_short() == 1
 
 

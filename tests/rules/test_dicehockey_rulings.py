@@ -6,12 +6,14 @@ import pytest
 from dicehockey_support import carry, crosby, decide, new_state, pid, plain, put, rate
 
 from engine.dicehockey import faceoffs
+from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import on_ice, slots_for
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.state import Call, Step
 from events.dicehockey import (
     DumpDeclared,
+    ExtraAttackerAdded,
     GoalieChanged,
     LinesChanged,
     PenaltyEnded,
@@ -143,14 +145,39 @@ def test_r_19a_a_breakaway_is_its_possessions_first_shot_and_a_timing_space() ->
     assert any(isinstance(e, TimingSpaceCounted) and e.reason == "shot" for e in events)
 
 
-def test_r_22b_the_delayed_extra_attacker_is_the_free_skater_with_the_widest_range() -> None:
+def test_22_the_offenses_coach_picks_the_delayed_penalty_extra_attacker() -> None:
+    """22: "take any player from any line and add him to the line currently on the ice":
+    the coach's pick of any dressed skater off the ice; the default coach's habit is the
+    widest goal range."""
     state = new_state()
     carry(state, "home", "C")
     decide(state, 6, Step("penalty_what", side="home", player=pid(state, "away", "RD"),
                           source="skater", team="away"))
-    on = set(on_ice(state, "home").values()) - {state.delayed_ea}
+    assert state.queue[0].kind == "extra_attacker" and state.queue[0].side == "home"
+    on = set(on_ice(state, "home").values())
     free = [c for c in state.home.team.skaters if c.id not in on]
-    assert state.delayed_ea == max(free, key=lambda c: c.goal).id
+    habit = DefaultCoach().lines(state)
+    assert habit == [ExtraAttackerAdded(side="home", player=max(free, key=lambda c: c.goal).id,
+                                        rule="22")]
+    for wrong in (pid(state, "home", "LW"), state.home.goalie, pid(state, "away", "LW")):
+        with pytest.raises(IllegalChoice, match="22"):
+            check_choice(state, ExtraAttackerAdded(side="home", player=wrong, rule="22"))
+    narrowest = min(free, key=lambda c: c.goal).id
+    pick = ExtraAttackerAdded(side="home", player=narrowest, rule="22")
+    check_choice(state, pick)
+    evolve(state, pick)
+    assert on_ice(state, "home")["EA"] == narrowest and state.queue[0].kind == "pass"
+    with pytest.raises(IllegalChoice, match="22"):  # no second pick without a new call
+        check_choice(state, pick)
+    # a second delayed call in the same delay: he is named again, the same or another;
+    # the habit names the widest range off the ice (the one on is on the ice)
+    decide(state, 6, Step("penalty_what", side="home", player=pid(state, "away", "LD"),
+                          source="skater", team="away"))
+    assert state.queue[0].kind == "extra_attacker" and len(state.delayed) == 2
+    check_choice(state, pick)  # keeping him
+    (again,) = DefaultCoach().lines(state)
+    assert again.player != narrowest and again.player == max(
+        (c for c in free if c.id != narrowest), key=lambda c: c.goal).id
 
 
 def test_r_22e_the_goalie_is_pulled_for_a_free_skater_at_a_window() -> None:

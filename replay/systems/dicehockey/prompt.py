@@ -1,11 +1,14 @@
 """The prompt coach of ``rinklog play`` for DICE Hockey: two ten-sided dice typed as
 ``red white``, and the coach's choices at the table (lines, dumps, the time out, the
-goalie, the lineup cards when 10 lets them be re-set, shootout shooters), each checked
-by the rules before it is kept."""
+goalie, the lineup cards when 10 lets them be re-set, who takes a tied penalty, the
+delayed penalty's extra attacker, shootout shooters), each checked by the rules before
+it is kept."""
 
 from __future__ import annotations
 
 import copy
+
+import msgspec
 
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import parse_roll
@@ -13,31 +16,40 @@ from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.explain import roll_for
 from engine.dicehockey.game import check_choice, evolve
 from engine.dicehockey.lines import LINEUP_WHEN, extra_attacker, rearranged, slots_for
-from engine.dicehockey.state import SIDES, GameState, TeamState
+from engine.dicehockey.penalties import free_skaters, tied
+from engine.dicehockey.state import SIDES, GameState, Step, TeamState, other
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
+    ExtraAttackerAdded,
     GoalieChanged,
     LinesChanged,
     LineupRearranged,
+    PenaltyPlayerChosen,
     ShootoutShootersChosen,
     TimeOutCalled,
 )
 from replay.systems.kit import Prompter, TableDice
 
-HELP = ("enter = as shown; 'none' = no change; 'lines home|away F D' (forward line 1-4, "
-        "pair 1-3); 'timeout home|away'; 'pull home|away' / 'back home|away' (the goalie); "
-        "'dump' (the team with the puck); lineup cards (10: between periods, at that team's "
-        "time out, after its player's injury): 'cards home|away' shows them, 'swap home|away "
-        "ID ID' swaps two skaters' boxes, 'lineup home|away LW,C,RW/LW,C,RW/LW,C,RW/LW,C,RW "
-        "LD,RD/LD,RD/LD,RD' sets every box (then asked again)")
+HELP = ("enter = as shown (once you chose: done); 'none' = no change; 'lines home|away F D' "
+        "(forward line 1-4, pair 1-3; each team once a window, away then home may answer); "
+        "'timeout home|away' (then asked whether to add a shot/turnover); 'pull home|away "
+        "[ID]' / 'back home|away' (the goalie); 'dump' (the team with the puck); lineup cards "
+        "(10: between periods, at that team's time out, after its player's injury): 'cards "
+        "home|away' shows them, 'swap home|away ID ID' swaps two skaters' boxes, 'lineup "
+        "home|away LW,C,RW/LW,C,RW/LW,C,RW/LW,C,RW LD,RD/LD,RD/LD,RD' sets every box; dice "
+        "typed here are kept for the next roll")
 
 
 class PromptCoach(TableDice):
     """Dice and coach choices typed at the table; enter takes the DefaultCoach's choices.
 
-    The person is asked at every stoppage, and during play whenever the default coach
-    would choose something (so a dump or a change is never made behind his back)."""
+    The person is asked at every window the rules open (9: every stoppage, a dump, and in
+    play each time the puck changes hands), so a change, a dump or a goalie pull is his
+    to start; each choice is judged by the rules on the game as the choices before it
+    leave it, and he may go on choosing (the home team answers the away team's change)
+    until enter. At a tie on Penalty Chart A (15) and a delayed penalty's extra attacker
+    (22) he names the player."""
 
     dice = "red white"
     dice_help = "type the two ten-sided dice: red (tens), then white (ones), e.g. 4 3 for 43"
@@ -47,11 +59,11 @@ class PromptCoach(TableDice):
         self.default = DefaultCoach()
 
     def lines(self, state: GameState) -> list[Event]:
-        """One choice, or (10) a time out and lineup cards re-set, each judged on the game
-        as the choices before it leave it."""
+        """The choices of a window, in the order typed; or the one pick a step waits for."""
+        step = state.queue[0] if state.queue else None
+        if step is not None and step.kind in ("penalty_tie", "extra_attacker"):
+            return [self._pick(state, step)]
         proposal = self.default.lines(state)
-        if state.puck is not None and not proposal:
-            return []
         chosen: list[Event] = []
         trial = state
         while True:
@@ -68,44 +80,74 @@ class PromptCoach(TableDice):
             if answer.lower() == "help":
                 self._out("  " + HELP)
                 continue
-            if not answer:
+            if not answer or self.dice_typed(answer):
                 return chosen or proposal
             if answer.lower() == "none":
                 return chosen
             choice = self._choice(trial, answer)
             if choice is None:
                 continue
-            try:  # the rules judge it now: nothing illegal is handed to the loop
-                check_choice(trial, choice)
+            problem = _twice(chosen, choice)
+            if problem is None:
+                try:  # the rules judge it now: nothing illegal is handed to the loop
+                    check_choice(trial, choice)
+                except IllegalChoice as err:
+                    problem = str(err)
+            if problem is not None:
+                self._out(f"  not allowed: {problem}")
+                continue
+            trial = copy.deepcopy(trial) if trial is state else trial
+            evolve(trial, choice)  # the next choice is judged after this one
+            chosen.append(choice)
+
+    def _pick(self, state: GameState, step: Step) -> Event:
+        """15: who of the tied players took the penalty; 22: the delayed penalty's extra
+        attacker. Enter takes the default coach's habit."""
+        proposal = self.default.lines(state)[0]
+        team = state.team(step.side)
+        if isinstance(proposal, PenaltyPlayerChosen):
+            players = tied(state, step.side, step.number)
+            chart = "the Special Play chart's" if step.source == "special" else "Chart A's"
+            question = (f"{team.team.id}: penalty on whom? {chart} #{step.number} "
+                        f"({step.team}) is a tie (15)")
+        else:
+            kept = [state.delayed_ea] if state.delayed_ea else []  # a second call: may stay
+            players = kept + free_skaters(state, step.side)
+            question = (f"{team.team.id} adds an extra attacker for the delayed penalty "
+                        "(22)")
+        self._out("  " + ", ".join(f"{_name(team, p)} ({p})" for p in players))
+        while True:
+            answer = self._ask(f"{question} [enter = {proposal.player}; an id or a name]")
+            if not answer or self.dice_typed(answer):
+                return proposal
+            if answer.lower() == "help":
+                self._out("  name one of the players listed, by id or name")
+                continue
+            player = _player(team, players, answer)
+            if player is None:
+                self._out(f"  not one of them: {answer!r}")
+                continue
+            choice = msgspec.structs.replace(proposal, player=player)
+            try:
+                check_choice(state, choice)
             except IllegalChoice as err:
                 self._out(f"  not allowed: {err}")
                 continue
-            if not isinstance(choice, (TimeOutCalled, LineupRearranged)):
-                return [*chosen, choice]
-            trial = copy.deepcopy(trial) if trial is state else trial
-            evolve(trial, choice)  # 10: the lineup cards may be re-set after a time out
-            chosen.append(choice)
+            return choice
 
     def _choice(self, state: GameState, answer: str) -> Event | None:
         words = answer.lower().split()
         side = words[1] if len(words) > 1 and words[1] in ("home", "away") else None
         if words[0] == "dump" and state.puck is not None:
-            return DumpDeclared(side=state.puck[0], player=state.puck[1], rule="9")
+            empty_net = state.team(other(state.puck[0])).pulled  # 22: against an empty net
+            return DumpDeclared(side=state.puck[0], player=state.puck[1],
+                                rule="22" if empty_net else "9")
         if words[0] == "timeout" and side:
-            return TimeOutCalled(side=side, add_space=True, period_length=state.length + 1,
+            add = self._add_space()
+            return TimeOutCalled(side=side, add_space=add, period_length=state.length + add,
                                  rule="12")
         if words[0] in ("pull", "back") and side:
-            team = state.team(side)
-            extra = None
-            if words[0] == "pull":
-                on = set(slots_for(team, team.forwards, team.defense).values())
-                free = [c for c in team.team.skaters if c.id not in on and c.id not in team.out]
-                if not free:
-                    self._out("  no skater free to come on for the goalie")
-                    return None
-                extra = max(free, key=lambda c: c.goal).id
-            return GoalieChanged(side=side, goalie=team.goalie, pulled=words[0] == "pull",
-                                 extra_attacker=extra, rule="22")
+            return self._goalie(state, side, words)
         if words[0] == "lines" and side and len(words) == 4 and words[2].isdigit() \
                 and words[3].isdigit():
             team = state.team(side)
@@ -118,8 +160,37 @@ class PromptCoach(TableDice):
                                 rule="9")
         if words[0] in ("cards", "swap", "lineup") and side:
             return self._lineup(state.team(side), words)
-        self._out(f"  not understood: {answer!r} ({HELP})")
+        self._out(f"  not understood: {answer!r} ('help' lists the choices)")
         return None
+
+    def _add_space(self) -> bool:
+        """12: "they can choose if they want to, to add 1 shot/turnover to the period"."""
+        while True:
+            answer = self._ask("add one shot/turnover to the period (12)? [y/n]").lower()
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self._out("  y adds one shot/turnover to the period, n does not")
+
+    def _goalie(self, state: GameState, side: str, words: list[str]) -> GoalieChanged | None:
+        """22: 'pull SIDE [ID]' (the default: the free skater with the widest goal range),
+        'back SIDE'."""
+        team = state.team(side)
+        if words[0] == "back":
+            return GoalieChanged(side=side, goalie=team.goalie, pulled=False,
+                                 extra_attacker=None, rule="22")
+        on = set(slots_for(team, team.forwards, team.defense).values())
+        free = [c.id for c in team.team.skaters if c.id not in on and c.id not in team.out]
+        if not free:
+            self._out("  no skater free to come on for the goalie")
+            return None
+        extra = max(free, key=lambda p: team.cards[p].goal)
+        if len(words) > 2:
+            extra = _player(team, free, " ".join(words[2:]))
+            if extra is None:
+                self._out(f"  not a free skater of {team.team.id}: {' '.join(words[2:])!r}")
+                return None
+        return GoalieChanged(side=side, goalie=team.goalie, pulled=True,
+                             extra_attacker=extra, rule="22")
 
     def _lineup(self, team: TeamState, words: list[str]) -> LineupRearranged | None:
         """10: ``cards`` shows the lineup cards; ``swap`` and ``lineup`` re-set them."""
@@ -150,7 +221,7 @@ class PromptCoach(TableDice):
                       f"{', '.join(order.away_shooters[:3])}")
             answer = self._ask("shootout? [enter = as shown; 'home ID,ID,ID' or "
                                "'away ID,ID,ID']")
-            if not answer:
+            if not answer or self.dice_typed(answer):
                 return order
             words = answer.split()
             if len(words) == 2 and words[0] in ("home", "away"):
@@ -184,11 +255,40 @@ def _words(state: GameState, choice: Event) -> str:
     if isinstance(choice, DumpDeclared):
         return f"{state.team(choice.side).team.id} dumps the puck"
     if isinstance(choice, TimeOutCalled):
-        return f"{state.team(choice.side).team.id} time out"
+        added = ", one shot/turnover added" if choice.add_space else ""
+        return f"{state.team(choice.side).team.id} time out{added}"
     if isinstance(choice, GoalieChanged):
         what = "pulls its goalie" if choice.pulled else "puts its goalie back"
         return f"{state.team(choice.side).team.id} {what}"
     if isinstance(choice, LineupRearranged):
         return f"{state.team(choice.side).team.id} lineup cards re-set"
+    if isinstance(choice, (PenaltyPlayerChosen, ExtraAttackerAdded)):
+        return f"{state.team(choice.side).team.id} names {choice.player}"
     return type(choice).__name__
 
+
+
+def _twice(chosen: list[Event], choice: Event) -> str | None:
+    """9: one line change per team at a window (the other team may answer it)."""
+    if isinstance(choice, LinesChanged) and any(
+            isinstance(c, LinesChanged) and c.side == choice.side for c in chosen):
+        return f"9: {choice.side} has changed its lines at this window already"
+    if isinstance(choice, (DumpDeclared, TimeOutCalled, GoalieChanged)) and any(
+            type(c) is type(choice) and getattr(c, "side", "") == choice.side for c in chosen):
+        return f"{choice.rule}: {choice.side} has made that choice at this window already"
+    return None
+
+
+def _name(team: TeamState, pid: str) -> str:
+    card = team.cards.get(pid)
+    return card.name if card is not None else pid
+
+
+def _player(team: TeamState, players: list[str], answer: str) -> str | None:
+    """The one of ``players`` named by ``answer``: his id, his name or his last name."""
+    text = answer.strip().lower()
+    for pid in players:
+        name = _name(team, pid).lower()
+        if text in (pid, name, name.split()[-1]):
+            return pid
+    return None
