@@ -116,7 +116,10 @@ class TeamBox:
 class Play:
     """A play, face-off to face-off (whistle to whistle, and the line changes after the
     whistle): its period, time from its first line to its last, the score (away-home)
-    after it, one line telling it and its every event's line (``rinklog play``'s)."""
+    after it, one line telling it (which opens with the face-off and ends with the
+    whistle) and the line of every event between (``rinklog play``'s, but for the line
+    changes, which the shift chart draws, and Hockey Bones's action rolls that came to a
+    pass or a shot: the pass's or the shot's own line follows)."""
 
     period: str
     time: str
@@ -244,19 +247,21 @@ def _counted(n: int, word: str) -> str:
 
 
 def _play(lines: list[Any], label: str, unit: TimeUnit) -> Play:
-    """One line for a play: its face-off, how many passes and turnovers, then its shots,
-    saves, goals, penalties and whistle in the system's words."""
-    passes = sum(1 for x in lines if x.kind == "pass")
-    turnovers = sum(1 for x in lines if x.kind == "turnover")
+    """One line for a play: its face-off; how many passes, turnovers and shots; then its
+    goals, penalties and the like and its whistle in the system's words."""
     told = [x.text for x in lines[:1] if x.kind == "faceoff"]
-    told += [_counted(n, w) for n, w in ((passes, "pass"), (turnovers, "turnover")) if n]
-    told += [x.text for x in lines[1:] if x.kind in ("key", "goal")]
+    told += [_counted(sum(1 for x in lines if x.kind == kind), word)
+             for kind, word in (("pass", "pass"), ("turnover", "turnover"), ("shot", "shot"))
+             if any(x.kind == kind for x in lines)]
+    told += [x.text for x in lines[1:] if x.kind in ("key", "goal", "whistle")]
     if not told:
         told = [lines[0].text]
     start, end = (unit.show(f(x.time for x in lines)) for f in (min, max))
     return Play(period=label, time=start if start == end else f"{start}–{end}",
                 score=f"{lines[-1].away}-{lines[-1].home}", text=" · ".join(told),
-                detail=[x.text for x in lines], goal=any(x.kind == "goal" for x in lines))
+                detail=[x.text for x in lines[1 if lines[0].kind == "faceoff" else 0:]
+                        if x.kind not in ("echo", "whistle", "change")],
+                goal=any(x.kind == "goal" for x in lines))
 
 
 def _goal_times(plays: list[Any], sheet: Scoresheet) -> list[Any]:

@@ -22,14 +22,14 @@ from replay.reports.units import TimeUnit
 from replay.tooling.games import load_inputs, read_game
 
 # What each event is in a play (whistle to whistle), for the play-by-play's one line a
-# play: a face-off opens a play; passes and turnovers are counted; the rest of KEY is
-# told in the line; every other line is the play's detail only.
+# play: a face-off opens a play; passes, turnovers and shots are counted; goals, the rest
+# of KEY and the whistle are told in the line; every other line is the play's detail.
 FACEOFFS = (bones_events.FaceoffRolled, dice_events.FaceoffWon, PeriodStarted)
 PASSES = (bones_events.PuckPassed, dice_events.PassRolled)
 TURNOVERS = (bones_events.PuckIntercepted, dice_events.TurnoverRolled)
+SHOTS = (bones_events.ShotTaken, dice_events.ShotTaken)
 GOALS = (bones_events.GoalScored, dice_events.GoalScored)
-KEY = (*GOALS, bones_events.ShotTaken, dice_events.ShotTaken, bones_events.GoalieResult,
-       bones_events.PenaltyAssessed, dice_events.PenaltyAssessed, bones_events.PlayStopped,
+KEY = (*GOALS, bones_events.PenaltyAssessed, dice_events.PenaltyAssessed, bones_events.PlayStopped,
        dice_events.PuckDumped, bones_events.ShootoutAttempt, dice_events.ShootoutAttempt,
        bones_events.PenaltyShotAwarded, bones_events.GoalieInjured, dice_events.InjuryRolled,
        dice_events.FightRolled, PeriodEnded, GameEnded)
@@ -46,16 +46,26 @@ class PlayLine:
     away: int
     home: int
     text: str
-    kind: str  # "faceoff", "pass", "turnover", "goal", "key" or "detail"
+    kind: str  # "faceoff", "pass", "turnover", "shot", "goal", "key", "whistle", "detail",
+    # "change" or "echo"
 
 
 def _kind(event: Any) -> str:
+    if isinstance(event, bones_events.ActionResolved) and event.result in ("pass", "shot"):
+        return "echo"  # Hockey Bones 8.00: the action came to a pass or a shot, which the
+        # next line (the pass, the shot) tells again with its passer or shooter
+    if isinstance(event, (bones_events.LinesChanged, dice_events.LinesChanged)):
+        return "change"  # drawn in the shift chart: each change ends shifts and starts others
     if isinstance(event, FACEOFFS):
         return "faceoff"
     if isinstance(event, PASSES):
         return "pass"
     if isinstance(event, TURNOVERS):
         return "turnover"
+    if isinstance(event, SHOTS):
+        return "shot"
+    if isinstance(event, bones_events.PlayStopped):
+        return "whistle"
     if isinstance(event, GOALS):
         return "goal"
     return "key" if isinstance(event, KEY) else "detail"

@@ -8,7 +8,7 @@ Hockey season has its own, simpler site (matrix_site.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -224,8 +224,14 @@ def build_season_site(season_id: str, league: str,
     return SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams)
 
 
-def season_files(store: EventStore, season_id: str) -> dict[str, str]:
-    """Every page of a season's site, by its path in the site's folder."""
+STYLE = "style.css"  # the site's one stylesheet, shared by its pages
+
+
+def season_files(store: EventStore, season_id: str,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+    """Every page of a season's site, by its path in the site's folder, and the style
+    sheet its pages share (a game page alone, ``report GAME``, has it inline).
+    ``progress(done, total)`` hears of each game's page as it is made."""
     if is_matrix_season(store, season_id):
         return matrix_files(store, season_id)
     season = load_season(store, season_id)
@@ -233,19 +239,22 @@ def season_files(store: EventStore, season_id: str) -> dict[str, str]:
     if season.created.divisions:
         tables += division_standings(store, season, "division")
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
-    files, sheets, per_game = {}, [], []
-    for game_id in season.game_ids:
+    files, sheets, per_game = {STYLE: render("_style.css.j2")}, [], []
+    total = len(season.game_ids)
+    for done, game_id in enumerate(season.game_ids, start=1):
         game = load_game(store, game_id)
         sheets.append((numbers.get(game_id, 0), game.sheet))
         per_game.append(game.stats)
         files[game_href(game_id)] = render(
-            "game.html.j2", page=game.page(),
+            "game.html.j2", page=game.page(), css=f"../{STYLE}",
             nav=[("../index.html", f"Season {season_id}"),
                  *[(f"../{team_href(t)}", t) for t in (game.sheet.away.team, game.sheet.home.team)]])
+        if progress is not None:
+            progress(done, total)
     site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
                              game_proofs(store, season_id))
-    files["index.html"] = render("season.html.j2", site=site, nav=[])
+    files["index.html"] = render("season.html.j2", site=site, nav=[], css=STYLE)
     for team in site.teams:
-        files[team_href(team.team)] = render("team.html.j2", site=site, team=team,
+        files[team_href(team.team)] = render("team.html.j2", site=site, team=team, css=f"../{STYLE}",
                                              nav=[("../index.html", f"Season {season_id}")])
     return files

@@ -144,28 +144,28 @@ def _ticks(lengths: dict[int, int], origin: dict[int, float], scale: float,
             for p, n in lengths.items() for t in range(300, n, 300)]
 
 
-def _hundredths(value: float) -> int:
-    return round(value * 100)
+def _tenths(value: float) -> int:
+    return round(value * 10)
 
 
-def _n(hundredths: int) -> str:
-    """A number of hundredths as the path writes it: ``1234`` -> ``12.34``, ``50`` -> ``.5``."""
-    sign, n = ("-" if hundredths < 0 else ""), abs(hundredths)
-    whole, frac = divmod(n, 100)
-    tail = f"{frac:02d}".rstrip("0")
+def _n(tenths: int) -> str:
+    """A number of tenths as the path writes it: ``123`` -> ``12.3``, ``5`` -> ``.5``."""
+    sign, n = ("-" if tenths < 0 else ""), abs(tenths)
+    whole, frac = divmod(n, 10)
+    tail = f"{frac}".rstrip("0")
     return f"{sign}{whole if whole or not tail else ''}{'.' + tail if tail else ''}"
 
 
 def track_path(bars: list[Bar]) -> str:
     """One row's shifts as one path stroked as thick as a bar (butt ends: each segment
     draws exactly its bar's rectangle): the first bar from an absolute point at the row's
-    middle, each next one a relative move from where the last one ended, to the
-    hundredth of a pixel each :class:`Bar` has."""
+    middle, each next one a relative move from where the last one ended, to a tenth of
+    a pixel (the ends of :class:`Bar` rounded, so no error adds up along the row)."""
     parts, at = [], None
     for b in bars:
-        x, w = _hundredths(b.x), _hundredths(b.width)
+        x, w = _tenths(b.x), _tenths(b.x + b.width) - _tenths(b.x)
         if at is None:
-            parts.append(f"M{_n(x)} {_n(_hundredths(b.y + b.height / 2))}")
+            parts.append(f"M{_n(x)} {_n(_tenths(b.y + b.height / 2))}")
         else:
             parts.append(f"m{_n(x - at)} 0")
         parts.append(f"h{_n(w)}")
