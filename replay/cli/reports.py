@@ -62,7 +62,9 @@ def report(
 
                 files = write_season_report(store, season or "", output, force=force,
                                             progress=tick)
-            out(f"wrote {len(files)} pages into {output} (open {output / 'index.html'})")
+            pages = sum(1 for f in files if f.suffix == ".html")
+            shared = " and the style sheet they share" if len(files) > pages else ""
+            out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")
 
 
 def register(app: typer.Typer) -> None:
