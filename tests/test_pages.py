@@ -32,7 +32,7 @@ from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
 from replay.tooling import merkle
 from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
-from tests.pages_data import BONES, FACEOFF, GAMES, MATRIX, SEASON, build_db
+from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON, build_db
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
 
@@ -307,7 +307,7 @@ def _page_proofs(text: str) -> list[tuple[str, dict]]:
     return [(head, json.loads(html.unescape(proof))) for head, proof in found]
 
 
-@pytest.mark.parametrize("season", [SEASON, MATRIX])
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON, MATRIX])
 def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_path: Path,
                                                                 season: str) -> None:
     """Every game of the season's tree is on its page with its head and a proof that
@@ -318,7 +318,7 @@ def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_pat
     with open_store(db, create=False) as store:
         games = season_leaves(store, season)
         receipt = season_receipt(store, season)
-    assert len(shown) == len(games) == (8 if season == SEASON else 66)
+    assert len(shown) == len(games) == {SEASON: 8, DICE_SEASON: 4, MATRIX: 66}[season]
     by_game = {p["game"]: (head, p) for head, p in shown}
     assert sorted(by_game) == sorted(g.game for g in games)
     for g in games:
@@ -405,14 +405,15 @@ def test_the_shift_chart_alone_has_a_key(db: Path, tmp_path: Path) -> None:
     assert all(view.plot_y + view.plot_height < i.y < view.height for i in view.legend)
 
 
-def _season_site(db: Path, tmp_path: Path) -> Path:
+def _season_site(db: Path, tmp_path: Path, season: str = SEASON) -> Path:
     site = tmp_path / "site"
-    assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
+    assert main(["report", "--season", season, "-o", str(site), "--db", str(db)]) == 0
     return site
 
 
-def test_game_pages_are_small_and_the_site_shares_one_style_sheet(db: Path, tmp_path: Path
-                                                                   ) -> None:
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_game_pages_are_small_and_the_site_shares_one_style_sheet(db: Path, tmp_path: Path,
+                                                                   season: str) -> None:
     """A game page under 60 KB (issue 24: 137 KB before); a season's pages link the one
     style.css of the site; a game page alone keeps its style inline."""
     for ruleset in ("bones", "dicehockey"):
@@ -423,7 +424,7 @@ def test_game_pages_are_small_and_the_site_shares_one_style_sheet(db: Path, tmp_
         text = page.read_text(encoding="utf-8")
         assert len(text.encode()) < 60_000, ruleset
         assert "<style>" in text and "<link" not in text
-    site = _season_site(db, tmp_path)
+    site = _season_site(db, tmp_path, season)
     assert (site / "style.css").read_text(encoding="utf-8").startswith("body {")
     pages = list(site.rglob("*.html"))
     assert all(p.stat().st_size < 60_000 for p in (site / "games").iterdir())
@@ -455,15 +456,16 @@ def _cells(text: str, table: str) -> list[list[str]]:
             for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)]
 
 
-def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys, season: str) -> None:
     """Each player's season line is his row of `rinklog stats GAMES --json` over the
     season's games, his game log a row per game he played, summing to it; team pages and
     leaders link the players."""
-    site = _season_site(db, tmp_path)
+    site = _season_site(db, tmp_path, season)
     copy = tmp_path / "copy.db"
     shutil.copyfile(db, copy)
     with open_store(db, create=False) as store:
-        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(season)]
     capsys.readouterr()
     assert main(["stats", *games, "--json", "--db", str(copy)]) == 0
     stats = json.loads(capsys.readouterr().out)
@@ -494,13 +496,14 @@ def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys) -> N
     assert 'href="players/' in index
 
 
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
 def test_team_pages_show_home_road_and_the_running_record(db: Path, tmp_path: Path,
-                                                          capsys) -> None:
+                                                          capsys, season: str) -> None:
     """Home and road W-L-OTL add up to `rinklog standings`' record, road wins are its
     road wins; the running record after the last game is the record."""
-    site = _season_site(db, tmp_path)
+    site = _season_site(db, tmp_path, season)
     capsys.readouterr()
-    assert main(["standings", "--season", SEASON, "--json", "--db", str(db)]) == 0
+    assert main(["standings", "--season", season, "--json", "--db", str(db)]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows
     for r in rows:
