@@ -436,14 +436,16 @@ def test_game_pages_are_small_and_the_site_shares_one_style_sheet(db: Path, tmp_
 
 
 def test_the_season_report_tells_its_progress(db: Path, tmp_path: Path, capsys) -> None:
-    """A progress(done, total) call per game page; on a stderr that is no terminal the
-    CLI draws no bar."""
+    """A progress(done, total) call per game page, then per player page; on a stderr that
+    is no terminal the CLI draws no bar."""
     from replay.reports import write_season_report
 
     heard: list[tuple[int, int]] = []
     with open_store(db, create=False) as store:
         write_season_report(store, SEASON, tmp_path / "a", progress=lambda d, t: heard.append((d, t)))
-    assert heard == [(n, 8) for n in range(1, 9)]
+    players = len(list((tmp_path / "a" / "players").iterdir()))
+    assert heard == [(n, 8) for n in range(1, 9)] + [(8 + n, 8 + players)
+                                                     for n in range(1, players + 1)]
     capsys.readouterr()
     assert main(["report", "--season", SEASON, "-o", str(tmp_path / "b"), "--db", str(db)]) == 0
     assert capsys.readouterr().err == ""

@@ -52,7 +52,7 @@ def report(
         else:
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
-            columns = (TextColumn("game pages"), BarColumn(), MofNCompleteColumn(),
+            columns = (TextColumn("pages"), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn())
             with progress_bar(*columns, transient=True) as bar:
                 task = bar.add_task("pages", total=None)

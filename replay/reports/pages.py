@@ -53,8 +53,8 @@ def write_season_report(store: EventStore, season_id: str, output: Path, *,
                         progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Write a season's site into the folder ``output``: index.html, a page per team,
     player and game, and the style sheet they share (a Matrix Hockey season: its results
-    and standings). ``progress(done, total)`` hears of each game's page. Returns the
-    files."""
+    and standings). ``progress(done, total)`` hears of each game's and player's page.
+    Returns the files."""
     output = Path(output)
     refuse_overwrite(output, force)
     if output.exists() and not output.is_dir():

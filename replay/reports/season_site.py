@@ -317,7 +317,8 @@ def season_files(store: EventStore, season_id: str,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
     """Every page of a season's site, by its path in the site's folder, and the style
     sheet its pages share (a game page alone, ``report GAME``, has it inline).
-    ``progress(done, total)`` hears of each game's page as it is made."""
+    ``progress(done, total)`` hears of each game's page as it is made, then of each
+    player's (the total grows by the players once the games are read)."""
     if is_matrix_season(store, season_id):
         return matrix_files(store, season_id)
     season = load_season(store, season_id)
@@ -343,9 +344,12 @@ def season_files(store: EventStore, season_id: str,
     for team in site.teams:
         files[team_href(team.team)] = render("team.html.j2", site=site, team=team, css=f"../{STYLE}",
                                              nav=[("../index.html", f"Season {season_id}")])
-    for player in site.players:
+    pages = total + len(site.players)
+    for done, player in enumerate(site.players, start=total + 1):
         files[player_href(player.team, player.player)] = render(
             "player.html.j2", site=site, player=player, css=f"../{STYLE}",
             nav=[("../index.html", f"Season {season_id}"),
                  (f"../{team_href(player.team)}", player.team_name)])
+        if progress is not None:
+            progress(done, pages)
     return files
