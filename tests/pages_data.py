@@ -1,5 +1,6 @@
 """The database the page tests read: a Hockey Bones, a FaceOff 2008 and a DICE Hockey
-game, a short league season and a Matrix Hockey season, made with the CLI."""
+game, a short league season of each (Hockey Bones, DICE Hockey) and a Matrix Hockey
+season, made with the CLI."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from replay.cli import main
 
 BONES, FACEOFF, DICE = "HFX-QUE-2026", "HFX-QUE-1-faceoff2008", "ALD-BRK-1-dicehockey"
 SEASON, MATRIX = "demo-1", "matrix-example-2026-s1"
+DICE_SEASON = "dicedemo-1"
+DICE_LEAGUE = Path(__file__).resolve().parent.parent / "fixtures" / "dicehockey" / "leagues" / "dicedemo"
 GAMES = {"bones": BONES, "faceoff2008": FACEOFF, "dicehockey": DICE}
 
 
@@ -20,6 +23,8 @@ def build_db(path: Path) -> Path:
                  ["sim", "--ruleset", "dicehockey", "--home", "ALD", "--away", "BRK",
                   "--seed", "1"],
                  ["season", "--league", "demo", "--seed", "1", "--games", "8", "--workers", "1"],
+                 ["season", "--league", str(DICE_LEAGUE), "--seed", "1", "--games", "4",
+                  "--workers", "1"],
                  ["matrix", "open", "--league", "example", "--seed", "2026"],
                  ["matrix", "demo", MATRIX, "--no-close"]):
         assert main([*argv, "--db", db]) == 0, argv

@@ -32,7 +32,7 @@ from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
 from replay.tooling import merkle
 from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
-from tests.pages_data import BONES, FACEOFF, GAMES, MATRIX, SEASON, build_db
+from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON, build_db
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
 
@@ -307,7 +307,7 @@ def _page_proofs(text: str) -> list[tuple[str, dict]]:
     return [(head, json.loads(html.unescape(proof))) for head, proof in found]
 
 
-@pytest.mark.parametrize("season", [SEASON, MATRIX])
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON, MATRIX])
 def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_path: Path,
                                                                 season: str) -> None:
     """Every game of the season's tree is on its page with its head and a proof that
@@ -318,7 +318,7 @@ def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_pat
     with open_store(db, create=False) as store:
         games = season_leaves(store, season)
         receipt = season_receipt(store, season)
-    assert len(shown) == len(games) == (8 if season == SEASON else 66)
+    assert len(shown) == len(games) == {SEASON: 8, DICE_SEASON: 4, MATRIX: 66}[season]
     by_game = {p["game"]: (head, p) for head, p in shown}
     assert sorted(by_game) == sorted(g.game for g in games)
     for g in games:
@@ -328,3 +328,193 @@ def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_pat
         assert merkle.verify_inclusion(leaf_bytes(g), proof["index"], proof["n_games"],
                                        [bytes.fromhex(p) for p in proof["path"]],
                                        bytes.fromhex(receipt.root))
+
+
+# --- issue 24: play-by-play, shift chart key, player pages, site size and progress ----------
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
+def test_play_by_play_is_a_line_a_play_with_time_and_score(db: Path, ruleset: str) -> None:
+    """Each goal's play shows the scoresheet's time and the scoring summary's score after
+    it; the last play the final score; no event line is lost from the plays' detail."""
+    _system(ruleset)
+    game = _game(db, GAMES[ruleset])
+    page, sheet = game.page(), game.sheet
+    plays = [p for period in page.plays for p in period.plays]
+    scored = [p for p in plays if p.goal]
+    assert len(scored) == len(page.goals) == len(sheet.goals)
+    for play, goal in zip(scored, page.goals, strict=True):
+        assert (play.period, play.time.split("–")[-1], play.score) == \
+            (goal.period, goal.time, goal.score)
+        assert goal.scorer in play.text
+    away = sum(1 for g in sheet.goals if g.team == sheet.away.team)
+    home = sum(1 for g in sheet.goals if g.team == sheet.home.team)
+    assert plays[-1].score == f"{away}-{home}"
+    assert all(p.text and p.period and p.time for p in plays)
+    # the detail holds every line but the face-off opening the play's line, its whistle
+    # closing it, line changes (the shift chart's) and Bones action rolls told again
+    told = [x.text for x in game.plays if x.kind not in ("change", "echo", "whistle")]
+    faceoffs = sum(1 for x in game.plays if x.kind == "faceoff")
+    assert sum(len(p.detail) for p in plays) == len(told) - faceoffs
+    assert len(plays) == faceoffs
+    # a play's line counts its passes: no "pass X → Y" line on it
+    assert not any("→" in p.text for p in plays)
+
+
+def test_play_lines_take_the_time_of_the_step_they_happen_in() -> None:
+    """Hockey Bones's sequence n starts at (n - 1) x 24 s (6.10); DICE Hockey counts
+    timing spaces as they are."""
+    assert TimeUnit.of(object()).at(1) == 0
+    assert TimeUnit.of(object()).at(3) == 48
+    assert TimeUnit.of(object()).at(0) == 0
+    assert TimeUnit(seconds=False, show_count=str).at(17) == 17
+
+
+def test_a_shift_chart_track_draws_each_bar(db: Path) -> None:
+    """Each skater's path has one segment per shift bar, over its x and width (to the
+    tenth of a pixel), stroked as thick as a bar."""
+    chart = _game(db, BONES).page().chart
+    by_row: dict[str, list] = {}
+    for b in chart.bars:
+        by_row.setdefault(b.player, []).append(b)
+    assert len(chart.tracks) == len(by_row)
+    for track in chart.tracks:
+        bars = by_row[track.player]
+        moves = re.findall(r"([Mm])(-?[\d.]+) (-?[\d.]+)h(-?[\d.]+)", track.d)
+        assert len(moves) == len(bars)
+        at = 0.0
+        for (kind, dx, y, w), bar in zip(moves, bars, strict=True):
+            x = float(dx) if kind == "M" else at + float(dx)
+            assert x == pytest.approx(bar.x, abs=0.06)
+            assert x + float(w) == pytest.approx(bar.x + bar.width, abs=0.06)
+            if kind == "M":
+                assert float(y) == pytest.approx(bar.y + bar.height / 2, abs=0.06)
+            at = x + float(w)
+        assert track.height == bars[0].height
+
+
+def test_the_shift_chart_alone_has_a_key(db: Path, tmp_path: Path) -> None:
+    chart = tmp_path / "chart.html"
+    assert main(["report", BONES, "--shift-chart", "-o", str(chart), "--db", str(db)]) == 0
+    text = html.unescape(chart.read_text(encoding="utf-8"))
+    sheet = _game(db, BONES).sheet
+    key = text[text.index('<g class="legend"'):text.index("</svg>")]
+    for line in (sheet.away, sheet.home):
+        assert f"{line.name} ({line.team}) shift" in key
+    assert "goal (dot on the scorer)" in key and ">penalty<" in key
+    view = _game(db, BONES).page().chart
+    assert all(view.plot_y + view.plot_height < i.y < view.height for i in view.legend)
+
+
+def _season_site(db: Path, tmp_path: Path, season: str = SEASON) -> Path:
+    site = tmp_path / "site"
+    assert main(["report", "--season", season, "-o", str(site), "--db", str(db)]) == 0
+    return site
+
+
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_game_pages_are_small_and_the_site_shares_one_style_sheet(db: Path, tmp_path: Path,
+                                                                   season: str) -> None:
+    """A game page under 60 KB (issue 24: 137 KB before); a season's pages link the one
+    style.css of the site; a game page alone keeps its style inline."""
+    for ruleset in ("bones", "dicehockey"):
+        if ruleset == "dicehockey" and "dicehockey" not in READ_MODELS:
+            continue
+        page = tmp_path / f"{ruleset}.html"
+        assert main(["report", GAMES[ruleset], "-o", str(page), "--db", str(db)]) == 0
+        text = page.read_text(encoding="utf-8")
+        assert len(text.encode()) < 60_000, ruleset
+        assert "<style>" in text and "<link" not in text
+    site = _season_site(db, tmp_path, season)
+    assert (site / "style.css").read_text(encoding="utf-8").startswith("body {")
+    pages = list(site.rglob("*.html"))
+    assert all(p.stat().st_size < 60_000 for p in (site / "games").iterdir())
+    for p in pages:
+        text = p.read_text(encoding="utf-8")
+        depth = "../" if p.parent != site else ""
+        assert f'<link rel="stylesheet" href="{depth}style.css">' in text, p
+        assert "<style>" not in text, p
+
+
+def test_the_season_report_tells_its_progress(db: Path, tmp_path: Path, capsys) -> None:
+    """A progress(done, total) call per game page, then per player page; on a stderr that
+    is no terminal the CLI draws no bar."""
+    from replay.reports import write_season_report
+
+    heard: list[tuple[int, int]] = []
+    with open_store(db, create=False) as store:
+        write_season_report(store, SEASON, tmp_path / "a", progress=lambda d, t: heard.append((d, t)))
+    players = len(list((tmp_path / "a" / "players").iterdir()))
+    assert heard == [(n, 8) for n in range(1, 9)] + [(8 + n, 8 + players)
+                                                     for n in range(1, players + 1)]
+    capsys.readouterr()
+    assert main(["report", "--season", SEASON, "-o", str(tmp_path / "b"), "--db", str(db)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def _cells(text: str, table: str) -> list[list[str]]:
+    body = re.search(rf'<table id="{table}".*?<tbody>(.*?)</tbody>', text, re.S)
+    assert body, table
+    return [[html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)]
+
+
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys, season: str) -> None:
+    """Each player's season line is his row of `rinklog stats GAMES --json` over the
+    season's games, his game log a row per game he played, summing to it; team pages and
+    leaders link the players."""
+    site = _season_site(db, tmp_path, season)
+    copy = tmp_path / "copy.db"
+    shutil.copyfile(db, copy)
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(season)]
+    capsys.readouterr()
+    assert main(["stats", *games, "--json", "--db", str(copy)]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    goalies = {(g["team"], g["player"]) for g in stats["goalies"] if g["gp"]}
+    skaters = [s for s in stats["skaters"] if s["gp"] and (s["team"], s["player"]) not in goalies]
+    assert skaters
+    for s in skaters:
+        page = site / "players" / f"{s['team']}-{s['player']}.html"
+        text = page.read_text(encoding="utf-8")
+        season = _cells(text, "player-season")[0]
+        assert season == [str(s["gp"]), str(s["g"]), str(s["a"]), str(s["p"]),
+                          f"{s['plus_minus']:+d}" if s["plus_minus"] else "0", str(s["pim"]),
+                          str(s["sog"]), str(s["fow"]), str(s["ppp"]), str(s["shp"])], s
+        log = _cells(text, "player-games")
+        assert len(log) == s["gp"]
+        assert [sum(int(r[i]) for r in log) for i in (5, 6, 7, 9, 10)] == \
+            [s["g"], s["a"], s["p"], s["pim"], s["sog"]]
+        team = (site / "teams" / f"{s['team']}.html").read_text(encoding="utf-8")
+        assert f'href="../players/{s["team"]}-{s["player"]}.html"' in team
+    for g in stats["goalies"]:
+        if not g["gp"]:
+            continue
+        text = (site / "players" / f"{g['team']}-{g['player']}.html").read_text(encoding="utf-8")
+        season = _cells(text, "player-season")[0]
+        assert season[:4] == [str(g["gp"]), str(g["w"]), str(g["l"]), str(g["otl"])]
+        assert len(_cells(text, "player-games")) == g["gp"]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="players/' in index
+
+
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_team_pages_show_home_road_and_the_running_record(db: Path, tmp_path: Path,
+                                                          capsys, season: str) -> None:
+    """Home and road W-L-OTL add up to `rinklog standings`' record, road wins are its
+    road wins; the running record after the last game is the record."""
+    site = _season_site(db, tmp_path, season)
+    capsys.readouterr()
+    assert main(["standings", "--season", season, "--json", "--db", str(db)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows
+    for r in rows:
+        text = html.unescape((site / "teams" / f"{r['team']}.html").read_text(encoding="utf-8"))
+        found = re.search(r"Home (\d+)-(\d+)-(\d+) · Road (\d+)-(\d+)-(\d+)", text)
+        assert found, r["team"]
+        hw, hl, hotl, rw, rl, rotl = map(int, found.groups())
+        assert (hw + rw, hl + rl, hotl + rotl) == (r["w"], r["l"], r["otl"])
+        assert rw == r["road_wins"]
+        log = _cells(text, "team-games")
+        assert len(log) == r["gp"]
+        assert log[-1][5] == f"{r['w']}-{r['l']}-{r['otl']}" + (f"-{r['t']}" if r["t"] else "")

@@ -123,6 +123,49 @@ def test_the_rendered_game_page_shows_the_read_models(db: Path, tmp_path: Path,
         sorted((g.name, g.shots_against, g.saves, g.goals_against) for g in sheet.goalies)
 
 
+class Plays(HTMLParser):
+    """The text of each play's summary line in the play-by-play, as the browser shows it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "summary":
+            self.inside = True
+            self.lines.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "summary":
+            self.inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self.inside:
+            self.lines[-1] += data
+
+
+@pytest.mark.parametrize("game_id", [BONES, FACEOFF])
+def test_the_rendered_play_by_play_shows_period_time_and_score(db: Path, tmp_path: Path,
+                                                               game_id: str) -> None:
+    """A line a play as the browser renders it, each with period, time and score; a goal's
+    line with the scoring summary's time and score."""
+    page = tmp_path / "game.html"
+    assert main(["report", game_id, "-o", str(page), "--db", str(db)]) == 0
+    dom = dump_dom(tmp_path, page)
+    parser = Plays()
+    parser.feed(dom[dom.index('id="play-by-play"'):])
+    with open_store(db, create=False) as store:
+        game = load_game(store, game_id)
+    view = [p for period in game.page().plays for p in period.plays]
+    assert len(parser.lines) == len(view)
+    for line, play in zip(parser.lines, view, strict=True):
+        assert line.startswith(f"{play.period} {play.time}{play.score}"), line
+    goals = [line for line, play in zip(parser.lines, view, strict=True) if play.goal]
+    for line, goal in zip(goals, game.page().goals, strict=True):
+        assert f"{goal.time}{goal.score}" in line and goal.scorer in line
+
+
 def test_the_rendered_season_page_shows_the_standings(db: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
@@ -215,6 +258,27 @@ def test_shift_chart_screenshot_matches_the_reference(db: Path, tmp_path: Path) 
             int(chart.plot_x + chart.plot_width) - 1, int(chart.plot_y + chart.plot_height) - 1)
     assert differing(pixels, reference, plot) < 0.002
     assert differing(pixels, reference, (0, 0, width, height)) < 0.04
+
+
+def test_the_shift_charts_key_is_drawn(db: Path, tmp_path: Path) -> None:
+    """The key under the chart is in the picture (it prints with it): each team's swatch
+    in the team's colour, the penalty square in its yellow."""
+    shot, chart = screenshot(db, tmp_path, BONES)
+    _, _, pixels = read_png(shot)
+
+    def at(x: float, y: float) -> tuple[int, ...]:
+        row = pixels[int(y)]
+        return tuple(row[3 * int(x): 3 * int(x) + 3])
+
+    colours = {"#b3261e": (0xb3, 0x26, 0x1e), "#1f4e9c": (0x1f, 0x4e, 0x9c)}
+    swatches = [i for i in chart.legend if i.kind == "shift"]
+    assert len(swatches) == 2
+    for item in swatches:
+        assert max(abs(a - b) for a, b in zip(at(item.x + 12, item.y), colours[item.color],
+                                               strict=True)) < 40
+    penalty = next(i for i in chart.legend if i.kind == "penalty")
+    assert max(abs(a - b) for a, b in zip(at(penalty.x + 12, penalty.y), (0xf2, 0xb7, 0x05),
+                                           strict=True)) < 40
 
 
 def test_the_screenshot_comparison_sees_another_chart(db: Path, tmp_path: Path) -> None:

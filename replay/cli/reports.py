@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from replay.cli.common import CliError, DbOption, out, read_store
+from replay.cli.common import CliError, DbOption, out, progress_bar, read_store
 from replay.datasette import serve
 from replay.reports import write_game_report, write_season_report
 
@@ -32,7 +32,8 @@ def report(
 ) -> None:
     """Write a printable HTML page: a game's summary (score by period, scoring and penalty
     summaries, shots, goalies, box score, shift chart, play-by-play), or with --season a
-    season's site (standings, leaders, team and game pages, plots). Self-contained: no
+    season's site (standings, leaders, team, player and game pages, plots; its pages
+    share one style sheet, and a progress bar shows on a terminal). Self-contained: no
     network needed to view it; prints cleanly.
 
     Example: rinklog report HFX-QUE-2026 -o game.html
@@ -49,8 +50,21 @@ def report(
             written = write_game_report(store, game, output, force=force, shift_chart=shift_chart)
             out(f"wrote {written}")
         else:
-            files = write_season_report(store, season or "", output, force=force)
-            out(f"wrote {len(files)} pages into {output} (open {output / 'index.html'})")
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+            columns = (TextColumn("pages"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn())
+            with progress_bar(*columns, transient=True) as bar:
+                task = bar.add_task("pages", total=None)
+
+                def tick(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                files = write_season_report(store, season or "", output, force=force,
+                                            progress=tick)
+            pages = sum(1 for f in files if f.suffix == ".html")
+            shared = " and the style sheet they share" if len(files) > pages else ""
+            out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,8 @@
 
 Each page is a view model built by a pure function of read-model values (game_page.py,
 shift_chart.py, plots.py, season_site.py, matrix_site.py) and rendered by a Jinja2
-template shipped in ``templates/`` (inline CSS and SVG: no network, no JavaScript).
+template shipped in ``templates/`` (SVG inline, no network, no JavaScript; CSS inline on
+a game's page alone, one shared ``style.css`` in a season's site).
 pages.py reads the store (never writing to it) and writes the files.
 """
 

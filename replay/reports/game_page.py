@@ -11,14 +11,14 @@ numbers, and the page invents none.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.toi import Toi
 from replay.reports.shift_chart import POSITION_ORDER, ShiftChart, build_shift_chart
-from replay.reports.units import TimeUnit, period_label
+from replay.reports.units import TimeUnit, as_number, period_label
 
 KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major",
               "minor_major": "Minor + major", "misconduct": "Misconduct",
@@ -113,9 +113,26 @@ class TeamBox:
 
 
 @dataclass(frozen=True)
+class Play:
+    """A play, face-off to face-off (whistle to whistle, and the line changes after the
+    whistle): its period, time from its first line to its last, the score (away-home)
+    after it, one line telling it (which opens with the face-off and ends with the
+    whistle) and the line of every event between (``rinklog play``'s, but for the line
+    changes, which the shift chart draws, and Hockey Bones's action rolls that came to a
+    pass or a shot: the pass's or the shot's own line follows)."""
+
+    period: str
+    time: str
+    score: str
+    text: str
+    detail: list[str]
+    goal: bool
+
+
+@dataclass(frozen=True)
 class PlayPeriod:
     label: str
-    lines: list[str]
+    plays: list[Play]
 
 
 @dataclass(frozen=True)
@@ -225,13 +242,59 @@ def _pp_goals(sheet: Scoresheet, team: str, periods: int) -> list[int]:
     return out
 
 
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
+
+
+def _play(lines: list[Any], label: str, unit: TimeUnit) -> Play:
+    """One line for a play: its face-off; how many passes, turnovers and shots; then its
+    goals, penalties and the like and its whistle in the system's words."""
+    told = [x.text for x in lines[:1] if x.kind == "faceoff"]
+    told += [_counted(sum(1 for x in lines if x.kind == kind), word)
+             for kind, word in (("pass", "pass"), ("turnover", "turnover"), ("shot", "shot"))
+             if any(x.kind == kind for x in lines)]
+    told += [x.text for x in lines[1:] if x.kind in ("key", "goal", "whistle")]
+    if not told:
+        told = [lines[0].text]
+    start, end = (unit.show(f(x.time for x in lines)) for f in (min, max))
+    return Play(period=label, time=start if start == end else f"{start}–{end}",
+                score=f"{lines[-1].away}-{lines[-1].home}", text=" · ".join(told),
+                detail=[x.text for x in lines[1 if lines[0].kind == "faceoff" else 0:]
+                        if x.kind not in ("echo", "whistle", "change")],
+                goal=any(x.kind == "goal" for x in lines))
+
+
+def _goal_times(plays: list[Any], sheet: Scoresheet) -> list[Any]:
+    """The lines with each goal's time the scoresheet's (Hockey Bones times a goal to the
+    second inside its sequence: its ExactTime event), matched in order."""
+    goals = [g.time for g in sheet.goals]
+    if sum(1 for x in plays if x.kind == "goal") != len(goals):
+        return plays
+    times = iter(goals)
+    return [replace(x, time=as_number(next(times))) if x.kind == "goal" else x for x in plays]
+
+
+def group_plays(plays: list[Any], unit: TimeUnit, played: int) -> list[PlayPeriod]:
+    """The play-by-play lines (``games.PlayLine``) as plays, period by period: a play
+    opens at each face-off (or at the period's start)."""
+    periods: dict[int, list[list[Any]]] = {}
+    for line in plays:
+        groups = periods.setdefault(line.period, [])
+        if not groups or line.kind == "faceoff":
+            groups.append([])
+        groups[-1].append(line)
+    out = []
+    for period, groups in sorted(periods.items()):
+        label = "Pregame" if period == 0 else period_label(period, played)
+        out.append(PlayPeriod(label, [_play(g, label, unit) for g in groups]))
+    return out
+
+
 def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: TimeUnit,
-                    plays: list[tuple[int, str]], ruleset: str = "") -> GamePage:
-    """The page of a game from its read models and its play-by-play (period, line)."""
+                    plays: list[Any], ruleset: str = "") -> GamePage:
+    """The page of a game from its read models and its play-by-play (``games.PlayLine``:
+    period, time, score, line)."""
     played = len(sheet.home.goals_by_period)
-    by_period: dict[int, list[str]] = {}
-    for period, text in plays:
-        by_period.setdefault(period, []).append(text)
     away = _team_periods(sheet.away, "away", _pp_goals(sheet, sheet.away.team, played))
     home = _team_periods(sheet.home, "home", _pp_goals(sheet, sheet.home.team, played))
     penalties = _penalty_rows(sheet, unit, played)
@@ -247,5 +310,4 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: TimeUni
         shootout=[ShootoutRow(a.team, a.shooter_name, "goal" if a.scored else "no goal")
                   for a in sheet.shootout],
         chart=build_shift_chart(sheet, toi, unit),
-        plays=[PlayPeriod("Pregame" if p == 0 else period_label(p, played), lines)
-               for p, lines in sorted(by_period.items())])
+        plays=group_plays(_goal_times(plays, sheet), unit, played))

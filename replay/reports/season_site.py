@@ -8,7 +8,8 @@ Hockey season has its own, simpler site (matrix_site.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +63,7 @@ class LeaderRow:
     team: str
     gp: int
     value: str
+    href: str = ""  # the player's page, from the site's index
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,28 @@ class TeamGame:
     result: str  # W, L, OTL, T
     points: int  # the team's points after the game
     href: str
+    record: str = ""  # the team's W-L-OTL (-T) after the game
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A game of a player's log: the team's game and the player's line in it (the game's
+    ``stats`` row: a skater's or a goalie's keys)."""
+
+    game: TeamGame
+    line: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    team: str
+    team_name: str
+    player: str
+    name: str
+    position: str
+    goalie: bool
+    season: dict[str, Any]  # the season's summed ``stats`` row (the team page's)
+    games: list[PlayerGame]
 
 
 @dataclass(frozen=True)
@@ -104,6 +128,8 @@ class TeamPage:
     points_plot: LinePlot
     skaters: list[dict[str, Any]]
     goalies: list[dict[str, Any]]
+    home: str = ""  # W-L-OTL (-T) at home
+    road: str = ""  # and on the road
 
 
 @dataclass(frozen=True)
@@ -115,6 +141,7 @@ class SeasonSite:
     games: list[GameLine]
     goals_plot: Histogram
     teams: list[TeamPage] = field(default_factory=list)
+    players: list[PlayerPage] = field(default_factory=list)
 
 
 def team_href(team: str) -> str:
@@ -123,6 +150,10 @@ def team_href(team: str) -> str:
 
 def game_href(game_id: str) -> str:
     return f"games/{game_id}.html"
+
+
+def player_href(team: str, player: str) -> str:
+    return f"players/{team}-{player}.html"
 
 
 def pts_pct(points: int, gp: int) -> str:
@@ -152,7 +183,8 @@ def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
     for title, key in SKATER_BOARDS:
         best = sorted(stats["skaters"], key=lambda s: (-s[key], s["player"]))[:top]
         boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
-                                              f"{s[key]:+d}" if key == "plus_minus" else str(s[key]))
+                                              f"{s[key]:+d}" if key == "plus_minus" else str(s[key]),
+                                              player_href(s["team"], s["player"]))
                                     for i, s in enumerate(best, start=1)]))
     most = max((g["gp"] for g in stats["goalies"]), default=0)
     goalies = [g for g in stats["goalies"] if g["gp"] >= min(GOALIE_GAMES, most) and g["gp"]]
@@ -161,10 +193,12 @@ def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
     gaa = sorted((g for g in goalies if g["gaa"] is not None),
                  key=lambda g: (g["gaa"], g["player"]))[:top]
     boards.append(Board("Save percentage", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                      _ratio(g["sv_pct"], 3, strip=True))
+                                                      _ratio(g["sv_pct"], 3, strip=True),
+                                                      player_href(g["team"], g["player"]))
                                             for i, g in enumerate(sv, start=1)]))
     boards.append(Board("Goals-against average", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                            _ratio(g["gaa"], 2))
+                                                            _ratio(g["gaa"], 2),
+                                                            player_href(g["team"], g["player"]))
                                                   for i, g in enumerate(gaa, start=1)]))
     return boards
 
@@ -177,9 +211,17 @@ def _result(sheet: Scoresheet, mine: Any, theirs: Any) -> tuple[str, int]:
     return ("L", 0) if sheet.decided == "REG" else ("OTL", 1)
 
 
-def _team_page(team: str, name: str, record: StandingRow | None,
-               sheets: list[tuple[int, Scoresheet]], stats: dict[str, Any]) -> TeamPage:
-    games, points = [], 0
+def _record(counts: Counter[str]) -> str:
+    """W-L-OTL, and -T when a game ended tied (FaceOff 2008, 5.00)."""
+    text = f"{counts['W']}-{counts['L']}-{counts['OTL']}"
+    return text + (f"-{counts['T']}" if counts["T"] else "")
+
+
+def _team_games(team: str, sheets: list[tuple[int, Scoresheet]]
+                ) -> list[tuple[TeamGame, Scoresheet]]:
+    """The team's finished games in the season's order, each with the team's points and
+    W-L-OTL after it (a win 2 points, an OTL or a tie 1, as the standings count them)."""
+    games, points, counts = [], 0, Counter[str]()
     for number, sheet in sheets:
         if sheet.decided is None or team not in (sheet.home.team, sheet.away.team):
             continue
@@ -187,26 +229,68 @@ def _team_page(team: str, name: str, record: StandingRow | None,
         mine, theirs = (sheet.home, sheet.away) if home else (sheet.away, sheet.home)
         result, won = _result(sheet, mine, theirs)
         points += won
-        games.append(TeamGame(number, "vs" if home else "at", theirs.team,
-                              f"{mine.goals}-{theirs.goals}"
-                              + (f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""),
-                              result, points, "../" + game_href(sheet.game_id)))
+        counts[result] += 1
+        games.append((TeamGame(number, "vs" if home else "at", theirs.team,
+                               f"{mine.goals}-{theirs.goals}"
+                               + (f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""),
+                               result, points, "../" + game_href(sheet.game_id),
+                               _record(counts)), sheet))
+    return games
+
+
+def _team_page(team: str, name: str, record: StandingRow | None,
+               sheets: list[tuple[int, Scoresheet]], stats: dict[str, Any]) -> TeamPage:
+    games = [g for g, _ in _team_games(team, sheets)]
     plot = line_plot([g.points for g in games], f"{name}: points over the season",
                      "games played")
     skaters = sorted((s for s in stats["skaters"] if s["team"] == team and s["gp"]),
                      key=lambda s: (-s["p"], -s["g"], s["name"]))
     goalies = sorted((g for g in stats["goalies"] if g["team"] == team and g["gp"]),
                      key=lambda g: (-g["gp"], g["name"]))
-    return TeamPage(team, name, record, games, plot, skaters, goalies)
+    split = {where: _record(Counter(g.result for g in games if g.where == where))
+             for where in ("vs", "at")}
+    return TeamPage(team, name, record, games, plot, skaters, goalies, home=split["vs"],
+                    road=split["at"])
+
+
+def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
+                  per_game: Sequence[dict[str, Any]], stats: dict[str, Any]) -> list[PlayerPage]:
+    """A page per player who played: his season line (the summed stats row) and his log,
+    a row per game he played (his row of that game's stats)."""
+    lines: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
+    for (_, sheet), game in zip(sheets, per_game, strict=True):
+        lines[sheet.game_id] = {(r["team"], r["player"]): r
+                                for kind in ("skaters", "goalies") for r in game[kind]
+                                if r["gp"]}
+    goalie_rows = {(g["team"], g["player"]): g for g in stats["goalies"] if g["gp"]}
+    rows = [(g, True) for g in goalie_rows.values()]
+    rows += [(s, False) for s in stats["skaters"]
+             if s["gp"] and (s["team"], s["player"]) not in goalie_rows]
+    logs = {team: _team_games(team, sheets) for team in names}
+    pages = []
+    for row, goalie in rows:
+        key = (row["team"], row["player"])
+        games = []
+        for game, sheet in logs.get(row["team"], []):
+            line = lines.get(sheet.game_id, {}).get(key)
+            if line is not None and (goalie == ("w" in line)):
+                games.append(PlayerGame(game, line))
+        skater = next((s for s in stats["skaters"] if (s["team"], s["player"]) == key), {})
+        pages.append(PlayerPage(row["team"], names.get(row["team"], row["team"]), row["player"],
+                                row["name"], "G" if goalie else skater.get("position", ""),
+                                goalie, row, games))
+    return sorted(pages, key=lambda p: (p.team, p.name, p.player))
 
 
 def build_season_site(season_id: str, league: str,
                       tables: list[tuple[str, list[Record]]],
                       sheets: list[tuple[int, Scoresheet]], stats: GameStats,
-                      proofs: Sequence[GameProof] = ()) -> SeasonSite:
+                      proofs: Sequence[GameProof] = (),
+                      per_game: Sequence[GameStats] = ()) -> SeasonSite:
     """The site of a season from its standings tables (the league's first), each game's
-    scoresheet with its number in the schedule, the season's summed stats and each game's
-    head and inclusion proof in the season's tree (the games in it)."""
+    scoresheet with its number in the schedule, the season's summed stats, each game's
+    head and inclusion proof in the season's tree (the games in it) and each game's own
+    stats (in the sheets' order: the players' game logs; none, no player pages)."""
     summed = stats.to_json()
     standings = [_table(title, records) for title, records in tables]
     proved = {p.game: p for p in proofs}
@@ -221,11 +305,20 @@ def build_season_site(season_id: str, league: str,
     rows = {r.team: r for r in standings[0].rows} if standings else {}
     names = {r.team: r.name for r in rows.values()}
     teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
-    return SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams)
+    players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed)
+               if per_game else [])
+    return SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
 
 
-def season_files(store: EventStore, season_id: str) -> dict[str, str]:
-    """Every page of a season's site, by its path in the site's folder."""
+STYLE = "style.css"  # the site's one stylesheet, shared by its pages
+
+
+def season_files(store: EventStore, season_id: str,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+    """Every page of a season's site, by its path in the site's folder, and the style
+    sheet its pages share (a game page alone, ``report GAME``, has it inline).
+    ``progress(done, total)`` hears of each game's page as it is made, then of each
+    player's (the total grows by the players once the games are read)."""
     if is_matrix_season(store, season_id):
         return matrix_files(store, season_id)
     season = load_season(store, season_id)
@@ -233,19 +326,30 @@ def season_files(store: EventStore, season_id: str) -> dict[str, str]:
     if season.created.divisions:
         tables += division_standings(store, season, "division")
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
-    files, sheets, per_game = {}, [], []
-    for game_id in season.game_ids:
+    files, sheets, per_game = {STYLE: render("_style.css.j2")}, [], []
+    total = len(season.game_ids)
+    for done, game_id in enumerate(season.game_ids, start=1):
         game = load_game(store, game_id)
         sheets.append((numbers.get(game_id, 0), game.sheet))
         per_game.append(game.stats)
         files[game_href(game_id)] = render(
-            "game.html.j2", page=game.page(),
+            "game.html.j2", page=game.page(), css=f"../{STYLE}",
             nav=[("../index.html", f"Season {season_id}"),
                  *[(f"../{team_href(t)}", t) for t in (game.sheet.away.team, game.sheet.home.team)]])
+        if progress is not None:
+            progress(done, total)
     site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
-                             game_proofs(store, season_id))
-    files["index.html"] = render("season.html.j2", site=site, nav=[])
+                             game_proofs(store, season_id), per_game)
+    files["index.html"] = render("season.html.j2", site=site, nav=[], css=STYLE)
     for team in site.teams:
-        files[team_href(team.team)] = render("team.html.j2", site=site, team=team,
+        files[team_href(team.team)] = render("team.html.j2", site=site, team=team, css=f"../{STYLE}",
                                              nav=[("../index.html", f"Season {season_id}")])
+    pages = total + len(site.players)
+    for done, player in enumerate(site.players, start=total + 1):
+        files[player_href(player.team, player.player)] = render(
+            "player.html.j2", site=site, player=player, css=f"../{STYLE}",
+            nav=[("../index.html", f"Season {season_id}"),
+                 (f"../{team_href(player.team)}", player.team_name)])
+        if progress is not None:
+            progress(done, pages)
     return files

@@ -23,6 +23,7 @@ TOP = 34  # period names and ticks above the rows
 ROW = 13
 TEAM_ROW = 18
 BOTTOM = 8
+LEGEND = 24  # the key under the rows (it prints with the chart)
 GAP = 0.5  # px trimmed off each end of a bar, so back-to-back shifts read as two
 COLORS = {"home": "#1f4e9c", "away": "#b3261e"}
 POSITION_ORDER = {"C": 0, "LW": 1, "RW": 2, "F": 3, "D": 4, "LD": 4, "RD": 4}
@@ -67,6 +68,28 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Track:
+    """A skater's shifts drawn as one SVG path (a segment a shift: the bars' geometry),
+    his row's colour, and a title naming him and each shift (what hovering shows)."""
+
+    team: str
+    player: str
+    color: str
+    d: str
+    height: float  # the stroke's width: a bar's height
+    title: str
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    kind: str  # "shift", "goal", "penalty" or "text"
+    x: float
+    y: float
+    color: str
+    label: str
+
+
+@dataclass(frozen=True)
 class PeriodBand:
     x: float
     width: float
@@ -97,6 +120,8 @@ class ShiftChart:
     penalties: list[Mark]
     origin: dict[int, float]
     scale: float
+    tracks: list[Track]
+    legend: list[LegendItem]
 
 
 def period_lengths(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> dict[int, int]:
@@ -117,6 +142,68 @@ def _ticks(lengths: dict[int, int], origin: dict[int, float], scale: float,
         return []
     return [Tick(origin[p] + t * scale, f"{t // 60}")
             for p, n in lengths.items() for t in range(300, n, 300)]
+
+
+def _tenths(value: float) -> int:
+    return round(value * 10)
+
+
+def _n(tenths: int) -> str:
+    """A number of tenths as the path writes it: ``123`` -> ``12.3``, ``5`` -> ``.5``."""
+    sign, n = ("-" if tenths < 0 else ""), abs(tenths)
+    whole, frac = divmod(n, 10)
+    tail = f"{frac}".rstrip("0")
+    return f"{sign}{whole if whole or not tail else ''}{'.' + tail if tail else ''}"
+
+
+def track_path(bars: list[Bar]) -> str:
+    """One row's shifts as one path stroked as thick as a bar (butt ends: each segment
+    draws exactly its bar's rectangle): the first bar from an absolute point at the row's
+    middle, each next one a relative move from where the last one ended, to a tenth of
+    a pixel (the ends of :class:`Bar` rounded, so no error adds up along the row)."""
+    parts, at = [], None
+    for b in bars:
+        x, w = _tenths(b.x), _tenths(b.x + b.width) - _tenths(b.x)
+        if at is None:
+            parts.append(f"M{_n(x)} {_n(_tenths(b.y + b.height / 2))}")
+        else:
+            parts.append(f"m{_n(x - at)} 0")
+        parts.append(f"h{_n(w)}")
+        at = x + w
+    return "".join(parts)
+
+
+def _tracks(rows: list[Row], bars: list[Bar], unit: TimeUnit) -> list[Track]:
+    by_row: dict[tuple[str, str], list[Bar]] = {}
+    for b in bars:
+        by_row.setdefault((b.team, b.player), []).append(b)
+    tracks = []
+    for row in rows:
+        mine = by_row.get((row.team, row.player), [])
+        if not mine:
+            continue
+        toi = unit.show(sum(b.end - b.start for b in mine))
+        tracks.append(Track(row.team, row.player, mine[0].color, track_path(mine),
+                            mine[0].height,
+                            f"{row.label}: {len(mine)} shift{'s' if len(mine) != 1 else ''}, "
+                            f"{toi}"))
+    return tracks
+
+
+def _legend(sheet: Scoresheet, y: float, unit: TimeUnit) -> list[LegendItem]:
+    """The chart's key: each team's colour, a goal, a penalty and what the ticks count."""
+    items, x = [], 8.0
+    for line, side in ((sheet.away, "away"), (sheet.home, "home")):
+        items.append(LegendItem("shift", x, y, COLORS[side], f"{line.name} ({line.team}) shift"))
+        x += 40 + 6.2 * len(items[-1].label)
+    items.append(LegendItem("goal", x, y, "#111111", "goal (dot on the scorer)"))
+    x += 180
+    items.append(LegendItem("penalty", x, y, "#111111", "penalty"))
+    x += 110
+    items.append(LegendItem("text", x, y, "#111111",
+                            "ticks every 5 minutes; time runs left to right" if unit.seconds
+                            else "time in timing spaces, left to right"))
+    return items
 
 
 def build_shift_chart(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> ShiftChart:
@@ -175,7 +262,9 @@ def build_shift_chart(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> ShiftChart
                               f" {p.minutes} min"))
     periods = [PeriodBand(origin[p], n * scale, period_label(p, played)) for p, n in lengths.items()]
     return ShiftChart(game_id=sheet.game_id, width=LABEL_WIDTH + PLOT_WIDTH + 4,
-                      height=y + BOTTOM, plot_x=LABEL_WIDTH, plot_y=TOP, plot_width=PLOT_WIDTH,
+                      height=y + BOTTOM + LEGEND, plot_x=LABEL_WIDTH, plot_y=TOP, plot_width=PLOT_WIDTH,
                       plot_height=y - TOP, periods=periods,
                       ticks=_ticks(lengths, origin, scale, unit), rows=rows, team_rows=team_rows,
-                      bars=bars, goals=goals, penalties=penalties, origin=origin, scale=scale)
+                      bars=bars, goals=goals, penalties=penalties, origin=origin, scale=scale,
+                      tracks=_tracks(rows, bars, unit),
+                      legend=_legend(sheet, y + BOTTOM + LEGEND / 2, unit))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from projections.scoresheet import clock
+from projections.scoresheet import SEQUENCE_SECONDS, clock
 
 REGULATION_PERIODS = 3
 PERIOD_SECONDS = 1200  # 6.10: 50 time sequences of 24 s
@@ -46,6 +46,13 @@ class TimeUnit:
         if isinstance(value, str):
             return value
         return clock(value) if self.seconds else self.show_count(value)
+
+    def at(self, count: int) -> int:
+        """The time when a system's state has counted ``count`` of its steps (``replay
+        --json``'s ``sequence``), as the read models time an event: Hockey Bones's
+        sequence n starts at (n - 1) x 24 s (6.10), the scoresheet's goal time; a system
+        counting its own unit (DICE Hockey's timing spaces) is at ``count``."""
+        return (max(1, count) - 1) * SEQUENCE_SECONDS if self.seconds else count
 
     def nominal(self, period: int) -> int:
         """A period's length when the rules fix it (seconds); 0 when the game sets it."""
