@@ -112,3 +112,27 @@ def _ask_recording(shown: list[str]):
         shown.append(text)
         return ask_at_table(text)
     return ask
+
+
+def test_each_prompt_shows_period_clock_score_strength_and_score_answers(monkeypatch, state):
+    """Issue 24 item 9: every prompt ends with where the game stands, and ``score`` or
+    ``clock`` typed at a prompt says it and asks again. Hockey Bones 6.00: a period is 50
+    sequences of 24 seconds, so 25 sequences into the second period is 10:00 elapsed."""
+    from engine.bones.explain import status
+
+    state.period, state.sequence = 2, 25
+    state.home.score, state.away.score = 2, 1
+    line = status(state)
+    assert line.startswith("P2 10:00 (sequence 25/50)")
+    assert "HFX 2 - 1 QUE" in line and "5 on 5" in line
+    shown: list[str] = []
+    coach = _PromptCoach(Prompter(_ask_recording(shown), shown.append, status))
+    coach.watch(state)
+    answers(monkeypatch, "score", "clock", "3 4 2 6")
+    assert str(coach.roll(1)) == "3 4 2 6"
+    prompts = [p for p in shown if p.startswith("roll 1 for")]
+    assert len(prompts) == 3 and all(p.endswith(f"[{line}]") for p in prompts)
+    assert shown.count(f"  {line}") == 2  # score and clock answered, never taken as a roll
+    state.sequence = 0
+    state.period = 4  # 6.00: overtime
+    assert status(state).startswith("OT 00:00 (sequence 0/12)")

@@ -210,7 +210,7 @@ def _skaters(state: GameState, side: str) -> int:
     team = state.team(side)
     goalie = team.slots.get("G")
     pulled = goalie is not None and goalie in team.players and \
-        not team.players[goalie].card.is_goalie
+        not team.players[goalie].is_goalie
     return state.skaters_allowed(side) + (1 if pulled else 0)
 
 

@@ -340,14 +340,22 @@ def register(app: typer.Typer) -> None:
             "--rolls", help="file of typed rolls for after the fork")] = None,
         game_id: Annotated[str | None, typer.Option(
             "--game-id", help="the branch's id (default PARENT-bN)")] = None,
+        choice: Annotated[str | None, typer.Option(
+            "--choice", help="replace the coach decision right after --at: what you would "
+            "type at play's coach prompt there ('; ' between answers), e.g. 'home C=ID', "
+            "'away G=ID' (Hockey Bones), 'pull home', 'lines away 2 1' (DICE Hockey)")
+        ] = None,
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
         """Branch a game at an event and play on to the end with the default coach.
 
         With no --seed/--rolls the parent's dice continue, so the branch repeats it.
+        With --choice, the coach decision after --at is yours (checked by the rules,
+        recorded, audited): what if the coach had pulled the goalie there?
 
         Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
+        Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
         """
         lines = None
         if rolls is not None:
@@ -357,7 +365,8 @@ def register(app: typer.Typer) -> None:
                 raise RinklogError(f"{rolls}: cannot read rolls: {err}") from None
         with _read_store(db) as store:
             result = branch_game(store, game, at, seed=seed, rolls=lines,
-                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id)
+                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
+                                 choice=choice)
         if as_json:
             _dump({"game_id": result.game_id, "parent": result.parent,
                    "parent_seq": result.parent_seq, "events": result.events,
