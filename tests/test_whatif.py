@@ -72,8 +72,10 @@ def test_bones_branch_pulls_the_goalie_at_a_stoppage_and_audits(games) -> None:
         home = events[0].home.roster
     free = next(p.id for p in home if p.position != "G" and p.id not in slots.values())
     result = _run("branch", game, "--at", str(at), "--choice", f"home G={free}",
-                  "--game-id", "pulled", "--db", str(path))
+                  "--game-id", "pulled", "--db", str(path), "--json")
     assert result.exit_code == 0, result.output
+    said = msgspec.json.decode(result.output)["choices"]
+    assert any(c["type"] == "LinesChanged" and c["slots"]["G"] == free for c in said)
     with open_store(path) as store:
         branch = read_game(store, "pulled")
         assert audit_game(store, "pulled").ok

@@ -372,12 +372,15 @@ def register(app: typer.Typer) -> None:
                    "parent_seq": result.parent_seq, "events": result.events,
                    "head_hash": result.head_hash, "decided": result.decided,
                    "score": {"home": result.home_goals, "away": result.away_goals},
-                   "reseed": result.reseed})
+                   "reseed": result.reseed,
+                   "choices": [_event_json(c, "") for c in result.choices]})
         else:
             _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
                  f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
                  f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
                  f"head {result.head_hash[:8]}…")
+            for chosen in result.choices:  # --choice: what the coach did instead
+                _out(f"  coach: {_event_line(chosen)}")
 
     @app.command()
     def diff(

@@ -152,6 +152,7 @@ class BranchResult:
     decided: str
     meta: dict[str, Any]
     reseed: dict[str, Any] | None = None  # {"seed", "from_roll"} when new dice were given
+    choices: tuple[Event, ...] = ()  # --choice: the coach choices that replaced the parent's
 
 
 class ForkCoach:
@@ -291,7 +292,8 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     store.copy_prefix(parent, child, at, meta=meta)
     version = store.append(child, new_events, expected_version=at)
     return BranchResult(child, parent, at, version, store.head_hash(child), end.home_goals,
-                        end.away_goals, end.decided, meta, reseed)
+                        end.away_goals, end.decided, meta, reseed,
+                        tuple(fork_coach.choices) if fork_coach is not None else ())
 
 
 def _check_fork(coach: ForkCoach, events: Sequence[Event], at: int,
@@ -300,7 +302,7 @@ def _check_fork(coach: ForkCoach, events: Sequence[Event], at: int,
     the choices differ from the parent's there (one line saying why not)."""
     parent, nxt = _parent_choices(events, at, choice_events)
     if not coach.asked:
-        where = (f"its next coach choice is event {nxt}: branch --at {nxt - 1}"
+        where = (f"its next coach choice is event {nxt}: try branch --at {nxt - 1}"
                  if nxt is not None else "it has no coach choice after it")
         raise RinklogError(f"no coach decision right after event {at} of "
                            f"{events[0].game_id}: {where}")  # type: ignore[attr-defined]
