@@ -136,3 +136,30 @@ def test_each_prompt_shows_period_clock_score_strength_and_score_answers(monkeyp
     state.sequence = 0
     state.period = 4  # 6.00: overtime
     assert status(state).startswith("OT 00:00 (sequence 0/12)")
+
+
+def test_dicehockey_status_counts_timing_spaces_and_the_man_short(tmp_path):
+    """DICE Hockey 12: the clock is the period's timing spaces; 15: a minor makes its team
+    a man short, so with one minor running the prompt says 5 on 4 and whose power play."""
+    from engine.systems import system_of
+    from replay.tooling.games import load_inputs, open_store, read_game, simulate
+
+    system = system_of("dicehockey")
+    with open_store(tmp_path / "d.db") as store:
+        game = simulate(store, "ALD", "BRK", seed="status", ruleset="dicehockey").game_id
+        events = read_game(store, game)
+        state = system.initial_state(events[0], *load_inputs(store, events[0]))
+    for event in events[1:]:
+        system.evolve(state, event)
+        if type(event).__name__ == "PenaltyAssessed" and event.short and \
+                sum(len(state.team(s).penalties) for s in ("home", "away")) == 1:
+            break  # the only penalty running: a minor (or longer) that makes a man short
+    else:
+        raise AssertionError("no lone minor in the game")
+    short, other = event.side, "away" if event.side == "home" else "home"
+    teams = {s: state.team(s).team.id for s in ("home", "away")}
+    line = system.status(state)
+    on = "4 on 5" if short == "home" else "5 on 4"
+    assert f"{on}, {teams[other]} power play" in line, line
+    assert line.startswith(f"P{state.period} space {state.space}/{state.length} | ")
+    assert f"ALD {state.home.score} - {state.away.score} BRK" in line
