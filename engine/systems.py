@@ -39,6 +39,7 @@ from engine.matrix import explain as matrix_explain
 from engine.matrix import recheck as matrix_recheck
 from engine.matrix.state import evolve as matrix_evolve
 from engine.matrix.state import initial_state as matrix_initial_state
+from events import bones as bones_events
 from events import dicehockey as dicehockey_events
 from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
 from events.catalogue import SYSTEM_EVENTS
@@ -77,6 +78,13 @@ class GameSystem:
     roll_json: Callable[[Any], dict[str, Any]]  # a roll as ``explain --json`` shows it
     summary: Callable[[Any], dict[str, Any]]  # a state as ``replay --json`` shows it
     roll_for: Callable[[Any], str]  # what the next roll decides, in the play prompt's words
+    status: Callable[[Any], str]  # period, clock, score and strength, as ``play`` shows them
+    # ``explain --goal N`` / ``--penalty N``: the event a scoresheet goal or penalty line
+    # comes from, and the events that start a play (a face-off won, the puck changing
+    # hands), so the play that led to one can be told from its start
+    goal_event: type
+    penalty_event: type
+    play_starts: tuple[type, ...]
     # a game's events -> the games each ruling takes from a player's later season games
     # (an injury's games missed, a suspension), in order; None: the system's rulings all
     # end with the game, so a season's games never wait on each other for them
@@ -109,6 +117,12 @@ BONES = GameSystem(
     roll_json=bones_explain.roll_json,
     summary=bones_explain.summary,
     roll_for=bones_explain.roll_for,
+    status=bones_explain.status,
+    goal_event=bones_events.GoalScored,
+    penalty_event=bones_events.PenaltyAssessed,
+    # a face-off, an interception, a penalty shot: each starts a new play
+    play_starts=(bones_events.FaceoffRolled, bones_events.PuckIntercepted,
+                 bones_events.PenaltyShotAwarded),
     # Hockey Bones 18.10: an injury lasts the game (G) or the period (P); 14.50-14.52: a
     # game misconduct, the rest of the game. Nothing is carried into later games.
     games_out=None,
@@ -144,6 +158,12 @@ DICEHOCKEY = GameSystem(
     roll_json=dicehockey_explain.roll_json,
     summary=dicehockey_explain.summary,
     roll_for=dicehockey_explain.roll_for,
+    status=dicehockey_explain.status,
+    goal_event=dicehockey_events.GoalScored,
+    penalty_event=dicehockey_events.PenaltyAssessed,
+    # a face-off, a turnover, a dump: each starts a new possession
+    play_starts=(dicehockey_events.FaceoffWon, dicehockey_events.TurnoverRolled,
+                 dicehockey_events.PuckDumped),
     games_out=dicehockey_absences.games_out,  # 15 suspensions, 17 games missed
 )
 

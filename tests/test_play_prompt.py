@@ -275,3 +275,54 @@ def test_dice_penalties_are_told_in_clears_and_timing_spaces() -> None:
     assert describe(state, fight).endswith("Fighting, fight: 5 timing spaces, "
                                            "not short-handed")
     assert not re.search(r"\bmin(utes)?\b", describe(state, minor) + describe(state, fight))
+
+
+def test_each_prompt_shows_period_clock_score_strength_and_score_answers(monkeypatch, state):
+    """Issue 24 item 9: every prompt ends with where the game stands, and ``score`` or
+    ``clock`` typed at a prompt says it and asks again. Hockey Bones 6.00: a period is 50
+    sequences of 24 seconds, so 25 sequences into the second period is 10:00 elapsed."""
+    from engine.bones.explain import status
+
+    state.period, state.sequence = 2, 25
+    state.home.score, state.away.score = 2, 1
+    line = status(state)
+    assert line.startswith("P2 10:00 (sequence 25/50)")
+    assert "HFX 2 - 1 QUE" in line and "5 on 5" in line
+    shown: list[str] = []
+    coach = _PromptCoach(Prompter(_ask_recording(shown), shown.append, status))
+    coach.watch(state)
+    answers(monkeypatch, "score", "clock", "3 4 2 6")
+    assert str(coach.roll(1)) == "3 4 2 6"
+    prompts = [p for p in shown if p.startswith("roll 1 for")]
+    assert len(prompts) == 3 and all(p.endswith(f"[{line}]") for p in prompts)
+    assert shown.count(f"  {line}") == 2  # score and clock answered, never taken as a roll
+    state.sequence = 0
+    state.period = 4  # 6.00: overtime
+    assert status(state).startswith("OT 00:00 (sequence 0/12)")
+
+
+def test_dicehockey_status_counts_timing_spaces_and_the_man_short(tmp_path):
+    """DICE Hockey 12: the clock is the period's timing spaces; 15: a minor makes its team
+    a man short, so with one minor running the prompt says 5 on 4 and whose power play."""
+    from engine.systems import system_of
+    from replay.tooling.games import load_inputs, open_store, read_game, simulate
+
+    system = system_of("dicehockey")
+    with open_store(tmp_path / "d.db") as store:
+        game = simulate(store, "ALD", "BRK", seed="status", ruleset="dicehockey").game_id
+        events = read_game(store, game)
+        state = system.initial_state(events[0], *load_inputs(store, events[0]))
+    for event in events[1:]:
+        system.evolve(state, event)
+        if type(event).__name__ == "PenaltyAssessed" and event.short and \
+                sum(len(state.team(s).penalties) for s in ("home", "away")) == 1:
+            break  # the only penalty running: a minor (or longer) that makes a man short
+    else:
+        raise AssertionError("no lone minor in the game")
+    short, other = event.side, "away" if event.side == "home" else "home"
+    teams = {s: state.team(s).team.id for s in ("home", "away")}
+    line = system.status(state)
+    on = "4 on 5" if short == "home" else "5 on 4"
+    assert f"{on}, {teams[other]} power play" in line, line
+    assert line.startswith(f"P{state.period} space {state.space}/{state.length} | ")
+    assert f"ALD {state.home.score} - {state.away.score} BRK" in line

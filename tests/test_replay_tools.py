@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import sqlite3
 from pathlib import Path
 
@@ -298,7 +299,9 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> Non
     first_roll = next(i for i, a in enumerate(answers) if a)
     cut = len(answers) // 2
     db = tmp_path / "live.db"
-    typed = answers[:first_roll] + ["7 7 7 7", "3 4 2"] + answers[first_roll:cut] + ["q"]
+    # score and clock at a prompt say where the game stands and ask again (issue 24, 9)
+    typed = (answers[:first_roll] + ["7 7 7 7", "score", "3 4 2", "clock"]
+             + answers[first_roll:cut] + ["q"])
     runner = CliRunner()
     result = runner.invoke(app, ["play", "--home", home, "--away", away, "--db", str(db),
                                  "--ruleset", ruleset], input="\n".join(typed) + "\n")
@@ -316,6 +319,11 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> Non
     result = runner.invoke(app, ["play", "--resume", live, "--db", str(db)], input=rest)
     assert result.exit_code == 0, result.output
     assert "game over" in result.output
+    # on resume and at each prompt: period, clock, score and strength (issue 24, 9)
+    status = re.compile(rf"(P[1-3]|OT) .*\| {home} \d+ - \d+ {away} \| \d on \d")
+    resumed = result.output.splitlines()[1]
+    assert status.search(resumed), resumed
+    assert status.search(result.output.split("\n", 3)[2])  # the first prompt after it
     with open_store(db) as store:
         report = audit_game(store, live)
         assert report.ok and not report.in_progress, report.failure

@@ -201,6 +201,41 @@ def summary(state: GameState) -> dict[str, Any]:
 
 _STRENGTH = {"pp": "power play", "sh": "short-handed", "es": "even strength"}
 
+SEQUENCE_SECONDS = 24  # 6.00: a sequence is 24 seconds of a 20-minute period
+
+
+def _skaters(state: GameState, side: str) -> int:
+    """Skaters a side has on the ice: those allowed (15.00), one more with its goalie
+    pulled (a skater in the G slot, 14.60/6.41)."""
+    team = state.team(side)
+    goalie = team.slots.get("G")
+    pulled = goalie is not None and goalie in team.players and \
+        not team.players[goalie].is_goalie
+    return state.skaters_allowed(side) + (1 if pulled else 0)
+
+
+def status(state: GameState) -> str:
+    """Where the game stands, as the play prompt shows it: ``P2 09:36 (sequence 25/50) |
+    HFX 2 - 1 QUE | 5 on 4, HFX power play`` (the clock is the period's time elapsed,
+    24 s a sequence, 6.00; as the scoresheet times a goal)."""
+    home, away = state.home.team.id, state.away.team.id
+    score = f"{home} {state.home.score} - {state.away.score} {away}"
+    if state.period >= 5:
+        shots = f"{home} {state.home.shootout_goals} - {state.away.shootout_goals} {away}"
+        return f"shootout | {score} | shootout goals {shots}"
+    if state.period == 0:
+        return f"before the game | {score}"
+    label = "OT" if state.period == 4 else f"P{state.period}"
+    elapsed = state.sequence * SEQUENCE_SECONDS
+    clock = f"{elapsed // 60:02d}:{elapsed % 60:02d}"
+    on = {side: _skaters(state, side) for side in ("home", "away")}
+    strength = f"{on['home']} on {on['away']}"
+    edge = state.strength("home")
+    if edge != "es":
+        strength += f", {home if edge == 'pp' else away} power play"
+    return (f"{label} {clock} (sequence {state.sequence}/{state.period_length}) | {score} | "
+            f"{strength}")
+
 
 def roll_for(state: GameState) -> str:
     """What the next roll decides, as the play prompt says it: ``Marc Roy's action, LW,

@@ -17,7 +17,7 @@ from engine.words import final_line, period_end_line
 from events import dicehockey as ev
 from events.common import GameEnded, PeriodEnded, PeriodStarted, RosterEntry, other_side
 
-__all__ = ["describe", "roll_for", "roll_json", "roster_entries", "summary", "why"]
+__all__ = ["describe", "roll_for", "roll_json", "roster_entries", "status", "summary", "why"]
 
 
 def roster_entries(team: Team) -> list[RosterEntry]:
@@ -238,3 +238,25 @@ def roll_for(state: GameState) -> str:
     if step.side:
         return f"{what}, {_team(state, step.side)}"
     return what
+
+
+def status(state: GameState) -> str:
+    """Where the game stands, as the play prompt shows it: ``P2 space 14/31 | HFX 2 - 1
+    QUE | 5 on 4, HFX power play``. DICE Hockey's clock is the period's timing spaces
+    (12: the teams' timing ratings added; a time out may add one)."""
+    home, away = state.home.team.id, state.away.team.id
+    score = f"{home} {state.home.score} - {state.away.score} {away}"
+    if state.shootout is not None:
+        shots = f"{home} {state.home.shootout_goals} - {state.away.shootout_goals} {away}"
+        return f"shootout | {score} | shootout goals {shots}"
+    if state.period == 0:
+        return f"before the game | {score}"
+    label = "OT" if state.period >= 4 else f"P{state.period}"
+    # 15: five skaters less the men short; 22: one more with the goalie pulled
+    on = {side: 5 - state.team(side).men_short() + (1 if state.team(side).pulled else 0)
+          for side in ("home", "away")}
+    strength = f"{on['home']} on {on['away']}"
+    short = {side: state.team(side).men_short() for side in ("home", "away")}
+    if short["home"] != short["away"]:
+        strength += f", {home if short['home'] < short['away'] else away} power play"
+    return f"{label} space {state.space}/{state.length} | {score} | {strength}"

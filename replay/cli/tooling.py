@@ -15,6 +15,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
+from engine.systems import system_of
 from events.base import Event, tag_of
 from events.errors import RinklogError
 from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, game_options
@@ -25,7 +26,7 @@ from replay.leagues.league import load_league
 from replay.leagues.season import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
-from replay.tooling.explain import describe
+from replay.tooling.explain import describe, explain_play
 from replay.tooling.explain import explain as explain_seq
 from replay.tooling.games import open_store, season_kinds
 from replay.tooling.receipts import (
@@ -54,7 +55,14 @@ from replay.tooling.session import (
     resume_point,
     store_committer,
 )
-from replay.tooling.transfer import diff_games, import_verified, verify_export, write_export
+from replay.tooling.transfer import (
+    diff_games,
+    goal_words,
+    import_verified,
+    outcome_diff,
+    verify_export,
+    write_export,
+)
 
 
 def _event_line(event: Any) -> str:
@@ -333,14 +341,22 @@ def register(app: typer.Typer) -> None:
             "--rolls", help="file of typed rolls for after the fork")] = None,
         game_id: Annotated[str | None, typer.Option(
             "--game-id", help="the branch's id (default PARENT-bN)")] = None,
+        choice: Annotated[str | None, typer.Option(
+            "--choice", help="replace the coach decision right after --at: what you would "
+            "type at play's coach prompt there ('; ' between answers), e.g. 'home C=ID', "
+            "'away G=ID' (Hockey Bones), 'pull home', 'lines away 2 1' (DICE Hockey)")
+        ] = None,
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     ) -> None:
         """Branch a game at an event and play on to the end with the default coach.
 
         With no --seed/--rolls the parent's dice continue, so the branch repeats it.
+        With --choice, the coach decision after --at is yours (checked by the rules,
+        recorded, audited): what if the coach had pulled the goalie there?
 
         Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
+        Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
         """
         lines = None
         if rolls is not None:
@@ -350,18 +366,22 @@ def register(app: typer.Typer) -> None:
                 raise RinklogError(f"{rolls}: cannot read rolls: {err}") from None
         with _read_store(db) as store:
             result = branch_game(store, game, at, seed=seed, rolls=lines,
-                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id)
+                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
+                                 choice=choice)
         if as_json:
             _dump({"game_id": result.game_id, "parent": result.parent,
                    "parent_seq": result.parent_seq, "events": result.events,
                    "head_hash": result.head_hash, "decided": result.decided,
                    "score": {"home": result.home_goals, "away": result.away_goals},
-                   "reseed": result.reseed})
+                   "reseed": result.reseed,
+                   "choices": [_event_json(c, "") for c in result.choices]})
         else:
             _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
                  f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
                  f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
                  f"head {result.head_hash[:8]}…")
+            for chosen in result.choices:  # --choice: what the coach did instead
+                _out(f"  coach: {_event_line(chosen)}")
 
     @app.command()
     def diff(
@@ -370,7 +390,8 @@ def register(app: typer.Typer) -> None:
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="the difference as JSON")] = False,
     ) -> None:
-        """The first event where two games part, with both events (or 'identical').
+        """The first event where two games part, with both events (or 'identical'), and
+        how the outcome changed: both finals, the goals lost and the goals added.
 
         Exit 0 when the games are identical, 1 when they differ (like diff(1)).
 
@@ -378,9 +399,11 @@ def register(app: typer.Typer) -> None:
         """
         with _read_store(db) as store:
             d = diff_games(store, game_a, game_b)
+            outcome = outcome_diff(store, game_a, game_b) if d.seq is not None else None
         if as_json:
             _dump({"a": game_a, "b": game_b, "identical": d.seq is None, "seq": d.seq,
-                   "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type)})
+                   "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type),
+                   "outcome": outcome.to_json() if outcome is not None else None})
         elif d.seq is None:
             _out("identical")
         else:
@@ -388,6 +411,12 @@ def register(app: typer.Typer) -> None:
                  + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
             _out(f"  {game_a}: {_event_line(d.a)}")
             _out(f"  {game_b}: {_event_line(d.b)}")
+            assert outcome is not None
+            _out(f"outcome: A {game_a}: {outcome.final_a}; B {game_b}: {outcome.final_b}")
+            for title, goals in (("goals lost", outcome.goals_lost),
+                                 ("goals added", outcome.goals_added)):
+                _out(f"  {title} ({len(goals)}): "
+                     + ("; ".join(goal_words(g) for g in goals) or "none"))
         if d.seq is not None:
             raise typer.Exit(1)
 
@@ -451,17 +480,31 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def explain(
         game: Annotated[str, typer.Argument(help="game id")],
-        seq: Annotated[int, typer.Argument(help="event seq")],
+        seq: Annotated[int | None, typer.Argument(help="event seq")] = None,
+        goal: Annotated[int | None, typer.Option(
+            "--goal", help="how the game's Nth goal came about: the play that led to it")
+        ] = None,
+        penalty: Annotated[int | None, typer.Option(
+            "--penalty", help="how the game's Nth penalty came about")] = None,
         db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="the event and why, as JSON")
                            ] = False,
     ) -> None:
         """Why an event happened: roll, card cell, modifiers, totals and rule section.
+        With --goal N or --penalty N: how that goal or penalty came about, every roll and
+        rule of the play that led to it, from its face-off or change of possession.
 
         Example: rinklog explain HFX-QUE-2026 120
+        Example: rinklog explain HFX-QUE-2026 --goal 2
         """
+        if [seq, goal, penalty].count(None) != 2:
+            raise RinklogError("give one of: an event SEQ, --goal N or --penalty N")
         with _read_store(db) as store:
-            found = explain_seq(store, game, seq)
+            if seq is not None:
+                found: Any = explain_seq(store, game, seq)
+            else:
+                kind, number = ("goal", goal) if goal is not None else ("penalty", penalty)
+                found = explain_play(store, game, kind, int(number or 0))
         if as_json:
             _dump(found.to_json())
         else:
@@ -527,13 +570,16 @@ def register(app: typer.Typer) -> None:
                 overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
                 ruleset=ruleset, **options)
             folded = resume_point(store, gid)
-            coach = kit_for(folded.created.ruleset).prompt_coach(Prompter(ask_at_table, _out))
+            words = system_of(folded.created.ruleset).status
+            coach = kit_for(folded.created.ruleset).prompt_coach(
+                Prompter(ask_at_table, _out, words))
             coach.watch(folded.state)  # each roll's prompt says what it decides
             if folded.state.finished and not folded.pending:
                 _out(f"game {gid} is already over")
                 return
             _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else
                                   f", game {number} of season {season}" if scheduled else ""))
+            _out(f"  {words(folded.state)}")  # where it stands: period, clock, score, strength
             state = folded.state
 
             def show(batch: list[Event]) -> None:

@@ -18,10 +18,13 @@ Root = str | Path | None  # a fixtures root (a league folder); None: the shipped
 @dataclass(frozen=True)
 class Prompter:
     """How a prompt coach talks to the person at the table: ``ask`` returns an answer
-    (and raises to stop the game), ``out`` prints one line."""
+    (and raises to stop the game), ``out`` prints one line; ``status`` is the game
+    system's words for where a game stands (engine/systems.py ``status``: period, clock,
+    score, strength), shown at each prompt and by ``score``/``clock`` typed at one."""
 
     ask: Callable[[str], str]
     out: Callable[[str], None]
+    status: Callable[[Any], str] | None = None
 
 
 class Violation(Protocol):
@@ -72,17 +75,23 @@ class Kit:
     has_shootout: Callable[[str], bool] = field(default=lambda ruleset: True)
 
 
+STATUS_WORDS = ("score", "clock", "status")  # answered at any prompt, never a roll or choice
+
+
 class TableDice:
     """What every system's prompt coach shares: dice typed at the table, each roll's
     prompt saying what it decides (``watch`` the game's state, which the loop changes in
-    place), ``help`` saying how to type them, a typo asked again."""
+    place), ``help`` saying how to type them, a typo asked again. Every prompt (rolls and
+    the coach's) ends with where the game stands, and ``score`` or ``clock`` typed at
+    any prompt says it again and asks the same question."""
 
     dice = ""  # how a roll is typed, e.g. "blue white white red"
     dice_help = ""  # the line ``help`` prints at a roll prompt
 
     def __init__(self, prompter: Prompter, parse: Callable[[str], Any],
                  roll_for: Callable[[Any], str]) -> None:
-        self._ask, self._out = prompter.ask, prompter.out
+        self._asked, self._out = prompter.ask, prompter.out
+        self._status = prompter.status
         self._parse, self._roll_for = parse, roll_for
         self.state: Any = None
         self._typed: Any = None  # dice typed at a coach prompt, kept for the next roll
@@ -97,6 +106,21 @@ class TableDice:
         self._out(f"  {answer.strip()}: dice, kept for the next roll "
                   "(the coach's choice as shown)")
         return True
+
+    def status(self) -> str:
+        """Where the watched game stands (``""`` before it is watched or without words)."""
+        if self._status is None or self.state is None:
+            return ""
+        return self._status(self.state)
+
+    def _ask(self, text: str) -> str:
+        """Ask ``text`` with the game's status after it; ``score``/``clock`` answer here."""
+        while True:
+            now = self.status()
+            answer = self._asked(f"{text} [{now}]" if now else text)
+            if answer.lower() not in STATUS_WORDS:
+                return answer
+            self._out(f"  {now or 'no game under way'}")
 
     def watch(self, state: Any) -> None:
         self.state = state
@@ -118,7 +142,8 @@ class TableDice:
         while True:
             text = self._ask(f"roll {n}{what} ({self.dice})")
             if text.lower() == "help":
-                self._out(f"  {self.dice_help}; q stops the game (everything so far is kept)")
+                self._out(f"  {self.dice_help}; score or clock says where the game stands; "
+                          "q stops the game (everything so far is kept)")
                 continue
             try:
                 return self._parse(text)

@@ -27,7 +27,7 @@ from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, Gam
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
-from replay.systems import kit_for
+from replay.systems import Prompter, kit_for
 from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
 from replay.tooling.refold import refold
 
@@ -152,18 +152,96 @@ class BranchResult:
     decided: str
     meta: dict[str, Any]
     reseed: dict[str, Any] | None = None  # {"seed", "from_roll"} when new dice were given
+    choices: tuple[Event, ...] = ()  # --choice: the coach choices that replaced the parent's
+
+
+class ForkCoach:
+    """The coach of a branch that replaces the parent's coach decision at the fork: at
+    the first coach prompt after it (a stoppage's line change or goalie, a tactic, the
+    shootout order) the system's ``play`` prompt coach is asked, with ``answers`` typed
+    for it (what a person would type there, in order; enter, the default coach's
+    proposal, once they run out); every other decision is the default coach's. Each
+    choice is checked by the rules in the loop (``check_choice``) and recorded as the
+    coach-choice event it is, so the audit checks it like any other."""
+
+    def __init__(self, ruleset: str, default: Any, answers: list[str], rolls: int) -> None:
+        self.default, self.answers, self.rolls = default, list(answers), rolls
+        self.refusal = ""  # the prompt's last word on an answer it would not take
+        self.said = ""
+        self.asked = False  # the fork's prompt was reached and answered
+        self.choices: list[Event] = []
+        self.prompt = kit_for(ruleset).prompt_coach(Prompter(self._ask, self._out))
+        if hasattr(default, "tactics"):
+            self.tactics = self._tactics
+
+    def _ask(self, text: str) -> str:
+        self.asked = True
+        if not self.answers:
+            return ""  # enter: as the prompt shows it
+        self.refusal = self.said = ""  # judged afresh: a refused answer may be typed again
+        return self.answers.pop(0)
+
+    def _out(self, line: str) -> None:
+        if self.asked and not self.said:
+            self.said = line.strip()  # the prompt's first word on the last answer
+        if line.lstrip().startswith(("not ", "no ", "start with")):  # the prompt refused
+            self.refusal = line.strip()
+
+    def _at_fork(self, state: Any) -> bool:
+        """Still at the fork: no roll since it, and the answers not all used."""
+        return state.rolls == self.rolls and (bool(self.answers) or not self.asked)
+
+    def lines(self, state: Any) -> list[Event]:
+        if not self._at_fork(state):
+            return list(self.default.lines(state))
+        chosen = list(self.prompt.lines(state))
+        self.choices.extend(chosen)
+        return chosen
+
+    def _tactics(self, state: Any) -> list[Event]:
+        if not (self._at_fork(state) and self.answers):
+            return list(self.default.tactics(state))
+        chosen = list(self.prompt.tactics(state))
+        self.choices.extend(chosen)
+        return chosen
+
+    def shootout(self, state: Any) -> Event:
+        if not self._at_fork(state):
+            return self.default.shootout(state)
+        chosen = self.prompt.shootout(state)
+        self.choices.append(chosen)
+        return chosen
+
+
+def _parent_choices(events: Sequence[Event], at: int, choice_events: tuple[type, ...]
+                    ) -> tuple[list[Event], int | None]:
+    """The parent's coach choices right after event ``at`` and, when there are none, the
+    seq of its next coach choice (where a branch may replace one)."""
+    following = []
+    for event in events[at:]:
+        if not isinstance(event, choice_events):
+            break
+        following.append(event)
+    after = next((i + 1 for i, e in enumerate(events) if i >= at
+                  and isinstance(e, choice_events)), None)
+    return following, after
 
 
 def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = None,
                 rolls: Sequence[str] | None = None, rolls_origin: str = "rolls",
-                game_id: str | None = None) -> BranchResult:
+                game_id: str | None = None, choice: str | None = None) -> BranchResult:
     """A new stream sharing ``parent``'s events 1..at, then a BranchStarted event (its
     lineage and dice, inside the chain), played on to the end.
 
     With neither ``seed`` nor ``rolls`` the parent's dice schedule continues (a branch of
     a seeded game then repeats its parent's events after the BranchStarted); ``seed``
     switches to new seeded dice and ``rolls`` to typed ones from the first roll after the
-    fork. The continuation is computed in memory first: on any error nothing is written.
+    fork. ``choice`` replaces the parent's coach decision right after event ``at``: the
+    answers (``;`` between them) a person would type at ``play``'s coach prompt there,
+    e.g. ``home C=Roy`` or ``away G=ID`` (Hockey Bones), ``pull home`` or ``lines away
+    2 1`` (DICE Hockey); the rules check it, and a choice they refuse, or one that is the
+    parent's own, is refused in one line. The continuation is computed in memory first:
+    on any error nothing is written.
     """
     events = read_game(store, parent)
     if not 1 <= at <= len(events):
@@ -179,6 +257,14 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     system = system_of(created.ruleset)
     coach = system.default_coach()
     folded = fold(events[:at], home, away, charts, coach)
+    fork_coach = None
+    if choice is not None:
+        answers = [a.strip() for a in choice.split(";")]
+        if not any(answers):
+            raise RinklogError("--choice needs what to type at the coach prompt, e.g. "
+                               "'home C=ID' or 'pull home'")
+        fork_coach = ForkCoach(created.ruleset, coach, answers, folded.state.rolls)
+        coach = fork_coach
     first_new = folded.state.rolls + 1
     schedule = dice_schedule(events)  # the parent's, whole: without a new seed it repeats
     reseed = None
@@ -196,6 +282,8 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
                          dice_schedule=schedule)
     new_events: list[Event] = [fork]
     state = continue_game(folded, dice, coach, new_events.extend)
+    if fork_coach is not None:
+        _check_fork(fork_coach, events, at, system.choice_events, choice or "")
     whole = [*events[:at], *new_events]
     end = next(e for e in reversed(whole) if not isinstance(e, BranchStarted))
     if not state.finished or not isinstance(end, GameEnded):
@@ -204,7 +292,27 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     store.copy_prefix(parent, child, at, meta=meta)
     version = store.append(child, new_events, expected_version=at)
     return BranchResult(child, parent, at, version, store.head_hash(child), end.home_goals,
-                        end.away_goals, end.decided, meta, reseed)
+                        end.away_goals, end.decided, meta, reseed,
+                        tuple(fork_coach.choices) if fork_coach is not None else ())
+
+
+def _check_fork(coach: ForkCoach, events: Sequence[Event], at: int,
+                choice_events: tuple[type, ...], choice: str) -> None:
+    """The replacement took: the fork was at a coach prompt, every answer was used, and
+    the choices differ from the parent's there (one line saying why not)."""
+    parent, nxt = _parent_choices(events, at, choice_events)
+    if not coach.asked:
+        where = (f"its next coach choice is event {nxt}: try branch --at {nxt - 1}"
+                 if nxt is not None else "it has no coach choice after it")
+        raise RinklogError(f"no coach decision right after event {at} of "
+                           f"{events[0].game_id}: {where}")  # type: ignore[attr-defined]
+    if coach.answers:
+        raise RinklogError(f"--choice {choice!r}: not all of it was asked for at the coach "
+                           f"prompt after event {at}"
+                           + (f" ({coach.refusal})" if coach.refusal else ""))
+    if coach.refusal or coach.choices == parent:
+        why = coach.refusal or coach.said or "it is the parent's own decision there"
+        raise RinklogError(f"--choice {choice!r} refused at event {at}: {why}")
 
 
 class _ListDice:

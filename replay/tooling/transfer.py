@@ -30,6 +30,7 @@ from events.formats import MSGPACK, check_format, decoder, encoder, same_event
 from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
+from projections.systems import read_models
 from replay.tooling.audit import (
     AuditReport,
     audit_game,
@@ -350,6 +351,63 @@ def diff_games(store: EventStore, game_a: str, game_b: str) -> Difference:
                       ra and _decode(ra.payload, format_a), rb and _decode(rb.payload, format_b),
                       ra.type if ra else "", rb.type if rb else "",
                       rb.seq if rb else (rows_b[-1].seq + 1 if rows_b else 1))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How two games' results differ, from their scoresheets: each final (``HFX 3 - 2
+    QUE (REG)``) and the goals one has that the other has not (a goal is its period,
+    time, team and scorer; the lines are the scoresheet's, docs/json.md)."""
+
+    final_a: str
+    final_b: str
+    score_a: dict[str, int]  # {"home": goals, "away": goals}
+    score_b: dict[str, int]
+    decided_a: str | None
+    decided_b: str | None
+    goals_lost: list[dict[str, Any]]  # A's goals that B does not have
+    goals_added: list[dict[str, Any]]  # B's goals that A does not have
+
+    @property
+    def text(self) -> str:
+        lost = "; ".join(goal_words(g) for g in self.goals_lost) or "none"
+        added = "; ".join(goal_words(g) for g in self.goals_added) or "none"
+        return f"A: {self.final_a}; B: {self.final_b}; goals lost: {lost}; goals added: {added}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a": {"final": self.final_a, "score": self.score_a, "decided": self.decided_a},
+                "b": {"final": self.final_b, "score": self.score_b, "decided": self.decided_b},
+                "goals_lost": self.goals_lost, "goals_added": self.goals_added}
+
+
+def goal_words(goal: dict[str, Any]) -> str:
+    time = goal["time"]  # MM:SS; DICE Hockey: the timing space (docs/json.md)
+    when = f"space {time}" if isinstance(time, int) else time
+    return f"{goal['team']} {goal['scorer_name']} (P{goal['period']} {when}, {goal['strength']})"
+
+
+def outcome_diff(store: EventStore, game_a: str, game_b: str) -> Outcome:
+    """How the outcome changed from game A to game B (a branch and its parent, say):
+    both finals and the goals lost and added, from the two games' scoresheets."""
+    sheets = []
+    for game in (game_a, game_b):
+        events = read_game(store, game)
+        sheets.append(read_models(store.info(game).system).scoresheet(events))
+    a, b = sheets
+
+    def key(goal: Any) -> tuple[Any, ...]:
+        return (goal.period, goal.time, goal.team, goal.scorer)
+
+    def final(sheet: Any) -> str:
+        return (f"{sheet.home.team} {sheet.home.goals} - {sheet.away.goals} {sheet.away.team} "
+                f"({sheet.decided or 'not over'})")
+
+    keys_a, keys_b = {key(g) for g in a.goals}, {key(g) for g in b.goals}
+    return Outcome(final(a), final(b),
+                   {"home": a.home.goals, "away": a.away.goals},
+                   {"home": b.home.goals, "away": b.away.goals}, a.decided, b.decided,
+                   [msgspec.to_builtins(g) for g in a.goals if key(g) not in keys_b],
+                   [msgspec.to_builtins(g) for g in b.goals if key(g) not in keys_a])
 
 
 def _decode(payload: bytes, format: int) -> Any:
