@@ -18,6 +18,7 @@ from msgspec import Meta
 
 from events.base import Event
 from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
+from events.league import GameCoachSet, SeasonGameOpened
 
 Die = Annotated[int, Meta(ge=1, le=6)]
 
@@ -372,6 +373,8 @@ class ShootoutAttempt(Event, frozen=True):
 BonesEvent = (
     GameCreated
     | BranchStarted
+    | SeasonGameOpened
+    | GameCoachSet
     | DiceRolled
     | PeriodStarted
     | PeriodEnded

@@ -22,6 +22,7 @@ from msgspec import Meta
 
 from events.base import Event
 from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
+from events.league import GameCoachSet, SeasonGameOpened
 
 Digit = Annotated[int, Meta(ge=0, le=9)]
 Slot = Literal["LW", "C", "RW", "LD", "RD", "EA"]  # EA: the extra attacker (22)
@@ -440,6 +441,8 @@ CHOICES = (LinesChanged, DumpDeclared, TimeOutCalled, GoalieChanged, LineupRearr
 DiceHockeyEvent = (
     GameCreated
     | BranchStarted
+    | SeasonGameOpened
+    | GameCoachSet
     | PeriodStarted
     | PeriodEnded
     | GameEnded

@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -499,6 +499,12 @@ class EventStore:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+    def atomic(self) -> _Transaction:
+        """One transaction around several writes (``with store.atomic(): ...``): appends to
+        two streams (a season's game and the season's record of it) commit together or
+        not at all."""
+        return _Transaction(self._db, on_rollback=self._type_keys.clear)
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -1035,13 +1041,20 @@ def _linked(cursor: sqlite3.Cursor, prev: str) -> Iterator[list[tuple[Any, ...]]
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
+    transaction already open (:meth:`EventStore.atomic`) it is part of that one: the outer
+    one commits, or rolls everything back."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection,
+                 on_rollback: Callable[[], None] | None = None) -> None:
         self._db = db
+        self._nested = False
+        self._on_rollback = on_rollback  # e.g. forget event_types keys learnt inside it
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._nested = self._db.in_transaction
+        if not self._nested:
+            self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(
         self,
@@ -1049,7 +1062,11 @@ class _Transaction:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if self._nested:
+            return  # the exception, if any, reaches the outer transaction, which rolls back
         if exc_type is None:
             self._db.execute("COMMIT")
         else:
             self._db.execute("ROLLBACK")
+            if self._on_rollback is not None:
+                self._on_rollback()
