@@ -17,8 +17,16 @@ import msgspec
 from msgspec import Meta
 
 from events.base import Event
-from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
-from events.league import GameCoachSet, SeasonGameOpened
+from events.common import (
+    BranchStarted,
+    GameCoachSet,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+    SeasonGameOpened,
+    Side,
+)
 
 Die = Annotated[int, Meta(ge=1, le=6)]
 

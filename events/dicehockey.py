@@ -21,8 +21,16 @@ import msgspec
 from msgspec import Meta
 
 from events.base import Event
-from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
-from events.league import GameCoachSet, SeasonGameOpened
+from events.common import (
+    BranchStarted,
+    GameCoachSet,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+    SeasonGameOpened,
+    Side,
+)
 
 Digit = Annotated[int, Meta(ge=0, le=9)]
 Slot = Literal["LW", "C", "RW", "LD", "RD", "EA"]  # EA: the extra attacker (22)

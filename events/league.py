@@ -8,7 +8,7 @@ from typing import Any, Literal
 from msgspec import UNSET, UnsetType
 
 from events.base import Event
-from events.common import FaceoffOptions
+from events.common import FaceoffOptions, GameCoachSet, SeasonGameOpened
 
 __all__ = ["GAME_NOTES", "GameCoachSet", "SeasonCoachSet", "SeasonCreated", "SeasonGameOpened",
            "SeasonGameRecorded", "SeasonTableGameStarted"]
@@ -70,27 +70,6 @@ class SeasonGameRecorded(Event, frozen=True):
     number: int
     mode: Literal["simulated", "table"]
     head: str
-
-
-# --- in a game stream, right after GameCreated (no rule: the refold passes over them) ---
-
-class SeasonGameOpened(Event, frozen=True):
-    """A season game pins the season it was created under: ``opening`` is the hash of the
-    season stream's SeasonCoachSet row, which covers its SeasonCreated (schedule, seed,
-    cards, options) and its coach habits. Games of a season written before season records
-    do not have it."""
-
-    season: str
-    opening: str
-
-
-class GameCoachSet(Event, frozen=True):
-    """The coach-file habits a simulated game's default coach played with (only the
-    settings that differ from the default coach's, per side). Written only when some
-    differ: a simulated game without it was played by the plain default coach."""
-
-    home: dict[str, Any]
-    away: dict[str, Any]
 
 
 GAME_NOTES = (SeasonGameOpened, GameCoachSet)
