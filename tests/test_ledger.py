@@ -109,3 +109,18 @@ def test_a_season_stored_before_season_records_cannot_grow(season_db: Path,
         with open_store(db) as store:
             check_opening(ledger_of(store, "demo-1"), None)
     assert main(["season", "--games", "4", "--workers", "1", "--db", str(db)]) == 1
+
+
+def test_a_branch_of_a_season_game_is_no_game_of_its_record(season_db: Path,
+                                                            tmp_path: Path) -> None:
+    """A what-if of a season game keeps the season's pin and is audited as a branch: the
+    season's record holds its games, not their branches."""
+    from replay.tooling.session import branch_game
+
+    db = tmp_path / "whatif.db"
+    db.write_bytes(season_db.read_bytes())
+    with open_store(db) as store:
+        branch = branch_game(store, "demo-1-0001", 600, seed="what-if")
+        assert read_game(store, branch.game_id)[1] == read_game(store, "demo-1-0001")[1]
+        reports = audit_all(store)
+    assert all(r.ok for r in reports), [(r.game_id, r.failure) for r in reports if not r.ok]

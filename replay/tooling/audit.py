@@ -325,7 +325,7 @@ class _Audit:
         if found is not None:
             raise _Failed(found.check, found.seq, found.expected, found.recorded, found.rule)
         if created.season:
-            self._season_game(created, season_of)
+            self._season_game(created, season_of, bool(forks))
         self._dice(created)
         # A simulated game's choices are its default coach's, with the habits it records
         # (docs/coach.md): re-derived, not only checked for legality. A game played at the
@@ -379,7 +379,8 @@ class _Audit:
                           f"stream {self.stream!r}", "stream identity")
         return forks
 
-    def _season_game(self, created: GameCreated, season_of: SeasonLookup) -> None:
+    def _season_game(self, created: GameCreated, season_of: SeasonLookup,
+                     branch: bool = False) -> None:
         season = season_of(created.season)
         if isinstance(season, str):
             raise _Failed("season", 1, f"season {created.season!r} that passes the audit",
@@ -421,8 +422,10 @@ class _Audit:
         ledger = ledger_of(created.season) if ledger_of is not None else None
         if ledger is not None:
             head = self.rows[-1].hash if self.rows else GENESIS
-            found = audit_season.season_game(self.events, created, head, ledger,
-                                             complete=getattr(season_of, "complete", True))
+            # a branch (a what-if of a season game) is no game of the season's record
+            found = audit_season.season_game(
+                self.events, created, head, ledger,
+                complete=getattr(season_of, "complete", True) and not branch)
             if found is not None:
                 raise _Failed(found.check, found.seq, found.expected, found.recorded,
                               found.rule)
