@@ -15,7 +15,7 @@ Hockey (``dicehockey``) is a second system with one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from engine.bones.cards import Team as BonesTeam
 from engine.bones.cards import roster_entries as bones_roster
 from engine.bones.rulesets import RULESETS as BONES_RULESETS
 from engine.dice import derive_roll, parse_roll
+from engine.dicehockey import absences as dicehockey_absences
 from engine.dicehockey import coach as dicehockey_coach
 from engine.dicehockey import dice as dicehockey_dice
 from engine.dicehockey import explain as dicehockey_explain
@@ -41,6 +42,7 @@ from engine.matrix.state import initial_state as matrix_initial_state
 from events import dicehockey as dicehockey_events
 from events.bones import DiceRolled, LinesChanged, ShootoutOrderChosen, TacticDeclared
 from events.catalogue import SYSTEM_EVENTS
+from events.common import GamesOut
 from events.errors import RinklogError
 from events.matrix import DieRolled as MatrixDieRolled
 from events.matrix import SeasonOpened as MatrixSeasonOpened
@@ -75,6 +77,10 @@ class GameSystem:
     roll_json: Callable[[Any], dict[str, Any]]  # a roll as ``explain --json`` shows it
     summary: Callable[[Any], dict[str, Any]]  # a state as ``replay --json`` shows it
     roll_for: Callable[[Any], str]  # what the next roll decides, in the play prompt's words
+    # a game's events -> the games each ruling takes from a player's later season games
+    # (an injury's games missed, a suspension), in order; None: the system's rulings all
+    # end with the game, so a season's games never wait on each other for them
+    games_out: Callable[[Sequence[Any]], list[GamesOut]] | None = None
 
 
 BONES = GameSystem(
@@ -103,6 +109,9 @@ BONES = GameSystem(
     roll_json=bones_explain.roll_json,
     summary=bones_explain.summary,
     roll_for=bones_explain.roll_for,
+    # Hockey Bones 18.10: an injury lasts the game (G) or the period (P); 14.50-14.52: a
+    # game misconduct, the rest of the game. Nothing is carried into later games.
+    games_out=None,
 )
 
 DICEHOCKEY = GameSystem(
@@ -133,6 +142,7 @@ DICEHOCKEY = GameSystem(
     roll_json=dicehockey_explain.roll_json,
     summary=dicehockey_explain.summary,
     roll_for=dicehockey_explain.roll_for,
+    games_out=dicehockey_absences.games_out,  # 15 suspensions, 17 games missed
 )
 
 SYSTEMS: dict[str, GameSystem] = {BONES.name: BONES, DICEHOCKEY.name: DICEHOCKEY}

@@ -69,6 +69,27 @@ FACEOFF_CREATED_FIELDS = (*(f"faceoff_{name}" for name in _FACEOFF_FLAGS), *_FAC
 """Every GameCreated field that may record a FaceOff option (see ``created_fields``)."""
 
 
+class Absent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A player of a season game's team who is not dressed for it: ruled out of his team's
+    next games by an event of its earlier season game ``game`` (DICE Hockey: an injury's
+    games missed, 17; a game misconduct's suspension, 15), ``rule`` that event's section."""
+
+    team: str  # the team id
+    player: str
+    game: int  # the season game (schedule number) that put him out
+    rule: str
+
+
+class GamesOut(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What one event of a game rules for the team's later games of a season: ``player``
+    of ``side`` misses the next ``games`` of them (a system's ``games_out`` reads them)."""
+
+    side: Side
+    player: str
+    games: int
+    rule: str
+
+
 class GameCreated(Event, frozen=True):
     """First event of a game: who plays, with which cards, charts, dice and ruleset."""
 
@@ -105,6 +126,10 @@ class GameCreated(Event, frozen=True):
     # The optional rules of any other game system, by the names its ruleset gives them
     # (sorted; UNSET when none, so the field adds nothing to the bytes of older games).
     options: list[str] | UnsetType = UNSET
+    # A season game's players not dressed: out from their teams' earlier season games
+    # (replay/leagues/availability.py; DICE Hockey 15, 17). UNSET when nobody is out, so
+    # the field adds nothing to the bytes of any other game.
+    absent: list[Absent] | UnsetType = UNSET
 
     def option(self, field: str) -> bool:
         """Whether an optional rule recorded as ``field`` is on (UNSET is off)."""

@@ -26,13 +26,16 @@ from events.base import Event
 __all__ = [
     "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
     "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixTable", "Pick", "PickReplaced",
-    "PicksSent", "RefereeDrawsEntered", "RefereeOnr", "SanctionApplied", "ScheduleDrawn",
+    "NewTeamReplaced", "PicksSent", "RefereeCupDrawsEntered", "RefereeDrawsEntered",
+    "RefereeOnr", "SlotHandedOn", "WaitingListJoined", "SanctionApplied", "ScheduleDrawn",
     "SeasonClosed", "SeasonOpened", "StockCharged", "TeamAllowance", "TeamEntry",
     "TeamReplaced", "WeekEnded", "WeekStarted", "WgGroupsDrawn", "WgRanked",
 ]
 
 Competition = Literal["championship", "kdh", "wg"]
-Decided = Literal["REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"]
+# SO: the KDH shootout (3.2.2); GROUP: a WG knock-out game won on the goals of the group
+# games (3.3.2), which is no shootout
+Decided = Literal["REG", "AP", "DRAW", "SO", "GROUP", "DIE", "FORFEIT"]
 
 
 class _Event(Event, frozen=True):
@@ -179,7 +182,25 @@ class RefereeDrawsEntered(_Event, tag="matrix.RefereeDrawsEntered"):
     week: int
     bonus: dict[str, str]  # division -> team
     onr: dict[str, RefereeOnr]
-    x: dict[str, int]
+    x: dict[str, int]  # the team's championship X (its one game if it plays no other)
+
+
+class RefereeCupDrawsEntered(_Event, tag="matrix.RefereeCupDrawsEntered"):
+    """Draws made at a real table for a week's cup games (2.2): one X per game and the
+    KDH shootout X. Follows the week's :class:`RefereeDrawsEntered` (which clears it)."""
+
+    week: int
+    x: dict[str, dict[str, int]]  # competition ("kdh", "wg") -> team -> 0-3
+    shootout: dict[str, int]  # team -> 0-5 (3.2.2)
+
+
+class WaitingListJoined(_Event, tag="matrix.WaitingListJoined"):
+    """2.1.2.1, 3.1.3: a team named on the waiting list during the season (it gets the 3
+    points of a team that played the season when it takes a slot)."""
+
+    id: str
+    name: str
+    rule: str
 
 
 # --- a week --------------------------------------------------------------------------------
@@ -269,6 +290,16 @@ class TeamReplaced(_Event, tag="matrix.TeamReplaced"):
     rule: str
 
 
+class NewTeamReplaced(_Event, tag="matrix.NewTeamReplaced"):
+    """3.1.3: "A new team ONR on the first week might be replaced immediately by a team
+    from the waiting list": the referee's decision, taken after week 1 is played."""
+
+    team: str
+    new_name: str
+    new_id: str
+    rule: str
+
+
 class WgRanked(_Event, tag="matrix.WgRanked"):
     """3.3.1: group order after the group games, and the best runner-up."""
 
@@ -297,6 +328,19 @@ class DivisionRanked(_Event, tag="matrix.DivisionRanked"):
     rule: str
 
 
+class SlotHandedOn(_Event, tag="matrix.SlotHandedOn"):
+    """3.1.3, 2.1.2.1: at the close, a dummy's slot ("till the end of the season") goes to
+    the next team of the waiting list, with the allowance of the 3 points of a team on
+    the waiting list before the end of the season."""
+
+    team: str  # the dummy's slot
+    new_id: str
+    new_name: str
+    extra_goals: int
+    great_saves: int
+    rule: str
+
+
 class SeasonClosed(_Event, tag="matrix.SeasonClosed"):
     """3.1.6 promotion and relegation, 2.1.2.1/2.1.3.1 allowances, 3.3.1 next WG."""
 
@@ -313,7 +357,8 @@ class SeasonClosed(_Event, tag="matrix.SeasonClosed"):
 
 MatrixEvent = (
     SeasonOpened | DieRolled | ScheduleDrawn | WgGroupsDrawn | CupDrawn | PicksSent
-    | RefereeDrawsEntered | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
+    | RefereeDrawsEntered | RefereeCupDrawsEntered | WaitingListJoined | NewTeamReplaced
+    | SlotHandedOn | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
     | LuckyLoserChosen | SanctionApplied | TeamReplaced | WgRanked | WeekEnded | ClosingStarted
     | DivisionRanked | SeasonClosed
 )

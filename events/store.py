@@ -38,6 +38,7 @@ stays as it was.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -366,6 +367,21 @@ class EventStore:
             self._db.close()
             raise
 
+    def refuse_as_output(self, path: str | Path) -> None:
+        """No command writes over the database it reads, whatever ``--force`` says: refuse
+        ``path`` when it is the database file or one of SQLite's files beside it (``-wal``,
+        ``-shm``, ``-journal``), by name or as the same file under another name."""
+        if str(self.path) == ":memory:":
+            return
+        database = self.path.resolve()
+        own = [database, *(database.with_name(database.name + end)
+                           for end in ("-wal", "-shm", "-journal"))]
+        target = Path(path).resolve()
+        if target in own or (target.is_file() and any(
+                other.is_file() and os.path.samefile(target, other) for other in own)):
+            raise RinklogError(f"{path}: is the database {self.path} (or a file SQLite keeps "
+                               "beside it); choose another output path; nothing written")
+
     def _open(self, writable: bool) -> None:
         db = self._db
         try:  # look before changing anything: a foreign file is refused untouched
@@ -500,10 +516,10 @@ class EventStore:
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
-    def atomic(self) -> _Transaction:
-        """One transaction around several writes (``with store.atomic(): ...``): appends to
-        two streams (a season's game and the season's record of it) commit together or
-        not at all."""
+    def transaction(self) -> _Transaction:
+        """One transaction around several writes (and reads of what they wrote): every
+        append and blob inside it commits with it or, on any exception, none does."""
+        self._check_writable()
         return _Transaction(self._db, on_rollback=self._type_keys.clear)
 
     @property
@@ -1042,18 +1058,18 @@ def _linked(cursor: sqlite3.Cursor, prev: str) -> Iterator[list[tuple[Any, ...]]
 
 class _Transaction:
     """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
-    transaction already open (:meth:`EventStore.atomic`) it is part of that one: the outer
-    one commits, or rolls everything back."""
+    transaction already open on the connection (:meth:`EventStore.transaction`) it is part
+    of that one: the outer one commits or rolls back."""
 
     def __init__(self, db: sqlite3.Connection,
                  on_rollback: Callable[[], None] | None = None) -> None:
         self._db = db
-        self._nested = False
+        self._outer = False
         self._on_rollback = on_rollback  # e.g. forget event_types keys learnt inside it
 
     def __enter__(self) -> None:
-        self._nested = self._db.in_transaction
-        if not self._nested:
+        self._outer = self._db.in_transaction
+        if not self._outer:
             self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(
@@ -1062,8 +1078,8 @@ class _Transaction:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._nested:
-            return  # the exception, if any, reaches the outer transaction, which rolls back
+        if self._outer:
+            return
         if exc_type is None:
             self._db.execute("COMMIT")
         else:

@@ -9,10 +9,12 @@ Imports events only (never the engine). The clocks are rebuilt from the events:
   man-short time left, at most two; only those first two (in the order assessed) count
   their man-short time down (ruling R-14.10a). Box time counts down for every penalty but
   a game misconduct;
-- a power-play goal (the scorer's team shorter-handed than the other, not a penalty shot)
-  cuts the first releasable minor of the other team that is still running: a double
-  minor's first half ends (its man-short and box time fall to 5 sequences, 14.20 D),
-  anything else ends with the ``PenaltyEnded`` (``power_play_goal``) that follows;
+- a power-play goal (the scorer's team with fewer men short than the other, not a penalty
+  shot) cuts the first releasable minor of the other team that is still running: a double
+  minor in its first minor starts its second (box time falls to 5 sequences, man-short
+  time too, or to none for an F double minor that was short for two minutes only: 14.20 D,
+  ruling R-14.20b); anything else ends with the ``PenaltyEnded`` (``power_play_goal``)
+  that follows. Any other goal (short-handed, even strength, 4 on 4) cuts nothing;
 - a penalty's end is its ``PenaltyEnded`` (``served``, ``power_play_goal``, ``game_end``):
   the time at the end of that sequence (``sequence`` × 24 s). The scheduled end is the
   start plus ``box`` × 24 s, carried into the next period(s) (20:00 periods, 5:00 OT).
@@ -39,6 +41,7 @@ SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
 RELEASABLE = frozenset({"minor", "double_minor", "bench_minor"})  # 14.20: end on a PP goal
 MAX_SHORT = 2
+MINOR = 5  # 14.10: sequences of a minor, and of each half of a double minor
 
 
 def period_length(period: int) -> int:
@@ -179,9 +182,11 @@ class PenaltyFold:
         if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
             for c in self.clocks[other]:
                 if c.short_left > 0 and c.event.kind in RELEASABLE:
-                    if c.short_left > 5:
-                        c.short_left = 5
-                        c.box_left = min(c.box_left, 5)
+                    if c.event.kind == "double_minor" and max(c.box_left, c.short_left) > MINOR:
+                        # 14.20 D: the first minor ends, the second begins; man short only
+                        # if the double minor was short for both (D, G; not F, R-14.20b)
+                        c.box_left = min(c.box_left, MINOR)
+                        c.short_left = min(c.short_left, MINOR) if c.event.short > MINOR else 0
                     break
 
     def _game_created(self, e: GameCreated) -> None:

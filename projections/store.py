@@ -50,7 +50,7 @@ from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameSta
 from projections.systems import ReadModels, read_models
 
 __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save", "save_standings",
-           "stored_differences", "update"]
+           "stored_differences", "unaccounted_rows", "update"]
 
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
 EVENTS_JSON = "events"
@@ -369,7 +369,8 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
         for info in store.streams(kind="game"):
             if wanted is not None and info.stream not in wanted:
                 continue
-            stale = [p for p in projections if marks.get((p, info.stream), 0) < info.version]
+            # a checkpoint past the stream's end: the stream was replaced since; refold it
+            stale = [p for p in projections if marks.get((p, info.stream), 0) != info.version]
             if not stale or info.version == 0:
                 continue
             events = [row.event for row in store.iter_events(info.stream)]
@@ -498,22 +499,31 @@ def dump(db: str | Path | EventStore) -> dict[str, list[tuple]]:
 
 def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> list[str] | None:
     """Read-only: the stored read models of one game that differ from a rebuild from
-    ``events`` (an empty list: identical). Projections never stored for the game, or stored
-    before its last event (``update`` refolds those), are not compared; None when none is
-    stored as of the game's last event."""
+    ``events`` (an empty list: identical). Each projection is held to the events up to its
+    checkpoint (rows stored before a live game went on are a fold of its first events);
+    None when no read model of the game is stored. Rows with no checkpoint of their own
+    are :func:`unaccounted_rows`."""
     conn = store.connection
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                         (CHECKPOINTS,)).fetchone():
         return None
     marks = dict(conn.execute(f"SELECT projection, seq FROM {CHECKPOINTS} WHERE stream = ?",
                               (game_id,)))
-    current = [p for p in _BUILDERS if marks.get(p) == len(events)]
-    if not current:
+    if not marks:
         return None
-    game = _Game(read_models(store.info(game_id).system), game_id, events)
+    models = read_models(store.info(game_id).system)
+    games = {len(events): _Game(models, game_id, events)}
     differences = []
-    for projection in current:
-        rows = _BUILDERS[projection](game)
+    for projection, mark in sorted(marks.items()):
+        if projection not in _BUILDERS or not 0 < mark <= len(events):
+            differences.append(f"{CHECKPOINTS}: {projection!r} checkpoint at seq {mark} of a "
+                               f"stream of {len(events)} events")
+            continue
+        # Rows folded before the stream grew (a live game) are held to the events they
+        # were folded from: every stored row answers to the stream.
+        if mark not in games:
+            games[mark] = _Game(models, game_id, events[:mark])
+        rows = _BUILDERS[projection](games[mark])
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:
                 continue
@@ -527,3 +537,40 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
                 differences.append(f"{table}: {len(stored)} stored rows differ from the "
                                    f"{len(fresh)} rebuilt from the stream")
     return differences
+
+
+def unaccounted_rows(store: EventStore) -> list[str]:
+    """Read-only: stored read-model rows that no stream accounts for, one line a table
+    (an empty list: none). Every row of a game's read model needs its game stream and that
+    projection's checkpoint (which :func:`stored_differences` holds to the stream), and
+    every stored standings row a season stream; a row inserted for a game that does not
+    exist, or beside a checkpoint that was never written, would otherwise be read by
+    Datasette and SQL tools as a result."""
+    conn = store.connection
+    present = {r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rm\\_%' ESCAPE '\\'")}
+    games = {info.stream for info in store.streams(kind="game")}
+    seasons = {info.stream for info in store.streams(kind="season")}
+    found: list[str] = []
+    if CHECKPOINTS in present:
+        for stream, projection in conn.execute(
+                f"SELECT stream, projection FROM {CHECKPOINTS} ORDER BY stream, projection"):
+            if stream not in games or projection not in _BUILDERS:
+                found.append(f"{CHECKPOINTS}: a {projection!r} checkpoint for {stream!r}, "
+                             "which is no game stream")
+        marked = set(conn.execute(f"SELECT projection, stream FROM {CHECKPOINTS}"))
+    else:
+        marked = set()
+    for table, (projection, _, _) in TABLES.items():
+        if table not in present:
+            continue
+        for (game_id,) in conn.execute(f"SELECT DISTINCT game_id FROM {table} ORDER BY 1"):
+            if game_id not in games:
+                found.append(f"{table}: rows for {game_id!r}, which is no game stream")
+            elif (projection, game_id) not in marked:
+                found.append(f"{table}: rows for {game_id!r} with no {projection!r} checkpoint")
+    if STANDINGS in present:
+        for (season,) in conn.execute(f"SELECT DISTINCT season FROM {STANDINGS} ORDER BY 1"):
+            if season not in seasons:
+                found.append(f"{STANDINGS}: rows for {season!r}, which is no season stream")
+    return found

@@ -88,13 +88,24 @@ def test_rinklog_serve_answers_the_canned_queries(season_db: Path) -> None:
         goalies = _get(f"{base}/{name}/game_goalies.json?game_id=demo-1-0001&_shape=array")
         assert {r["decision"] for r in goalies} >= {"W"}
         db.close()
+        # the database is served immutable: a POST to a canned query is refused in one
+        # line (405), not a server error, and the server goes on answering
+        post = urllib.request.Request(f"{base}/{name}/season_standings.json",
+                                      data=b"season=demo-1", method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(post, timeout=10)  # noqa: S310 - localhost
+        assert refused.value.code == 405
+        assert json.loads(refused.value.read())["error"].startswith("read-only")
+        assert _get(f"{base}/-/versions.json")
     finally:
-        server.terminate()
+        server.terminate()  # what a service manager sends
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=10)
+    with socket.socket() as probe:  # stopping rinklog serve stopped the server: none listens
+        assert probe.connect_ex(("127.0.0.1", port)) != 0
 
 
 def test_serve_without_a_database_is_one_line(tmp_path: Path, capsys) -> None:

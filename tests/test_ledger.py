@@ -63,7 +63,7 @@ def test_a_rolled_back_atomic_write_leaves_neither_stream_changed(season_db: Pat
     db.write_bytes(season_db.read_bytes())
     with open_store(db) as store:
         version = store.version("demo-1")
-        with pytest.raises(RuntimeError), store.atomic():
+        with pytest.raises(RuntimeError), store.transaction():
             store.append("demo-1", [SeasonGameRecorded(game="demo-1-0004", number=4,
                                                        mode="simulated", head="00")], version)
             raise RuntimeError("the game's rows failed")

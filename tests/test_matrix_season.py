@@ -15,10 +15,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from engine.matrix.dice import SeededDie, derive_die
 from engine.matrix.recheck import fold, recheck
+from engine.matrix.referee import close_season, open_season, play_week
+from engine.matrix.state import evolve
 from events.catalogue import open_store
 from events.formats import JSON, decoder, encoder
-from events.matrix import DieRolled, Pick, PicksSent, SeasonClosed, SeasonOpened
+from events.matrix import (
+    BonusDrawn,
+    ClosingStarted,
+    DieRolled,
+    Pick,
+    PicksSent,
+    RefereeDrawsEntered,
+    SeasonClosed,
+    SeasonOpened,
+    WeekEnded,
+    WeekStarted,
+)
 from replay.cli.app import main
 from replay.matrix import season as library
 from replay.matrix.demo import run_demo_season
@@ -191,7 +205,8 @@ def test_standings_and_results_json_keys(capsys, demo) -> None:
     _, out, _ = run(capsys, "matrix", "results", season, "--week", "7", "--json", "--db", str(db))
     results = json.loads(out)
     assert {r["competition"] for r in results} == {"championship", "kdh", "wg"}
-    assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "DIE", "FORFEIT"}
+    assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "GROUP", "DIE",
+                                               "FORFEIT"}
     assert {"competition", "week", "home", "away", "score", "decided"} <= set(results[0])
 
 
@@ -233,3 +248,108 @@ def test_a_next_season_that_does_not_follow_from_the_closed_one_is_caught(demo, 
         library._open(other, forged)
         report = audit_game(other, nxt)
     assert not report.ok and report.failure.check == "season" and report.failure.seq == 1
+
+
+class _TypedOver:
+    """A forger's dice: die ``n`` 'typed at the table' with another face, the rest seeded."""
+
+    def __init__(self, created: SeasonOpened, n: int, face: int) -> None:
+        self.created, self.n, self.face = created, n, face
+
+    def roll(self, n: int, faces: int, purpose: str) -> tuple[int, bool]:
+        if n == self.n:
+            return self.face, False
+        return derive_die(self.created.seed, self.created.season_id, n, faces), True
+
+
+def _rebuilt(events: list, source) -> list:
+    """The season re-refereed from its picks and tables with ``source``'s dice: every
+    event downstream of a changed die consistent with it (what a forger would write)."""
+    created = events[0]
+    out = open_season(created, source)
+    state = fold(out)
+    i = len(out)
+    while i < len(events):
+        event = events[i]
+        end: type = type(event)
+        if isinstance(event, WeekStarted):
+            decided, end = play_week(state, event.week, source), WeekEnded
+        elif isinstance(event, ClosingStarted):
+            decided, end = close_season(state, source), SeasonClosed
+        else:
+            decided = [event]
+        for e in decided:
+            evolve(state, e)
+        out += decided
+        while not isinstance(events[i], end):  # the command's old events
+            i += 1
+        i += 1
+    return out
+
+
+def test_a_seeded_die_relabelled_typed_at_the_table_is_named_by_its_seq() -> None:
+    """docs/matrix.md: an unseeded die must match an entry of its week's [referee] table
+    (bonus, ONR, X); the Elite bonus of week 1 moved to another team by a die relabelled
+    "typed at the table", the season rebuilt from it and the chain re-hashed, is caught
+    at that die."""
+    events = _small_season("hole1")
+    bonus = next(e for e in events if isinstance(e, BonusDrawn) and e.week == 1)
+    seq = next(i for i, e in enumerate(events, 1) if isinstance(e, DieRolled)
+               and e.n == bonus.rolls[0])
+    die = events[seq - 1]
+    forged = _rebuilt(events, _TypedOver(events[0], die.n, die.face % die.faces + 1))
+    moved = forged[seq - 1]
+    assert not moved.seeded and moved.value != die.value
+    assert next(e for e in forged if isinstance(e, BonusDrawn)).team == moved.value
+    assert sum(1 for a, b in zip(events, forged, strict=False) if a != b) > 1  # downstream too
+    report = audit_forged(None, events[0].season_id, forged)
+    assert not report.ok and report.failure.check == "rules"
+    assert report.failure.seq == seq and "[referee]" in report.failure.expected
+    # the same die typed at the table through a [referee] table entered for the week passes
+    i = next(i for i, e in enumerate(events) if isinstance(e, WeekStarted) and e.week == 1)
+    table = RefereeDrawsEntered(1, {bonus.division: moved.value}, {}, {})
+    honest = _rebuilt([*events[:i], table, *events[i:]], SeededDie(events[0].seed,
+                                                                    events[0].season_id))
+    assert next(e for e in honest if isinstance(e, BonusDrawn)).team == moved.value
+    assert audit_forged(None, events[0].season_id, honest).ok
+
+
+def test_the_waiting_list_commands_and_a_dummy_s_slot_handed_on_audit_clean(capsys,
+                                                                           tmp_path) -> None:
+    """3.1.3: ``matrix wait`` names teams on the waiting list; ``matrix replace`` puts the
+    first in the place of a new team ONR in week 1; a dummy's slot goes to the next at the
+    close. Both seasons pass the audit (the referee re-decides each of these events)."""
+    db = ["--db", str(tmp_path / "w.db")]
+    season = run(capsys, "matrix", "open", "--league", "example", "--seed", "w", *db)[1].strip()
+    for team_id, name in (("late-comers", "Late Comers"), ("early-birds", "Early Birds")):
+        assert run(capsys, "matrix", "wait", season, "--id", team_id, "--name", name, *db)[0] == 0
+    code, _, err = run(capsys, "matrix", "wait", season, "--id", "snowmen", "--name", "X", *db)
+    assert code == 1 and err.count("\n") == 1 and "snowmen" in err
+    from replay.matrix.demo import demo_picks
+
+    with open_store(tmp_path / "w.db", create=False) as store:
+        for week in range(1, 12):
+            loaded = library.load(store, season)
+            sent = [s for s in demo_picks(loaded.state, week, "w", 0.0)
+                    if not (week <= 3 and s.team == "snowmen")
+                    and not (week == 1 and s.team == "cyberians")]
+            library.record(store, loaded, season, sent)
+            library.play(store, season, week)
+            if week == 1:
+                assert library.replace_new_team(store, season, "cyberians") == "Late Comers"
+    code, _, err = run(capsys, "matrix", "replace", season, "cyberians", *db)
+    assert code == 1 and err.count("\n") == 1 and "cyberians" in err
+    code, nxt, _ = run(capsys, "matrix", "close", season, *db)
+    assert code == 0
+    with open_store(tmp_path / "w.db", create=False) as store:
+        opened = store.read(nxt.strip(), 1, 1)[0].event
+        reports = audit_all(store)
+    teams = {e.id: e for _, _, _, entries in opened.divisions for e in entries}
+    assert "snowmen" not in teams and not teams["early-birds"].dummy
+    assert teams["cyberians"].name == "Late Comers"  # the slot kept its id
+    assert [(r.ok, r.failure) for r in reports] == [(True, None), (True, None)]
+    _, out, _ = run(capsys, "events", season, "--json", *db)
+    seq = next(e["seq"] for e in map(json.loads, out.splitlines())
+               if e["type"] == "matrix.SlotHandedOn")
+    code, out, _ = run(capsys, "explain", season, str(seq), *db)
+    assert code == 0 and "till the end of the season" in out and "Early Birds" in out

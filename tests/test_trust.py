@@ -315,6 +315,7 @@ def test_receipt_signed_end_to_end(base: Path, tmp_path: Path, capsys) -> None:
     with open_store(path) as store:
         # the same teams played again with other dice, under the kept game's id
         simulate(store, "HFX", "QUE", seed="again", game_id=GAME)
+        read_models.update(store, [GAME])  # the old game's stored rows refolded too
         assert audit_game(store, GAME).ok  # an honest game in itself...
     assert main(["audit", "--receipt", str(receipt), "--db", str(path)]) == 1  # ...not the kept one
     # a changed receipt fails its signature; another key is not the league's
@@ -638,6 +639,154 @@ def test_audit_all_in_workers_reports_the_same_as_in_one_process(tmp_path: Path,
     # that game no longer counts in
     assert {(r.game_id, r.failure.check) for r in crew if not r.ok} == {
         ("demo-1-0006", "index"), ("demo-1", "read models")}
+
+
+# --- read models: every stored row answers to a stream (issue 20, hole 2) -------------------
+
+def _failures(path: Path) -> dict[str, str]:
+    with open_store(path) as store:
+        return {r.game_id: r.failure.recorded for r in audit_all(store) if r.failure}
+
+
+def test_a_read_model_row_for_a_game_that_does_not_exist_is_named(base: Path,
+                                                                    tmp_path: Path) -> None:
+    path = _copy(base, tmp_path)
+    _sql(path, ("INSERT INTO rm_scoresheet_games (game_id, decided, home, away, home_goals,"
+                " away_goals) SELECT 'FAKE-GAME-1', decided, home, away, 9, 0"
+                " FROM rm_scoresheet_games WHERE game_id=?", (GAME,)))
+    failures = _failures(path)
+    assert failures == {"read models rm_scoresheet_games":
+                        "rm_scoresheet_games: rows for 'FAKE-GAME-1', which is no game stream"}
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+
+
+def test_read_model_rows_with_no_checkpoint_and_checkpoints_of_no_game_are_named(
+        base: Path, tmp_path: Path) -> None:
+    path = _copy(base, tmp_path)
+    _sql(path, ("DELETE FROM rm_checkpoints WHERE stream=? AND projection='penalties'", (GAME,)),
+         ("INSERT INTO rm_checkpoints (projection, stream, seq) VALUES ('toi', 'NO-SUCH', 5)", ()),
+         ("INSERT INTO rm_standings (season, rank, team, name, gp, w, l, otl, t, points,"
+          " points_pct, road_wins, gf, ga, diff) VALUES"
+          " ('forged-season', 1, 'HFX', 'Halifax', 1, 1, 0, 0, 0, 2, 1.0, 1, 5, 0, 5)", ()))
+    lines = sorted(_failures(path).values())
+    assert lines == [
+        "rm_checkpoints: a 'toi' checkpoint for 'NO-SUCH', which is no game stream",
+        f"rm_penalties: rows for '{GAME}' with no 'penalties' checkpoint",
+        "rm_standings: rows for 'forged-season', which is no season stream"]
+
+
+def test_rows_stored_at_an_earlier_checkpoint_are_held_to_those_events(base: Path,
+                                                                         tmp_path: Path) -> None:
+    # A checkpoint moved back to seq 100 while the rows are the whole game's: the rows are
+    # no fold of the first 100 events (a forger hiding edited rows behind a stale mark).
+    path = _copy(base, tmp_path)
+    _sql(path, ("UPDATE rm_checkpoints SET seq=100 WHERE stream=? AND projection='scoresheet'",
+                (GAME,)))
+    with open_store(path) as store:
+        report = audit_game(store, GAME)
+    assert report.failure is not None and report.failure.check == "read models"
+    assert "rm_scoresheet_goals" in report.failure.recorded or \
+        "rm_scoresheet_games" in report.failure.recorded
+
+
+def test_rows_of_a_live_game_folded_before_it_went_on_audit_clean(base: Path,
+                                                                     tmp_path: Path) -> None:
+    path = _copy(base, tmp_path)
+    with open_store(path) as store:
+        gid = new_live_game(store, "WPG", "SAS")
+        try:
+            continue_game(resume_point(store, gid), _Half(100), DefaultCoach(),
+                          store_committer(store, gid))
+        except KeyboardInterrupt:
+            pass
+        read_models.update(store, [gid])
+        try:
+            continue_game(resume_point(store, gid), _Half(150), DefaultCoach(),
+                          store_committer(store, gid))
+        except KeyboardInterrupt:
+            pass
+        assert store.version(gid) > store.connection.execute(
+            "SELECT max(seq) FROM rm_checkpoints WHERE stream=?", (gid,)).fetchone()[0]
+        assert audit_game(store, gid).ok
+
+
+# --- import refuses what audit refuses (issue 20, hole 5) -----------------------------------
+
+def test_import_is_audited_where_it_lands_and_refused_whole(base: Path, tmp_path: Path) -> None:
+    # The database already holds the game's season, with the head the file's season has but
+    # a changed row: the file verifies on its own, yet `audit` of the game in this database
+    # fails (its season fails its chain check). Import must refuse it and write nothing.
+    with open_store(base) as store:
+        game = next(s.stream for s in store.streams(kind="game") if s.meta.get("season"))
+        season = store.info(game).meta["season"]
+        data = export_game(store, game)
+    path = _copy(base, tmp_path)
+    _sql(path, (f"DELETE FROM events WHERE stream_key={KEY}", (game,)),
+         ("DELETE FROM streams WHERE stream=?", (game,)),
+         (f"UPDATE events SET payload=payload || CAST(' ' AS BLOB) WHERE stream_key={KEY}"
+          " AND seq=1", (season,)))
+    with open_store(path) as store:
+        verify_export(data)  # the file alone is sound
+        before = store.connection.execute("SELECT count(*) FROM events").fetchone()
+        with pytest.raises(ImportRefused, match="fails its season check"):
+            import_game(store, data)
+        assert not store.exists(game)
+        assert store.connection.execute("SELECT count(*) FROM events").fetchone() == before
+
+
+# --- no command writes over its database (issue 20, hole 4) ---------------------------------
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+@pytest.mark.parametrize("command", [
+    ["report", GAME, "--force"], ["export", GAME, "--force"], ["receipt", GAME]])
+def test_no_output_path_may_be_the_database(base: Path, tmp_path: Path, capsys,
+                                            command: list[str], suffix: str) -> None:
+    path = _copy(base, tmp_path)
+    target = Path(f"{path}{suffix}")
+    if suffix:
+        target.write_bytes(b"")  # SQLite's file beside an open database
+    before = path.read_bytes()
+    assert main([*command, "-o", str(target), "--db", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(target) in err
+    assert "is the database" in err or "already exists" in err  # receipt overwrites no file
+    assert path.read_bytes() == before
+    # SQLite removes its -wal and -shm files when the database closes; nothing was written
+    assert not target.exists() or target.read_bytes() == (b"" if suffix else before)
+    with open_store(path) as store:
+        assert audit_game(store, GAME).ok
+
+
+def test_a_season_site_may_not_be_written_over_the_database(base: Path, tmp_path: Path,
+                                                          capsys) -> None:
+    path = _copy(base, tmp_path, "index.html")  # the database named like the site's front page
+    before = path.read_bytes()
+    assert main(["report", "--season", "demo-t", "-o", str(tmp_path), "--force",
+                 "--db", str(path)]) == 1
+    assert "is the database" in capsys.readouterr().err
+    assert path.read_bytes() == before
+
+
+# --- an audit failure names the field that differs (issue 20, hole 6) ----------------------
+
+def test_an_audit_failure_names_the_field_and_both_values(base: Path) -> None:
+    with open_store(base) as store:
+        events = read_game(store, GAME)
+        i = next(i for i, e in enumerate(events) if type(e).__name__ == "GoalScored")
+        goal = events[i]
+        forged = msgspec.structs.replace(goal, scorer="XX-99")
+        report = audit_forged(store, GAME, [*events[:i], forged, *events[i + 1:]])
+    assert report.failure is not None and report.failure.seq == i + 1
+    assert report.failure.expected == f"GoalScored.scorer = {goal.scorer!r}"
+    assert report.failure.recorded == "GoalScored.scorer = 'XX-99'"
+
+
+def test_audit_all_of_an_empty_database_says_so(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "empty.db"
+    open_store(path).close()
+    assert main(["audit", "--all", "--db", str(path)]) == 0
+    assert capsys.readouterr().out == (f"{path}: no games, seasons or blobs in the database: "
+                                       "nothing to audit\n")
 
 
 # --- the season is the ledger of its games (issue 20) -------------------------------------

@@ -49,6 +49,45 @@ KINDS: dict[str, PenaltyKind] = {
 }
 
 
+MINOR = KINDS["minor"].box  # 14.10: a minor, and each half of a double minor, 5 sequences
+
+
+class Release(NamedTuple):
+    """What a power-play goal does to the penalty that made the other team short (14.20)."""
+
+    penalty: Penalty
+    # True: the penalty ends (a minor, or a double minor's second minor); False: a double
+    # minor's first minor ends and its second begins (14.20 D).
+    ends: bool
+
+
+def power_play_release(state: GameState, side: str, penalty_shot: bool) -> Release | None:
+    """The release a goal by ``side`` brings, if it is a power-play goal.
+
+    14.20 D: "The second minor penalty begins when either the first minor penalty ends or
+    the opposing team scores a power-play goal": only the power-play team's goal (more
+    skaters by penalties, 9.00; a penalty shot is none) cuts a penalty, and only the first
+    running minor or double minor of the short team. A short-handed goal or one at even
+    strength (4 on 4 with coincidental double minors, 14.20 G) cuts nothing. A double minor
+    is in its first minor while more than one minor's time is left of it."""
+    if penalty_shot or state.strength(side) != "pp":
+        return None
+    for pen in state.team(other(side)).penalties:
+        if pen.short_left > 0 and pen.releasable:
+            first = pen.kind == "double_minor" and max(pen.box_left, pen.short_left) > MINOR
+            return Release(pen, ends=not first)
+    return None
+
+
+def start_second_minor(pen: Penalty) -> None:
+    """14.20 D: a power-play goal ends a double minor's first minor; the second begins now,
+    five sequences in the box, and man short if the double minor made its team short for
+    both minors (D, G). An F double minor puts its team short for two minutes only, its
+    first minor (14.20 F, ruling R-14.20b): its second minor is served at full strength."""
+    pen.box_left = min(pen.box_left, MINOR)
+    pen.short_left = min(pen.short_left, MINOR) if pen.short > MINOR else 0
+
+
 def make_call(side: str, player: str, kind: str, rule: str, short: int | None = None) -> Call:
     minutes, box, releasable = KINDS[kind]
     if short is None:
@@ -317,7 +356,7 @@ def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
     team.penalties.append(Penalty(
         id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
         box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
-        releasable=event.short > 0 and KINDS[event.kind].releasable,
+        releasable=event.short > 0 and KINDS[event.kind].releasable, short=event.short,
     ))
     _leave_ice(state, event.side, sitter)
     if event.kind == "game_misconduct" and team.players[event.player].is_goalie:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.bones.cards import Goalie, Skater
+from engine.bones.penalties import power_play_release, start_second_minor
 from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
 from engine.dice import DiceRange
@@ -35,26 +36,24 @@ def goal_events(state: GameState, side: str, scorer: str, kind: str, rule: str) 
         home_on_ice=state.home.skaters_on_ice(), away_on_ice=state.away.skaters_on_ice(),
         roll=state.rolls, rule=rule,
     )]
-    if state.strength(side) == "pp" and kind != "penalty_shot":
-        for pen in opp.penalties:
-            if pen.short_left > 0 and pen.releasable:
-                if pen.short_left <= 5:  # a double minor's second half ends too
-                    events.append(PenaltyEnded(id=pen.id, reason="power_play_goal",
-                                               period=state.period, sequence=state.sequence,
-                                               rule="14.10"))
-                break
+    release = power_play_release(state, side, kind == "penalty_shot")
+    if release is not None and release.ends:
+        # 14.20: a power-play goal ends a minor, or a double minor's second minor; a first
+        # minor's end is the GoalScored itself (``apply_goal``).
+        events.append(PenaltyEnded(id=release.penalty.id, reason="power_play_goal",
+                                   period=state.period, sequence=state.sequence,
+                                   rule="14.10"))
     return events
 
 
 def apply_goal(state: GameState, event: GoalScored) -> None:
     state.team(event.side).score += 1
     state.scorer = Scorer(event.side, event.scorer)
-    for pen in state.team(other(event.side)).penalties:
-        if pen.short_left > 0 and pen.releasable:
-            if pen.short_left > 5:
-                pen.short_left = 5  # 14.20 D: the second minor starts now
-                pen.box_left = min(pen.box_left, 5)
-            break
+    # 14.20 D: only a power-play goal ends a double minor's first minor (any other goal
+    # leaves every penalty as it was); the PenaltyEnded that follows ends the others.
+    release = power_play_release(state, event.side, event.strength == "PS")
+    if release is not None and not release.ends:
+        start_second_minor(release.penalty)
     state.queue[0:1] = [Step("time", incident="goal"), Step("assists"), Step("stop", reason="goal")]
 
 

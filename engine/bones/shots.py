@@ -42,18 +42,25 @@ def block_chance(charts: Charts, blockers: int, ruleset: Ruleset = BONES) -> Fra
 
 
 def range_name(state: GameState, side: str, slot: str, card: Skater, kind: str) -> str:
-    """Which of N, P, S, D a shooter uses (10.10-10.40, 10.11)."""
+    """Which of N, P, S, D a shooter uses (10.10-10.40, 10.11).
+
+    The strength is the penalties' (9.00), whether or not a goalie is pulled: a power-play
+    team that pulls its goalie is still on the power play and shoots its P range (10.20),
+    as the quick reference's N for "players on the goalie-pulled team" yields to the text
+    wherever the text names a range (ruling R-QR-6th)."""
     strength = state.strength(side)
     if strength == "sh":
-        return "S"
-    blue_line_forward = slot in ("LD", "RD") and not card.is_defenseman
-    if strength == "pp" and not state.team(side).pulled:
-        if blue_line_forward:
-            return "N" if kind in ("N", "rebound") else "D"  # 10.11
-        return "P"
-    if blue_line_forward:
-        return "D"
-    return "N"  # 10.10, and a sixth attacker (quick reference)
+        return "S"  # 10.30: all players, regardless of position
+    if slot in ("LD", "RD") and not card.is_defenseman:
+        if strength == "pp" and kind in ("N", "rebound"):
+            return "N"  # 10.11
+        return "D"  # 10.40, in place of N or P
+    if slot == "G" and not card.is_defenseman:
+        # A forward as sixth attacker stands at none of the slots 10.10/10.20 name for a
+        # forward: the quick reference's N range (ruling R-QR-6th). A defenseman is
+        # covered "playing ANY position".
+        return "N"
+    return "P" if strength == "pp" else "N"  # 10.20, 10.10
 
 
 def blockers(state: GameState, defending: str) -> int:

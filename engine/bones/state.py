@@ -52,6 +52,8 @@ class Penalty:
     box_left: int
     short_left: int
     releasable: bool  # a minor's man-short time ends on a power-play goal (14.20)
+    short: int = 0  # man-short sequences assessed: a double minor's second minor is
+    # short when they are more than one minor's (14.20 D, G), not for F (ruling R-14.20b)
 
 
 @dataclass(slots=True)

@@ -23,6 +23,7 @@ from engine.dicehockey import (
     specials,
     turnovers,
 )
+from engine.dicehockey.absences import apply_absent
 from engine.dicehockey.cards import Charts, Team
 from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.lines import (
@@ -239,9 +240,11 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                          goalies={g.id: g for g in team.goalies}, goalie=goalie,
                          lines=team.lines)
 
-    return GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
-                     home=team_state("home", home), away=team_state("away", away),
-                     options=options, regular_length=home.timing + away.timing)
+    state = GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
+                      home=team_state("home", home), away=team_state("away", away),
+                      options=options, regular_length=home.timing + away.timing)
+    apply_absent(state, created)  # 15, 17: out from the season's earlier games
+    return state
 
 
 # --- coach choices ----------------------------------------------------------------------

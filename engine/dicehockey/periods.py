@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from engine.dicehockey.absences import ABSENT
 from engine.dicehockey.lines import rest_all
 from engine.dicehockey.shots import goal_events
 from engine.dicehockey.state import SIDES, Attempt, GameState, Shootout, Step, other
@@ -86,8 +87,9 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
     state.coach_window = False
     for side in SIDES:
         team = state.team(side)
-        hurt = any(team.out.get(p) in ("injured", "ejected")
-                   for p in team.lines.forwards[3])  # 10: "unless you get an injury"
+        # 10: "unless you get an injury" (one from an earlier game too: R-DH-17b)
+        hurt = any(team.out.get(p) in ("injured", "ejected", ABSENT)
+                   for p in team.lines.forwards[3])
         if not team.fourth_played and not hurt and event.period <= 3:
             team.fourth_in_rotation = True  # 9: it starts the next period and rotates
 

@@ -18,7 +18,7 @@ from typing import Protocol
 from events.errors import RollError
 from events.matrix import DieRolled
 
-__all__ = ["DieSource", "Dice", "RecordedDie", "SeededDie", "derive_die"]
+__all__ = ["DieSource", "Dice", "SeededDie", "derive_die"]
 
 
 def derive_die(seed: str, season_id: str, n: int, faces: int) -> int:
@@ -50,19 +50,6 @@ class SeededDie:
 
     def roll(self, n: int, faces: int, purpose: str) -> tuple[int, bool]:
         return derive_die(self.seed, self.season_id, n, faces), True
-
-
-class RecordedDie:
-    """The dice of a stream, for the audit: the n-th recorded die, whatever it was."""
-
-    def __init__(self, dice: Sequence[DieRolled]) -> None:
-        self._dice = {d.n: d for d in dice}
-
-    def roll(self, n: int, faces: int, purpose: str) -> tuple[int, bool]:
-        die = self._dice.get(n)
-        if die is None:
-            raise RollError(f"the stream has no die {n} ({purpose})")
-        return die.face, die.seeded
 
 
 class Dice:

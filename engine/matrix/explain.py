@@ -12,12 +12,15 @@ from events.matrix import (
     GamePlayed,
     GameSide,
     LuckyLoserChosen,
+    NewTeamReplaced,
     PickReplaced,
     PicksSent,
     SanctionApplied,
     SeasonClosed,
+    SlotHandedOn,
     StockCharged,
     TeamReplaced,
+    WaitingListJoined,
 )
 
 __all__ = ["side_words", "summary", "why"]
@@ -96,6 +99,15 @@ def why(state: SeasonState, event: Any, dice: dict[int, DieRolled]) -> str:
     if isinstance(event, TeamReplaced):
         return (f"{_name(state, event.team)} replaced by {event.new_name}"
                 f"{' (dummy: random picks)' if event.dummy else ''}, keeping its record{tail}")
+    if isinstance(event, NewTeamReplaced):
+        return (f"{_name(state, event.team)}, a new team ONR in week 1, replaced by "
+                f"{event.new_name} from the waiting list, keeping its record{tail}")
+    if isinstance(event, SlotHandedOn):
+        return (f"the dummy {_name(state, event.team)} played till the end of the season; "
+                f"next season its slot is {event.new_name}'s (waiting list: "
+                f"{event.extra_goals} extra goal, {event.great_saves} great saves){tail}")
+    if isinstance(event, WaitingListJoined):
+        return f"{event.name} ({event.id}) joins the waiting list{tail}"
     if isinstance(event, CupDrawn):
         return f"{event.competition} round {event.round} drawn: {len(event.games)} games{tail}"
     if isinstance(event, LuckyLoserChosen):

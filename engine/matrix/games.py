@@ -12,6 +12,7 @@ import msgspec
 from engine.matrix.context import Referee
 from engine.matrix.extra_time import SHOOTOUT_X_VALUES, X_VALUES, golden_goal
 from engine.matrix.goals import Entry, column_value, regular_goals, shared_with
+from engine.matrix.table import typed_shootout, typed_x
 from events.matrix import GamePlayed, GameSide
 
 __all__ = ["Fixture", "play_game"]
@@ -74,15 +75,19 @@ def _forfeit(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None) 
 
 
 def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
-              field: Sequence[Entry], bonus: str, group_goals: dict[str, int]) -> None:
+              field: Sequence[Entry], bonus: str, group_goals: dict[str, int],
+              plays: dict[str, list[str]] | None = None) -> None:
     """Work out ``fx`` and emit its :class:`GamePlayed`. ``field``: every entry of the
     competition this week (for the shared columns); ``bonus``: the team with the week's
-    bonus goal; ``group_goals``: WG group-game goals (the knock-out tiebreak)."""
+    bonus goal; ``group_goals``: WG group-game goals (the knock-out tiebreak); ``plays``:
+    each team's competitions that week (which game a table's X stands for, table.py)."""
     if home is None or away is None:
         _forfeit(ref, fx, home, away)
         return
     matrix = ref.state.matrices[fx.competition]
-    x_typed = ref.state.table[fx.week].x if fx.week in ref.state.table else {}
+    plays = plays or {}
+    x_typed = {t: typed_x(ref.state, fx.week, fx.competition, t, plays.get(t, [fx.competition]))
+               for t in (fx.home, fx.away)}
     rows = {e.team: column_value(matrix, fx.round, e.column) for e in (home, away)}
     shared = {e.team: shared_with(e, field) for e in (home, away)}
     goals = {
@@ -107,8 +112,8 @@ def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
         elif fx.competition == "kdh":
             for e in (home, away):  # 3.2.2: the penalty shootout (ruling M-2.2c: no pick, X)
                 so_values[e.team] = _x(ref, e.team, e.shootout or "X",
-                                       f"shootout X for {e.team}", SHOOTOUT_X_VALUES, None,
-                                       rolls)
+                                       f"shootout X for {e.team}", SHOOTOUT_X_VALUES,
+                                       typed_shootout(ref.state, fx.week, e.team), rolls)
             side = golden_goal(so_values[home.team], so_values[away.team])
             tiebreak = "shootout"
             if side:
@@ -117,7 +122,7 @@ def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
             tiebreak = "group goals"
             if group_goals.get(home.team, 0) != group_goals.get(away.team, 0):
                 winner, decided = max((home.team, away.team),
-                                      key=lambda t: group_goals.get(t, 0)), "SO"
+                                      key=lambda t: group_goals.get(t, 0)), "GROUP"
         else:
             decided = "DRAW"
         if not winner and decided != "DRAW":  # 3.2.2, 3.3.2: finally a die

@@ -17,22 +17,20 @@ from __future__ import annotations
 from engine.matrix.context import Referee
 from engine.matrix.extra_time import available_extra_time
 from engine.matrix.goals import Entry
+from engine.matrix.table import table_competition
 from events.matrix import Pick, PickReplaced, SanctionApplied, TeamReplaced
 
 __all__ = ["entry_for", "sanction"]
 
 
-def _typed_onr(ref: Referee, week: int, team: str, competition: str) -> tuple[str | None, str | None]:
+def _typed_onr(ref: Referee, week: int, team: str, competition: str, plays: list[str]
+               ) -> tuple[str | None, str | None]:
     table = ref.state.table.get(week)
     typed = table.onr.get(team) if table else None
     # A typed ONR draw is the championship's (or the team's one game when it plays none).
-    if typed is None or (competition != "championship" and team in _champ_teams(ref, week)):
+    if typed is None or table_competition(plays) != competition:
         return None, None
     return typed.column or None, typed.extra_time or None
-
-
-def _champ_teams(ref: Referee, week: int) -> set[str]:
-    return {t for game in ref.state.schedule.get(week, []) for t in game}
 
 
 def _available_columns(ref: Referee, team: str, competition: str) -> list[str]:
@@ -41,7 +39,7 @@ def _available_columns(ref: Referee, team: str, competition: str) -> list[str]:
 
 
 def entry_for(ref: Referee, week: int, team: str, competition: str, pick: Pick | None,
-              knockout: bool) -> Entry | None:
+              knockout: bool, plays: list[str] | None = None) -> Entry | None:
     """The pick the referee plays for ``team``; None: an ONR team that loses (KDH, WG
     knock-out games, 3.2.3 and 3.3.3)."""
     state = ref.state
@@ -53,7 +51,7 @@ def entry_for(ref: Referee, week: int, team: str, competition: str, pick: Pick |
     if pick is None and not record.dummy:
         if knockout:
             return None
-        column, extra_time = _typed_onr(ref, week, team, competition)
+        column, extra_time = _typed_onr(ref, week, team, competition, plays or [competition])
         return _random(ref, week, team, division, competition, columns, extra_times, "onr",
                        column, extra_time)
     if record.dummy:
@@ -105,7 +103,7 @@ def sanction(ref: Referee, week: int, team: str) -> None:
         return
     ref.emit(SanctionApplied(week, team, count, 0, 0, False, "3.1.3"))
     level = state.division(record.division).level
-    waiting = state.created.waiting_list[state.waiting_used:]
+    waiting = state.waiting()
     if level >= 3 and waiting:
         new_id, new_name = waiting[0]
         ref.emit(TeamReplaced(week, team, new_name, new_id, False, "3.1.3"))

@@ -1,6 +1,11 @@
 """The audit of a season stream, as pure functions over its events: the seeded dice
 equal their derivation, every pick sent was legal when sent, and every command's events
-are what the referee decides again from the state before it and the recorded dice."""
+are what the referee decides again from the state before it and the season's dice.
+
+The referee runs again with the *seeded* dice, not the recorded ones: a die typed at the
+table comes from the week's ``[referee]`` table (bonus, ONR, X), so an unseeded die that
+no table entry gives is decided again as the seeded die it should have been, and the
+first such die is the finding, named by its seq (docs/matrix.md, "The referee's dice")."""
 
 from __future__ import annotations
 
@@ -10,18 +15,31 @@ from typing import Any
 
 import msgspec
 
-from engine.matrix.dice import RecordedDie, derive_die
-from engine.matrix.referee import check_picks, close_season, next_season, open_season, play_week
+from engine.matrix import waiting
+from engine.matrix.dice import SeededDie, derive_die
+from engine.matrix.referee import (
+    check_picks,
+    close_season,
+    fixtures,
+    next_season,
+    open_season,
+    play_week,
+    week_plays,
+)
 from engine.matrix.state import SeasonState, evolve, initial_state
+from engine.matrix.table import check_table
 from events.errors import RinklogError
 from events.formats import same_event
 from events.matrix import (
     ClosingStarted,
     DieRolled,
+    NewTeamReplaced,
     PicksSent,
+    RefereeCupDrawsEntered,
     RefereeDrawsEntered,
     SeasonClosed,
     SeasonOpened,
+    WaitingListJoined,
     WeekStarted,
 )
 
@@ -77,6 +95,12 @@ def _compare(events: Sequence[Any], start: int, decided: list[Any]) -> Finding |
         if start + i >= len(events):
             return Finding(seq, _words(want), "end of stream", getattr(want, "rule", "?"))
         got = events[start + i]
+        if (isinstance(got, DieRolled) and isinstance(want, DieRolled) and not got.seeded
+                and want.seeded):
+            return Finding(seq, f"die {want.n} ({want.purpose}) seeded: {want.value} (no "
+                           f"entry of the week's [referee] table types it)",
+                           f"typed at the table: {got.value} ({got.purpose})",
+                           "table dice (docs/matrix.md)")
         if not same_event(got, want):  # whichever order a dict was built in
             return Finding(seq, _words(want), _words(got), getattr(want, "rule", "")
                            or getattr(got, "rule", "") or "referee")
@@ -88,7 +112,8 @@ def recheck(events: Sequence[Any]) -> Finding | None:
     created = events[0]
     if not isinstance(created, SeasonOpened):
         return Finding(1, "SeasonOpened", type(created).__name__, "3.1.1")
-    dice = RecordedDie([e for e in events if isinstance(e, DieRolled)])
+    # Typed dice come from the recorded [referee] tables; every other die is seeded.
+    dice = SeededDie(created.seed, created.season_id)
     try:
         decided = open_season(created, dice)
     except RinklogError as err:
@@ -104,10 +129,20 @@ def recheck(events: Sequence[Any]) -> Finding | None:
             if isinstance(event, PicksSent):
                 check_picks(state, event)
                 decided = [event]
-            elif isinstance(event, RefereeDrawsEntered):
+            elif isinstance(event, RefereeDrawsEntered | RefereeCupDrawsEntered):
                 if event.week in state.weeks_played:
                     raise RinklogError(f"week {event.week} is already played")
+                table, cup = ((event, None) if isinstance(event, RefereeDrawsEntered)
+                              else (state.table.get(event.week), event))
+                if table is None or table.week != event.week:
+                    raise RinklogError(f"week {event.week}: cup draws without the week's "
+                                       "[referee] table")
+                check_table(state, week_plays(fixtures(state, event.week)), table, cup)
                 decided = [event]
+            elif isinstance(event, WaitingListJoined):
+                decided = waiting.join(state, event.id, event.name)
+            elif isinstance(event, NewTeamReplaced):
+                decided = waiting.replace_new_team(state, event.team, None)
             elif isinstance(event, WeekStarted):
                 decided = play_week(state, event.week, dice)
             elif isinstance(event, ClosingStarted):

@@ -3,14 +3,14 @@
 Each command is ``decide``-style: it takes the season (``SeasonState``) and a die source
 and returns the events it decided, dice included, without changing the season; the
 caller appends them and folds them with ``evolve``. The audit runs the same functions
-over the recorded dice (:class:`~engine.matrix.dice.RecordedDie`) and compares.
+over the recorded picks and tables with the seeded dice and compares (recheck.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.matrix import kdh, onr, seasons, wg
+from engine.matrix import kdh, onr, seasons, waiting, wg
 from engine.matrix.context import Referee
 from engine.matrix.dice import DieSource
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS, SHOOTOUT_VALUES
@@ -34,7 +34,7 @@ from events.matrix import (
 )
 
 __all__ = ["MatrixRuleError", "check_picks", "close_season", "fixtures", "next_season",
-           "open_season", "play_week"]
+           "open_season", "play_week", "week_plays"]
 
 
 class MatrixRuleError(RinklogError):
@@ -76,15 +76,19 @@ def check_picks(state: SeasonState, sent: PicksSent) -> None:
         raise MatrixRuleError(f"{where}: week {sent.week} is already played")
     seen = set()
     for p in sent.picks:
-        _check_pick(state, p, f"{where}, {p.competition}")
+        _check_pick(state, p, sent.week, f"{where}, {p.competition}")
         if p.competition in seen:
             raise MatrixRuleError(f"{where}: two picks for the {p.competition}")
         seen.add(p.competition)
 
 
-def _check_pick(state: SeasonState, p: Pick, where: str) -> None:
+def _check_pick(state: SeasonState, p: Pick, week: int, where: str) -> None:
     if p.competition not in state.created.competitions:
         raise MatrixRuleError(f"{where}: this league does not play the {p.competition}")
+    cup_weeks = {"kdh": state.created.kdh_weeks, "wg": state.created.wg_weeks}
+    if p.competition in cup_weeks and week not in cup_weeks[p.competition]:
+        raise MatrixRuleError(f"{where}: no {p.competition} round is played in week {week} "
+                              f"(weeks {', '.join(map(str, cup_weeks[p.competition]))})")
     columns = state.matrices[p.competition].columns
     if p.column not in columns:
         raise MatrixRuleError(f"{where}: column {p.column!r} is not one of {''.join(columns)}")
@@ -129,6 +133,15 @@ def fixtures(state: SeasonState, week: int) -> list[Fixture]:
     return found
 
 
+def week_plays(games: list[Fixture]) -> dict[str, list[str]]:
+    """Each team's competitions in ``games`` (a week's fixtures), in order."""
+    plays: dict[str, list[str]] = {}
+    for fx in games:
+        for team in (fx.home, fx.away):
+            plays.setdefault(team, []).append(fx.competition)
+    return plays
+
+
 def _pick(state: SeasonState, week: int, team: str, competition: str) -> Pick | None:
     return next((p for p in state.picks.get((week, team), []) if p.competition == competition),
                 None)
@@ -147,12 +160,13 @@ def play_week(state: SeasonState, week: int, source: DieSource) -> list[Any]:
     ref = Referee(state, source)
     ref.emit(WeekStarted(week))
     games = fixtures(ref.state, week)
+    plays = week_plays(games)
     entries: dict[tuple[str, str], Entry | None] = {}
     for fx in games:  # the referee's picks: ONR, used picks, dummies (3.1.3, 4)
         for team in (fx.home, fx.away):
             entries[(fx.competition, team)] = onr.entry_for(
                 ref, week, team, fx.competition, _pick(ref.state, week, team, fx.competition),
-                fx.knockout)
+                fx.knockout, plays[team])
     entries = _charge(ref, week, games, entries)
     bonus = _bonus(ref, week, games, entries)
     goals = wg.group_goals(ref)
@@ -160,7 +174,7 @@ def play_week(state: SeasonState, week: int, source: DieSource) -> list[Any]:
         field = [e for (c, _), e in entries.items() if c == fx.competition and e is not None]
         play_game(ref, fx, entries[(fx.competition, fx.home)], entries[(fx.competition, fx.away)],
                   field, bonus.get(ref.state.teams[fx.home].division, "")
-                  if fx.competition == "championship" else "", goals)
+                  if fx.competition == "championship" else "", goals, plays)
     _cups_after(ref, week)
     onr_teams = [t for t in ref.state.team_order()
                  if any(c in ("championship", "wg") and e is not None and e.onr
@@ -263,6 +277,7 @@ def close_season(state: SeasonState, source: DieSource) -> list[Any]:
     if kdh_games:
         kdh_winner = max(kdh_games, key=lambda g: g.round).winner
     wg_order = seasons.cup_places(ref.state)[2]
+    waiting.hand_on_dummies(ref)  # 3.1.3: a dummy plays till the end of the season
     ref.emit(SeasonClosed(m.promoted, m.relegated, seasons.next_divisions(ref.state, m),
                           seasons.allowances(ref.state, m),
                           seasons.next_wg(ref.state) if "wg" in state.created.competitions
@@ -287,13 +302,19 @@ def next_season(state: SeasonState, head_hash: str) -> SeasonOpened:
     divisions = []
     for division_id, teams in closed.next_divisions:
         d = state.division(division_id)
-        entries = [TeamEntry(t, state.teams[t].name, number, allowance[t].extra_goals,
-                             allowance[t].great_saves, dummy=state.teams[t].dummy)
-                   for number, t in enumerate(teams, start=1)]
+        entries = []
+        for number, t in enumerate(teams, start=1):
+            new = state.handed_on.get(t)  # a dummy's slot taken from the waiting list
+            entries.append(
+                TeamEntry(new.new_id, new.new_name, number, new.extra_goals, new.great_saves)
+                if new else
+                TeamEntry(t, state.teams[t].name, number, allowance[t].extra_goals,
+                          allowance[t].great_saves, dummy=state.teams[t].dummy))
         divisions.append((d.id, d.name, d.level, entries))
+    next_wg = [state.handed_on[t].new_id if t in state.handed_on else t
+               for t in closed.next_wg]
     return SeasonOpened(
         closed.next_season, created.league, created.season + 1, created.seed, divisions,
         dict(state.matrices), list(created.competitions), list(created.kdh_weeks),
-        list(created.wg_weeks), list(closed.next_wg),
-        [tuple(w) for w in created.waiting_list[state.waiting_used:]], [],
+        list(created.wg_weeks), next_wg, [tuple(w) for w in state.waiting()], [],
         previous=state.season_id, previous_head=head_hash)

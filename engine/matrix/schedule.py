@@ -12,21 +12,22 @@ __all__ = ["check_round_robin", "double_round_robin", "round_robin"]
 
 
 def round_robin(teams: Sequence[str]) -> list[list[tuple[str, str]]]:
-    """The circle method: ``len(teams) - 1`` rounds of (home, away); the first team stays,
-    the others turn; home and away alternate so that each team's are balanced."""
+    """The circle method: ``len(teams) - 1`` rounds of (home, away). The last team stays
+    in the middle and the others turn round it: in round r it meets the r-th, at home in
+    even rounds; the k-th pair each side of that team is turned home and away by k, so
+    every team is at home ``(n - 2) / 2`` or ``n / 2`` times (5 or 6 of 11 for twelve)."""
     n = len(teams)
     if n % 2:
         raise ValueError("a round robin needs an even number of teams")
-    ring = list(teams[1:])
+    ring = n - 1
     rounds = []
-    for r in range(n - 1):
-        line = [teams[0], *ring]
-        games = []
-        for i in range(n // 2):
-            a, b = line[i], line[n - 1 - i]
-            games.append((a, b) if (r + i) % 2 == 0 else (b, a))
+    for r in range(ring):
+        middle = teams[ring]
+        games = [(middle, teams[r]) if r % 2 == 0 else (teams[r], middle)]
+        for k in range(1, n // 2):
+            a, b = teams[(r + k) % ring], teams[(r - k) % ring]
+            games.append((a, b) if k % 2 else (b, a))
         rounds.append(games)
-        ring = ring[-1:] + ring[:-1]
     return rounds
 
 

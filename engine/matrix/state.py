@@ -18,15 +18,19 @@ from events.matrix import (
     GamePlayed,
     LuckyLoserChosen,
     MatrixTable,
+    NewTeamReplaced,
     Pick,
     PicksSent,
+    RefereeCupDrawsEntered,
     RefereeDrawsEntered,
     SanctionApplied,
     ScheduleDrawn,
     SeasonClosed,
     SeasonOpened,
+    SlotHandedOn,
     StockCharged,
     TeamReplaced,
+    WaitingListJoined,
     WeekEnded,
     WeekStarted,
     WgGroupsDrawn,
@@ -54,6 +58,7 @@ class TeamState:
     dummy: bool = False
     onr_count: int = 0
     no_promotion: bool = False
+    joined: str = ""  # the waiting-list team that took the slot (3.1.3)
     columns_used: dict[str, set[str]] = field(default_factory=dict)
     extra_time_used: dict[str, Counter[str]] = field(default_factory=dict)
 
@@ -93,6 +98,7 @@ class SeasonState:
     schedule: dict[int, list[tuple[str, str]]] = field(default_factory=dict)  # week -> games
     picks: dict[tuple[int, str], list[Pick]] = field(default_factory=dict)
     table: dict[int, RefereeDrawsEntered] = field(default_factory=dict)
+    cup_table: dict[int, RefereeCupDrawsEntered] = field(default_factory=dict)
     weeks_played: set[int] = field(default_factory=set)
     week: int = 0  # the week being played (between WeekStarted and WeekEnded)
     results: list[GamePlayed] = field(default_factory=list)
@@ -102,7 +108,9 @@ class SeasonState:
     wg_ranked: WgRanked | None = None
     final_order: dict[str, list[str]] = field(default_factory=dict)
     closed: SeasonClosed | None = None
-    waiting_used: int = 0
+    waiting_list: list[tuple[str, str]] = field(default_factory=list)  # (id, name), in order
+    waiting_used: int = 0  # the first ``waiting_used`` of them have taken a slot
+    handed_on: dict[str, SlotHandedOn] = field(default_factory=dict)  # dummy slot -> team
 
     @property
     def season_id(self) -> str:
@@ -110,6 +118,10 @@ class SeasonState:
 
     def division(self, division_id: str) -> Division:
         return next(d for d in self.divisions if d.id == division_id)
+
+    def waiting(self) -> list[tuple[str, str]]:
+        """The waiting list's teams that have not taken a slot (3.1.3)."""
+        return self.waiting_list[self.waiting_used:]
 
     def team_order(self) -> list[str]:
         """Every team, division by division, by number: the referee's order of work."""
@@ -120,12 +132,13 @@ class SeasonState:
         clone = copy.copy(self)
         clone.teams = {k: copy.deepcopy(t) for k, t in self.teams.items()}
         clone.divisions = [copy.copy(d) for d in self.divisions]
-        for attr in ("schedule", "picks", "table", "cup_rounds", "lucky_losers",
-                     "final_order"):
+        for attr in ("schedule", "picks", "table", "cup_table", "cup_rounds", "lucky_losers",
+                     "final_order", "handed_on"):
             setattr(clone, attr, dict(getattr(self, attr)))
         clone.weeks_played = set(self.weeks_played)
         clone.results = list(self.results)
         clone.wg_groups = list(self.wg_groups)
+        clone.waiting_list = list(self.waiting_list)
         return clone
 
 
@@ -137,7 +150,8 @@ def initial_state(created: SeasonOpened) -> SeasonState:
         for e in entries:
             teams[e.id] = TeamState(e.id, e.name, e.number, division_id, e.extra_goals,
                                     e.great_saves, dummy=e.dummy)
-    state = SeasonState(created, teams, divisions, dict(created.matrices))
+    state = SeasonState(created, teams, divisions, dict(created.matrices),
+                        waiting_list=[tuple(w) for w in created.waiting_list])
     for week, home, away in created.schedule:
         state.schedule.setdefault(week, []).append((home, away))
     return state
@@ -165,8 +179,13 @@ def evolve(state: SeasonState, event: object) -> SeasonState:
             list(event.byes))
     elif isinstance(event, PicksSent):
         state.picks[(event.week, event.team)] = list(event.picks)
-    elif isinstance(event, RefereeDrawsEntered):
+    elif isinstance(event, RefereeDrawsEntered):  # a table sent again replaces the week's
         state.table[event.week] = event
+        state.cup_table.pop(event.week, None)
+    elif isinstance(event, RefereeCupDrawsEntered):
+        state.cup_table[event.week] = event
+    elif isinstance(event, WaitingListJoined):
+        state.waiting_list.append((event.id, event.name))
     elif isinstance(event, WeekStarted):
         state.week = event.week
     elif isinstance(event, StockCharged):
@@ -189,7 +208,19 @@ def evolve(state: SeasonState, event: object) -> SeasonState:
         team = state.teams[event.team]
         team.name, team.dummy, team.onr_count = event.new_name, event.dummy, 0
         if event.new_id:
+            # 3.1.3: the waiting-list team keeps the record in "points, Extra Goals and
+            # Great Saves gained", not the kicked-out team's "no promotion" (a dummy keeps
+            # it, ruling M-3.1.3e)
+            team.no_promotion, team.joined = False, event.new_id
             state.waiting_used += 1
+    elif isinstance(event, NewTeamReplaced):  # the slot's record, its own ONRs and promotion
+        team = state.teams[event.team]
+        team.name, team.onr_count, team.no_promotion = event.new_name, 0, False
+        team.joined = event.new_id
+        state.waiting_used += 1
+    elif isinstance(event, SlotHandedOn):
+        state.handed_on[event.team] = event
+        state.waiting_used += 1
     elif isinstance(event, WgRanked):
         state.wg_ranked = event
     elif isinstance(event, WeekEnded):

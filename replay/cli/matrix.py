@@ -55,8 +55,12 @@ def picks_cmd(
     Example: rinklog matrix picks matrix-demo-2026-s1 --week 1 week1.toml
     """
     with open_store(db) as store:
-        n = library.send_picks(store, season, week, file)
-    out(f"{season}: week {week}: picks of {n} teams recorded")
+        done = library.send_picks(store, season, week, file)
+    out(f"{season}: week {week}: picks of {done.teams} teams recorded")
+    if done.owing:
+        typer.echo(f"rinklog: warning: {file}: championship picks only while the cups are on; "
+                   f"week {week} still owes picks: " + "; ".join(
+                       f"{c}: {', '.join(teams)}" for c, teams in done.owing.items()), err=True)
 
 
 def _result_line(r: dict[str, Any]) -> str:
@@ -72,10 +76,12 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
     Example: rinklog matrix play matrix-demo-2026-s1 --week 1
     """
     with open_store(db) as store:
-        games = library.play(store, season, week)
-    out(f"{season}: week {week}: {len(games)} games")
-    for game in games:
+        played = library.play(store, season, week)
+    out(f"{season}: week {week}: {len(played.games)} games")
+    for game in played.games:
         out(_result_line(library.result_row(game)))
+    for competition, teams in played.onr.items():
+        out(f"  no picks (ONR, 3.1.3) in the {competition}: {', '.join(teams)}")
 
 
 @matrix_app.command("results")
@@ -84,7 +90,7 @@ def results_cmd(season: SeasonArg,
                 db: DbOption = "rinklog.db", as_json: JsonOption = False,
                 as_csv: CsvOption = False) -> None:
     """The results: competition, week, home, away, score and how it was decided
-    (REG, AP, DRAW, SO, DIE, FORFEIT).
+    (REG, AP, DRAW, SO, GROUP, DIE, FORFEIT).
 
     Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
     """
@@ -173,6 +179,40 @@ def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption
             out(_result_line(g))
     if cups["closed"]:
         out(f"KDH winner {cups['closed']['kdh_winner']}; WG {', '.join(cups['closed']['wg_order'])}")
+
+
+@matrix_app.command("wait")
+def wait_cmd(
+    season: SeasonArg,
+    team_id: Annotated[str, typer.Option("--id", help="the team's id (a-z, 0-9, -)")],
+    name: Annotated[str, typer.Option("--name", help="the team's name")],
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Name a team on the waiting list (3.1.3): it takes the slot of a D3 team kicked out,
+    of a new team ONR in week 1 (matrix replace) or of a dummy at the close, with the 3
+    points of 2.1.2.1.
+
+    Example: rinklog matrix wait matrix-demo-2026-s1 --id late-comers --name "Late Comers"
+    """
+    with open_store(db) as store:
+        place = library.join_waiting_list(store, season, team_id, name)
+    out(f"{season}: {team_id} is number {place} on the waiting list")
+
+
+@matrix_app.command("replace")
+def replace_cmd(
+    season: SeasonArg,
+    team: Annotated[str, typer.Argument(help="a new team ONR in week 1")],
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Replace a new team ONR in week 1 by the next team of the waiting list (3.1.3),
+    after week 1 and before week 2; it keeps the slot's record.
+
+    Example: rinklog matrix replace matrix-demo-2026-s1 sleigh-dogs
+    """
+    with open_store(db) as store:
+        new_name = library.replace_new_team(store, season, team)
+    out(f"{season}: {team} is now played by {new_name}")
 
 
 @matrix_app.command("close")

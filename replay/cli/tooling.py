@@ -205,6 +205,8 @@ def register(app: typer.Typer) -> None:
         else:
             for r in reports:
                 _out(_audit_text(r))
+            if not reports:
+                _out(f"{db}: no games, seasons or blobs in the database: nothing to audit")
             if signer is not None:
                 _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
                      + (" (the league key)" if pinned is not None else " (key not pinned: "
@@ -236,6 +238,8 @@ def register(app: typer.Typer) -> None:
             kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
             ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
                    if all_games else list(game or []))
+            if output is not None:
+                store.refuse_as_output(output)
             entries = [entry_for(audit_game(store, g)) for g in ids]
         data = encode_receipt(make_receipt(entries, key))
         if output is None:

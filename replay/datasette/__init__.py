@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 import tempfile
 from importlib.resources import files
 from pathlib import Path
@@ -31,7 +29,9 @@ def metadata_for(db: str | Path) -> dict:
 
 
 def serve(db: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> int:
-    """Run Datasette on ``db`` (immutable: read-only) until it is stopped; its exit code."""
+    """Run Datasette on ``db`` (immutable: read-only) in this process until it is stopped
+    (Ctrl-C, or a SIGTERM from a service manager: the server stops with it, nothing is left
+    listening); its exit code. Requests that would write are refused (read_only.py)."""
     if importlib.util.find_spec("datasette") is None:
         raise RinklogError("Datasette is not installed: pip install 'rinklog[serve]' "
                            "(or pip install datasette)")
@@ -40,12 +40,22 @@ def serve(db: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> int:
         raise RinklogError(f"{path}: no such database")
     if not host.strip():
         raise RinklogError("--host: empty (give an address, e.g. 127.0.0.1)")
+    from datasette.cli import cli
+    from datasette.plugins import pm
+
+    from replay.datasette import read_only
+
+    if not pm.is_registered(read_only):
+        pm.register(read_only, name="rinklog-read-only")
     with tempfile.TemporaryDirectory(prefix="rinklog-serve-") as tmp:
         metadata = Path(tmp) / "metadata.json"
         metadata.write_text(json.dumps(metadata_for(path), indent=2), encoding="utf-8")
-        command = [sys.executable, "-m", "datasette", "serve", "--immutable", str(path),
-                   "--metadata", str(metadata), "--host", host, "--port", str(port)]
+        arguments = ["serve", "--immutable", str(path), "--metadata", str(metadata),
+                     "--host", host, "--port", str(port)]
         try:
-            return subprocess.run(command, check=False).returncode
+            cli.main(args=arguments, prog_name="datasette", standalone_mode=False)
         except KeyboardInterrupt:
             return 0
+        except SystemExit as stop:  # uvicorn could not start (the port is taken...)
+            return stop.code if isinstance(stop.code, int) else 1
+    return 0

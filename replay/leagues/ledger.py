@@ -176,7 +176,7 @@ def game_notes(habits: Habits, season: str = "", opening: str = "") -> list[Even
 def record_game(store: EventStore, season_id: str, game: str, number: int, mode: str,
                 head: str) -> None:
     """Append the record of a stored game to its season (inside the caller's
-    :meth:`EventStore.atomic`, with the game's rows)."""
+    :meth:`EventStore.transaction`, with the game's rows)."""
     store.append(season_id, [SeasonGameRecorded(game=game, number=number, mode=mode,
                                                 head=head)], store.version(season_id))
 
@@ -197,7 +197,7 @@ def recording_committer(store: EventStore, game_id: str,
         if not any(isinstance(e, GameEnded) for e in batch):
             commit(batch)
             return
-        with store.atomic():
+        with store.transaction():
             commit(batch)
             record_game(store, season, game_id, number, TABLE, store.head_hash(game_id))
 

@@ -10,7 +10,6 @@ it again plays the rest, and the database ends up as if it had never stopped.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -24,13 +23,14 @@ from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
 from events.catalogue import LEAGUE
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
+from events.common import NO_FACEOFF_OPTIONS, Absent, FaceoffOptions, GamesOut
 from events.errors import RinklogError
 from events.formats import encode_events, same_event
 from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
 from projections.index import stream_index
+from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import (
     SIMULATED,
     SeasonLedger,
@@ -93,6 +93,7 @@ class _Played:
     meta: dict[str, Any]
     read_models: dict[str, dict[str, list[dict]]]
     failure: AuditFailure | None
+    games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (17)
     number: int = 0  # its number in the schedule
 
 
@@ -129,12 +130,13 @@ def goalie_starts(teams: dict[str, Any], schedule: Sequence[tuple[int, str, str]
     return chosen
 
 
-def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
+def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Played:
     """In a worker: one game, encoded and chained for the store, audited as it will be
-    stored, and its read models folded while its events are in memory."""
+    stored, and its read models folded while its events are in memory. ``fixture`` ends
+    with who is out of it (availability.py), worked out by the writer."""
     assert _setup is not None
     setup, season = _setup, _setup.season
-    number, home, away, home_goalie, away_goalie = fixture
+    number, home, away, home_goalie, away_goalie, absent = fixture
     game_id = season_game_id(season.season_id, number)
     dice_seed = game_seed(season.seed, number)
     ruleset, faceoff, options = setup.rules
@@ -148,7 +150,7 @@ def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
                      overtime_skaters=season.overtime_skaters,
                      late_penalty_house_rule=season.late_penalty_house_rule,
                      season=season.season_id, number=number, ruleset=ruleset,
-                     faceoff=faceoff, options=options,
+                     faceoff=faceoff, options=options, absent=absent,
                      notes=_pins(setup, season.season_id))
     encoded = encode_events(game.events, setup.format)
     hashes = chain_hashes(payload for _, payload in encoded)
@@ -163,7 +165,8 @@ def _play(fixture: tuple[int, str, str, str, str]) -> _Played:
         failure = report.failure
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
-    return _Played(game_id, encoded, hashes, meta, rows, failure, number)
+    games_out = tuple(system.games_out(game.events)) if system.games_out is not None else ()
+    return _Played(game_id, encoded, hashes, meta, rows, failure, games_out, number)
 
 
 def _pins(setup: _Setup, season_id: str) -> list[Any]:
@@ -280,12 +283,15 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     setup = _Setup(created, teams, charts, MemoryBlobs(blobs), coach,
                    (ruleset, faceoff, tuple(sorted(set(options)))), formats.NEW_STREAM_FORMAT,
                    audit, tuple(projections), ledger)
-    results = _results(todo, setup, workers)
+    # who is out of each game: from the season's games stored, then as each is played
+    availability = stored_availability(store, season_id, schedule,
+                                       system_of(ruleset).games_out)
+    results = _results(todo, setup, workers, availability)
     try:
         for played in results:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
-            with store.atomic():  # the game and the season's record of it, together
+            with store.transaction():  # the game and the season's record of it, together
                 store.append_encoded(played.game_id, played.encoded, 0, kind="game",
                                      system=system, meta=played.meta, format=setup.format,
                                      hashes=played.hashes)
@@ -315,35 +321,57 @@ def _failed(stream: str, failure: AuditFailure, how: str) -> str:
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
 
 
-def _results(todo: list[tuple[int, str, str, str, str]], setup: _Setup, workers: int):
+def _results(todo: list[tuple[int, str, str, str, str]], setup: _Setup, workers: int,
+             availability: Availability):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
         _init(setup)
-        return (_play(f) for f in todo)
-    return _pooled(todo, setup, workers)
+        return _in_turn(todo, availability)
+    return _pooled(todo, setup, workers, availability)
 
 
-def _pooled(todo, setup, workers):
+def _in_turn(todo, availability: Availability):
+    """Games played here one after the other: every earlier game is known by then."""
+    for f in todo:
+        played = _play((*f, tuple(availability.absent(f[0]))))
+        availability.record(f[0], played.games_out)
+        yield played
+
+
+def _pooled(todo, setup, workers, availability: Availability):
     """Games from worker processes, in schedule order, with at most ``_AHEAD * workers``
     of them played (or being played) ahead of the writer: a writer slower than the
     workers (a slow disk, a busy machine) makes them wait instead of piling finished
-    games up in this process (~200 KB a game)."""
+    games up in this process (~200 KB a game).
+
+    A game is sent only once who is out of it is known, every earlier game of both its
+    teams having come back (availability.py: a system whose rulings end with the game
+    never waits), so any number of workers plays the same games. The game the writer
+    waits for next is always ready (every earlier game has come back), and always sent."""
     crew = Crew(workers, _init, _play, (setup,), "game")
-    fixtures = iter(todo)
+    waiting = deque(todo)  # not sent yet, in schedule order
+    order = deque(f[0] for f in todo)  # not yet yielded, in schedule order
+    done: dict[int, _Played] = {}
+    ahead = 0  # sent and not yet yielded
     try:
-        order: deque[int] = deque()
-        for f in itertools.islice(fixtures, _AHEAD * workers):
-            crew.submit(f[0], f)
-            order.append(f[0])
-        done: dict[int, _Played] = {}
         while order:
-            while order[0] not in done:
-                number, game = crew.result()
-                done[number] = game
+            kept: list = []
+            while waiting and len(kept) < _AHEAD * workers:  # a window: later games wait
+                f = waiting.popleft()
+                if f[0] == order[0] or (ahead < _AHEAD * workers
+                                        and availability.ready(f[0])):
+                    crew.submit(f[0], (*f, tuple(availability.absent(f[0]))))
+                    ahead += 1
+                else:
+                    kept.append(f)
+            waiting.extendleft(reversed(kept))
+            if order[0] not in done:
+                number, played = crew.result()
+                done[number] = played
+                availability.record(number, played.games_out)
+                continue
             game = done.pop(order.popleft())
-            for f in itertools.islice(fixtures, 1):  # keep the workers busy while we write
-                crew.submit(f[0], f)
-                order.append(f[0])
+            ahead -= 1
             yield game
             del game
     finally:
@@ -375,13 +403,22 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     goalies = goalie_starts(teams, season.schedule, ruleset)[number]
     _, home, away = fixture
     ledger = ledger_of(store, season_id)
+    # 15, 17: who is out of it comes from every earlier game of both teams, so those first
+    availability = stored_availability(store, season_id, season.schedule, system.games_out)
+    missing = availability.waiting_on(number)
+    if missing:
+        raise RinklogError(f"game {number} of {season_id} has to wait for its teams' earlier "
+                           f"games {', '.join(map(str, missing))} ({system.title} carries "
+                           "injuries and suspensions into later games); play or simulate "
+                           "them first")
     game = create_game(teams[home], teams[away], charts, game_id=game_id, ruleset=ruleset,
                        goalies=goalies, overtime_skaters=season.overtime_skaters,
                        late_penalty_house_rule=season.late_penalty_house_rule,
                        season=season_id, number=number, live=True,
                        faceoff=season.faceoff if season.faceoff is not UNSET
                        else NO_FACEOFF_OPTIONS,
-                       options=season.options if season.options is not UNSET else ())
+                       options=season.options if season.options is not UNSET else (),
+                       absent=availability.absent(number))
     if game.created.charts_hash != season.charts_hash:
         raise RinklogError(f"season {season_id}'s chart pack does not give its games' pack")
     if ledger.coach is None:  # a season stored before season records: as it was then
@@ -389,7 +426,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
                      system=system.name, meta=game.meta())
         return game_id
     game.events.extend(game_notes(({}, {}), season_id, ledger.opening))
-    with store.atomic():  # the game's first events and the season's mark, before any roll
+    with store.transaction():  # the game's first events and the season's mark, before any roll
         store.append(game_id, game.events, expected_version=0, kind="game",
                      system=system.name, meta=game.meta())
         store.append(season_id, [SeasonTableGameStarted(game=game_id, number=number)],

@@ -27,6 +27,7 @@ A team may carry ``extra_goals`` and ``great_saves`` for a league's first season
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -41,6 +42,7 @@ from events.matrix import (
     MatrixTable,
     Pick,
     PicksSent,
+    RefereeCupDrawsEntered,
     RefereeDrawsEntered,
     RefereeOnr,
     SeasonOpened,
@@ -48,7 +50,7 @@ from events.matrix import (
 )
 from replay.data.library import read_toml, show_path
 
-__all__ = ["FIXTURES", "load_league", "read_picks", "season_opened"]
+__all__ = ["FIXTURES", "PicksFile", "load_league", "read_picks", "season_opened"]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "matrix"
 FIRST_SEASON_EXTRA_GOALS = 3  # ruling M-2.1.2a: a first season has no results to count
@@ -226,7 +228,12 @@ def _schedule(league: _League, divisions: list, shown: str) -> list[tuple[int, s
     if not league.schedule:
         return []
     games = []
+    known = {e.id for _, _, _, entries in divisions for e in entries}
     for g in league.schedule:
+        for team in (g.home, g.away):
+            if team not in known:
+                raise CardError(f"{shown}: schedule: week {g.week}: no team {team!r} in "
+                                "the league's divisions")
         if g.competition != "championship":
             raise CardError(f"{shown}: schedule: week {g.week}: competition "
                             f"{g.competition!r}; only the championship is scheduled (the "
@@ -260,26 +267,44 @@ class _Onr(msgspec.Struct, forbid_unknown_fields=True):
     extra_time: str | int = ""
 
 
+_X = dict[str, Annotated[int, Meta(ge=0, le=3)]]
+
+
 class _Referee(msgspec.Struct, forbid_unknown_fields=True):
     bonus: dict[str, str] = {}
     onr: dict[str, _Onr] = {}
-    x: dict[str, Annotated[int, Meta(ge=0, le=3)]] = {}
+    x: _X = {}  # the championship's X (or the team's one game)
+    x_kdh: _X = {}  # 2.2: one X per game
+    x_wg: _X = {}
+    shootout: dict[str, Annotated[int, Meta(ge=0, le=5)]] = {}  # the KDH shootout X
 
 
-def read_picks(path: Path, week: int, plays: dict[str, list[str]]
-               ) -> tuple[list[PicksSent], RefereeDrawsEntered | None]:
+@dataclass(frozen=True)
+class PicksFile:
+    """A week's picks file read: each team's picks, the ``[referee]`` table (None: none)
+    and its cup draws (None: none typed)."""
+
+    sent: list[PicksSent]
+    table: RefereeDrawsEntered | None
+    cup: RefereeCupDrawsEntered | None
+
+
+def read_picks(path: Path, week: int, plays: dict[str, list[str]]) -> PicksFile:
     """A week's picks file: one table per team id (or an array of tables, one for each
     competition the team plays), and an optional ``[referee]`` table. ``plays``: the
     competitions each team plays that week, in order (a table without ``competition``
     is the first of them: the championship)."""
     shown = show_path(path)
     data = read_toml(path)
-    referee = None
+    referee = cup = None
     if "referee" in data:
         r = _convert(data.pop("referee"), _Referee, f"{shown}: [referee]")
         referee = RefereeDrawsEntered(
             week, dict(r.bonus), {t: RefereeOnr(o.column.upper(), str(o.extra_time).upper())
                                   for t, o in r.onr.items()}, dict(r.x))
+        cup_x = {c: dict(x) for c, x in (("kdh", r.x_kdh), ("wg", r.x_wg)) if x}
+        if cup_x or r.shootout:
+            cup = RefereeCupDrawsEntered(week, cup_x, dict(r.shootout))
     sent = []
     for team, tables in data.items():
         if team not in plays:
@@ -292,7 +317,7 @@ def read_picks(path: Path, week: int, plays: dict[str, list[str]]
             picks.append(Pick(competition, p.column.upper(), str(p.extra_time).upper(),
                               p.extra_goals, p.great_saves, str(p.shootout).upper()))
         sent.append(PicksSent(week, team, picks))
-    return sent, referee
+    return PicksFile(sent, referee, cup)
 
 
 def validate_file(path: Path, data: dict[str, Any]) -> bool:

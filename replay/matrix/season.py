@@ -12,21 +12,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.matrix import referee
+from engine.matrix import referee, waiting
 from engine.matrix.dice import SeededDie
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS
 from engine.matrix.recheck import fold
 from engine.matrix.seasons import season_records
 from engine.matrix.standings import rank_key
-from engine.matrix.state import COMPETITIONS, SeasonState
+from engine.matrix.state import COMPETITIONS, SeasonState, evolve
+from engine.matrix.table import check_table
 from events.errors import RinklogError, UnknownGame
 from events.matrix import GamePlayed, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
 from replay.matrix.files import read_picks, season_opened
 
-__all__ = ["KIND", "SYSTEM", "Season", "close", "cups", "load", "open_league", "play", "record", "results",
-           "send_picks", "standings", "teams"]
+__all__ = ["KIND", "SYSTEM", "PicksRecorded", "Season", "WeekPlayed", "close", "cups", "join_waiting_list",
+           "load", "open_league", "play", "record", "replace_new_team", "results", "send_picks",
+           "standings", "teams"]
 
 KIND, SYSTEM = "matrix_season", "matrix"
 
@@ -82,44 +84,99 @@ def _plays(state: SeasonState, week: int) -> dict[str, list[str]]:
     return plays
 
 
-def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> int:
-    """Record a week's picks file; returns the number of teams whose picks it holds."""
+@dataclass(frozen=True)
+class PicksRecorded:
+    """What ``picks`` recorded: how many teams' picks, and, when the file covers only the
+    championship while the cups are on, who still owes picks (competition -> teams)."""
+
+    teams: int
+    owing: dict[str, list[str]]
+
+
+def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> PicksRecorded:
+    """Record a week's picks file: the picks, then the ``[referee]`` table, each checked
+    as the referee will use it (a table's draws against the picks sent so far)."""
     season = load(store, season_id)
     if week in season.state.weeks_played:
         raise RinklogError(f"{path}: week {week} of {season_id} is already played")
-    sent, table = read_picks(path, week, _plays(season.state, week))
-    for s in sent:
+    plays = _plays(season.state, week)
+    read = read_picks(path, week, plays)
+    after = season.state.copy()
+    for s in read.sent:
         try:
-            referee.check_picks(season.state, s)
+            referee.check_picks(after, s)
         except RinklogError as err:
             raise RinklogError(f"{path}: {err}") from None
-    if table is not None:
-        for division, team in table.bonus.items():
-            if division not in {d.id for d in season.state.divisions}:
-                raise RinklogError(f"{path}: [referee] bonus: no division {division!r}")
-            if season.state.teams.get(team, None) is None:
-                raise RinklogError(f"{path}: [referee] bonus: no team {team!r}")
-        for team in [*table.onr, *table.x]:
-            if team not in season.state.teams:
-                raise RinklogError(f"{path}: [referee]: no team {team!r}")
-        columns = season.state.matrices[season.state.created.competitions[0]].columns
-        for team, onr in table.onr.items():
-            if onr.column and onr.column not in columns:
-                raise RinklogError(f"{path}: [referee] onr {team}: column {onr.column!r} is "
-                                   f"not one of {''.join(columns)}")
-            if onr.extra_time and onr.extra_time not in EXTRA_TIME_LIMITS["championship"]:
-                raise RinklogError(f"{path}: [referee] onr {team}: extra_time "
-                                   f"{onr.extra_time!r} is not one of 0, 1, 2, 3, X")
-    record(store, season, season_id, [*sent, *([table] if table else [])])
-    return len(sent)
+        evolve(after, s)
+    tables = [t for t in (read.table, read.cup) if t is not None]
+    if read.table is not None:
+        try:
+            check_table(after, {t: c for t, c in plays.items() if c}, read.table, read.cup)
+        except RinklogError as err:
+            raise RinklogError(f"{path}: {err}") from None
+    record(store, season, season_id, [*read.sent, *tables])
+    owing: dict[str, list[str]] = {}
+    cups_on = any(c != "championship" for cs in plays.values() for c in cs)
+    if cups_on and read.sent and all(p.competition == "championship"
+                                     for s in read.sent for p in s.picks):
+        for competition in COMPETITIONS:
+            late = [t for t, cs in plays.items() if competition in cs
+                    and not any(p.competition == competition
+                                for p in after.picks.get((week, t), []))]
+            if late:
+                owing[competition] = late
+    return PicksRecorded(len(read.sent), owing)
 
 
-def play(store: EventStore, season_id: str, week: int) -> list[GamePlayed]:
-    """Resolve a week once; returns its games."""
+@dataclass(frozen=True)
+class WeekPlayed:
+    """A week worked out: its games, and the teams that sent no picks (competition ->
+    teams, ONR, 3.1.3; a dummy is not ONR)."""
+
+    games: list[GamePlayed]
+    onr: dict[str, list[str]]
+
+
+def play(store: EventStore, season_id: str, week: int) -> WeekPlayed:
+    """Resolve a week once."""
     season = load(store, season_id)
     events = referee.play_week(season.state, week, SeededDie(season.state.created.seed, season_id))
     record(store, season, season_id, events)
-    return [e for e in events if isinstance(e, GamePlayed)]
+    games = [e for e in events if isinstance(e, GamePlayed)]
+    onr: dict[str, list[str]] = {}
+    for g in games:
+        for side in (g.home, g.away):
+            if side.replaced == "onr":
+                onr.setdefault(g.competition, []).append(side.team)
+    return WeekPlayed(games, onr)
+
+
+def join_waiting_list(store: EventStore, season_id: str, team_id: str, name: str) -> int:
+    """Name a team on the season's waiting list (3.1.3, 2.1.2.1); returns its place."""
+    season = load(store, season_id)
+    record(store, season, season_id, waiting.join(season.state, team_id, name))
+    return len(season.state.waiting()) + 1
+
+
+def _new_teams(store: EventStore, state: SeasonState) -> set[str]:
+    """The teams new to the league this season: every team of a first season; later, the
+    teams the closed season before did not have."""
+    previous = state.created.previous
+    if state.created.season == 1 or not previous:
+        return set(state.teams)
+    if not store.exists(previous):
+        raise RinklogError(f"{state.season_id}: the season before ({previous}) is not in "
+                           f"{store.path}: which teams are new cannot be told (3.1.3)")
+    return set(state.teams) - set(load(store, previous).state.teams)
+
+
+def replace_new_team(store: EventStore, season_id: str, team: str) -> str:
+    """3.1.3: a new team ONR in week 1 replaced by the next team of the waiting list;
+    returns the new team's name."""
+    season = load(store, season_id)
+    events = waiting.replace_new_team(season.state, team, _new_teams(store, season.state))
+    record(store, season, season_id, events)
+    return events[0].new_name
 
 
 def close(store: EventStore, season_id: str) -> str:

@@ -32,6 +32,7 @@ def write_game_report(store: EventStore, game_id: str, output: Path, *, force: b
                       shift_chart: bool = False) -> Path:
     """Write a game's page (or, with ``shift_chart``, only its shift chart) to ``output``."""
     output = Path(output)
+    store.refuse_as_output(output)
     refuse_overwrite(output, force)
     if output.is_dir():
         raise RinklogError(f"{output}: is a folder; -o takes a file for a game's page")
@@ -54,7 +55,10 @@ def write_season_report(store: EventStore, season_id: str, output: Path, *,
     refuse_overwrite(output, force)
     if output.exists() and not output.is_dir():
         raise RinklogError(f"{output}: is a file; -o takes a folder for a season's site")
+    store.refuse_as_output(output)
     files = season_files(store, season_id)
+    for name in files:
+        store.refuse_as_output(output / name)
     for name, text in files.items():
         _write(output / name, text)
     return [output / name for name in files]

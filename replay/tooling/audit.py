@@ -19,7 +19,9 @@ reported with its seq, the check, what was expected, what was recorded and the r
 7. ``blobs``: the cards and charts the first event names exist, match their hashes and
    media types, and give the rosters it records; the ruleset is one rinklog knows;
 8. ``season``: a season's game is the scheduled game of a season stream that itself
-   passes the audit, with the season's teams, charts, options and seed;
+   passes the audit, with the season's teams, charts, options and seed, and (against a
+   store) the players out of it (``GameCreated.absent``) that the season's stored earlier
+   games of its teams give (:mod:`replay.leagues.availability`: DICE Hockey 15, 17);
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
 10. ``rules``: every decision follows from the state and its rolls and every coach choice
@@ -54,7 +56,13 @@ from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
-from events.common import FACEOFF_CREATED_FIELDS, NO_FACEOFF_OPTIONS, BranchStarted, GameCreated
+from events.common import (
+    FACEOFF_CREATED_FIELDS,
+    NO_FACEOFF_OPTIONS,
+    Absent,
+    BranchStarted,
+    GameCreated,
+)
 from events.errors import RinklogError, UnknownGame
 from events.formats import FORMATS, Decoder, decoder
 from events.league import SeasonCreated
@@ -70,7 +78,8 @@ from events.store import (
     verify_chain,
 )
 from projections.index import stream_index
-from projections.store import stored_differences, stored_standings_differences
+from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
+from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import game_seed, season_game_id
 from replay.tooling import audit_season
@@ -429,6 +438,25 @@ class _Audit:
             if found is not None:
                 raise _Failed(found.check, found.seq, found.expected, found.recorded,
                               found.rule)
+        self._absent(created, season_of)
+
+    def _absent(self, created: GameCreated, season_of: SeasonLookup) -> None:
+        """Who is out of a season game (an injury's games missed, a suspension) as the
+        season's stored games give it (replay/leagues/availability.py), where the lookup
+        reads a store (a season's worker plays each game with the writer's own reading)."""
+        absent_from = getattr(season_of, "absent", None)
+        if absent_from is None:
+            return
+        want = absent_from(created.season, created.number)
+        got = created.absent if created.absent is not UNSET else []
+        if got != want:
+            missing = [a for a in want if a not in got]
+            raise _Failed("season", 1, "out of this game: " + (", ".join(
+                f"{a.team} {a.player} (ruled out in game {a.game}, rule {a.rule})"
+                for a in want) or "nobody") + f" (game {created.number} of {created.season})",
+                ("dresses " + ", ".join(f"{a.team} {a.player}" for a in missing)) if missing
+                else "out: " + ", ".join(f"{a.team} {a.player}" for a in got),
+                "games missed (DICE Hockey 15, 17)")
 
     def _dice(self, created: GameCreated) -> None:
         system = system_of(created.ruleset)
@@ -638,6 +666,7 @@ class _StoreSeasons:
         self.cache: dict[str, SeasonCreated | str] = {}
         self.ledgers: dict[str, SeasonLedger] = {}
         self.refereed_cache: dict[str, tuple[list[Event], list[str]] | str | None] = {}
+        self.availability: dict[str, Availability] = {}
 
     def refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
         """A refereed season's events and their hashes once it passes the audit, why not,
@@ -660,6 +689,17 @@ class _StoreSeasons:
         """The record a season stream keeps of its games, once it passes the audit."""
         self(season_id)
         return self.ledgers.get(season_id)
+
+    def absent(self, season_id: str, number: int) -> list[Absent]:
+        """Who is out of game ``number`` of a season (that passes its audit) as its stored
+        games give it; each season's games are read once."""
+        if season_id not in self.availability:
+            season = self(season_id)
+            assert not isinstance(season, str)  # the game's season check passed
+            system = system_of(season.ruleset if season.ruleset is not UNSET else "bones")
+            self.availability[season_id] = stored_availability(
+                self.store, season_id, season.schedule, system.games_out)
+        return self.availability[season_id].absent(number)
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
@@ -715,7 +755,8 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return reports + missing_season_games(store, seasons, set(ids)) + audit_blobs(store)
+    return (reports + missing_season_games(store, seasons, set(ids)) + audit_blobs(store)
+            + audit_unaccounted_rows(store))
 
 
 def missing_season_games(store: EventStore, seasons: _StoreSeasons,
@@ -772,6 +813,15 @@ def _worker_audit(stream: str) -> AuditReport:
     assert _worker is not None
     store, seasons = _worker
     return audit_game(store, stream, seasons=seasons)
+
+
+def audit_unaccounted_rows(store: EventStore) -> list[AuditReport]:
+    """A failing report for each read-model table holding rows that no stream accounts
+    for (a game or season that does not exist, a checkpoint never written)."""
+    return [AuditReport(f"read models {line.split(':', 1)[0]}", 0, "", 0, AuditFailure(
+        "read models", 0, "every stored read-model row accounted for by a stream and its "
+        "checkpoint", line, "projections (rinklog projections rebuild)"), kind="read models")
+        for line in unaccounted_rows(store)]
 
 
 def audit_blobs(store: EventStore) -> list[AuditReport]:

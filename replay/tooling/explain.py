@@ -58,7 +58,9 @@ def explain(store: EventStore, game_id: str, seq: int) -> Explanation:
             f"(away), ruleset {created.ruleset} v{created.ruleset_version}, "
             f"{created.dice} dice" + (f" seed {created.seed!r}" if created.seed else "")
             + f"; cards {created.home.card_hash[:8]}…/{created.away.card_hash[:8]}…, "
-            f"charts {created.charts_hash[:8]}… (the game's inputs)"))
+            f"charts {created.charts_hash[:8]}… (the game's inputs)" + "".join(
+                f"; not dressed: {a.team} {a.player} (out from season game {a.game}, "
+                f"rule {a.rule})" for a in created.absent or [])))
     system = system_of(created.ruleset)
     state = system.initial_state(created, *load_inputs(store, created))
     for event in events[1:seq - 1]:

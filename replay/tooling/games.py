@@ -21,7 +21,14 @@ from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
 from events.catalogue import open_store as open_store  # the one way to open a store
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameCreated, GameEnded, TeamSheet
+from events.common import (
+    NO_FACEOFF_OPTIONS,
+    Absent,
+    FaceoffOptions,
+    GameCreated,
+    GameEnded,
+    TeamSheet,
+)
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
@@ -107,10 +114,11 @@ def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
                 goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
                 late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
                 live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-                options: Sequence[str] = ()) -> PlayedGame:
+                options: Sequence[str] = (), absent: Sequence[Absent] = ()) -> PlayedGame:
     """A game's first event, with the blobs it names: the one way a game is created. The
     options (a league's overtime skaters, the quick reference's late-penalty house rule,
-    FaceOff 2008's optional rules and NHL ranges) are recorded in it."""
+    FaceOff 2008's optional rules and NHL ranges) are recorded in it, and a season game's
+    players out from its teams' earlier games (``absent``: replay/leagues/availability.py)."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
@@ -138,6 +146,8 @@ def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
         **faceoff.created_fields(),
         # another system's optional rules, by name (UNSET when none: unchanged bytes)
         **({"options": sorted(set(options))} if options else {}),
+        # who is out from earlier season games (UNSET when nobody: unchanged bytes)
+        **({"absent": list(absent)} if absent else {}),
     )
     # The game's rules check its options (and its goalies) now, before anything is written.
     system.initial_state(created, home, away, charts)
@@ -151,7 +161,8 @@ def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
               coach: Any = None, overtime_skaters: int = 5,
               late_penalty_house_rule: bool = False, season: str = "",
               number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-              options: Sequence[str] = (), notes: Sequence[Event] = ()) -> PlayedGame:
+              options: Sequence[str] = (), absent: Sequence[Absent] = (),
+              notes: Sequence[Event] = ()) -> PlayedGame:
     """Play a game between two loaded teams; no I/O beyond the dice source.
 
     ``notes`` go right after GameCreated (a season game's SeasonGameOpened, and its
@@ -160,7 +171,7 @@ def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
     game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
                        goalies=goalies, overtime_skaters=overtime_skaters,
                        late_penalty_house_rule=late_penalty_house_rule, season=season,
-                       number=number, faceoff=faceoff, options=options)
+                       number=number, faceoff=faceoff, options=options, absent=absent)
     created = game.created
     system = system_of(created.ruleset)
     game.events.extend(notes or game_notes(habits_of_coach(coach)))

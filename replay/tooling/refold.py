@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
-from events.base import Event
+from events.base import Event, tag_of
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.league import GAME_NOTES
 from events.store import EventStore
@@ -190,7 +190,8 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: An
         if batch != recorded:
             for offset, (want, got) in enumerate(zip(batch, recorded, strict=False)):
                 if want != got:
-                    return Refold(state, Mismatch(start + offset + 1, repr(want), repr(got),
+                    expected, recorded = differing_fields(want, got)
+                    return Refold(state, Mismatch(start + offset + 1, expected, recorded,
                                                   getattr(want, "rule", "")))
         rec.cursor += len(recorded)
         last_was_choice = bool(batch) and isinstance(batch[0], system.stoppage_choices)
@@ -201,6 +202,18 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: An
         return Refold(state, Mismatch(rec.cursor + 1, "the end of the game",
                                       type(events[rec.cursor]).__name__, ""))
     return Refold(state)
+
+
+def differing_fields(want: Event, got: Event) -> tuple[str, str]:
+    """What the rules give and what the stream holds where two events differ: the fields
+    that differ, each named with both values (``GoalScored.scorer = 'HFX-12'``), or the two
+    event types when they are not of one type."""
+    if type(want) is not type(got):
+        return f"a {tag_of(type(want))} event", f"a {tag_of(type(got))} event"
+    label = tag_of(type(want))
+    names = [n for n in want.__struct_fields__ if getattr(want, n) != getattr(got, n)]
+    return ("; ".join(f"{label}.{n} = {getattr(want, n)!r}" for n in names),
+            "; ".join(f"{label}.{n} = {getattr(got, n)!r}" for n in names))
 
 
 def recheck(events: list[Event], home: Any, away: Any, charts: Any,

@@ -139,6 +139,7 @@ class Verified:
     report: AuditReport
     signed_by: str | None  # the signer's public key (hex), if the receipt is signed
     season_meta: dict[str, Any] | None = None  # the index of the season stream it carries
+    origin: str = "file"  # the file's name, for messages
 
 
 class _FileBlobs:
@@ -235,7 +236,7 @@ def verify_export(data: bytes, origin: str = "file", *,
     except ReceiptError as err:
         raise ImportRefused(f"{err}; nothing written") from None
     return Verified(file, report, signed_by,
-                    stream_index(seasons.events).meta if seasons.used else None)
+                    stream_index(seasons.events).meta if seasons.used else None, origin)
 
 
 class _FileSeason:
@@ -292,20 +293,31 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
     more: list[ExportRow] = []  # the file's season records the stored season lacks
     if season_id and store.exists(season_id):
         more = _season_growth(store, season_id, file)
-    for blob in file.blobs:
-        store.put_blob(blob.content, blob.media_type)
-    if season_id and not store.exists(season_id):
-        store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows], 0,
-                             kind="season", system=LEAGUE, meta=verified.season_meta,
-                             format=file.season_payload_format)
-    if more:
-        store.append_encoded(season_id, [(r.type, r.payload) for r in more],
-                             store.version(season_id))
-    store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
-                         kind=entry.kind, system=_system(verified.report.ruleset),
-                         meta=verified.report.index, format=file.payload_format)
-    if store.head_hash(entry.game) != entry.head_hash:  # cannot happen after the checks
-        raise RinklogError(f"imported {entry.game} but its head hash differs")
+    with store.transaction():
+        for blob in file.blobs:
+            store.put_blob(blob.content, blob.media_type)
+        if season_id and not store.exists(season_id):
+            store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows],
+                                 0, kind="season", system=LEAGUE, meta=verified.season_meta,
+                                 format=file.season_payload_format)
+        if more:
+            store.append_encoded(season_id, [(r.type, r.payload) for r in more],
+                                 store.version(season_id))
+        store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
+                             kind=entry.kind, system=_system(verified.report.ruleset),
+                             meta=verified.report.index, format=file.payload_format)
+        # What was written is audited where it now lies, exactly as `rinklog audit` will
+        # (with the database's own season stream and blobs): an import that audit would
+        # refuse is rolled back whole.
+        report = audit_game(store, entry.game, read_models=False)
+        if report.failure is not None:
+            failure = report.failure
+            raise ImportRefused(
+                f"{verified.origin}: in {store.path} the game fails its {failure.check} check "
+                f"at event {failure.seq} ({failure.rule}): expected {failure.expected}, found "
+                f"{failure.recorded}; nothing written")
+        if report.head_hash != entry.head_hash:  # cannot happen after the checks
+            raise RinklogError(f"imported {entry.game} but its head hash differs")
     return verified
 
 
@@ -381,10 +393,7 @@ def write_export(store: EventStore, game_id: str, path: Path, *, force: bool = F
                  key: nacl.signing.SigningKey | None = None) -> int:
     """Write a game's export file; an existing file (and the database itself) is never
     overwritten unless ``force`` (and the database never)."""
-    target = path.resolve()
-    if target == store.path.resolve() or target.name.startswith(store.path.resolve().name + "-") \
-            and target.parent == store.path.resolve().parent:
-        raise RinklogError(f"{path} is the database (or its journal); choose another file")
+    store.refuse_as_output(path)
     if path.exists() and not force:
         raise RinklogError(f"{path} already exists; give --force to overwrite it")
     data = export_game(store, game_id, key)

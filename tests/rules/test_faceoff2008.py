@@ -10,6 +10,7 @@ from typing import get_args
 import msgspec
 import pytest
 from conftest import R, action, apply, created, fill, new_state, penalize, plain, rate
+from penalty_clock import Clock
 
 from engine.bones import actions, arc, goalies, penalties, scoring, shots
 from engine.bones.cards import ArcCard, ArcCards
@@ -212,6 +213,49 @@ def test_fo_14_51_draft_league_uses_the_nhl_game_misconduct_range():
     checked = decide(state, R(6, 6, 6, 6))[0]
     assert checked.range == "1-2" and not checked.in_range and checked.rule == "14.51"
     assert new_state("faceoff2008").away.team.game_misconduct != "1-2"
+
+
+# --- 14.20 D, 10.20: worded as in Hockey Bones (tests/rules/test_penalties.py,
+# test_shots.py); played here under the FaceOff ruleset ------------------------------------
+
+def test_fo_14_20_d_a_goal_at_4_on_4_starts_no_second_minor(fo):
+    """FaceOff 14.20 D: "The second minor penalty begins when either the first minor
+    penalty ends or the opposing team scores a power-play goal"; G: coincidental double
+    minors, both removed for 10 sequences (14.10). A goal at 4 on 4 is no power-play
+    goal: both players sit their 10 sequences."""
+    clock = Clock(fo)
+    home, away = clock.assess(("home", "RW", "double_minor", 10),
+                              ("away", "RW", "double_minor", 10))
+    clock.play(4)
+    clock.goal("away")
+    assert clock.running(home) == (6, 6)
+    clock.play(10)
+    assert clock.box_time(home) == clock.box_time(away) == 10
+
+
+def test_fo_14_20_f_a_power_play_goal_starts_the_second_minor(fo):
+    """FaceOff 14.20 F: removed for 10 sequences, his team a man short for 2 minutes; a
+    power-play goal in the first minor ends it and the second begins (14.20 D): 5 more
+    sequences in the box, at full strength (ruling R-14.20b)."""
+    clock = Clock(fo)
+    double, _ = clock.assess(("away", "RW", "double_minor", 5), ("home", "LW", "minor", 0))
+    clock.play(3)
+    clock.goal("home")
+    assert clock.running(double) == (5, 0) and fo.strength("home") == "es"
+    clock.play(5)
+    assert clock.box_time(double) == 3 + 5
+
+
+def test_fo_10_20_a_power_play_with_the_goalie_pulled_shoots_p(fo):
+    """FaceOff 10.20: a player on the POWER-PLAY, a forward at LW, RW or C, shoots P; with
+    the goalie pulled for a sixth skater (15.00) the team is still on the power play."""
+    penalize(fo, "away")
+    fo.home.slots["G"] = fo.home.team.lines.forwards[1][0]
+    fo.home.pulled = True
+    plain(fo, "away")
+    rate(fo, "home", "C", n="2-2", p="3-7")
+    taken = shoot(fo, "home", "C", R(3, 3, 3, 6))[0]
+    assert (taken.range_name, taken.in_range, taken.rule) == ("P", True, "10.20")
 
 
 # --- 11.20 Clearing: all four dice ---------------------------------------------------------

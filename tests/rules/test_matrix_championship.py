@@ -4,6 +4,7 @@ through the ``rinklog matrix`` commands with the text's picks and draws."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,22 @@ def test_3_1_1_divisions_of_twelve_each_team_meets_every_other_once() -> None:
         for week in range(1, WEEKS + 1):
             playing = [t for g in state.schedule[week] for t in g if t in d.teams]
             assert sorted(playing) == sorted(d.teams)
+        # every team hosts 5 or 6 of its 11 games (none left without a home game)
+        home = Counter(g[0] for week in range(1, WEEKS + 1) for g in state.schedule[week]
+                       if g[0] in d.teams)
+        assert sorted(home[t] for t in d.teams) == [5] * 6 + [6] * 6
+
+
+def test_3_1_1_an_unknown_team_in_a_fixed_schedule_is_named(capsys, tmp_path: Path) -> None:
+    text = (ROOT / "fixtures/matrix/leagues/example/league.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "league.toml"
+    assert 'away = "ice-crocodiles"' in text
+    bad.write_text(text.replace('away = "ice-crocodiles"', 'away = "ice-crocodile"', 1),
+                   encoding="utf-8")
+    code, _, err = run(capsys, "matrix", "open", "--league", str(bad), "--db",
+                       str(tmp_path / "x.db"))
+    assert code == 1 and err.count("\n") == 1
+    assert "schedule: week" in err and "no team 'ice-crocodile'" in err
 
 
 def test_3_1_1_a_division_that_is_not_twelve_teams_is_refused(capsys, tmp_path: Path) -> None:

@@ -5,9 +5,23 @@ from __future__ import annotations
 
 import pytest
 
+from engine.matrix import waiting
+from engine.matrix.dice import SeededDie
+from engine.matrix.referee import close_season, next_season
 from engine.matrix.seasons import season_records
+from engine.matrix.state import evolve
+from engine.matrix.waiting import WaitingListError
 from events.errors import RollError
-from events.matrix import BonusDrawn, PickReplaced, SanctionApplied, StockCharged, TeamReplaced
+from events.matrix import (
+    BonusDrawn,
+    NewTeamReplaced,
+    PickReplaced,
+    SanctionApplied,
+    SlotHandedOn,
+    StockCharged,
+    TeamEntry,
+    TeamReplaced,
+)
 from tests.rules.matrix_helpers import everyone, new_season, pick, play, side
 
 LETTERS = "ABCDEFGHIJK"
@@ -83,8 +97,9 @@ def test_3_1_3_a_d3_team_is_replaced_from_the_waiting_list_keeping_its_record() 
     assert (replaced.new_id, replaced.new_name, replaced.dummy) == ("late-comers",
                                                                    "Late Comers", False)
     assert state.teams[team].name == "Late Comers" and state.teams[team].onr_count == 0
-    assert state.teams[team].no_promotion  # the record is the slot's
     assert season_records(state)[team].played == 3  # the three games of the slot count
+    # it keeps "points, Extra Goals and Great Saves", not the second ONR's "no promotion"
+    assert not state.teams[team].no_promotion
 
 
 def test_4_a_used_column_sent_again_is_replaced_by_a_die_and_counts_for_the_others() -> None:
@@ -129,3 +144,85 @@ def test_3_3_3_onr_in_the_wg_and_the_championship_is_penalised_once() -> None:
     events = play(state, 1, picks)
     assert side(events, team).onr and side(events, team, "wg").onr
     assert [e.onr_count for e in events if isinstance(e, SanctionApplied) and e.team == team] == [1]
+
+
+# --- 3.1.3 and 2.1.2.1: the waiting list ------------------------------------------------------
+
+def _join(state, team_id: str, name: str) -> None:
+    for e in waiting.join(state, team_id, name):
+        evolve(state, e)
+
+
+def _closed_with_a_dummy(join: bool):
+    """The text's twelve teams; the Snowmen ONR in weeks 1-3 (a dummy in the Elite), the
+    season played to its end and closed."""
+    state = new_season()
+    if join:
+        _join(state, "late-comers", "Late Comers")
+    _sanctions(state, [1, 2, 3], "snowmen")
+    assert state.teams["snowmen"].dummy
+    for week in range(4, 12):
+        play(state, week, everyone(state, week))
+    events = close_season(state, SeededDie("t", state.season_id))
+    for e in events:
+        evolve(state, e)
+    opened = next_season(state, "0" * 64)
+    return state, events, {e.id: e for _, _, _, teams in opened.divisions for e in teams}
+
+
+def test_3_1_3_a_dummy_plays_till_the_end_of_the_season_then_its_slot_is_a_waiting_team() -> None:
+    state, events, teams = _closed_with_a_dummy(join=True)
+    handed = [e for e in events if isinstance(e, SlotHandedOn)]
+    # 2.1.2.1: 3 points for a team on the waiting list before the end of the season, / 3
+    # = 1 extra goal; 2.1.3.1: 2 great saves
+    assert [(e.team, e.new_id, e.new_name, e.extra_goals, e.great_saves) for e in handed] == [
+        ("snowmen", "late-comers", "Late Comers", 1, 2)]
+    number = dict(state.closed.next_divisions)["elite"].index("snowmen") + 1
+    assert "snowmen" not in teams
+    assert teams["late-comers"] == TeamEntry("late-comers", "Late Comers", number, 1, 2)
+    assert not any(e.dummy for e in teams.values())
+
+
+def test_3_1_3_with_nobody_waiting_the_slot_stays_a_dummy() -> None:
+    _, events, teams = _closed_with_a_dummy(join=False)  # ruling M-3.1.3g
+    assert not [e for e in events if isinstance(e, SlotHandedOn)]
+    assert teams["snowmen"].dummy
+
+
+def test_3_1_3_a_new_team_onr_on_the_first_week_is_replaced_at_once() -> None:
+    state = new_season()
+    with pytest.raises(WaitingListError, match="after week 1"):
+        waiting.replace_new_team(state, "cyberians", None)
+    play(state, 1, {t: pick(p) for t, p in WEEK1.items()})  # the Cybérians sent none
+    with pytest.raises(WaitingListError, match="waiting list is empty"):
+        waiting.replace_new_team(state, "cyberians", None)
+    _join(state, "late-comers", "Late Comers")
+    with pytest.raises(WaitingListError, match="snowmen: not ONR in week 1"):
+        waiting.replace_new_team(state, "snowmen", None)
+    replaced = waiting.replace_new_team(state, "cyberians", None)
+    assert replaced == [NewTeamReplaced("cyberians", "Late Comers", "late-comers", "3.1.3")]
+    evolve(state, replaced[0])
+    team = state.teams["cyberians"]  # the slot's record (ruling M-3.1.3f); its own ONRs
+    assert (team.name, team.onr_count, team.dummy) == ("Late Comers", 0, False)
+    assert season_records(state)["cyberians"].played == 1
+    with pytest.raises(WaitingListError, match="already replaced"):
+        waiting.replace_new_team(state, "cyberians", None)
+    # a team that played the season before is not new
+    later = new_season(season=2)
+    play(later, 1, {t: pick(p) for t, p in WEEK1.items()})
+    _join(later, "late-comers", "Late Comers")
+    with pytest.raises(WaitingListError, match="not a new team"):
+        waiting.replace_new_team(later, "cyberians", set())
+    # and not once week 2 is played
+    play(later, 2, everyone(later, 2))
+    with pytest.raises(WaitingListError, match="after week 1"):
+        waiting.replace_new_team(later, "cyberians", {"cyberians"})
+
+
+def test_3_1_3_the_waiting_list_refuses_a_team_already_in() -> None:
+    state = new_season()
+    _join(state, "late-comers", "Late Comers")
+    for team_id in ("late-comers", "snowmen", "referee"):
+        with pytest.raises(WaitingListError, match="already a team or on the waiting list"):
+            waiting.join(state, team_id, "Someone")
+    assert state.waiting() == [("late-comers", "Late Comers")]

@@ -51,7 +51,7 @@ def test_3_3_2_a_knock_out_game_tied_after_extra_time_goes_to_the_group_goals() 
     fx = Fixture("wg", 7, 7, "semi-final", a, b)
     play_game(ref, fx, home, away, [home, away], "", {a: 10, b: 12})
     game = ref.events[-1]
-    assert (game.decided, game.winner, game.tiebreak) == ("SO", b, "group goals")
+    assert (game.decided, game.winner, game.tiebreak) == ("GROUP", b, "group goals")
     play_game(ref, fx, home, away, [home, away], "", {a: 10, b: 10})
     assert (ref.events[-1].decided, ref.events[-1].tiebreak) == ("DIE", "die")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 from conftest import R, apply, new_state, penalize, rate
+from penalty_clock import Clock
 
 from engine.bones import penalties, scoring, stoppages
 from engine.bones.coach import DefaultCoach
@@ -328,6 +329,95 @@ def test_14_20_d_power_play_goal_starts_the_second_minor(state):
     state.queue = [Step("goalie")]
     apply(state, events)
     assert state.away.penalties[0].short_left == 5
+
+
+# --- 14.20 D: "The player is assessed two consecutive 2 minute minor penalties and his
+# team plays a man short. The second minor penalty begins when either the first minor
+# penalty ends or the opposing team scores a power-play goal." 14.10: a double minor is 10
+# time sequences, a minor 5. The state starts at sequence 10 of the first period.
+
+DOUBLE_MINOR, MINOR = 10, 5  # 14.10
+
+
+@pytest.mark.parametrize("whose", ["the scorers'", "the other team's"])
+def test_14_20_d_a_short_handed_goal_leaves_a_double_minor_running(state, whose):
+    """A goal by the short-handed team is no power-play goal of the opposing team: the
+    double minor runs its 10 sequences, wherever it is."""
+    clock = Clock(state)
+    if whose == "the scorers'":
+        [double] = clock.assess(("home", "RW", "double_minor", None))
+    else:  # the power-play team has a double minor too: 4 skaters against 3
+        [double] = clock.assess(("away", "RW", "double_minor", None))
+        clock.assess(("home", "RW", "minor", None), ("home", "LW", "minor", None))
+    clock.play(2)
+    assert state.strength("home") == "sh"
+    clock.goal("home")
+    assert clock.running(double) == (DOUBLE_MINOR - 2, DOUBLE_MINOR - 2)  # the read model
+    clock.play(DOUBLE_MINOR)
+    assert clock.box_time(double) == DOUBLE_MINOR
+
+
+@pytest.mark.parametrize("scorer", ["home", "away"])
+def test_14_20_d_an_even_strength_goal_leaves_coincidental_double_minors_running(state, scorer):
+    """14.20 G: coincidental double minors, 10 sequences each, both teams a man short: a
+    goal at 4 on 4 is no power-play goal, so neither second minor starts early."""
+    clock = Clock(state)
+    home, away = clock.assess(("home", "RW", "double_minor", 10), ("away", "RW", "double_minor", 10))
+    clock.play(3)
+    assert state.strength(scorer) == "es"
+    clock.goal(scorer)
+    assert clock.running(home) == clock.running(away) == (DOUBLE_MINOR - 3, DOUBLE_MINOR - 3)
+    clock.play(DOUBLE_MINOR)
+    assert clock.box_time(home) == clock.box_time(away) == DOUBLE_MINOR
+    lines = {p.id: p for p in clock.report().penalties}
+    assert {lines[home].why, lines[away].why} == {"served"}
+    assert lines[home].end == lines[away].end == (10 + DOUBLE_MINOR) * 24
+
+
+def test_14_20_d_a_power_play_goal_in_the_first_minor_starts_the_second(state):
+    """The opposing team's power-play goal in the first minor ends it; the second minor
+    begins then: 5 more sequences in the box, the team still a man short."""
+    clock = Clock(state)
+    [double] = clock.assess(("away", "RW", "double_minor", None))
+    clock.play(2)
+    assert not any(isinstance(e, PenaltyEnded) for e in clock.goal("home"))
+    assert state.away.man_short() == 1
+    assert clock.running(double) == (MINOR, MINOR)
+    clock.play(MINOR)
+    assert clock.box_time(double) == 2 + MINOR
+    line = clock.report().penalties[0]
+    assert (line.why, line.end) == ("served", (12 + MINOR) * 24)
+
+
+def test_14_20_d_a_power_play_goal_in_the_second_minor_ends_it(state):
+    """The second minor is a minor: the power-play goal ends it (and the penalty)."""
+    clock = Clock(state)
+    [double] = clock.assess(("away", "RW", "double_minor", None))
+    clock.play(7)
+    ended = [e for e in clock.goal("home") if isinstance(e, PenaltyEnded)]
+    assert [(e.id, e.reason) for e in ended] == [(double, "power_play_goal")]
+    assert clock.box_time(double) == 7
+    line = clock.report().penalties[0]
+    assert (line.why, line.end) == ("power_play_goal", 17 * 24)
+
+
+def test_14_20_f_a_power_play_goal_ends_the_first_minor_not_the_double_minor(state):
+    """14.20 F: the player is removed for 10 sequences (a double minor, two consecutive
+    minors, 14.20 D) and his team plays a man short for 2 minutes; a minor in retaliation
+    on the other side. A power-play goal in the first minor ends that minor only: the
+    second begins, 5 more sequences in the box, at full strength (ruling R-14.20b: the
+    man-short two minutes are the first minor)."""
+    clock = Clock(state)
+    double, _ = clock.assess(("away", "RW", "double_minor", 5), ("home", "LW", "minor", 0))
+    clock.play(2)
+    assert state.strength("home") == "pp"
+    assert not any(isinstance(e, PenaltyEnded) for e in clock.goal("home"))
+    assert state.away.man_short() == 0
+    assert clock.running(double) == (MINOR, 0)
+    clock.play(MINOR)
+    assert clock.box_time(double) == 2 + MINOR
+    line = clock.report().penalties[0]
+    assert (line.why, line.end) == ("served", (12 + MINOR) * 24)
 
 
 def test_14_20_major_is_not_ended_by_a_power_play_goal(state):

@@ -39,6 +39,68 @@ def test_10_20_power_play_range(state):
     assert shots.range_name(state, "home", "C", card(state, "home", "C"), "normal") == "P"
 
 
+def pull(state, side, extra_slot="LW", line=1):
+    """``side`` pulls its goalie; the sixth skater goes to G (15.00)."""
+    team = state.team(side)
+    lines = team.team.lines
+    team.slots["G"] = lines.forwards[line][0] if extra_slot == "LW" else lines.defense[line][0]
+    team.pulled = True
+    return team.card(team.slots["G"])
+
+
+def test_10_20_power_play_with_the_goalie_pulled_shoots_p(state):
+    """10.20: "A player on the POWER-PLAY uses this shooting range when ... Forward
+    playing LW, RW or C ... Defenseman playing ANY position": pulling the goalie for a
+    sixth skater (6 on 4) leaves the team on the power play (ruling R-QR-6th)."""
+    penalize(state, "away")
+    pull(state, "home")
+    assert state.strength("home") == "pp"
+    for slot in ("LW", "C", "LD", "RD"):  # RW: the player penalize() sent off left it open
+        if state.home.slots[slot]:
+            assert shots.range_name(state, "home", slot, card(state, "home", slot),
+                                    "normal") == "P", slot
+    no_blockers(state)
+    rate(state, "home", "C", n="2-2", p="3-7")
+    taken = shoot(state, "home", "C", R(3, 3, 3, 6))[0]
+    assert isinstance(taken, ShotTaken)
+    assert (taken.range_name, taken.range, taken.in_range, taken.rule) == ("P", "3-7", True,
+                                                                            "10.20")
+
+
+def test_10_20_a_blue_line_forward_on_a_pulled_goalie_power_play_keeps_d_and_10_11(state):
+    """10.40: a forward at LD/RD uses D in place of P; 10.11: his N range on a rebound or
+    a forced shot, on the power play, goalie pulled or not."""
+    penalize(state, "away")
+    pull(state, "home")
+    forward = card(state, "home", "LW")
+    assert shots.range_name(state, "home", "LD", forward, "normal") == "D"
+    assert shots.range_name(state, "home", "LD", forward, "rebound") == "N"
+    assert shots.range_name(state, "home", "LD", forward, "N") == "N"
+
+
+def test_10_20_the_sixth_attacker_on_a_power_play(state):
+    """The sixth skater stands at G (15.00). A defenseman there is a "Defenseman playing
+    ANY position" and shoots P on the power play (10.20), N at even strength (10.10); a
+    forward there is at none of LW, RW or C: the quick reference's N (ruling R-QR-6th)."""
+    penalize(state, "away")
+    forward = pull(state, "home")
+    assert shots.range_name(state, "home", "G", forward, "normal") == "N"
+    defenseman = pull(state, "home", extra_slot="LD", line=1)
+    assert defenseman.is_defenseman
+    assert shots.range_name(state, "home", "G", defenseman, "normal") == "P"
+    even = pull(state, "away", extra_slot="LD", line=1)
+    assert shots.range_name(state, "away", "G", even, "normal") == "S"  # 10.30 short-handed
+
+
+def test_10_10_goalie_pulled_at_even_strength_shoots_n(state):
+    """10.10: "6 on 5 with goalie pulled" is a NON POWER-PLAY situation: N."""
+    pull(state, "home")
+    assert state.strength("home") == "es"
+    assert shots.range_name(state, "home", "C", card(state, "home", "C"), "normal") == "N"
+    defenseman = pull(state, "home", extra_slot="LD", line=1)
+    assert shots.range_name(state, "home", "G", defenseman, "normal") == "N"
+
+
 def test_10_30_short_handed_range(state):
     penalize(state, "home")
     assert shots.range_name(state, "home", "C", card(state, "home", "C"), "normal") == "S"
