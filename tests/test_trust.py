@@ -818,7 +818,7 @@ def ledger_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _failures(path: Path) -> dict[str, AuditReport]:
+def _failing(path: Path) -> dict[str, AuditReport]:
     with open_store(path) as store:
         return {r.game_id: r for r in audit_all(store) if not r.ok}
 
@@ -848,7 +848,7 @@ def _played(store, honest: GameCreated, *, live: bool, dice, seed: str | None,
 
 
 def test_the_ledger_database_passes_and_recorded_games_are_in_ledger_order(ledger_db: Path) -> None:
-    assert _failures(ledger_db) == {}
+    assert _failing(ledger_db) == {}
     with open_store(ledger_db) as store:
         recorded = recorded_games(store, SEASON)
         heads = {g: store.head_hash(g) for g in (f"{SEASON}-000{n}" for n in (1, 2, 3))}
@@ -875,7 +875,7 @@ def test_a_simulated_season_game_relabelled_as_a_table_game_is_named(ledger_db: 
                          notes=[honest[1]])  # the season pin, copied
     replace_stream(path, game, forged)
     rebuild_read_models(path)
-    failures = _failures(path)
+    failures = _failing(path)
     assert list(failures) == [game]
     failure = failures[game].failure
     assert failure.check == "season" and "a simulated game" in failure.expected
@@ -894,7 +894,7 @@ def test_a_table_game_swapped_for_the_seeded_simulation_is_named(ledger_db: Path
                          dice=SeededDice(seed, game))
     replace_stream(path, game, forged)
     rebuild_read_models(path)
-    failures = _failures(path)
+    failures = _failing(path)
     assert list(failures) == [game]
     assert failures[game].failure.check == "season"
     assert "a table game" in failures[game].failure.expected
@@ -906,7 +906,7 @@ def test_a_deleted_season_game_is_named(ledger_db: Path, tmp_path: Path) -> None
     game = f"{SEASON}-0002"
     delete_stream(path, game)
     rebuild_read_models(path)
-    failures = _failures(path)
+    failures = _failing(path)
     assert list(failures) == [game]
     assert failures[game].failure.check == "season"
     assert "no such game" in failures[game].failure.recorded
@@ -944,7 +944,7 @@ def test_a_game_moved_into_a_forged_season_stream_is_named(ledger_db: Path,
         moved.extend(batch)
     replace_stream(path, moved_id, moved)
     rebuild_read_models(path)
-    failures = _failures(path)
+    failures = _failing(path)
     assert failures[moved_id].failure.check == "season"
     assert "not in the season's record" in failures[moved_id].failure.recorded
     # the games played under the real schedule pin its opening, not the forged one
@@ -964,7 +964,7 @@ def test_the_schedule_of_an_unplayed_game_edited_is_named(ledger_db: Path, tmp_p
     schedule[49] = [schedule[49][0], schedule[49][2], schedule[49][1]]  # game 50, other rink
     _rehash_season(path, [msgspec.structs.replace(created, schedule=schedule), *events[1:]])
     rebuild_read_models(path)
-    failures = _failures(path)
+    failures = _failing(path)
     assert set(failures) == {f"{SEASON}-000{n}" for n in (1, 2, 3)}
     assert all(r.failure.check == "season" and "opening" in r.failure.expected
                for r in failures.values())
@@ -1007,7 +1007,7 @@ def test_a_season_game_resimulated_under_other_coach_habits_is_named(
                       for e in events]
             _rehash_season(copy, events)
         rebuild_read_models(copy)
-        failures = _failures(copy)
+        failures = _failing(copy)
         assert list(failures) == [game], failures
         failure = failures[game].failure
         if record == "rewritten":
