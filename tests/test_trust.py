@@ -913,6 +913,22 @@ def test_a_deleted_season_game_is_named(ledger_db: Path, tmp_path: Path) -> None
     assert main(["audit", "--all", "--db", str(path)]) == 1
 
 
+def test_a_season_game_moved_out_of_its_season_is_named(ledger_db: Path, tmp_path: Path) -> None:
+    """Game 2 kept under its id but no longer claiming the season (a standalone game of
+    the same seeded dice, re-hashed): a sound game in itself, and the season, which
+    recorded it, names it."""
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0002"
+    with open_store(path) as store:
+        created, _pin, *rest = read_game(store, game)
+    standalone = msgspec.structs.replace(created, season="", number=0)
+    replace_stream(path, game, [standalone, *rest])
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert list(failures) == [game]
+    assert "no such game of the season" in failures[game].failure.recorded
+
+
 def test_a_game_moved_into_a_forged_season_stream_is_named(ledger_db: Path,
                                                            tmp_path: Path) -> None:
     """A game played at the table outside the season, with the teams of game 4 at the

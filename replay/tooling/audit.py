@@ -755,25 +755,36 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return (reports + missing_season_games(store, seasons, set(ids)) + audit_blobs(store)
+    return (_with_missing_season_games(store, seasons, reports) + audit_blobs(store)
             + audit_unaccounted_rows(store))
 
 
-def missing_season_games(store: EventStore, seasons: _StoreSeasons,
-                         held: set[str]) -> list[AuditReport]:
-    """A failing report named for each game a season recorded (or marked started at the
-    table) that the database does not hold: deleted, or moved away."""
-    reports = []
+def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,
+                               reports: list[AuditReport]) -> list[AuditReport]:
+    """``reports`` with a failure named for each game a season recorded (or marked
+    started at the table) that the database does not hold as a game of that season:
+    deleted, or moved away (a stream of that id that no longer says it is the season's
+    game, whose own report is then replaced; one failing already is left as it is)."""
+    by_id = {r.game_id: i for i, r in enumerate(reports)}
+    out = list(reports)
     for info in store.streams(kind="season"):
         ledger = seasons.ledger(info.stream)
         if ledger is None:
             continue  # the season's own report says why
+        held = {r.game_id for r in reports
+                if r.kind == "game" and r.index.get("season") == info.stream}
         for gone in audit_season.missing_games(ledger, held):
-            reports.append(AuditReport(gone.game, 0, "", 0, AuditFailure(
+            found = AuditReport(gone.game, 0, "", 0, AuditFailure(
                 "season", 0, f"game {gone.number} of {gone.season}, {gone.what} at seq "
-                f"{gone.seq} of the season stream", "no such game in the database (deleted "
-                "or moved)", audit_season.RULE), kind="game"))
-    return reports
+                f"{gone.seq} of the season stream", "no such game of the season in the "
+                "database (deleted or moved)", audit_season.RULE), kind="game")
+            at = by_id.get(gone.game)
+            if at is None:
+                out.append(found)
+            elif reports[at].ok:
+                out[at] = dataclasses.replace(found, events=reports[at].events,
+                                              head_hash=reports[at].head_hash)
+    return out
 
 
 _AHEAD = 4  # streams per worker sent ahead of the reports read
