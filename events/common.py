@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -173,6 +173,10 @@ class GameEnded(Event, frozen=True):
     winner: Literal["home", "away", "none"]  # "none" for a tie
 
 
+CoachSetting = str | int | bool | list[str]
+"""One coach-file setting as recorded (docs/coach.md): a number, a tactic, a flag or a
+list of shooters."""
+
 # --- notes in a game stream, right after GameCreated (no rule: the refold passes over them;
 # events.league.GAME_NOTES) ---
 
@@ -191,5 +195,5 @@ class GameCoachSet(Event, frozen=True):
     settings that differ from the default coach's, per side). Written only when some
     differ: a simulated game without it was played by the plain default coach."""
 
-    home: dict[str, Any]
-    away: dict[str, Any]
+    home: dict[str, CoachSetting]
+    away: dict[str, CoachSetting]

@@ -3,12 +3,12 @@ their own system)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from msgspec import UNSET, UnsetType
 
 from events.base import Event
-from events.common import FaceoffOptions, GameCoachSet, SeasonGameOpened
+from events.common import CoachSetting, FaceoffOptions, GameCoachSet, SeasonGameOpened
 
 __all__ = ["GAME_NOTES", "GameCoachSet", "SeasonCoachSet", "SeasonCreated", "SeasonGameOpened",
            "SeasonGameRecorded", "SeasonTableGameStarted"]
@@ -48,8 +48,8 @@ class SeasonCoachSet(Event, frozen=True):
     settings that differ from the default coach's (``{}``: the default coach). Its row's
     hash is the season's *opening* hash, which every game of the season pins."""
 
-    home: dict[str, Any]
-    away: dict[str, Any]
+    home: dict[str, CoachSetting]
+    away: dict[str, CoachSetting]
 
 
 class SeasonTableGameStarted(Event, frozen=True):
