@@ -22,10 +22,14 @@ reported with its seq, the check, what was expected, what was recorded and the r
    passes the audit, with the season's teams, charts, options and seed, and (against a
    store) the players out of it (``GameCreated.absent``) that the season's stored earlier
    games of its teams give (:mod:`replay.leagues.availability`: DICE Hockey 15, 17);
+   it pins the season's opening, has the season's coach habits and is the game the
+   season recorded (:mod:`replay.tooling.audit_season`: the season as the ledger of its
+   games; ``audit_all`` names a recorded game the database does not hold);
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
-10. ``rules``: every decision follows from the state and its rolls and every coach choice
-    is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
+10. ``rules``: every decision follows from the state and its rolls; every choice of a
+    simulated game is its default coach's with the habits it records, any other coach
+    choice is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events; a season's stored standings equal those its
