@@ -30,6 +30,8 @@ from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
+from replay.tooling import merkle
+from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
 from tests.pages_data import BONES, FACEOFF, GAMES, MATRIX, SEASON, build_db
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
@@ -296,3 +298,33 @@ def test_season_leaders_are_those_of_rinklog_leaders(db: Path, tmp_path: Path, c
         assert shown[title] == [(r["name"], r["team"],
                                  f"{r['value']:+d}" if key == "+/-" else str(r["value"]))
                                 for r in boards[key]], title
+
+
+def _page_proofs(text: str) -> list[tuple[str, dict]]:
+    """Each game's shown head and the proof under it, from a season page."""
+    found = re.findall(r'<details class="proof"[^>]*><summary><code>([0-9a-f]{16})…</code>'
+                       r"</summary><pre>(.*?)</pre></details>", text, re.S)
+    return [(head, json.loads(html.unescape(proof))) for head, proof in found]
+
+
+@pytest.mark.parametrize("season", [SEASON, MATRIX])
+def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_path: Path,
+                                                                season: str) -> None:
+    """Every game of the season's tree is on its page with its head and a proof that
+    verifies against the season's receipt (RFC 6962 2.1.1)."""
+    site = tmp_path / "site"
+    assert main(["report", "--season", season, "-o", str(site), "--db", str(db)]) == 0
+    shown = _page_proofs((site / "index.html").read_text(encoding="utf-8"))
+    with open_store(db, create=False) as store:
+        games = season_leaves(store, season)
+        receipt = season_receipt(store, season)
+    assert len(shown) == len(games) == (8 if season == SEASON else 66)
+    by_game = {p["game"]: (head, p) for head, p in shown}
+    assert sorted(by_game) == sorted(g.game for g in games)
+    for g in games:
+        head, proof = by_game[g.game]
+        assert head == g.head[:16] and proof["head"] == g.head
+        assert (proof["root"], proof["n_games"]) == (receipt.root, receipt.n_games)
+        assert merkle.verify_inclusion(leaf_bytes(g), proof["index"], proof["n_games"],
+                                       [bytes.fromhex(p) for p in proof["path"]],
+                                       bytes.fromhex(receipt.root))

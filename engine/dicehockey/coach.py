@@ -3,8 +3,8 @@ shootout shooters.
 
 Coach choices are inputs to the rules, like dice: this policy proposes them, the rules
 check them (``game.check_choice``) and the stream records them. It changes a line when
-the text lets it (9: by who has the puck) once the line has played its two timing
-spaces, rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
+the text lets it (9: by who has the puck) once the line has had its full shift (ruling
+R-DH-9b), rolls lines 1-2-3 with a full shift of the fourth each period, sends lines 1-2
 to kill penalties (15), dumps the puck when a tired unit cannot otherwise come off, calls
 its time out late when behind, pulls the goalie late when one or two goals behind (22)
 and sends its best shootout shooters (14). It is deterministic: the same state always
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from engine.dicehockey.lines import (
     extra_attacker,
+    held,
     keeps_carrier,
     may_change,
     must_start_fourth,
@@ -22,7 +23,7 @@ from engine.dicehockey.lines import (
     rotation,
     slots_for,
 )
-from engine.dicehockey.state import SHIFT_SPACES, SIDES, GameState, TeamState, other
+from engine.dicehockey.state import LINES, PAIRS, SIDES, GameState, TeamState, other
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
@@ -37,12 +38,12 @@ FOURTH_FROM = 0.4  # send the fourth line once this share of the period has gone
 
 
 def _next(current: int, lines: tuple[int, ...], waiting: dict[int, set[int]],
-          ignore_waiting: bool = False) -> int:
-    """The next line after ``current``, in order, that may come back (9); ``current``
-    when none may."""
+          ignore_waiting: bool = False, every: tuple[int, ...] = PAIRS) -> int:
+    """The next line after ``current``, in order, that may come back (9; ``every``: all
+    the team's lines or pairs); ``current`` when none may."""
     start = lines.index(current) + 1 if current in lines else 0
     for line in (*lines[start:], *lines[:start]):
-        if line != current and (ignore_waiting or not waiting.get(line)):
+        if line != current and (ignore_waiting or not held(waiting, line, every, current)):
             return line
     return current
 
@@ -90,9 +91,9 @@ class DefaultCoach:
                 forwards = 4
             elif short and forwards not in (1, 2):
                 forwards = _next(forwards, (1, 2), team.f_waiting, ignore_waiting=True)
-            elif team.f_spaces >= SHIFT_SPACES or team.f_possessions >= 2:
+            elif team.f_full():  # 9: after a full shift (ruling R-DH-9b)
                 forwards = self._next_forwards(state, team)
-        if may_d and (team.d_spaces >= SHIFT_SPACES or team.d_possessions >= 2):
+        if may_d and team.d_full():
             defense = _next(defense, (1, 2, 3), team.d_waiting)
         if (forwards, defense) == (team.forwards, team.defense):
             return None
@@ -103,13 +104,12 @@ class DefaultCoach:
                             rule="9")
 
     def _next_forwards(self, state: GameState, team: TeamState) -> int:
-        short = team.men_short() or state.team(other(team.side)).men_short()
-        if short:
+        if team.men_short():  # 15: lines 1 and 2 kill; the power play keeps to 9's rotation
             return _next(team.forwards, (1, 2), team.f_waiting, ignore_waiting=True)
         if not team.fourth_played and not team.fourth_in_rotation and team.forwards != 4 \
                 and state.space >= FOURTH_FROM * state.length:
             return 4  # 9: the fourth line's full shift this period
-        return _next(team.forwards, rotation(team), team.f_waiting)
+        return _next(team.forwards, rotation(team), team.f_waiting, every=LINES)
 
     def _dump(self, state: GameState) -> DumpDeclared | None:
         """Dump to change both units when a tired one cannot come off otherwise (9)."""

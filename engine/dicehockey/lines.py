@@ -18,12 +18,12 @@ from engine.dicehockey.cards import Lines
 from engine.dicehockey.state import (
     DEFENSE_SLOTS,
     FORWARD_SLOTS,
+    LINES,
     PAIRS,
     ROTATION,
     SLOTS,
     GameState,
     TeamState,
-    other,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
 
@@ -176,13 +176,16 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
         return "9: four forward lines and three pairs"
     if team.men_short() and event.forwards not in (1, 2):
         return "15: only the first two lines kill penalties"
-    if event.forwards != team.forwards and team.f_waiting.get(event.forwards) and \
-            not (team.men_short() or state.team(other(event.side)).men_short()):
+    # ruling R-DH-9b: a team killing a penalty sends lines 1 and 2 (15), outside the
+    # rotation; the team on the power play keeps to it (9 makes no exception)
+    if event.forwards != team.forwards and not team.men_short() and \
+            held(team.f_waiting, event.forwards, LINES, team.forwards):
         return (f"9: line {event.forwards} waits for lines "
-                f"{sorted(team.f_waiting[event.forwards])} to take a shift")
-    if event.defense != team.defense and team.d_waiting.get(event.defense):
+                f"{sorted(team.f_waiting[event.forwards])} to take a full shift")
+    if event.defense != team.defense and \
+            held(team.d_waiting, event.defense, PAIRS, team.defense):
         return (f"9: pair {event.defense} waits for pairs "
-                f"{sorted(team.d_waiting[event.defense])} to take a shift")
+                f"{sorted(team.d_waiting[event.defense])} to take a full shift")
     if not keeps_carrier(state, event.side, expected_slots(state, event)):
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, event.side) and event.forwards != 4:
@@ -211,17 +214,28 @@ def must_start_fourth(state: GameState, side: str) -> bool:
 
 
 def apply_change(state: GameState, event: LinesChanged) -> None:
-    """Move the pawns; the lines that left wait their turn (9, 11)."""
+    """Move the pawns; the lines that left wait their turn (9, 11). A line coming on has
+    not had its shift yet: it counts once full (``shifts_taken``)."""
     team = state.team(event.side)
     if event.forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
-        _arrive(team.f_waiting, event.forwards)
         team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
     if event.defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
         _leave(team.d_waiting, team.defense, set(PAIRS) - {team.defense})
-        _arrive(team.d_waiting, event.defense)
         team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
+
+
+def shifts_taken(team: TeamState) -> None:
+    """9: "until Lines 2 and 3 have taken a full shift": a unit on the ice whose shift is
+    full (ruling R-DH-9b: two timing spaces, or two possessions) no longer
+    holds back the lines waiting for it. Asked each time a space or a possession counts."""
+    if team.f_full():
+        _arrive(team.f_waiting, team.forwards)
+        if team.forwards == 4:
+            team.fourth_played = True  # 9: the fourth line's full shift this period
+    if team.d_full():
+        _arrive(team.d_waiting, team.defense)
 
 
 def _forward_waits(team: TeamState, line: int) -> set[int]:
@@ -236,12 +250,37 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     return set(rotation(team)) - {line}
 
 
+def held(waiting: dict[int, set[int]], line: int, lines: tuple[int, ...], on: int) -> bool:
+    """Whether ``line`` (one of ``lines``, with ``on`` on the ice) may not come on yet (9,
+    11): it waits for a line still to take its full shift.
+
+    Ruling R-DH-9b: a shift cut short (a penalty kill, a coach's early change) can leave
+    lines waiting for each other, none of which could ever come on. Once the line on the
+    ice has had its full shift (nobody waits for it), a line can still take a shift when
+    it waits for nobody or only for lines that can; of the lines that cannot, the one
+    that has waited longest (left first) may come on."""
+    if not waiting.get(line):
+        return False
+    if any(on in others for others in waiting.values()):
+        return True
+    can = {on, *(each for each in lines if not waiting.get(each))}
+    grew = True
+    while grew:
+        more = {each for each in lines if each not in can and waiting[each] <= can}
+        grew = bool(more)
+        can |= more
+    if line in can:
+        return True
+    return next(each for each in waiting if each not in can) != line
+
+
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
+    waiting.pop(line, None)  # in the order the lines left (ruling R-DH-9b)
     waiting[line] = set(others)
 
 
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:
-    """Ruling R-DH-9b: a line's shift counts for the others once it comes on."""
+    """Ruling R-DH-9b: a line's full shift counts for the lines waiting for it."""
     for others in waiting.values():
         others.discard(line)
 

@@ -3,7 +3,7 @@ needs when the puck moves, a timing space is counted or play stops."""
 
 from __future__ import annotations
 
-from engine.dicehockey.lines import on_ice, skaters_on_ice, slot_of
+from engine.dicehockey.lines import on_ice, shifts_taken, skaters_on_ice, slot_of
 from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, Puck, other
 from events.base import Event
 from events.dicehockey import (
@@ -34,6 +34,7 @@ def give_puck(state: GameState, side: str, player: str) -> None:
             team = state.team(each)
             team.f_possessions += 1
             team.d_possessions += 1
+            shifts_taken(team)
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
     state.puck = Puck(side, player)
@@ -88,8 +89,7 @@ def apply_space(state: GameState, event: TimingSpaceCounted) -> None:
         team = state.team(side)
         team.f_spaces += 1
         team.d_spaces += 1
-        if team.forwards == 4 and team.f_spaces >= 2:
-            team.fourth_played = True  # 9: a full shift of the fourth line
+        shifts_taken(team)
         for penalty in team.penalties:
             if not penalty.short and penalty.spaces_left > 0:
                 penalty.spaces_left -= 1

@@ -70,7 +70,10 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
                 kind=step.shot, upto=upto,
                 raw=raw, modifier=modifier, modifiers=modifiers, goal=goal, rebound=not first,
                 roll=state.rolls, rule="19" if step.shot == "breakaway" else "8")
-    spaces = count_space(state, "shot", "22") if first else []
+    # 12: "Once you have moved your pawn to the number 21, the period has ended": a
+    # breakaway played out after the turnover that filled the period (ruling R-DH-12a)
+    # counts no space past the period's length
+    spaces = count_space(state, "shot", "22") if first and state.space < state.length else []
     if goal:
         return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=False),
                 *spaces, *goal_events(state, side, shooter, empty_net)]

@@ -20,6 +20,7 @@ SLOTS = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
 DEFENSE_SLOTS = ("LD", "RD")
 SIDES = ("home", "away")
+LINES = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
 ROTATION = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
 PAIRS = (1, 2, 3)
 SHIFT_SPACES = 2  # 9: "A line change must be made after two timing spaces"
@@ -123,9 +124,18 @@ class TeamState:
         return min(2, sum(1 for p in self.penalties if p.short))
 
     def tired(self) -> bool:
-        """Ruling R-DH-9a: a line left on after its two timing spaces (9) pays for it once
-        a third space has gone by."""
-        return self.f_spaces > SHIFT_SPACES or self.d_spaces > SHIFT_SPACES
+        """9: "A line change must be made after two timing spaces": a line still on once
+        its two are used pays for staying on (ruling R-DH-9a: either unit, its team)."""
+        return self.f_spaces >= SHIFT_SPACES or self.d_spaces >= SHIFT_SPACES
+
+    def f_full(self) -> bool:
+        """Ruling R-DH-9b: the forward line on the ice has had a full shift (9): its two
+        timing spaces, or two possessions (a third would owe a dump)."""
+        return self.f_spaces >= SHIFT_SPACES or self.f_possessions >= MAX_POSSESSIONS
+
+    def d_full(self) -> bool:
+        """Ruling R-DH-9b: the pair on the ice has had a full shift (as ``f_full``)."""
+        return self.d_spaces >= SHIFT_SPACES or self.d_possessions >= MAX_POSSESSIONS
 
     def overstayed(self) -> bool:
         """9: a line on the ice for more than two possessions must dump."""

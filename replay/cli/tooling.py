@@ -39,6 +39,13 @@ from replay.tooling.receipts import (
     verify_signature,
 )
 from replay.tooling.refold import SeasonRerun, rerun, rerun_season
+from replay.tooling.season_receipts import (
+    audit_season_receipt,
+    is_season_receipt,
+    season_proof,
+    season_receipt,
+)
+from replay.tooling.season_receipts import encode as encode_season
 from replay.tooling.session import (
     branch_game,
     continue_game,
@@ -80,6 +87,32 @@ def _audit_text(r: AuditReport) -> str:
     f = r.failure
     return (f"{r.game_id}: FAILED at seq {f.seq}: {f.check} check (rule {f.rule}): "
             f"expected {f.expected}; recorded {f.recorded}")
+
+
+def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
+                  db: str, as_json: bool, workers: int) -> None:
+    """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
+    if games:
+        raise RinklogError(f"{receipt} is a season's receipt: give --all or no game ids")
+    if workers < 1:
+        raise RinklogError(f"--workers must be at least 1, got {workers}")
+    pinned = load_verify_key(public_key) if public_key is not None else None
+    with _read_store(db) as store:
+        found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
+                                     workers=workers)
+    if as_json:
+        _dump([r.to_json() for r in found.reports])
+    else:
+        for r in found.reports:
+            _out(_audit_text(r))
+        for line in found.notes:
+            _out(line)
+        if found.signer is not None:
+            _out(f"receipt {receipt}: signature ok, key {found.signer[:16]}…"
+                 + (" (the league key)" if pinned is not None else " (key not pinned: "
+                    "give --public-key to require the league's)"))
+    if any(not r.ok for r in found.reports):
+        raise typer.Exit(1)
 
 
 class Quit(Exception):
@@ -181,6 +214,9 @@ def register(app: typer.Typer) -> None:
 
         Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
         """
+        if receipt is not None and is_season_receipt(receipt):  # a season's receipt
+            _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers)
+            return
         kept = load_receipt(receipt) if receipt is not None else None
         pinned = load_verify_key(public_key) if public_key is not None else None
         if pinned is not None and kept is None:
@@ -218,30 +254,53 @@ def register(app: typer.Typer) -> None:
     def receipt(
         game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
         all_games: Annotated[bool, typer.Option("--all", help="every game")] = False,
+        season: Annotated[str | None, typer.Option(
+            "--season", help="one receipt for this whole season: its games as a Merkle tree "
+            "(RFC 6962), its stream's head and standings (docs/trust.md)")] = None,
+        proof: Annotated[str | None, typer.Option(
+            "--proof", help="with --season: this game's inclusion proof in the season")] = None,
         sign_key: Annotated[Path | None, typer.Option(
-            "--sign-key", help="the league's secret key file: sign the receipt")] = None,
+            "--sign-key", "--key", help="the league's secret key file: sign the receipt")
+        ] = None,
         output: Annotated[Path | None, typer.Option(
             "-o", "--output", help="write to this file (refused if it exists)")] = None,
         db: DbOption = "rinklog.db",
     ) -> None:
         """Print what a commissioner keeps of games: id, events, head hash, ruleset and
         result, as JSON; each game is audited first and a failing one gets no receipt.
+        With --season, one receipt for a season (--proof GAME: a game's inclusion proof).
 
         Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
+        Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
         """
-        if bool(game) == all_games:
-            raise RinklogError("give game ids or --all (not both)")
+        if season is not None and (game or all_games):
+            raise RinklogError("--season takes no game ids or --all (its games are in it)")
+        if proof is not None and season is None:
+            raise RinklogError("--proof GAME goes with --season SEASON")
+        if season is None and bool(game) == all_games:
+            raise RinklogError("give game ids, --all or --season SEASON")
+        if proof is not None and sign_key is not None:
+            raise RinklogError("--proof takes no --key (the receipt it is checked against is "
+                               "signed)")
         key = load_signing_key(sign_key) if sign_key is not None else None
         if output is not None and output.exists():
             raise RinklogError(f"{output} already exists; nothing written")
         with _read_store(db) as store:
-            kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
-            ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
-                   if all_games else list(game or []))
             if output is not None:
                 store.refuse_as_output(output)
-            entries = [entry_for(audit_game(store, g)) for g in ids]
-        data = encode_receipt(make_receipt(entries, key))
+            if season is not None:
+                made = (season_proof(store, season, proof) if proof is not None
+                        else season_receipt(store, season, key))
+            else:
+                kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
+                ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
+                       if all_games else list(game or []))
+                entries = [entry_for(audit_game(store, g)) for g in ids]
+        if season is not None:
+            data = encode_season(made)
+            entries = made.games if proof is None else []  # type: ignore[union-attr]
+        else:
+            data = encode_receipt(make_receipt(entries, key))
         if output is None:
             typer.echo(data.decode(), nl=False)
             return
@@ -249,8 +308,9 @@ def register(app: typer.Typer) -> None:
             output.write_bytes(data)
         except OSError as err:
             raise RinklogError(f"{output}: cannot write: {err.strerror or err}") from None
-        _out(f"receipt for {len(entries)} games written to {output}"
-             + (" (signed)" if key is not None else ""))
+        _out((f"inclusion proof of {proof} in season {season}" if proof is not None else
+              f"receipt for {len(entries)} games" + (f" of season {season}" if season else ""))
+             + f" written to {output}" + (" (signed)" if key is not None else ""))
 
     @app.command("keygen")
     def keygen(

@@ -5,12 +5,14 @@ records results, not games played shot by shot: there are no game pages."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from events.store import EventStore
 from replay.matrix import season as matrix
 from replay.reports.plots import Histogram, histogram
+from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
@@ -24,6 +26,8 @@ class MatrixResult:
     away: str
     away_goals: int
     decided: str
+    head: str = ""  # the season stream's hash at the game (its head in the season's tree)
+    proof: str = ""  # its inclusion proof in the tree (JSON), for a season receipt
 
 
 @dataclass(frozen=True)
@@ -47,17 +51,23 @@ class MatrixSite:
 
 
 def build_matrix_site(season_id: str, results: list[dict[str, Any]],
-                      standings: list[dict[str, Any]]) -> MatrixSite:
-    """The page of a season from its results and standings rows (their JSON keys)."""
+                      standings: list[dict[str, Any]],
+                      proofs: Sequence[GameProof] = ()) -> MatrixSite:
+    """The page of a season from its results and standings rows (their JSON keys), and
+    each game's head and inclusion proof in the season's tree (in the results' order,
+    the order the season played them)."""
     names = {r["team"]: r["name"] for r in standings}
     weeks: dict[int, list[MatrixResult]] = {}
-    for r in results:
+    proved = list(proofs) or [None] * len(results)
+    if len(proved) != len(results):
+        raise ValueError(f"{len(proved)} proofs for {len(results)} results")
+    for r, p in zip(results, proved, strict=True):
         where = COMPETITIONS.get(r["competition"], r["competition"])
         weeks.setdefault(r["week"], []).append(MatrixResult(
             competition=f"{where} {r['stage']}".strip(),
             home=names.get(r["home"], r["home"]), home_goals=r["score"]["home"],
             away=names.get(r["away"], r["away"]), away_goals=r["score"]["away"],
-            decided=r["decided"]))
+            decided=r["decided"], head=p.head if p else "", proof=p.proof if p else ""))
     divisions: dict[str, list[dict[str, Any]]] = {}
     for row in standings:
         divisions.setdefault(row["division"], []).append(row)
@@ -73,5 +83,5 @@ def is_matrix_season(store: EventStore, stream: str) -> bool:
 
 def matrix_files(store: EventStore, season_id: str) -> dict[str, str]:
     site = build_matrix_site(season_id, matrix.results(store, season_id),
-                             matrix.standings(store, season_id))
+                             matrix.standings(store, season_id), game_proofs(store, season_id))
     return {"index.html": render("matrix_season.html.j2", site=site, nav=[])}

@@ -8,6 +8,7 @@ Hockey season has its own, simpler site (matrix_site.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,7 @@ from replay.leagues.seasons import division_standings, load_season, standings
 from replay.reports.games import load_game
 from replay.reports.matrix_site import is_matrix_season, matrix_files
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
+from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
 
 TOP = 10
@@ -78,6 +80,8 @@ class GameLine:
     home: str
     home_goals: int
     decided: str
+    head: str = ""  # the game's head hash, when it is in the season's tree
+    proof: str = ""  # its inclusion proof in the tree (JSON), for a season receipt
 
 
 @dataclass(frozen=True)
@@ -198,13 +202,19 @@ def _team_page(team: str, name: str, record: StandingRow | None,
 
 def build_season_site(season_id: str, league: str,
                       tables: list[tuple[str, list[Record]]],
-                      sheets: list[tuple[int, Scoresheet]], stats: GameStats) -> SeasonSite:
+                      sheets: list[tuple[int, Scoresheet]], stats: GameStats,
+                      proofs: Sequence[GameProof] = ()) -> SeasonSite:
     """The site of a season from its standings tables (the league's first), each game's
-    scoresheet with its number in the schedule, and the season's summed stats."""
+    scoresheet with its number in the schedule, the season's summed stats and each game's
+    head and inclusion proof in the season's tree (the games in it)."""
     summed = stats.to_json()
     standings = [_table(title, records) for title, records in tables]
+    proved = {p.game: p for p in proofs}
     lines = [GameLine(number, s.game_id, game_href(s.game_id), s.away.team, s.away.goals,
-                      s.home.team, s.home.goals, s.decided or "") for number, s in sheets]
+                      s.home.team, s.home.goals, s.decided or "",
+                      *((proved[s.game_id].head, proved[s.game_id].proof)
+                        if s.game_id in proved else ()))
+             for number, s in sheets]
     # Goals scored in the game: the shootout winner's credited goal is not one of them.
     totals = [len(s.goals) for _, s in sheets if s.decided is not None]
     plot = histogram(totals, "Goals per game", "goals in the game (both teams)")
@@ -232,7 +242,8 @@ def season_files(store: EventStore, season_id: str) -> dict[str, str]:
             "game.html.j2", page=game.page(),
             nav=[("../index.html", f"Season {season_id}"),
                  *[(f"../{team_href(t)}", t) for t in (game.sheet.away.team, game.sheet.home.team)]])
-    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game))
+    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
+                             game_proofs(store, season_id))
     files["index.html"] = render("season.html.j2", site=site, nav=[])
     for team in site.teams:
         files[team_href(team.team)] = render("team.html.j2", site=site, team=team,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
 import nacl.exceptions
@@ -64,6 +64,19 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return next((e for e in self.games if e.game == game), None)
 
 
+class Signed(Protocol):
+    """What a signature is checked on: a game receipt or a season receipt
+    (replay/tooling/season_receipts.py)."""
+
+    @property
+    def signature(self) -> Signature | None: ...
+
+    def signed_bytes(self) -> bytes: ...
+
+
+SignedT = TypeVar("SignedT", bound=msgspec.Struct)
+
+
 class ReceiptError(RinklogError):
     """A receipt or key file that cannot be read, or a signature that does not verify."""
 
@@ -83,13 +96,13 @@ def make_receipt(entries: list[ReceiptEntry], key: nacl.signing.SigningKey | Non
     return sign_receipt(receipt, key) if key is not None else receipt
 
 
-def sign_receipt(receipt: Receipt, key: nacl.signing.SigningKey) -> Receipt:
-    signed = key.sign(receipt.signed_bytes()).signature
+def sign_receipt(receipt: SignedT, key: nacl.signing.SigningKey) -> SignedT:
+    signed = key.sign(receipt.signed_bytes()).signature  # type: ignore[attr-defined]
     return msgspec.structs.replace(receipt, signature=Signature(
         key.verify_key.encode().hex(), signed.hex()))
 
 
-def verify_signature(receipt: Receipt, origin: str,
+def verify_signature(receipt: Signed, origin: str,
                      pinned: nacl.signing.VerifyKey | None) -> str | None:
     """Check a receipt's signature; return the signer's key (hex), or None if unsigned.
 

@@ -107,6 +107,35 @@ def test_a_full_game_looks_like_hockey() -> None:
     assert rolled == list(range(1, len(rolled) + 1)) and rolled[-1] == state.rolls
 
 
+# The event that settles each roll, by the roll's purpose (the step it was made for).
+SETTLED_BY = {
+    "faceoff": ev.FaceoffWon, "pass": ev.PassRolled, "shot": ev.ShotTaken,
+    "turnover": ev.TurnoverRolled, "dump": ev.PuckDumped, "en_attempt": ev.PuckDumped,
+    "penalty_who": ev.PenaltyCalled, "penalty_what": ev.InfractionRolled,
+    "special": ev.SpecialPlayRolled, "fight": ev.FightRolled,
+    "games_missed": ev.GamesMissedRolled, "suspension": ev.SuspensionRolled,
+    "so_card": ev.ShootoutCardRolled, "so_shot": ev.ShootoutAttempt,
+}
+
+
+@pytest.mark.parametrize("seed", [str(n) for n in range(24)])
+def test_9_every_roll_is_played_as_the_step_it_was_rolled_for(seed: str) -> None:
+    """9: "State that you are dumping the puck and then roll the dice": a roll made for a
+    dump (chosen, 21B, or forced after more than two possessions, ruling R-DH-9e) is a
+    dump, never read as a pass; and so for every step. Over 24 seeded games the forced
+    dump comes up a few times a game."""
+    home, away = TEAMS[int(seed) % len(TEAMS)], TEAMS[(int(seed) * 3 + 1) % len(TEAMS)]
+    _, _, batches = play(home, away, seed)
+    dumps = 0
+    for batch in batches:
+        if isinstance(batch[0], ev.DiceRolled):
+            purpose = batch[0].purpose
+            assert len(batch) > 1 and isinstance(batch[1], SETTLED_BY[purpose]), \
+                (purpose, batch[1:2])
+            dumps += purpose == "dump"
+    assert dumps
+
+
 def test_every_decision_names_its_roll() -> None:
     _, _, batches = play("ELM", "FRN", "rolls")
     for batch in batches:

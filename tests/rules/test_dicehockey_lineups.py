@@ -78,7 +78,8 @@ def play(seed: str, coach: DefaultCoach, home: str = "ALD", away: str = "BRK",
 
 # --- when (10) ------------------------------------------------------------------------
 
-SEEDS = [("ALD", "BRK", "s24"), ("CDV", "DRF", "s61"), ("CDV", "DRF", "s121"),
+# s4: a time out (12); s121: an injury (17)
+SEEDS = [("ALD", "BRK", "s24"), ("CDV", "DRF", "s4"), ("CDV", "DRF", "s121"),
          ("ELM", "FRN", "t2"), ("GLN", "HTH", "ot")]
 
 

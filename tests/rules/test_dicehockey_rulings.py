@@ -24,11 +24,15 @@ def test_r_6a_a_face_off_range_never_leaves_00_99() -> None:
     assert faceoffs.home_upto(30, -30) == 99 and faceoffs.home_upto(-30, 30) == -1
 
 
-def test_r_9a_a_line_is_tired_only_once_a_third_space_has_gone_by() -> None:
+def test_r_9a_a_line_is_tired_as_soon_as_its_two_spaces_are_used() -> None:
+    """9: "A line change must be made after two timing spaces"; left on after that, it
+    pays at once (ruling R-DH-9a: either unit costs its team)."""
     state = new_state()
-    state.home.f_spaces = 2
+    state.home.f_spaces = 1
     assert not state.home.tired()
-    state.home.f_spaces = 3
+    state.home.f_spaces = 2
+    assert state.home.tired()
+    state.home.f_spaces, state.home.d_spaces = 0, 2
     assert state.home.tired()
 
 
@@ -76,6 +80,10 @@ def test_r_11a_b_stamina_on_a_top_pair_waits_only_as_any_pair_does() -> None:
                              slots=slots_for(state.home, 1, pair), rule="9")
         check_choice(state, event)
         evolve(state, event)
+        for _ in range(2):  # its full shift: two timing spaces (9)
+            for space in count_space(state, "turnover", "19"):
+                evolve(state, space)
+        state.puck, state.window, state.coach_window = None, "stoppage", True
     check_choice(state, LinesChanged(side="home", forwards=1, defense=1,
                                      slots=slots_for(state.home, 1, 1), rule="9"))
 

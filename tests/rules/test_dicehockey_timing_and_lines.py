@@ -10,16 +10,20 @@ from dicehockey_support import carry, created, crosby, decide, new_state, pid, p
 from engine.dicehockey import game, periods
 from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import may_change, slots_for
-from engine.dicehockey.puck import give_puck
+from engine.dicehockey.puck import count_space, give_puck
 from engine.dicehockey.state import Penalty, Step
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 from events.dicehockey import (
+    DiceRolled,
     DumpDeclared,
     LinesChanged,
     PeriodLengthSet,
     PuckDumped,
+    Roll,
     ShootoutShootersChosen,
+    ShotTaken,
     TimeOutCalled,
+    TimingSpaceCounted,
 )
 from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
 
@@ -61,6 +65,23 @@ def test_12_the_space_that_fills_the_period_is_played_out() -> None:
     assert state.queue[0].kind == "shot"
     decide(state, 0)
     assert state.home.score == 1 and state.queue[0].kind == "end_period"
+
+
+def test_12_a_breakaway_after_the_turnover_that_fills_the_period_counts_no_22nd_space() -> None:
+    """12: 10 + 11 = 21 shots/turnovers; "Once you have moved your pawn to the number 21,
+    the period has ended". A TRV B that is the 21st space and turns into a breakaway (19)
+    is played out (ruling R-DH-12a), and the count stays at 21."""
+    state = new_state()
+    carry(state, "home", "C")
+    state.space = 20
+    events = decide(state, 95)  # TRV B (21C): a turnover, the 21st timing space
+    assert [e.space for e in events if isinstance(e, TimingSpaceCounted)] == [21]
+    decide(state, 50)  # Turnover chart 50-54: the LW steals it and breaks away
+    assert state.queue[0].kind == "shot" and state.queue[0].shot == "breakaway"
+    events = decide(state, 99)  # the breakaway is missed
+    assert isinstance(events[0], ShotTaken) and events[0].kind == "breakaway"
+    assert not any(isinstance(e, TimingSpaceCounted) for e in events)
+    assert state.space == 21 and state.queue[0].kind == "end_period"
 
 
 def test_12_time_out_needs_the_puck_at_a_whistle_adds_a_space_and_rests_every_line() -> None:
@@ -201,29 +222,103 @@ def test_9_a_change_outside_the_window_is_illegal() -> None:
     check_choice(state, change(state, "home", 1, 2))
 
 
-def test_9_line_1_waits_until_lines_2_and_3_have_had_a_shift() -> None:
-    state = new_state()
+def spaces(state, n: int) -> None:
+    """``n`` timing spaces go by (9, 12: each a turnover or a possession's first shot)."""
+    for _ in range(n):
+        for event in count_space(state, "turnover", "19"):
+            evolve(state, event)
+
+
+def whistle_window(state) -> None:
     state.puck, state.window, state.coach_window = None, "stoppage", True
-    for event in (change(state, "home", 2, 1),):
-        check_choice(state, event)
-        evolve(state, event)
-    with pytest.raises(IllegalChoice, match="waits for lines"):
+
+
+def changed(state, side: str, forwards: int, defense: int = 1) -> None:
+    event = change(state, side, forwards, defense)
+    check_choice(state, event)
+    evolve(state, event)
+
+
+def test_9_line_1_waits_until_lines_2_and_3_have_taken_a_full_shift() -> None:
+    """9: "Line 1 cannot come back onto the ice until Lines 2 and 3 have taken a full
+    shift": 1 -> 2 -> 3 -> 1 at one whistle is refused."""
+    state = new_state()
+    whistle_window(state)
+    changed(state, "home", 2)
+    changed(state, "home", 3)  # 2 -> 3 at the same whistle: 3 is rested
+    with pytest.raises(IllegalChoice, match=r"line 1 waits for lines \[2, 3\] to take a full"):
         check_choice(state, change(state, "home", 1, 1))
-    for line in (3, 1):
-        event = change(state, "home", line, 1)
-        check_choice(state, event)
-        evolve(state, event)
-    assert state.home.forwards == 1
+
+
+def test_9_a_full_shift_is_two_timing_spaces_one_is_not_enough() -> None:
+    """9: "A line change must be made after two timing spaces": a full shift is two."""
+    state = new_state()
+    whistle_window(state)
+    changed(state, "home", 2)
+    spaces(state, 2)
+    whistle_window(state)
+    changed(state, "home", 3)
+    spaces(state, 1)
+    whistle_window(state)
+    with pytest.raises(IllegalChoice, match=r"line 1 waits for lines \[3\]"):
+        check_choice(state, change(state, "home", 1, 1))
+    spaces(state, 1)
+    whistle_window(state)
+    changed(state, "home", 1)
+
+
+def test_r_9b_two_possessions_are_a_full_shift() -> None:
+    """Ruling R-DH-9b: "If a line stays on the ice for more than two possessions, you
+    MUST dump": two possessions are all a line may play, a full shift though fewer than
+    two spaces went by."""
+    state = new_state()
+    whistle_window(state)
+    changed(state, "home", 2)
+    give_puck(state, "home", pid(state, "home", "C"))
+    assert state.home.f_waiting[1] == {2, 3}  # one possession: not yet
+    give_puck(state, "away", pid(state, "away", "C"))
+    assert state.home.f_possessions == 2 and state.home.f_spaces == 0
+    assert state.home.f_waiting[1] == {3}
+
+
+def test_r_9b_the_team_on_the_power_play_keeps_to_the_rotation() -> None:
+    """9 exempts nobody: the power play's lines rotate; the team killing the penalty sends
+    lines 1 and 2 only (15), so it cannot."""
+    state = new_state()
+    state.away.penalties.append(Penalty(1, pid(state, "away", "RW"), "minor", 2, 0, True))
+    whistle_window(state)
+    changed(state, "home", 2)
+    with pytest.raises(IllegalChoice, match=r"line 1 waits for lines \[2, 3\]"):
+        check_choice(state, change(state, "home", 1, 1))
+    changed(state, "away", 2)
+    changed(state, "away", 1)  # short-handed: back to line 1 at once
+
+
+def test_r_9b_when_every_line_waits_the_one_that_left_first_comes_on() -> None:
+    """Ruling R-DH-9b: shifts cut short can leave each line waiting for another; the one
+    that has waited longest may then come on."""
+    state = new_state()
+    whistle_window(state)
+    changed(state, "home", 2)
+    changed(state, "home", 3)  # line 1 waits for 2 and 3; line 2 for 3 and 1
+    spaces(state, 2)  # 3's full shift: 1 waits for 2, 2 for 1
+    whistle_window(state)
+    assert state.home.f_waiting == {1: {2}, 2: {1}}
+    with pytest.raises(IllegalChoice, match=r"line 2 waits for lines \[1\]"):
+        check_choice(state, change(state, "home", 2, 1))
+    changed(state, "home", 1)
 
 
 def test_9_11_a_b_stamina_line_waits_for_the_other_three() -> None:
+    """11: "his line cannot come back onto the ice until lines 3, 4, and 1 have had a
+    shift" (here line 1 has the B: it waits for 2, 3 and 4)."""
     state = new_state()
-    state.puck, state.window, state.coach_window = None, "stoppage", True
+    whistle_window(state)
     rate(state, "home", "C", stamina="B")
     for line in (2, 3):
-        event = change(state, "home", line, 1)
-        check_choice(state, event)
-        evolve(state, event)
+        changed(state, "home", line)
+        spaces(state, 2)
+        whistle_window(state)
     with pytest.raises(IllegalChoice, match=r"waits for lines \[4\]"):
         check_choice(state, change(state, "home", 1, 1))
 
@@ -268,7 +363,10 @@ def test_9_a_tired_line_has_no_player_shots_and_its_defense_gives_minus_10() -> 
     plain(state)
     put(state, "home", "C", crosby())
     carry(state, "home", "C")
-    state.home.f_spaces = 3
+    spaces(state, 1)
+    assert decide(state, 12)[0].shot == "PS"  # 12 is To LW PS (7): one space, not tired
+    carry(state, "home", "C")
+    spaces(state, 1)  # 9: "A line change must be made after two timing spaces": still on
     event = decide(state, 12)[0]
     assert event.shot == "GS" and "9: tired line, PS is GS" in event.modifiers
     state = new_state()
@@ -276,7 +374,7 @@ def test_9_a_tired_line_has_no_player_shots_and_its_defense_gives_minus_10() -> 
     put(state, "home", "C", crosby())
     carry(state, "home", "C")
     rate(state, "away", "LD", defense=9)
-    state.away.d_spaces = 3
+    state.away.d_spaces = 2
     assert decide(state, 40)[0].modifier == -9 - 10
 
 
@@ -286,6 +384,21 @@ def test_9_a_line_on_for_more_than_two_possessions_must_dump() -> None:
     state.fresh_possession = True
     state.home.f_possessions = 3
     assert state.queue[0].kind == "dump" and state.queue[0].reason == "line_overstayed"
+
+
+def test_9_the_forced_dump_roll_is_played_as_a_dump() -> None:
+    """9: "you MUST dump the puck as soon as possession is taken": the roll made for it is
+    the dump (even: the other team's RD has it), not the carrier's pass."""
+    state = new_state()
+    carry(state, "home", "C")
+    state.fresh_possession = True
+    state.home.f_possessions = 3
+    rolled = DiceRolled(n=1, roll=Roll(4, 4), purpose=state.queue[0].kind)
+    evolve(state, rolled)
+    events = game.decide(state, rolled.roll)
+    assert [type(e) for e in events] == [PuckDumped]
+    assert events[0].reason == "line_overstayed" and events[0].rule == "9"
+    assert events[0].to_player == pid(state, "away", "RD")
 
 
 def test_21b_more_than_one_shot_then_a_forward_of_the_new_team_must_dump() -> None:
