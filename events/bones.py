@@ -17,7 +17,16 @@ import msgspec
 from msgspec import Meta
 
 from events.base import Event
-from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
+from events.common import (
+    BranchStarted,
+    GameCoachSet,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+    SeasonGameOpened,
+    Side,
+)
 
 Die = Annotated[int, Meta(ge=1, le=6)]
 
@@ -372,6 +381,8 @@ class ShootoutAttempt(Event, frozen=True):
 BonesEvent = (
     GameCreated
     | BranchStarted
+    | SeasonGameOpened
+    | GameCoachSet
     | DiceRolled
     | PeriodStarted
     | PeriodEnded

@@ -15,7 +15,12 @@ from typing import Any
 
 from events.bones import BonesEvent
 from events.dicehockey import DiceHockeyEvent
-from events.league import SeasonCreated
+from events.league import (
+    SeasonCoachSet,
+    SeasonCreated,
+    SeasonGameRecorded,
+    SeasonTableGameStarted,
+)
 from events.matrix import MatrixEvent
 from events.store import EventStore
 
@@ -25,7 +30,7 @@ __all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVE
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent,
                                  "matrix": MatrixEvent}
 
-LEAGUE_EVENTS: Any = SeasonCreated
+LEAGUE_EVENTS: Any = SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
 """Events of league streams (a season), which belong to no one game system."""
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)

@@ -171,3 +171,29 @@ class GameEnded(Event, frozen=True):
     away_goals: int
     decided: Literal["REG", "OT", "SO", "TIE"]  # TIE: FaceOff 5.00, no shootout
     winner: Literal["home", "away", "none"]  # "none" for a tie
+
+
+CoachSetting = str | int | bool | list[str]
+"""One coach-file setting as recorded (docs/coach.md): a number, a tactic, a flag or a
+list of shooters."""
+
+# --- notes in a game stream, right after GameCreated (no rule: the refold passes over them;
+# events.league.GAME_NOTES) ---
+
+class SeasonGameOpened(Event, frozen=True):
+    """A season game pins the season it was created under: ``opening`` is the hash of the
+    season stream's SeasonCoachSet row, which covers its SeasonCreated (schedule, seed,
+    cards, options) and its coach habits. Games of a season written before season records
+    do not have it."""
+
+    season: str
+    opening: str
+
+
+class GameCoachSet(Event, frozen=True):
+    """The coach-file habits a simulated game's default coach played with (only the
+    settings that differ from the default coach's, per side). Written only when some
+    differ: a simulated game without it was played by the plain default coach."""
+
+    home: dict[str, CoachSetting]
+    away: dict[str, CoachSetting]

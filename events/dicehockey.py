@@ -21,7 +21,16 @@ import msgspec
 from msgspec import Meta
 
 from events.base import Event
-from events.common import BranchStarted, GameCreated, GameEnded, PeriodEnded, PeriodStarted, Side
+from events.common import (
+    BranchStarted,
+    GameCoachSet,
+    GameCreated,
+    GameEnded,
+    PeriodEnded,
+    PeriodStarted,
+    SeasonGameOpened,
+    Side,
+)
 
 Digit = Annotated[int, Meta(ge=0, le=9)]
 Slot = Literal["LW", "C", "RW", "LD", "RD", "EA"]  # EA: the extra attacker (22)
@@ -477,6 +486,8 @@ CHOICES = (LinesChanged, DumpDeclared, TimeOutCalled, GoalieChanged, LineupRearr
 DiceHockeyEvent = (
     GameCreated
     | BranchStarted
+    | SeasonGameOpened
+    | GameCoachSet
     | PeriodStarted
     | PeriodEnded
     | GameEnded

@@ -3,12 +3,15 @@ their own system)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import UNSET, UnsetType
 
 from events.base import Event
-from events.common import FaceoffOptions
+from events.common import CoachSetting, FaceoffOptions, GameCoachSet, SeasonGameOpened
 
-__all__ = ["SeasonCreated"]
+__all__ = ["GAME_NOTES", "GameCoachSet", "SeasonCoachSet", "SeasonCreated", "SeasonGameOpened",
+           "SeasonGameRecorded", "SeasonTableGameStarted"]
 
 
 class SeasonCreated(Event, frozen=True):
@@ -32,3 +35,43 @@ class SeasonCreated(Event, frozen=True):
     faceoff: FaceoffOptions | UnsetType = UNSET
     # Another system's optional rules, by name, which every game records (UNSET: none).
     options: list[str] | UnsetType = UNSET
+
+
+# --- the season as the ledger of its games (issue 20) ----------------------------------------
+# A season stream: SeasonCreated, SeasonCoachSet (together its "opening"), then one record
+# per game as it is stored (docs/trust.md). A season stream of SeasonCreated alone was
+# written before season records.
+
+class SeasonCoachSet(Event, frozen=True):
+    """Second event of a season stream: the coach-file habits (docs/coach.md) its default
+    coach plays every game with, for the home and the away team of each game: only the
+    settings that differ from the default coach's (``{}``: the default coach). Its row's
+    hash is the season's *opening* hash, which every game of the season pins."""
+
+    home: dict[str, CoachSetting]
+    away: dict[str, CoachSetting]
+
+
+class SeasonTableGameStarted(Event, frozen=True):
+    """Game ``number`` of the season is to be played at the table (typed dice, choices
+    typed at the prompt): appended with the game's first event, before its first roll."""
+
+    game: str
+    number: int
+
+
+class SeasonGameRecorded(Event, frozen=True):
+    """Game ``number`` of the season is stored, whole: ``mode`` says how it was played
+    (``simulated``: the season's seeded dice and default coach; ``table``: typed dice and
+    choices, started by a SeasonTableGameStarted) and ``head`` is its final head hash.
+    Appended in the same transaction as the game's last rows."""
+
+    game: str
+    number: int
+    mode: Literal["simulated", "table"]
+    head: str
+
+
+GAME_NOTES = (SeasonGameOpened, GameCoachSet)
+"""Events a game stream may carry right after its GameCreated that are no rule: the audit
+checks them, the refold passes over them (like a branch's BranchStarted)."""

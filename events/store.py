@@ -41,7 +41,7 @@ import hashlib
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -520,7 +520,7 @@ class EventStore:
         """One transaction around several writes (and reads of what they wrote): every
         append and blob inside it commits with it or, on any exception, none does."""
         self._check_writable()
-        return _Transaction(self._db)
+        return _Transaction(self._db, on_rollback=self._type_keys.clear)
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -1061,9 +1061,11 @@ class _Transaction:
     transaction already open on the connection (:meth:`EventStore.transaction`) it is part
     of that one: the outer one commits or rolls back."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection,
+                 on_rollback: Callable[[], None] | None = None) -> None:
         self._db = db
         self._outer = False
+        self._on_rollback = on_rollback  # e.g. forget event_types keys learnt inside it
 
     def __enter__(self) -> None:
         self._outer = self._db.in_transaction
@@ -1082,3 +1084,5 @@ class _Transaction:
             self._db.execute("COMMIT")
         else:
             self._db.execute("ROLLBACK")
+            if self._on_rollback is not None:
+                self._on_rollback()

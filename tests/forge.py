@@ -41,3 +41,48 @@ def audit_forged(blobs: BlobSource, stream: str, events: Sequence[Any],
                           (stream_system(rows[0], format) if rows else None) or "bones",
                           format)
     return audit_stream(stream, record, rows, blobs, lambda season: f"no season {season!r}")
+
+
+def replace_stream(path: Any, stream: str, events: Sequence[Any], *, kind: str = "game",
+                   system: str = "bones") -> str:
+    """Put ``events`` in the database at ``path`` as stream ``stream``, in place of what
+    it held (if anything): the rows deleted behind rinklog's back, then written as the
+    store writes a stream (the chain hashed from the genesis, the index derived from the
+    events), so the forgery is as consistent as an honest stream. Returns its head."""
+    import sqlite3
+
+    from replay.tooling.games import open_store
+
+    raw = sqlite3.connect(path)
+    raw.execute("DELETE FROM events WHERE stream_key=(SELECT key FROM streams WHERE stream=?)",
+                (stream,))
+    raw.execute("DELETE FROM streams WHERE stream=?", (stream,))
+    raw.commit()
+    raw.close()
+    with open_store(path) as store:
+        store.append(stream, list(events), 0, kind=kind, system=system,
+                     meta=stream_index(events).meta)
+        return store.head_hash(stream)
+
+
+def delete_stream(path: Any, stream: str) -> None:
+    """Remove a stream and its rows, as a forger with sqlite3 would."""
+    import sqlite3
+
+    raw = sqlite3.connect(path)
+    raw.execute("DELETE FROM events WHERE stream_key=(SELECT key FROM streams WHERE stream=?)",
+                (stream,))
+    raw.execute("DELETE FROM streams WHERE stream=?", (stream,))
+    raw.commit()
+    raw.close()
+
+
+def rebuild_read_models(path: Any) -> None:
+    """Every read model and the standings rebuilt from the streams as they now are (a
+    forger covering his tracks)."""
+    from projections import store as read_models
+    from replay.tooling.games import open_store
+
+    with open_store(path) as store:
+        read_models.rebuild(store)
+        read_models.save_standings(store)

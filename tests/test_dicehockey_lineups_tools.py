@@ -20,7 +20,7 @@ from events.common import PeriodStarted
 from replay.cli import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.games import open_store, read_game
 from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
 
 sys.path.insert(0, str(Path(__file__).parent / "rules"))
@@ -29,11 +29,23 @@ from test_dicehockey_lineups import LineupCoach  # noqa: E402
 GAME = "ALD-BRK-s24-dicehockey"
 
 
+class _SeedTyped:
+    """Dice typed at the table, as the seed ``s24`` would roll them."""
+
+    def roll(self, n: int):
+        return derive_roll("s24", GAME, n)
+
+
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory) -> Path:
+    """The game played at the table (its coach re-sets lineups the default coach never
+    would: choices the audit holds to legality; a simulated game's choices are re-derived
+    from its default coach, docs/coach.md)."""
     path = tmp_path_factory.mktemp("lineups") / "game.db"
     with open_store(path) as store:
-        simulate(store, "ALD", "BRK", seed="s24", ruleset="dicehockey", coach=LineupCoach())
+        new_live_game(store, "ALD", "BRK", game_id=GAME, ruleset="dicehockey")
+        continue_game(resume_point(store, GAME), _SeedTyped(), LineupCoach(),
+                      store_committer(store, GAME))
     return path
 
 

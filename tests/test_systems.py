@@ -21,7 +21,8 @@ SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
                 "replay/systems/__init__.py", "replay/systems/kit.py",
                 "replay/leagues/league.py", "replay/leagues/season.py",
                 "replay/leagues/seasons.py", "replay/leagues/calibrate.py",
-                "replay/leagues/schedule.py", "replay/cli/reports.py",
+                "replay/leagues/schedule.py", "replay/leagues/ledger.py",
+                "replay/tooling/audit_season.py", "replay/cli/reports.py",
                 *[f"replay/reports/{name}.py" for name in (
                     "__init__", "pages", "games", "game_page", "shift_chart", "plots", "units",
                     "render", "season_site")]]

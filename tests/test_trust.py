@@ -18,18 +18,30 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from forge import audit_forged, chained
+from forge import audit_forged, chained, delete_stream, rebuild_read_models, replace_stream
 
-from engine.bones.coach import DefaultCoach
+from engine.bones.coach import CoachPolicy, DefaultCoach
 from engine.dice import SeededDice, derive_roll
+from engine.systems import system_of
 from events.common import BranchStarted, GameCreated
 from events.errors import RinklogError
+from events.league import GameCoachSet, SeasonGameOpened, SeasonGameRecorded
 from events.store import encode_meta
 from projections import store as read_models
 from projections.index import stream_index
 from replay.cli import main
+from replay.leagues.ledger import coach_habits, recorded_games
+from replay.leagues.naming import game_seed
+from replay.leagues.season import table_game
 from replay.tooling.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
-from replay.tooling.games import load_inputs, open_store, play_game, read_game, simulate
+from replay.tooling.games import (
+    create_game,
+    load_inputs,
+    open_store,
+    play_game,
+    read_game,
+    simulate,
+)
 from replay.tooling.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
 from replay.tooling.session import branch_game, continue_game, new_live_game, resume_point, store_committer
 from replay.tooling.transfer import (
@@ -775,3 +787,281 @@ def test_audit_all_of_an_empty_database_says_so(tmp_path: Path, capsys) -> None:
     assert main(["audit", "--all", "--db", str(path)]) == 0
     assert capsys.readouterr().out == (f"{path}: no games, seasons or blobs in the database: "
                                        "nothing to audit\n")
+
+
+# --- the season is the ledger of its games (issue 20) -------------------------------------
+
+SEASON = "demo-l"  # league demo, seed "l": two simulated games, game 3 played at the table
+
+
+class _Typed:
+    """Dice typed at the table: whatever the player (or a forger) chooses, here derived
+    from a word so the test can repeat them."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+
+    def roll(self, n: int):
+        return derive_roll(self.word, "typed", n)
+
+
+@pytest.fixture(scope="module")
+def ledger_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("ledger") / "ledger.db"
+    assert main(["season", "--league", "demo", "--seed", "l", "--games", "2", "--workers", "1",
+                 "--db", str(path), "--json"]) == 0
+    with open_store(path) as store:
+        gid = table_game(store, SEASON, 3)
+        continue_game(resume_point(store, gid), _Typed("table"), DefaultCoach(),
+                      store_committer(store, gid))
+    rebuild_read_models(path)
+    return path
+
+
+def _failing(path: Path) -> dict[str, AuditReport]:
+    with open_store(path) as store:
+        return {r.game_id: r for r in audit_all(store) if not r.ok}
+
+
+def _season_events(path: Path) -> list:
+    with open_store(path) as store:
+        return [row.event for row in store.read(SEASON)]
+
+
+def _rehash_season(path: Path, events: list) -> None:
+    replace_stream(path, SEASON, events, kind="season", system="league")
+
+
+def _played(store, honest: GameCreated, *, live: bool, dice, seed: str | None,
+            notes: list, coach=None, game_id: str = "", number: int = 0) -> list:
+    """A game of the season's teams and cards played again, as a forger would play it."""
+    home, away, charts = load_inputs(store, honest)
+    game = create_game(home, away, charts, game_id=game_id or honest.game_id, seed=seed,
+                       goalies=(honest.home_goalie, honest.away_goalie),
+                       season=honest.season, number=number or honest.number, live=live)
+    system = system_of(game.created.ruleset)
+    events = [game.created, *notes]
+    state = system.initial_state(game.created, home, away, charts)
+    for batch in system.steps(state, dice, coach or DefaultCoach()):
+        events.extend(batch)
+    return events
+
+
+def test_the_ledger_database_passes_and_recorded_games_are_in_ledger_order(ledger_db: Path) -> None:
+    assert _failing(ledger_db) == {}
+    with open_store(ledger_db) as store:
+        recorded = recorded_games(store, SEASON)
+        heads = {g: store.head_hash(g) for g in (f"{SEASON}-000{n}" for n in (1, 2, 3))}
+    assert [(g.game, g.number, g.mode) for g in recorded] == [
+        (f"{SEASON}-0001", 1, "simulated"), (f"{SEASON}-0002", 2, "simulated"),
+        (f"{SEASON}-0003", 3, "table")]
+    assert {g.game: g.head for g in recorded} == heads
+    events = _season_events(ledger_db)
+    assert [type(e).__name__ for e in events] == [
+        "SeasonCreated", "SeasonCoachSet", "SeasonGameRecorded", "SeasonGameRecorded",
+        "SeasonTableGameStarted", "SeasonGameRecorded"]
+
+
+def test_a_simulated_season_game_relabelled_as_a_table_game_is_named(ledger_db: Path,
+                                                                     tmp_path: Path) -> None:
+    """Seeded game 1 replaced by a 'table game' (live, typed dice the forger chose, no
+    seed): consistent in itself, re-hashed, read models rebuilt; the season recorded game 1
+    as simulated, with another head."""
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0001"
+    with open_store(path) as store:
+        honest = read_game(store, game)
+        forged = _played(store, honest[0], live=True, dice=_Typed("chosen"), seed=None,
+                         notes=[honest[1]])  # the season pin, copied
+    replace_stream(path, game, forged)
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert list(failures) == [game]
+    failure = failures[game].failure
+    assert failure.check == "season" and "a simulated game" in failure.expected
+    assert "relabelled" in failure.recorded
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+
+
+def test_a_table_game_swapped_for_the_seeded_simulation_is_named(ledger_db: Path,
+                                                                 tmp_path: Path) -> None:
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0003"
+    with open_store(path) as store:
+        honest = read_game(store, game)
+        seed = game_seed("l", 3)
+        forged = _played(store, honest[0], live=False, seed=seed, notes=[honest[1]],
+                         dice=SeededDice(seed, game))
+    replace_stream(path, game, forged)
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert list(failures) == [game]
+    assert failures[game].failure.check == "season"
+    assert "a table game" in failures[game].failure.expected
+
+
+def test_a_deleted_season_game_is_named(ledger_db: Path, tmp_path: Path) -> None:
+    """Without game 2 the season would read as 'not yet played': its record names it."""
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0002"
+    delete_stream(path, game)
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert list(failures) == [game]
+    assert failures[game].failure.check == "season"
+    assert "no such game" in failures[game].failure.recorded
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+
+
+def test_a_season_game_moved_out_of_its_season_is_named(ledger_db: Path, tmp_path: Path) -> None:
+    """Game 2 kept under its id but no longer claiming the season (a standalone game of
+    the same seeded dice, re-hashed): a sound game in itself, and the season, which
+    recorded it, names it."""
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0002"
+    with open_store(path) as store:
+        created, _pin, *rest = read_game(store, game)
+    standalone = msgspec.structs.replace(created, season="", number=0)
+    replace_stream(path, game, [standalone, *rest])
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert list(failures) == [game]
+    assert "no such game of the season" in failures[game].failure.recorded
+
+
+def test_a_game_moved_into_a_forged_season_stream_is_named(ledger_db: Path,
+                                                           tmp_path: Path) -> None:
+    """A game played at the table outside the season, with the teams of game 4 at the
+    other rink, moved in as game 4: the season stream forged to schedule it that way and
+    re-hashed (its records kept), the game pinned to the forged opening, read models
+    rebuilt. The moved game is in no record, and the games played before pin the real
+    opening."""
+    path = _copy(ledger_db, tmp_path)
+    events = _season_events(path)
+    created = events[0]
+    number, home, away = created.schedule[3]
+    schedule = [list(f) for f in created.schedule]
+    schedule[3] = [number, away, home]
+    forged_season = [msgspec.structs.replace(created, schedule=schedule), *events[1:]]
+    _rehash_season(path, forged_season)
+    moved_id = f"{SEASON}-0004"
+    bones = system_of("bones")
+    with open_store(path) as store:
+        opening = store.read(SEASON, 2, 2)[0].hash  # the forged opening
+        charts = load_inputs(store, read_game(store, f"{SEASON}-0001")[0])[2]
+        cards = {tid: msgspec.json.decode(store.get_blob(digest), type=bones.team_type)
+                 for tid, digest in created.team_hashes.items()}
+    # the game as it was played at the table (the teams of game 4, the season's cards)
+    game = create_game(cards[away], cards[home], charts, game_id=moved_id, season=SEASON,
+                       number=4, live=True)
+    moved = [game.created, SeasonGameOpened(season=SEASON, opening=opening)]
+    state = bones.initial_state(game.created, cards[away], cards[home], charts)
+    for batch in bones.steps(state, _Typed("moved"), DefaultCoach()):
+        moved.extend(batch)
+    replace_stream(path, moved_id, moved)
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert failures[moved_id].failure.check == "season"
+    assert "not in the season's record" in failures[moved_id].failure.recorded
+    # the games played under the real schedule pin its opening, not the forged one
+    assert {f"{SEASON}-000{n}" for n in (1, 2, 3)} <= set(failures)
+    assert "opening" in failures[f"{SEASON}-0001"].failure.expected
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+
+
+def test_the_schedule_of_an_unplayed_game_edited_is_named(ledger_db: Path, tmp_path: Path) -> None:
+    """The schedule is in the season stream's chain (SeasonCreated), and every game played
+    pins the opening's hash: an unplayed game's fixture changed and the season re-hashed
+    (its records kept as they were) leaves every played game pinning another opening."""
+    path = _copy(ledger_db, tmp_path)
+    events = _season_events(path)
+    created = events[0]
+    schedule = [list(f) for f in created.schedule]
+    schedule[49] = [schedule[49][0], schedule[49][2], schedule[49][1]]  # game 50, other rink
+    _rehash_season(path, [msgspec.structs.replace(created, schedule=schedule), *events[1:]])
+    rebuild_read_models(path)
+    failures = _failing(path)
+    assert set(failures) == {f"{SEASON}-000{n}" for n in (1, 2, 3)}
+    assert all(r.failure.check == "season" and "opening" in r.failure.expected
+               for r in failures.values())
+    assert main(["audit", "--all", "--db", str(path)]) == 1
+
+
+_OTHER_HABITS = CoachPolicy(pull_goalie_at=20, pull_when_behind=9, change_at_stoppage=1)
+
+
+@pytest.mark.parametrize("record", ["kept", "rewritten"])
+def test_a_season_game_resimulated_under_other_coach_habits_is_named(
+        ledger_db: Path, tmp_path: Path, record: str) -> None:
+    """Hole 3: game 2 re-simulated with the same seeded dice under other coach-file habits
+    and swapped in, read models rebuilt. Recorded in the game (GameCoachSet) they are not
+    the season's (SeasonCoachSet); left out (the game claims the default coach), the
+    audit re-derives every choice from the default coach and the first one differs. With
+    the season's record of the game rewritten too (its opening, which games pin, is
+    unchanged), the coach's re-derivation alone names it."""
+    path = _copy(ledger_db, tmp_path)
+    game = f"{SEASON}-0002"
+    seed = game_seed("l", 2)
+    with open_store(path) as store:
+        honest = read_game(store, game)
+        coach = DefaultCoach(_OTHER_HABITS, _OTHER_HABITS)
+        told = _played(store, honest[0], live=False, seed=seed, dice=SeededDice(seed, game),
+                       notes=[honest[1], GameCoachSet(home=coach_habits((_OTHER_HABITS,) * 2)[0],
+                                                      away=coach_habits((_OTHER_HABITS,) * 2)[1])],
+                       coach=coach)
+        hidden = [e for e in told if not isinstance(e, GameCoachSet)]
+        honest_head = store.head_hash(game)
+    assert [e for e in hidden[2:]] != honest[2:]  # other habits, other choices
+    for forged, check in ((told, "season"), (hidden, "rules")):
+        copy = _copy(path, tmp_path, "swap.db")
+        head = replace_stream(copy, game, forged)
+        assert head != honest_head
+        if record == "rewritten":
+            events = _season_events(copy)
+            events = [msgspec.structs.replace(e, head=head)
+                      if isinstance(e, SeasonGameRecorded) and e.game == game else e
+                      for e in events]
+            _rehash_season(copy, events)
+        rebuild_read_models(copy)
+        failures = _failing(copy)
+        assert list(failures) == [game], failures
+        failure = failures[game].failure
+        if record == "rewritten":
+            assert failure.check == check, failure
+        assert main(["audit", "--all", "--db", str(copy)]) == 1
+
+
+def test_a_standalone_game_records_its_coach_habits(base: Path, tmp_path: Path) -> None:
+    """sim --coach FILE: the game records the habits it was played with (GameCoachSet);
+    the same game claiming the default coach (the event left out, re-hashed) fails the
+    rules check at the first choice the default coach would not make."""
+    path = _copy(base, tmp_path)
+    with open_store(path) as store:
+        simulate(store, "HFX", "QUE", seed="habits", game_id="habits",
+                 coach=DefaultCoach(_OTHER_HABITS, _OTHER_HABITS))
+        events = read_game(store, "habits")
+        assert isinstance(events[1], GameCoachSet) and events[1].home["pull_goalie_at"] == 20
+        assert audit_game(store, "habits").ok
+        hidden = audit_forged(store, "habits", [events[0], *events[2:]])
+        plain = read_game(store, GAME)
+    assert hidden.failure is not None and hidden.failure.check == "rules", hidden.failure
+    assert not any(isinstance(e, GameCoachSet) for e in plain)  # the default: no event
+
+
+def test_a_season_before_season_records_audits_with_a_warning(ledger_db: Path,
+                                                             tmp_path: Path) -> None:
+    """A season stream of SeasonCreated alone (written before seasons recorded their
+    games) passes, saying what it does not prove; its games, without a pin, pass."""
+    path = _copy(ledger_db, tmp_path)
+    events = _season_events(path)
+    _rehash_season(path, events[:1])
+    for n in (1, 2, 3):
+        game = f"{SEASON}-000{n}"
+        with open_store(path) as store:
+            kept = [e for e in read_game(store, game) if not isinstance(e, SeasonGameOpened)]
+        replace_stream(path, game, kept)
+    rebuild_read_models(path)
+    with open_store(path) as store:
+        reports = {r.game_id: r for r in audit_all(store)}
+    assert all(r.ok for r in reports.values()), [r.failure for r in reports.values() if not r.ok]
+    assert "before season records" in reports[SEASON].warnings[0]

@@ -88,7 +88,8 @@ def _audit_text(r: AuditReport) -> str:
         status = "in progress, " if r.in_progress else ""
         if r.kind == "season":
             return (f"{r.game_id}: ok (season; {r.events} events; hash chain, blobs, index)  "
-                    f"head {r.head_hash[:16]}…")
+                    f"head {r.head_hash[:16]}…"
+                    + "".join(f"\n  warning: {w}" for w in r.warnings))
         return (f"{r.game_id}: ok ({status}{r.events} events; hash chain, "
                 f"{r.seeded_rolls} seeded rolls, every decision re-checked)  "
                 f"head {r.head_hash[:16]}…")

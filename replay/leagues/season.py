@@ -26,11 +26,20 @@ from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, Absent, FaceoffOptions, GamesOut
 from events.errors import RinklogError
 from events.formats import encode_events, same_event
-from events.league import SeasonCreated
+from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
 from projections.index import stream_index
 from replay.leagues.availability import Availability, stored_availability
+from replay.leagues.ledger import (
+    SIMULATED,
+    SeasonLedger,
+    check_opening,
+    game_notes,
+    ledger_of,
+    opening_events,
+    record_game,
+)
 from replay.leagues.naming import game_seed, season_game_id
 from replay.systems import kit_for
 from replay.tooling.audit import AuditFailure, MemoryBlobs, audit_encoded, audit_game
@@ -69,6 +78,7 @@ class _Setup:
     format: int  # the payload format of the new games' streams
     audit: bool
     read_models: tuple[str, ...]
+    ledger: SeasonLedger | None = None  # the season's opening, which every game pins
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,7 @@ class _Played:
     read_models: dict[str, dict[str, list[dict]]]
     failure: AuditFailure | None
     games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (17)
+    number: int = 0  # its number in the schedule
 
 
 _setup: _Setup | None = None
@@ -139,7 +150,8 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
                      overtime_skaters=season.overtime_skaters,
                      late_penalty_house_rule=season.late_penalty_house_rule,
                      season=season.season_id, number=number, ruleset=ruleset,
-                     faceoff=faceoff, options=options, absent=absent)
+                     faceoff=faceoff, options=options, absent=absent,
+                     notes=_pins(setup, season.season_id))
     encoded = encode_events(game.events, setup.format)
     hashes = chain_hashes(payload for _, payload in encoded)
     meta = game.meta()
@@ -154,15 +166,36 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
     games_out = tuple(system.games_out(game.events)) if system.games_out is not None else ()
-    return _Played(game_id, encoded, hashes, meta, rows, failure, games_out)
+    return _Played(game_id, encoded, hashes, meta, rows, failure, games_out, number)
 
 
-def _season_of(season_id: str) -> SeasonCreated | str:
+def _pins(setup: _Setup, season_id: str) -> list[Any]:
+    """What a season game carries after its GameCreated: the opening it is played under
+    and the season's coach habits (issue 20)."""
+    ledger = setup.ledger
+    if ledger is None or ledger.coach is None:
+        return []
+    return game_notes((ledger.coach.home, ledger.coach.away), season_id, ledger.opening)
+
+
+class _WorkerSeasons:
     """The audit's season lookup in a worker: the season being played (its stream was
-    audited by the writer before any game was played)."""
-    assert _setup is not None
-    season = _setup.season
-    return season if season_id == season.season_id else f"no season stream {season_id!r}"
+    audited by the writer before any game was played) and its opening; the game is not
+    in its record yet (the writer records it with its rows), so that is not checked."""
+
+    complete = False
+
+    def __call__(self, season_id: str) -> SeasonCreated | str:
+        assert _setup is not None
+        season = _setup.season
+        return season if season_id == season.season_id else f"no season stream {season_id!r}"
+
+    def ledger(self, season_id: str) -> SeasonLedger | None:
+        assert _setup is not None
+        return _setup.ledger if season_id == _setup.season.season_id else None
+
+
+_season_of = _WorkerSeasons()
 
 
 def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
@@ -219,8 +252,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                             faceoff=faceoff if faceoff.any else UNSET,
                             options=sorted(set(options)) if options else UNSET)
     if not store.exists(season_id):
-        store.append(season_id, [created], 0, kind="season", system=LEAGUE,
-                     meta=stream_index([created]).meta)
+        opening = opening_events(created, coach)
+        store.append(season_id, opening, 0, kind="season", system=LEAGUE,
+                     meta=stream_index(opening).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
         if not same_event(recorded, created) and _cut_short(
@@ -231,6 +265,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         if not same_event(recorded, created):
             raise RinklogError(f"season {season_id} is already in this database with another "
                                "league, schedule or cards; use another --seed or --db")
+    ledger = ledger_of(store, season_id)
+    check_opening(ledger, coach)
     if audit:  # the season stream itself, which every game's audit is held to
         report = audit_game(store, season_id, read_models=False)
         if report.failure is not None:
@@ -246,7 +282,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         progress(done, len(cut))
     setup = _Setup(created, teams, charts, MemoryBlobs(blobs), coach,
                    (ruleset, faceoff, tuple(sorted(set(options)))), formats.NEW_STREAM_FORMAT,
-                   audit, tuple(projections))
+                   audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
     availability = stored_availability(store, season_id, schedule,
                                        system_of(ruleset).games_out)
@@ -255,9 +291,12 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         for played in results:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
-            store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                 system=system, meta=played.meta, format=setup.format,
-                                 hashes=played.hashes)
+            with store.transaction():  # the game and the season's record of it, together
+                store.append_encoded(played.game_id, played.encoded, 0, kind="game",
+                                     system=system, meta=played.meta, format=setup.format,
+                                     hashes=played.hashes)
+                record_game(store, season_id, played.game_id, played.number,
+                            SIMULATED, played.hashes[-1].hex())
             if played.read_models:
                 read_models.save(store, played.game_id, len(played.encoded),
                                  played.read_models)
@@ -363,6 +402,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     charts = msgspec.json.decode(store.get_blob(season.charts_hash), type=system.charts_type)
     goalies = goalie_starts(teams, season.schedule, ruleset)[number]
     _, home, away = fixture
+    ledger = ledger_of(store, season_id)
     # 15, 17: who is out of it comes from every earlier game of both teams, so those first
     availability = stored_availability(store, season_id, season.schedule, system.games_out)
     missing = availability.waiting_on(number)
@@ -381,6 +421,14 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
                        absent=availability.absent(number))
     if game.created.charts_hash != season.charts_hash:
         raise RinklogError(f"season {season_id}'s chart pack does not give its games' pack")
-    store.append(game_id, game.events, expected_version=0, kind="game", system=system.name,
-                 meta=game.meta())
+    if ledger.coach is None:  # a season stored before season records: as it was then
+        store.append(game_id, game.events, expected_version=0, kind="game",
+                     system=system.name, meta=game.meta())
+        return game_id
+    game.events.extend(game_notes(({}, {}), season_id, ledger.opening))
+    with store.transaction():  # the game's first events and the season's mark, before any roll
+        store.append(game_id, game.events, expected_version=0, kind="game",
+                     system=system.name, meta=game.meta())
+        store.append(season_id, [SeasonTableGameStarted(game=game_id, number=number)],
+                     store.version(season_id))
     return game_id

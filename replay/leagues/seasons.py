@@ -14,6 +14,8 @@ from events.league import SeasonCreated
 from events.store import EventStore
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
+from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
+from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,14 @@ reported with its seq, the check, what was expected, what was recorded and the r
    passes the audit, with the season's teams, charts, options and seed, and (against a
    store) the players out of it (``GameCreated.absent``) that the season's stored earlier
    games of its teams give (:mod:`replay.leagues.availability`: DICE Hockey 15, 17);
+   it pins the season's opening, has the season's coach habits and is the game the
+   season recorded (:mod:`replay.tooling.audit_season`: the season as the ledger of its
+   games; ``audit_all`` names a recorded game the database does not hold);
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
-10. ``rules``: every decision follows from the state and its rolls and every coach choice
-    is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
+10. ``rules``: every decision follows from the state and its rolls; every choice of a
+    simulated game is its default coach's with the habits it records, any other coach
+    choice is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events; a season's stored standings equal those its
@@ -80,7 +84,9 @@ from events.store import (
 from projections.index import stream_index
 from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
 from replay.leagues.availability import Availability, stored_availability
+from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import game_seed, season_game_id
+from replay.tooling import audit_season
 from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.workers import Crew
@@ -140,6 +146,7 @@ class AuditReport:
     ruleset: str = ""
     ruleset_version: int = 0
     index: dict[str, Any] = field(default_factory=dict)  # the meta folded from the chain
+    warnings: tuple[str, ...] = ()  # what passes but proves less (a season before records)
 
     @property
     def ok(self) -> bool:
@@ -149,7 +156,8 @@ class AuditReport:
         return {"game_id": self.game_id, "ok": self.ok, "kind": self.kind,
                 "events": self.events, "head_hash": self.head_hash,
                 "seeded_rolls": self.seeded_rolls, "in_progress": self.in_progress,
-                "failure": self.failure.to_json() if self.failure else None}
+                "failure": self.failure.to_json() if self.failure else None,
+                **({"warnings": list(self.warnings)} if self.warnings else {})}
 
 
 class _Failed(Exception):
@@ -206,6 +214,7 @@ class _Audit:
         self.created: GameCreated | None = None
         self.season_system = ""  # a refereed season's system (Matrix Hockey)
         self.finished = True
+        self.warnings: list[str] = []
 
     def report(self, failure: AuditFailure | None) -> AuditReport:
         created = self.created
@@ -215,7 +224,7 @@ class _Audit:
             self.seeded, failure, in_progress=live and not self.finished, kind=self.kind,
             ruleset=created.ruleset if created else self.season_system,
             ruleset_version=created.ruleset_version if created else int(bool(self.season_system)),
-            index=self.index)
+            index=self.index, warnings=tuple(self.warnings))
 
     def run(self, blobs: BlobSource, season_of: SeasonLookup) -> None:
         self._stream_row()
@@ -325,11 +334,24 @@ class _Audit:
                 raise _Failed("blobs", 1, f"the {side} roster as its cards give it",
                               "a roster (ids, names, positions, shifts) that differs",
                               "content hashes")
+        found = audit_season.game_notes(self.events, created)
+        if found is not None:
+            raise _Failed(found.check, found.seq, found.expected, found.recorded, found.rule)
         if created.season:
-            self._season_game(created, season_of)
+            self._season_game(created, season_of, bool(forks))
         self._dice(created)
+        # A simulated game's choices are its default coach's, with the habits it records
+        # (docs/coach.md): re-derived, not only checked for legality. A game played at the
+        # table (typed choices) and a branch's continuation are held to legality.
+        coach = None
+        if not created.live and not forks:
+            try:
+                coach = coach_for(created.ruleset, audit_season.game_habits(self.events))
+            except ValueError as err:
+                raise _Failed("rules", 2, "coach habits of the ruleset's default coach",
+                              str(err), "docs/coach.md") from None
         try:
-            mismatch = recheck(self.events, home, away, charts)
+            mismatch = recheck(self.events, home, away, charts, coach)
         except Exception as err:  # hash-valid but nonsensical events (a re-hashed forgery)
             mismatch = Mismatch(0, "events the rules can replay",
                                 f"re-check stopped: {type(err).__name__}: {err}", "?")
@@ -370,7 +392,8 @@ class _Audit:
                           f"stream {self.stream!r}", "stream identity")
         return forks
 
-    def _season_game(self, created: GameCreated, season_of: SeasonLookup) -> None:
+    def _season_game(self, created: GameCreated, season_of: SeasonLookup,
+                     branch: bool = False) -> None:
         season = season_of(created.season)
         if isinstance(season, str):
             raise _Failed("season", 1, f"season {created.season!r} that passes the audit",
@@ -408,6 +431,17 @@ class _Audit:
             if got[key] != value:
                 raise _Failed("season", 1, f"{key} {value!r} (game {created.number} of "
                               f"{created.season})", repr(got[key]), "season schedule")
+        ledger_of = getattr(season_of, "ledger", None)
+        ledger = ledger_of(created.season) if ledger_of is not None else None
+        if ledger is not None:
+            head = self.rows[-1].hash if self.rows else GENESIS
+            # a branch (a what-if of a season game) is no game of the season's record
+            found = audit_season.season_game(
+                self.events, created, head, ledger,
+                complete=getattr(season_of, "complete", True) and not branch)
+            if found is not None:
+                raise _Failed(found.check, found.seq, found.expected, found.recorded,
+                              found.rule)
         self._absent(created, season_of)
 
     def _absent(self, created: GameCreated, season_of: SeasonLookup) -> None:
@@ -487,9 +521,11 @@ class _Audit:
         if created.season_id != self.stream:
             raise _Failed("identity", 1, f"stream {created.season_id!r} (SeasonCreated)",
                           f"stream {self.stream!r}", "stream identity")
-        if len(self.events) > 1:
-            raise _Failed("kind", 2, "nothing after SeasonCreated",
-                          type(self.events[1]).__name__, "season stream")
+        found = audit_season.season_stream(self.events)
+        if found is not None:
+            raise _Failed(found.check, found.seq, found.expected, found.recorded, found.rule)
+        if len(self.events) == 1:
+            self.warnings.append(audit_season.BEFORE_RECORDS)
 
     def _season_blobs(self, created: SeasonCreated, blobs: BlobSource) -> None:
         for team, digest in sorted(created.team_hashes.items()):
@@ -632,6 +668,7 @@ class _StoreSeasons:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cache: dict[str, SeasonCreated | str] = {}
+        self.ledgers: dict[str, SeasonLedger] = {}
         self.refereed_cache: dict[str, tuple[list[Event], list[str]] | str | None] = {}
         self.availability: dict[str, Availability] = {}
 
@@ -652,6 +689,11 @@ class _StoreSeasons:
                     f"at {report.failure.seq}")
         return events, [r.hash for r in rows]
 
+    def ledger(self, season_id: str) -> SeasonLedger | None:
+        """The record a season stream keeps of its games, once it passes the audit."""
+        self(season_id)
+        return self.ledgers.get(season_id)
+
     def absent(self, season_id: str, number: int) -> list[Absent]:
         """Who is out of game ``number`` of a season (that passes its audit) as its stored
         games give it; each season's games are read once."""
@@ -665,7 +707,8 @@ class _StoreSeasons:
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
-            report, events = _audit_in_store(self.store, season_id, self)
+            rows = self.store.raw_rows(season_id)
+            report, events = _audit_in_store(self.store, season_id, self, rows)
             if report.failure is not None:
                 self.cache[season_id] = (f"season stream {season_id!r} fails its "
                                          f"{report.failure.check} check at {report.failure.seq}"
@@ -674,6 +717,8 @@ class _StoreSeasons:
                 first = events[0]
                 self.cache[season_id] = first if isinstance(first, SeasonCreated) else \
                     f"{season_id!r} is not a season"
+                if isinstance(first, SeasonCreated):
+                    self.ledgers[season_id] = read_ledger(events, [r.hash for r in rows])
         return self.cache[season_id]
 
 
@@ -709,12 +754,41 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
     ``workers`` > 1 a big database's streams are audited by that many processes (each
     opens the file read-only), the reports in the same order."""
     ids = store.stream_ids()
+    seasons = _StoreSeasons(store)
     if workers > 1 and len(ids) >= PARALLEL_FROM:
         reports = _audit_in_workers(store, ids, workers)
     else:
-        seasons = _StoreSeasons(store)
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return reports + audit_blobs(store) + audit_unaccounted_rows(store)
+    return (_with_missing_season_games(store, seasons, reports) + audit_blobs(store)
+            + audit_unaccounted_rows(store))
+
+
+def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,
+                               reports: list[AuditReport]) -> list[AuditReport]:
+    """``reports`` with a failure named for each game a season recorded (or marked
+    started at the table) that the database does not hold as a game of that season:
+    deleted, or moved away (a stream of that id that no longer says it is the season's
+    game, whose own report is then replaced; one failing already is left as it is)."""
+    by_id = {r.game_id: i for i, r in enumerate(reports)}
+    out = list(reports)
+    for info in store.streams(kind="season"):
+        ledger = seasons.ledger(info.stream)
+        if ledger is None:
+            continue  # the season's own report says why
+        held = {r.game_id for r in reports
+                if r.kind == "game" and r.index.get("season") == info.stream}
+        for gone in audit_season.missing_games(ledger, held):
+            found = AuditReport(gone.game, 0, "", 0, AuditFailure(
+                "season", 0, f"game {gone.number} of {gone.season}, {gone.what} at seq "
+                f"{gone.seq} of the season stream", "no such game of the season in the "
+                "database (deleted or moved)", audit_season.RULE), kind="game")
+            at = by_id.get(gone.game)
+            if at is None:
+                out.append(found)
+            elif reports[at].ok:
+                out[at] = dataclasses.replace(found, events=reports[at].events,
+                                              head_hash=reports[at].head_hash)
+    return out
 
 
 _AHEAD = 4  # streams per worker sent ahead of the reports read

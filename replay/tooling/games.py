@@ -32,6 +32,7 @@ from events.common import (
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
+from replay.leagues.ledger import game_notes, habits_of_coach
 from replay.systems import kit_for
 
 CARD_MEDIA = "application/x-rinklog-team+json"
@@ -160,14 +161,20 @@ def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
               coach: Any = None, overtime_skaters: int = 5,
               late_penalty_house_rule: bool = False, season: str = "",
               number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-              options: Sequence[str] = (), absent: Sequence[Absent] = ()) -> PlayedGame:
-    """Play a game between two loaded teams; no I/O beyond the dice source."""
+              options: Sequence[str] = (), absent: Sequence[Absent] = (),
+              notes: Sequence[Event] = ()) -> PlayedGame:
+    """Play a game between two loaded teams; no I/O beyond the dice source.
+
+    ``notes`` go right after GameCreated (a season game's SeasonGameOpened, and its
+    coach's habits, events.league.GAME_NOTES); None given, a ``coach`` with habits other
+    than the default coach's (a coach file) has them recorded (GameCoachSet)."""
     game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
                        goalies=goalies, overtime_skaters=overtime_skaters,
                        late_penalty_house_rule=late_penalty_house_rule, season=season,
                        number=number, faceoff=faceoff, options=options, absent=absent)
     created = game.created
     system = system_of(created.ruleset)
+    game.events.extend(notes or game_notes(habits_of_coach(coach)))
     charts = kit_for(ruleset).game_charts(charts, faceoff)
     state = system.initial_state(created, home, away, charts)
     for batch in system.steps(state, dice, coach or system.default_coach()):

@@ -18,6 +18,7 @@ from typing import Any
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event, tag_of
 from events.common import BranchStarted, GameCreated, GameEnded
+from events.league import GAME_NOTES
 from events.store import EventStore
 from projections.store import stored_differences
 from replay.tooling.games import load_inputs, read_game, read_stream
@@ -46,20 +47,26 @@ class Refold:
 
 
 def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
-           then: Any = None) -> Refold:
+           then: Any = None, coach: Any = None) -> Refold:
     """Fold ``events`` by running the system's loop on their recorded rolls and choices
     (the audit's check, and the way a stopped game is resumed or branched).
 
     ``then`` is the coach a cut stream continues with: when the stream ends part way
     through a batch of coach choices, his proposal completes it (its recorded part must
-    be his proposal's start). A branch's lineage events (BranchStarted) are not rules:
-    they are passed over, and a mismatch is reported at its seq in ``events``.
+    be his proposal's start). A branch's lineage events (BranchStarted) and the notes a
+    game carries after its GameCreated (the season it pins, its coach's habits:
+    :data:`events.league.GAME_NOTES`) are not rules: they are passed over, and a mismatch
+    is reported at its seq in ``events``.
+
+    ``coach`` (a simulated game's default coach, with the habits the game records) makes
+    the choices instead of the stream: each recorded choice must then be his, byte for
+    byte, as every rule's event is the rules' (the audit of a simulated game).
     """
-    forks = [seq for seq, e in enumerate(events, 1) if isinstance(e, BranchStarted)]
+    forks = [seq for seq, e in enumerate(events, 1) if isinstance(e, _NOT_RULES)]
     if not forks:
-        return _refold(events, home, away, charts, then)
-    result = _refold([e for e in events if not isinstance(e, BranchStarted)],
-                     home, away, charts, then)
+        return _refold(events, home, away, charts, then, coach)
+    result = _refold([e for e in events if not isinstance(e, _NOT_RULES)],
+                     home, away, charts, then, coach)
     if result.mismatch is not None:
         seq = result.mismatch.seq
         for fork in forks:
@@ -68,6 +75,9 @@ def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
         result.mismatch = Mismatch(seq, result.mismatch.expected, result.mismatch.recorded,
                                    result.mismatch.rule)
     return result
+
+
+_NOT_RULES = (BranchStarted, *GAME_NOTES)
 
 
 class _StreamEnd(Exception):
@@ -149,13 +159,15 @@ class RecordedCoach:
         return event
 
 
-def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: Any) -> Refold:
+def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: Any,
+            coach: Any = None) -> Refold:
     created = events[0]
     assert isinstance(created, GameCreated)
     system = system_of(created.ruleset)
     state = system.initial_state(created, home, away, charts)
     rec = _Recording(events, system)
-    loop = system.steps(state, RecordedDice(rec), RecordedCoach(rec, then))
+    loop = system.steps(state, RecordedDice(rec),
+                        coach if coach is not None else RecordedCoach(rec, then))
     last_was_choice = False
     while True:
         start = rec.cursor
@@ -204,9 +216,11 @@ def differing_fields(want: Event, got: Event) -> tuple[str, str]:
             "; ".join(f"{label}.{n} = {getattr(got, n)!r}" for n in names))
 
 
-def recheck(events: list[Event], home: Any, away: Any, charts: Any) -> Mismatch | None:
-    """The first event (by seq, 1-based) the rules do not reproduce, or None."""
-    result = refold(events, home, away, charts)
+def recheck(events: list[Event], home: Any, away: Any, charts: Any,
+            coach: Any = None) -> Mismatch | None:
+    """The first event (by seq, 1-based) the rules (and ``coach``, if given: the default
+    coach a simulated game re-derives its choices from) do not reproduce, or None."""
+    result = refold(events, home, away, charts, coach=coach)
     if result.mismatch is not None:
         return result.mismatch
     if result.pending:

@@ -27,6 +27,7 @@ from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, Gam
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
+from replay.leagues.ledger import recording_committer
 from replay.systems import Prompter, kit_for
 from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
 from replay.tooling.refold import refold
@@ -378,7 +379,8 @@ def store_committer(store: EventStore, game_id: str,
         if on_events is not None:
             on_events(batch)
 
-    return commit
+    # a season's table game is recorded by its season as it ends (issue 20)
+    return recording_committer(store, game_id, commit)
 
 
 def resume_point(store: EventStore, game_id: str) -> Folded:

@@ -31,6 +31,7 @@ from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from projections.systems import read_models
+from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger
 from replay.tooling.audit import (
     AuditReport,
     audit_game,
@@ -109,7 +110,12 @@ def export_game(store: EventStore, game_id: str,
     season_rows: list[ExportRow] = []
     season_format = None
     if created.season:
-        season_rows = _rows(store, created.season)
+        # the season as of the game's record (or its start at the table): the season's
+        # evidence for this game, a prefix of its stream (issue 20)
+        ledger = ledger_of(store, created.season)
+        record = ledger.record_of(game_id)
+        upto = record.seq if record is not None else ledger.started.get(game_id, (0, 0))[1]
+        season_rows = _rows(store, created.season)[:upto or None]
         season_format = store.info(created.season).format
         season = decoder(ALL_EVENTS, season_format).decode(season_rows[0].payload)
         assert isinstance(season, SeasonCreated)
@@ -242,6 +248,13 @@ class _FileSeason:
         self.used = False
         self.events: list[Any] = []  # the season stream's events, once it passed
 
+    def ledger(self, season_id: str) -> SeasonLedger | None:
+        """The file's season's record of its games (the game must be in it)."""
+        if not self.used or not isinstance(self.events[0], SeasonCreated) \
+                or self.events[0].season_id != season_id:
+            return None
+        return read_ledger(self.events, self.hashes)
+
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if not self.rows:
             return f"the file carries no season stream {season_id!r}"
@@ -258,6 +271,7 @@ class _FileSeason:
             return (f"the season stream in the file fails its {report.failure.check} check "
                     f"at {report.failure.seq}")
         self.used, self.events = True, events
+        self.hashes = [row.hash for row in self.rows]
         first = events[0]
         return first if isinstance(first, SeasonCreated) else f"{season_id!r} is not a season"
 
@@ -277,9 +291,9 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
     if store.exists(entry.game):
         raise StreamConflict(f"game {entry.game} is already in {store.path}; nothing written")
     season_id = verified.report.index.get("season")
-    if season_id and store.exists(season_id) and \
-            store.head_hash(season_id) != file.season_rows[-1].hash:
-        raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
+    more: list[ExportRow] = []  # the file's season records the stored season lacks
+    if season_id and store.exists(season_id):
+        more = _season_growth(store, season_id, file)
     with store.transaction():
         for blob in file.blobs:
             store.put_blob(blob.content, blob.media_type)
@@ -287,6 +301,9 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
             store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows],
                                  0, kind="season", system=LEAGUE, meta=verified.season_meta,
                                  format=file.season_payload_format)
+        if more:
+            store.append_encoded(season_id, [(r.type, r.payload) for r in more],
+                                 store.version(season_id))
         store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
                              kind=entry.kind, system=_system(verified.report.ruleset),
                              meta=verified.report.index, format=file.payload_format)
@@ -303,6 +320,19 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
         if report.head_hash != entry.head_hash:  # cannot happen after the checks
             raise RinklogError(f"imported {entry.game} but its head hash differs")
     return verified
+
+
+def _season_growth(store: EventStore, season_id: str, file: ExportFile) -> list[ExportRow]:
+    """A season stream already stored and the one in the file must be one stream at two
+    moments (each export carries the season up to its game's record): the rows the file
+    has beyond the stored ones; StreamConflict for another season."""
+    stored = [r.hash for r in store.raw_rows(season_id)]
+    carried = [r.hash for r in file.season_rows]
+    shorter = min(len(stored), len(carried))
+    if stored[:shorter] != carried[:shorter] or \
+            store.info(season_id).format != file.season_payload_format:
+        raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
+    return list(file.season_rows[len(stored):])
 
 
 def _system(ruleset: str) -> str:

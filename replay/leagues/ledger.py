@@ -1,0 +1,226 @@
+"""The season as the ledger of its games (issue 20).
+
+A season stream is its ``SeasonCreated`` and ``SeasonCoachSet`` (its *opening*: schedule,
+seed, cards, options and the coach-file habits of its default coach), then a record of
+each game as it is stored: ``SeasonGameRecorded(game, number, mode, head)``, appended in
+the transaction that writes the game's last rows, and, for a game played at the table,
+``SeasonTableGameStarted(game, number)`` appended with its first event, before its first
+roll. Every game of the season pins the opening's hash (``SeasonGameOpened``, right after
+its GameCreated), so the season's schedule cannot change under games already played.
+
+This module reads and writes those facts; the audit holds the games to them
+(:mod:`replay.tooling.audit_season`). A season stream of ``SeasonCreated`` alone was
+written before season records: it has no ledger (``SeasonLedger.recorded`` is False).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from engine.systems import system_of
+from events.base import Event
+from events.common import GameCreated, GameEnded
+from events.errors import RinklogError, UnknownGame
+from events.league import (
+    GameCoachSet,
+    SeasonCoachSet,
+    SeasonCreated,
+    SeasonGameOpened,
+    SeasonGameRecorded,
+    SeasonTableGameStarted,
+)
+from events.store import EventStore
+from replay.systems import kit_for
+
+__all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
+           "coach_setup", "game_notes", "habits_of_coach", "ledger_of", "read_ledger",
+           "record_game", "recorded_games", "recording_committer", "ruleset_of"]
+
+SIMULATED, TABLE = "simulated", "table"
+
+Habits = tuple[dict[str, Any], dict[str, Any]]  # (home, away): settings that differ
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """One game as its season recorded it, in the season stream's order."""
+
+    game: str
+    number: int
+    mode: str  # "simulated" or "table"
+    head: str  # the game's final head hash
+    seq: int  # the record's seq in the season stream
+
+
+@dataclass(frozen=True)
+class SeasonLedger:
+    """What a season stream records: its opening and its games."""
+
+    created: SeasonCreated
+    coach: SeasonCoachSet | None  # None: written before season records
+    opening: str  # the hash of the SeasonCoachSet row ("" before season records)
+    games: list[RecordedGame] = field(default_factory=list)  # in the stream's order
+    # table games marked started: game -> (number, the mark's seq)
+    started: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the season keeps records (False: written before season records)."""
+        return self.coach is not None
+
+    def record_of(self, game: str) -> RecordedGame | None:
+        return next((g for g in self.games if g.game == game), None)
+
+
+def ruleset_of(created: SeasonCreated) -> str:
+    return created.ruleset if isinstance(created.ruleset, str) else "bones"
+
+
+def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
+    """The ledger of a season stream's events and their row hashes (the stream is
+    assumed to have passed its own audit, :func:`replay.tooling.audit_season.season_stream`)."""
+    created = events[0]
+    assert isinstance(created, SeasonCreated)
+    coach = events[1] if len(events) > 1 and isinstance(events[1], SeasonCoachSet) else None
+    games: list[RecordedGame] = []
+    started: dict[str, tuple[int, int]] = {}
+    for seq, event in enumerate(events, 1):
+        if isinstance(event, SeasonGameRecorded):
+            games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
+        elif isinstance(event, SeasonTableGameStarted):
+            started[event.game] = (event.number, seq)
+    return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started)
+
+
+def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:
+    """The ledger of a stored season stream, as stored (not audited)."""
+    if not store.exists(season_id) or store.info(season_id).kind != "season":
+        raise UnknownGame(f"no season {season_id!r} in {store.path}")
+    rows = store.read(season_id)
+    return read_ledger([r.event for r in rows], [r.hash for r in rows])
+
+
+def recorded_games(store: EventStore, season_id: str) -> list[RecordedGame]:
+    """A season's games as its stream records them, in the order it recorded them (the
+    order a season receipt's Merkle tree takes them in): game id, number, how it was
+    played (``simulated`` or ``table``) and its final head hash. Empty for a season
+    written before season records (and for one with no game stored yet)."""
+    return list(ledger_of(store, season_id).games)
+
+
+# --- coach habits ------------------------------------------------------------------------
+
+def _changed(policy: Any) -> dict[str, Any]:
+    default = type(policy)()
+    return {name: msgspec.to_builtins(getattr(policy, name))
+            for name in policy.__struct_fields__
+            if getattr(policy, name) != getattr(default, name)}
+
+
+def coach_habits(setup: Any) -> Habits:
+    """The habits a system's coach setup (``Kit.coach_setup_file``'s value; None or ``()``:
+    the default coach) gives, as recorded: per side, only what differs from the default."""
+    if not setup:
+        return {}, {}
+    home, away = setup
+    return _changed(home), _changed(away)
+
+
+def habits_of_coach(coach: Any) -> Habits:
+    """The habits of a coach object a simulated game is played with (a Hockey Bones
+    DefaultCoach keeps its per-side policies; a coach without any is the default)."""
+    policies = getattr(coach, "policies", None)
+    if not isinstance(policies, dict):
+        return {}, {}
+    return coach_habits((policies["home"], policies["away"]))
+
+
+def coach_setup(ruleset: str, habits: Habits) -> Any:
+    """The coach setup recorded habits give (the inverse of :func:`coach_habits`);
+    ValueError when they are not settings of the ruleset's coach."""
+    default = kit_for(ruleset).default_coach_setup
+    if not default:
+        if any(habits):
+            raise ValueError(f"the {ruleset} default coach has no coach-file settings")
+        return default
+    try:
+        return tuple(msgspec.convert({**msgspec.to_builtins(d), **h}, type(d))
+                     for d, h in zip(default, habits, strict=True))
+    except msgspec.ValidationError as err:
+        raise ValueError(f"coach settings: {err}") from None
+
+
+def coach_for(ruleset: str, habits: Habits) -> Any:
+    """The default coach that plays with ``habits`` (ValueError as :func:`coach_setup`)."""
+    return kit_for(ruleset).season_coach(coach_setup(ruleset, habits))
+
+
+def game_notes(habits: Habits, season: str = "", opening: str = "") -> list[Event]:
+    """The events a new game carries right after its GameCreated: the season opening it
+    is played under (a season game of a season that keeps records) and its coach's
+    habits (only when some differ from the default coach's)."""
+    notes: list[Event] = []
+    if season and opening:
+        notes.append(SeasonGameOpened(season=season, opening=opening))
+    if any(habits):
+        notes.append(GameCoachSet(home=habits[0], away=habits[1]))
+    return notes
+
+
+# --- writing -----------------------------------------------------------------------------
+
+def record_game(store: EventStore, season_id: str, game: str, number: int, mode: str,
+                head: str) -> None:
+    """Append the record of a stored game to its season (inside the caller's
+    :meth:`EventStore.transaction`, with the game's rows)."""
+    store.append(season_id, [SeasonGameRecorded(game=game, number=number, mode=mode,
+                                                head=head)], store.version(season_id))
+
+
+def recording_committer(store: EventStore, game_id: str,
+                        commit: Callable[[list[Event]], None]) -> Callable[[list[Event]], None]:
+    """``commit`` for a game played at the table: a game of a season that keeps records
+    also gets its record (mode ``table``, its head) in the transaction that stores its
+    last batch (the one with GameEnded). Any other game: ``commit`` itself."""
+    created = store.read(game_id, 1, 1)[0].event
+    if not isinstance(created, GameCreated) or not created.season:
+        return commit
+    if not ledger_of(store, created.season).recorded:
+        return commit
+    season, number = created.season, created.number
+
+    def recording(batch: list[Event]) -> None:
+        if not any(isinstance(e, GameEnded) for e in batch):
+            commit(batch)
+            return
+        with store.transaction():
+            commit(batch)
+            record_game(store, season, game_id, number, TABLE, store.head_hash(game_id))
+
+    return recording
+
+
+def opening_events(created: SeasonCreated, setup: Any) -> list[Event]:
+    """A new season stream's opening: its SeasonCreated and the coach habits it plays
+    every game with."""
+    home, away = coach_habits(setup)
+    system_of(ruleset_of(created))  # a known ruleset (the caller checked it)
+    return [created, SeasonCoachSet(home=home, away=away)]
+
+
+def check_opening(ledger: SeasonLedger, setup: Any) -> None:
+    """A season played on must be played with the habits it recorded."""
+    if ledger.coach is None:
+        raise RinklogError(
+            f"season {ledger.created.season_id} was stored before seasons recorded their "
+            "games, so it cannot grow; start it again in another --db")
+    home, away = coach_habits(setup)
+    if (ledger.coach.home, ledger.coach.away) != (home, away):
+        raise RinklogError(
+            f"season {ledger.created.season_id} is played with other coach settings "
+            f"(home {ledger.coach.home or 'default'}, away {ledger.coach.away or 'default'});"
+            " give the coach file it was started with")
