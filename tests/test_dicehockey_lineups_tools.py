@@ -29,6 +29,16 @@ from test_dicehockey_lineups import LineupCoach  # noqa: E402
 GAME = "ALD-BRK-s24-dicehockey"
 
 
+class _Typed:
+    """Dice typed at the table, as a seed would roll them for the game."""
+
+    def __init__(self, seed: str, game: str) -> None:
+        self.seed, self.game = seed, game
+
+    def roll(self, n: int):
+        return derive_roll(self.seed, self.game, n)
+
+
 class _SeedTyped:
     """Dice typed at the table, as the seed ``s24`` would roll them."""
 
@@ -282,9 +292,13 @@ def test_the_coachs_penalty_and_extra_attacker_picks_are_recorded_and_audited(
     league = _all_tied(tmp_path / "league")
     with open_store(tmp_path / "picks.db") as store:
         for seed in range(8):  # a game with a delayed call (a tie is every call here)
-            simulate(store, "ALD", "BRK", seed=f"picks{seed}", ruleset="dicehockey",
-                     coach=_OtherPicks(), fixtures=league)
+            # played at the table: picks the default coach would not make are a person's
+            # (a simulated game's choices are re-derived from its default coach)
             gid = f"ALD-BRK-picks{seed}-dicehockey"
+            new_live_game(store, "ALD", "BRK", game_id=gid, ruleset="dicehockey",
+                          fixtures=league)
+            continue_game(resume_point(store, gid), _Typed(f"picks{seed}", gid), _OtherPicks(),
+                          store_committer(store, gid))
             events = read_game(store, gid)
             if any(isinstance(e, ev.ExtraAttackerAdded) for e in events):
                 break
