@@ -337,7 +337,10 @@ def test_a_game_swapped_for_another_is_named_where_the_audit_alone_passes(
     game = _replayed_at_the_table(db, BONES, 2)
     assert _audit_passes(db)  # a well-formed season: only the receipt can tell
     found = _findings(db, out)
-    assert sorted(found) == [BONES, game]
+    # the forged game is recorded last (the tree grows at its end), so game 3 moved up
+    assert sorted(found) == [BONES, game, f"{BONES}-0003"]
+    assert found[f"{BONES}-0003"].startswith("game 3 of the season") and \
+        found[f"{BONES}-0003"].endswith(" / game 2")
     # the season stream, re-written with the forged game's record, is not the published one
     assert found[BONES].startswith("the season stream extending")
     capsys.readouterr()
@@ -377,7 +380,8 @@ def test_a_rewritten_week_is_named_by_the_receipt_published_that_week(
     with open_store(forged, create=False) as store:  # today's receipt is a fine one
         assert season_receipt(store, BONES).n_games == 5
     found = _findings(forged, week1)
-    assert sorted(found) == [BONES, game]  # the season's record re-written, and the game
+    # the season's record re-written, the game, and game 3 moved up in the tree
+    assert sorted(found) == [BONES, game, f"{BONES}-0003"]
     assert _run("audit", "--all", "--receipt", str(week1), "--db", str(forged)) == 1
     assert "consistency proof" not in capsys.readouterr().out  # no claim that it extends
 

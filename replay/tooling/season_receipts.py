@@ -36,6 +36,7 @@ from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
 from events.matrix import GamePlayed
 from events.store import EventStore
+from replay.leagues.ledger import recorded_games
 from replay.matrix import season as matrix
 from replay.tooling import merkle
 from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
@@ -115,22 +116,24 @@ def leaf_bytes(game: SeasonGame) -> bytes:
 def season_leaves(store: EventStore, season: str) -> list[SeasonGame]:
     """The season's games, in the order the season recorded them: the leaves of its tree.
 
-    A league season: its finished games (not branches) in schedule order, as stored
-    today (a game played at the table once it ends, in its place in the schedule). When
-    the season stream records each stored game itself (a ``SeasonGameRecorded``-like event
-    and ``replay.leagues.seasons.recorded_games``), this becomes that order: a game played
-    late at the table then joins the end of the tree instead of its schedule place.
-    A Matrix season: its ``GamePlayed`` events in stream order, each with the stream's
-    hash there."""
+    A league season: its finished games (not branches) as stored, with their heads, in
+    the order its season stream recorded them (``SeasonGameRecorded``,
+    replay/leagues/ledger.py), so a game played late at the table joins the end of the
+    tree and a published tree only ever grows; a game no record names (a season written
+    before season records, or one slipped in) follows in schedule order, so a receipt
+    names it as added. A Matrix season: its ``GamePlayed`` events in stream order, each
+    with the stream's hash there."""
     info = _season_info(store, season)
     if info.system == matrix.SYSTEM:
         return [SeasonGame(_matrix_game_id(season, row.event), row.hash)
                 for row in store.read(season) if isinstance(row.event, GamePlayed)]
-    games = [g for g in store.streams(kind="game")
+    games = {g.stream: g for g in store.streams(kind="game")
              if g.meta.get("season") == season and g.meta.get("parent") is None
-             and "decided" in g.meta]
-    games.sort(key=lambda g: (g.meta.get("number", 0), g.stream))
-    return [SeasonGame(g.stream, g.head_hash) for g in games]
+             and "decided" in g.meta}
+    order = [g.game for g in recorded_games(store, season) if g.game in games]
+    order += sorted((g for g in games if g not in set(order)),
+                    key=lambda g: (games[g].meta.get("number", 0), g))
+    return [SeasonGame(g, games[g].head_hash) for g in order]
 
 
 def _matrix_game_id(season: str, game: GamePlayed) -> str:
