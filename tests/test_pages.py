@@ -79,11 +79,14 @@ def test_every_goal_and_penalty_is_on_the_page(db: Path, ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
 def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: str) -> None:
+    """Issue 24 (7): the seeded Hockey Bones game (HFX-QUE-2026) has a bench minor, which
+    the Team line's PIM counts as the scoresheet does."""
     _system(ruleset)
     game = _game(db, GAMES[ruleset])
     page, sheet, stats = game.page(), game.sheet, game.stats.to_json()
     rows = {(s["team"], s["player"]): s for s in stats["skaters"]}
     shifts = Counter((s.team, s.player) for s in game.toi.shifts)
+    benches = 0
     for box, line in zip(page.boxes, (sheet.away, sheet.home), strict=True):
         for r in box.skaters:
             s = rows[(r.team, r.player)]
@@ -99,13 +102,18 @@ def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: 
         assert box.totals["s"] == sum(line.shots)
         assert box.totals["fo"] == sum(line.faceoffs)
         goalies = sum(g.pim for g in page.goalies if g.team == line.team)
-        assert box.totals["pim"] == line.pim - bench
+        # the Team line's PIM is every penalty of the team, bench minors included
+        assert box.totals["pim"] == line.pim == sum(p.minutes for p in sheet.penalties
+                                                    if p.team == line.team)
+        assert box.totals["pim"] == sum(r.pim for r in box.skaters) + goalies + bench
         assert goalies == sum(rows[(g.team, g.player)]["pim"] for g in sheet.goalies
                               if g.team == line.team and (g.team, g.player) in rows)
         assert box.blocked == sum(line.blocked)
+        benches += bench
         assert box.totals["shifts"] == sum(n for (team, _), n in shifts.items()
                                            if team == line.team and (team, _) in
                                            {(r.team, r.player) for r in box.skaters})
+    assert benches or ruleset != "bones", "the seeded game lost its bench minor"
 
 
 @pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
