@@ -336,3 +336,26 @@ def test_season_pages_show_each_games_head_and_inclusion_proof(db: Path, tmp_pat
         assert merkle.verify_inclusion(leaf_bytes(g), proof["index"], proof["n_games"],
                                        [bytes.fromhex(p) for p in proof["path"]],
                                        bytes.fromhex(receipt.root))
+
+
+def test_road_wins_and_regulation_wins_are_labelled_apart(db: Path, capsys) -> None:
+    """Issue 24 (8): a league season's tiebreak is road wins (rule 29), Matrix Hockey's is
+    regulation wins (3.1.5); "RW" read as either. Road wins are RdW, regulation wins RegW,
+    in the text tables and on the pages, and neither is "RW"."""
+    from replay.reports.season_site import season_files
+
+    capsys.readouterr()
+    assert main(["standings", "--db", str(db)]) == 0
+    league = capsys.readouterr().out.splitlines()
+    assert main(["matrix", "standings", MATRIX, "--db", str(db)]) == 0
+    matrix_table = capsys.readouterr().out.splitlines()
+    header = next(line for line in league if "PTS" in line).split()
+    assert "RdW" in header and "RW" not in header and "RegW" not in header
+    header = next(line for line in matrix_table if "PTS" in line).split()
+    assert "RegW" in header and "RW" not in header and "RdW" not in header
+    with open_store(db, create=False) as store:
+        league_page = season_files(store, SEASON)["index.html"]
+        matrix_page = next(iter(season_files(store, MATRIX).values()))
+    assert '<abbr title="road wins">RdW</abbr>' in league_page and ">RW<" not in league_page
+    assert '<abbr title="regulation wins">RegW</abbr>' in matrix_page
+    assert ">RW<" not in matrix_page and "RegW: wins in regulation" in matrix_page

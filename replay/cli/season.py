@@ -192,7 +192,7 @@ def standings(
         typer.echo(f"{title}")
         typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} "
                    + (f"{'T':>3} " if ties else "") + f"{'PTS':>4} "
-                   f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
+                   f"{'RdW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
         for i, r in enumerate(table, start=1):
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
                        f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
