@@ -207,7 +207,8 @@ def leaders(
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
     as_csv: CsvOption = False,
 ) -> None:
-    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more).
+    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more;
+    GAA: goals against per regulation game, as the season's pages show it).
 
     Example: rinklog leaders --top 5 --db season.db
     """
@@ -224,11 +225,13 @@ def leaders(
         dump_csv({"board": title, "rank": i, **row} for title, rows in boards.items()
                  for i, row in enumerate(rows, start=1))
         return
+    shown = {"SV%": lambda v: f"{v:.3f}".lstrip("0"), "GAA": lambda v: f"{v:.2f}"}
     for title, rows in boards.items():
         typer.echo(f"{title}")
+        show = shown.get(title, str)  # the goalies' rates as the season's pages show them
         for i, row in enumerate(rows, start=1):
             typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
-                       f"{row['value']}")
+                       f"{show(row['value'])}")
 
 
 league_app = typer.Typer(
