@@ -207,8 +207,8 @@ def leaders(
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
     as_csv: CsvOption = False,
 ) -> None:
-    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more;
-    GAA: goals against per regulation game, as the season's pages show it).
+    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more, or
+    the most while none has 5; GAA: goals against per regulation game, as the pages show it).
 
     Example: rinklog leaders --top 5 --db season.db
     """
