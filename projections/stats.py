@@ -16,7 +16,8 @@ docs/json.md):
 - goalies: ``gp`` (in net for at least one sequence), ``w``/``l``/``otl`` from the
   scoresheet's decision, ``sa``/``sv``/``ga``/``toi`` from the scoresheet's goalie line,
   ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = a win with no goal against
-  and in net for every sequence of the game;
+  and in net for every sequence of the game (``sv_pct`` and ``gaa``: :func:`goalie_figures`,
+  what every page and command shows);
 - teams: ``gp``, ``w``, ``l``, ``otl`` (a loss in OT or SO), ``gf``/``ga`` (final score,
   shootout +1 included), ``ppo``/``ppg`` (own power plays), ``pko``/``ppga`` (the other
   side's), ``pp_pct`` = 100 × ppg / ppo, ``pk_pct`` = 100 × (1 - ppga / pko), ``blocked``.
@@ -28,6 +29,7 @@ games' counts with the ratios recomputed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from events.bones import (
@@ -42,8 +44,8 @@ from events.common import GameCreated, PeriodStarted, other_side
 from projections.scoresheet import Scoresheet, build_scoresheet
 from projections.scoresheet import _Fold as _SheetFold
 
-__all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "StatsFold",
-           "build_stats", "combine"]
+__all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "GoalieFigures",
+           "StatsFold", "build_stats", "combine", "goalie_figures"]
 
 SIDES = ("home", "away")
 SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
@@ -52,6 +54,30 @@ GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so")
 TEAM_COUNTS = ("gp", "w", "l", "otl", "t", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
 
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
+
+
+@dataclass(frozen=True)
+class GoalieFigures:
+    """A goalie's rates over any set of games, as every page and command shows them.
+
+    ``sv_pct``: saves / shots against (4 places), None without a shot. ``gaa``: goals
+    against per regulation game (2 places), None without time in net: ga × 3600 / toi
+    where ``toi`` is seconds (Hockey Bones, FaceOff 2008: per 60 minutes); ga / the
+    regulation games' worth of time in net where a system counts another unit (DICE
+    Hockey: timing spaces / the game's regulation spaces, summed over the games)."""
+
+    sv_pct: float | None
+    gaa: float | None
+
+
+def goalie_figures(sa: int, sv: int, ga: int, toi: int,
+                   games_in_net: float | None = None) -> GoalieFigures:
+    """The rates of summed counts; ``games_in_net`` None: ``toi`` is seconds."""
+    if games_in_net is None:
+        gaa = round(ga * 3600 / toi, 2) if toi else None
+    else:
+        gaa = round(ga / games_in_net, 2) if games_in_net else None
+    return GoalieFigures(sv_pct=round(sv / sa, 4) if sa else None, gaa=gaa)
 
 
 def _point(row: dict[str, int], kind: str, strength: str) -> None:
@@ -108,12 +134,10 @@ class GameStats:
         goalies = []
         for (team, pid), c in sorted(self.goalies.items()):
             name, _ = self.names.get((team, pid), (pid, "G"))
-            games = self.games_in_net.get((team, pid))
-            gaa = (round(c["ga"] / games, 2) if games else None) if games is not None \
-                else round(c["ga"] * 3600 / c["toi"], 2) if c["toi"] else None
+            figures = goalie_figures(c["sa"], c["sv"], c["ga"], c["toi"],
+                                     self.games_in_net.get((team, pid)))
             goalies.append({"team": team, "player": pid, "name": name, **c,
-                            "sv_pct": round(c["sv"] / c["sa"], 4) if c["sa"] else None,
-                            "gaa": gaa})
+                            "sv_pct": figures.sv_pct, "gaa": figures.gaa})
         teams = []
         for team, c in sorted(self.teams.items()):
             teams.append({"team": team, **c,

@@ -15,7 +15,10 @@ stream, ``game_id`` first column):
 ``rm_toi_shifts``          the ``toi --json`` shifts rows
 ``rm_penalties``           the ``penalties --json`` penalty rows
 ``rm_player_stats``        skater counting stats per game
-``rm_goalie_stats``        goalie counting stats per game
+``rm_goalie_stats``        goalie counting stats per game, and ``games_in_net``: the
+                           regulation games' worth of his time in net where ``toi`` is
+                           not seconds (DICE Hockey), what his GAA divides by (null:
+                           seconds, GAA per 3,600); ``projections.stats.goalie_figures``
 ``rm_team_stats``          team counting stats per game
 =========================  =============================================================
 
@@ -100,7 +103,8 @@ TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
         **dict.fromkeys(SKATER_COUNTS, _INT)}, ("game_id", "team", "player")),
     "rm_goalie_stats": ("stats", {
         "game_id": _STR, "team": _STR, "player": _STR,
-        **dict.fromkeys(GOALIE_COUNTS, _INT)}, ("game_id", "team", "player")),
+        **dict.fromkeys(GOALIE_COUNTS, _INT), "games_in_net": _FLOAT},
+        ("game_id", "team", "player")),
     "rm_team_stats": ("stats", {
         "game_id": _STR, "team": _STR, **dict.fromkeys(TEAM_COUNTS, _INT)},
         ("game_id", "team")),
@@ -176,7 +180,8 @@ def _rows_stats(game: _Game) -> dict[str, list[dict[str, Any]]]:
     return {
         "rm_player_stats": [{"game_id": game_id, "team": t, "player": p, **c}
                             for (t, p), c in st.skaters.items()],
-        "rm_goalie_stats": [{"game_id": game_id, "team": t, "player": p, **c}
+        "rm_goalie_stats": [{"game_id": game_id, "team": t, "player": p, **c,
+                             "games_in_net": st.games_in_net.get((t, p))}
                             for (t, p), c in st.goalies.items()],
         "rm_team_stats": [{"game_id": game_id, "team": t, **c} for t, c in st.teams.items()],
     }
@@ -260,11 +265,12 @@ def _table_sql(db: sqlite_utils.Database, name: str, columns: dict[str, type],
 
 def _ensure_tables(db: sqlite_utils.Database) -> None:
     """Create the rm_ tables and views that are missing; a table an older rinklog made with
-    a rowid is moved into the keyed layout (its rows copied, or its projection folded
-    again when its columns were others)."""
+    a rowid, or with other columns, is moved into this layout (its rows copied, or its
+    projection folded again when its columns were others)."""
     stored = dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
-    old = [name for name in _LAYOUTS
-           if name in stored and "WITHOUT ROWID" not in stored[name].upper()]
+    old = [name for name, (columns, _) in _LAYOUTS.items()
+           if name in stored and ("WITHOUT ROWID" not in stored[name].upper()
+                                  or set(db[name].columns_dict) != set(columns))]
     if old:  # the views name the tables: made again below
         for name in VIEWS:
             db.execute(f"DROP VIEW IF EXISTS {name}")
@@ -527,8 +533,11 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
         for table, (owner, columns, _) in TABLES.items():
             if owner != projection:
                 continue
-            names = list(columns)
-            # A builder's rows carry every column (_write reads them the same way).
+            # A builder's rows carry every column (_write reads them the same way); a table
+            # an older rinklog stored without a column added since is held to the others
+            # (a command that writes folds it again in this layout).
+            kept = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
+            names = [c for c in columns if c in kept] if kept else list(columns)
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
             stored = sorted(conn.execute(
                 f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",

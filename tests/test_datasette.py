@@ -4,6 +4,7 @@ log), whose rows equal the read models; and the same answers come from plain SQL
 
 from __future__ import annotations
 
+import html
 import json
 import socket
 import sqlite3
@@ -25,6 +26,11 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _page(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - localhost
+        return response.read().decode()
 
 
 def _get(url: str) -> object:
@@ -97,6 +103,24 @@ def test_rinklog_serve_answers_the_canned_queries(season_db: Path) -> None:
         assert refused.value.code == 405
         assert json.loads(refused.value.read())["error"].startswith("read-only")
         assert _get(f"{base}/-/versions.json")
+        # issue 24 (17): the canned queries are on the front page, each a link that opens
+        # its form, and every table and view says what it holds
+        from replay.datasette import metadata_for
+
+        meta = metadata_for(season_db)
+        front = _page(f"{base}/")
+        for key, query in meta["databases"][name]["queries"].items():
+            assert f'<a href="/{name}/{key}">{html.escape(query["title"])}</a>' in front, key
+            assert query["title"] in html.unescape(_page(f"{base}/{name}/{key}")), key
+        tables = meta["databases"][name]["tables"]
+        db = sqlite3.connect(season_db)
+        shown = {n for (n,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE"
+            " 'ev\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+        db.close()
+        assert shown <= set(tables), shown - set(tables)
+        for table in ("rm_standings", "rm_goalie_stats", "box_score"):
+            assert tables[table]["description"] in html.unescape(_page(f"{base}/{name}/{table}"))
     finally:
         server.terminate()  # what a service manager sends
         try:

@@ -367,3 +367,82 @@ def test_scoresheet_snapshot(capsys, seeded, snapshot) -> None:
     code, out = _run(capsys, "scoresheet", games[1][0].game_id, "--db", str(db), "--json")
     assert code == 0
     assert json.loads(out) == snapshot.use_extension(JSONSnapshotExtension)
+
+
+# --- one GAA for the pages and `leaders` (issue 24, item 6) ---------------------------------
+
+DICE_SEASON = "dicedemo-7"
+
+
+@pytest.fixture(scope="module")
+def dice_season(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("diceseason") / "season.db"
+    assert main(["season", "--league", "dicedemo", "--seed", "7", "--games", "24",
+                 "--workers", "1", "--db", str(db)]) == 0
+    return db
+
+
+def _page_board(index: str, title: str) -> list[tuple[str, str, str]]:
+    """(name, team, figure) of a leaders board of a season's index page."""
+    table = re.search(rf'<th colspan="4" class="text">{re.escape(title)}</th>.*?</table>',
+                      index, re.S)
+    assert table, title
+    return re.findall(r'<tr><td>\d+</td><td class="text">(.*?)</td>'
+                      r'<td class="text">(.*?)</td><td>(.*?)</td></tr>', table.group(0))
+
+
+def test_leaders_show_the_goalies_figures_of_the_season_pages(capsys, dice_season) -> None:
+    """`leaders` printed DICE Hockey GAAs of 116-157 (goals per 3,600 timing spaces) where
+    the season's pages showed 2.3-2.8 (per regulation game): text, JSON and CSV now show
+    the page's figure for every goalie on the boards."""
+    import html
+
+    from replay.reports.season_site import TOP, season_files
+
+    db = str(dice_season)
+    with open_store(db, create=False) as store:
+        index = html.unescape(season_files(store, DICE_SEASON)["index.html"])
+    page_gaa = _page_board(index, "Goals-against average")
+    page_sv = _page_board(index, "Save percentage")
+    assert len(page_gaa) == TOP
+    # goals against per regulation game, the NHL's scale (not per 3,600 timing spaces)
+    assert all(0 < float(gaa) < 10 for _, _, gaa in page_gaa), page_gaa
+
+    code, out = _run(capsys, "leaders", "--db", db, "--top", str(TOP), "--json")
+    assert code == 0
+    boards = json.loads(out)
+    assert [(g["name"], g["team"], f"{g['value']:.2f}") for g in boards["GAA"]] == page_gaa
+    assert [(g["name"], g["team"], f"{g['value']:.3f}".lstrip("0"))
+            for g in boards["SV%"]] == page_sv
+    assert all(g["gaa"] == g["value"] for g in boards["GAA"])
+
+    code, out = _run(capsys, "leaders", "--db", db, "--top", str(TOP), "--csv")
+    assert code == 0
+    import csv
+    import io
+    rows = [r for r in csv.DictReader(io.StringIO(out)) if r["board"] == "GAA"]
+    assert [(r["name"], r["team"], f"{float(r['value']):.2f}") for r in rows] == page_gaa
+
+    code, out = _run(capsys, "leaders", "--db", db, "--top", str(TOP))
+    assert code == 0
+    text = out.split("GAA\n", 1)[1].splitlines()[:len(page_gaa)]
+    assert [(line[6:30].strip(), line[31:36].strip(), line.split()[-1]) for line in text] \
+        == page_gaa
+
+
+def test_a_goalie_table_stored_without_games_in_net_is_folded_again(seeded, tmp_path) -> None:
+    """A database whose rm_goalie_stats an older rinklog stored (no ``games_in_net``): the
+    audit's comparison holds it to the columns it has, and a command that writes folds the
+    stats again into this layout (so `leaders` reads every game's GAA)."""
+    db = tmp_path / "old.db"
+    shutil.copy(seeded[0], db)
+    rm.update(db)
+    with open_store(db) as store:
+        conn = store.connection
+        conn.execute("ALTER TABLE rm_goalie_stats DROP COLUMN games_in_net")
+        game = seeded[1][0][0].game_id
+        assert rm.stored_differences(store, game, seeded[1][0]) == []
+        rm.update(store, projections=("stats",))
+        stored = conn.execute("SELECT COUNT(*), COUNT(games_in_net) FROM rm_goalie_stats"
+                              ).fetchone()
+    assert stored[0] >= 2 * SEEDS and stored[1] == stored[0]

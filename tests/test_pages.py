@@ -79,11 +79,14 @@ def test_every_goal_and_penalty_is_on_the_page(db: Path, ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
 def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: str) -> None:
+    """Issue 24 (7): the seeded Hockey Bones game (HFX-QUE-2026) has a bench minor, which
+    the Team line's PIM counts as the scoresheet does."""
     _system(ruleset)
     game = _game(db, GAMES[ruleset])
     page, sheet, stats = game.page(), game.sheet, game.stats.to_json()
     rows = {(s["team"], s["player"]): s for s in stats["skaters"]}
     shifts = Counter((s.team, s.player) for s in game.toi.shifts)
+    benches = 0
     for box, line in zip(page.boxes, (sheet.away, sheet.home), strict=True):
         for r in box.skaters:
             s = rows[(r.team, r.player)]
@@ -99,13 +102,18 @@ def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: 
         assert box.totals["s"] == sum(line.shots)
         assert box.totals["fo"] == sum(line.faceoffs)
         goalies = sum(g.pim for g in page.goalies if g.team == line.team)
-        assert box.totals["pim"] == line.pim - bench
+        # the Team line's PIM is every penalty of the team, bench minors included
+        assert box.totals["pim"] == line.pim == sum(p.minutes for p in sheet.penalties
+                                                    if p.team == line.team)
+        assert box.totals["pim"] == sum(r.pim for r in box.skaters) + goalies + bench
         assert goalies == sum(rows[(g.team, g.player)]["pim"] for g in sheet.goalies
                               if g.team == line.team and (g.team, g.player) in rows)
         assert box.blocked == sum(line.blocked)
+        benches += bench
         assert box.totals["shifts"] == sum(n for (team, _), n in shifts.items()
                                            if team == line.team and (team, _) in
                                            {(r.team, r.player) for r in box.skaters})
+    assert benches or ruleset != "bones", "the seeded game lost its bench minor"
 
 
 @pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])
@@ -518,3 +526,26 @@ def test_team_pages_show_home_road_and_the_running_record(db: Path, tmp_path: Pa
         log = _cells(text, "team-games")
         assert len(log) == r["gp"]
         assert log[-1][5] == f"{r['w']}-{r['l']}-{r['otl']}" + (f"-{r['t']}" if r["t"] else "")
+
+
+def test_road_wins_and_regulation_wins_are_labelled_apart(db: Path, capsys) -> None:
+    """Issue 24 (8): a league season's tiebreak is road wins (rule 29), Matrix Hockey's is
+    regulation wins (3.1.5); "RW" read as either. Road wins are RdW, regulation wins RegW,
+    in the text tables and on the pages, and neither is "RW"."""
+    from replay.reports.season_site import season_files
+
+    capsys.readouterr()
+    assert main(["standings", "--db", str(db)]) == 0
+    league = capsys.readouterr().out.splitlines()
+    assert main(["matrix", "standings", MATRIX, "--db", str(db)]) == 0
+    matrix_table = capsys.readouterr().out.splitlines()
+    header = next(line for line in league if "PTS" in line).split()
+    assert "RdW" in header and "RW" not in header and "RegW" not in header
+    header = next(line for line in matrix_table if "PTS" in line).split()
+    assert "RegW" in header and "RW" not in header and "RdW" not in header
+    with open_store(db, create=False) as store:
+        league_page = season_files(store, SEASON)["index.html"]
+        matrix_page = next(iter(season_files(store, MATRIX).values()))
+    assert '<abbr title="road wins">RdW</abbr>' in league_page and ">RW<" not in league_page
+    assert '<abbr title="regulation wins">RegW</abbr>' in matrix_page
+    assert ">RW<" not in matrix_page and "RegW: wins in regulation" in matrix_page

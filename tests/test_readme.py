@@ -1,12 +1,16 @@
 """The README walk-through runs: every ```sh block of README.md, in order, after `make run`.
 
-The blocks run with the installed ``rinklog`` in a fresh temporary folder, one
-``bash -e -o pipefail`` per block, so any failing command fails the test (a new block added
-to the README is run too). What the test changes, and why:
+The blocks run as a user types them in one shell, in a fresh temporary folder holding a
+``.venv`` (a link to the virtual environment running the tests, where ``make`` installs
+rinklog), one ``bash -e -o pipefail`` per block, so any failing command fails the test (a
+new block added to the README is run too). ``rinklog`` is on no ``PATH`` the test
+gives: a block finds it only the way the README says (``. .venv/bin/activate``, carried
+into every later block as the user's shell keeps it, or ``.venv/bin/rinklog``). What the
+test changes, and why:
 
-- `make run` is done first, from the Makefile's own ``run`` recipe (with ``$(BIN)/`` the
-  installed ``rinklog``'s folder); the README's ``make ...`` lines are not run again
-  (``make test`` would run this test inside itself).
+- `make run` is done first, from the Makefile's own ``run`` recipe (with ``$(BIN)/``
+  ``.venv/bin/``, as the Makefile sets it); the README's ``make ...`` lines are not run
+  again (``make test`` would run this test inside itself).
 - ``fixtures`` in the temporary folder is a link to the repository's, for the commands that
   name files in it (``cards validate fixtures/bones``), as in a checkout.
 - Long runs are shortened unless ``RINKLOG_README_FULL=1``: a ``season`` with no
@@ -23,7 +27,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -68,22 +71,34 @@ def promised(block: str) -> list[str]:
     return out
 
 
-def bin_dir() -> Path:
-    here = Path(sys.executable).parent
-    if (here / "rinklog").exists():
-        return here
-    found = shutil.which("rinklog")
-    if found is None:
-        pytest.skip("rinklog is not installed (make test installs it)")
-    return Path(found).parent
+def venv() -> Path:
+    """The virtual environment running the tests (``make test``: the checkout's ``.venv``)."""
+    here = Path(sys.prefix)
+    if not (here / "bin" / "activate").exists() or not (here / "bin" / "rinklog").exists():
+        pytest.skip("not run from a virtual environment with rinklog installed "
+                    "(make test runs it from .venv)")
+    return here
+
+
+def user_env() -> dict[str, str]:
+    """The environment of a fresh shell: no rinklog on PATH, no database or fixtures set."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RINKLOG_DB", "RINKLOG_FIXTURES", "VIRTUAL_ENV")}
+    env["PATH"] = os.pathsep.join(
+        d for d in env.get("PATH", "").split(os.pathsep)
+        if d and not (Path(d) / "rinklog").exists())
+    return env
+
+
+# A line that changes the user's shell for the rest of the session (activating .venv).
+SHELL_STATE = re.compile(r"^\s*(\.|source)\s+\S*activate\b")
 
 
 def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
     blocks = sh_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     assert len(blocks) >= 8, "the README lost its walk-through"
-    bindir = bin_dir()
-    env = {k: v for k, v in os.environ.items() if k not in ("RINKLOG_DB", "RINKLOG_FIXTURES")}
-    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    env = user_env()  # only what the README says to type finds rinklog
+    (tmp_path / ".venv").symlink_to(venv(), target_is_directory=True)
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
 
     def run(script: str) -> subprocess.CompletedProcess[str]:
@@ -91,22 +106,39 @@ def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
                               env=env, stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, timeout=900, check=False)
 
-    setup = "\n".join(line.replace("$(BIN)/", f"{bindir}/").replace("$$", "$")
+    setup = "\n".join(line.replace("$(BIN)/", ".venv/bin/").replace("$$", "$")
                       for line in make_run_recipe())
     done = run(setup)
     assert done.returncode == 0, f"make run's recipe failed:\n{done.stderr}"
     assert "game HFX-QUE-2026" in done.stdout
-    ran = 0
+    ran, session = 0, []
     for block in blocks:
         commands = [shorten(line) for line in block.splitlines()
                     if not re.match(r"\s*make\b", line)]
         if not any(line.strip() and not line.lstrip().startswith("#") for line in commands):
             continue
-        done = run("\n".join(commands))
+        done = run("\n".join(session + commands))
         shown = f"block:\n{block}\nstdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-2000:]}"
         assert done.returncode == 0, shown
         assert "Traceback" not in done.stderr, shown
         for text in promised(block):
             assert text in done.stdout, f"the README promises {text!r}\n{shown}"
+        session += [line for line in commands if SHELL_STATE.match(line)]
         ran += 1
+    assert session, "the README no longer says how to reach rinklog after make run"
     assert ran >= 7
+
+
+def test_the_walk_through_fails_without_activating(tmp_path: Path) -> None:
+    """What the issue saw: after `make run`, ``rinklog`` as typed is not found until the
+    shell activates .venv (so the test above can fail)."""
+    env = user_env()
+    (tmp_path / ".venv").symlink_to(venv(), target_is_directory=True)
+
+    def run(script: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=60, check=False)
+
+    assert run("rinklog --version").returncode == 127
+    assert run(". .venv/bin/activate\nrinklog --version").stdout.startswith("rinklog ")

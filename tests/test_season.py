@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from events.common import GameEnded
+from events.errors import RinklogError
 from replay.data.library import default_charts
 from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
@@ -353,3 +354,34 @@ def test_a_goalie_on_a_skater_board_shows_the_games_he_was_in_net(tmp_path, leag
     assert shown  # goalies with assists or minutes in 24 games
     for row in shown:
         assert row["gp"] == in_net[(row["team"], row["player"])] > 0
+
+
+def test_a_second_season_run_writing_the_same_database_is_named(tmp_path, league):
+    """Issue 24 (4): two `rinklog season` on one database. The second run (here: started
+    once this one has listed what to play) stores games this one then plays too: this
+    one stops in one line naming the other process and what to do, nothing written twice."""
+    path = tmp_path / "both.db"
+    other = []
+
+    def the_other_process_plays_first(done: int, total: int) -> None:
+        if not other:
+            other.append(play_cut(path, league, 3))
+
+    with pytest.raises(RinklogError) as raised:
+        play(path, league, progress=the_other_process_plays_first)
+    message = str(raised.value)
+    assert message.startswith("another process is writing season demo-t to this database")
+    assert "demo-t-0001" in message and "run the same command again" in message
+    assert "version" not in message
+    run = play(path, league)  # what the message says to do
+    assert (run.played, run.skipped) == (GAMES - 3, 3)
+    play(tmp_path / "straight.db", league)
+    assert heads(path) == heads(tmp_path / "straight.db")
+
+
+def play_cut(path, league, games):
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
+    with open_store(path) as store:
+        return run_season(store, league=league.name, teams=league.teams,
+                          charts=default_charts(league.root), schedule=fixtures, seed="t",
+                          workers=1, games=games)

@@ -192,7 +192,7 @@ def standings(
         typer.echo(f"{title}")
         typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} "
                    + (f"{'T':>3} " if ties else "") + f"{'PTS':>4} "
-                   f"{'RW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
+                   f"{'RdW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
         for i, r in enumerate(table, start=1):
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
                        f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
@@ -207,7 +207,8 @@ def leaders(
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
     as_csv: CsvOption = False,
 ) -> None:
-    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more).
+    """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more, or
+    the most while none has 5; GAA: goals against per regulation game, as the pages show it).
 
     Example: rinklog leaders --top 5 --db season.db
     """
@@ -224,11 +225,13 @@ def leaders(
         dump_csv({"board": title, "rank": i, **row} for title, rows in boards.items()
                  for i, row in enumerate(rows, start=1))
         return
+    shown = {"SV%": lambda v: f"{v:.3f}".lstrip("0"), "GAA": lambda v: f"{v:.2f}"}
     for title, rows in boards.items():
         typer.echo(f"{title}")
+        show = shown.get(title, str)  # the goalies' rates as the season's pages show them
         for i, row in enumerate(rows, start=1):
             typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
-                       f"{row['value']}")
+                       f"{show(row['value'])}")
 
 
 league_app = typer.Typer(

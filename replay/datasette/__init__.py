@@ -7,6 +7,7 @@ log, over the read models (run ``rinklog projections update`` first). See docs/d
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import tempfile
@@ -22,10 +23,26 @@ TEMPLATE = Path(str(files("replay.datasette").joinpath("metadata.json")))
 
 def metadata_for(db: str | Path) -> dict:
     """rinklog's Datasette metadata for the database ``db`` (Datasette names a database by
-    its file's stem, and canned queries belong to a database)."""
+    its file's stem, and canned queries and table descriptions belong to a database). The
+    front page lists the canned queries, each a link to its form, under the description."""
     template = json.loads(TEMPLATE.read_text(encoding="utf-8"))
-    queries = template.pop("queries")
-    return {**template, "databases": {Path(db).stem: {"queries": queries}}}
+    queries, tables = template.pop("queries"), template.pop("tables")
+    name = Path(db).stem
+    links = "".join(
+        f'<li><a href="/{_url_part(name)}/{_url_part(key)}">{html.escape(q["title"])}</a>'
+        + (f": {html.escape(q['description'])}" if q.get("description") else "") + "</li>"
+        for key, q in queries.items())
+    front = (f"<p>{html.escape(template['description'])}</p>"
+             f"<h2>Canned queries</h2><ul>{links}</ul>")
+    return {**template, "description_html": front,
+            "databases": {name: {"queries": queries, "tables": tables}}}
+
+
+def _url_part(text: str) -> str:
+    """A database or query name in a Datasette URL (its tilde encoding: letters, digits,
+    ``_`` and ``-`` as they are, a space as ``+``, any other byte as ``~XX``)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "+" if c == " "
+                   else "".join(f"~{b:02X}" for b in c.encode()) for c in text)
 
 
 def serve(db: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> int:

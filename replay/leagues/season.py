@@ -24,7 +24,7 @@ from engine.systems import system_of
 from events import formats
 from events.catalogue import LEAGUE
 from events.common import NO_FACEOFF_OPTIONS, Absent, FaceoffOptions, GamesOut
-from events.errors import RinklogError
+from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events, same_event
 from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore, chain_hashes
@@ -253,8 +253,11 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                             options=sorted(set(options)) if options else UNSET)
     if not store.exists(season_id):
         opening = opening_events(created, coach)
-        store.append(season_id, opening, 0, kind="season", system=LEAGUE,
-                     meta=stream_index(opening).meta)
+        try:
+            store.append(season_id, opening, 0, kind="season", system=LEAGUE,
+                         meta=stream_index(opening).meta)
+        except StreamConflict:  # another run created it since the check above
+            raise StreamConflict(_writing_meanwhile(season_id, "created the season first")) from None
     else:
         recorded = store.read(season_id, 1, 1)[0].event
         if not same_event(recorded, created) and _cut_short(
@@ -291,12 +294,16 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         for played in results:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
-            with store.transaction():  # the game and the season's record of it, together
-                store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                     system=system, meta=played.meta, format=setup.format,
-                                     hashes=played.hashes)
-                record_game(store, season_id, played.game_id, played.number,
-                            SIMULATED, played.hashes[-1].hex())
+            try:
+                with store.transaction():  # the game and the season's record of it, together
+                    store.append_encoded(played.game_id, played.encoded, 0, kind="game",
+                                         system=system, meta=played.meta, format=setup.format,
+                                         hashes=played.hashes)
+                    record_game(store, season_id, played.game_id, played.number,
+                                SIMULATED, played.hashes[-1].hex())
+            except StreamConflict:  # stored since this run listed what to play
+                raise StreamConflict(_writing_meanwhile(
+                    season_id, f"stored {played.game_id} while this run played it")) from None
             if played.read_models:
                 read_models.save(store, played.game_id, len(played.encoded),
                                  played.read_models)
@@ -313,6 +320,14 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start, audited=len(todo) if audit else 0,
                      read_models=tuple(projections))
+
+
+def _writing_meanwhile(season_id: str, what: str) -> str:
+    """A season run that finds another one writing the same season (a second ``rinklog
+    season`` on the same database): the append's expected version says so; say what to do."""
+    return (f"another process is writing season {season_id} to this database: it {what} "
+            "(nothing was written twice); let that run finish, or stop it, then run the "
+            "same command again to play what is left")
 
 
 def _failed(stream: str, failure: AuditFailure, how: str) -> str:

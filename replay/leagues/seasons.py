@@ -3,7 +3,7 @@ its leaders. Library functions; the CLI in replay/cli/season.py prints them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import msgspec
 
@@ -14,6 +14,7 @@ from events.league import SeasonCreated
 from events.store import EventStore
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
+from projections.stats import goalie_figures
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
 
@@ -98,7 +99,10 @@ SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"
 def leaders(store: EventStore, season: Season, top: int = 10,
             min_goalie_games: int = 5) -> dict[str, list[dict]]:
     """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored ``stats`` read model
-    (a season keeps it current as it is played; games stored otherwise are folded now)."""
+    (a season keeps it current as it is played; games stored otherwise are folded now).
+    The goalie boards hold the goalies with ``min_goalie_games`` games or more (while none
+    has that many yet: those with the most), their SV% and GAA those of
+    :func:`projections.stats.goalie_figures`, as the season's pages show them."""
     read_models.update(store, season.game_ids, projections=("stats",))
     db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
@@ -117,14 +121,17 @@ def leaders(store: EventStore, season: Season, top: int = 10,
                           "gp": gp or in_net.get((t, p), 0), "value": v}
                          for t, p, gp, v in rows]
     goalies = db.execute(
-        f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi) FROM rm_goalie_stats "
-        f"WHERE game_id IN ({marks}) GROUP BY team, player HAVING SUM(gp) >= ?",
-        (*season.game_ids, min_goalie_games)).fetchall()
+        f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi), "
+        f"SUM(games_in_net) FROM rm_goalie_stats WHERE game_id IN ({marks}) "
+        f"GROUP BY team, player HAVING SUM(gp) > 0", season.game_ids).fetchall()
+    enough = min(min_goalie_games, max((row[2] for row in goalies), default=0))
     lines = [{"team": t, "player": p, "name": season.names.get(p, p), "gp": gp,
-              "sv_pct": round(sv / sa, 3) if sa else 0.0,
-              "gaa": round(ga * 3600 / toi, 2) if toi else 0.0} for t, p, gp, sa, sv, ga, toi in goalies]
+              **asdict(goalie_figures(sa, sv, ga, toi, games))}
+             for t, p, gp, sa, sv, ga, toi, games in goalies if gp >= enough]
     boards["SV%"] = [{**g, "value": g["sv_pct"]} for g in
-                     sorted(lines, key=lambda g: (-g["sv_pct"], g["player"]))[:top]]
+                     sorted((g for g in lines if g["sv_pct"] is not None),
+                            key=lambda g: (-g["sv_pct"], g["player"]))[:top]]
     boards["GAA"] = [{**g, "value": g["gaa"]} for g in
-                     sorted(lines, key=lambda g: (g["gaa"], g["player"]))[:top]]
+                     sorted((g for g in lines if g["gaa"] is not None),
+                            key=lambda g: (g["gaa"], g["player"]))[:top]]
     return boards

@@ -107,8 +107,8 @@ class TeamBox:
     team: str
     name: str
     skaters: list[SkaterRow]
-    totals: dict[str, int]  # G, A, P, PIM, S, FO, shifts summed over the rows (PIM: and
-    # the goalies' minutes)
+    totals: dict[str, int]  # G, A, P, S, FO, shifts summed over the rows; PIM the team's
+    # (the scoresheet's: the rows', the goalies' and the bench minors' minutes)
     blocked: int  # the team's blocks (the stream names no blocker: 10.70)
 
 
@@ -227,8 +227,9 @@ def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -
         rows.sort(key=lambda r: (POSITION_ORDER.get(r.position, 9), r.name))
         totals = {k: sum(getattr(r, k) for r in rows)
                   for k in ("g", "a", "p", "pim", "s", "fo", "shifts")}
-        totals["pim"] += sum(s["pim"] for s in stats["skaters"] if s["team"] == line.team
-                             and (s["team"], s["player"]) in goalies)
+        # The team's penalty minutes as the scoresheet counts them: the rows, the goalies
+        # and the bench minors, which are the team's, not a player's (docs/pages.md).
+        totals["pim"] = line.pim
         boxes.append(TeamBox(team=line.team, name=line.name, skaters=rows, totals=totals,
                              blocked=sum(line.blocked)))
     return boxes
