@@ -387,8 +387,10 @@ def _page_board(index: str, title: str) -> list[tuple[str, str, str]]:
     table = re.search(rf'<th colspan="4" class="text">{re.escape(title)}</th>.*?</table>',
                       index, re.S)
     assert table, title
-    return re.findall(r'<tr><td>\d+</td><td class="text">(.*?)</td>'
+    rows = re.findall(r'<tr><td>\d+</td><td class="text">(.*?)</td>'
                       r'<td class="text">(.*?)</td><td>(.*?)</td></tr>', table.group(0))
+    # a name links to the player's page: its text is the name
+    return [(re.sub(r"<[^>]+>", "", name), team, figure) for name, team, figure in rows]
 
 
 def test_leaders_show_the_goalies_figures_of_the_season_pages(capsys, dice_season) -> None:
