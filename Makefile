@@ -19,8 +19,11 @@ run: $(STAMP)
 	$(BIN)/rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
 	$(BIN)/rinklog scoresheet --db rinklog.db $$($(BIN)/rinklog games --db rinklog.db --ids | head -n 1)
 
+# The whole suite on TEST_WORKERS processes (pytest-xdist; this machine has 2 cores). Tests
+# that share a module-scoped fixture stay on one process (tests/conftest.py, loadgroup).
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py
