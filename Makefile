@@ -20,10 +20,13 @@ run: $(STAMP)
 	$(BIN)/rinklog scoresheet --db rinklog.db $$($(BIN)/rinklog games --db rinklog.db --ids | head -n 1)
 
 # The whole suite on TEST_WORKERS processes (pytest-xdist; this machine has 2 cores). Tests
-# that share a module-scoped fixture stay on one process (tests/conftest.py, loadgroup).
+# that share a module- or session-scoped fixture stay on one process (tests/conftest.py,
+# loadgroup). Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: pytest's
+# rewritten test modules (and those of every plugin it rewrites: hypothesis, syrupy...) are
+# then cached in __pycache__, and collecting takes about a quarter of the CPU on the next run.
 TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py
