@@ -1,20 +1,24 @@
-"""What the whole suite shares: the ``slow`` marker, and keeping expensive fixtures built once
-when the suite runs on several processes (``make test`` runs ``pytest -n 2``, pytest-xdist).
+"""What the whole suite shares: the ``slow`` marker, fixtures several modules build alike,
+and the order the tests are handed out when the suite runs on several processes (``make
+test`` runs ``pytest -n 2 --dist loadscope``, pytest-xdist).
 
-- A module- or session-scoped fixture is built once per process that runs one of its tests.
-  Under ``--dist loadgroup`` (the Makefile) the tests that use a session fixture of this file
-  are sent to one process together (an ``xdist_group`` named after the fixture), and so are
-  the tests of a module that uses a module-scoped fixture (a group named after the module):
-  each is built once, as in a one-process run; the other tests are spread one by one.
+- ``--dist loadscope`` sends each test module whole to one process, so a module- or
+  session-scoped fixture is built once per module, as in a one-process run (``--dist load``
+  would build a module's fixture on every process that runs one of its tests).
+  (``loadgroup`` would let other tests spread one by one, but pytest-xdist 3.8 cannot
+  rename the test ids of pytest 9.2, which it needs for it: the groups are ignored.)
 - Session fixtures here are what several modules build alike (``pages_db``); they are
   only read, never written.
 - A test is ``slow`` when it is marked so, or uses a fixture named in ``SLOW_FIXTURES``
   (each takes seconds to build: whole seasons, many seeded games). ``pytest -m "not slow"``
-  is the quick loop; ``make test`` runs everything.
+  is the quick loop; ``make test`` runs everything. On an xdist worker the modules that
+  hold a slow test are handed out first (``--no-loadscope-reorder`` keeps this order), so
+  that no long module starts last while the other process has nothing left to do.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -23,8 +27,6 @@ import pytest
 SLOW_FIXTURES = frozenset({
     "many_games",  # tests/rules/test_whole_games.py: 144 seeded games (6.00)
 })
-
-_SHARED_SCOPES = frozenset({"module", "class", "package", "session"})
 
 
 @pytest.fixture(scope="session")
@@ -36,27 +38,11 @@ def pages_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_db(tmp_path_factory.mktemp("pages") / "pages.db")
 
 
-def _group(item: pytest.Item) -> str | None:
-    """The xdist group of ``item``: the session fixtures of this file it uses, else its
-    module when it uses a fixture of the suite's own built once for several tests (not
-    pytest's or a plugin's, whose base id is empty: tmp_path_factory...), else none."""
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return None
-    shared = {name: defs[-1] for name, defs in info.name2fixturedefs.items()
-              if defs and defs[-1].baseid and defs[-1].scope in _SHARED_SCOPES}
-    here = sorted(name for name, d in shared.items() if d.baseid == "tests" and d.scope == "session")
-    if here:
-        return "+".join(here)
-    return item.nodeid.split("::")[0] if shared else None
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
+@pytest.hookimpl(tryfirst=True)  # before pytest's -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if SLOW_FIXTURES.intersection(item.fixturenames):
             item.add_marker(pytest.mark.slow)
-        group = _group(item) if xdist and not any(item.iter_markers("xdist_group")) else None
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # collecting on an xdist worker
+        slow = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow)  # stable
