@@ -19,8 +19,14 @@ run: $(STAMP)
 	$(BIN)/rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
 	$(BIN)/rinklog scoresheet --db rinklog.db $$($(BIN)/rinklog games --db rinklog.db --ids | head -n 1)
 
+# The whole suite on TEST_WORKERS processes (pytest-xdist; this machine has 2 cores), each
+# test module whole on one process, modules with slow tests first (tests/conftest.py).
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: pytest's rewritten test
+# modules (and those of every plugin it rewrites: hypothesis, syrupy...) are then cached in
+# __pycache__, and collecting takes about a quarter of the CPU on the next run.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_games.py

@@ -14,6 +14,7 @@ from syrupy.extensions.json import JSONSnapshotExtension
 from engine.bones.rulesets import RULESETS
 from events.bones import DiceRolled, Roll
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameEnded
+from events.errors import RinklogError
 from replay.tooling.games import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
@@ -42,7 +43,7 @@ def test_other_seed_other_stream(store):
 
 def test_game_id_already_present_is_refused(store):
     simulate(store, "HFX", "QUE", seed="7")
-    with pytest.raises(Exception, match="already in the database"):
+    with pytest.raises(RinklogError, match="already in the database"):
         simulate(store, "HFX", "QUE", seed="7")
     assert len(store.streams()) == 1
 

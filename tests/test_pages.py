@@ -32,14 +32,14 @@ from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
 from replay.tooling import merkle
 from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
-from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON, build_db
+from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory) -> Path:
-    return build_db(tmp_path_factory.mktemp("pages") / "pages.db")
+def db(pages_db: Path) -> Path:
+    return pages_db  # tests/conftest.py: built once for this module and the other pages tests
 
 
 def _game(db: Path, game_id: str):

@@ -22,7 +22,7 @@ from events.catalogue import open_store
 from projections.standings import build_standings
 from replay.cli import main
 from replay.reports.games import load_game
-from tests.pages_data import BONES, FACEOFF, SEASON, build_db
+from tests.pages_data import BONES, FACEOFF, SEASON
 
 BROWSER = next((found for name in ("chromium", "chromium-browser", "google-chrome")
                 if (found := shutil.which(name))), None)
@@ -34,8 +34,8 @@ WINDOW = (1200, 900)
 
 
 @pytest.fixture(scope="module")
-def db(tmp_path_factory) -> Path:
-    return build_db(tmp_path_factory.mktemp("browser") / "pages.db")
+def db(pages_db: Path) -> Path:
+    return pages_db  # tests/conftest.py: built once for this module and the other pages tests
 
 
 def chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:

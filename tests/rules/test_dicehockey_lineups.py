@@ -187,7 +187,10 @@ def test_10_anything_goes_but_c_a_defenseman_may_play_wing() -> None:
     state = at_window(new_state())
     team = state.home
     winger, defenseman = team.lines.forwards[0][0], team.lines.defense[0][0]
-    check_choice(state, rearranged(team, winger, defenseman))
+    swap = rearranged(team, winger, defenseman)
+    check_choice(state, swap)  # raises IllegalChoice were the defenseman refused the wing
+    evolve(state, swap)
+    assert on_ice(state, "home")["LW"] == defenseman and on_ice(state, "home")["LD"] == winger
 
 
 # --- who is on the ice ------------------------------------------------------------------
