@@ -37,6 +37,7 @@ from engine.dicehockey.cards import Team as DiceHockeyTeam
 from engine.dicehockey.rulesets import RULESETS as DICEHOCKEY_RULESETS
 from engine.matrix import explain as matrix_explain
 from engine.matrix import recheck as matrix_recheck
+from engine.matrix import seasons as matrix_seasons
 from engine.matrix.state import evolve as matrix_evolve
 from engine.matrix.state import initial_state as matrix_initial_state
 from events import bones as bones_events
@@ -85,6 +86,8 @@ class GameSystem:
     goal_event: type
     penalty_event: type
     play_starts: tuple[type, ...]
+    # an event's part in a play, for a page's play-by-play ("" for the shared events)
+    play_kind: Callable[[Any], str]
     # a game's events -> the games each ruling takes from a player's later season games
     # (an injury's games missed, a suspension), in order; None: the system's rulings all
     # end with the game, so a season's games never wait on each other for them
@@ -121,6 +124,7 @@ BONES = GameSystem(
     goal_event=bones_events.GoalScored,
     penalty_event=bones_events.PenaltyAssessed,
     # a face-off, an interception, a penalty shot: each starts a new play
+    play_kind=bones_explain.play_kind,
     play_starts=(bones_events.FaceoffRolled, bones_events.PuckIntercepted,
                  bones_events.PenaltyShotAwarded),
     # Hockey Bones 18.10: an injury lasts the game (G) or the period (P); 14.50-14.52: a
@@ -162,6 +166,7 @@ DICEHOCKEY = GameSystem(
     goal_event=dicehockey_events.GoalScored,
     penalty_event=dicehockey_events.PenaltyAssessed,
     # a face-off, a turnover, a dump: each starts a new possession
+    play_kind=dicehockey_explain.play_kind,
     play_starts=(dicehockey_events.FaceoffWon, dicehockey_events.TurnoverRolled,
                  dicehockey_events.PuckDumped),
     games_out=dicehockey_absences.games_out,  # 15 suspensions, 17 games missed
@@ -190,6 +195,11 @@ class SeasonSystem:
     check_lineage: Callable[[Any, Any, Any], Any]
     why: Callable[[Any, Any, dict[int, Any]], str]
     summary: Callable[[Any], dict[str, Any]]
+    # (season id, event) -> the id of the season game the event records, or None: a season
+    # receipt's leaves (replay/tooling/season_receipts.py)
+    season_game_id: Callable[[str, Any], str | None]
+    fold: Callable[[Any], Any]  # a season's events -> its state
+    standings: Callable[[Any], list[dict[str, Any]]]  # a state -> its standings rows
 
 
 MATRIX = SeasonSystem(
@@ -206,6 +216,9 @@ MATRIX = SeasonSystem(
     check_lineage=matrix_recheck.check_lineage,
     why=matrix_explain.why,
     summary=matrix_explain.summary,
+    season_game_id=matrix_seasons.season_game_id,
+    fold=matrix_recheck.fold,
+    standings=matrix_seasons.standings_rows,
 )
 
 SEASON_SYSTEMS: dict[str, SeasonSystem] = {MATRIX.name: MATRIX}

@@ -252,3 +252,22 @@ def roll_for(state: GameState) -> str:
     if step.side:
         return f"{what}, {_team(state, step.side)}"
     return what
+
+
+# What an event is in a play (whistle to whistle), for a page's play-by-play (one line a
+# play, replay/reports/games.py): "" leaves it to the events every system shares.
+_PLAY_KINDS: dict[type, str] = {
+    ev.LinesChanged: "change",  # drawn in the shift chart: ends shifts and starts others
+    ev.FaceoffRolled: "faceoff", ev.PuckPassed: "pass", ev.PuckIntercepted: "turnover",
+    ev.ShotTaken: "shot", ev.PlayStopped: "whistle", ev.GoalScored: "goal",
+    **dict.fromkeys((ev.PenaltyAssessed, ev.ShootoutAttempt, ev.PenaltyShotAwarded,
+                     ev.GoalieInjured), "key"),
+}
+
+
+def play_kind(event: Event) -> str:
+    """An event's part in a play: "faceoff", "pass", "turnover", "shot", "whistle", "goal",
+    "key" (told in the play's line), "change", "echo", or "" (the shared events decide)."""
+    if isinstance(event, ev.ActionResolved) and event.result in ("pass", "shot"):
+        return "echo"  # 8.00: the next line (the pass, the shot) tells it again
+    return _PLAY_KINDS.get(type(event), "")

@@ -260,3 +260,20 @@ def status(state: GameState) -> str:
     if short["home"] != short["away"]:
         strength += f", {home if short['home'] < short['away'] else away} power play"
     return f"{label} space {state.space}/{state.length} | {score} | {strength}"
+
+
+# What an event is in a play (whistle to whistle), for a page's play-by-play (one line a
+# play, replay/reports/games.py): "" leaves it to the events every system shares.
+_PLAY_KINDS: dict[type, str] = {
+    ev.LinesChanged: "change",  # drawn in the shift chart: ends shifts and starts others
+    ev.FaceoffWon: "faceoff", ev.PassRolled: "pass", ev.TurnoverRolled: "turnover",
+    ev.ShotTaken: "shot", ev.GoalScored: "goal",
+    **dict.fromkeys((ev.PenaltyAssessed, ev.PuckDumped, ev.ShootoutAttempt, ev.InjuryRolled,
+                     ev.FightRolled), "key"),
+}
+
+
+def play_kind(event: object) -> str:
+    """An event's part in a play: "faceoff", "pass", "turnover", "shot", "goal", "key"
+    (told in the play's line), "change", or "" (the shared events decide)."""
+    return _PLAY_KINDS.get(type(event), "")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.matrix.context import Referee
-from engine.matrix.standings import Record, records, tie_groups
+from engine.matrix.standings import Record, rank_key, records, tie_groups
 from engine.matrix.state import SeasonState
-from events.matrix import DivisionRanked, TeamAllowance
+from events.matrix import DivisionRanked, GamePlayed, TeamAllowance
 
 __all__ = ["Moves", "allowances", "cup_places", "moves", "next_wg", "parent_and_children", "rank_divisions",
            "season_records"]
@@ -31,6 +31,35 @@ def season_records(state: SeasonState) -> dict[str, Record]:
     for d in state.divisions:
         table.update(records(d.teams, games))
     return table
+
+
+def standings_rows(state: SeasonState, divisions: list[str] | None = None) -> list[dict]:
+    """Each division's table in 3.1.5 order (the final order once closed; before that full
+    ties by number), as ``matrix standings --json`` shows it; ``divisions``: only those."""
+    table = season_records(state)
+    rows = []
+    for d in state.divisions:
+        if divisions is not None and d.id not in divisions:
+            continue
+        order = state.final_order.get(d.id) or sorted(d.teams, key=lambda t: rank_key(table[t]))
+        for rank, team in enumerate(order, start=1):
+            r = table[team]
+            rows.append({"division": d.id, "rank": rank, "team": team,
+                         "name": state.teams[team].name, "points": r.points,
+                         "played": r.played, "wins": r.wins, "regular_wins": r.regular_wins,
+                         "draws": r.draws, "losses": r.losses,
+                         "extra_time_losses": r.extra_time_losses,
+                         "goals_for": r.goals_for, "goals_against": r.goals_against})
+    return rows
+
+
+def season_game_id(season_id: str, event: object) -> str | None:
+    """The id a season's game goes by outside its stream (a season receipt's leaf), for
+    the event that records it (``GamePlayed``); None for any other event."""
+    if not isinstance(event, GamePlayed):
+        return None
+    return (f"{season_id}:w{event.week:02d}:{event.competition}:"
+            f"{event.home.team}-{event.away.team}")
 
 
 def rank_divisions(ref: Referee) -> None:

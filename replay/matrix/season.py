@@ -16,8 +16,7 @@ from engine.matrix import referee, waiting
 from engine.matrix.dice import SeededDie
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS
 from engine.matrix.recheck import fold
-from engine.matrix.seasons import season_records
-from engine.matrix.standings import rank_key
+from engine.matrix.seasons import standings_rows
 from engine.matrix.state import COMPETITIONS, SeasonState, evolve
 from engine.matrix.table import check_table
 from events.errors import RinklogError, UnknownGame
@@ -210,19 +209,7 @@ def standings(store: EventStore, season_id: str, division: str | None = None
     if not divisions:
         raise RinklogError(f"--division: no {division!r} in {season_id} (divisions: "
                            f"{', '.join(d.id for d in state.divisions)})")
-    table = season_records(state)
-    rows = []
-    for d in divisions:
-        order = state.final_order.get(d.id) or sorted(d.teams, key=lambda t: rank_key(table[t]))
-        for rank, team in enumerate(order, start=1):
-            r = table[team]
-            rows.append({"division": d.id, "rank": rank, "team": team,
-                         "name": state.teams[team].name, "points": r.points,
-                         "played": r.played, "wins": r.wins, "regular_wins": r.regular_wins,
-                         "draws": r.draws, "losses": r.losses,
-                         "extra_time_losses": r.extra_time_losses,
-                         "goals_for": r.goals_for, "goals_against": r.goals_against})
-    return rows
+    return standings_rows(state, [d.id for d in divisions])
 
 
 def teams(store: EventStore, season_id: str) -> list[dict[str, Any]]:

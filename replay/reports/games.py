@@ -9,8 +9,6 @@ from typing import Any
 import msgspec
 
 from engine.systems import system_of
-from events import bones as bones_events
-from events import dicehockey as dice_events
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.store import EventStore
 from projections.scoresheet import Scoresheet
@@ -20,19 +18,6 @@ from projections.toi import Toi
 from replay.reports.game_page import GamePage, build_game_page
 from replay.reports.units import TimeUnit
 from replay.tooling.games import load_inputs, read_game
-
-# What each event is in a play (whistle to whistle), for the play-by-play's one line a
-# play: a face-off opens a play; passes, turnovers and shots are counted; goals, the rest
-# of KEY and the whistle are told in the line; every other line is the play's detail.
-FACEOFFS = (bones_events.FaceoffRolled, dice_events.FaceoffWon, PeriodStarted)
-PASSES = (bones_events.PuckPassed, dice_events.PassRolled)
-TURNOVERS = (bones_events.PuckIntercepted, dice_events.TurnoverRolled)
-SHOTS = (bones_events.ShotTaken, dice_events.ShotTaken)
-GOALS = (bones_events.GoalScored, dice_events.GoalScored)
-KEY = (*GOALS, bones_events.PenaltyAssessed, dice_events.PenaltyAssessed, bones_events.PlayStopped,
-       dice_events.PuckDumped, bones_events.ShootoutAttempt, dice_events.ShootoutAttempt,
-       bones_events.PenaltyShotAwarded, bones_events.GoalieInjured, dice_events.InjuryRolled,
-       dice_events.FightRolled, PeriodEnded, GameEnded)
 
 
 @dataclass(frozen=True)
@@ -50,25 +35,16 @@ class PlayLine:
     # "change" or "echo"
 
 
-def _kind(event: Any) -> str:
-    if isinstance(event, bones_events.ActionResolved) and event.result in ("pass", "shot"):
-        return "echo"  # Hockey Bones 8.00: the action came to a pass or a shot, which the
-        # next line (the pass, the shot) tells again with its passer or shooter
-    if isinstance(event, (bones_events.LinesChanged, dice_events.LinesChanged)):
-        return "change"  # drawn in the shift chart: each change ends shifts and starts others
-    if isinstance(event, FACEOFFS):
+def _kind(kind_of: Any, event: Any) -> str:
+    """What an event is in a play (whistle to whistle): its system's word for it
+    (``GameSystem.play_kind``), else a period's start opens a play and its end and the
+    game's are told in the line; every other event is the play's detail."""
+    kind = kind_of(event)
+    if kind:
+        return kind
+    if isinstance(event, PeriodStarted):
         return "faceoff"
-    if isinstance(event, PASSES):
-        return "pass"
-    if isinstance(event, TURNOVERS):
-        return "turnover"
-    if isinstance(event, SHOTS):
-        return "shot"
-    if isinstance(event, bones_events.PlayStopped):
-        return "whistle"
-    if isinstance(event, GOALS):
-        return "goal"
-    return "key" if isinstance(event, KEY) else "detail"
+    return "key" if isinstance(event, (PeriodEnded, GameEnded)) else "detail"
 
 
 def play_by_play(store: EventStore, events: list[Any], unit: TimeUnit) -> list[PlayLine]:
@@ -86,7 +62,7 @@ def play_by_play(store: EventStore, events: list[Any], unit: TimeUnit) -> list[P
         if text:
             now = system.summary(state)
             lines.append(PlayLine(period, unit.at(now["sequence"]), now["score"]["away"],
-                                  now["score"]["home"], text.strip(), _kind(event)))
+                                  now["score"]["home"], text.strip(), _kind(system.play_kind, event)))
     return lines
 
 

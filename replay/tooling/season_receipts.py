@@ -31,15 +31,14 @@ import msgspec
 import nacl.signing
 from msgspec import UNSET
 
-from engine.systems import system_of
+from engine.systems import SEASON_SYSTEMS, system_of
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
-from events.matrix import GamePlayed
 from events.store import EventStore
 from replay.leagues.ledger import recorded_games
-from replay.matrix import season as matrix
 from replay.tooling import merkle
 from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
+from replay.tooling.games import season_kinds
 from replay.tooling.receipts import ReceiptError, Signature, sign_receipt, verify_signature
 
 __all__ = ["InclusionProof", "SeasonAudit", "SeasonGame", "SeasonReceipt", "audit_season_receipt",
@@ -124,9 +123,10 @@ def season_leaves(store: EventStore, season: str) -> list[SeasonGame]:
     names it as added. A Matrix season: its ``GamePlayed`` events in stream order, each
     with the stream's hash there."""
     info = _season_info(store, season)
-    if info.system == matrix.SYSTEM:
-        return [SeasonGame(_matrix_game_id(season, row.event), row.hash)
-                for row in store.read(season) if isinstance(row.event, GamePlayed)]
+    refereed = SEASON_SYSTEMS.get(info.system)
+    if refereed is not None:
+        return [SeasonGame(game, row.hash) for row in store.read(season)
+                if (game := refereed.season_game_id(season, row.event)) is not None]
     games = {g.stream: g for g in store.streams(kind="game")
              if g.meta.get("season") == season and g.meta.get("parent") is None
              and "decided" in g.meta}
@@ -136,17 +136,14 @@ def season_leaves(store: EventStore, season: str) -> list[SeasonGame]:
     return [SeasonGame(g, games[g].head_hash) for g in order]
 
 
-def _matrix_game_id(season: str, game: GamePlayed) -> str:
-    return f"{season}:w{game.week:02d}:{game.competition}:{game.home.team}-{game.away.team}"
-
-
 def _season_info(store: EventStore, season: str):
     if not store.exists(season):
-        known = [s.stream for kind in ("season", matrix.KIND) for s in store.streams(kind=kind)]
+        known = [s.stream for kind in ("season", *sorted(season_kinds()))
+                 for s in store.streams(kind=kind)]
         raise UnknownGame(f"no season {season!r} in {store.path}"
                           + (f" (seasons: {', '.join(known)})" if known else ""))
     info = store.info(season)
-    if info.kind not in ("season", matrix.KIND):
+    if info.kind != "season" and info.kind not in season_kinds():
         raise RinklogError(f"{season} is a {info.kind} stream, not a season")
     return info
 
@@ -159,8 +156,10 @@ def _standings_digest(store: EventStore, season: str, system: str) -> str:
     """SHA-256 of the canonical JSON of the season's standings: a league season's stored
     ``rm_standings`` rows in rank order ("" when none are stored), a Matrix season's
     standings as ``matrix standings --json`` gives them (it stores none)."""
-    if system == matrix.SYSTEM:
-        return _digest(matrix.standings(store, season))
+    refereed = SEASON_SYSTEMS.get(system)
+    if refereed is not None:
+        events = [row.event for row in store.read(season)]
+        return _digest(refereed.standings(refereed.fold(events)))
     db = store.connection
     if not db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rm_standings'"
                       ).fetchone():
@@ -173,8 +172,8 @@ def _standings_digest(store: EventStore, season: str, system: str) -> str:
 
 def _now(store: EventStore, season: str) -> _SeasonNow:
     info = _season_info(store, season)
-    if info.system == matrix.SYSTEM:
-        system = matrix.SYSTEM
+    if info.system in SEASON_SYSTEMS:
+        system = info.system
     else:
         created = store.read(season, 1, 1)[0].event
         if not isinstance(created, SeasonCreated):
@@ -195,7 +194,7 @@ def season_receipt(store: EventStore, season: str,
     season's standings): a season with a failing stream gets no receipt."""
     _season_info(store, season)
     now = _now(store, season)
-    streams = [season] if now.system == matrix.SYSTEM else [season, *(g.game for g in now.games)]
+    streams = [season] if now.system in SEASON_SYSTEMS else [season, *(g.game for g in now.games)]
     for stream in streams:
         report = audit_game(store, stream)
         if report.failure is not None:
@@ -290,7 +289,7 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
     if all_streams:
         reports = audit_all(store, workers=workers)
     else:
-        streams = [receipt.season] + ([] if now.system == matrix.SYSTEM
+        streams = [receipt.season] + ([] if now.system in SEASON_SYSTEMS
                                       else [g.game for g in now.games])
         reports = [audit_game(store, s) for s in streams]
     findings = [*_season_findings(store, receipt, now, str(path)),
