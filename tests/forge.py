@@ -49,16 +49,9 @@ def replace_stream(path: Any, stream: str, events: Sequence[Any], *, kind: str =
     it held (if anything): the rows deleted behind rinklog's back, then written as the
     store writes a stream (the chain hashed from the genesis, the index derived from the
     events), so the forgery is as consistent as an honest stream. Returns its head."""
-    import sqlite3
-
     from replay.tooling.games import open_store
 
-    raw = sqlite3.connect(path)
-    raw.execute("DELETE FROM events WHERE stream_key=(SELECT key FROM streams WHERE stream=?)",
-                (stream,))
-    raw.execute("DELETE FROM streams WHERE stream=?", (stream,))
-    raw.commit()
-    raw.close()
+    delete_stream(path, stream)
     with open_store(path) as store:
         store.append(stream, list(events), 0, kind=kind, system=system,
                      meta=stream_index(events).meta)

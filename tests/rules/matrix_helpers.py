@@ -4,15 +4,28 @@ demo league), picks written as the text writes them, a week played."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from engine.matrix.dice import SeededDie
 from engine.matrix.referee import open_season, play_week
 from engine.matrix.state import SeasonState, evolve, initial_state
 from events.matrix import GamePlayed, Pick, PicksSent, RefereeDrawsEntered, RefereeOnr
+from replay.cli.app import main
 from replay.matrix.files import season_opened
 
 __all__ = ["game", "new_season", "pick", "play", "side"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+WEEK1 = ROOT / "fixtures" / "matrix" / "examples" / "week1-picks.toml"
+
+
+def run(capsys: Any, *argv: str) -> tuple[int, str, str]:
+    """``rinklog ARGV``: its exit code, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def new_season(league: str = "example", seed: str = "t", **changes: Any) -> SeasonState:

@@ -11,18 +11,8 @@ import pytest
 
 from engine.matrix.state import WEEKS
 from events.matrix import BonusDrawn
-from replay.cli.app import main
-from tests.rules.matrix_helpers import new_season
+from tests.rules.matrix_helpers import ROOT, WEEK1, new_season, run
 from tests.rules.matrix_season import season_events
-
-ROOT = Path(__file__).resolve().parents[2]
-WEEK1 = ROOT / "fixtures" / "matrix" / "examples" / "week1-picks.toml"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -15,17 +15,7 @@ from engine.matrix.games import Fixture, play_game
 from engine.matrix.goals import Entry
 from engine.matrix.state import evolve
 from events.matrix import DieRolled, RefereeCupDrawsEntered, RefereeDrawsEntered
-from replay.cli.app import main
-from tests.rules.matrix_helpers import new_season
-
-ROOT = Path(__file__).resolve().parents[2]
-WEEK1 = ROOT / "fixtures" / "matrix" / "examples" / "week1-picks.toml"
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.rules.matrix_helpers import WEEK1, new_season, run
 
 
 def _open(capsys, tmp_path: Path, league: str = "example") -> tuple[list[str], str]:
