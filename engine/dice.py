@@ -1,90 +1,35 @@
-"""Dice: the Hockey Bones roll, dice ranges (3.20) and the dice sources.
+"""Dice every game system shares: the dice sources and the seeded derivation.
 
-A *source* hands the game loop one four-dice roll at a time. Rules never roll: they
+A *source* hands the game loop one roll at a time, of whatever dice the game's system
+throws: seeded (:class:`SeededDice`, over the system's derivation, itself a reading of
+:func:`derive_faces`), typed by a person (:class:`ManualDice`, through the system's
+parser) or read back from a stream (:class:`RecordedDice`). Rules never roll: they
 receive the roll as an argument, so the same code serves seeded simulation, typed
-tabletop dice and replay of a recorded stream.
+tabletop dice and replay of a recorded stream. A system reads its own dice (Hockey Bones'
+four d6: engine/bones/dice.py; DICE Hockey's two d10: engine/dicehockey/dice.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-import msgspec
-
-from events.bones import Roll
 from events.errors import RollError
 
 __all__ = [
-    "DiceRange",
+    "DiceSchedule",
     "DiceSource",
     "ManualDice",
     "RecordedDice",
-    "Roll",
     "RollError",
     "SeededDice",
     "derive_faces",
-    "derive_roll",
-    "parse_roll",
+    "seed_for",
 ]
 
-_RANGE = re.compile(r"^\s*([1-6])-(\d{1,2})(?:\((\d)\))?\s*$")
-
-
-class DiceRange(msgspec.Struct, frozen=True):
-    """A dice roll range such as ``2-10`` or ``3-6(3)`` (3.20).
-
-    A roll is in range when its blue die is below ``blue``; or equals it with the white
-    total below ``white``; or equals both and, when a red limit is given, the red die is
-    at most ``red``.
-    """
-
-    blue: int
-    white: int
-    red: int | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> DiceRange:
-        match = _RANGE.match(text) if isinstance(text, str) else None
-        if match is None:
-            raise ValueError(f"not a dice range: {text!r} (expected like '2-10' or '3-6(3)')")
-        blue, white = int(match[1]), int(match[2])
-        red = int(match[3]) if match[3] is not None else None
-        if not 2 <= white <= 12:
-            raise ValueError(f"not a dice range: {text!r} (white total must be 2-12)")
-        if red is not None and not 1 <= red <= 6:
-            raise ValueError(f"not a dice range: {text!r} (red number must be 1-6)")
-        return cls(blue, white, red)
-
-    def contains(self, roll: Roll) -> bool:
-        if roll.blue != self.blue:
-            return roll.blue < self.blue
-        if roll.white != self.white:
-            return roll.white < self.white
-        return self.red is None or roll.red <= self.red
-
-    def __str__(self) -> str:
-        red = f"({self.red})" if self.red is not None else ""
-        return f"{self.blue}-{self.white}{red}"
-
-
-_FACES = frozenset("123456")
-
-
-def parse_roll(text: str) -> Roll:
-    """Read a roll typed as ``blue white white red``, e.g. ``3 4 2 6``."""
-    parts = text.replace(",", " ").split()
-    # Only the ASCII digits 1-6: str.isdigit() also takes '²' and '٣'.
-    if len(parts) != 4 or not all(p in _FACES for p in parts):
-        raise RollError(
-            f"not a roll: {text.strip()!r} (type four dice 1-6: blue white white red, e.g. 3 4 2 6)"
-        )
-    blue, w1, w2, red = (int(p) for p in parts)
-    return Roll(blue, (w1, w2), red)
-
+R = TypeVar("R")  # a system's roll (Hockey Bones' four d6, DICE Hockey's two d10...)
 
 # --- sources --------------------------------------------------------------------------
 
@@ -126,16 +71,6 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
         block += 1
 
 
-def derive_roll(seed: str, game_id: str, n: int) -> Roll:
-    """The n-th roll of a seeded Hockey Bones game: a pure function of (seed, game id, n).
-
-    Four d6 faces from :func:`derive_faces` (a byte below 252 gives ``byte % 6 + 1``), in
-    the order blue, white, white, red. See docs/dice.md.
-    """
-    blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
-    return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)
-
-
 DiceSchedule = list[tuple[int, "str | None"]]
 """Which seed derives roll n: ``[(from_roll, seed or None for typed dice), ...]`` in order
 (a game's own seed from roll 1, then each branch's switch)."""
@@ -150,30 +85,29 @@ def seed_for(schedule: DiceSchedule, n: int) -> str | None:
     return seed
 
 
-class SeededDice:
+class SeededDice(Generic[R]):
     """Deterministic dice: the same seed and game id give the same rolls anywhere."""
 
-    def __init__(self, seed: str, game_id: str,
-                 derive: Callable[[str, str, int], Any] = derive_roll) -> None:
+    def __init__(self, seed: str, game_id: str, derive: Callable[[str, str, int], R]) -> None:
         self.seed = seed
         self.game_id = game_id
-        self.derive = derive  # a game system's derivation (Hockey Bones' by default)
+        self.derive = derive  # the game system's derivation: (seed, game id, n) -> roll
 
-    def roll(self, n: int) -> Any:
+    def roll(self, n: int) -> R:
         return self.derive(self.seed, self.game_id, n)
 
 
-class ManualDice:
+class ManualDice(Generic[R]):
     """Rolls typed by a person, one line per roll (from a file or a prompt)."""
 
-    def __init__(self, lines: Iterable[str], origin: str = "input",
-                 parse: Callable[[str], Any] = parse_roll) -> None:
+    def __init__(self, lines: Iterable[str], origin: str,
+                 parse: Callable[[str], R]) -> None:
         self._lines: Iterator[str] = iter(lines)
         self.origin = origin
         self._line_no = 0
-        self.parse = parse  # a game system's typed-roll parser (Hockey Bones' by default)
+        self.parse = parse  # the game system's typed-roll parser (raises RollError)
 
-    def roll(self, n: int) -> Any:
+    def roll(self, n: int) -> R:
         for line in self._lines:
             self._line_no += 1
             text = line.split("#", 1)[0].strip()
@@ -186,13 +120,13 @@ class ManualDice:
         raise RollError(f"{self.origin}: ran out of rolls before the game ended (roll {n})")
 
 
-class RecordedDice:
-    """Rolls read back from a stream, for replay and branch."""
+class RecordedDice(Generic[R]):
+    """Rolls read back from a stream, for replay and branch: roll n is ``rolls[n - 1]``."""
 
-    def __init__(self, rolls: Iterable[Roll]) -> None:
-        self._rolls = list(rolls)
+    def __init__(self, rolls: Iterable[R]) -> None:
+        self._rolls: Sequence[R] = list(rolls)
 
-    def roll(self, n: int) -> Roll:
+    def roll(self, n: int) -> R:
         if n > len(self._rolls):
             raise RollError(f"recorded stream has only {len(self._rolls)} rolls; roll {n} asked")
         return self._rolls[n - 1]

@@ -29,5 +29,6 @@ class CorruptDatabase(RinklogError):
     """A database file that is not a rinklog store, or whose rows do not decode."""
 
 
-class AuditFailure(RinklogError):
-    """A stream whose hashes, dice or decisions do not check out."""
+class IllegalChoice(RinklogError):
+    """A coach choice a game system's rules do not allow, or one they owe and did not get;
+    the message names the rule (Hockey Bones 6.41, 14.60, 21.00; DICE Hockey 9-15, 22)."""

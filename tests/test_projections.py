@@ -352,6 +352,7 @@ def test_projections_commands(capsys, tmp_path: Path) -> None:
 
 
 def test_strength_labels_follow_a_three_on_three_overtime():
+    from engine.bones.dice import derive_roll
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
@@ -361,7 +362,7 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     checked = 0
     for n in range(40):
-        game = play_game(home, away, charts, game_id=f"l{n}", dice=SeededDice(str(n), f"l{n}"),
+        game = play_game(home, away, charts, game_id=f"l{n}", dice=SeededDice(str(n), f"l{n}", derive_roll),
                          seed=str(n), overtime_skaters=3)
         labels = build_penalties(game.events).to_json()["sequences"]
         played = [e for e in game.events if isinstance(e, SequencePlayed)]

@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from engine.bones.coach import DefaultCoach
-from engine.dice import derive_roll
+from engine.bones.dice import derive_roll
 from events.catalogue import open_store
 from events.errors import RinklogError
 from events.matrix import GamePlayed, WeekEnded

@@ -21,7 +21,8 @@ import pytest
 from forge import audit_forged, chained, delete_stream, rebuild_read_models, replace_stream
 
 from engine.bones.coach import CoachPolicy, DefaultCoach
-from engine.dice import SeededDice, derive_roll
+from engine.bones.dice import derive_roll
+from engine.dice import SeededDice
 from engine.systems import system_of
 from events.common import BranchStarted, GameCreated
 from events.errors import RinklogError
@@ -268,7 +269,7 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
         assert isinstance(created, GameCreated)
         home, away, charts = load_inputs(store, created)
         other = play_game(home, away, charts, game_id=game, seed="rigged",
-                          dice=SeededDice("rigged", game), season=created.season,
+                          dice=SeededDice("rigged", game, derive_roll), season=created.season,
                           number=created.number,
                           goalies=(created.home_goalie, created.away_goalie))
     _sql(path, (f"DELETE FROM events WHERE stream_key={KEY}", (game,)),
@@ -891,7 +892,7 @@ def test_a_table_game_swapped_for_the_seeded_simulation_is_named(ledger_db: Path
         honest = read_game(store, game)
         seed = game_seed("l", 3)
         forged = _played(store, honest[0], live=False, seed=seed, notes=[honest[1]],
-                         dice=SeededDice(seed, game))
+                         dice=SeededDice(seed, game, derive_roll))
     replace_stream(path, game, forged)
     rebuild_read_models(path)
     failures = _failing(path)
@@ -1005,7 +1006,7 @@ def test_a_season_game_resimulated_under_other_coach_habits_is_named(
     with open_store(path) as store:
         honest = read_game(store, game)
         coach = DefaultCoach(_OTHER_HABITS, _OTHER_HABITS)
-        told = _played(store, honest[0], live=False, seed=seed, dice=SeededDice(seed, game),
+        told = _played(store, honest[0], live=False, seed=seed, dice=SeededDice(seed, game, derive_roll),
                        notes=[honest[1], GameCoachSet(home=coach_habits((_OTHER_HABITS,) * 2)[0],
                                                       away=coach_habits((_OTHER_HABITS,) * 2)[1])],
                        coach=coach)

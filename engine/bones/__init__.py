@@ -1,5 +1,8 @@
 """The Hockey Bones rules engine: pure Python, which ``make compile`` may build with mypyc
-(tools/compile_engine.py, opt-in; the same events either way)."""
+(tests/bench/compile_engine.py, opt-in; the same events either way).
+
+``SYSTEM`` is the system's registration object (engine/bones/system.py), which
+engine/systems.py lists."""
 
 from __future__ import annotations
 
@@ -17,3 +20,7 @@ def refuse_stale_compiled_modules(here: Path = Path(__file__).parent) -> None:
 
 
 refuse_stale_compiled_modules()
+
+from engine.bones.system import SYSTEM  # noqa: E402  (after the check: it imports the rules)
+
+__all__ = ["SYSTEM", "refuse_stale_compiled_modules"]

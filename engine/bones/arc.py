@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.bones.cards import Skater
+from engine.bones.dice import DiceRange
 from engine.bones.penalties import make_call
 from engine.bones.state import ArcDraw, GameState, Retaliation, Step
-from engine.dice import DiceRange
 from events.bones import ArcChecked, AssistsAwarded, Roll
 
 RULES = {"assist": "21.10", "MI": "21.20", "MA": "21.20", "GM": "21.30"}

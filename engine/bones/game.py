@@ -3,13 +3,13 @@
 ``decide`` looks at the next step in ``state.queue`` and hands it, with its roll, to the
 module of that rule area. ``evolve`` applies one event to the state in place and returns
 it (like ``chess.Board.push``); folding a stream's events from ``initial_state`` rebuilds
-any moment of the game. ``steps`` is the one thin loop around them: it asks a dice source
-for rolls and a coach for choices, and yields everything as events.
+any moment of the game. The one game loop (engine/loop.py) runs them, with what
+engine/bones/system.py tells it of the coach's windows and choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import msgspec
 
@@ -38,14 +38,13 @@ from engine.bones.state import (
     Step,
     TeamState,
 )
-from engine.dice import DiceSource
 from events import bones as ev
 from events.base import Event
 from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
-from events.errors import RinklogError
+from events.errors import IllegalChoice
 
-MAX_STEPS = 200_000  # a guard: a real game takes a few thousand
+MAX_STEPS = 200_000  # the loop's guard: a real game takes a few thousand steps
 Decider = Callable[[GameState, Step, Roll], list]
 
 DECIDERS: dict[str, Decider] = {
@@ -80,10 +79,6 @@ DECIDERS: dict[str, Decider] = {
     "arc": arc.decide_arc,
     "arc_rest": arc.decide_arc_rest,
 }
-
-
-class IllegalChoice(RinklogError):
-    """A coach choice the rules do not allow (6.41, 15.00, 21.00)."""
 
 
 def decide(state: GameState, roll: Roll | None) -> list[Event]:
@@ -297,63 +292,3 @@ def check_choice(state: GameState, event: Event) -> None:
             bad = [p for p in shooters if p not in team.players or team.players[p].is_goalie]
             if not shooters or bad:
                 raise IllegalChoice(f"21.00: {side} shooters must be its skaters: {bad}")
-
-
-def steps(state: GameState, dice: DiceSource, coach: object,
-          coach_asked: bool = False) -> Iterator[list[Event]]:
-    """Play from ``state`` to the end, one step at a time: yield each batch of events as
-    it is applied (coach choices; then a roll and the decisions it brings).
-
-    The coach needs ``lines(state)`` and ``shootout(state)``; a coach with
-    ``tactics(state)`` is also asked for pressure offense or the checking game at each
-    stoppage (19.00, 20.00). ``coach_asked`` says the coach already had his say at the
-    current step (a game resumed just after his choices were stored).
-    """
-    tactics = getattr(coach, "tactics", None)
-    for _ in range(MAX_STEPS):
-        if state.finished:
-            return
-        step = state.queue[0]
-        if state.coach_window and step.kind in ("faceoff", "action") and not coach_asked:
-            choices: list[Event] = list(coach.lines(state))
-            for choice in choices:
-                check_choice(state, choice)
-                evolve(state, choice)
-            if tactics is not None and step.kind == "faceoff":
-                for choice in tactics(state):
-                    check_choice(state, choice)
-                    evolve(state, choice)
-                    choices.append(choice)
-            if choices:
-                yield choices
-        coach_asked = False
-        if step.kind in CHOICE_STEPS:
-            yield _choose(state, step, coach)
-            continue
-        batch: list[Event] = []
-        roll = None
-        if step.needs_roll:
-            n = state.rolls + 1
-            roll = dice.roll(n)
-            rolled = DiceRolled(n=n, roll=roll, purpose=step.kind)
-            evolve(state, rolled)
-            batch.append(rolled)
-        for event in decide(state, roll):
-            evolve(state, event)
-            batch.append(event)
-        yield batch
-    raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
-
-
-def _choose(state: GameState, step: Step, coach: object) -> list[Event]:
-    """A step that waits for the coach: shootout shooters (21.00), or the extra skater
-    of a delayed penalty (14.60), which comes as a line change putting a skater in G."""
-    choices: list[Event] = ([coach.shootout(state)] if step.kind == "shootout_order"
-                            else list(coach.lines(state)))
-    for choice in choices:
-        check_choice(state, choice)
-        evolve(state, choice)
-    if state.queue and state.queue[0] == step:
-        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach made no choice at "
-                            f"{step.kind} for {step.side or 'the game'}")
-    return choices

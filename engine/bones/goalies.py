@@ -6,12 +6,12 @@ from typing import NamedTuple
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.codes import parse_goalie_cell
+from engine.bones.dice import DiceRange
 from engine.bones.passing import resolve_interception
 from engine.bones.scoring import goal_events
 from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
 from engine.bones.stoppages import continue_or_stop
 from engine.bones.timing import fatigue_defense
-from engine.dice import DiceRange
 from events.bones import (
     ClearingChecked,
     GoalieInjured,

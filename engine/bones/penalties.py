@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from engine.bones.cards import Goalie, Skater
+from engine.bones.dice import DiceRange
 from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
-from engine.dice import DiceRange
 from events.bones import (
     BenchMinorChecked,
     BenchMinorScheduled,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.bones.dice import DiceRange
 from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
-from engine.dice import DiceRange
 from events.bones import PenaltyEnded, Roll, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 

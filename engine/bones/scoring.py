@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine.bones.cards import Goalie, Skater
+from engine.bones.dice import DiceRange
 from engine.bones.penalties import power_play_release, start_second_minor
 from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
-from engine.dice import DiceRange
 from events.bones import (
     AssistsAwarded,
     AssistsCounted,

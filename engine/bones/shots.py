@@ -7,12 +7,12 @@ from collections import Counter
 from fractions import Fraction
 
 from engine.bones.cards import Charts, Skater
+from engine.bones.dice import DiceRange
 from engine.bones.passing import resolve_interception
 from engine.bones.rulesets import RULESETS, Ruleset
 from engine.bones.scoring import goal_events
 from engine.bones.state import GameState, Step, other
 from engine.bones.stoppages import continue_or_stop
-from engine.dice import DiceRange
 from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
 PENALTY_SHOT_RANGE = "3-6"  # 10.60

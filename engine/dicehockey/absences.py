@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.state import GameState
 from events.base import Event
 from events.common import GameCreated, GamesOut
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
+from events.errors import IllegalChoice
 
 __all__ = ["ABSENT", "apply_absent", "games_out"]
 

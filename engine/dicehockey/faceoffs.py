@@ -4,12 +4,12 @@ gives the winning team's RD (even) or LD (odd) the puck."""
 
 from __future__ import annotations
 
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.lines import must_start_fourth, on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.state import GameState, Step
 from events.base import Event
 from events.dicehockey import FaceoffWon, Roll
+from events.errors import IllegalChoice
 
 HOME_WINS = 49  # 6: "the home team wins the face off on rolls of 00-49"
 

@@ -3,17 +3,16 @@
 ``decide`` looks at the next step (``state.queue[0]``) and hands it, with its roll, to
 the module of that rule area. ``evolve`` applies one event to the state in place and
 returns it; folding a stream's events from ``initial_state`` rebuilds any moment of the
-game. ``steps`` is the one engine loop, the same contract as Hockey Bones': it asks the
-coach at each window, a dice source for each roll, and yields every batch of events.
+game. The one game loop (engine/loop.py) runs them, with what engine/dicehockey/system.py
+tells it of the coaches' windows and choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import msgspec
 
-from engine.dice import DiceSource
 from engine.dicehockey import (
     faceoffs,
     passing,
@@ -25,7 +24,6 @@ from engine.dicehockey import (
 )
 from engine.dicehockey.absences import apply_absent
 from engine.dicehockey.cards import Charts, Team
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.lines import (
     apply_change,
     apply_lineup,
@@ -39,16 +37,10 @@ from engine.dicehockey.rulesets import OPTIONS, RULESETS
 from engine.dicehockey.state import CHOICE_STEPS, SIDES, GameState, Step, TeamState, other
 from events import dicehockey as ev
 from events.base import Event
-from events.common import (
-    FACEOFF_CREATED_FIELDS,
-    GameCreated,
-    GameEnded,
-    PeriodEnded,
-    PeriodStarted,
-)
-from events.errors import RinklogError
+from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
+from events.errors import IllegalChoice
 
-MAX_STEPS = 100_000  # a guard: a game takes a few hundred
+MAX_STEPS = 100_000  # the loop's guard: a game takes a few hundred steps
 WINDOW_STEPS = frozenset({"faceoff", "pass", "dump", "en_attempt"})
 Decider = Callable[[GameState, Step, ev.Roll | None], list]
 # The steps that wait for a coach, and the section that asks him.
@@ -77,8 +69,12 @@ DECIDERS: dict[str, Decider] = {
 }
 
 
-# GameCreated fields of Hockey Bones and FaceOff games, which a DICE Hockey game refuses
-FOREIGN_FIELDS = ("late_penalty_house_rule", *FACEOFF_CREATED_FIELDS)
+# The GameCreated fields a DICE Hockey game may set. It refuses any other that is not at
+# its default: another system's settings (Hockey Bones' house rule, FaceOff's options),
+# or overtime's (13: a playoff game is the option 'playoff').
+OWN_FIELDS = frozenset({"game_id", "ruleset", "ruleset_version", "home", "away",
+                        "charts_hash", "dice", "seed", "home_goalie", "away_goalie", "live",
+                        "season", "number", "options", "absent"})
 
 
 def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
@@ -234,9 +230,10 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     if ruleset is None:
         raise IllegalChoice(f"{created.ruleset!r} is not a DICE Hockey ruleset")
     options = frozenset(created.options or [])
-    foreign = [name for name in FOREIGN_FIELDS if getattr(created, name) not in (
-        msgspec.UNSET, False)] + [name for name, plain in (
-            ("overtime", True), ("overtime_skaters", 5)) if getattr(created, name) != plain]
+    foreign = [field.name for field in msgspec.structs.fields(GameCreated)
+               if field.name not in OWN_FIELDS and field.default is not msgspec.NODEFAULT
+               and getattr(created, field.name) not in (field.default, (
+                   False if field.default is msgspec.UNSET else field.default))]
     if foreign:
         raise IllegalChoice(f"{', '.join(foreign)}: not DICE Hockey settings (13: a playoff "
                             "game is the option 'playoff')")
@@ -324,63 +321,3 @@ def _goalie_fault(state: GameState, event: ev.GoalieChanged) -> str | None:
     if extra not in team.cards or extra in team.out or extra in on_ice(state, event.side).values():
         return f"22: {extra!r} is no free skater of {team.team.id} to add"
     return None
-
-
-# --- the engine loop --------------------------------------------------------------------
-
-def steps(state: GameState, dice: DiceSource, coach: object,
-          coach_asked: bool = False) -> Iterator[list[Event]]:
-    """Play from ``state`` to the end, yielding each batch of events as it is applied:
-    the coaches' choices at a window, then a roll and the decisions it brings.
-
-    The coach needs ``lines(state)`` (line changes, dumps, time outs, the goalie, the
-    lineup cards when 10 lets them be re-set; at a step that waits for him, who takes a
-    tied penalty, 15, or a delayed penalty's extra attacker, 22) and ``shootout(state)``.
-    ``coach_asked`` says the coach already had his say at the current step (a game resumed
-    just after his choices were stored).
-    """
-    for _ in range(MAX_STEPS):
-        if state.finished:
-            return
-        if state.coach_window and state.queue[0].kind in WINDOW_STEPS and not coach_asked:
-            choices: list[Event] = list(coach.lines(state))
-            for choice in choices:
-                check_choice(state, choice)
-                evolve(state, choice)
-            if choices:
-                yield choices
-        coach_asked = False
-        step = state.queue[0]
-        if step.kind in CHOICE_STEPS:
-            yield [_choose(state, step, coach)]
-            continue
-        batch: list[Event] = []
-        roll = None
-        if step.needs_roll:
-            n = state.rolls + 1
-            roll = dice.roll(n)
-            rolled = ev.DiceRolled(n=n, roll=roll, purpose=step.kind)
-            evolve(state, rolled)
-            batch.append(rolled)
-        for event in decide(state, roll):
-            evolve(state, event)
-            batch.append(event)
-        yield batch
-    raise RinklogError(f"game {state.game_id} did not end within {MAX_STEPS} steps")
-
-
-def _choose(state: GameState, step: Step, coach: object) -> Event:
-    """A step that waits for the coach: the shootout shooters (``coach.shootout``, 14), or
-    (``coach.lines``, its first choice) who takes a tied penalty (15) or a delayed
-    penalty's extra attacker (22)."""
-    if step.kind == "shootout_choice":
-        choice = coach.shootout(state)
-    else:
-        choices = list(coach.lines(state))
-        if not choices:
-            raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach made no choice at "
-                                f"{step.kind.replace('_', ' ')} for {step.side}")
-        choice = choices[0]
-    check_choice(state, choice)
-    evolve(state, choice)
-    return choice

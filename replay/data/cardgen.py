@@ -34,7 +34,7 @@ import msgspec
 
 from engine.bones.cards import Goalie, Lines, Skater, Team
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
-from engine.dice import DiceRange
+from engine.bones.dice import DiceRange
 from events.errors import CardError
 
 __all__ = ["DEMO_TUNING", "Tuning", "blocked_shot_ratings", "generate_league", "generate_team",

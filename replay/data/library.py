@@ -32,7 +32,7 @@ import msgspec
 from engine.bones.cards import ArcCards, Charts, Goalie, Skater, Team
 from engine.bones.coach import CoachPolicy
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
-from engine.dice import DiceRange
+from engine.bones.dice import DiceRange
 from events.errors import CardError, UnknownTeam
 
 __all__ = [

@@ -2,7 +2,7 @@
 that does not follow.
 
 The audit, resume and branch drive the same ``steps`` loop that sim and play drive, only
-fed from the stream itself: :class:`RecordedDice` hands the loop the recorded rolls and
+fed from the stream itself: :class:`CursorDice` hands the loop the recorded rolls and
 :class:`RecordedCoach` the recorded coach choices, and every batch the loop yields must
 equal the stream's next events, byte for byte. The rules re-decide every decision; coach
 choices are not re-decided but the loop checks them for legality as it does in play
@@ -108,8 +108,9 @@ class _Recording:
         return self.events[self.cursor]
 
 
-class RecordedDice:
-    """The loop's dice: the roll the stream records where the loop rolls."""
+class CursorDice:
+    """The loop's dice: the roll event at the refold's cursor, where the loop rolls (not
+    :class:`engine.dice.RecordedDice`, a list of rolls: this one diverges on any other event)."""
 
     def __init__(self, recording: _Recording) -> None:
         self.recording = recording
@@ -166,7 +167,7 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: An
     system = system_of(created.ruleset)
     state = system.initial_state(created, home, away, charts)
     rec = _Recording(events, system)
-    loop = system.steps(state, RecordedDice(rec),
+    loop = system.steps(state, CursorDice(rec),
                         coach if coach is not None else RecordedCoach(rec, then))
     last_was_choice = False
     while True:

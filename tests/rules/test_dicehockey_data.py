@@ -10,7 +10,8 @@ import msgspec
 import pytest
 import tomli_w
 
-from engine.dice import ManualDice, SeededDice, derive_faces, derive_roll
+from engine.bones.dice import derive_roll
+from engine.dice import ManualDice, SeededDice, derive_faces
 from engine.dicehockey import dice
 from engine.dicehockey.cards import Charts, band, fixed_point_faults
 from events.dicehockey import Roll

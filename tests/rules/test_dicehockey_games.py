@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.dice import RecordedDice, SeededDice
-from engine.dicehockey import game
+from engine.dicehockey import SYSTEM, game
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import derive_roll
 from engine.systems import find_system, system_of
@@ -42,7 +42,7 @@ def start(home: str, away: str, seed: str, game_id: str, options=None):
 @functools.cache
 def play(home: str, away: str, seed: str, options: tuple[str, ...] = ()):
     made, state = start(home, away, seed, f"{home}-{away}", list(options) or None)
-    batches = list(game.steps(state, SeededDice(seed, made.game_id, derive_roll),
+    batches = list(SYSTEM.steps(state, SeededDice(seed, made.game_id, derive_roll),
                               DefaultCoach()))
     return made, state, batches
 
@@ -88,7 +88,7 @@ def test_the_audit_drive_reproduces_every_batch(seed: str) -> None:
             return recorded.pop(state.rolls)[0]
 
     _, state = start("ALD", "BRK", seed, made.game_id)
-    again = list(game.steps(state, RecordedDice(rolls), Replaying()))
+    again = list(SYSTEM.steps(state, RecordedDice(rolls), Replaying()))
     assert again == batches
 
 
@@ -148,7 +148,7 @@ def test_every_decision_names_its_roll() -> None:
 
 def test_the_registry_finds_dice_hockey_and_its_loop() -> None:
     system = find_system("dicehockey")
-    assert system_of("dicehockey") is system and system.steps is game.steps
+    assert system_of("dicehockey") is system is SYSTEM and system.decide is game.decide
     assert system.roll_event is ev.DiceRolled and system.derive_roll("s", "g", 1) == \
         derive_roll("s", "g", 1)
     rolled = ev.DiceRolled(n=1, roll=ev.Roll(4, 3), purpose="faceoff")

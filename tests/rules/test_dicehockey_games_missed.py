@@ -12,11 +12,11 @@ import pytest
 
 from engine.dicehockey import game
 from engine.dicehockey.absences import games_out
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.lines import on_ice
 from engine.systems import SYSTEMS
 from events.common import Absent, GameCreated, GamesOut, TeamSheet
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
+from events.errors import IllegalChoice
 from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
 from replay.leagues.availability import Availability
 

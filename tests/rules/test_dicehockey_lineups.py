@@ -10,7 +10,7 @@ import pytest
 from dicehockey_support import carry, created, decide, new_state, pid, plain, rate
 
 from engine.dice import SeededDice
-from engine.dicehockey import game
+from engine.dicehockey import SYSTEM, game
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import derive_roll
 from engine.dicehockey.game import WINDOW_STEPS, IllegalChoice, check_choice, evolve
@@ -72,7 +72,7 @@ def play(seed: str, coach: DefaultCoach, home: str = "ALD", away: str = "BRK",
     made = created(game_id=f"{home}-{away}-{seed}", seed=seed, options=options)
     state = game.initial_state(made, find_dicehockey_team(home), find_dicehockey_team(away),
                                dicehockey_charts())
-    batches = list(game.steps(state, SeededDice(seed, made.game_id, derive_roll), coach))
+    batches = list(SYSTEM.steps(state, SeededDice(seed, made.game_id, derive_roll), coach))
     return [made, *(e for batch in batches for e in batch)]
 
 

@@ -16,7 +16,6 @@ from dicehockey_support import (
 )
 
 from engine.dicehockey.coach import DefaultCoach
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.game import DECIDERS, check_choice, evolve
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.penalties import tied
@@ -39,6 +38,7 @@ from events.dicehockey import (
     ShootoutAttempt,
     SuspensionRolled,
 )
+from events.errors import IllegalChoice
 
 
 def game():

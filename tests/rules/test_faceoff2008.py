@@ -15,12 +15,12 @@ from penalty_clock import Clock
 from engine.bones import actions, arc, goalies, penalties, scoring, shots
 from engine.bones.cards import ArcCard, ArcCards
 from engine.bones.coach import DefaultCoach
+from engine.bones.dice import DiceRange
 from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Retaliation, Scorer, Step
 from engine.bones.team_defense import team_defense
-from engine.dice import DiceRange
 from events.bones import (
     ActionResolved,
     ArcChecked,

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engine.dice import derive_roll
+from engine.bones.dice import derive_roll
 from engine.matrix.dice import Dice, SeededDie, derive_die
 from events.errors import RollError
 

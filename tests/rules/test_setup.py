@@ -56,6 +56,7 @@ def test_6_00_overtime_is_five_on_five_by_the_text_and_three_on_three_by_option(
 
 
 def test_6_00_three_on_three_overtime_games_play_to_the_end():
+    from engine.bones.dice import derive_roll
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
     from replay.tooling.games import play_game
@@ -63,7 +64,7 @@ def test_6_00_three_on_three_overtime_games_play_to_the_end():
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     seen_ot = 0
     for n in range(40):
-        game = play_game(home, away, charts, game_id=f"ot{n}", dice=SeededDice(str(n), f"ot{n}"),
+        game = play_game(home, away, charts, game_id=f"ot{n}", dice=SeededDice(str(n), f"ot{n}", derive_roll),
                          seed=str(n), overtime_skaters=3)
         ot = [e for e in game.events if isinstance(e, SequencePlayed) and e.period == 4]
         seen_ot += bool(ot)

@@ -11,8 +11,8 @@ import msgspec
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
+from engine.bones.dice import DiceRange
 from engine.bones.rulesets import RULESETS
-from engine.dice import DiceRange
 from events.common import FaceoffOptions
 from replay.data.library import (
     FIXTURES,

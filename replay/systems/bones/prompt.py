@@ -6,12 +6,13 @@ from __future__ import annotations
 import msgspec
 
 from engine.bones.coach import DefaultCoach
+from engine.bones.dice import parse_roll
 from engine.bones.explain import roll_for
-from engine.bones.game import IllegalChoice, check_choice
+from engine.bones.game import check_choice
 from engine.bones.lines import check_lines
 from engine.bones.state import TACTIC_RULES, GameState
-from engine.dice import parse_roll
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
+from events.errors import IllegalChoice
 from replay.systems.kit import Prompter, TableDice
 
 TACTICS = ("none", "pressure", "checking1", "checking2")

@@ -12,7 +12,6 @@ import msgspec
 
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import parse_roll
-from engine.dicehockey.errors import IllegalChoice
 from engine.dicehockey.explain import roll_for
 from engine.dicehockey.game import check_choice, evolve
 from engine.dicehockey.lines import LINEUP_WHEN, extra_attacker, rearranged, slots_for
@@ -29,6 +28,7 @@ from events.dicehockey import (
     ShootoutShootersChosen,
     TimeOutCalled,
 )
+from events.errors import IllegalChoice
 from replay.systems.kit import Prompter, TableDice
 
 HELP = ("enter = as shown (once you chose: done); 'none' = no change; 'lines home|away F D' "

@@ -1,0 +1,77 @@
+"""Hockey Bones (and FaceOff Hockey 2008, its second ruleset): the system's registration
+object, which engine/systems.py lists (docs/systems.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import loop
+from engine.bones import coach, explain, game
+from engine.bones.cards import Charts, Team, roster_entries
+from engine.bones.dice import derive_roll, parse_roll
+from engine.bones.rulesets import RULESETS
+from engine.bones.state import CHOICE_STEPS, GameState, Step
+from engine.registration import GameSystem
+from events import bones as ev
+from events.base import Event
+from events.bones import Roll
+
+
+def window_asks(step: Step, coach: object) -> Sequence[loop.Asker]:
+    """At a stoppage or a played sequence the coach changes lines (6.41); before a
+    face-off a coach with ``tactics`` also announces pressure offense or the checking game
+    (19.00, 20.00), after his line changes."""
+    tactics = getattr(coach, "tactics", None)
+    asks: list[loop.Asker] = [coach.lines]  # type: ignore[attr-defined]
+    if tactics is not None and step.kind == "faceoff":
+        asks.append(tactics)
+    return asks
+
+
+def choose(state: GameState, step: Step, coach: object) -> list[Event]:
+    """A step that waits for the coach: shootout shooters (21.00), or the extra skater
+    of a delayed penalty (14.60), which comes as a line change putting a skater in G."""
+    if step.kind == "shootout_order":
+        return [coach.shootout(state)]  # type: ignore[attr-defined]
+    return list(coach.lines(state))  # type: ignore[attr-defined]
+
+
+SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
+    name="bones",
+    title="Hockey Bones (and FaceOff Hockey 2008)",
+    rulesets=RULESETS,
+    event_type=ev.BonesEvent,
+    parse_roll=parse_roll,
+    derive_roll=derive_roll,
+    roll_event=ev.DiceRolled,
+    team_type=Team,
+    roster=roster_entries,
+    charts_type=Charts,
+    initial_state=game.initial_state,
+    decide=game.decide,
+    evolve=game.evolve,
+    check_choice=game.check_choice,
+    window_steps=frozenset({"faceoff", "action"}),
+    window_asks=window_asks,
+    choice_rules={kind: game.CHOICE_RULES[kind] for kind in CHOICE_STEPS},
+    choose=choose,
+    max_steps=game.MAX_STEPS,
+    choice_events=(ev.LinesChanged, ev.ShootoutOrderChosen, ev.TacticDeclared),
+    stoppage_choices=(ev.LinesChanged, ev.TacticDeclared),
+    line_change_event=ev.LinesChanged,
+    default_coach=coach.DefaultCoach,
+    why=explain.why,
+    describe=explain.describe,
+    roll_json=explain.roll_json,
+    summary=explain.summary,
+    roll_for=explain.roll_for,
+    status=explain.status,
+    goal_event=ev.GoalScored,
+    penalty_event=ev.PenaltyAssessed,
+    # a face-off, an interception, a penalty shot: each starts a new play
+    play_starts=(ev.FaceoffRolled, ev.PuckIntercepted, ev.PenaltyShotAwarded),
+    play_kind=explain.play_kind,
+    # Hockey Bones 18.10: an injury lasts the game (G) or the period (P); 14.50-14.52: a
+    # game misconduct, the rest of the game. Nothing is carried into later games.
+    games_out=None,
+)

@@ -1,0 +1,139 @@
+"""The one game loop every game system's rules run through (docs/systems.md, "The one loop").
+
+:func:`steps` plays from a state to the end of the game: at a coach window it asks the
+coach for his choices, checks and applies each; at a step that waits for a choice it asks
+the coach for that choice; at a rules step it rolls the dice (if the step needs a roll),
+records the roll as the system's roll event, then ``decide``\\s and ``evolve``\\s. It
+yields every batch of events as it is applied. ``sim``, ``play``, resume, ``branch`` and
+the audit all drive it, each with its own dice source and coach.
+
+What differs between systems is what the system supplies (:class:`LoopRules`): its rules,
+its roll event, the steps before which a coach has a window and what he is asked there,
+and its choice steps. The loop itself reads only the state's ``finished``, ``queue`` (the
+next step's ``kind``, ``side`` and ``needs_roll``), ``rolls``, ``coach_window`` and
+``game_id``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from engine.dice import DiceSource
+from events.base import Event
+from events.errors import IllegalChoice, RinklogError
+
+__all__ = ["Asker", "LoopRules", "LoopState", "LoopStep", "steps"]
+
+
+class LoopStep(Protocol):
+    """What the loop reads of a step in a state's queue."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def needs_roll(self) -> bool: ...
+
+
+class LoopState(Protocol):
+    """What the loop reads of a game's state (each system's state has more)."""
+
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def queue(self) -> Sequence[Any]: ...  # LoopSteps; the next step first
+    @property
+    def rolls(self) -> int: ...  # the rolls so far
+    @property
+    def coach_window(self) -> bool: ...  # the coach may change things before the next roll
+    @property
+    def game_id(self) -> str: ...
+
+
+Asker = Callable[[Any], Iterable[Event]]
+"""A coach's question at a window: ``(state) -> choices`` (``coach.lines``...)."""
+
+
+class LoopRules(Protocol):
+    """What a game system gives the loop (a :class:`engine.systems.GameSystem` is one)."""
+
+    @property
+    def decide(self) -> Callable[[Any, Any], list[Event]]: ...  # (state, roll or None)
+    @property
+    def evolve(self) -> Callable[[Any, Event], Any]: ...  # (state, event) -> state
+    @property
+    def check_choice(self) -> Callable[[Any, Event], None]: ...  # raises IllegalChoice
+    @property
+    def roll_event(self) -> Callable[..., Event]: ...  # (n=, roll=, purpose=) -> the roll event
+    @property
+    def window_steps(self) -> frozenset[str]: ...  # the steps a coach window comes before
+    # (state's step, coach) -> the coach's questions at a window, asked in order (each sees
+    # the state after the choices before it)
+    @property
+    def window_asks(self) -> Callable[[Any, Any], Sequence[Asker]]: ...
+    @property
+    def choice_rules(self) -> Mapping[str, str]: ...  # a step waiting for a choice -> rule
+    # (state, step, coach) -> the choices a choice step waits for, to be checked
+    @property
+    def choose(self) -> Callable[[Any, Any, Any], list[Event]]: ...
+    @property
+    def max_steps(self) -> int: ...  # a guard against a game that never ends
+
+
+def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
+          coach_asked: bool = False) -> Iterator[list[Event]]:
+    """Play from ``state`` to the end, one step at a time, yielding each batch of events
+    as it is applied: the coach's choices at a window; the choice a step waits for; or a
+    roll (its roll event) and the decisions it brings.
+
+    ``coach_asked`` says the coach already had his say at the current step (a game resumed
+    just after his choices were stored)."""
+    for _ in range(rules.max_steps):
+        if state.finished:
+            return
+        if state.coach_window and state.queue[0].kind in rules.window_steps \
+                and not coach_asked:
+            choices: list[Event] = []
+            for ask in rules.window_asks(state.queue[0], coach):
+                for choice in list(ask(state)):
+                    _apply_choice(rules, state, choice)
+                    choices.append(choice)
+            if choices:
+                yield choices
+        coach_asked = False
+        step = state.queue[0]
+        if step.kind in rules.choice_rules:
+            yield _choose(rules, state, step, coach)
+            continue
+        batch: list[Event] = []
+        roll = None
+        if step.needs_roll:
+            n = state.rolls + 1
+            roll = dice.roll(n)
+            rolled = rules.roll_event(n=n, roll=roll, purpose=step.kind)
+            rules.evolve(state, rolled)
+            batch.append(rolled)
+        for event in rules.decide(state, roll):
+            rules.evolve(state, event)
+            batch.append(event)
+        yield batch
+    raise RinklogError(f"game {state.game_id} did not end within {rules.max_steps} steps")
+
+
+def _apply_choice(rules: LoopRules, state: LoopState, choice: Event) -> None:
+    rules.check_choice(state, choice)
+    rules.evolve(state, choice)
+
+
+def _choose(rules: LoopRules, state: LoopState, step: LoopStep, coach: object) -> list[Event]:
+    """A step that waits for the coach: his choices, checked and applied; none is an
+    illegal choice (the rule that asks him is owed one)."""
+    choices = rules.choose(state, step, coach)
+    for choice in choices:
+        _apply_choice(rules, state, choice)
+    if not choices:
+        raise IllegalChoice(f"{rules.choice_rules[step.kind]}: the coach made no choice at "
+                            f"{step.kind.replace('_', ' ')} for {step.side or 'the game'}")
+    return choices
