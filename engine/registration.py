@@ -20,6 +20,7 @@ from engine import loop
 from engine.dice import DiceSource
 from events.base import Event
 from events.common import GameCreated, GamesOut, RosterEntry
+from events.league import SeasonCreated
 
 __all__ = ["GameSystem", "Ruleset", "SeasonSystem"]
 
@@ -101,6 +102,15 @@ class GameSystem(Generic[S, R, T, C]):
     # (an injury's games missed, a suspension), in order; None: the system's rulings all
     # end with the game, so a season's games never wait on each other for them
     games_out: Callable[[Sequence[Event]], list[GamesOut]] | None = None
+    # --- the system's own options beyond ``GameCreated.options`` (Hockey Bones: FaceOff's
+    # options and the late-penalty house rule, in GameCreated fields of their own): shared
+    # tooling reads and writes them only through these, never by field name
+    # an options value -> the GameCreated fields that record it ({} for none)
+    options_fields: Callable[[Any], dict[str, object]] = lambda options: {}
+    # a GameCreated -> the system's option fields it records (those set)
+    options_of: Callable[[GameCreated], dict[str, object]] = lambda created: {}
+    # a season's SeasonCreated -> the options value each of its games is created with
+    league_options: Callable[[SeasonCreated], Any] = lambda season: None
 
     def steps(self, state: S, dice: DiceSource, coach: object,
               coach_asked: bool = False) -> Iterator[list[Event]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from events.base import Event
 from events.common import (
@@ -27,6 +27,7 @@ from events.common import (
     SeasonGameOpened,
     Side,
 )
+from events.formats import raw_field, raw_value
 
 Die = Annotated[int, Meta(ge=1, le=6)]
 
@@ -376,6 +377,62 @@ class ShootoutAttempt(Event, frozen=True):
     scored: bool
     roll: int
     rule: str
+
+
+# --- FaceOff 2008's options (a game's GameCreated fields, a league's SeasonCreated) ---
+
+class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """FaceOff 2008's options of a game or league (all off by default): the optional rules
+    17.000-20.000, the ARC cards (21.000), and a draft league's NHL bench-penalty range
+    (6.00). A game records them in its GameCreated fields named ``faceoff_*``."""
+
+    fatigue: bool = False  # 17.000
+    injuries: bool = False  # 18.000
+    pressure_offense: bool = False  # 19.000
+    checking_game: bool = False  # 20.000
+    arc_cards: bool = False  # 21.000
+    nhl_bench_range: str = ""  # 6.00, draft leagues
+    nhl_gm_range: str = ""  # 14.51, draft leagues
+
+    def created_fields(self) -> dict[str, bool | str]:
+        """The GameCreated fields that record these options; an option that is off is
+        left out (UNSET), so it adds nothing to the event's bytes."""
+        fields: dict[str, bool | str] = {
+            f"faceoff_{name}": True for name in _FACEOFF_FLAGS if getattr(self, name)}
+        for name in _FACEOFF_RANGES:
+            if getattr(self, name):
+                fields[name] = getattr(self, name)
+        return fields
+
+    @property
+    def any(self) -> bool:
+        return self != FaceoffOptions()
+
+
+NO_FACEOFF_OPTIONS = FaceoffOptions()
+
+_FACEOFF_FLAGS = ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
+_FACEOFF_RANGES = ("nhl_bench_range", "nhl_gm_range")
+FACEOFF_CREATED_FIELDS = (*(f"faceoff_{name}" for name in _FACEOFF_FLAGS), *_FACEOFF_RANGES)
+"""Every GameCreated field that may record a FaceOff option (see ``created_fields``)."""
+
+
+def faceoff_options(field: msgspec.Raw | UnsetType) -> FaceoffOptions:
+    """The FaceOff options a season records (``SeasonCreated.faceoff``: UNSET for none),
+    which each of its games is created with."""
+    return NO_FACEOFF_OPTIONS if field is UNSET else raw_value(field, FaceoffOptions)
+
+
+def faceoff_field(options: FaceoffOptions, format: int) -> msgspec.Raw | UnsetType:
+    """``SeasonCreated.faceoff`` of a season with these options, in the season stream's
+    payload ``format``: UNSET when none is on, so other seasons' bytes are unchanged."""
+    return raw_field(options, format) if options.any else UNSET
+
+
+def faceoff_created(created: GameCreated) -> dict[str, bool | str]:
+    """The FaceOff options a game records, by GameCreated field (those that are set)."""
+    return {name: value for name in FACEOFF_CREATED_FIELDS
+            if (value := getattr(created, name)) is not UNSET}
 
 
 BonesEvent = (

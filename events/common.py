@@ -33,42 +33,6 @@ class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     roster: list[RosterEntry]
 
 
-class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """FaceOff 2008's options of a game or league (all off by default): the optional rules
-    17.000-20.000, the ARC cards (21.000), and a draft league's NHL bench-penalty range
-    (6.00). A game records them in its GameCreated fields named ``faceoff_*``."""
-
-    fatigue: bool = False  # 17.000
-    injuries: bool = False  # 18.000
-    pressure_offense: bool = False  # 19.000
-    checking_game: bool = False  # 20.000
-    arc_cards: bool = False  # 21.000
-    nhl_bench_range: str = ""  # 6.00, draft leagues
-    nhl_gm_range: str = ""  # 14.51, draft leagues
-
-    def created_fields(self) -> dict[str, bool | str]:
-        """The GameCreated fields that record these options; an option that is off is
-        left out (UNSET), so it adds nothing to the event's bytes."""
-        fields: dict[str, bool | str] = {
-            f"faceoff_{name}": True for name in _FACEOFF_FLAGS if getattr(self, name)}
-        for name in _FACEOFF_RANGES:
-            if getattr(self, name):
-                fields[name] = getattr(self, name)
-        return fields
-
-    @property
-    def any(self) -> bool:
-        return self != FaceoffOptions()
-
-
-NO_FACEOFF_OPTIONS = FaceoffOptions()
-
-_FACEOFF_FLAGS = ("fatigue", "injuries", "pressure_offense", "checking_game", "arc_cards")
-_FACEOFF_RANGES = ("nhl_bench_range", "nhl_gm_range")
-FACEOFF_CREATED_FIELDS = (*(f"faceoff_{name}" for name in _FACEOFF_FLAGS), *_FACEOFF_RANGES)
-"""Every GameCreated field that may record a FaceOff option (see ``created_fields``)."""
-
-
 class Absent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A player of a season game's team who is not dressed for it: ruled out of his team's
     next games by an event of its earlier season game ``game`` (DICE Hockey: an injury's
@@ -105,14 +69,17 @@ class GameCreated(Event, frozen=True):
     home_goalie: str = ""  # the starting goalies, a coach choice (4.00); "" = the first listed
     away_goalie: str = ""
     overtime_skaters: int = 5  # 5 per the text (6.00); 3 for a league's 3-on-3 overtime
-    # The quick reference's late-penalty house rule, an option of the game (off by default).
+    # Hockey Bones': the quick reference's late-penalty house rule, an option of the game
+    # (off by default). Read through the Bones system (engine/bones/system.py).
     late_penalty_house_rule: bool = False
     # A game played at the table (``rinklog play``): the only kind that may stop unfinished.
     live: bool = False
     # A game of a season: the season stream's id and the game's number in its schedule.
     season: str = ""
     number: int = 0
-    # FaceOff 2008's optional rules (17.000-21.000), turned on when the game is created.
+    # Hockey Bones' (its ruleset FaceOff 2008's) optional rules (17.000-21.000), turned on
+    # when the game is created: events.bones.FaceoffOptions writes them, and the Bones
+    # system reads them (engine/bones/system.py); shared code never names them.
     # UNSET (off) is left out of the event's bytes, so games without them, and every
     # Hockey Bones game, encode exactly as before these fields existed.
     faceoff_fatigue: bool | UnsetType = UNSET

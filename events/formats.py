@@ -44,7 +44,8 @@ from msgspec import UNSET
 from events.base import tag_of
 
 __all__ = ["FORMATS", "JSON", "MSGPACK", "NEW_STREAM_FORMAT", "check_format", "decoder",
-           "encode_events", "encoder", "event_fields", "same_event", "struct_classes"]
+           "encode_events", "encoder", "event_fields", "raw_field", "raw_value", "same_event",
+           "struct_classes"]
 
 MSGPACK = 1
 JSON = 2
@@ -85,6 +86,10 @@ class _Plan:
     tag: tuple[Any, ...]  # (tag,) for a tagged class, else ()
     flat: bool  # no field needs converting: the tuple of fields is the array
     unset: frozenset[str]  # the fields that may be UNSET
+    raw: frozenset[str] = frozenset()  # of those, the msgspec.Raw ones (null: ``_NULL``)
+
+
+_NULL = msgspec.Raw(b"null")  # an UNSET msgspec.Raw field in format 2 (a Raw is no union)
 
 
 _PLANS: dict[type, _Plan] = {}  # each class's, made once
@@ -138,6 +143,9 @@ def _new_plan(cls: type) -> _Plan:
         tp = _rewritten(f.type, cls)
         if f.default is UNSET:
             kinds = [a for a in typing.get_args(tp) if a is not msgspec.UnsetType]
+            if kinds == [msgspec.Raw]:  # bytes kept verbatim (events.league.SeasonCreated)
+                spec.append((f.name, msgspec.Raw, _NULL))
+                continue
             if type(None) in kinds:  # null must mean UNSET, and only that
                 raise TypeError(f"{cls.__name__}.{f.name}: a field that may be UNSET cannot "
                                 "also be None in payload format 2")
@@ -152,7 +160,8 @@ def _new_plan(cls: type) -> _Plan:
         cls.__name__, spec, array_like=True, tag=config.tag, frozen=True,
         forbid_unknown_fields=True, kw_only=True, module=__name__)
     flat = not unset and not any(_type_needs_mirror(f.type) for f in fields)
-    return _Plan(cls, mirror, tag, flat, unset)
+    raw = frozenset(name for name, tp, *_ in spec if tp is msgspec.Raw and name in unset)
+    return _Plan(cls, mirror, tag, flat, unset, raw)
 
 
 def _encode_json(event: Any) -> bytes:
@@ -165,6 +174,9 @@ def _encode_json(event: Any) -> bytes:
     while end and values[end - 1] is UNSET:  # trailing UNSET fields are left out
         end -= 1
     given = [None if v is UNSET else v for v in values[:end]]
+    if plan.raw:
+        given = [_NULL if v is None and name in plan.raw else v
+                 for name, v in zip(plan.cls.__struct_fields__, given, strict=False)]
     mirror = msgspec.convert([*plan.tag, *given], plan.mirror, from_attributes=True)
     return _JSON_ENCODER.encode((*plan.tag, *_astuple(mirror)[:end]))
 
@@ -174,11 +186,14 @@ def _from_mirror(plan: _Plan) -> Callable[[Any], Any]:
     cls, names = plan.cls, plan.cls.__struct_fields__
     if plan.flat and _positional(cls):
         return lambda mirror: cls(*_astuple(mirror))
-    unset = plan.unset
+    unset, raw = plan.unset, plan.raw
 
     def convert(mirror: Any) -> Any:
         given = {name: value for name, value in zip(names, _astuple(mirror), strict=True)
                  if value is not None or name not in unset}
+        for name in raw:  # a Raw field's null is UNSET
+            if given.get(name) == _NULL:
+                del given[name]
         return msgspec.convert(given, cls, from_attributes=True)
     return convert
 
@@ -240,8 +255,51 @@ def encode_events(events: Iterable[Any], format: int | None = None
 
 def same_event(a: Any, b: Any) -> bool:
     """Whether two events are the same, whichever order their dicts were built in (their
-    format-2 bytes are equal; a tuple and a list of the same items are alike)."""
-    return _encode_json(a) == _encode_json(b)
+    format-2 bytes are equal; a tuple and a list of the same items are alike), and
+    whichever format a ``msgspec.Raw`` field of theirs was read from."""
+    return _encode_json(_raw_in_json(a)) == _encode_json(_raw_in_json(b))
+
+
+# --- msgspec.Raw fields: a value whose type the event's module does not name --------------
+# An event class may hold a value of a type it must not import (events.league.SeasonCreated
+# holds a game system's league options) as ``msgspec.Raw | UnsetType``: the bytes are kept
+# verbatim, so a stream re-encodes byte for byte in either format, and the module that
+# owns the type writes and reads them here (events.bones: FaceOff's options).
+
+def raw_field(value: Any, format: int) -> msgspec.Raw:
+    """``value`` (a Struct) as a ``msgspec.Raw`` field holds it in an event of ``format``:
+    the bytes it would have as a field of that type (format 2: its array)."""
+    if check_format(format) == MSGPACK:
+        return msgspec.Raw(_MSGPACK_ENCODER.encode(value))
+    mirror = _plan(type(value)).mirror
+    if mirror is not type(value):
+        value = msgspec.convert(value, mirror, from_attributes=True)
+    return msgspec.Raw(_JSON_ENCODER.encode(value))
+
+
+def raw_value(raw: msgspec.Raw, model: Any) -> Any:
+    """The ``model`` value a ``msgspec.Raw`` field holds, in whichever format it was read
+    (format 2's array starts ``[``; format 1's map never does)."""
+    content = bytes(raw)
+    if not content.startswith(b"["):
+        return msgspec.msgpack.decode(content, type=model)
+    plan = _plan(model)
+    mirror = msgspec.json.decode(content, type=plan.mirror)
+    return mirror if plan.mirror is model else _from_mirror(plan)(mirror)
+
+
+def _raw_in_json(event: Any) -> Any:
+    """``event`` with every ``msgspec.Raw`` field read from format 1 in format 2's bytes
+    (a map of plain values becomes the array of its values, in their order)."""
+    plan = _PLANS.get(type(event)) or _plan(type(event))
+    changes = {}
+    for name in plan.raw:
+        value = getattr(event, name)
+        if value is not UNSET and not bytes(value).startswith(b"["):
+            held = msgspec.msgpack.decode(bytes(value))
+            changes[name] = msgspec.Raw(_JSON_ENCODER.encode(
+                list(held.values()) if isinstance(held, dict) else held))
+    return msgspec.structs.replace(event, **changes) if changes else event
 
 
 def event_fields(cls: type) -> list[str]:

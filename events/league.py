@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Raw, UnsetType
 
 from events.base import Event
-from events.common import CoachSetting, FaceoffOptions, GameCoachSet, SeasonGameOpened
+from events.common import CoachSetting, GameCoachSet, SeasonGameOpened
 
 __all__ = ["GAME_NOTES", "GameCoachSet", "SeasonCoachSet", "SeasonCreated", "SeasonGameOpened",
            "SeasonGameRecorded", "SeasonTableGameStarted"]
@@ -30,9 +30,12 @@ class SeasonCreated(Event, frozen=True):
     divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
     overtime_skaters: int = 5  # the league's options, which every game of it records too
     late_penalty_house_rule: bool = False
-    # The league's ruleset and FaceOff options; UNSET for Hockey Bones (unchanged bytes).
+    # The league's ruleset and its game system's league options (UNSET: none, unchanged
+    # bytes). The options are FaceOff's (events.bones.FaceoffOptions), kept as the bytes
+    # of the stream's payload format so that this module names no system's types: the
+    # Bones system writes and reads them (events.bones.faceoff_field, faceoff_options).
     ruleset: str | UnsetType = UNSET
-    faceoff: FaceoffOptions | UnsetType = UNSET
+    faceoff: Raw | UnsetType = UNSET
     # Another system's optional rules, by name, which every game records (UNSET: none).
     options: list[str] | UnsetType = UNSET
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.bones.rulesets import RULESETS
-from events.bones import DiceRolled, Roll
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameEnded
+from events.bones import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, Roll
+from events.common import GameEnded
 from events.errors import RinklogError
 from replay.tooling.games import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck

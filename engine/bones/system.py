@@ -14,7 +14,9 @@ from engine.bones.state import CHOICE_STEPS, GameState, Step
 from engine.registration import GameSystem
 from events import bones as ev
 from events.base import Event
-from events.bones import Roll
+from events.bones import FaceoffOptions, Roll, faceoff_created, faceoff_options
+from events.common import GameCreated
+from events.league import SeasonCreated
 
 
 def window_asks(step: Step, coach: object) -> Sequence[loop.Asker]:
@@ -34,6 +36,22 @@ def choose(state: GameState, step: Step, coach: object) -> list[Event]:
     if step.kind == "shootout_order":
         return [coach.shootout(state)]  # type: ignore[attr-defined]
     return list(coach.lines(state))  # type: ignore[attr-defined]
+
+
+def options_fields(options: FaceoffOptions) -> dict[str, object]:
+    """The GameCreated fields recording a game's FaceOff options (those on)."""
+    return dict(options.created_fields())
+
+
+def options_of(created: GameCreated) -> dict[str, object]:
+    """The FaceOff options and the late-penalty house rule a game records (those set)."""
+    house = {"late_penalty_house_rule": True} if created.late_penalty_house_rule else {}
+    return {**faceoff_created(created), **house}
+
+
+def league_options(season: SeasonCreated) -> FaceoffOptions:
+    """The FaceOff options each game of a season is created with."""
+    return faceoff_options(season.faceoff)
 
 
 SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
@@ -74,4 +92,9 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     # Hockey Bones 18.10: an injury lasts the game (G) or the period (P); 14.50-14.52: a
     # game misconduct, the rest of the game. Nothing is carried into later games.
     games_out=None,
+    # FaceOff 2008's options (17.000-21.000, NHL ranges 6.00 and 14.51) and the quick
+    # reference's late-penalty house rule, in GameCreated fields of their own
+    options_fields=options_fields,
+    options_of=options_of,
+    league_options=league_options,
 )

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.systems import system_of
-from events.common import FaceoffOptions
+from events.bones import FaceoffOptions
 from projections.systems import read_models
 from replay.leagues.league import LoadedLeague, load_league
 from replay.leagues.schedule import make_schedule

@@ -32,7 +32,7 @@ import msgspec
 from msgspec import Meta
 
 from engine.systems import SYSTEMS, system_of
-from events.common import FaceoffOptions
+from events.bones import FaceoffOptions
 from events.errors import CardError, RinklogError
 from replay.data.library import convert, read_toml, show_path
 from replay.systems import DraftRuleError, kit_for, kit_for_system

@@ -22,8 +22,9 @@ from msgspec import UNSET
 from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
+from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions, faceoff_field, faceoff_options
 from events.catalogue import LEAGUE
-from events.common import NO_FACEOFF_OPTIONS, Absent, FaceoffOptions, GamesOut
+from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events, same_event
 from events.league import SeasonCreated, SeasonTableGameStarted
@@ -249,7 +250,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                             late_penalty_house_rule=late_penalty_house_rule,
                             # UNSET for Hockey Bones, so its seasons' bytes are unchanged
                             ruleset=UNSET if ruleset == "bones" else ruleset,
-                            faceoff=faceoff if faceoff.any else UNSET,
+                            faceoff=faceoff_field(faceoff, formats.NEW_STREAM_FORMAT),
                             options=sorted(set(options)) if options else UNSET)
     if not store.exists(season_id):
         opening = opening_events(created, coach)
@@ -430,8 +431,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
                        goalies=goalies, overtime_skaters=season.overtime_skaters,
                        late_penalty_house_rule=season.late_penalty_house_rule,
                        season=season_id, number=number, live=True,
-                       faceoff=season.faceoff if season.faceoff is not UNSET
-                       else NO_FACEOFF_OPTIONS,
+                       faceoff=faceoff_options(season.faceoff),
                        options=season.options if season.options is not UNSET else (),
                        absent=availability.absent(number))
     if game.created.charts_hash != season.charts_hash:

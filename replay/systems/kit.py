@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from events.common import FaceoffOptions
+from events.bones import FaceoffOptions
 from events.errors import CardError, RollError
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures

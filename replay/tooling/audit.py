@@ -59,10 +59,9 @@ from msgspec import UNSET
 from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
 from events.base import Event, tag_of
+from events.bones import faceoff_created, faceoff_options
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
 from events.common import (
-    FACEOFF_CREATED_FIELDS,
-    NO_FACEOFF_OPTIONS,
     Absent,
     BranchStarted,
     GameCreated,
@@ -412,8 +411,7 @@ class _Audit:
             "overtime skaters": season.overtime_skaters,
             "late-penalty house rule": season.late_penalty_house_rule,
             "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
-            "FaceOff options": (season.faceoff if season.faceoff is not UNSET
-                                else NO_FACEOFF_OPTIONS).created_fields(),
+            "FaceOff options": faceoff_options(season.faceoff).created_fields(),
             "options": season.options,
         }
         got = {
@@ -423,8 +421,7 @@ class _Audit:
             "charts": created.charts_hash, "overtime skaters": created.overtime_skaters,
             "late-penalty house rule": created.late_penalty_house_rule,
             "ruleset": created.ruleset,
-            "FaceOff options": {name: value for name in FACEOFF_CREATED_FIELDS
-                                if (value := getattr(created, name)) is not UNSET},
+            "FaceOff options": faceoff_created(created),
             "options": created.options,
         }
         for key, value in want.items():

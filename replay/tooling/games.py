@@ -20,11 +20,10 @@ import msgspec
 from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
+from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.catalogue import open_store as open_store  # the one way to open a store
 from events.common import (
-    NO_FACEOFF_OPTIONS,
     Absent,
-    FaceoffOptions,
     GameCreated,
     GameEnded,
     TeamSheet,

@@ -23,7 +23,8 @@ from typing import Any, Protocol
 from engine.dice import DiceSchedule, DiceSource, ManualDice, seed_for
 from engine.systems import system_of
 from events.base import Event
-from events.common import NO_FACEOFF_OPTIONS, BranchStarted, FaceoffOptions, GameCreated, GameEnded
+from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
+from events.common import BranchStarted, GameCreated, GameEnded
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index

@@ -28,11 +28,12 @@ from events.bones import (
     BonesEvent,
     ClearingChecked,
     DiceRolled,
+    FaceoffOptions,
     LinesChanged,
     PuckIntercepted,
     TacticDeclared,
 )
-from events.common import FaceoffOptions, GameCreated, GameEnded
+from events.common import GameCreated, GameEnded
 from replay.data.library import default_charts, find_team, with_arc_cards
 
 

@@ -13,7 +13,7 @@ from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
 from engine.bones.rulesets import RULESETS
-from events.common import FaceoffOptions
+from events.bones import FaceoffOptions
 from replay.data.library import (
     FIXTURES,
     default_charts,
