@@ -111,6 +111,9 @@ class GameSystem(Generic[S, R, T, C]):
     options_of: Callable[[GameCreated], dict[str, object]] = lambda created: {}
     # a season's SeasonCreated -> the options value each of its games is created with
     league_options: Callable[[SeasonCreated], Any] = lambda season: None
+    # a season's SeasonCreated -> the option fields each of its games must record (what
+    # ``options_of`` of such a game gives: the audit holds them equal)
+    season_fields: Callable[[SeasonCreated], dict[str, object]] = lambda season: {}
 
     def steps(self, state: S, dice: DiceSource, coach: object,
               coach_asked: bool = False) -> Iterator[list[Event]]:

@@ -29,7 +29,7 @@ class SeasonCreated(Event, frozen=True):
     schedule: list[tuple[int, str, str]]  # (number, home, away)
     divisions: list[tuple[str, str, list[str]]] = []  # (conference, division, team ids)
     overtime_skaters: int = 5  # the league's options, which every game of it records too
-    late_penalty_house_rule: bool = False
+    late_penalty_house_rule: bool = False  # Hockey Bones' house rule (its system reads it)
     # The league's ruleset and its game system's league options (UNSET: none, unchanged
     # bytes). The options are FaceOff's (events.bones.FaceoffOptions), kept as the bytes
     # of the stream's payload format so that this module names no system's types: the

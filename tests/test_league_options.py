@@ -12,6 +12,7 @@ from msgspec import UNSET, UnsetType
 from engine.systems import SYSTEMS
 from events.base import Event
 from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions, faceoff_field, faceoff_options
+from events.common import GameCreated, TeamSheet
 from events.formats import FORMATS, decoder, encoder, same_event
 from events.league import SeasonCreated
 
@@ -65,3 +66,24 @@ def test_a_season_read_from_either_format_is_the_same_event(options: FaceoffOpti
     assert same_event(*seasons)
     assert not same_event(seasons[0], msgspec.structs.replace(
         seasons[0], faceoff=faceoff_field(FaceoffOptions(checking_game=True), 2)))
+
+
+@pytest.mark.parametrize("house", [False, True])
+@pytest.mark.parametrize("options", OPTIONS)
+def test_a_season_game_records_the_options_its_season_calls_for(options: FaceoffOptions,
+                                                                house: bool) -> None:
+    """The audit's check, through the system: a game of the season records exactly the
+    FaceOff options and house rule of its season (Hockey Bones' GameCreated fields)."""
+    bones = SYSTEMS["bones"]
+    season = SeasonCreated(*ARGS, late_penalty_house_rule=house,
+                           faceoff=faceoff_field(options, 2))
+    sheet = TeamSheet("HFX", "Halifax", "ab", [])
+    created = GameCreated("L-s-0001", "faceoff2008", 1, sheet, sheet, "cc", "seeded",
+                          seed="s", late_penalty_house_rule=house,
+                          **bones.options_fields(bones.league_options(season)))
+    assert bones.options_of(created) == bones.season_fields(season)
+    assert ("late_penalty_house_rule" in bones.options_of(created)) is house
+    assert len(bones.options_of(created)) == house + sum(
+        1 for name in ("fatigue", "injuries", "arc_cards", "nhl_bench_range", "nhl_gm_range")
+        if getattr(options, name))
+    assert SYSTEMS["dicehockey"].season_fields(season) == {}

@@ -54,6 +54,12 @@ def league_options(season: SeasonCreated) -> FaceoffOptions:
     return faceoff_options(season.faceoff)
 
 
+def season_fields(season: SeasonCreated) -> dict[str, object]:
+    """The option fields each game of a season records (its ``options_of``)."""
+    house = {"late_penalty_house_rule": True} if season.late_penalty_house_rule else {}
+    return {**league_options(season).created_fields(), **house}
+
+
 SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     name="bones",
     title="Hockey Bones (and FaceOff Hockey 2008)",
@@ -97,4 +103,5 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     options_fields=options_fields,
     options_of=options_of,
     league_options=league_options,
+    season_fields=season_fields,
 )
