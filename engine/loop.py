@@ -23,7 +23,7 @@ from engine.dice import DiceSource
 from events.base import Event
 from events.errors import IllegalChoice, RinklogError
 
-__all__ = ["Asker", "LoopRules", "LoopState", "LoopStep", "steps"]
+__all__ = ["Asker", "LoopRules", "LoopState", "LoopStep", "RollEvent", "steps"]
 
 
 class LoopStep(Protocol):
@@ -52,6 +52,12 @@ class LoopState(Protocol):
     def game_id(self) -> str: ...
 
 
+class RollEvent(Protocol):
+    """The event that records the n-th roll of a game, and what it was rolled for."""
+
+    def __call__(self, *, n: int, roll: Any, purpose: str) -> Event: ...
+
+
 Asker = Callable[[Any], Iterable[Event]]
 """A coach's question at a window: ``(state) -> choices`` (``coach.lines``...)."""
 
@@ -66,7 +72,7 @@ class LoopRules(Protocol):
     @property
     def check_choice(self) -> Callable[[Any, Event], None]: ...  # raises IllegalChoice
     @property
-    def roll_event(self) -> Callable[..., Event]: ...  # (n=, roll=, purpose=) -> the roll event
+    def roll_event(self) -> RollEvent: ...
     @property
     def window_steps(self) -> frozenset[str]: ...  # the steps a coach window comes before
     # (state's step, coach) -> the coach's questions at a window, asked in order (each sees

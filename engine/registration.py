@@ -43,12 +43,6 @@ class Ruleset(Protocol):
     def option_names(self) -> tuple[str, ...]: ...
 
 
-class RollEvent(Protocol):
-    """The event that records the n-th roll of a game, and what it was rolled for."""
-
-    def __call__(self, *, n: int, roll: Any, purpose: str) -> Event: ...
-
-
 @dataclass(frozen=True)
 class GameSystem(Generic[S, R, T, C]):
     """What tooling needs of a game system: its rulesets, event union, dice, cards and
@@ -61,7 +55,7 @@ class GameSystem(Generic[S, R, T, C]):
     # --- dice ---
     parse_roll: Callable[[str], R]  # a typed roll (raises RollError)
     derive_roll: Callable[[str, str, int], R]  # seeded dice: (seed, game id, n) -> roll
-    roll_event: RollEvent  # the event that records the n-th roll (its ``n`` and ``roll``)
+    roll_event: loop.RollEvent  # the event that records the n-th roll (its ``n`` and ``roll``)
     # --- cards and charts ---
     team_type: type[T]  # a team's cards, as stored in a card blob
     roster: Callable[[T], list[RosterEntry]]  # a team's roster, as GameCreated records it

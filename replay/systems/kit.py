@@ -9,7 +9,6 @@ from typing import Any, Protocol
 
 import msgspec
 
-from events.bones import FaceoffOptions
 from events.errors import CardError, RollError
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
@@ -56,7 +55,9 @@ class Kit:
     list_teams: Callable[[Root], list[Any]]
     load_team: Callable[[Path], Any]  # one team file (CardError naming file and field)
     default_charts: Callable[[Root], Any]  # the chart pack of a fixtures root
-    game_charts: Callable[[Any, FaceoffOptions], Any]  # the pack a game's options call for
+    # the pack a game's options call for: (charts, the system's options: Hockey Bones'
+    # events.bones.FaceoffOptions)
+    game_charts: Callable[[Any, Any], Any]
     # optional rules by name -> the create_game keywords that record them in GameCreated
     game_options: Callable[[tuple[str, ...]], dict[str, Any]]
     leagues_dir: Path  # the bundled leagues

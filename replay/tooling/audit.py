@@ -59,7 +59,6 @@ from msgspec import UNSET
 from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
 from events.base import Event, tag_of
-from events.bones import faceoff_created, faceoff_options
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
 from events.common import (
     Absent,
@@ -398,6 +397,7 @@ class _Audit:
             raise _Failed("season", 1, f"season {created.season!r} that passes the audit",
                           season, "season schedule")
         scheduled = {number: (home, away) for number, home, away in season.schedule}
+        system = system_of(created.ruleset)
         want = {
             "game id": season_game_id(season.season_id, created.number),
             "teams": scheduled.get(created.number),
@@ -411,7 +411,7 @@ class _Audit:
             "overtime skaters": season.overtime_skaters,
             "late-penalty house rule": season.late_penalty_house_rule,
             "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
-            "FaceOff options": faceoff_options(season.faceoff).created_fields(),
+            "FaceOff options": system.season_fields(season),
             "options": season.options,
         }
         got = {
@@ -421,7 +421,7 @@ class _Audit:
             "charts": created.charts_hash, "overtime skaters": created.overtime_skaters,
             "late-penalty house rule": created.late_penalty_house_rule,
             "ruleset": created.ruleset,
-            "FaceOff options": faceoff_created(created),
+            "FaceOff options": system.options_of(created),
             "options": created.options,
         }
         for key, value in want.items():
