@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from msgspec import UNSET, Raw, UnsetType
+
 from engine import loop
 from engine.dice import DiceSource
 from events.base import Event
@@ -105,6 +107,9 @@ class GameSystem(Generic[S, R, T, C]):
     options_of: Callable[[GameCreated], dict[str, object]] = lambda created: {}
     # a season's SeasonCreated -> the options value each of its games is created with
     league_options: Callable[[SeasonCreated], Any] = lambda season: None
+    # (a league's options value, the season stream's payload format) -> SeasonCreated's
+    # ``faceoff`` field recording it (UNSET: none, so the season's bytes are unchanged)
+    league_field: Callable[[Any, int], Raw | UnsetType] = lambda options, format: UNSET
     # a season's SeasonCreated -> the option fields each of its games must record (what
     # ``options_of`` of such a game gives: the audit holds them equal)
     season_fields: Callable[[SeasonCreated], dict[str, object]] = lambda season: {}

@@ -56,6 +56,7 @@ def test_a_season_s_faceoff_options_keep_their_bytes(format: int, options: Faceo
     # a new season's event, written in its stream's format, is the bytes it always was
     made = SeasonCreated(*ARGS, faceoff=faceoff_field(options, format), **rest)
     assert encoder(format)(made) == old
+    assert SYSTEMS["bones"].league_field(options, format) == made.faceoff
 
 
 @pytest.mark.parametrize("options", OPTIONS[1:])

@@ -14,7 +14,7 @@ from engine.bones.state import CHOICE_STEPS, GameState, Step
 from engine.registration import GameSystem
 from events import bones as ev
 from events.base import Event
-from events.bones import FaceoffOptions, Roll, faceoff_created, faceoff_options
+from events.bones import FaceoffOptions, Roll, faceoff_created, faceoff_field, faceoff_options
 from events.common import GameCreated
 from events.league import SeasonCreated
 
@@ -103,5 +103,6 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     options_fields=options_fields,
     options_of=options_of,
     league_options=league_options,
+    league_field=faceoff_field,
     season_fields=season_fields,
 )
