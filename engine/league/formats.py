@@ -13,6 +13,7 @@ champions meet in their conference's pool, whose champions meet in ``league``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -93,7 +94,9 @@ def _check_groups(fmt: PlayoffFormat, divisions: list[Division],
     for pool in levels[0]:
         have = len(pool_members(pool.name, divisions))
         if have < wanted:
-            where = "the league has" if pool.name == LEAGUE_POOL else f"{pool.name} has"
+            where = ("the league has" if pool.name == LEAGUE_POOL else
+                     f"division {pool.name} has" if fmt.per_division is not None else
+                     f"conference {pool.name} has")
             rule = " (rule 9: the first six teams)" if fmt.format == "draft" else ""
             raise PlayoffFormatError(f"field {field!r}: {wanted} teams qualify{rule} but "
                                      f"{where} {have}")
@@ -132,7 +135,8 @@ def resolve_format(fmt: PlayoffFormat, divisions: list[Division]) -> PlayoffForm
     else:
         series = list(fmt.series) if fmt.series is not None else [7] * rounds
     if len(series) != rounds:
-        raise PlayoffFormatError(f"field 'series': {len(series)} lengths for {rounds} rounds "
+        raise PlayoffFormatError(f"field 'series': {len(series)} series length"
+                                 f"{'s' if len(series) > 1 else ''} for {rounds} rounds "
                                  "(one per round)")
     if fmt.home_ice is None:
         home = [default_home_ice(n) for n in series]
@@ -172,6 +176,11 @@ def parse_playoff_format(table: Mapping[str, Any], divisions: list[Division]) ->
         text = str(err)
         if text.startswith("field "):  # PlayoffFormat's own check: already names it
             raise PlayoffFormatError(text.split(" - at ", 1)[0]) from None
+        unknown = re.match(r"Object contains unknown field `([^`]*)`", text)
+        if unknown:
+            raise PlayoffFormatError(f"field {unknown[1]!r}: not a [playoffs] field (format, "
+                                     "teams, per_conference, per_division, byes, reseed, "
+                                     "series, home_ice)") from None
         path = text.rsplit(" - at `$.", 1)
         where = f"field {path[1].rstrip('`')!r}: " if len(path) == 2 else ""
         raise PlayoffFormatError(f"{where}{path[0]}") from None
