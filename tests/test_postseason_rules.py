@@ -37,6 +37,7 @@ from engine.league.playoffs import (
     fold,
     next_games,
     open_playoffs,
+    play_window,
     record_game,
 )
 from events.errors import RinklogError, RollError
@@ -156,6 +157,18 @@ def test_rule_32_home_ice_two_game_blocks_then_single_games_5_6_7() -> None:
     bracket = play_series(events, fold(events), 1, 1, "HL")
     assert [(g.game, g.home, g.away) for g in next_games(bracket) if g.slot == 1] == [
         (3, "P6", "P3")]
+
+
+def test_rule_32_seven_days_for_two_games_four_for_single_games_5_6_7() -> None:
+    """Rule 32: "7 days ... to play his two games. 4 days for single games ie games 5, 6,
+    and 7"."""
+    divisions = one_division(6)
+    events = open_playoffs(parse_playoff_format({"format": "draft"}, divisions), places(6),
+                           divisions)
+    series = fold(events).series(1, 1)
+    windows = [play_window(series, g) for g in range(1, 8)]
+    assert [(w.games, w.days) for w in windows] == [
+        ((1, 2), 7), ((1, 2), 7), ((3, 4), 7), ((3, 4), 7), ((5,), 4), ((6,), 4), ((7,), 4)]
 
 
 def test_home_ice_2_3_2_pattern() -> None:
@@ -413,26 +426,39 @@ def test_rule_31_property_falls_two_at_most_and_never_first_twice(size, data) ->
 
 @st.composite
 def formats(draw):
-    """A one-division league and a `teams` format that fits it (or rule 9's)."""
-    if draw(st.booleans()):
-        return draw(st.integers(6, 20)), {"format": "draft"}
-    rounds = draw(st.integers(1, 4))
-    size = 1 << rounds
+    """A league (two conferences of two divisions) and a format that fits it: rule 9's,
+    or the top N overall, per conference or per division, with byes, reseeded or fixed."""
+    kind = draw(st.sampled_from(["draft", "teams", "per_conference", "per_division"]))
+    if kind == "draft":
+        return draw(st.integers(2, 5)), {"format": "draft"}
+    first = draw(st.integers(0, 2 if kind == "teams" else 1))  # rounds of the first brackets
+    size = 1 << first
     byes = draw(st.sampled_from([0] + list(range(1, size // 2))))
-    teams = size - byes
-    table = {"teams": teams, "byes": byes, "reseed": draw(st.booleans()),
+    rounds = first + {"teams": 0, "per_conference": 1, "per_division": 2}[kind]
+    if rounds == 0:
+        first, size, rounds = 1, 2, 1
+    groups = {"teams": 4, "per_conference": 2, "per_division": 1}[kind]  # divisions a bracket
+    per_division = -(-(size - byes) // groups)  # enough teams in each division
+    table = {kind: size - byes, "byes": byes, "reseed": draw(st.booleans()),
              "series": draw(st.lists(st.sampled_from([1, 3, 5, 7]), min_size=rounds,
                                      max_size=rounds))}
-    return draw(st.integers(teams, teams + 6)), table
+    return per_division + draw(st.integers(0, 3)), table
+
+
+def four_divisions(per_division: int):
+    teams = places(4 * per_division)
+    return divisions_of([(f"C{i // 2}", f"D{i}", teams[i * per_division:(i + 1) * per_division])
+                         for i in range(4)])
 
 
 @settings(max_examples=150, deadline=None)
 @given(formats(), st.data())
 def test_every_bracket_crowns_one_champion_and_every_series_ends_at_its_wins(case, data):
-    size, table = case
-    divisions = one_division(size)
+    per_division, table = case
+    divisions = four_divisions(per_division)
     fmt = parse_playoff_format(table, divisions)
-    events = open_playoffs(fmt, places(size), divisions)
+    standings = data.draw(st.permutations(places(4 * per_division)))
+    events = open_playoffs(fmt, list(standings), divisions)
     bracket = fold(events)
     while bracket.champion is None:
         games = next_games(bracket)
@@ -444,7 +470,8 @@ def test_every_bracket_crowns_one_champion_and_every_series_ends_at_its_wins(cas
         bracket = fold(new, bracket)
     assert sum(isinstance(e, PlayoffsWon) for e in events) == 1
     series = [s for r in bracket.rounds for s in r.series]
-    assert len(series) == fmt.qualifiers - 1  # every team but the champion loses once
+    # every playoff team but the champion loses one series
+    assert len(series) == len(events[0].seeds) - 1
     for s in series:
         needed = (s.length + 1) // 2  # ceil(n / 2)
         assert s.wins(s.winner) == needed

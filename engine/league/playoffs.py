@@ -37,9 +37,9 @@ from events.postseason import (
     home_ice_blocks,
 )
 
-__all__ = ["Bracket", "PlayoffError", "Pool", "Round", "ScheduledGame", "Series",
-           "SeriesGame", "bracket_order", "evolve", "fold", "next_games", "open_playoffs",
-           "record_game"]
+__all__ = ["TABLE_DAYS", "Bracket", "PlayWindow", "PlayoffError", "Pool", "Round",
+           "ScheduledGame", "Series", "SeriesGame", "bracket_order", "evolve", "fold",
+           "next_games", "open_playoffs", "play_window", "record_game"]
 
 RULE = "9"  # the draft league's playoff rule (Hockey Bones text, Draft League Setup)
 
@@ -92,6 +92,30 @@ class Series(msgspec.Struct, frozen=True):
                 return self.high if block % 2 == 0 else self.low
         raise PlayoffError(f"round {self.round} series {self.slot} has no game {game} "
                            f"(best of {self.length})")
+
+
+class PlayWindow(msgspec.Struct, frozen=True):
+    """Rule 32: the games of one home block and the days a manager has to play them from
+    receiving the road line-up (``days`` None: a block the text does not pace)."""
+
+    games: tuple[int, ...]
+    days: int | None
+
+
+# Rule 32: "7 days from the time he receives a road lineup ... to play his two games. 4
+# days for single games ie games 5, 6, and 7". A three-game block (2-3-2) is not paced.
+TABLE_DAYS = {2: 7, 1: 4}
+
+
+def play_window(series: Series, game: int) -> PlayWindow:
+    """The home block holding game ``game`` and its days at the table (rule 32)."""
+    start = 0
+    for size in home_ice_blocks(series.home_ice):
+        if game <= start + size:
+            return PlayWindow(tuple(range(start + 1, start + size + 1)), TABLE_DAYS.get(size))
+        start += size
+    raise PlayoffError(f"round {series.round} series {series.slot} has no game {game} "
+                       f"(best of {series.length})")
 
 
 class Round(msgspec.Struct, frozen=True):
