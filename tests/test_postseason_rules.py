@@ -48,6 +48,7 @@ from events.postseason import (
     SeriesScheduled,
     SeriesWon,
 )
+from replay.leagues.league import load_league
 
 
 def places(n: int) -> list[str]:
@@ -478,3 +479,18 @@ def test_every_bracket_crowns_one_champion_and_every_series_ends_at_its_wins(cas
         assert s.wins(s.high if s.winner == s.low else s.low) < needed
         assert needed <= len(s.games) <= s.length
     assert bracket.champion == series[-1].winner
+
+
+# --- the bundled leagues' formats of docs/postseason.md -----------------------------------
+
+def test_docs_formats_fit_the_bundled_leagues() -> None:
+    """docs/postseason.md's tables for ``demo`` (the NHL's sixteen by conference) and
+    ``dicedemo`` (rule 9's six of eight) fit those leagues: 4 and 3 rounds."""
+    demo = divisions_of(load_league("demo").divisions)
+    fmt = parse_playoff_format({"per_conference": 8, "reseed": False,
+                                "series": [7, 7, 7, 7]}, demo)
+    assert fmt.home_ice == ["2-2-1-1-1"] * 4
+    dice = divisions_of(load_league("dicedemo").divisions)
+    assert parse_playoff_format({"format": "draft"}, dice).series == [7, 7, 7]
+    assert parse_playoff_format({"per_division": 2}, dice).series == [7, 7]
+    assert parse_playoff_format({"teams": 8}, dice).series == [7, 7, 7]
