@@ -30,7 +30,7 @@ from events.postseason import (
     home_ice_blocks,
 )
 
-__all__ = ["LEAGUE_POOL", "Division", "PlayoffFormatError", "default_home_ice",
+__all__ = ["LEAGUE_POOL", "Division", "PlayoffFormat", "PlayoffFormatError", "default_home_ice",
            "divisions_of", "parse_playoff_format", "pool_members", "pool_plan", "resolve_format",
            "rounds_of"]
 
