@@ -13,10 +13,14 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.league.formats import divisions_of, parse_playoff_format
-from engine.league.playoffs import fold, open_playoffs
+from engine.league.playoffs import fold, next_games, open_playoffs, record_game
 from projections.postseason import bracket_view, lottery_view
 from replay.reports.bracket import (
+    BOX_HEIGHT,
     BOX_WIDTH,
     bracket_drawing,
     bracket_svg,
@@ -26,7 +30,7 @@ from replay.reports.bracket import (
     series_games_html,
 )
 from replay.reports.season_site import game_href
-from tests.test_postseason_read import lottery_events, places, play, rule_9_played
+from tests.test_postseason_read import brackets, lottery_events, places, play, rule_9_played
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -140,6 +144,10 @@ def test_sixteen_team_fixed_bracket_drawn() -> None:
         ("T1", "T8"), ("T4", "T5"), ("T2", "T7"), ("T3", "T6")]
     headers = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "round-title"]
     assert headers == ["Round 1", "Round 2", "Round 3", "Final", "Champion"]
+    # a conference's series are named by their bracket in the series tables
+    html = series_games_html(view)
+    assert "(1) B1 v (8) B8: B1 won 4-0, best of 7 (Boreal)" in html
+    assert "best of 7 (league)" not in html
 
 
 def test_a_bracket_being_played_has_no_champion_box() -> None:
@@ -174,7 +182,7 @@ def test_series_games_link_the_season_sites_game_pages() -> None:
         "games/S-r1s1g1.html"
     assert re.findall(r'<table class="series-games" id="([^"]+)"', html) == [
         "games-r1s1", "games-r1s2", "games-r2s1", "games-r2s2", "games-r3s1"]
-    assert "(3) P3 v (6) P6: P6 win 4-2, best of 7" in html
+    assert "(3) P3 v (6) P6: P6 won 4-2, best of 7" in html
     assert "<td class=\"text\">3-2 OT</td>" in html
     # the bracket's boxes link to these tables
     svg = bracket_svg(bracket_view("2026", events))
@@ -205,3 +213,43 @@ def test_the_page_prints_without_a_script() -> None:
         "Bracket", "Series", "Draft lottery"]
     alone = postseason_page(bracket_view("2026", events))
     assert "Draft lottery" not in alone and "@media print" in alone  # inline style
+
+
+@settings(max_examples=40, deadline=None)
+@given(brackets(), st.data())
+def test_every_format_draws_one_box_a_series_and_no_box_over_another(case, data) -> None:
+    """Whatever the format (byes, reseeded or fixed, by conference or division): one box
+    per series and per bye, every box but the final feeds one line (and the final the
+    champion's), and no two boxes of a column overlap."""
+    per_division, table = case
+    teams = places(4 * per_division)
+    divisions = divisions_of([(f"C{i // 2}", f"D{i}", teams[i * per_division:
+                                                            (i + 1) * per_division])
+                              for i in range(4)])
+    events = open_playoffs(parse_playoff_format(table, divisions),
+                           list(data.draw(st.permutations(teams))), divisions)
+    bracket = fold(events)
+    while bracket.champion is None:
+        game = data.draw(st.sampled_from(next_games(bracket)))
+        new = record_game(bracket, game.round, game.slot, f"g{len(events)}",
+                          data.draw(st.sampled_from([game.home, game.away])))
+        events += new
+        bracket = fold(new, bracket)
+    view = bracket_view("S", events)
+    root = parse(bracket_svg(view))
+    series = sum(len(r.series) for r in view.rounds)
+    byes = sum(len(r.byes) for r in view.rounds)
+    assert len(boxes(root, "series")) == series and len(boxes(root, "bye")) == byes
+    assert len(connectors(root)) == series + byes
+    drawing = bracket_drawing(view)
+    for column in {b.x for b in drawing.boxes}:
+        ys = sorted(b.y for b in drawing.boxes if b.x == column)
+        assert all(b - a >= BOX_HEIGHT for a, b in itertools.pairwise(ys))
+    assert all(0 <= b.y and b.y + BOX_HEIGHT <= drawing.height for b in drawing.boxes)
+    assert all(b.x + BOX_WIDTH <= drawing.width for b in drawing.boxes)
+
+
+def test_a_season_without_playoffs_says_so() -> None:
+    page = postseason_page(bracket_view("2026", []))
+    assert '<p id="no-playoffs">The playoffs of season 2026 have not begun.</p>' in page
+    assert "<svg" not in page

@@ -8,6 +8,9 @@ the engine's own Bracket holds, and the worked cases' values are taken from rule
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import msgspec
 import pytest
 from hypothesis import given, settings
@@ -175,6 +178,16 @@ def test_the_fold_is_the_engines_bracket_after_every_event(case, data) -> None:
         events += new
         bracket = fold(new, bracket)
         assert_same_as_engine(bracket_view("S", events), bracket)
+
+
+def test_the_read_models_never_import_the_engine() -> None:
+    """A projection is a fold of the events (ARCHITECTURE.md): no engine, no tooling."""
+    source = Path(__file__).resolve().parent.parent / "projections" / "postseason.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert "events.postseason" in imported
+    assert [m for m in imported if m.split(".")[0] in ("engine", "replay")] == []
 
 
 # --- rule 31: the lottery ------------------------------------------------------------------

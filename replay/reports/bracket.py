@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.league.formats import LEAGUE_POOL  # the whole league's bracket: not named
 from projections.postseason import BracketView, LotteryView, RoundView, SeriesView
 from replay.reports.render import environment, render
 
@@ -167,9 +168,9 @@ def _series_box(s: SeriesView, key: str, x: float, y: float, view: BracketView,
         label, name = _label(team, names)
         lines.append(TeamLine(str(seed), team, label, name, str(s.wins.get(team, 0)),
                               s.winner == team, y + 4 + LINE * i + 12, s.loser == team))
-    state = (f"{s.winner} wins {s.wins[s.winner]}-{s.wins[s.loser or '']}" if s.winner
+    state = (f"{s.winner} won {s.wins[s.winner]}-{s.wins[s.loser or '']}" if s.winner
              else f"{s.wins[s.high]}-{s.wins[s.low]}, best of {s.length}")
-    pool = f" ({s.pool})" if s.pool != "league" else ""
+    pool = f" ({s.pool})" if s.pool != LEAGUE_POOL else ""
     title = f"{_round_title(s.round, view.round_count)}{pool}: {s.high} v {s.low}, {state}"
     return Box("series", key, x, y, lines, title, f"#games-r{s.round}s{s.slot}",
                s.round, s.slot)
@@ -225,7 +226,7 @@ def bracket_drawing(view: BracketView, names: Mapping[str, str] | None = None
         connectors.append(_connector(final, champ, final.y + BOX_HEIGHT / 2, BOX_WIDTH))
         boxes[champ.id] = champ
         headers.append(Header(champ.x, "Champion"))
-    width = LEFT * 2 + (count + (view.champion is not None)) * step - GAP
+    width = LEFT * 2 + max(1, count + (view.champion is not None)) * step - GAP
     height = int(TOP + max(leaves, 1) * PITCH)
     return BracketDrawing(f"Season {view.season}: the playoffs", int(width), height,
                           BOX_WIDTH, BOX_HEIGHT, headers, list(boxes.values()), connectors,
@@ -270,7 +271,7 @@ def series_games(view: BracketView, names: Mapping[str, str] | None = None,
     for r in view.rounds:
         for s in r.series:
             high, low = names.get(s.high, s.high), names.get(s.low, s.low)
-            state = (f"{names.get(s.winner, s.winner)} win {s.wins[s.winner]}-"
+            state = (f"{names.get(s.winner, s.winner)} won {s.wins[s.winner]}-"
                      f"{s.wins[s.loser or '']}" if s.winner
                      else f"{s.wins[s.high]}-{s.wins[s.low]}")
             rows = [GameRow(g.game, g.game_id, game_page_href(g.game_id, prefix),
@@ -280,7 +281,8 @@ def series_games(view: BracketView, names: Mapping[str, str] | None = None,
             out.append(SeriesGames(f"games-r{s.round}s{s.slot}",
                                    _round_title(r.round, view.round_count),
                                    f"({s.high_seed}) {high} v ({s.low_seed}) {low}: {state}, "
-                                   f"best of {s.length}", rows))
+                                   f"best of {s.length}"
+                                   + (f" ({s.pool})" if s.pool != LEAGUE_POOL else ""), rows))
     return out
 
 
