@@ -35,15 +35,14 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
-from replay.cli.matrix import matrix_app
 from replay.cli.projections import register as register_projections
 from replay.cli.reports import register as register_reports
 from replay.cli.season import register as register_seasons
 from replay.cli.tooling import register as register_tooling
-from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
-from replay.systems import kit_for
+from replay.systems import KITS, kit_for
+from replay.systems.bones import cardgen
 from replay.tooling.games import open_store, read_game, read_stream, season_kinds, simulate
 
 app = typer.Typer(
@@ -62,7 +61,9 @@ cards_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(cards_app, name="cards")
-app.add_typer(matrix_app, name="matrix")
+for _kit in KITS.values():  # each system's own commands: rinklog <system> ...
+    if _kit.cli is not None:
+        app.add_typer(_kit.cli(), name=_kit.system)
 
 
 def _show_version(value: bool) -> None:
