@@ -83,4 +83,6 @@ def test_system_blind_tooling_imports_no_system_package(path: str) -> None:
                  for alias in node.names}
     assert not {m for m in imported if m.startswith(("engine.bones", "events.bones",
                                                       "engine.matrix", "events.matrix",
-                                                      "replay.systems.matrix"))}
+                                                      "replay.systems.matrix",
+                                                      "replay.systems.bones",
+                                                      "replay.systems.dicehockey"))}

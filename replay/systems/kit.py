@@ -99,6 +99,9 @@ class SystemKit:
     # its own commands, ``rinklog <system> ...``: a typer sub-app the root adds (built on
     # demand: the sub-app imports replay/cli, which imports this registry)
     cli: Callable[[], typer.Typer] | None = None
+    # its commands under ``rinklog cards`` beside the shared ``validate`` (Hockey Bones:
+    # ``generate``), built on demand likewise
+    cards_cli: Callable[[], typer.Typer] | None = None
     # the pages of a stream of this system that ``rinklog pages`` gives a season id
     # (file name -> text), when the system has its own site
     site: Callable[[EventStore, str], dict[str, str]] | None = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -31,6 +31,9 @@ from replay.systems.bones.library import (
 )
 from replay.systems.bones.prompt import PromptCoach
 from replay.systems.kit import DraftRules, Faults, Kit, first_fault
+
+if TYPE_CHECKING:
+    import typer
 
 __all__ = ["KIT"]
 
@@ -91,13 +94,21 @@ def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
+def _cards_cli() -> typer.Typer:
+    # Imported when the root app is built: the commands import replay/cli, which imports
+    # the kits' registry (replay/systems/__init__.py) and so this package.
+    from replay.systems.bones.cli import app
+
+    return app
+
+
 def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:
     return DefaultCoach(*setup)
 
 
-KIT = Kit(system="bones", recognise=recognise, find_team=find_team, list_teams=list_teams,
-          load_team=load_team, default_charts=default_charts, game_charts=game_charts,
-          game_options=game_options,
+KIT = Kit(system="bones", recognise=recognise, cards_cli=_cards_cli, find_team=find_team,
+          list_teams=list_teams, load_team=load_team, default_charts=default_charts,
+          game_charts=game_charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "bones" / "leagues",
           check_league_options=check_league_options, draft_rules=_draft_rules,
           goalie_shares=goalie_shares, calibration_figures=calibration.game_figures,
