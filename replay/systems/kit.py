@@ -102,8 +102,8 @@ class SystemKit:
     # its commands under ``rinklog cards`` beside the shared ``validate`` (Hockey Bones:
     # ``generate``), built on demand likewise
     cards_cli: Callable[[], typer.Typer] | None = None
-    # the pages of a stream of this system that ``rinklog pages`` gives a season id
-    # (file name -> text), when the system has its own site
+    # the pages ``rinklog report`` writes for a season stream of this system (file name
+    # -> text), when the system has its own site (Matrix Hockey's season page)
     site: Callable[[EventStore, str], dict[str, str]] | None = None
 
 
