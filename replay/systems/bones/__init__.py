@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
+import typer
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
@@ -32,10 +33,7 @@ from replay.systems.bones.library import (
 from replay.systems.bones.prompt import PromptCoach
 from replay.systems.kit import DraftRules, Faults, Kit, first_fault
 
-if TYPE_CHECKING:
-    import typer
-
-__all__ = ["KIT"]
+__all__ = ["CARDS_CLI", "KIT"]
 
 
 def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
@@ -94,12 +92,17 @@ def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
-def _cards_cli() -> typer.Typer:
-    # Imported when the root app is built: the commands import replay/cli, which imports
-    # the kits' registry (replay/systems/__init__.py) and so this package.
-    from replay.systems.bones.cli import app
+CARDS_CLI = typer.Typer(rich_markup_mode=None)
+"""Its commands under ``rinklog cards`` (cli.py's, added to it as cli.py is imported)."""
 
-    return app
+
+def _cards_cli() -> typer.Typer:
+    # cli.py imports replay/cli, whose package builds the root app, which asks this kit
+    # for its commands: made here, before cli.py, they are the same whole sub-app
+    # whichever of the two modules is imported first.
+    import replay.systems.bones.cli  # noqa: F401
+
+    return CARDS_CLI
 
 
 def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:

@@ -1,7 +1,8 @@
 """Hockey Bones' own commands: ``rinklog cards generate`` (its card generator, cardgen.py).
 
-Its kit's ``cards_cli``: the root app adds it to ``rinklog cards`` beside the shared
-``cards validate``, in the one loop over the kits. A command is one library call.
+On its kit's ``CARDS_CLI`` (__init__.py), which the root app adds to ``rinklog cards``
+beside the shared ``cards validate``, in the one loop over the kits. A command is one
+library call.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ from typing import Annotated
 import typer
 
 from replay.cli.common import out
+from replay.systems.bones import CARDS_CLI as app
 from replay.systems.bones import cardgen
-
-app = typer.Typer(rich_markup_mode=None)
 
 
 @app.command("generate")

@@ -5,24 +5,30 @@ store (``season``), the demo managers (``demo``), its ``rinklog matrix`` sub-app
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typer
 
 from events.store import EventStore
 from replay.systems.kit import SeasonKit
 from replay.systems.matrix import files
 
-if TYPE_CHECKING:
-    import typer
+__all__ = ["CLI", "KIT"]
 
-__all__ = ["KIT"]
+CLI = typer.Typer(
+    help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
+    "Example: rinklog matrix open --league demo --seed 2026 --db league.db",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+"""``rinklog matrix``: its commands are cli.py's, added to it as cli.py is imported."""
 
 
 def _cli() -> typer.Typer:
-    # Imported when the root app is built: the sub-app imports replay/cli, which imports
-    # the kits' registry (replay/systems/__init__.py) and so this package.
-    from replay.systems.matrix.cli import app
+    # cli.py imports replay/cli, whose package builds the root app, which asks this kit
+    # for its sub-app: made here, before cli.py, the sub-app is the same whole one
+    # whichever of the two modules is imported first.
+    import replay.systems.matrix.cli  # noqa: F401
 
-    return app
+    return CLI
 
 
 def _site(store: EventStore, season_id: str) -> dict[str, str]:
