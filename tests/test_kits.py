@@ -5,6 +5,8 @@ whether a file is its own, and the root app adds each kit's CLI sub-app in one l
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,3 +48,17 @@ def test_the_root_adds_each_kits_commands() -> None:
     assert "matrix" in commands and "open" in commands["matrix"].commands
     # Hockey Bones' card generator joins the shared ``cards validate``
     assert list(commands["cards"].commands) == ["validate", "generate"]
+
+
+@pytest.mark.parametrize("module", ["replay.systems.matrix.cli", "replay.systems.bones.cli"])
+def test_a_kits_commands_import_first(module: str) -> None:
+    """A kit's cli module imports replay/cli, whose package builds the root app, which asks
+    the kit for its sub-app: imported first, in a fresh interpreter, it still works and
+    the root has every command."""
+    code = (f"import {module}; import typer; from replay.cli.app import app; "
+            "c = typer.main.get_command(app).commands; "
+            "print(sorted(c['cards'].commands), len(c['matrix'].commands))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['generate',", "'validate']", "11"]
