@@ -64,7 +64,7 @@ def test_blocked_shots_are_not_an_nhl_band(table) -> None:
 def test_block_figures_sum_the_table_chances_of_the_shots_checked() -> None:
     from engine.bones.shots import block_chance
     from events.bones import ShotTaken
-    from replay.data.library import default_charts
+    from replay.systems.bones.library import default_charts
 
     charts = default_charts()
 
@@ -134,8 +134,8 @@ def test_faceoff_5_00_a_tie_went_to_overtime(tmp_path) -> None:
     """FaceOff 5.00: a game tied after three periods plays a 5-minute overtime, and a tie
     stands after it: the game went to overtime, so calibrate counts it there (and not as
     a shootout). HFX-QUE seed 1 under FaceOff ends in a tie (the README's example)."""
-    from replay.data.library import default_charts
     from replay.leagues.calibrate import game_figures
+    from replay.systems.bones.library import default_charts
     from replay.tooling.games import open_store, read_game, simulate
 
     with open_store(tmp_path / "t.db") as store:
@@ -174,8 +174,8 @@ def test_overtime_row_stands_beside_the_independent_tie_share(table) -> None:
 def test_goalie_minutes_are_the_minutes_charged_to_goalies(tmp_path) -> None:
     """Goalies' penalty minutes (11.10 X, 14.00) per game, a tuning aid row."""
     from events.bones import PenaltyAssessed
-    from replay.data.library import find_team
     from replay.systems.bones.calibration import goalie_minutes
+    from replay.systems.bones.library import find_team
     from replay.tooling.games import open_store, read_game, simulate
 
     goalies = {g.id for t in ("HFX", "QUE") for g in find_team(t).goalies}

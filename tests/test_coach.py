@@ -10,7 +10,7 @@ from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli import main
-from replay.data.library import load_coach
+from replay.systems.bones.library import load_coach
 from replay.tooling.games import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
@@ -86,7 +86,7 @@ def test_sim_takes_a_coach_file(tmp_path, capsys):
 def test_shootout_shooters_named_first_and_who_shoots_first():
     from engine.bones.game import initial_state
     from events.common import GameCreated, TeamSheet
-    from replay.data.library import default_charts, find_team
+    from replay.systems.bones.library import default_charts, find_team
 
     sheet = TeamSheet(team_id="X", name="X", card_hash="", roster=[])
     created = GameCreated(game_id="c", ruleset="bones", ruleset_version=1, home=sheet,

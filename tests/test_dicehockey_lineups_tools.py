@@ -155,7 +155,7 @@ class _Typist:
 
 
 def test_a_typed_game_with_a_re_set_lineup_stops_resumes_and_audits(tmp_path: Path) -> None:
-    from replay.data.dicehockey_library import find_dicehockey_team
+    from replay.systems.dicehockey.library import find_dicehockey_team
 
     lines = find_dicehockey_team("ALD").lines.forwards
     typist = _Typist("table")
@@ -274,7 +274,7 @@ def _all_tied(folder: Path) -> Path:
     Chart A call is a tie (15)."""
     import re
 
-    from replay.data.library import FIXTURES
+    from replay.data.reading import FIXTURES
 
     (folder / "teams").mkdir(parents=True)
     for team in ("ald", "brk"):

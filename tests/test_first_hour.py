@@ -245,7 +245,7 @@ def test_cards_validate_names_every_faulty_field_of_a_card(tmp_path: Path) -> No
 
     import tomli_w
 
-    from replay.data.library import FIXTURES
+    from replay.data.reading import FIXTURES
 
     team = tomllib.loads((FIXTURES / "bones" / "teams" / "hfx.toml").read_text("utf-8"))
     card = team["skaters"][0]
@@ -279,7 +279,7 @@ def test_sim_and_play_record_the_league_options(tmp_path: Path) -> None:
     import shutil
 
     from events.common import GameCreated
-    from replay.data.library import FIXTURES
+    from replay.data.reading import FIXTURES
     from replay.tooling.games import open_store, read_game
 
     league = tmp_path / "house"

@@ -114,7 +114,7 @@ def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
     import shutil
 
     from events.errors import RinklogError
-    from replay.data.library import FIXTURES
+    from replay.data.reading import FIXTURES
 
     root = tmp_path / "fixtures"
     shutil.copytree(FIXTURES / "bones", root / "bones")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from events.errors import CardError, RinklogError
-from replay.data import cardgen
-from replay.data.library import find_team
 from replay.leagues.league import load_league
 from replay.leagues.schedule import Fixture, make_schedule
+from replay.systems.bones import cardgen
+from replay.systems.bones.library import find_team
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "bones" / "leagues" / "demo"
 

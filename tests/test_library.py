@@ -14,16 +14,16 @@ import tomli_w
 
 from engine.bones.codes import GoalieCell, SkaterCell, parse_goalie_cell, parse_skater_cell
 from events.errors import CardError, UnknownTeam
-from replay.data import cardgen
-from replay.data.library import (
-    FIXTURES,
+from replay.data.reading import FIXTURES
+from replay.data.validate import validate_path
+from replay.systems.bones import cardgen
+from replay.systems.bones.library import (
     default_charts,
     find_team,
     list_teams,
     load_charts,
     load_team,
 )
-from replay.data.validate import validate_path
 
 TEAMS = FIXTURES / "bones" / "teams"
 CHARTS = FIXTURES / "bones" / "charts" / "standard.toml"

@@ -21,15 +21,15 @@ from projections.stats import combine
 from projections.systems import READ_MODELS
 from projections.toi import ShiftLine, Toi
 from replay.cli import main
-from replay.matrix import season as matrix
 from replay.reports.game_page import KIND_WORDS
 from replay.reports.games import load_game
-from replay.reports.matrix_site import build_matrix_site
 from replay.reports.plots import histogram
 from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import TimeUnit, as_number, period_label
+from replay.systems.matrix import season as matrix
+from replay.systems.matrix.site import build_matrix_site
 from replay.tooling import merkle
 from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
 from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON

@@ -12,9 +12,9 @@ import typer
 from engine.bones.game import decide, evolve, initial_state
 from events.common import GameCreated, TeamSheet
 from replay.cli.tooling import ask_at_table
-from replay.data.library import default_charts, find_team
 from replay.systems import Prompter
 from replay.systems.bones import PromptCoach as _PromptCoach
+from replay.systems.bones.library import default_charts, find_team
 
 
 def PromptCoach() -> _PromptCoach:  # noqa: N802 - reads as the class it builds

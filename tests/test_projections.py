@@ -356,7 +356,7 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
-    from replay.data.library import default_charts, find_team
+    from replay.systems.bones.library import default_charts, find_team
     from replay.tooling.games import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()

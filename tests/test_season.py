@@ -7,11 +7,11 @@ import pytest
 
 from events.common import GameEnded
 from events.errors import RinklogError
-from replay.data.library import default_charts
 from replay.leagues.league import load_league
 from replay.leagues.schedule import make_schedule
 from replay.leagues.season import run_season
 from replay.leagues.seasons import load_season, standings
+from replay.systems.bones.library import default_charts
 from replay.tooling.games import open_store, read_game
 
 GAMES = 24

@@ -35,15 +35,13 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
-from replay.cli.matrix import matrix_app
 from replay.cli.projections import register as register_projections
 from replay.cli.reports import register as register_reports
 from replay.cli.season import register as register_seasons
 from replay.cli.tooling import register as register_tooling
-from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
-from replay.systems import kit_for
+from replay.systems import KITS, kit_for
 from replay.tooling.games import open_store, read_game, read_stream, season_kinds, simulate
 
 app = typer.Typer(
@@ -62,7 +60,11 @@ cards_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(cards_app, name="cards")
-app.add_typer(matrix_app, name="matrix")
+for _kit in KITS.values():  # each system's own commands: rinklog <system> ..., and cards
+    if _kit.cli is not None:
+        app.add_typer(_kit.cli(), name=_kit.system)
+    if _kit.cards_cli is not None:
+        cards_app.add_typer(_kit.cards_cli())
 
 
 def _show_version(value: bool) -> None:
@@ -385,23 +387,6 @@ def cards_validate(
         _out(f"ok: {count} files")
     if errors:
         raise typer.Exit(1)
-
-
-@cards_app.command("generate")
-def cards_generate(
-    outdir: Annotated[Path, typer.Argument(help="folder to write OUTDIR/<team>.toml into")],
-    teams: Annotated[list[str], typer.Argument(help="TEAM:Name[:strength], strength -1..1")],
-    seed: Annotated[str, typer.Option("--seed", help="generator seed")] = "rinklog",
-    force: Annotated[bool, typer.Option("--force", help="overwrite existing team files")
-                     ] = False,
-) -> None:
-    """Generate invented teams (deterministic for a seed); existing files are kept
-    unless --force.
-
-    Example: rinklog cards generate out HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers":0.3
-    """
-    for path, _ in cardgen.write_teams(outdir, teams, seed, force=force):
-        _out(f"wrote {path}")
 
 
 register_projections(app)

@@ -1,30 +1,35 @@
 """``rinklog cards validate``: check team files, chart packs and leagues, every fault named.
 
-Above both the card library and the league loader (a league's teams are cards), so neither
-needs the other to validate a folder that holds all three.
+Above both the card libraries and the league loader (a league's teams are cards), so
+neither needs the other to validate a folder that holds all three. Which files are a
+system's own, and how they are checked, each system's kit says (``recognise``:
+replay/systems/); a league (``conferences``) is the shared league loader's.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from events.errors import CardError
-from replay.data.dicehockey_library import load_dicehockey_charts, load_dicehockey_team
-from replay.data.library import charts_faults, load_arc_cards, read_toml, show_path, team_faults
+from replay.data.reading import read_toml, show_path
 from replay.leagues.league import load_league
-from replay.matrix.files import validate_file as validate_matrix_file
+from replay.systems import KITS
+from replay.systems.kit import Faults, first_fault
 
 __all__ = ["validate_path"]
 
 
 def validate_path(path: str | Path) -> list[str]:
     """Check a file, or every ``.toml`` below a folder: one line per fault found (every
-    fault of a team's cards and lines, or of a chart pack; a league's first fault).
+    fault of a Hockey Bones team's cards and lines, or of its chart pack; the first fault
+    of the other files).
 
-    A file with a ``skaters`` key is a team; one with ``faceoffs`` is a chart pack; a
-    DICE Hockey team has a ``timing`` rating and a DICE Hockey pack a ``penalty_a`` chart
-    (each reports its first fault); Matrix Hockey's leagues, matrices, calendars and
-    picks are checked by replay/matrix/files.py.
+    Each kit is asked whether a file is its own (a Hockey Bones team has ``skaters``, its
+    chart pack ``faceoffs``, FaceOff's ARC cards ``cards``; a DICE Hockey team has a
+    ``timing`` rating and its pack a ``penalty_a`` chart; Matrix Hockey's leagues,
+    matrices, calendars and picks are replay/systems/matrix/files.py's); a league is
+    checked by replay/leagues/league.py.
     """
     path = Path(path)
     if path.is_dir():
@@ -36,24 +41,20 @@ def validate_path(path: str | Path) -> list[str]:
     errors: list[str] = []
     for target in targets:
         try:
-            data = read_toml(target)
-            if "skaters" in data and "timing" in data:  # a DICE Hockey team (12: timing)
-                load_dicehockey_team(target)
-            elif "penalty_a" in data:  # a DICE Hockey chart pack
-                load_dicehockey_charts(target)
-            elif "skaters" in data:
-                errors += team_faults(data, target)[1]
-            elif "faceoffs" in data:
-                errors += charts_faults(data, target)[1]
-            elif "cards" in data:  # FaceOff 2008 ARC cards (21.000)
-                load_arc_cards(target)
-            elif "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
-                load_league(target)
-            elif validate_matrix_file(target, data):  # Matrix Hockey (replay/matrix/files.py)
-                pass
-            else:
-                raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
-                                "a chart pack (no 'faceoffs') nor ARC cards (no 'cards')")
+            errors += _check(target, read_toml(target))()
         except CardError as err:
             errors.append(str(err))
     return errors
+
+
+def _check(target: Path, data: dict[str, Any]) -> Faults:
+    """The check of one file: its system's kit's, else a league's; a file nobody knows
+    is one fault."""
+    for kit in KITS.values():
+        check = kit.recognise(target, data)
+        if check is not None:
+            return check
+    if "conferences" in data:  # a league (replay/leagues/league.py checks its teams too)
+        return first_fault(load_league, target)
+    raise CardError(f"{show_path(target)}: neither a team (no 'skaters') "
+                    "a chart pack (no 'faceoffs') nor ARC cards (no 'cards')")

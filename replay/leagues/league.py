@@ -34,7 +34,7 @@ from msgspec import Meta
 from engine.systems import SYSTEMS, system_of
 from events.bones import FaceoffOptions
 from events.errors import CardError, RinklogError
-from replay.data.library import convert, read_toml, show_path
+from replay.data.reading import convert, read_toml, show_path
 from replay.systems import DraftRuleError, kit_for, kit_for_system
 
 __all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",

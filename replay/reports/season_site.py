@@ -3,7 +3,7 @@
 goals-per-game distribution. :func:`build_season_site` is a pure function of the read
 models (standings records, each game's scoresheet, the season's summed stats);
 :func:`season_files` reads a store (writing nothing) and renders every page. A Matrix
-Hockey season has its own, simpler site (matrix_site.py).
+Hockey season has its own, simpler site (its kit's ``site``: replay/systems/matrix/site.py).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from projections.standings import Record
 from projections.stats import GameStats, combine
 from replay.leagues.seasons import division_standings, load_season, standings
 from replay.reports.games import load_game
-from replay.reports.matrix_site import is_matrix_season, matrix_files
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
+from replay.systems import KITS
 
 TOP = 10
 GOALIE_GAMES = 5  # as `rinklog leaders`: goalies with 5 games or more (fewer early on)
@@ -319,8 +319,9 @@ def season_files(store: EventStore, season_id: str,
     sheet its pages share (a game page alone, ``report GAME``, has it inline).
     ``progress(done, total)`` hears of each game's page as it is made, then of each
     player's (the total grows by the players once the games are read)."""
-    if is_matrix_season(store, season_id):
-        return matrix_files(store, season_id)
+    own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
+    if own is not None and own.site is not None:  # a season system's own site (Matrix)
+        return own.site(store, season_id)
     season = load_season(store, season_id)
     tables = [("League", standings(store, season))]
     if season.created.divisions:

@@ -1,15 +1,25 @@
-"""What a game system's tooling kit holds (see replay/systems/__init__.py)."""
+"""What a system's tooling kit holds (see replay/systems/__init__.py): what every kit
+declares (:class:`SystemKit`), a game system's (:class:`Kit`) and a season system's
+(:class:`SeasonKit`, Matrix Hockey)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from events.base import Event
+from events.bones import FaceoffOptions
 from events.errors import CardError, RollError
+
+if TYPE_CHECKING:  # the kit's users import the registry: types only, no import cycle
+    import typer
+
+    from events.store import EventStore
+    from replay.leagues.league import League
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
@@ -47,13 +57,64 @@ class DraftRules:
     check: Callable[[Mapping[str, Any], int], list[Violation]]  # (teams by id, season games)
 
 
-@dataclass(frozen=True)
-class Kit:
-    system: str
+class TeamCards(Protocol):
+    """A system's team file as loaded (its own msgspec Struct): what tooling reads of it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+Faults = Callable[[], list[str]]
+"""Check one file: its faults, one line each (a loader may raise ``CardError`` on its
+first fault instead: ``cards validate`` lists that line)."""
+
+Recognise = Callable[[Path, Mapping[str, Any]], Faults | None]
+"""``cards validate``'s question to a kit: given a file and its TOML, the check of the
+file if it is one of the system's files, else None."""
+
+
+def first_fault(load: Callable[[Path], object], path: Path) -> Faults:
+    """The check of a loader that raises ``CardError`` on a file's first fault."""
+
+    def check() -> list[str]:
+        load(path)
+        return []
+
+    return check
+
+
+def never_recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
+    """For a kit with no files of its own."""
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemKit:
+    """What every system's kit declares for the system-blind tooling."""
+
+    system: str  # the system's name in engine/systems.py (SYSTEMS or SEASON_SYSTEMS)
+    recognise: Recognise = never_recognise  # its data files, for ``cards validate``
+    # its own commands, ``rinklog <system> ...``: a typer sub-app the root adds (built on
+    # demand: the sub-app imports replay/cli, which imports this registry)
+    cli: Callable[[], typer.Typer] | None = None
+    # its commands under ``rinklog cards`` beside the shared ``validate`` (Hockey Bones:
+    # ``generate``), built on demand likewise
+    cards_cli: Callable[[], typer.Typer] | None = None
+    # the pages ``rinklog report`` writes for a season stream of this system (file name
+    # -> text), when the system has its own site (Matrix Hockey's season page)
+    site: Callable[[EventStore, str], dict[str, str]] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Kit(SystemKit):
+    """A game system's kit (Hockey Bones, DICE Hockey)."""
+
     # --- data on disk
-    find_team: Callable[[str, Root], Any]  # a team by id (UnknownTeam when missing)
-    list_teams: Callable[[Root], list[Any]]
-    load_team: Callable[[Path], Any]  # one team file (CardError naming file and field)
+    find_team: Callable[[str, Root], TeamCards]  # a team by id (UnknownTeam when missing)
+    list_teams: Callable[[Root], list[TeamCards]]
+    load_team: Callable[[Path], TeamCards]  # one team file (CardError naming file and field)
     default_charts: Callable[[Root], Any]  # the chart pack of a fixtures root
     # the pack a game's options call for: (charts, the system's options: Hockey Bones'
     # events.bones.FaceoffOptions)
@@ -62,18 +123,30 @@ class Kit:
     game_options: Callable[[tuple[str, ...]], dict[str, Any]]
     leagues_dir: Path  # the bundled leagues
     # --- leagues and seasons
-    check_league_options: Callable[[Any], None]  # a league.toml's options (ValueError)
+    check_league_options: Callable[[League], None]  # a league.toml's options (ValueError)
     draft_rules: Callable[[str], DraftRules | None]  # a ruleset's draft league rules, if any
-    goalie_shares: Callable[[Any], list[tuple[str, int]]]  # starters and their card games
-    calibration_figures: Callable[[list[Any], Any], dict[str, float]]  # system-only figures
+    # starters and their card games
+    goalie_shares: Callable[[Any], list[tuple[str, int]]]
+    # a game's events and chart pack -> the system-only calibration figures
+    calibration_figures: Callable[[Sequence[Event], Any], dict[str, float]]
     # --- coaches
     default_coach_setup: Any  # what a season's coach is built from (picklable)
     coach_setup_file: Callable[[Path], Any]  # a coach file (docs/coach.md) -> a setup
     season_coach: Callable[[Any], Any]  # a setup -> the system's default coach
-    prompt_coach: Callable[[Prompter], Any]  # dice and coach typed at the table
+    prompt_coach: Callable[[Prompter], TableDice]  # dice and coach typed at the table
     roll_prompt: str  # how a roll is typed, e.g. "blue white white red"
     # --- calibration: can a ruleset's game end in a shootout (FaceOff 2008: a tie stands)
     has_shootout: Callable[[str], bool] = field(default=lambda ruleset: True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeasonKit(SystemKit):
+    """A season system's kit (Matrix Hockey: rinklog referees a league's season): its
+    files, its commands and its site are its own, so each is required."""
+
+    recognise: Recognise
+    cli: Callable[[], typer.Typer]
+    site: Callable[[EventStore, str], dict[str, str]]
 
 
 STATUS_WORDS = ("score", "clock", "status")  # answered at any prompt, never a roll or choice

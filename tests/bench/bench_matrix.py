@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from replay.matrix import season as library
-from replay.matrix.demo import run_demo_season
+from replay.systems.matrix import season as library
+from replay.systems.matrix.demo import run_demo_season
 from replay.tooling.audit import audit_all
 from replay.tooling.games import open_store
 

@@ -10,7 +10,7 @@ from engine.bones.rulesets import find_ruleset
 from engine.bones.state import GameState, Step
 from events.bones import Roll
 from events.common import GameCreated, TeamSheet
-from replay.data.library import default_charts, find_team, with_arc_cards
+from replay.systems.bones.library import default_charts, find_team, with_arc_cards
 
 SLOTS = ("LW", "C", "RW", "LD", "RD")
 

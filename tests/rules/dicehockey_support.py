@@ -12,7 +12,7 @@ from engine.dicehockey.puck import give_puck
 from engine.dicehockey.state import GameState, Step
 from events.common import GameCreated, TeamSheet
 from events.dicehockey import Roll
-from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
+from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
 
 SLOTS = ("LW", "C", "RW", "LD", "RD")
 

@@ -12,7 +12,7 @@ from engine.matrix.referee import open_season, play_week
 from engine.matrix.state import SeasonState, evolve, initial_state
 from events.matrix import GamePlayed, Pick, PicksSent, RefereeDrawsEntered, RefereeOnr
 from replay.cli.app import main
-from replay.matrix.files import season_opened
+from replay.systems.matrix.files import season_opened
 
 __all__ = ["game", "new_season", "pick", "play", "side"]
 
@@ -86,6 +86,6 @@ def score(events: list[Any], home: str, competition: str = "championship") -> tu
 
 def everyone(state: SeasonState, week: int, seed: str = "m") -> dict[str, list[Pick]]:
     """Picks for every team playing ``week`` (the demo managers', none ONR)."""
-    from replay.matrix.demo import demo_picks
+    from replay.systems.matrix.demo import demo_picks
 
     return {s.team: list(s.picks) for s in demo_picks(state, week, seed, onr_rate=0.0)}

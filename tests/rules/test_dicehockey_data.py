@@ -16,15 +16,15 @@ from engine.dicehockey import dice
 from engine.dicehockey.cards import Charts, band, fixed_point_faults
 from events.dicehockey import Roll
 from events.errors import CardError, RollError
-from replay.data import dicehockey_cards
-from replay.data.dicehockey_library import (
+from replay.data.reading import FIXTURES, read_toml
+from replay.systems.dicehockey import cardgen as dicehockey_cards
+from replay.systems.dicehockey.library import (
     dicehockey_charts,
     find_dicehockey_team,
     list_dicehockey_teams,
     load_dicehockey_charts,
     load_dicehockey_team,
 )
-from replay.data.library import FIXTURES, read_toml
 
 
 def verify_d10(seed: str, game_id: str, n: int) -> tuple[int, int]:

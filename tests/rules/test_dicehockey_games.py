@@ -23,7 +23,7 @@ from events import dicehockey as ev
 from events.catalogue import open_store
 from events.common import GameEnded
 from events.formats import FORMATS, decoder, encoder
-from replay.data.dicehockey_library import (
+from replay.systems.dicehockey.library import (
     dicehockey_charts,
     find_dicehockey_team,
     list_dicehockey_teams,

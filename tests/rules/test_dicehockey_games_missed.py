@@ -17,8 +17,8 @@ from engine.systems import SYSTEMS
 from events.common import Absent, GameCreated, GamesOut, TeamSheet
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
 from events.errors import IllegalChoice
-from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
 from replay.leagues.availability import Availability
+from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
 
 # two teams that meet every game, then A alone with two others, 20 games each for A
 SCHEDULE = [(n, "A", "B") if n <= 10 else (n, "C", "A") for n in range(1, 21)]

@@ -19,7 +19,7 @@ from engine.dicehockey.state import SIDES, GameState, Step
 from events import dicehockey as ev
 from events.common import PeriodStarted
 from projections.dicehockey.toi import build_toi
-from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
+from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
 
 
 def lineup(state: GameState, side: str, **boxes: list[list[str]]) -> ev.LineupRearranged:

@@ -25,7 +25,7 @@ from events.dicehockey import (
     TimeOutCalled,
     TimingSpaceCounted,
 )
-from replay.data.dicehockey_library import dicehockey_charts, find_dicehockey_team
+from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
 
 
 def change(state, side: str, forwards: int, defense: int) -> LinesChanged:

@@ -34,7 +34,7 @@ from events.bones import (
     TacticDeclared,
 )
 from events.common import GameCreated, GameEnded
-from replay.data.library import default_charts, find_team, with_arc_cards
+from replay.systems.bones.library import default_charts, find_team, with_arc_cards
 
 
 @pytest.fixture

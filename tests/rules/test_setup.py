@@ -7,7 +7,7 @@ from conftest import created
 
 from engine.bones.game import IllegalChoice, decide, evolve, initial_state
 from events.common import PeriodStarted
-from replay.data.library import default_charts, find_team
+from replay.systems.bones.library import default_charts, find_team
 
 
 def test_4_00_everyone_dressed_nobody_on_the_ice_starter_in_goal():

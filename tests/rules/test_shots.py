@@ -196,7 +196,7 @@ def test_10_70_block_chance_is_the_share_of_all_rolls_the_shot_rules_block(state
 
 
 def test_10_70_three_blockers_block_about_9_percent():
-    from replay.data.library import default_charts
+    from replay.systems.bones.library import default_charts
 
     charts = default_charts()
     assert shots.block_chance(charts, 3) == Fraction(5, 36) * Fraction(4, 6)  # 9.26%

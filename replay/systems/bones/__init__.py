@@ -1,33 +1,39 @@
 """The Hockey Bones (and FaceOff 2008) tooling kit: its team and chart files
-(replay/data/library.py), the pack a game's FaceOff options call for, its leagues' options
-and draft league rules, its calibration figures, its coach files and its prompt coach."""
+(``library``; ``cardgen`` invents teams), which files ``cards validate`` checks as its own,
+the pack a game's FaceOff options call for, its leagues' options and draft league rules,
+its calibration figures, its coach files and its prompt coach."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import typer
 
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
 from engine.bones.rulesets import RULESETS
 from events.bones import FaceoffOptions
-from replay.data.library import (
-    FIXTURES,
+from replay.data.reading import FIXTURES
+from replay.systems.bones import calibration, draft_rules
+from replay.systems.bones.library import (
+    charts_faults,
     default_charts,
     find_team,
     list_teams,
+    load_arc_cards,
     load_coach,
     load_team,
+    team_faults,
     with_arc_cards,
 )
-from replay.systems.bones import calibration, draft_rules
 from replay.systems.bones.prompt import PromptCoach
-from replay.systems.kit import DraftRules, Kit
+from replay.systems.kit import DraftRules, Faults, Kit, first_fault
 
-__all__ = ["KIT"]
+__all__ = ["CARDS_CLI", "KIT"]
 
 
 def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
@@ -74,12 +80,38 @@ def goalie_shares(team: Team) -> list[tuple[str, int]]:
     return [(g.id, g.games) for g in draft_rules.starting_goalies(team)]
 
 
+def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
+    """``cards validate``: a team (``skaters``; every fault of its cards and lines), a
+    chart pack (``faceoffs``; every fault) or FaceOff's ARC cards (``cards``, 21.000)."""
+    if "skaters" in data and "timing" not in data:  # a timing rating: DICE Hockey's (12)
+        return lambda: team_faults(dict(data), path)[1]
+    if "faceoffs" in data:
+        return lambda: charts_faults(dict(data), path)[1]
+    if "cards" in data:
+        return first_fault(load_arc_cards, path)
+    return None
+
+
+CARDS_CLI = typer.Typer(rich_markup_mode=None)
+"""Its commands under ``rinklog cards`` (cli.py's, added to it as cli.py is imported)."""
+
+
+def _cards_cli() -> typer.Typer:
+    # cli.py imports replay/cli, whose package builds the root app, which asks this kit
+    # for its commands: made here, before cli.py, they are the same whole sub-app
+    # whichever of the two modules is imported first.
+    import replay.systems.bones.cli  # noqa: F401
+
+    return CARDS_CLI
+
+
 def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:
     return DefaultCoach(*setup)
 
 
-KIT = Kit(system="bones", find_team=find_team, list_teams=list_teams, load_team=load_team,
-          default_charts=default_charts, game_charts=game_charts, game_options=game_options,
+KIT = Kit(system="bones", recognise=recognise, cards_cli=_cards_cli, find_team=find_team,
+          list_teams=list_teams, load_team=load_team, default_charts=default_charts,
+          game_charts=game_charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "bones" / "leagues",
           check_league_options=check_league_options, draft_rules=_draft_rules,
           goalie_shares=goalie_shares, calibration_figures=calibration.game_figures,

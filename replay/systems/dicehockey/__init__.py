@@ -1,24 +1,27 @@
-"""The DICE Hockey tooling kit: its team and chart files (replay/data/dicehockey_library.py),
-its leagues (no draft league rules: the text has none), goalie shares, calibration
-figures, coach and the prompt coach of ``rinklog play``."""
+"""The DICE Hockey tooling kit: its team and chart files (``library``; ``cardgen`` invents
+teams), which files ``cards validate`` checks as its own, its leagues (no draft league
+rules: the text has none), goalie shares, calibration figures, coach and the prompt coach
+of ``rinklog play``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from engine.dicehockey.cards import Charts, Team
 from engine.dicehockey.coach import DefaultCoach
 from events import dicehockey as ev
-from replay.data.dicehockey_library import (
+from replay.data.reading import FIXTURES
+from replay.systems.dicehockey.library import (
     dicehockey_charts,
     find_dicehockey_team,
     list_dicehockey_teams,
+    load_dicehockey_charts,
     load_dicehockey_team,
 )
-from replay.data.library import FIXTURES
 from replay.systems.dicehockey.prompt import PromptCoach
-from replay.systems.kit import Kit, Root
+from replay.systems.kit import Faults, Kit, Root, first_fault
 
 __all__ = ["KIT"]
 
@@ -57,11 +60,21 @@ def calibration_figures(events: list[Any], charts: Charts) -> dict[str, float]:
     }
 
 
+def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
+    """``cards validate``: a team (``skaters`` with a ``timing`` rating, 12) or a chart pack
+    (``penalty_a``); each loader raises its first fault."""
+    if "skaters" in data and "timing" in data:
+        return first_fault(load_dicehockey_team, path)
+    if "penalty_a" in data:
+        return first_fault(load_dicehockey_charts, path)
+    return None
+
+
 def _no_coach_file(path: Path) -> Any:
     raise ValueError(f"{path}: DICE Hockey's coach takes no coach file")
 
 
-KIT = Kit(system="dicehockey", find_team=find_dicehockey_team, list_teams=list_teams,
+KIT = Kit(system="dicehockey", recognise=recognise, find_team=find_dicehockey_team, list_teams=list_teams,
           load_team=load_dicehockey_team, default_charts=dicehockey_charts,
           game_charts=lambda charts, faceoff: charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "dicehockey" / "leagues",

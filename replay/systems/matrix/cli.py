@@ -1,7 +1,9 @@
 """``rinklog matrix``: Matrix Hockey, a league played by mail, refereed by rinklog.
 
-Thin commands over :mod:`replay.matrix.season`: each opens the store, makes one library
-call and prints. Read commands (results, standings, teams, cups) never write.
+Matrix Hockey's own commands, on its kit's sub-app (``CLI`` in __init__.py, which the
+root app adds with every kit's in one loop). Thin commands over
+:mod:`replay.systems.matrix.season`: each opens the store, makes one library call and
+prints. Read commands (results, standings, teams, cups) never write.
 """
 
 from __future__ import annotations
@@ -12,23 +14,17 @@ from typing import Annotated, Any
 import typer
 
 from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
-from replay.matrix import season as library
-from replay.matrix.demo import run_demo_season
+from replay.systems.matrix import CLI as app
+from replay.systems.matrix import season as library
+from replay.systems.matrix.demo import run_demo_season
 from replay.tooling.games import open_store
-
-matrix_app = typer.Typer(
-    help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
-    "Example: rinklog matrix open --league demo --seed 2026 --db league.db",
-    rich_markup_mode=None,
-    no_args_is_help=True,
-)
 
 SeasonArg = Annotated[str, typer.Argument(help="season id (printed by matrix open)")]
 WeekOption = Annotated[int, typer.Option("--week", help="the week (1-11, a row of the matrix)")]
 JsonOption = Annotated[bool, typer.Option("--json", help="JSON instead of text")]
 
 
-@matrix_app.command("open")
+@app.command("open")
 def open_cmd(
     league: Annotated[str, typer.Option(
         "--league", help="a league.toml, its folder, or a bundled league (demo, example)")],
@@ -43,7 +39,7 @@ def open_cmd(
         out(library.open_league(store, league, seed))
 
 
-@matrix_app.command("picks")
+@app.command("picks")
 def picks_cmd(
     season: SeasonArg,
     file: Annotated[Path, typer.Argument(help="the week's picks (TOML, a table per team)")],
@@ -69,7 +65,7 @@ def _result_line(r: dict[str, Any]) -> str:
             f"{r['score']['away']} {r['away']} {r['decided']}")
 
 
-@matrix_app.command("play")
+@app.command("play")
 def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -> None:
     """Work out every game of a week, once (a week played is refused).
 
@@ -84,7 +80,7 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
         out(f"  no picks (ONR, 3.1.3) in the {competition}: {', '.join(teams)}")
 
 
-@matrix_app.command("results")
+@app.command("results")
 def results_cmd(season: SeasonArg,
                 week: Annotated[int | None, typer.Option("--week", help="one week only")] = None,
                 db: DbOption = "rinklog.db", as_json: JsonOption = False,
@@ -107,7 +103,7 @@ def results_cmd(season: SeasonArg,
         out(_result_line(r))
 
 
-@matrix_app.command("standings")
+@app.command("standings")
 def standings_cmd(season: SeasonArg,
                   division: Annotated[str | None, typer.Option("--division",
                                                                help="one division")] = None,
@@ -133,7 +129,7 @@ def standings_cmd(season: SeasonArg,
         out(line)
 
 
-@matrix_app.command("teams")
+@app.command("teams")
 def teams_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption = False
               ) -> None:
     """Each team's columns and extra-time values left, extra goals and great saves left,
@@ -154,7 +150,7 @@ def teams_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOptio
             + ("  (dummy)" if r["dummy"] else ""))
 
 
-@matrix_app.command("cups")
+@app.command("cups")
 def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption = False
              ) -> None:
     """The KDH rounds and the WG groups and knock-out games.
@@ -181,7 +177,7 @@ def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption
         out(f"KDH winner {cups['closed']['kdh_winner']}; WG {', '.join(cups['closed']['wg_order'])}")
 
 
-@matrix_app.command("wait")
+@app.command("wait")
 def wait_cmd(
     season: SeasonArg,
     team_id: Annotated[str, typer.Option("--id", help="the team's id (a-z, 0-9, -)")],
@@ -199,7 +195,7 @@ def wait_cmd(
     out(f"{season}: {team_id} is number {place} on the waiting list")
 
 
-@matrix_app.command("replace")
+@app.command("replace")
 def replace_cmd(
     season: SeasonArg,
     team: Annotated[str, typer.Argument(help="a new team ONR in week 1")],
@@ -215,7 +211,7 @@ def replace_cmd(
     out(f"{season}: {team} is now played by {new_name}")
 
 
-@matrix_app.command("close")
+@app.command("close")
 def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
     """Close a season (final standings, promotion and relegation, next season's extra
     goals and great saves, WG entrants) and open the next; print its id.
@@ -226,7 +222,7 @@ def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
         out(library.close(store, season))
 
 
-@matrix_app.command("demo")
+@app.command("demo")
 def demo_cmd(season: SeasonArg, db: DbOption = "rinklog.db",
              close: Annotated[bool, typer.Option(help="close the season at the end")] = True,
              seed: Annotated[str, typer.Option("--seed", help="the managers' seed")] = "1",

@@ -27,6 +27,7 @@ A team may carry ``extra_goals`` and ``great_saves`` for a league's first season
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -48,11 +49,13 @@ from events.matrix import (
     SeasonOpened,
     TeamEntry,
 )
-from replay.data.library import read_toml, show_path
+from replay.data.reading import FIXTURES as SHIPPED
+from replay.data.reading import read_toml, show_path
+from replay.systems.kit import Faults, first_fault
 
-__all__ = ["FIXTURES", "PicksFile", "load_league", "read_picks", "season_opened"]
+__all__ = ["FIXTURES", "PicksFile", "load_league", "read_picks", "recognise", "season_opened"]
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "matrix"
+FIXTURES = SHIPPED / "matrix"
 FIRST_SEASON_EXTRA_GOALS = 3  # ruling M-2.1.2a: a first season has no results to count
 FIRST_SEASON_GREAT_SAVES = 2  # 2.1.3.1: every team gets two
 
@@ -320,20 +323,19 @@ def read_picks(path: Path, week: int, plays: dict[str, list[str]]) -> PicksFile:
     return PicksFile(sent, referee, cup)
 
 
-def validate_file(path: Path, data: dict[str, Any]) -> bool:
-    """Check a Matrix Hockey file found by ``cards validate`` (a league, a matrix, a
-    calendar, a week's picks); False when ``data`` is none of them."""
+def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
+    """``cards validate``'s question: the check of a Matrix Hockey file (a league, a
+    matrix, a calendar, a week's picks; each raises its first fault), None when ``data``
+    is none of them."""
     if data.get("system") == "matrix":
-        season_opened(path, "validate")
-    elif "columns" in data and "rows" in data:
-        _matrix(path, "a", 1)
-    elif "kdh_weeks" in data:
-        _convert(data, _Calendar, show_path(path))
-    elif data and all(isinstance(v, dict | list) for v in data.values()) and all(
+        return first_fault(lambda p: season_opened(p, "validate"), path)
+    if "columns" in data and "rows" in data:
+        return first_fault(lambda p: _matrix(p, "a", 1), path)
+    if "kdh_weeks" in data:
+        return first_fault(lambda p: _convert(data, _Calendar, show_path(p)), path)
+    if data and all(isinstance(v, dict | list) for v in data.values()) and all(
             "column" in t for k, v in data.items() if k != "referee"
             for t in (v if isinstance(v, list) else [v])):
         teams = [k for k in data if k != "referee"]
-        read_picks(path, 1, {t: ["championship"] for t in teams})
-    else:
-        return False
-    return True
+        return first_fault(lambda p: read_picks(p, 1, {t: ["championship"] for t in teams}), path)
+    return None

@@ -1,5 +1,5 @@
 """A Matrix Hockey season's page: the results week by week and the championship
-standings of each division, from the referee's read models (replay/matrix/season.py
+standings of each division, from the referee's read models (replay/systems/matrix/season.py
 ``results`` and ``standings``), plus the goals-per-game distribution. Matrix Hockey
 records results, not games played shot by shot: there are no game pages."""
 
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.store import EventStore
-from replay.matrix import season as matrix
 from replay.reports.plots import Histogram, histogram
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
+from replay.systems.matrix import season as matrix
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
 
@@ -75,10 +75,6 @@ def build_matrix_site(season_id: str, results: list[dict[str, Any]],
                      "Goals per game", "goals in the game (both teams)")
     return MatrixSite(season_id, [MatrixWeek(w, rs) for w, rs in sorted(weeks.items())],
                       [MatrixDivision(d, rows) for d, rows in divisions.items()], plot)
-
-
-def is_matrix_season(store: EventStore, stream: str) -> bool:
-    return store.exists(stream) and store.info(stream).system == matrix.SYSTEM
 
 
 def matrix_files(store: EventStore, season_id: str) -> dict[str, str]:

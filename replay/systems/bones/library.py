@@ -1,4 +1,5 @@
-"""Loading team sheets and the chart pack from TOML, with one-line errors.
+"""Hockey Bones' card library: team sheets, the chart pack, FaceOff's ARC cards and coach
+files loaded from TOML, with one-line errors.
 
 A team file holds a team's card set: skaters and goalies (cards.py) and the coach's
 lines (4.00). A chart pack holds the Game Chart (7.00, 9.30, 11.20, 14.20, 16.00, ...).
@@ -11,19 +12,16 @@ Beyond msgspec's field checks, the loader checks what one field cannot: action c
 against the code grammar (8.10, 8.20, 11.10), dice ranges (3.20), unique player ids,
 and that the lines name rostered players at sensible positions.
 
-The shipped fixtures live in the top-level ``fixtures/`` package; ``RINKLOG_FIXTURES``
-names another root laid out the same way (``bones/teams/*.toml``,
-``bones/charts/standard.toml``), e.g. a user's own chart pack and teams.
+Where the fixtures are, the TOML reader and msgspec's errors as one line are shared
+(replay/data/reading.py): a root holds ``bones/teams/*.toml`` and
+``bones/charts/standard.toml``.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 import tomllib
 from collections.abc import Callable, Iterator
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -34,38 +32,28 @@ from engine.bones.coach import CoachPolicy
 from engine.bones.codes import parse_goalie_cell, parse_skater_cell
 from engine.bones.dice import DiceRange
 from events.errors import CardError, UnknownTeam
+from replay.data.reading import (
+    FIXTURES,
+    cached,
+    convert,
+    describe,
+    fixtures_root,
+    read_toml,
+    show_path,
+)
 
 __all__ = [
-    "FIXTURES",
+    "charts_faults",
     "default_charts",
     "find_team",
-    "fixtures_root",
     "list_teams",
+    "load_arc_cards",
+    "load_coach",
     "load_charts",
     "load_team",
+    "team_faults",
+    "with_arc_cards",
 ]
-
-
-def _shipped_fixtures() -> Path:
-    """The ``fixtures`` package folder, found as a resource, else beside this package."""
-    try:
-        path = Path(str(files("fixtures").joinpath("bones"))).parent
-        if (path / "bones" / "charts").is_dir():
-            return path
-    except (ImportError, OSError, TypeError, ValueError):  # e.g. an editable namespace path
-        pass
-    return Path(__file__).resolve().parent.parent / "fixtures"
-
-
-FIXTURES: Path = _shipped_fixtures()
-
-
-def fixtures_root(root: str | Path | None = None) -> Path:
-    """The fixtures root: ``root`` if given, else ``$RINKLOG_FIXTURES``, else FIXTURES."""
-    if root is not None:
-        return Path(root)
-    env = os.environ.get("RINKLOG_FIXTURES")
-    return Path(env) if env else FIXTURES
 
 
 def _teams_dir(root: str | Path | None) -> Path:
@@ -74,55 +62,6 @@ def _teams_dir(root: str | Path | None) -> Path:
         if candidate.is_dir():
             return candidate
     return base
-
-
-def show_path(path: Path) -> str:
-    """The path as a person typed it, or relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-# --- msgspec errors as one line --------------------------------------------------------
-
-_AT = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_STEP = re.compile(r"\.(\w+)|\[(\d+)\]")
-
-
-def _value_at(data: Any, path: str) -> Any:
-    for key, index in _STEP.findall(path):
-        try:
-            data = data[key] if key else data[int(index)]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return data
-
-
-def _describe(err: msgspec.ValidationError, data: Any, fields: tuple[str, ...]) -> str:
-    """Turn msgspec's message into ``field 'x': what was wrong``."""
-    match = _AT.match(str(err))
-    assert match is not None
-    msg, path = match["msg"].replace("`", ""), (match["path"] or "")
-    missing = re.match(r"Object (missing required|contains unknown) field (\w+)", msg)
-    if missing:
-        path = f"{path}.{missing[2]}"
-        msg = "missing" if missing[1].startswith("missing") else "not a known field"
-    value = _value_at(data, path) if path else None
-    if "matching regex '^[1-6]-(" in msg and isinstance(value, str):  # a RangeText
-        try:
-            DiceRange.parse(value)
-        except ValueError as bad:
-            msg = str(bad)
-        else:
-            msg = f"not a dice range: {value!r} (first number 1-6, second 2-12; 3.20)"
-    elif msg.startswith("Expected") and ", got" not in msg and path:
-        msg += f", got {len(value)}" if isinstance(value, list) else f", got {value!r}"
-    if not path:  # a check in __post_init__: name the field it quotes, if any
-        quoted = [f for f in re.findall(r"`(\w+)`", str(err)) if f in fields]
-        path = f".{quoted[0]}" if quoted else ""
-    where = f"field '{path.lstrip('.')}': " if path else ""
-    return where + msg
 
 
 _FIELD = re.compile(r"at `\$\.(\w+)|(missing required|contains unknown) field `(\w+)`")
@@ -139,6 +78,17 @@ def _template(kind: str) -> Any:
     return data if kind in ("team", "charts") else (data.get(f"{kind}s") or [None])[0]
 
 
+def dice_range_fault(msg: str, value: Any) -> str | None:
+    """A card's dice range (3.20) that msgspec's pattern refused, in the rule's words."""
+    if "matching regex '^[1-6]-(" not in msg or not isinstance(value, str):
+        return None
+    try:
+        DiceRange.parse(value)
+    except ValueError as bad:
+        return str(bad)
+    return f"not a dice range: {value!r} (first number 1-6, second 2-12; 3.20)"
+
+
 def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any, list[str]]:
     """``data`` converted, and a fault line for every faulty field: each fault found is
     noted, its field given a shipped card's value (an unknown field is dropped) and the
@@ -152,7 +102,7 @@ def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any,
         try:
             return msgspec.convert(data, kind), faults
         except msgspec.ValidationError as err:
-            faults.append(f"{where}{_describe(err, data, fields)}")
+            faults.append(f"{where}{describe(err, data, fields, dice_range_fault)}")
             found = _FIELD.search(str(err))
             key = found and (found[1] or found[3])
             if not key or key in seen or not isinstance(data, dict):
@@ -164,32 +114,6 @@ def _convert_all(data: Any, kind: type, where: str, template: str) -> tuple[Any,
                 data[key] = stand_in[key]
             else:
                 data.pop(key, None)
-
-
-def convert(data: Any, kind: type, where: str) -> Any:
-    try:
-        return msgspec.convert(data, kind)
-    except msgspec.ValidationError as err:
-        fields = tuple(getattr(kind, "__struct_fields__", ()))
-        raise CardError(f"{where}{_describe(err, data, fields)}") from None
-
-
-def read_toml(path: Path) -> dict[str, Any]:
-    shown = show_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise CardError(f"{shown}: cannot read: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise CardError(f"{shown}: not UTF-8 text (byte {err.object[err.start]:#04x} at "
-                        f"offset {err.start}); save it as UTF-8") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        line = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err)) or "invalid TOML"
-        where = f"line {line[1]}: " if line else ""
-        raise CardError(f"{shown}: {where}TOML syntax error: {msg}") from None
 
 
 # --- cross-field checks -----------------------------------------------------------------
@@ -351,29 +275,13 @@ def _charts_from(data: dict[str, Any], path: Path) -> Charts:
 def load_team(path: str | Path) -> Team:
     """Load and check one team file; raises ``CardError`` on the first fault."""
     path = Path(path)
-    return _cached(path, _team_from)
+    return cached(path, _team_from)
 
 
 def load_charts(path: str | Path) -> Charts:
     """Load and check one chart pack; raises ``CardError`` on the first fault."""
     path = Path(path)
-    return _cached(path, _charts_from)
-
-
-def _cached(path: Path, build: Callable[[dict[str, Any], Path], Any]) -> Any:
-    """Parse a file once per version of it (path, size and mtime): a season loads the
-    same teams thousands of times, and TOML parsing dominated a simulated game."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return build(read_toml(path), path)  # read_toml names the file in its error
-    return _load_once(str(path), stat.st_size, stat.st_mtime_ns, build)
-
-
-@functools.lru_cache(maxsize=256)
-def _load_once(path: str, size: int, mtime_ns: int,
-               build: Callable[[dict[str, Any], Path], Any]) -> Any:
-    return build(read_toml(Path(path)), Path(path))
+    return cached(path, _charts_from)
 
 
 def list_teams(root: str | Path | None = None) -> list[Team]:
@@ -410,11 +318,11 @@ def default_charts(root: str | Path | None = None) -> Charts:
 
 def load_arc_cards(path: str | Path) -> ArcCards:
     """Load and check an ARC card pack (FaceOff 21.000); ``CardError`` names the fault."""
-    return _cached(Path(path), _arc_from)
+    return cached(Path(path), _arc_from)
 
 
 def _arc_from(data: dict[str, Any], path: Path) -> ArcCards:
-    return convert(data, ArcCards, f"{show_path(path)}: ")
+    return convert(data, ArcCards, f"{show_path(path)}: ", dice_range_fault)
 
 
 def with_arc_cards(charts: Charts, root: str | Path | None = None) -> Charts:

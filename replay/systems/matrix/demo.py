@@ -17,7 +17,7 @@ from engine.matrix.goals import column_value
 from engine.matrix.state import SeasonState
 from events.matrix import Pick, PicksSent
 from events.store import EventStore
-from replay.matrix import season as library
+from replay.systems.matrix import season as library
 
 __all__ = ["demo_picks", "run_demo_season"]
 

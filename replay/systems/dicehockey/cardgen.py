@@ -1,6 +1,6 @@
 """Invented DICE Hockey teams: a card generator (engine-free: it writes TOML data).
 
-``python -m replay.data.dicehockey_cards [--seed demo] [OUT]`` writes the demo league's
+``python -m replay.systems.dicehockey.cardgen [--seed demo] [OUT]`` writes the demo league's
 teams to ``fixtures/dicehockey/teams/`` (or OUT). Every name is made up. A player's
 talent sets his card: a forward's goal range (PS), the share of his passing column that
 makes player shots, his passer rating; a defenseman's defense rating; a goalie's goal
@@ -160,8 +160,8 @@ def write(out: Path, seed: str = "demo") -> list[Path]:
     written = []
     for data in league(seed):
         path = out / f"{data['id'].lower()}.toml"
-        header = (f"# {data['name']}: an invented DICE Hockey team (replay/data/"
-                  f"dicehockey_cards.py, seed {seed!r}). Every name is made up.\n")
+        header = (f"# {data['name']}: an invented DICE Hockey team (replay/systems/"
+                  f"dicehockey/cardgen.py, seed {seed!r}). Every name is made up.\n")
         path.write_text(header + tomli_w.dumps(data), encoding="utf-8")
         written.append(path)
     return written
@@ -170,7 +170,7 @@ def write(out: Path, seed: str = "demo") -> list[Path]:
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--seed")]
     seed = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--seed=")), "demo")
-    target = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "fixtures" \
+    target = Path(args[0]) if args else Path(__file__).resolve().parents[3] / "fixtures" \
         / "dicehockey" / "teams"
     for path in write(target, seed):
         print(path)

@@ -19,7 +19,7 @@ import msgspec
 
 from engine.dicehockey.cards import Charts, Team
 from events.errors import CardError, UnknownTeam
-from replay.data.library import fixtures_root, read_toml, show_path
+from replay.data.reading import fixtures_root, read_toml, show_path
 
 __all__ = ["dicehockey_charts", "find_dicehockey_team", "list_dicehockey_teams",
            "load_dicehockey_charts", "load_dicehockey_team"]

@@ -23,7 +23,7 @@ from events.errors import RinklogError, UnknownGame
 from events.matrix import GamePlayed, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
-from replay.matrix.files import read_picks, season_opened
+from replay.systems.matrix.files import read_picks, season_opened
 
 __all__ = ["KIND", "SYSTEM", "PicksRecorded", "Season", "WeekPlayed", "close", "cups", "join_waiting_list",
            "load", "open_league", "play", "record", "replace_new_team", "results", "send_picks",
