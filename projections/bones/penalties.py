@@ -1,6 +1,8 @@
-"""Penalty timers (14.10): a pure fold of a Hockey Bones stream into the penalty report.
+"""Penalty timers (14.10) of a Hockey Bones game: a pure fold into the shared
+``PenaltyReport`` (projections/models/penalties.py), in seconds.
 
-Imports events only (never the engine). The clocks are rebuilt from the events:
+Imports events and the shared read-model types only (never the engine). The clocks are
+rebuilt from the events:
 
 - a ``PenaltyAssessed`` puts ``served_by`` (else the player: off for the game) in the box
   for ``box`` time sequences and his team a man short for ``short`` sequences; a penalty
@@ -26,16 +28,19 @@ short; a pulled goalie is not counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import cache
 from typing import Any, ClassVar
-
-import msgspec
 
 from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
 from events.common import GameCreated, other_side
+from projections.models.penalties import (
+    BoxStint,
+    PenaltyLine,
+    PenaltyReport,
+    Running,
+    strength_label,
+)
 
-__all__ = ["BoxStint", "PenaltyFold", "PenaltyLine", "PenaltyReport", "Running",
-           "build_penalties", "period_length", "strength_label"]
+__all__ = ["PenaltyFold", "build_penalties", "period_length"]
 
 SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
@@ -46,73 +51,6 @@ MINOR = 5  # 14.10: sequences of a minor, and of each half of a double minor
 
 def period_length(period: int) -> int:
     return 300 if period == 4 else 1200
-
-
-def skaters(mine: int, theirs: int, base: int = 5) -> int:
-    """Skaters a side has with ``mine`` and ``theirs`` men short (15.00); ``base`` 3 is a
-    league's 3-on-3 overtime, where each penalty to the other side adds one (R-6.00b)."""
-    if base < 5:
-        return max(3, min(5, base + theirs - mine))
-    return 5 - mine
-
-
-@cache  # two labels every sequence, from a handful of (mine, theirs, base)
-def strength_label(mine: int, theirs: int, base: int = 5) -> str:
-    return f"{skaters(mine, theirs, base)}v{skaters(theirs, mine, base)}"
-
-
-class PenaltyLine(msgspec.Struct, frozen=True):
-    id: int
-    team: str
-    side: str
-    player: str
-    served_by: str | None
-    kind: str
-    minutes: int
-    box: int  # sequences in the box
-    short: int  # sequences a man short
-    period: int
-    sequence: int
-    start: int  # seconds elapsed in the period
-    scheduled_end_period: int | None  # None: no scheduled end (DICE Hockey: killed by clears)
-    scheduled_end: int | None
-    end_period: int | None  # None while still running
-    end: int | None
-    why: str | None  # served, power_play_goal, game_end
-
-
-class BoxStint(msgspec.Struct, frozen=True):
-    team: str
-    player: str
-    penalty: int
-    period_in: int
-    time_in: int
-    period_out: int | None
-    time_out: int | None
-
-
-class Running(msgspec.Struct, frozen=True):
-    id: int
-    team: str
-    player: str  # who sits
-    kind: str
-    time_left: int  # seconds of box time left
-    short_left: int  # seconds of man-short time left
-
-
-class PenaltyReport(msgspec.Struct, frozen=True):
-    game_id: str
-    at: int | None  # the event seq the state is read at; None: the whole stream
-    period: int
-    sequence: int
-    penalties: list[PenaltyLine]
-    box: list[BoxStint]
-    running: list[Running]
-    strength: dict[str, str]  # side -> "5v4"
-    sequences: list[dict[str, Any]]  # per SequencePlayed: period, sequence, home, away labels
-
-    def to_json(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)
 
 
 class _Clock:

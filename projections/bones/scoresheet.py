@@ -1,6 +1,9 @@
-"""The scoresheet: a pure fold of a Hockey Bones stream into the game's official record.
+"""The scoresheet of a Hockey Bones game: a pure fold into the shared ``Scoresheet``
+(projections/models/scoresheet.py).
 
-Imports events only (never the engine): every fact comes from the stream.
+Imports events and the shared read-model types only (never the engine): every fact comes
+from the stream. Times are seconds of the period (``SECONDS``: a goal's and a penalty's
+shown ``MM:SS``).
 
 Counting rules (documented in docs/json.md):
 
@@ -31,9 +34,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-import msgspec
-from msgspec import UNSET, UnsetType
-
 from events.bones import (
     AssistsAwarded,
     AssistsCounted,
@@ -50,100 +50,22 @@ from events.bones import (
     ShotTaken,
 )
 from events.common import GameCreated, GameEnded, PeriodStarted, other_side
+from projections.models.scoresheet import (
+    GoalieLine,
+    GoalLine,
+    PenaltyLine,
+    PowerPlay,
+    Scoresheet,
+    ShootoutLine,
+    TeamLine,
+)
+from projections.models.times import SECONDS, GameTime
 
-__all__ = [
-    "GoalLine",
-    "GoalieLine",
-    "PenaltyLine",
-    "PowerPlay",
-    "Scoresheet",
-    "ShootoutLine",
-    "TeamLine",
-    "build_scoresheet",
-    "clock",
-]
+__all__ = ["SEQUENCE_SECONDS", "ScoresheetFold", "build_scoresheet"]
 
 SEQUENCE_SECONDS = 24
 PP_KINDS = frozenset({"minor", "double_minor", "major", "bench_minor"})
 SIDES = ("home", "away")
-
-
-def clock(seconds: int) -> str:
-    """Seconds as ``MM:SS``."""
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
-
-
-class PowerPlay(msgspec.Struct, frozen=True):
-    opportunities: int
-    goals: int
-
-
-class TeamLine(msgspec.Struct, frozen=True):
-    team: str
-    name: str
-    goals: int  # final score, shootout bonus included
-    goals_by_period: list[int]  # index 0 = period 1; OT (4) only if played
-    shots: list[int]  # shots on goal per period, same indexing
-    pp: PowerPlay
-    pim: int
-    blocked: list[int]  # the other side's shots this team blocked, per period
-    faceoffs: list[int]  # face-offs won per period
-
-
-class GoalLine(msgspec.Struct, frozen=True):
-    period: int
-    time: str | int  # MM:SS elapsed in the period; DICE Hockey: the timing space (docs/json.md)
-    team: str
-    scorer: str
-    scorer_name: str
-    assists: list[str]
-    assist_names: list[str]
-    strength: str
-    gwg: bool  # the game-winning goal
-
-
-class PenaltyLine(msgspec.Struct, frozen=True):
-    period: int
-    time: str | int  # MM:SS; DICE Hockey: the timing space it was called in
-    team: str
-    player: str
-    player_name: str
-    type: str
-    minutes: int
-    infraction: str | UnsetType = UNSET  # in words (DICE Hockey's Penalty Chart B, 15);
-    # UNSET (left out of the JSON) where the stream does not name it (Hockey Bones)
-
-
-class GoalieLine(msgspec.Struct, frozen=True):
-    team: str
-    player: str
-    name: str
-    toi: int  # seconds; DICE Hockey: timing spaces in net
-    shots_against: int
-    saves: int
-    goals_against: int
-    decision: str  # "W", "L", "OTL", "T" (a FaceOff tie) or ""
-
-
-class ShootoutLine(msgspec.Struct, frozen=True):
-    team: str
-    shooter: str
-    shooter_name: str
-    scored: bool
-
-
-class Scoresheet(msgspec.Struct, frozen=True):
-    game_id: str
-    decided: str | None  # REG, OT, SO, TIE; None while the game is not over
-    home: TeamLine
-    away: TeamLine
-    goals: list[GoalLine]
-    penalties: list[PenaltyLine]
-    goalies: list[GoalieLine]
-    shootout: list[ShootoutLine]
-
-    def to_json(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)
 
 
 class _Goalie:
@@ -153,7 +75,9 @@ class _Goalie:
         self.side, self.toi, self.sa, self.ga = side, 0, 0, 0
 
 
-class _Fold:
+class ScoresheetFold:
+    """The fold; ``apply`` one event at a time, ``result()`` whenever."""
+
     def __init__(self) -> None:
         self.created: GameCreated | None = None
         self.ended: GameEnded | None = None
@@ -234,10 +158,10 @@ class _Fold:
     def _penalty_shot_awarded(self, e: PenaltyShotAwarded) -> None:
         if e.awarded and self.ps_goalie is not None:
             side, goalie = self.ps_goalie
-            self.penalty_shots.append(PenaltyLine(
-                period=self.period, time=clock((max(1, self.sequence) - 1) * SEQUENCE_SECONDS),
-                team=self.team_id(side), player=goalie, player_name=self.name(goalie),
-                type="penalty_shot", minutes=0))
+            self.penalty_shots.append(PenaltyLine.timed(
+                GameTime((max(1, self.sequence) - 1) * SEQUENCE_SECONDS, SECONDS),
+                period=self.period, team=self.team_id(side), player=goalie,
+                player_name=self.name(goalie), type="penalty_shot", minutes=0))
 
     def _goal_scored(self, e: GoalScored) -> None:
         if self.pending is None or self.pending[0] != e.side:
@@ -303,7 +227,7 @@ class _Fold:
 
     # The events a scoresheet reads, each with its handler (every event type is a leaf
     # class, so its exact type finds it).
-    HANDLERS: ClassVar[dict[type, Callable[[_Fold, Any], None]]] = {
+    HANDLERS: ClassVar[dict[type, Callable[[ScoresheetFold, Any], None]]] = {
         SequencePlayed: _sequence_played, ShotTaken: _shot_taken,
         GoalieResult: _goalie_result, PenaltyShotAwarded: _penalty_shot_awarded,
         GoalScored: _goal_scored, ExactTime: _exact_time, AssistsCounted: _assists_counted,
@@ -378,15 +302,17 @@ class _Fold:
                 faceoffs=self.faceoffs[side][: self.periods],
             )
         gwg, record = self.winning_goal()
-        goals = [GoalLine(period=g["period"], time=clock(g["time"] or 0),
-                          team=self.team_id(g["side"]), scorer=g["scorer"],
-                          scorer_name=self.name(g["scorer"]), assists=g["assists"],
-                          assist_names=[self.name(a) for a in g["assists"]],
-                          strength=g["strength"], gwg=g is gwg) for g in self.goals]
-        penalties = [PenaltyLine(period=p.period, time=clock(p.time), team=self.team_id(p.side),
-                                 player=p.player, player_name=self.name(p.player), type=p.kind,
-                                 minutes=p.minutes) for p in self.penalties]
-        penalties = sorted([*penalties, *self.penalty_shots], key=lambda p: (p.period, p.time))
+        goals = [GoalLine.timed(GameTime(g["time"] or 0, SECONDS), period=g["period"],
+                                team=self.team_id(g["side"]), scorer=g["scorer"],
+                                scorer_name=self.name(g["scorer"]), assists=g["assists"],
+                                assist_names=[self.name(a) for a in g["assists"]],
+                                strength=g["strength"], gwg=g is gwg) for g in self.goals]
+        penalties = [PenaltyLine.timed(GameTime(p.time, SECONDS), period=p.period,
+                                       team=self.team_id(p.side), player=p.player,
+                                       player_name=self.name(p.player), type=p.kind,
+                                       minutes=p.minutes) for p in self.penalties]
+        penalties = sorted([*penalties, *self.penalty_shots],
+                           key=lambda p: (p.period, p.at.value))
         order = {s: i for i, s in enumerate(SIDES)}
         goalies = [GoalieLine(team=self.team_id(g.side), player=pid, name=self.name(pid),
                               toi=g.toi, shots_against=g.sa, saves=g.sa - g.ga,
@@ -403,7 +329,7 @@ class _Fold:
 
 def build_scoresheet(events: Iterable[Any]) -> Scoresheet:
     """Fold a game's events (from its first, ``GameCreated``) into its scoresheet."""
-    fold = _Fold()
+    fold = ScoresheetFold()
     handlers = fold.HANDLERS
     for event in events:
         handler = handlers.get(type(event))

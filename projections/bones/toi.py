@@ -1,6 +1,8 @@
-"""Time on ice and shift charges: a pure fold of a Hockey Bones stream (6.40, 17.00).
+"""Time on ice and shift charges of a Hockey Bones game (6.40, 17.00): a pure fold into
+the shared ``Toi`` (projections/models/toi.py), in seconds.
 
-Imports events only (never the engine). Counting rules (documented in docs/json.md):
+Imports events and the shared read-model types only (never the engine). Counting rules
+(documented in docs/json.md):
 
 - every ``SequencePlayed`` is 24 seconds (6.10) for each skater in its ``home`` / ``away``
   list and for the goalie named in ``home_goalie`` / ``away_goalie``;
@@ -22,50 +24,15 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from typing import Any, ClassVar
 
-import msgspec
-
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
+from projections.models.toi import PlayerToi, ShiftLine, Toi
 
-__all__ = ["PlayerToi", "ShiftLine", "Toi", "ToiFold", "build_toi"]
+__all__ = ["ToiFold", "build_toi"]
 
 SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
 STRENGTHS = ("ev", "pp", "sh")
-
-
-class PlayerToi(msgspec.Struct, frozen=True):
-    team: str
-    player: str
-    name: str
-    position: str
-    sequences: int
-    shifts: float  # a full shift 1, a half 0.5
-    excess: int
-    toi: int  # seconds
-    toi_ev: int
-    toi_pp: int
-    toi_sh: int
-
-
-class ShiftLine(msgspec.Struct, frozen=True):
-    team: str
-    player: str
-    shift: int  # 1.. per player
-    period: int  # 4 = overtime
-    start: int  # seconds elapsed in the period
-    end: int
-    duration: int
-    charge: float  # 0.5 or 1.0
-
-
-class Toi(msgspec.Struct, frozen=True):
-    game_id: str
-    players: list[PlayerToi]
-    shifts: list[ShiftLine]
-
-    def to_json(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)
 
 
 class _Player:
