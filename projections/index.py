@@ -17,7 +17,7 @@ from typing import Any
 
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.league import SeasonCreated
-from projections.systems import INDEX_OPENS, INDEX_READS
+from projections.systems import index_tables
 
 __all__ = ["StreamIndex", "stream_index"]
 
@@ -38,6 +38,7 @@ class StreamIndex:
         self.kind: str | None = None
         self.meta: dict[str, Any] = {}
         self._first = True
+        self._tables = index_tables()
 
     def add(self, event: Any) -> dict[str, Any]:
         """Fold one event; return the metadata fields it changed (to merge into a stream)."""
@@ -56,11 +57,11 @@ class StreamIndex:
                 self.kind = "season"
                 changed = {"league": event.league, "seed": event.seed,
                            "games": len(event.schedule)}
-            elif type(event) in INDEX_OPENS:  # a system's own kind of stream
-                self.kind, opened = INDEX_OPENS[type(event)]
+            elif type(event) in self._tables.opens:  # a system's own kind of stream
+                self.kind, opened = self._tables.opens[type(event)]
                 changed = opened(event)
-        elif (self.kind, type(event)) in INDEX_READS:  # a system's own event
-            changed = INDEX_READS[self.kind, type(event)](self.meta, event)
+        elif (self.kind, type(event)) in self._tables.reads:  # a system's own event
+            changed = self._tables.reads[self.kind, type(event)](self.meta, event)
         elif self.kind == "game":
             if isinstance(event, GameEnded):
                 changed = {"home_goals": event.home_goals, "away_goals": event.away_goals,
