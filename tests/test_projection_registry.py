@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import pickle
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,8 @@ def test_a_goal_time_is_seconds_shown_mm_ss_and_stored_as_the_number() -> None:
     for g in sheet.goals:
         assert g.at.unit.name == "seconds"
         assert g.time == f"{g.at.value // 60:02d}:{g.at.value % 60:02d}"
+    copied = pickle.loads(pickle.dumps(sheet))  # pickled (or copied), a line keeps its time
+    assert [g.at for g in copied.goals] == [g.at for g in sheet.goals]
     rm.update(store)
     stored = [row[0] for row in store.connection.execute(
         "SELECT time FROM rm_scoresheet_goals WHERE game_id = ? ORDER BY n", ("t1",))]

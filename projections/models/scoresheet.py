@@ -11,7 +11,8 @@ the system's unit (``ReadModels.unit``).
 
 from __future__ import annotations
 
-from typing import Any, Self
+import copy
+from typing import Any, Self, TypeVar
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -20,6 +21,18 @@ from projections.models.times import GameTime
 
 __all__ = ["GoalLine", "GoalieLine", "PenaltyLine", "PowerPlay", "Scoresheet", "ShootoutLine",
            "TeamLine", "Timed"]
+
+
+T = TypeVar("T", bound="Timed")
+
+
+def _with_time(line: T, at: GameTime) -> T:
+    line.__dict__["at"] = at
+    return line
+
+
+def _remade(cls: type[T], fields: tuple[Any, ...], at: GameTime) -> T:
+    return _with_time(cls(*fields), at)
 
 
 class Timed:
@@ -39,9 +52,18 @@ class Timed:
     @classmethod
     def timed(cls, at: GameTime, **fields: Any) -> Self:
         """The line at ``at``: its ``time`` field is ``at`` as the JSON shows it."""
-        line = cls(time=at.json, **fields)
-        line.__dict__["at"] = at
-        return line
+        return _with_time(cls(time=at.json, **fields), at)
+
+    # Copied and pickled with its time (a struct's fields alone would leave ``at`` behind;
+    # msgspec.structs.replace does: make a changed line with ``timed``).
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_remade, (type(self), msgspec.structs.astuple(self), self.at))
+
+    def __copy__(self) -> Self:
+        return _remade(type(self), msgspec.structs.astuple(self), self.at)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return _remade(type(self), copy.deepcopy(msgspec.structs.astuple(self), memo), self.at)
 
 
 class PowerPlay(msgspec.Struct, frozen=True):
@@ -61,7 +83,7 @@ class TeamLine(msgspec.Struct, frozen=True):
     faceoffs: list[int]  # face-offs won per period
 
 
-class GoalLine(msgspec.Struct, Timed, frozen=True, dict=True):
+class GoalLine(Timed, msgspec.Struct, frozen=True, dict=True):
     period: int
     time: str | int  # ``at`` as the JSON shows it: MM:SS elapsed; DICE Hockey: the timing space
     team: str
@@ -73,7 +95,7 @@ class GoalLine(msgspec.Struct, Timed, frozen=True, dict=True):
     gwg: bool  # the game-winning goal
 
 
-class PenaltyLine(msgspec.Struct, Timed, frozen=True, dict=True):
+class PenaltyLine(Timed, msgspec.Struct, frozen=True, dict=True):
     period: int
     time: str | int  # ``at`` as the JSON shows it: MM:SS; DICE Hockey: the timing space
     team: str
