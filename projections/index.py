@@ -6,7 +6,8 @@ and requires the stored kind and metadata text to equal it byte for byte. So a s
 season, a branch's lineage or a game's completion can only be changed by changing the
 chain, which the audit and a receipt catch. (The stream's ``system`` is index too; the
 audit derives it from the ``GameCreated`` ruleset through the game-system registry, which
-a projection does not import.)
+a projection does not import.) What the index reads of a system's own events (a Hockey
+Bones goal, a Matrix Hockey season's weeks) each system registers (projections/systems.py).
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from events.bones import GoalScored
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.league import SeasonCreated
-from events.matrix import GamePlayed, SeasonClosed, SeasonOpened, WeekEnded
+from projections.systems import index_tables
 
 __all__ = ["StreamIndex", "stream_index"]
 
@@ -38,6 +38,7 @@ class StreamIndex:
         self.kind: str | None = None
         self.meta: dict[str, Any] = {}
         self._first = True
+        self._tables = index_tables()
 
     def add(self, event: Any) -> dict[str, Any]:
         """Fold one event; return the metadata fields it changed (to merge into a stream)."""
@@ -56,22 +57,13 @@ class StreamIndex:
                 self.kind = "season"
                 changed = {"league": event.league, "seed": event.seed,
                            "games": len(event.schedule)}
-            elif isinstance(event, SeasonOpened):
-                self.kind = "matrix_season"
-                changed = {"league": event.league, "season_number": event.season, "seed": event.seed,
-                           "weeks_played": 0, "games": 0}
-        elif self.kind == "matrix_season":
-            if isinstance(event, GamePlayed):
-                changed = {"games": self.meta["games"] + 1}
-            elif isinstance(event, WeekEnded):
-                changed = {"weeks_played": event.week}
-            elif isinstance(event, SeasonClosed):
-                changed = {"closed": True, "next_season": event.next_season}
+            elif type(event) in self._tables.opens:  # a system's own kind of stream
+                self.kind, opened = self._tables.opens[type(event)]
+                changed = opened(event)
+        elif (self.kind, type(event)) in self._tables.reads:  # a system's own event
+            changed = self._tables.reads[self.kind, type(event)](self.meta, event)
         elif self.kind == "game":
-            if isinstance(event, GoalScored):
-                key = f"{event.side}_goals"
-                changed = {key: self.meta[key] + 1}
-            elif isinstance(event, GameEnded):
+            if isinstance(event, GameEnded):
                 changed = {"home_goals": event.home_goals, "away_goals": event.away_goals,
                            "decided": event.decided}
             elif isinstance(event, BranchStarted):

@@ -1,252 +1,28 @@
-"""Penalty timers (14.10): a pure fold of a Hockey Bones stream into the penalty report.
-
-Imports events only (never the engine). The clocks are rebuilt from the events:
-
-- a ``PenaltyAssessed`` puts ``served_by`` (else the player: off for the game) in the box
-  for ``box`` time sequences and his team a man short for ``short`` sequences; a penalty
-  with no man-short time waits for the same sitter's earlier box time (served after it);
-- at every ``SequencePlayed`` a team is as many skaters short as it has penalties with
-  man-short time left, at most two; only those first two (in the order assessed) count
-  their man-short time down (ruling R-14.10a). Box time counts down for every penalty but
-  a game misconduct;
-- a power-play goal (the scorer's team with fewer men short than the other, not a penalty
-  shot) cuts the first releasable minor of the other team that is still running: a double
-  minor in its first minor starts its second (box time falls to 5 sequences, man-short
-  time too, or to none for an F double minor that was short for two minutes only: 14.20 D,
-  ruling R-14.20b); anything else ends with the ``PenaltyEnded`` (``power_play_goal``)
-  that follows. Any other goal (short-handed, even strength, 4 on 4) cuts nothing;
-- a penalty's end is its ``PenaltyEnded`` (``served``, ``power_play_goal``, ``game_end``):
-  the time at the end of that sequence (``sequence`` × 24 s). The scheduled end is the
-  start plus ``box`` × 24 s, carried into the next period(s) (20:00 periods, 5:00 OT).
-
-Strength labels are skaters by penalties alone, ``"5v4"`` = 5 - own short v 5 - other's
-short; a pulled goalie is not counted.
-"""
+"""The penalty report of any game: the shared read-model types
+(projections/models/penalties.py) and :func:`build_penalties`, the fold of a game's events
+by its system's read models (projections/<system>/penalties.py; docs/json.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from functools import cache
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from typing import Any
 
-import msgspec
+from projections.models.penalties import (
+    BoxStint,
+    PenaltyLine,
+    PenaltyReport,
+    Running,
+    skaters,
+    strength_label,
+)
+from projections.systems import read_models_of
 
-from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
-from events.common import GameCreated, other_side
-
-__all__ = ["BoxStint", "PenaltyFold", "PenaltyLine", "PenaltyReport", "Running",
-           "build_penalties", "period_length", "strength_label"]
-
-SEQUENCE_SECONDS = 24
-SIDES = ("home", "away")
-RELEASABLE = frozenset({"minor", "double_minor", "bench_minor"})  # 14.20: end on a PP goal
-MAX_SHORT = 2
-MINOR = 5  # 14.10: sequences of a minor, and of each half of a double minor
-
-
-def period_length(period: int) -> int:
-    return 300 if period == 4 else 1200
-
-
-def skaters(mine: int, theirs: int, base: int = 5) -> int:
-    """Skaters a side has with ``mine`` and ``theirs`` men short (15.00); ``base`` 3 is a
-    league's 3-on-3 overtime, where each penalty to the other side adds one (R-6.00b)."""
-    if base < 5:
-        return max(3, min(5, base + theirs - mine))
-    return 5 - mine
-
-
-@cache  # two labels every sequence, from a handful of (mine, theirs, base)
-def strength_label(mine: int, theirs: int, base: int = 5) -> str:
-    return f"{skaters(mine, theirs, base)}v{skaters(theirs, mine, base)}"
-
-
-class PenaltyLine(msgspec.Struct, frozen=True):
-    id: int
-    team: str
-    side: str
-    player: str
-    served_by: str | None
-    kind: str
-    minutes: int
-    box: int  # sequences in the box
-    short: int  # sequences a man short
-    period: int
-    sequence: int
-    start: int  # seconds elapsed in the period
-    scheduled_end_period: int | None  # None: no scheduled end (DICE Hockey: killed by clears)
-    scheduled_end: int | None
-    end_period: int | None  # None while still running
-    end: int | None
-    why: str | None  # served, power_play_goal, game_end
-
-
-class BoxStint(msgspec.Struct, frozen=True):
-    team: str
-    player: str
-    penalty: int
-    period_in: int
-    time_in: int
-    period_out: int | None
-    time_out: int | None
-
-
-class Running(msgspec.Struct, frozen=True):
-    id: int
-    team: str
-    player: str  # who sits
-    kind: str
-    time_left: int  # seconds of box time left
-    short_left: int  # seconds of man-short time left
-
-
-class PenaltyReport(msgspec.Struct, frozen=True):
-    game_id: str
-    at: int | None  # the event seq the state is read at; None: the whole stream
-    period: int
-    sequence: int
-    penalties: list[PenaltyLine]
-    box: list[BoxStint]
-    running: list[Running]
-    strength: dict[str, str]  # side -> "5v4"
-    sequences: list[dict[str, Any]]  # per SequencePlayed: period, sequence, home, away labels
-
-    def to_json(self) -> dict[str, Any]:
-        return msgspec.to_builtins(self)
-
-
-class _Clock:
-    __slots__ = ("event", "sitter", "box_left", "short_left")
-
-    def __init__(self, event: PenaltyAssessed, sitter: str, box_left: int) -> None:
-        self.event, self.sitter, self.box_left, self.short_left = event, sitter, box_left, \
-            event.short
-
-
-class PenaltyFold:
-    def __init__(self) -> None:
-        self.created: GameCreated | None = None
-        self.assessed: list[PenaltyAssessed] = []
-        self.ended: dict[int, PenaltyEnded] = {}
-        self.clocks: dict[str, list[_Clock]] = {s: [] for s in SIDES}
-        self.period = 1
-        self.sequence = 0
-        self.sequences: list[dict[str, Any]] = []
-
-    def base_skaters(self) -> int:
-        if self.period == 4 and self.created is not None:
-            return self.created.overtime_skaters
-        return 5
-
-    def man_short(self, side: str) -> int:
-        return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
-
-    def apply(self, e: Any) -> None:
-        handler = self.HANDLERS.get(type(e))
-        if handler is not None:
-            handler(self, e)
-
-    def _sequence_played(self, e: SequencePlayed) -> None:
-        self.period, self.sequence = e.period, e.sequence
-        home, away = self.man_short("home"), self.man_short("away")
-        base = self.base_skaters()
-        self.sequences.append({"period": e.period, "sequence": e.sequence,
-                               "home": strength_label(home, away, base),
-                               "away": strength_label(away, home, base)})
-        for side in SIDES:
-            clocks = self.clocks[side]
-            if not clocks:
-                continue  # most sequences: no penalty on the books
-            ticking = [c for c in clocks if c.short_left > 0][:MAX_SHORT]
-            for c in ticking:
-                c.short_left -= 1
-            for c in clocks:
-                if c.box_left > 0 and c.event.kind != "game_misconduct":
-                    c.box_left -= 1
-
-    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
-        sitter = e.served_by or e.player
-        waiting = max((c.box_left for c in self.clocks[e.side] if c.sitter == sitter),
-                      default=0)
-        self.clocks[e.side].append(
-            _Clock(e, sitter, e.box + (waiting if e.short == 0 else 0)))
-        self.assessed.append(e)
-
-    def _penalty_ended(self, e: PenaltyEnded) -> None:
-        self.ended[e.id] = e
-        for side in SIDES:
-            self.clocks[side] = [c for c in self.clocks[side] if c.event.id != e.id]
-
-    def _goal_scored(self, e: GoalScored) -> None:
-        other = other_side(e.side)
-        if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
-            for c in self.clocks[other]:
-                if c.short_left > 0 and c.event.kind in RELEASABLE:
-                    if c.event.kind == "double_minor" and max(c.box_left, c.short_left) > MINOR:
-                        # 14.20 D: the first minor ends, the second begins; man short only
-                        # if the double minor was short for both (D, G; not F, R-14.20b)
-                        c.box_left = min(c.box_left, MINOR)
-                        c.short_left = min(c.short_left, MINOR) if c.event.short > MINOR else 0
-                    break
-
-    def _game_created(self, e: GameCreated) -> None:
-        self.created = e
-
-    # The events the penalty timers read, each with its handler.
-    HANDLERS: ClassVar[dict[type, Callable[[PenaltyFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, PenaltyAssessed: _penalty_assessed,
-        PenaltyEnded: _penalty_ended, GoalScored: _goal_scored, GameCreated: _game_created,
-    }
-
-    def result(self, at: int | None = None) -> PenaltyReport:
-        if self.created is None:
-            raise ValueError("a penalty report needs the stream's GameCreated event")
-        team = {s: getattr(self.created, s).team_id for s in SIDES}
-        lines, box = [], []
-        for p in self.assessed:
-            end_p, end_t = p.period, p.time + p.box * SEQUENCE_SECONDS
-            while end_t > period_length(end_p) and end_p < 4:
-                end_t -= period_length(end_p)
-                end_p += 1
-            done = self.ended.get(p.id)
-            out_p = done.period if done else None
-            out_t = min(done.sequence * SEQUENCE_SECONDS, period_length(done.period)) \
-                if done else None
-            lines.append(PenaltyLine(
-                id=p.id, team=team[p.side], side=p.side, player=p.player,
-                served_by=p.served_by, kind=p.kind, minutes=p.minutes, box=p.box,
-                short=p.short, period=p.period, sequence=p.sequence, start=p.time,
-                scheduled_end_period=end_p, scheduled_end=end_t, end_period=out_p, end=out_t,
-                why=done.reason if done else None))
-            box.append(BoxStint(team=team[p.side], player=p.served_by or p.player,
-                                penalty=p.id, period_in=p.period, time_in=p.time,
-                                period_out=out_p, time_out=out_t))
-        running = [Running(id=c.event.id, team=team[side], player=c.sitter, kind=c.event.kind,
-                           time_left=c.box_left * SEQUENCE_SECONDS,
-                           short_left=c.short_left * SEQUENCE_SECONDS)
-                   for side in SIDES for c in self.clocks[side]]
-        running.sort(key=lambda r: r.id)
-        home, away = self.man_short("home"), self.man_short("away")
-        return PenaltyReport(
-            game_id=self.created.game_id, at=at, period=self.period, sequence=self.sequence,
-            penalties=lines, box=box, running=running,
-            strength={"home": strength_label(home, away, self.base_skaters()),
-                      "away": strength_label(away, home, self.base_skaters())},
-            sequences=list(self.sequences))
+__all__ = ["BoxStint", "PenaltyLine", "PenaltyReport", "Running", "build_penalties", "skaters",
+           "strength_label"]
 
 
 def build_penalties(events: Iterable[Any], at: int | None = None) -> PenaltyReport:
-    """Fold a game's events (from its first) into its penalty report.
-
-    With ``at`` only the first ``at`` events are folded: the state right after event
-    ``at`` (running penalties with time left, strength per team).
-    """
-    fold = PenaltyFold()
-    handlers = fold.HANDLERS
-    for n, event in enumerate(events, start=1):
-        if at is not None and n > at:
-            break
-        handler = handlers.get(type(event))
-        if handler is not None:
-            handler(fold, event)
-    return fold.result(at)
+    """Fold a game's events (from its first) into its penalty report; with ``at`` only the
+    first ``at`` events (the state right after event ``at``)."""
+    events = list(events)
+    return read_models_of(events).penalties(events, at)

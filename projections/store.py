@@ -8,8 +8,9 @@ stream, ``game_id`` first column):
 =========================  =============================================================
 ``rm_checkpoints``         ``projection, stream, seq``: the last event folded per stream
 ``rm_scoresheet_games``    one row per game: teams, score, decided, shots/blocked/faceoffs
-``rm_scoresheet_goals``    ``n``-th goal: period, time (s), team, scorer, assists (JSON),
-                           strength, gwg (0/1)
+``rm_scoresheet_goals``    ``n``-th goal: period, time (a number: seconds; DICE Hockey:
+                           the timing space), team, scorer, assists (JSON), strength,
+                           gwg (0/1)
 ``rm_scoresheet_goalies``  goalie lines with decision
 ``rm_toi_players``         the ``toi --json`` players rows
 ``rm_toi_shifts``          the ``toi --json`` shifts rows
@@ -18,7 +19,8 @@ stream, ``game_id`` first column):
 ``rm_goalie_stats``        goalie counting stats per game, and ``games_in_net``: the
                            regulation games' worth of his time in net where ``toi`` is
                            not seconds (DICE Hockey), what his GAA divides by (null:
-                           seconds, GAA per 3,600); ``projections.stats.goalie_figures``
+                           seconds, GAA per 3,600); ``goalie_figures``
+                           (projections/models/stats.py)
 ``rm_team_stats``          team counting stats per game
 =========================  =============================================================
 
@@ -47,10 +49,11 @@ from events.base import tag_of
 from events.catalogue import open_store
 from events.common import GameCreated, GameEnded
 from events.store import EventStore
-from projections.scoresheet import Scoresheet
+from projections.models.scoresheet import Scoresheet
+from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
+from projections.registration import ReadModels
 from projections.standings import build_standings
-from projections.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
-from projections.systems import ReadModels, read_models
+from projections.systems import read_models
 
 __all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save", "save_standings",
            "stored_differences", "unaccounted_rows", "update"]
@@ -113,15 +116,6 @@ CHECKPOINTS = "rm_checkpoints"
 _READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
-def _time_value(time: str | int) -> int:
-    """A goal's time as stored: seconds from ``MM:SS``, or a system's own count as it is
-    (DICE Hockey: the timing space, docs/json.md)."""
-    if isinstance(time, int):
-        return time
-    minutes, seconds = time.split(":")
-    return int(minutes) * 60 + int(seconds)
-
-
 class _Game:
     """One game's events and what its read models fold from them, each folded at most
     once: the stats take the goalie decisions and results from the game's scoresheet
@@ -153,7 +147,7 @@ def _rows_scoresheet(game: _Game) -> dict[str, list[dict[str, Any]]]:
     goals = []
     for n, g in enumerate(sheet.goals, start=1):
         goals.append({"game_id": game_id, "n": n, "period": g.period,
-                      "time": _time_value(g.time), "team": g.team,
+                      "time": g.at.value, "team": g.team,
                       "scorer": g.scorer, "assists": json.dumps(g.assists),
                       "strength": g.strength, "gwg": int(g.gwg)})
     goalies = [{"game_id": game_id, "team": g.team, "player": g.player, "toi": g.toi,

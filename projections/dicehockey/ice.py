@@ -28,12 +28,21 @@ from events.dicehockey import (
     TimeOutCalled,
     TimingSpaceCounted,
 )
+from projections.models.penalties import strength_label
+from projections.models.times import Unit
 
-__all__ = ["MAX_SHORT", "SIDES", "Ice", "unique"]
+__all__ = ["MAX_SHORT", "SIDES", "TIMING_SPACES", "Ice", "unique"]
 
 SIDES = ("home", "away")
 MAX_SHORT = 2  # 15: "If another penalty occurs and you are now 5-3"
-SKATERS = 5
+
+
+def _count(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+TIMING_SPACES = Unit(name="timing_spaces", show=_count, json=int)
+"""DICE Hockey's time (12; 22 Timing): timing spaces, shown and in the JSON as the number."""
 
 
 def unique(players: list[str]) -> list[str]:
@@ -75,7 +84,7 @@ class Ice:
 
     def label(self, side: str) -> str:
         """``"5v4"``: skaters by penalties alone (a pulled goalie not counted)."""
-        return f"{SKATERS - self.men_short(side)}v{SKATERS - self.men_short(other_side(side))}"
+        return strength_label(self.men_short(side), self.men_short(other_side(side)))
 
     def in_net(self, side: str) -> str | None:
         return None if self.pulled[side] else self.goalie[side]

@@ -34,7 +34,7 @@ from events.dicehockey import (
     TimingSpaceCounted,
 )
 from projections.dicehockey.ice import SIDES, Ice
-from projections.penalties import BoxStint, PenaltyLine, PenaltyReport, Running
+from projections.models.penalties import BoxStint, PenaltyLine, PenaltyReport, Running
 
 __all__ = ["PenaltyFold", "build_penalties"]
 

@@ -39,8 +39,8 @@ from events.dicehockey import (
     ShotTaken,
     TimingSpaceCounted,
 )
-from projections.dicehockey.ice import SIDES, Ice
-from projections.scoresheet import (
+from projections.dicehockey.ice import SIDES, TIMING_SPACES, Ice
+from projections.models.scoresheet import (
     GoalieLine,
     GoalLine,
     PenaltyLine,
@@ -49,6 +49,7 @@ from projections.scoresheet import (
     ShootoutLine,
     TeamLine,
 )
+from projections.models.times import GameTime
 
 __all__ = ["ScoresheetFold", "build_scoresheet"]
 
@@ -192,14 +193,16 @@ class ScoresheetFold:
                 blocked=[0 for _ in periods],
                 faceoffs=[self.faceoffs[side].get(p, 0) for p in periods])
         gwg, record = self.decisions()
-        goals = [GoalLine(period=g.period, time=time, team=ice.team[g.side], scorer=g.scorer,
-                          scorer_name=ice.name(g.scorer), assists=list(g.assists),
-                          assist_names=[ice.name(a) for a in g.assists], strength=g.strength,
-                          gwg=n == gwg)
+        goals = [GoalLine.timed(GameTime(time, TIMING_SPACES), period=g.period,
+                                team=ice.team[g.side], scorer=g.scorer,
+                                scorer_name=ice.name(g.scorer), assists=list(g.assists),
+                                assist_names=[ice.name(a) for a in g.assists],
+                                strength=g.strength, gwg=n == gwg)
                  for n, (g, time) in enumerate(zip(self.goals, self.goal_times, strict=True))]
-        penalties = [PenaltyLine(period=p.period, time=p.space, team=ice.team[p.side],
-                                 player=p.player, player_name=ice.name(p.player), type=p.kind,
-                                 minutes=p.minutes, infraction=p.infraction)
+        penalties = [PenaltyLine.timed(GameTime(p.space, TIMING_SPACES), period=p.period,
+                                       team=ice.team[p.side], player=p.player,
+                                       player_name=ice.name(p.player), type=p.kind,
+                                       minutes=p.minutes, infraction=p.infraction)
                      for p in self.penalties]
         order = {s: i for i, s in enumerate(SIDES)}
         goalies = [GoalieLine(team=ice.team[side], player=pid, name=ice.name(pid),

@@ -1,5 +1,5 @@
 """Player, goalie and team stats of a DICE Hockey game: a pure fold into the shared
-``GameStats`` (summed over games by ``projections.stats.combine``).
+``GameStats`` (projections/models/stats.py, summed over games by ``combine``).
 
 Counting rules (docs/json.md, "DICE Hockey"):
 
@@ -36,25 +36,29 @@ from events.dicehockey import (
 )
 from projections.dicehockey.ice import SIDES, unique
 from projections.dicehockey.scoresheet import ScoresheetFold
-from projections.scoresheet import Scoresheet
-from projections.stats import GameStats, StatsFold, _point
+from projections.models.scoresheet import Scoresheet
+from projections.models.stats import GameStats, Key, finish_game_stats, point
 
 __all__ = ["DiceHockeyStatsFold", "build_stats"]
 
 
-class DiceHockeyStatsFold(StatsFold):
-    """Hockey Bones' stats fold, fed by DICE Hockey events: the goalie and team lines come
-    from the DICE Hockey scoresheet as Hockey Bones' come from its own (``result``)."""
+class DiceHockeyStatsFold:
+    """The stats fold; ``apply`` one event at a time. It keeps its own scoresheet fold,
+    which follows the ice (who is in net, the regulation spaces); the goalie and team lines
+    come from the game's scoresheet as every system's do (``finish_game_stats``)."""
 
-    def __init__(self) -> None:  # not super().__init__: that builds a Hockey Bones sheet
-        self.sheet = ScoresheetFold()  # type: ignore[assignment]
+    def __init__(self) -> None:
+        self.sheet = ScoresheetFold()
         self.stats = GameStats()
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}
         self.shot_before_goal: str | None = None
         self.sequences = 0  # timing spaces of the game
-        self.in_net: dict[tuple[str, str], int] = {}
-        self.on_ice: set[tuple[str, str]] = set()
+        self.in_net: dict[Key, int] = {}
+        self.on_ice: set[Key] = set()
+
+    def key(self, side: str, pid: str) -> Key:
+        return (self.team_of[side], pid)
 
     def apply(self, event: Any) -> None:
         self.sheet.apply(event)
@@ -96,9 +100,9 @@ class DiceHockeyStatsFold(StatsFold):
         if self.shot_before_goal != e.side:  # 22: into an empty net without a shot
             st.skater(self.key(e.side, e.scorer))["sog"] += 1
         self.shot_before_goal = None
-        _point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
+        point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
         for pid in e.assists:
-            _point(st.skater(self.key(e.side, pid)), "a", e.strength)
+            point(st.skater(self.key(e.side, pid)), "a", e.strength)
         if e.strength in ("EV", "SH", "EN"):
             mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
                             else (e.away_on_ice, e.home_on_ice))
@@ -117,7 +121,8 @@ class DiceHockeyStatsFold(StatsFold):
         self.shot_before_goal = None
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
-        st = super().result(scoresheet)
+        sheet = scoresheet if scoresheet is not None else self.sheet.result()
+        st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net, self.sequences)
         regulation = self.sheet.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():
             st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0

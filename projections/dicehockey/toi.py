@@ -25,7 +25,7 @@ from typing import Any
 from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
 from projections.dicehockey.ice import SIDES, Ice, unique
-from projections.toi import PlayerToi, ShiftLine, Toi
+from projections.models.toi import PlayerToi, ShiftLine, Toi
 
 __all__ = ["FULL_SHIFT", "ToiFold", "build_toi", "charge"]
 

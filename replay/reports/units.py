@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from projections.scoresheet import SEQUENCE_SECONDS, clock
+from projections.bones.scoresheet import SEQUENCE_SECONDS
+from projections.scoresheet import clock
 
 REGULATION_PERIODS = 3
 PERIOD_SECONDS = 1200  # 6.10: 50 time sequences of 24 s

@@ -1,0 +1,34 @@
+"""Hockey Bones' read models (FaceOff Hockey 2008 is a ruleset of the same system): pure
+folds of a Hockey Bones stream into the shared read-model types (projections/models/).
+
+Imports events only (never the engine). Times are seconds of a 20-minute period (6.10: a
+time sequence is 24 s), a goal's and a penalty's shown ``MM:SS`` (docs/json.md).
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from events.bones import BonesEvent, GoalScored
+from projections.bones.penalties import build_penalties
+from projections.bones.scoresheet import build_scoresheet
+from projections.bones.stats import build_stats
+from projections.bones.toi import build_toi
+from projections.models.times import SECONDS
+from projections.registration import IndexReads, ReadModels, SystemProjections
+
+__all__ = ["PROJECTIONS", "build_penalties", "build_scoresheet", "build_stats", "build_toi"]
+
+
+def _goal(meta: Mapping[str, Any], e: GoalScored) -> dict[str, Any]:
+    """A game's score so far in the stream index: each goal as it is scored."""
+    key = f"{e.side}_goals"
+    return {key: meta[key] + 1}
+
+
+PROJECTIONS = SystemProjections(
+    name="bones",
+    events=BonesEvent,
+    read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
+                           stats=build_stats, unit=SECONDS),
+    index=IndexReads(reads={("game", GoalScored): _goal}),
+)

@@ -1,0 +1,178 @@
+"""Player, goalie and team stats of a Hockey Bones game: a pure fold into the shared
+``GameStats`` (projections/models/stats.py), summed over games by ``combine``.
+
+Imports events, its own scoresheet fold and the shared read-model types only (never the
+engine). Counting rules (also in docs/json.md):
+
+- skaters: ``g``/``a``/``p`` from ``GoalScored`` and ``AssistsAwarded`` (shootout goals
+  count for nobody); ``plus_minus``: an EV, SH or EN goal gives +1 to every skater of the
+  scoring side in ``GoalScored.home_on_ice``/``away_on_ice`` and -1 to every skater of the
+  other side's list; PP and PS goals count for nobody; ``pim`` = minutes charged to the
+  player (a bench minor is the team's, not its server's); ``sog`` counted as the
+  scoresheet counts shots on goal, credited to the shooter;
+  ``shots_blocked``: the player's shots that were blocked (``ShotTaken`` names no blocker,
+  so blocks are credited to teams only: team ``blocked``); ``fow`` = face-offs won
+  (``FaceoffRolled.player``); ``ppp``/``shp`` = goals and assists on PP / SH goals;
+  ``gp`` = 1 for every game the player is on the ice for at least one sequence;
+- goalies: ``gp`` (in net for at least one sequence), ``w``/``l``/``otl`` from the
+  scoresheet's decision, ``sa``/``sv``/``ga``/``toi`` from the scoresheet's goalie line,
+  ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = a win with no goal against
+  and in net for every sequence of the game (``sv_pct`` and ``gaa``: ``goalie_figures``,
+  what every page and command shows);
+- teams: ``gp``, ``w``, ``l``, ``otl`` (a loss in OT or SO), ``gf``/``ga`` (final score,
+  shootout +1 included), ``ppo``/``ppg`` (own power plays), ``pko``/``ppga`` (the other
+  side's), ``pp_pct`` = 100 × ppg / ppo, ``pk_pct`` = 100 × (1 - ppga / pko), ``blocked``.
+
+Ratios are computed from the summed counts, so stats of several games are the sum of the
+games' counts with the ratios recomputed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from events.bones import (
+    AssistsAwarded,
+    FaceoffRolled,
+    GoalScored,
+    PenaltyAssessed,
+    SequencePlayed,
+    ShotTaken,
+)
+from events.common import GameCreated, PeriodStarted, other_side
+from projections.bones.scoresheet import ScoresheetFold, build_scoresheet
+from projections.models.scoresheet import Scoresheet
+from projections.models.stats import GameStats, Key, finish_game_stats, point
+
+__all__ = ["StatsFold", "build_stats"]
+
+SIDES = ("home", "away")
+
+
+class StatsFold:
+    """The stats fold; ``apply`` one event at a time. Goalie decisions and team results
+    come from the game's scoresheet: the fold folds its own copy unless ``own_sheet`` is
+    False, when :meth:`result` is handed the scoresheet folded from the same events."""
+
+    def __init__(self, own_sheet: bool = True) -> None:
+        self.sheet = ScoresheetFold() if own_sheet else None
+        self.stats = GameStats()
+        self.created: GameCreated | None = None
+        self.team_of: dict[str, str] = {}
+        self.pending: tuple[str, str] | None = None  # (side, shooter) of a shot on goal
+        self.last_goal: GoalScored | None = None
+        self.sequences = 0
+        self.in_net: dict[Key, int] = {}
+        self.on_ice: set[Key] = set()
+
+    def key(self, side: str, pid: str) -> Key:
+        return (self.team_of[side], pid)
+
+    def apply(self, e: Any) -> None:
+        if self.sheet is not None:
+            self.sheet.apply(e)
+        handler = self.HANDLERS.get(type(e))
+        if handler is not None:
+            handler(self, e)
+
+    def _sequence_played(self, e: SequencePlayed) -> None:
+        self.pending = None
+        self.sequences += 1
+        for side, skaters, goalie in (("home", e.home, e.home_goalie),
+                                      ("away", e.away, e.away_goalie)):
+            for pid in skaters:
+                self.on_ice.add(self.key(side, pid))
+            if goalie is not None:
+                k = self.key(side, goalie)
+                self.in_net[k] = self.in_net.get(k, 0) + 1
+
+    def _shot_taken(self, e: ShotTaken) -> None:
+        st = self.stats
+        self.pending = None
+        if e.block == "blocked":
+            st.skater(self.key(e.side, e.shooter))["shots_blocked"] += 1
+            st.team(self.team_of[other_side(e.side)])["blocked"] += 1
+        elif not (e.kind == "empty_net" and not e.in_range):
+            st.skater(self.key(e.side, e.shooter))["sog"] += 1
+            self.pending = (e.side, e.shooter)
+
+    def _goal_scored(self, e: GoalScored) -> None:
+        st = self.stats
+        if self.pending is None or self.pending[0] != e.side:
+            st.skater(self.key(e.side, e.scorer))["sog"] += 1
+        self.pending = None
+        point(st.skater(self.key(e.side, e.scorer)), "g", e.strength)
+        if e.strength in ("EV", "SH", "EN"):
+            mine, theirs = ((e.home_on_ice, e.away_on_ice) if e.side == "home"
+                            else (e.away_on_ice, e.home_on_ice))
+            for pid in mine:
+                st.skater(self.key(e.side, pid))["plus_minus"] += 1
+            for pid in theirs:
+                st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
+        self.last_goal = e
+
+    def _assists_awarded(self, e: AssistsAwarded) -> None:
+        goal = self.last_goal
+        if goal is not None and goal.side == e.side:
+            for pid in e.players:
+                point(self.stats.skater(self.key(e.side, pid)), "a", goal.strength)
+        self.last_goal = None
+
+    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+        if e.kind != "bench_minor":
+            # A bench minor is the team's (5.00): the skater who sits it is not charged.
+            self.stats.skater(self.key(e.side, e.player))["pim"] += e.minutes
+
+    def _faceoff_rolled(self, e: FaceoffRolled) -> None:
+        if e.player is not None:
+            self.stats.skater(self.key(e.side, e.player))["fow"] += 1
+
+    def _period_started(self, e: PeriodStarted) -> None:
+        self.pending = None
+
+    def _game_created(self, e: GameCreated) -> None:
+        st = self.stats
+        self.created = e
+        st.games.append(e.game_id)
+        for side in SIDES:
+            sheet = getattr(e, side)
+            self.team_of[side] = sheet.team_id
+            for r in sheet.roster:
+                st.names[(sheet.team_id, r.id)] = (r.name, r.position)
+
+    # The events the stats read beyond the scoresheet's, each with its handler.
+    HANDLERS: ClassVar[dict[type, Callable[[StatsFold, Any], None]]] = {
+        SequencePlayed: _sequence_played, ShotTaken: _shot_taken, GoalScored: _goal_scored,
+        AssistsAwarded: _assists_awarded, PenaltyAssessed: _penalty_assessed,
+        FaceoffRolled: _faceoff_rolled, PeriodStarted: _period_started,
+        GameCreated: _game_created,
+    }
+
+    def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
+        """The stats; ``scoresheet`` is the game's, folded from the same events (needed
+        when the fold has no sheet of its own)."""
+        if scoresheet is not None:
+            sheet = scoresheet
+        elif self.sheet is not None:
+            sheet = self.sheet.result()
+        else:
+            raise ValueError("stats folded without their own scoresheet need the game's")
+        return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net, self.sequences)
+
+
+def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> GameStats:
+    """Fold one game's events (from its first, ``GameCreated``) into its stats.
+
+    ``scoresheet``, the game's scoresheet when the caller has it (folded from the same
+    events), spares folding a second copy of it."""
+    if scoresheet is None:
+        events = list(events)  # folded twice: once for the scoresheet
+        scoresheet = build_scoresheet(events)
+    fold = StatsFold(own_sheet=False)
+    handlers = fold.HANDLERS
+    for event in events:
+        handler = handlers.get(type(event))
+        if handler is not None:
+            handler(fold, event)
+    return fold.result(scoresheet)
