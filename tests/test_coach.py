@@ -11,7 +11,7 @@ from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli import main
 from replay.data.library import load_coach
-from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
 

@@ -20,7 +20,7 @@ from events.common import PeriodStarted
 from replay.cli import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
 
 sys.path.insert(0, str(Path(__file__).parent / "rules"))

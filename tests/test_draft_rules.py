@@ -21,8 +21,8 @@ from events.errors import CardError, RinklogError
 from replay.cli import main
 from replay.data.cardgen import team_to_toml
 from replay.leagues.league import load_league
+from replay.leagues.runner import goalie_starts
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import goalie_starts
 from replay.systems.bones.draft_rules import (
     DraftRuleError,
     Violation,

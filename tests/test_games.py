@@ -15,7 +15,7 @@ from engine.bones.rulesets import RULESETS
 from events.bones import DiceRolled, Roll
 from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions, GameEnded
 from events.errors import RinklogError
-from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, read_game, simulate
 from replay.tooling.refold import recheck
 
 _games = itertools.count()

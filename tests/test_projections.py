@@ -23,7 +23,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
 from replay.cli import main
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game, simulate
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 GAMES = 20
@@ -356,7 +356,7 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
     from replay.data.library import default_charts, find_team
-    from replay.tooling.games import play_game
+    from replay.tooling.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     checked = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from replay.cli import main
-from replay.tooling.games import open_store, simulate
+from replay.tooling.game_streams import open_store, simulate
 
 
 def test_replay_confirms_the_stored_read_models(tmp_path, capsys):

@@ -20,7 +20,7 @@ from events.common import BranchStarted
 from replay.cli import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game, simulate
 from replay.tooling.session import (
     branch_game,
     continue_game,

@@ -9,10 +9,10 @@ from events.common import GameEnded
 from events.errors import RinklogError
 from replay.data.library import default_charts
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season
-from replay.leagues.seasons import load_season, standings
-from replay.tooling.games import open_store, read_game
+from replay.leagues.stored_seasons import load_season, standings
+from replay.tooling.game_streams import open_store, read_game
 
 GAMES = 24
 
@@ -71,7 +71,7 @@ def test_standings_count_every_game_twice(tmp_path, league):
 
 
 def test_goalies_start_about_as_often_as_their_cards_allow(league):
-    from replay.leagues.season import goalie_starts
+    from replay.leagues.runner import goalie_starts
 
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     starts = goalie_starts(league.teams, fixtures)
@@ -155,7 +155,7 @@ def test_standings_by_division_rank_within_each_division(tmp_path, league, capsy
     import json
 
     from replay.cli import main
-    from replay.leagues.seasons import division_standings
+    from replay.leagues.stored_seasons import division_standings
 
     db = tmp_path / "d.db"
     assert main(["season", "--league", "demo", "--seed", "t", "--games", str(GAMES),
@@ -226,7 +226,7 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
     the run in one line before it is written; the games before it stay, and a sound
     run plays on from there."""
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season.chain_hashes
 
@@ -290,7 +290,7 @@ def test_a_worker_that_dies_stops_the_season_in_one_line(tmp_path, league, monke
     import os
 
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season._play
 
@@ -310,7 +310,7 @@ def test_a_worker_that_dies_stops_the_season_in_one_line(tmp_path, league, monke
 
 def test_a_game_that_fails_in_a_worker_is_named(tmp_path, league, monkeypatch):
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season._play
 
@@ -342,7 +342,7 @@ def test_a_goalie_on_a_skater_board_shows_the_games_he_was_in_net(tmp_path, leag
     """A goalie's assists (16.00) and penalty minutes (11.10 X) are on a skater row whose
     gp is 0 (he is never a skater on the ice): the A and PIM boards showed him with 0
     games played. A board shows his games in net."""
-    from replay.leagues.seasons import leaders
+    from replay.leagues.stored_seasons import leaders
 
     play(tmp_path / "s.db", league)
     goalies = {g.id for t in league.teams.values() for g in t.goalies}

@@ -14,11 +14,11 @@ from replay.cli import main
 from replay.leagues import availability
 from replay.leagues.league import load_league
 from replay.leagues.naming import season_game_id
+from replay.leagues.runner import run_season, table_game
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, table_game
 from replay.systems import kit_for
 from replay.tooling.audit import audit_all
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 GAMES = 40  # ten games a team in the eight-team DICE Hockey demo league
 SEASON = "dicedemo-t"

@@ -32,9 +32,9 @@ from projections.index import stream_index
 from replay.cli import main
 from replay.leagues.ledger import coach_habits, recorded_games
 from replay.leagues.naming import game_seed
-from replay.leagues.season import table_game
+from replay.leagues.runner import table_game
 from replay.tooling.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
-from replay.tooling.games import (
+from replay.tooling.game_streams import (
     create_game,
     load_inputs,
     open_store,

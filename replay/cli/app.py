@@ -44,7 +44,7 @@ from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
 from replay.systems import kit_for
-from replay.tooling.games import open_store, read_game, read_stream, season_kinds, simulate
+from replay.tooling.game_streams import open_store, read_game, read_stream, season_kinds, simulate
 
 app = typer.Typer(
     name="rinklog",

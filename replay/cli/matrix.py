@@ -14,7 +14,7 @@ import typer
 from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
 from replay.matrix import season as library
 from replay.matrix.demo import run_demo_season
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 matrix_app = typer.Typer(
     help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"

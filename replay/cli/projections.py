@@ -19,7 +19,7 @@ from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_forma
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
-from replay.tooling.games import read_game
+from replay.tooling.game_streams import read_game
 
 EventsOption = Annotated[bool, typer.Option(
     "--events", help="also keep every game event as JSON in rm_events, for SQL tools and "

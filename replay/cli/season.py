@@ -26,13 +26,13 @@ from replay.cli.common import (
 )
 from replay.leagues.calibrate import calibrate as run_calibration
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season
-from replay.leagues.seasons import division_standings, load_season
-from replay.leagues.seasons import leaders as season_leaders
-from replay.leagues.seasons import standings as season_standings
+from replay.leagues.stored_seasons import division_standings, load_season
+from replay.leagues.stored_seasons import leaders as season_leaders
+from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]

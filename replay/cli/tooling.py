@@ -23,12 +23,12 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.leagues.league import load_league
-from replay.leagues.season import table_game
+from replay.leagues.runner import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe, explain_play
 from replay.tooling.explain import explain as explain_seq
-from replay.tooling.games import open_store, season_kinds
+from replay.tooling.game_streams import open_store, season_kinds
 from replay.tooling.receipts import (
     encode_receipt,
     entry_for,

@@ -48,10 +48,10 @@ from engine.systems import system_of
 from events.common import FaceoffOptions
 from projections.systems import read_models
 from replay.leagues.league import LoadedLeague, load_league
+from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, season_game_id
 from replay.systems import kit_for, kit_for_system
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 
 __all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate", "game_figures",
            "independent_tie"]

@@ -37,8 +37,8 @@ from events.league import SeasonCreated
 from events.store import EventStore
 from replay.leagues.ledger import recorded_games
 from replay.tooling import merkle
-from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
-from replay.tooling.games import season_kinds
+from replay.tooling.audit import AuditFinding, AuditReport, audit_all, audit_game
+from replay.tooling.game_streams import season_kinds
 from replay.tooling.receipts import ReceiptError, Signature, sign_receipt, verify_signature
 
 __all__ = ["InclusionProof", "SeasonAudit", "SeasonGame", "SeasonReceipt", "audit_season_receipt",
@@ -268,7 +268,7 @@ class SeasonAudit:
 
 
 def _finding(stream: str, expected: str, recorded: str, head: str = "") -> AuditReport:
-    return AuditReport(stream, 0, head, 0, AuditFailure("receipt", 0, expected, recorded, RULE),
+    return AuditReport(stream, 0, head, 0, AuditFinding("receipt", 0, expected, recorded, RULE),
                        kind="game")
 
 

@@ -29,7 +29,7 @@ from events.store import EventStore
 from projections.index import stream_index
 from replay.leagues.ledger import recording_committer
 from replay.systems import Prompter, kit_for
-from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
+from replay.tooling.game_streams import create_game, load_inputs, next_live_id, read_game
 from replay.tooling.refold import refold
 
 __all__ = [

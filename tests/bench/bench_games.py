@@ -18,7 +18,7 @@ from pathlib import Path
 from engine.dice import SeededDice
 from engine.systems import system_of
 from replay.systems import kit_for
-from replay.tooling.games import load_inputs, open_store, play_game, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, play_game, read_game, simulate
 from replay.tooling.refold import recheck
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from projections import store as rm
-from replay.tooling.games import open_store, simulate
+from replay.tooling.game_streams import open_store, simulate
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 

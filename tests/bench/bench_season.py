@@ -49,11 +49,11 @@ from pathlib import Path
 from events.store import _SCHEMA
 from projections import store as rm
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, season_game_id
 from replay.systems import kit_for
 from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
 

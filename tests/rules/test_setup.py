@@ -58,7 +58,7 @@ def test_6_00_overtime_is_five_on_five_by_the_text_and_three_on_three_by_option(
 def test_6_00_three_on_three_overtime_games_play_to_the_end():
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
-    from replay.tooling.games import play_game
+    from replay.tooling.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     seen_ot = 0

@@ -42,8 +42,8 @@ from replay.leagues.ledger import (
 )
 from replay.leagues.naming import game_seed, season_game_id
 from replay.systems import kit_for
-from replay.tooling.audit import AuditFailure, MemoryBlobs, audit_encoded, audit_game
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
+from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit_game
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.workers import Crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -92,7 +92,7 @@ class _Played:
     hashes: list[bytes]
     meta: dict[str, Any]
     read_models: dict[str, dict[str, list[dict]]]
-    failure: AuditFailure | None
+    failure: AuditFinding | None
     games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (17)
     number: int = 0  # its number in the schedule
 
@@ -330,7 +330,7 @@ def _writing_meanwhile(season_id: str, what: str) -> str:
             "same command again to play what is left")
 
 
-def _failed(stream: str, failure: AuditFailure, how: str) -> str:
+def _failed(stream: str, failure: AuditFinding, how: str) -> str:
     return (f"{stream} fails its audit as {how} ({failure.check} check at event "
             f"{failure.seq}: expected {failure.expected}, recorded {failure.recorded}; rule "
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
