@@ -21,6 +21,7 @@ from engine.systems import system_of
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, clock
 from projections.systems import game_read_models
+from replay.cli import projections, reports, season, tooling
 from replay.cli.common import (
     CliError,
     CsvOption,
@@ -36,10 +37,6 @@ from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
 from replay.cli.matrix import matrix_app
-from replay.cli.projections import register as register_projections
-from replay.cli.reports import register as register_reports
-from replay.cli.season import register as register_seasons
-from replay.cli.tooling import register as register_tooling
 from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
@@ -61,8 +58,6 @@ cards_app = typer.Typer(
     rich_markup_mode=None,
     no_args_is_help=True,
 )
-app.add_typer(cards_app, name="cards")
-app.add_typer(matrix_app, name="matrix")
 
 
 def _show_version(value: bool) -> None:
@@ -404,10 +399,14 @@ def cards_generate(
         _out(f"wrote {path}")
 
 
-register_projections(app)
-register_tooling(app)
-register_seasons(app)
-register_reports(app)
+# Every command module's own typer app, its commands at the root (in this order in --help),
+# then the sub-apps, each a command group of its own.
+for module in (projections, tooling, season, reports):
+    app.add_typer(module.app)
+app.add_typer(cards_app, name="cards")
+app.add_typer(matrix_app, name="matrix")
+app.add_typer(projections.projections_app, name="projections")
+app.add_typer(season.league_app, name="league")
 
 
 # --- entry point ------------------------------------------------------------------------
