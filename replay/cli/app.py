@@ -11,13 +11,13 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
 
-from engine.systems import system_of
 from events.errors import RinklogError, RollError
 from projections.scoresheet import Scoresheet, clock
 from projections.systems import game_read_models
@@ -29,8 +29,8 @@ from replay.cli.common import (
     OptionalRuleOption,
     RulesetOption,
     dump_csv,
-    game_options,
     one_format,
+    optional_rules,
 )
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
@@ -41,6 +41,7 @@ from replay.data import cardgen
 from replay.data.validate import validate_path
 from replay.leagues.league import load_league
 from replay.systems import kit_for
+from replay.tooling.game_setup import Dice, GameSetup, game_setup
 from replay.tooling.game_streams import open_store, read_game, read_stream, season_kinds, simulate
 
 app = typer.Typer(
@@ -92,21 +93,6 @@ LeagueTeams = Annotated[str | None, typer.Option(
     "or a bundled league's name (demo); default: the fixture teams")]
 
 
-def _league_root(league: str | None) -> Path | None:
-    """The folder of a league, checked whole (league.toml and every team) before use."""
-    return None if league is None else load_league(league).root
-
-
-def _overtime_skaters(league: str | None) -> int:
-    """5 (the text's overtime, 6.00), or what the league's league.toml sets."""
-    return 5 if league is None else load_league(league).league.overtime_skaters
-
-
-def _late_penalty_house_rule(league: str | None, flag: bool) -> bool:
-    """The house rule when asked for, or when the league's league.toml plays it."""
-    return flag or (league is not None and load_league(league).league.late_penalty_house_rule)
-
-
 @app.command()
 def teams(
     league: LeagueTeams = None,
@@ -117,7 +103,7 @@ def teams(
 
     Example: rinklog teams --league demo --json
     """
-    found = kit_for(ruleset).list_teams(_league_root(league))
+    found = kit_for(ruleset).list_teams(None if league is None else load_league(league).root)
     if as_json:
         _dump([{"id": t.id, "name": t.name} for t in found])
     else:
@@ -125,21 +111,13 @@ def teams(
             _out(team.id)
 
 
-def _coach_from(path: Path | None, ruleset: str) -> Any:
-    """The default coach a coach file sets up (docs/coach.md); None: the plain default."""
-    if path is None:
-        return None
-    kit = kit_for(ruleset)
-    return kit.season_coach(kit.coach_setup_file(path))
-
-
 class PromptDice:
     """Dice a person rolls at the table and types in, read as the game system reads them;
     a typo is asked again, not kept."""
 
-    def __init__(self, ruleset: str) -> None:
-        self.parse = system_of(ruleset).parse_roll
-        self.how = kit_for(ruleset).roll_prompt
+    def __init__(self, setup: GameSetup) -> None:
+        self.parse = setup.system.parse_roll
+        self.how = setup.kit.roll_prompt
 
     def roll(self, n: int) -> Any:
         while True:
@@ -182,26 +160,25 @@ def sim(
     (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
-    options = game_options(optional_rule, ruleset)
+    names = optional_rules(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
-    lines = None
-    prompt = PromptDice(ruleset) if rolls is not None and str(rolls) == "-" else None
-    if rolls is not None and prompt is None:
+    prompt = rolls is not None and str(rolls) == "-"
+    dice = Dice(seed=seed)
+    if rolls is not None and not prompt:
         try:
-            lines = rolls.read_text(encoding="utf-8").splitlines()
+            dice = Dice(rolls=tuple(rolls.read_text(encoding="utf-8").splitlines()),
+                        origin=str(rolls))
         except (OSError, UnicodeDecodeError) as err:
             raise CliError(f"{rolls}: cannot read rolls: {getattr(err, 'strerror', '') or err}"
                            ) from None
     with open_store(db) as store:
-        result = simulate(store, home, away, seed=seed, rolls=lines,
-                          rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                          dice=prompt, coach=_coach_from(coach, ruleset),
-                          late_penalty_house_rule=_late_penalty_house_rule(
-                              league, late_penalty_house_rule),
-                          fixtures=_league_root(league),
-                          overtime_skaters=_overtime_skaters(league),
-                          ruleset=ruleset, **options)
+        setup = game_setup(ruleset, home, away, league=league, optional_rules=names,
+                           late_penalty_house_rule=late_penalty_house_rule, coach_file=coach,
+                           dice=dice)
+        if prompt:  # a person types each roll, read as the game's system reads them
+            setup = replace(setup, dice=Dice(source=PromptDice(setup)))
+        result = simulate(store, setup, game_id=game_id)
     if as_json:
         _dump(result.to_json())
     else:

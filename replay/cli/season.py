@@ -33,6 +33,7 @@ from replay.leagues.stored_seasons import division_standings, load_season
 from replay.leagues.stored_seasons import leaders as season_leaders
 from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for
+from replay.tooling.game_setup import league_setup
 from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
@@ -85,6 +86,7 @@ def season(
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
     with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
+        setup = league_setup(loaded, coach_file=coach)  # built once: every game plays it
         task = bar.add_task("games", total=total, rate="-")
         started = {"at": None, "from": 0}
 
@@ -98,16 +100,9 @@ def season(
             bar.update(task, completed=done, rate=f"{rate:.1f}")
 
         try:
-            run = run_season(store, league=loaded.name, teams=loaded.teams,
-                             charts=_charts(loaded), schedule=fixtures, seed=seed,
-                             workers=workers, progress=tick,
-                             coach=kit_for(loaded.league.ruleset).coach_setup_file(coach)
-                             if coach else None,
-                             overtime_skaters=loaded.league.overtime_skaters,
-                             late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                             divisions=loaded.divisions, games=games,
-                             ruleset=loaded.league.ruleset, faceoff=loaded.league.faceoff,
-                             options=loaded.league.options, audit=audit)
+            run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
+                             workers=workers, progress=tick, divisions=loaded.divisions,
+                             games=games, audit=audit)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
@@ -126,10 +121,6 @@ def season(
         typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
                    f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
                    "read models and standings current")
-
-
-def _charts(loaded):
-    return kit_for(loaded.league.ruleset).default_charts(loaded.root)
 
 
 @app.command()

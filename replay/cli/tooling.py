@@ -19,16 +19,16 @@ import typer
 from engine.systems import system_of
 from events.base import Event, tag_of
 from events.errors import RinklogError
-from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, game_options
+from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, optional_rules
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
-from replay.leagues.league import load_league
 from replay.leagues.runner import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe, explain_play
 from replay.tooling.explain import explain as explain_seq
+from replay.tooling.game_setup import game_setup
 from replay.tooling.game_streams import open_store, season_kinds
 from replay.tooling.receipts import (
     encode_receipt,
@@ -565,21 +565,16 @@ def play_cmd(
         # A game's options are fixed when it is created (GameCreated).
         raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
                            "--late-penalty-house-rule/--ruleset/--optional-rule")
-    options = game_options(optional_rule, ruleset)
+    names = optional_rules(optional_rule, ruleset)
     if (resume or season) and not Path(db).exists():
         # A game to resume (or a stored season's) is in an existing database: a wrong
         # --db is refused, not answered with a new empty one.
         raise RinklogError(f"{db}: no such database (give the --db the game is in)")
     with open_store(db) as store:
-        loaded = load_league(league) if league else None
         scheduled = table_game(store, season, number) if season and number else None
-        gid = resume or scheduled or new_live_game(
-            store, str(home), str(away), game_id=game_id,
-            fixtures=loaded.root if loaded else None,
-            late_penalty_house_rule=late_penalty_house_rule or bool(
-                loaded and loaded.league.late_penalty_house_rule),
-            overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
-            ruleset=ruleset, **options)
+        gid = resume or scheduled or new_live_game(store, game_setup(
+            ruleset, str(home), str(away), league=league, optional_rules=names,
+            late_penalty_house_rule=late_penalty_house_rule), game_id=game_id)
         folded = resume_point(store, gid)
         words = system_of(folded.created.ruleset).status
         coach = kit_for(folded.created.ruleset).prompt_coach(

@@ -329,7 +329,7 @@ class _Audit:
                           f"{created.ruleset} version {created.ruleset_version}", "rulesets")
         home, away, charts = _inputs(created, blobs)
         for side, team, sheet in (("home", home, created.home), ("away", away, created.away)):
-            want = team_sheet(created.ruleset, team, sheet.card_hash)
+            want = team_sheet(system_of(created.ruleset), team, sheet.card_hash)
             if sheet != want:
                 raise _Failed("blobs", 1, f"the {side} roster as its cards give it",
                               "a roster (ids, names, positions, shifts) that differs",

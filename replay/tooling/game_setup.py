@@ -1,0 +1,203 @@
+"""A game setup: what a game is played with, as one value built once and passed whole.
+
+The CLI (``sim``, ``play``) or a league's season builds a :class:`GameSetup` once (the
+ruleset looked up once, a league loaded once) and hands it to
+:func:`replay.tooling.game_streams.create_game`, ``play_game``, ``simulate`` and
+:func:`replay.leagues.runner.run_season`, which read its fields and never look the
+ruleset up again. Its :class:`GameOptions` are opaque to that shared code: they are
+recorded in a game's (or a season's) first event and pick its chart pack only through
+the methods here and the system's kit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from msgspec import UNSET
+
+from engine.dice import DiceSource, ManualDice, SeededDice
+from engine.systems import GameSystem, system_of
+from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
+from events.errors import RinklogError
+from replay.leagues.league import load_league
+from replay.systems import Kit, kit_for_system
+
+__all__ = ["Dice", "GameOptions", "GameSetup", "game_setup",
+           "league_setup"]
+
+@dataclass(frozen=True)
+class GameOptions:
+    """A game's options as its first event records them: a league's overtime (6.00), the
+    quick reference's late-penalty house rule, and the system's optional rules. Shared
+    tooling passes them whole; only these methods (and the system's kit, for the chart
+    pack) read what is inside. FaceOff 2008's options live here until the engine's
+    systems read their own options (issue 21)."""
+
+    overtime_skaters: int = 5
+    late_penalty_house_rule: bool = False
+    faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS  # FaceOff 2008's options (17.000-21.000)
+    options: tuple[str, ...] = ()  # another system's optional rules, by name
+
+    @classmethod
+    def named(cls, kit: Kit, names: Sequence[str], *, overtime_skaters: int = 5,
+              late_penalty_house_rule: bool = False) -> GameOptions:
+        """Options from optional rules named on the command line (the kit says how they
+        are recorded)."""
+        return cls(overtime_skaters, late_penalty_house_rule,
+                   **_kit_options(kit.game_options(tuple(sorted(set(names))))))
+
+    @classmethod
+    def of_season(cls, season: Any) -> GameOptions:
+        """The options a stored season's games record (its SeasonCreated's)."""
+        return cls(season.overtime_skaters, season.late_penalty_house_rule,
+                   season.faceoff if season.faceoff is not UNSET else NO_FACEOFF_OPTIONS,
+                   tuple(season.options) if season.options is not UNSET else ())
+
+    def created_fields(self) -> dict[str, Any]:
+        """The GameCreated fields that record them (an option off, or of no system, adds
+        nothing to the event's bytes)."""
+        return {"overtime_skaters": self.overtime_skaters,
+                "late_penalty_house_rule": self.late_penalty_house_rule,
+                **self.faceoff.created_fields(),
+                # another system's optional rules, by name (UNSET when none: unchanged bytes)
+                **({"options": sorted(set(self.options))} if self.options else {})}
+
+    def season_fields(self) -> dict[str, Any]:
+        """The SeasonCreated fields that record them (UNSET when off: unchanged bytes)."""
+        return {"overtime_skaters": self.overtime_skaters,
+                "late_penalty_house_rule": self.late_penalty_house_rule,
+                "faceoff": self.faceoff if self.faceoff.any else UNSET,
+                "options": sorted(set(self.options)) if self.options else UNSET}
+
+    def game_charts(self, kit: Kit, charts: Any) -> Any:
+        """The chart pack a game with these options plays with (FaceOff's ARC cards added
+        when it uses them, 21.000), as the system's kit says."""
+        return kit.game_charts(charts, self.faceoff)
+
+
+def _kit_options(keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """A kit's record of its optional rules (``Kit.game_options``) as GameOptions fields."""
+    return {key: tuple(value) if key == "options" else value for key, value in keywords.items()}
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Where a game's rolls come from: seeded dice (``seed``, derived per game id), typed
+    lines (``rolls``, e.g. a file, ``origin`` naming it in errors) or any live source
+    (``source``: a person typing at a prompt)."""
+
+    seed: str | None = None
+    rolls: tuple[str, ...] | None = None
+    origin: str = "rolls"
+    source: DiceSource | None = None
+
+    @property
+    def typed(self) -> bool:
+        """Typed or live dice: the game records no seed."""
+        return self.rolls is not None or self.source is not None or self.seed is None
+
+    def for_game(self, system: GameSystem, game_id: str) -> DiceSource:
+        """The dice source of the game ``game_id``."""
+        if self.source is not None:
+            return self.source
+        if self.rolls is not None:
+            return ManualDice(list(self.rolls), self.origin, system.parse_roll)
+        return SeededDice(str(self.seed), game_id, system.derive_roll)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a game (or every game of a season) is played with: the ruleset and its system
+    (looked up once), the teams (a game's two, or a league's, by id), the chart pack the
+    options call for, the options, the coach setup (the kit's: a coach file's, or None for
+    the system's default coach) and the dice."""
+
+    system: GameSystem
+    ruleset: str
+    teams: Mapping[str, Any]
+    charts: Any
+    options: GameOptions = field(default_factory=GameOptions)
+    coach: Any = None
+    dice: Dice = field(default_factory=Dice)
+    root: str | Path | None = None  # the fixtures root (a league folder) the teams came from
+
+    @property
+    def kit(self) -> Kit:
+        return kit_for_system(self.system.name)
+
+    @property
+    def rules(self) -> Any:
+        """The ruleset's rules (its name, version, title and optional rules)."""
+        return self.system.rulesets[self.ruleset]
+
+    def team(self, team_id: str) -> Any:
+        try:
+            return self.teams[team_id]
+        except KeyError:
+            raise RinklogError(f"no team {team_id!r} in this setup "
+                               f"(teams: {', '.join(self.teams)})") from None
+
+    def matchup(self) -> tuple[Any, Any]:
+        """A one game's setup's two teams, home first (as :func:`game_setup` built it)."""
+        home, away = self.teams.values()
+        return home, away
+
+    def game_coach(self) -> Any:
+        """The coach of one game: the system's default coach built from the setup's coach
+        setup, or None (the system's plain default coach)."""
+        return None if self.coach is None else self.kit.season_coach(self.coach)
+
+
+def game_setup(ruleset: str, home_id: str, away_id: str, *,
+               league: str | Path | None = None, fixtures: str | Path | None = None,
+               optional_rules: Sequence[str] = (), late_penalty_house_rule: bool = False,
+               coach_file: Path | None = None, dice: Dice | None = None) -> GameSetup:
+    """The setup of one game between two teams: the ruleset looked up once, the coach
+    file read, the league (its teams' folder, its overtime and house rule) loaded once,
+    the teams and the chart pack loaded once; the optional rules (checked names) are
+    recorded as the system's kit says. Without a league, the teams come from
+    ``fixtures`` (None: the shipped fixtures)."""
+    system = system_of(ruleset)
+    kit = kit_for_system(system.name)
+    coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
+    overtime_skaters = 5  # the text's overtime (6.00), unless the league sets its own
+    if league is not None:
+        loaded = load_league(league)
+        fixtures, overtime_skaters = loaded.root, loaded.league.overtime_skaters
+        late_penalty_house_rule = late_penalty_house_rule or loaded.league.late_penalty_house_rule
+    home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
+    if home.id == away.id:
+        raise RinklogError(f"a team cannot play itself: {home.id}")
+    options = GameOptions.named(kit, optional_rules, overtime_skaters=overtime_skaters,
+                                late_penalty_house_rule=late_penalty_house_rule)
+    charts = options.game_charts(kit, kit.default_charts(fixtures))
+    return GameSetup(system, ruleset, {home.id: home, away.id: away}, charts, options,
+                     coach, dice or Dice(), fixtures)
+
+
+def league_options(league: Any, ruleset: str | None = None) -> GameOptions:
+    """The options every game of a league records (its league.toml's); under another
+    ``ruleset`` (``calibrate --ruleset``) only the options that ruleset has."""
+    ruleset = ruleset or league.ruleset
+    system = system_of(ruleset)
+    has_optional = bool(system.rulesets[ruleset].option_names)
+    return GameOptions(league.overtime_skaters, league.late_penalty_house_rule,
+                       league.faceoff if has_optional else NO_FACEOFF_OPTIONS,
+                       tuple(league.options) if ruleset == league.ruleset else ())
+
+
+def league_setup(loaded: Any, *, ruleset: str | None = None,
+                 coach_file: Path | None = None) -> GameSetup:
+    """The setup of every game of a loaded league's season: its teams, its chart pack (as
+    its options call for it), its options; ``coach_file`` a coach file for every team."""
+    ruleset = ruleset or loaded.league.ruleset
+    system = system_of(ruleset)
+    kit = kit_for_system(system.name)
+    coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
+    options = league_options(loaded.league, ruleset)
+    charts = options.game_charts(kit, kit.default_charts(loaded.root))
+    return GameSetup(system, ruleset, dict(loaded.teams), charts, options, coach,
+                     root=loaded.root)
