@@ -43,6 +43,7 @@ from replay.leagues.league import load_league
 from replay.systems import kit_for
 from replay.tooling.game_setup import Dice, GameSetup, game_setup
 from replay.tooling.game_streams import open_store, read_game, read_stream, season_kinds, simulate
+from replay.tooling.registry import DEFAULT_RULESET
 
 app = typer.Typer(
     name="rinklog",
@@ -96,7 +97,7 @@ LeagueTeams = Annotated[str | None, typer.Option(
 @app.command()
 def teams(
     league: LeagueTeams = None,
-    ruleset: RulesetOption = "bones",
+    ruleset: RulesetOption = DEFAULT_RULESET,
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of {id, name}")] = False,
 ) -> None:
     """List the teams in the fixtures (or a league), one id per line.
@@ -149,7 +150,7 @@ def sim(
         "--late-penalty-house-rule", help="the quick reference's house rule: in the last five "
         "minutes of the third and in overtime an X is a penalty only on red 1")] = False,
     league: LeagueTeams = None,
-    ruleset: RulesetOption = "bones",
+    ruleset: RulesetOption = DEFAULT_RULESET,
     optional_rule: OptionalRuleOption = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,

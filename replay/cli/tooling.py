@@ -42,6 +42,7 @@ from replay.tooling.receipts import (
     verify_signature,
 )
 from replay.tooling.refold import SeasonRerun, rerun, rerun_season
+from replay.tooling.registry import DEFAULT_RULESET
 from replay.tooling.season_receipts import (
     audit_season_receipt,
     is_season_receipt,
@@ -534,7 +535,7 @@ def play_cmd(
     league: Annotated[str | None, typer.Option(
         "--league", help="a new game's teams from a league folder or bundled league "
         "(demo); default: the fixture teams")] = None,
-    ruleset: RulesetOption = "bones",
+    ruleset: RulesetOption = DEFAULT_RULESET,
     optional_rule: OptionalRuleOption = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="play a scheduled game of this stored season at the table "
@@ -551,7 +552,7 @@ def play_cmd(
     Example: rinklog play --home HFX --away QUE --db league.db
     """
     new = bool(home or away or game_id or league or late_penalty_house_rule
-               or ruleset != "bones" or optional_rule)
+               or ruleset != DEFAULT_RULESET or optional_rule)
     if (season is None) != (number is None):
         raise RinklogError("--season SEASON and --game N go together")
     if season is not None and (new or resume):

@@ -45,7 +45,7 @@ from replay.systems import Kit, kit_for
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit_game
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
-from replay.tooling.registry import DEFAULT_RULESET
+from replay.tooling.registry import DEFAULT_RULESET, ruleset_of_season
 from replay.workers import Crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -399,7 +399,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     if store.exists(game_id):
         raise RinklogError(f"game {number} of {season_id} is already in the database "
                            f"({game_id}); resume it with rinklog play --resume {game_id}")
-    ruleset = season.ruleset if season.ruleset is not UNSET else DEFAULT_RULESET
+    ruleset = ruleset_of_season(season)
     system = system_of(ruleset)
     teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
              for tid, digest in season.team_hashes.items()}

@@ -89,6 +89,7 @@ from replay.leagues.naming import game_seed, season_game_id
 from replay.tooling import audit_season
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
+from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
@@ -411,7 +412,7 @@ class _Audit:
             "charts": season.charts_hash,
             "overtime skaters": season.overtime_skaters,
             "late-penalty house rule": season.late_penalty_house_rule,
-            "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
+            "ruleset": ruleset_of_season(season),
             "FaceOff options": (season.faceoff if season.faceoff is not UNSET
                                 else NO_FACEOFF_OPTIONS).created_fields(),
             "options": season.options,
@@ -700,7 +701,7 @@ class _StoreSeasons:
         if season_id not in self.availability:
             season = self(season_id)
             assert not isinstance(season, str)  # the game's season check passed
-            system = system_of(season.ruleset if season.ruleset is not UNSET else "bones")
+            system = system_of(ruleset_of_season(season))
             self.availability[season_id] = stored_availability(
                 self.store, season_id, season.schedule, system.games_out)
         return self.availability[season_id].absent(number)
