@@ -53,16 +53,16 @@ def optional_rules(names: list[str] | None, ruleset: str) -> tuple[str, ...]:
     names = [n.replace("-", "_") for n in names or []]
     rules = RULESETS.get(ruleset)
     if rules is None:
-        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+        raise CliError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
     unknown = [n for n in names if n not in OPTIONAL_RULES]
     if unknown:
-        raise RinklogError(f"--optional-rule: unknown {', '.join(unknown)} "
+        raise CliError(f"--optional-rule: unknown {', '.join(unknown)} "
                            f"(known: {', '.join(OPTIONAL_RULES)})")
     wrong = [n for n in names if n not in rules.option_names]
     if wrong:
         owners = [name for name, other in RULESETS.items()
                   if set(wrong) <= set(other.option_names)]
-        raise RinklogError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
+        raise CliError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
                            + (f" (an optional rule of --ruleset {', '.join(owners)})"
                               if owners else ""))
     return tuple(sorted(set(names)))

@@ -14,7 +14,6 @@ from typing import Annotated
 
 import typer
 
-from events.errors import RinklogError
 from replay.cli.common import (
     RULESETS,
     CliError,
@@ -223,7 +222,7 @@ def calibrate(
     if games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
     if ruleset is not None and ruleset not in RULESETS:
-        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+        raise CliError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
     table = run_calibration(league, games, seed, ruleset=ruleset)
     if as_json:
         typer.echo(json.dumps(table.to_json(), indent=2, ensure_ascii=False))

@@ -1,9 +1,10 @@
 """Replay tooling commands: audit, branch, diff, export, import, explain, play.
 
 Each is a module-level command of :data:`app`, which the root (replay/cli/app.py) adds
-with the other modules' commands. Each is a thin shell
-over a library call in replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
-replay/tooling/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
+with the other modules' commands. Each is a thin shell over a library call in
+replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
+replay/tooling/explain.py; errors a user can cause are RinklogErrors (a wrong option: a
+CliError), one line and exit 1.
 """
 
 from __future__ import annotations
@@ -18,8 +19,13 @@ import typer
 
 from engine.systems import system_of
 from events.base import Event, tag_of
-from events.errors import RinklogError
-from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, optional_rules
+from replay.cli.common import (
+    CliError,
+    DbOption,
+    OptionalRuleOption,
+    RulesetOption,
+    optional_rules,
+)
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
@@ -107,9 +113,9 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
                   db: str, as_json: bool, workers: int) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
     if games:
-        raise RinklogError(f"{receipt} is a season's receipt: give --all or no game ids")
+        raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
     if workers < 1:
-        raise RinklogError(f"--workers must be at least 1, got {workers}")
+        raise CliError(f"--workers must be at least 1, got {workers}")
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
@@ -232,14 +238,14 @@ def audit(
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
     if pinned is not None and kept is None:
-        raise RinklogError("--public-key verifies a --receipt: give one")
+        raise CliError("--public-key verifies a --receipt: give one")
     if all_games and game:
-        raise RinklogError("give game ids or --all (not both)")
+        raise CliError("give game ids or --all (not both)")
     if not all_games and not game and kept is None:
-        raise RinklogError("give game ids, --all or --receipt FILE")
+        raise CliError("give game ids, --all or --receipt FILE")
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
     if workers < 1:
-        raise RinklogError(f"--workers must be at least 1, got {workers}")
+        raise CliError(f"--workers must be at least 1, got {workers}")
     with _read_store(db) as store:
         if all_games:
             reports = audit_all(store, workers=workers)
@@ -287,17 +293,17 @@ def receipt(
     Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
     """
     if season is not None and (game or all_games):
-        raise RinklogError("--season takes no game ids or --all (its games are in it)")
+        raise CliError("--season takes no game ids or --all (its games are in it)")
     if proof is not None and season is None:
-        raise RinklogError("--proof GAME goes with --season SEASON")
+        raise CliError("--proof GAME goes with --season SEASON")
     if season is None and bool(game) == all_games:
-        raise RinklogError("give game ids, --all or --season SEASON")
+        raise CliError("give game ids, --all or --season SEASON")
     if proof is not None and sign_key is not None:
-        raise RinklogError("--proof takes no --key (the receipt it is checked against is "
+        raise CliError("--proof takes no --key (the receipt it is checked against is "
                            "signed)")
     key = load_signing_key(sign_key) if sign_key is not None else None
     if output is not None and output.exists():
-        raise RinklogError(f"{output} already exists; nothing written")
+        raise CliError(f"{output} already exists; nothing written")
     with _read_store(db) as store:
         if output is not None:
             store.refuse_as_output(output)
@@ -320,7 +326,7 @@ def receipt(
     try:
         output.write_bytes(data)
     except OSError as err:
-        raise RinklogError(f"{output}: cannot write: {err.strerror or err}") from None
+        raise CliError(f"{output}: cannot write: {err.strerror or err}") from None
     _out((f"inclusion proof of {proof} in season {season}" if proof is not None else
           f"receipt for {len(entries)} games" + (f" of season {season}" if season else ""))
          + f" written to {output}" + (" (signed)" if key is not None else ""))
@@ -370,7 +376,7 @@ def branch(
         try:
             lines = rolls.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
-            raise RinklogError(f"{rolls}: cannot read rolls: {err}") from None
+            raise CliError(f"{rolls}: cannot read rolls: {err}") from None
     with _read_store(db) as store:
         result = branch_game(store, game, at, seed=seed, rolls=lines,
                              rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
@@ -472,7 +478,7 @@ def import_cmd(
     try:
         data = file.read_bytes()
     except OSError as err:
-        raise RinklogError(f"{file}: cannot read: {err.strerror or err}") from None
+        raise CliError(f"{file}: cannot read: {err.strerror or err}") from None
     checks = {"public_key": load_verify_key(public_key) if public_key else None,
               "receipt": load_receipt(receipt) if receipt else None,
               "receipt_origin": str(receipt)}
@@ -509,7 +515,7 @@ def explain(
     Example: rinklog explain HFX-QUE-2026 --goal 2
     """
     if [seq, goal, penalty].count(None) != 2:
-        raise RinklogError("give one of: an event SEQ, --goal N or --penalty N")
+        raise CliError("give one of: an event SEQ, --goal N or --penalty N")
     with _read_store(db) as store:
         if seq is not None:
             found: Any = explain_seq(store, game, seq)
@@ -554,23 +560,23 @@ def play_cmd(
     new = bool(home or away or game_id or league or late_penalty_house_rule
                or ruleset != DEFAULT_RULESET or optional_rule)
     if (season is None) != (number is None):
-        raise RinklogError("--season SEASON and --game N go together")
+        raise CliError("--season SEASON and --game N go together")
     if season is not None and (new or resume):
         # The season's game takes its teams, cards and options from the season.
-        raise RinklogError("--season/--game take no --home/--away/--game-id/--league/"
+        raise CliError("--season/--game take no --home/--away/--game-id/--league/"
                            "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
     if resume is None and season is None and (home is None or away is None):
-        raise RinklogError("give --home TEAM --away TEAM, --season S --game N, "
+        raise CliError("give --home TEAM --away TEAM, --season S --game N, "
                            "or --resume GAME")
     if resume is not None and new:
         # A game's options are fixed when it is created (GameCreated).
-        raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
+        raise CliError("--resume takes no --home/--away/--game-id/--league/"
                            "--late-penalty-house-rule/--ruleset/--optional-rule")
     names = optional_rules(optional_rule, ruleset)
     if (resume or season) and not Path(db).exists():
         # A game to resume (or a stored season's) is in an existing database: a wrong
         # --db is refused, not answered with a new empty one.
-        raise RinklogError(f"{db}: no such database (give the --db the game is in)")
+        raise CliError(f"{db}: no such database (give the --db the game is in)")
     with open_store(db) as store:
         scheduled = table_game(store, season, number) if season and number else None
         gid = resume or scheduled or new_live_game(store, game_setup(
