@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
                 "replay/tooling/session.py", "replay/tooling/transfer.py",
                 "replay/tooling/game_streams.py", "replay/tooling/explain.py",
+                "replay/tooling/game_setup.py", "replay/tooling/registry.py",
+                "replay/cli/core.py", "replay/cli/cards.py",
                 "replay/cli/app.py", "replay/cli/common.py", "replay/cli/tooling.py",
                 "replay/cli/projections.py", "replay/cli/season.py",
                 "replay/systems/__init__.py", "replay/systems/kit.py",
