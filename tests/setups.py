@@ -27,7 +27,7 @@ def setup_for(home: Any, away: Any, charts: Any = None, *, ruleset: str = DEFAUL
     chosen = GameOptions(overtime_skaters, late_penalty_house_rule, faceoff, tuple(options))
     pack = chosen.game_charts(kit, kit.default_charts(fixtures) if charts is None else charts)
     return GameSetup(system_of(ruleset), ruleset, {home.id: home, away.id: away}, pack,
-                     chosen, coach, dice or Dice(), fixtures)
+                     chosen, coach, dice or Dice())
 
 
 def simulate(store: EventStore, home: str, away: str, *, seed: str | None = None,

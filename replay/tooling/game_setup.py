@@ -122,7 +122,6 @@ class GameSetup:
     options: GameOptions = field(default_factory=GameOptions)
     coach: Any = None
     dice: Dice = field(default_factory=Dice)
-    root: str | Path | None = None  # the fixtures root (a league folder) the teams came from
 
     @property
     def kit(self) -> Kit:
@@ -175,7 +174,7 @@ def game_setup(ruleset: str, home_id: str, away_id: str, *,
                                 late_penalty_house_rule=late_penalty_house_rule)
     charts = options.game_charts(kit, kit.default_charts(fixtures))
     return GameSetup(system, ruleset, {home.id: home, away.id: away}, charts, options,
-                     coach, dice or Dice(), fixtures)
+                     coach, dice or Dice())
 
 
 def league_options(league: Any, ruleset: str | None = None) -> GameOptions:
@@ -199,5 +198,4 @@ def league_setup(loaded: Any, *, ruleset: str | None = None,
     coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
     options = league_options(loaded.league, ruleset)
     charts = options.game_charts(kit, kit.default_charts(loaded.root))
-    return GameSetup(system, ruleset, dict(loaded.teams), charts, options, coach,
-                     root=loaded.root)
+    return GameSetup(system, ruleset, dict(loaded.teams), charts, options, coach)
