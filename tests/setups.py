@@ -24,7 +24,9 @@ def setup_for(home: Any, away: Any, charts: Any = None, *, ruleset: str = DEFAUL
     kit = kit_for(ruleset)
     home = kit.find_team(home, fixtures) if isinstance(home, str) else home
     away = kit.find_team(away, fixtures) if isinstance(away, str) else away
-    chosen = GameOptions(overtime_skaters, late_penalty_house_rule, faceoff, tuple(options))
+    chosen = GameOptions(overtime_skaters, late_penalty_house_rule, {
+        **({"faceoff": faceoff} if faceoff != NO_FACEOFF_OPTIONS else {}),
+        **({"options": tuple(options)} if options else {})})
     pack = chosen.game_charts(kit, kit.default_charts(fixtures) if charts is None else charts)
     return GameSetup(system_of(ruleset), ruleset, {home.id: home, away.id: away}, pack,
                      chosen, coach, dice or Dice())

@@ -41,7 +41,7 @@ from replay.leagues.ledger import (
     record_game,
 )
 from replay.leagues.naming import game_seed, season_game_id
-from replay.systems import Kit, kit_for
+from replay.systems import Kit, kit_for, kit_for_system
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit_game
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
@@ -404,7 +404,8 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
              for tid, digest in season.team_hashes.items()}
     charts = msgspec.json.decode(store.get_blob(season.charts_hash), type=system.charts_type)
-    setup = GameSetup(system, ruleset, teams, charts, GameOptions.of_season(season))
+    setup = GameSetup(system, ruleset, teams, charts,
+                      GameOptions.of_season(kit_for_system(system.name), season))
     goalies = goalie_starts(teams, season.schedule, setup.kit)[number]
     _, home, away = fixture
     ledger = ledger_of(store, season_id)

@@ -6,7 +6,7 @@ ruleset looked up once, a league loaded once) and hands it to
 :func:`replay.leagues.runner.run_season`, which read its fields and never look the
 ruleset up again. Its :class:`GameOptions` are opaque to that shared code: they are
 recorded in a game's (or a season's) first event and pick its chart pack only through
-the methods here and the system's kit.
+the methods of GameOptions and the system's kit.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from msgspec import UNSET
 
 from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import GameSystem, system_of
-from events.common import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.errors import RinklogError
 from replay.leagues.league import load_league
 from replay.systems import Kit, kit_for_system
@@ -32,14 +31,14 @@ __all__ = ["Dice", "GameOptions", "GameSetup", "game_setup",
 class GameOptions:
     """A game's options as its first event records them: a league's overtime (6.00), the
     quick reference's late-penalty house rule, and the system's optional rules. Shared
-    tooling passes them whole; only these methods (and the system's kit, for the chart
-    pack) read what is inside. FaceOff 2008's options live here until the engine's
-    systems read their own options (issue 21)."""
+    tooling passes them whole and reads nothing of ``system``: that is the system kit's
+    own record of its optional rules (``Kit.game_options``; its keywords are the fields
+    of a league.toml and of a SeasonCreated that hold them), which only these methods
+    pass on and only the kit reads (for its chart pack)."""
 
     overtime_skaters: int = 5
     late_penalty_house_rule: bool = False
-    faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS  # FaceOff 2008's options (17.000-21.000)
-    options: tuple[str, ...] = ()  # another system's optional rules, by name
+    system: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def named(cls, kit: Kit, names: Sequence[str], *, overtime_skaters: int = 5,
@@ -47,40 +46,49 @@ class GameOptions:
         """Options from optional rules named on the command line (the kit says how they
         are recorded)."""
         return cls(overtime_skaters, late_penalty_house_rule,
-                   **_kit_options(kit.game_options(tuple(sorted(set(names))))))
+                   dict(kit.game_options(tuple(sorted(set(names))))))
 
     @classmethod
-    def of_season(cls, season: Any) -> GameOptions:
+    def of_season(cls, kit: Kit, season: Any) -> GameOptions:
         """The options a stored season's games record (its SeasonCreated's)."""
+        kept = {key: getattr(season, key) for key in kit.game_options(())}
         return cls(season.overtime_skaters, season.late_penalty_house_rule,
-                   season.faceoff if season.faceoff is not UNSET else NO_FACEOFF_OPTIONS,
-                   tuple(season.options) if season.options is not UNSET else ())
+                   {key: value for key, value in kept.items() if value is not UNSET})
+
+    @classmethod
+    def of_league(cls, kit: Kit, league: Any, same_ruleset: bool = True) -> GameOptions:
+        """The options every game of a league records (its league.toml's); played under
+        another ruleset (``calibrate --ruleset``), none of its system's optional rules."""
+        return cls(league.overtime_skaters, league.late_penalty_house_rule,
+                   {key: getattr(league, key) for key in kit.game_options(())}
+                   if same_ruleset else {})
 
     def created_fields(self) -> dict[str, Any]:
-        """The GameCreated fields that record them (an option off, or of no system, adds
-        nothing to the event's bytes)."""
-        return {"overtime_skaters": self.overtime_skaters,
-                "late_penalty_house_rule": self.late_penalty_house_rule,
-                **self.faceoff.created_fields(),
-                # another system's optional rules, by name (UNSET when none: unchanged bytes)
-                **({"options": sorted(set(self.options))} if self.options else {})}
+        """The GameCreated fields that record them (an option that is off adds nothing to
+        the event's bytes): a system's value that knows its fields says them, optional
+        rules by name are recorded by name."""
+        fields: dict[str, Any] = {"overtime_skaters": self.overtime_skaters,
+                                  "late_penalty_house_rule": self.late_penalty_house_rule}
+        for key, value in self.system.items():
+            if hasattr(value, "created_fields"):
+                fields.update(value.created_fields())
+            elif value:
+                fields[key] = sorted(set(value))
+        return fields
 
     def season_fields(self) -> dict[str, Any]:
-        """The SeasonCreated fields that record them (UNSET when off: unchanged bytes)."""
-        return {"overtime_skaters": self.overtime_skaters,
-                "late_penalty_house_rule": self.late_penalty_house_rule,
-                "faceoff": self.faceoff if self.faceoff.any else UNSET,
-                "options": sorted(set(self.options)) if self.options else UNSET}
+        """The SeasonCreated fields that record them (left UNSET when off: unchanged bytes)."""
+        fields: dict[str, Any] = {"overtime_skaters": self.overtime_skaters,
+                                  "late_penalty_house_rule": self.late_penalty_house_rule}
+        for key, value in self.system.items():
+            if value != type(value)():
+                fields[key] = sorted(set(value)) if isinstance(value, tuple | list) else value
+        return fields
 
     def game_charts(self, kit: Kit, charts: Any) -> Any:
         """The chart pack a game with these options plays with (FaceOff's ARC cards added
         when it uses them, 21.000), as the system's kit says."""
-        return kit.game_charts(charts, self.faceoff)
-
-
-def _kit_options(keywords: Mapping[str, Any]) -> dict[str, Any]:
-    """A kit's record of its optional rules (``Kit.game_options``) as GameOptions fields."""
-    return {key: tuple(value) if key == "options" else value for key, value in keywords.items()}
+        return kit.game_charts(charts, *(self.system or kit.game_options(())).values())
 
 
 @dataclass(frozen=True)
@@ -177,17 +185,6 @@ def game_setup(ruleset: str, home_id: str, away_id: str, *,
                      coach, dice or Dice())
 
 
-def league_options(league: Any, ruleset: str | None = None) -> GameOptions:
-    """The options every game of a league records (its league.toml's); under another
-    ``ruleset`` (``calibrate --ruleset``) only the options that ruleset has."""
-    ruleset = ruleset or league.ruleset
-    system = system_of(ruleset)
-    has_optional = bool(system.rulesets[ruleset].option_names)
-    return GameOptions(league.overtime_skaters, league.late_penalty_house_rule,
-                       league.faceoff if has_optional else NO_FACEOFF_OPTIONS,
-                       tuple(league.options) if ruleset == league.ruleset else ())
-
-
 def league_setup(loaded: Any, *, ruleset: str | None = None,
                  coach_file: Path | None = None) -> GameSetup:
     """The setup of every game of a loaded league's season: its teams, its chart pack (as
@@ -196,6 +193,6 @@ def league_setup(loaded: Any, *, ruleset: str | None = None,
     system = system_of(ruleset)
     kit = kit_for_system(system.name)
     coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
-    options = league_options(loaded.league, ruleset)
+    options = GameOptions.of_league(kit, loaded.league, ruleset == loaded.league.ruleset)
     charts = options.game_charts(kit, kit.default_charts(loaded.root))
     return GameSetup(system, ruleset, dict(loaded.teams), charts, options, coach)
