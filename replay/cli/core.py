@@ -44,7 +44,6 @@ app = typer.Typer(rich_markup_mode=None)
 _json_line = msgspec.json.Encoder()
 
 
-
 # --- teams, sim, games -------------------------------------------------------------------
 
 LeagueTeams = Annotated[str | None, typer.Option(

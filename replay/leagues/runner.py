@@ -68,7 +68,7 @@ class SeasonRun:
 
 
 @dataclass(frozen=True)
-class _Setup:
+class _WorkerSetup:
     """What every game of a season is played (and audited) with, sent to each worker once."""
 
     season: SeasonCreated
@@ -96,10 +96,10 @@ class _Played:
     number: int = 0  # its number in the schedule
 
 
-_setup: _Setup | None = None
+_setup: _WorkerSetup | None = None
 
 
-def _init(setup: _Setup) -> None:
+def _init(setup: _WorkerSetup) -> None:
     global _setup
     _setup = setup
 
@@ -163,7 +163,7 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     return _Played(game_id, encoded, hashes, meta, rows, failure, games_out, number)
 
 
-def _pins(setup: _Setup, season_id: str) -> list[Any]:
+def _pins(setup: _WorkerSetup, season_id: str) -> list[Any]:
     """What a season game carries after its GameCreated: the opening it is played under
     and the season's coach habits (issue 20)."""
     ledger = setup.ledger
@@ -273,7 +273,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
         progress(done, len(cut))
     # every game's coach is built from a coach setup: the league's, else the system's default
     played_with = replace(setup, coach=setup.kit.default_coach_setup if coach is None else coach)
-    worker = _Setup(created, played_with, MemoryBlobs(blobs), formats.NEW_STREAM_FORMAT,
+    worker = _WorkerSetup(created, played_with, MemoryBlobs(blobs), formats.NEW_STREAM_FORMAT,
                     audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
     availability = stored_availability(store, season_id, schedule, system.games_out)
@@ -325,7 +325,7 @@ def _failed(stream: str, failure: AuditFinding, how: str) -> str:
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
 
 
-def _results(todo: list[tuple[int, str, str, str, str]], setup: _Setup, workers: int,
+def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
              availability: Availability):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
