@@ -35,7 +35,13 @@ from replay.cli.common import table as _table
 from replay.leagues.league import load_league
 from replay.systems import kit_for
 from replay.tooling.game_setup import Dice, GameSetup, game_setup
-from replay.tooling.game_streams import open_store, read_game, read_stream, season_kinds, simulate
+from replay.tooling.game_streams import (
+    open_store,
+    read_game,
+    read_stream,
+    simulate,
+    stream_list,
+)
 from replay.tooling.registry import DEFAULT_RULESET
 
 app = typer.Typer(rich_markup_mode=None)
@@ -158,17 +164,7 @@ def games(
     """
     one_format(as_json, as_csv)
     with _read_store(db) as store:
-        rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
-                 "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
-                 "decided": s.meta.get("decided"), "events": s.version,
-                 "head_hash": s.head_hash, "parent": s.meta.get("parent"),
-                 "parent_seq": s.meta.get("parent_seq"),
-                 "in_progress": "decided" not in s.meta} for s in store.streams(kind="game")]
-        rows += [{"game_id": s.stream, "kind": s.kind, "league": s.meta.get("league"),
-                  "season": s.meta.get("season_number"), "weeks_played": s.meta.get("weeks_played"),
-                  "games": s.meta.get("games"), "events": s.version, "head_hash": s.head_hash,
-                  "in_progress": not s.meta.get("closed", False)}
-                 for kind in sorted(season_kinds()) for s in store.streams(kind=kind)]
+        rows = stream_list(store)
     if as_json:
         _dump(rows)
         return

@@ -214,6 +214,23 @@ def season_kinds() -> set[str]:
     return {s.kind for s in SEASON_SYSTEMS.values()}
 
 
+def stream_list(store: EventStore) -> list[dict[str, Any]]:
+    """The games in a database (with branches' parents and games in progress), then its
+    refereed seasons, one row each as ``rinklog games --json`` shows them (docs/json.md)."""
+    rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
+             "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
+             "decided": s.meta.get("decided"), "events": s.version,
+             "head_hash": s.head_hash, "parent": s.meta.get("parent"),
+             "parent_seq": s.meta.get("parent_seq"),
+             "in_progress": "decided" not in s.meta} for s in store.streams(kind="game")]
+    rows += [{"game_id": s.stream, "kind": s.kind, "league": s.meta.get("league"),
+              "season": s.meta.get("season_number"), "weeks_played": s.meta.get("weeks_played"),
+              "games": s.meta.get("games"), "events": s.version, "head_hash": s.head_hash,
+              "in_progress": not s.meta.get("closed", False)}
+             for kind in sorted(season_kinds()) for s in store.streams(kind=kind)]
+    return rows
+
+
 def read_stream(store: EventStore, stream_id: str) -> list[Event]:
     """A game's or a refereed season's events (``UnknownGame`` for anything else)."""
     if store.exists(stream_id) and store.info(stream_id).kind in season_kinds():
