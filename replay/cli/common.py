@@ -32,7 +32,7 @@ class CliError(RinklogError):
 def _db_path(value: str) -> str:
     if not value.strip():
         raise CliError("--db: empty path (SQLite would write to a throwaway "
-                              "database); give a file, e.g. --db rinklog.db")
+                       "database); give a file, e.g. --db rinklog.db")
     return value
 
 
@@ -57,14 +57,14 @@ def optional_rules(names: list[str] | None, ruleset: str) -> tuple[str, ...]:
     unknown = [n for n in names if n not in OPTIONAL_RULES]
     if unknown:
         raise CliError(f"--optional-rule: unknown {', '.join(unknown)} "
-                           f"(known: {', '.join(OPTIONAL_RULES)})")
+                       f"(known: {', '.join(OPTIONAL_RULES)})")
     wrong = [n for n in names if n not in rules.option_names]
     if wrong:
         owners = [name for name, other in RULESETS.items()
                   if set(wrong) <= set(other.option_names)]
         raise CliError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
-                           + (f" (an optional rule of --ruleset {', '.join(owners)})"
-                              if owners else ""))
+                       + (f" (an optional rule of --ruleset {', '.join(owners)})"
+                          if owners else ""))
     return tuple(sorted(set(names)))
 
 

@@ -300,7 +300,7 @@ def receipt(
         raise CliError("give game ids, --all or --season SEASON")
     if proof is not None and sign_key is not None:
         raise CliError("--proof takes no --key (the receipt it is checked against is "
-                           "signed)")
+                       "signed)")
     key = load_signing_key(sign_key) if sign_key is not None else None
     if output is not None and output.exists():
         raise CliError(f"{output} already exists; nothing written")
@@ -564,14 +564,14 @@ def play_cmd(
     if season is not None and (new or resume):
         # The season's game takes its teams, cards and options from the season.
         raise CliError("--season/--game take no --home/--away/--game-id/--league/"
-                           "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
+                       "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
     if resume is None and season is None and (home is None or away is None):
         raise CliError("give --home TEAM --away TEAM, --season S --game N, "
-                           "or --resume GAME")
+                       "or --resume GAME")
     if resume is not None and new:
         # A game's options are fixed when it is created (GameCreated).
         raise CliError("--resume takes no --home/--away/--game-id/--league/"
-                           "--late-penalty-house-rule/--ruleset/--optional-rule")
+                       "--late-penalty-house-rule/--ruleset/--optional-rule")
     names = optional_rules(optional_rule, ruleset)
     if (resume or season) and not Path(db).exists():
         # A game to resume (or a stored season's) is in an existing database: a wrong
