@@ -181,6 +181,8 @@ def test_goalie_minutes_are_the_minutes_charged_to_goalies(tmp_path) -> None:
     from replay.systems.bones.calibration import goalie_minutes
     from replay.tooling.game_streams import open_store, read_game
 
+    from replay.systems.bones.library import find_team
+
     goalies = {g.id for t in ("HFX", "QUE") for g in find_team(t).goalies}
     with open_store(tmp_path / "g.db") as store:
         events = read_game(store, simulate(store, "HFX", "QUE", seed="2").game_id)
