@@ -25,7 +25,7 @@ import pytest
 
 # Fixtures that play many games or a whole season; a test that uses one is slow.
 SLOW_FIXTURES = frozenset({
-    "many_games",  # tests/rules/test_whole_games.py: 144 seeded games (6.00)
+    "many_games",  # tests/bones/test_whole_games.py: 144 seeded games (6.00)
 })
 # Tests (a module, or a test with all its parameters) that took 15 s or more in a one-process
 # run of `--durations` on the shared 2-core machine (about 4 s or more on a quiet one).
@@ -39,10 +39,10 @@ SLOW_TESTS = frozenset({
     "tests/test_season.py::test_two_hundred_league_games_play_to_the_end",
     "tests/test_season.py::test_a_season_keeps_every_read_model_current",
     "tests/test_season.py::test_a_stopped_season_resumes_to_the_same_database",
-    "tests/test_season_games_missed.py::test_15_17_workers_and_a_resumed_run_give_the_same_season",
+    "tests/dicehockey/test_season_games_missed.py::test_15_17_workers_and_a_resumed_run_give_the_same_season",
     "tests/test_pages_browser.py",  # headless Chromium
     "tests/test_fuzz_inputs.py",  # hypothesis over every input file and command
-    "tests/test_matrix_season.py::test_events_explain_replay_games_export_import_on_a_season",
+    "tests/matrix/test_matrix_season.py::test_events_explain_replay_games_export_import_on_a_season",
     "tests/test_migration.py::test_opening_schema_3_for_writing_migrates_every_stream_as_format_1",
     "tests/test_formats.py::test_every_event_round_trips_in_both_formats",
     "tests/test_projections.py::test_strength_labels_follow_a_three_on_three_overtime",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from conftest import penalize, plain, rate
+from bones_support import penalize, plain, rate
 
 from engine.bones.cards import TeamDefenseRow
 from engine.bones.team_defense import (

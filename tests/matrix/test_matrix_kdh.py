@@ -11,8 +11,8 @@ from engine.matrix.games import Fixture, play_game
 from engine.matrix.goals import Entry
 from engine.matrix.referee import MatrixRuleError, check_picks
 from events.matrix import CupDrawn, GamePlayed, LuckyLoserChosen, PicksSent
-from tests.rules.matrix_helpers import everyone, new_season, pick, play
-from tests.rules.matrix_season import closed_season
+from tests.matrix.matrix_helpers import everyone, new_season, pick, play
+from tests.matrix.matrix_season import closed_season
 
 
 def test_3_2_1_the_d3_teams_numbered_03_to_12_play_the_qualifying_round() -> None:

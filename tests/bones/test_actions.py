@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import R, action, apply, new_state, penalize, plain, rate
+from bones_support import R, action, apply, new_state, penalize, plain, rate
 
 from engine.bones import timing
 from events.bones import ActionResolved, PlayStopped, PuckIntercepted, PuckPassed, SequencePlayed

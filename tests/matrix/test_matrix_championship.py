@@ -11,8 +11,8 @@ import pytest
 
 from engine.matrix.state import WEEKS
 from events.matrix import BonusDrawn
-from tests.rules.matrix_helpers import ROOT, WEEK1, new_season, run
-from tests.rules.matrix_season import season_events
+from tests.matrix.matrix_helpers import ROOT, WEEK1, new_season, run
+from tests.matrix.matrix_season import season_events
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from engine.matrix.dice import SeededDie
 from engine.matrix.seasons import rank_divisions
 from engine.matrix.standings import Record, rank_key, tie_groups
 from events.matrix import DivisionRanked
-from tests.rules.matrix_helpers import new_season
+from tests.matrix.matrix_helpers import new_season
 
 
 def _record(team: str, *games: tuple[int, int, str, bool | None]) -> Record:

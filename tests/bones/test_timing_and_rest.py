@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from conftest import R, apply, new_state, penalize, rate
+from bones_support import R, apply, new_state, penalize, rate
 
 from engine.bones import injuries, lines, periods, scoring, timing
 from engine.bones.state import PlayerStatus, Scorer, Step
@@ -243,7 +243,7 @@ def test_18_10_p_out_for_the_period_g_for_the_game(state):
 
 
 def test_18_10_injury_modifier_makes_p_a_p6(state):
-    from conftest import action
+    from bones_support import action
     pid = state.home.slots["C"]
     state.home.players[pid].modifier = -2
     for slot in ("LW", "C", "RW", "LD", "RD"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import created
+from bones_support import created
 
 from engine.bones.game import IllegalChoice, decide, evolve, initial_state
 from events.common import PeriodStarted
@@ -41,7 +41,7 @@ def test_4_00_and_5_00_bench_checks_come_before_the_opening_face_off():
 
 
 def test_6_00_overtime_is_five_on_five_by_the_text_and_three_on_three_by_option():
-    from conftest import new_state, penalize
+    from bones_support import new_state, penalize
 
     text = new_state()
     text.period = 4

@@ -6,7 +6,7 @@ from collections import Counter
 
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS, available_extra_time, golden_goal
 from events.matrix import DieRolled, PickReplaced
-from tests.rules.matrix_helpers import new_season, pick, play, score, side
+from tests.matrix.matrix_helpers import new_season, pick, play, score, side
 
 # the example league, week 1: Snowmen - Teddy Bears, Igloos - Icebergs... (3.1.4)
 WEEK1 = {"sleigh-dogs": "F(2)", "snowmen": "I(3)", "cyberians": "F(2)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from conftest import R, apply, new_state, penalize, rate
+from bones_support import R, apply, new_state, penalize, rate
 from penalty_clock import Clock
 
 from engine.bones import penalties, scoring, stoppages

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.matrix.goals import Entry, column_value, regular_goals, shared_with
-from tests.rules.matrix_helpers import new_season, pick, play, score, side
+from tests.matrix.matrix_helpers import new_season, pick, play, score, side
 
 # week 1-4 picks that keep columns A-G for week 5 (each column once a season)
 FILLER = ["H", "I", "J", "K"]

@@ -8,7 +8,7 @@ from engine.matrix.referee import close_season, next_season
 from engine.matrix.seasons import season_records
 from engine.matrix.state import evolve
 from events.matrix import SeasonClosed
-from tests.rules.matrix_season import closed_season, played_season
+from tests.matrix.matrix_season import closed_season, played_season
 
 
 def test_3_1_6_four_down_from_the_elite_two_up_and_four_down_from_each_d2_two_up_from_each_d3() -> None:
@@ -93,7 +93,7 @@ def test_the_next_season_opens_with_the_allowances_and_the_new_divisions() -> No
 
 
 def test_2_1_2_a_first_season_gives_three_extra_goals_and_two_great_saves() -> None:
-    from tests.rules.matrix_helpers import new_season
+    from tests.matrix.matrix_helpers import new_season
 
     state = new_season("demo")  # ruling M-2.1.2a (a league file may say otherwise)
     assert {(t.extra_goals, t.great_saves) for t in state.teams.values()} == {(3, 2)}

@@ -15,7 +15,7 @@ from engine.matrix.games import Fixture, play_game
 from engine.matrix.goals import Entry
 from engine.matrix.state import evolve
 from events.matrix import DieRolled, RefereeCupDrawsEntered, RefereeDrawsEntered
-from tests.rules.matrix_helpers import WEEK1, new_season, run
+from tests.matrix.matrix_helpers import WEEK1, new_season, run
 
 
 def _open(capsys, tmp_path: Path, league: str = "example") -> tuple[list[str], str]:

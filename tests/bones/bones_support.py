@@ -1,9 +1,9 @@
-"""Helpers for the rules tests: a game state with lines on the ice, cards re-rated."""
+"""Helpers for the Hockey Bones rules tests: a game state with lines on the ice, cards re-rated
+(``from bones_support import ...``; the ``state`` fixture is in tests/bones/conftest.py)."""
 
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from engine.bones.game import initial_state
 from engine.bones.rulesets import find_ruleset
@@ -98,8 +98,3 @@ def penalize(state: GameState, side: str, kind: str = "minor", slot: str = "RW",
     state.queue = [Step("assess")]
     apply(state, penalties.decide_assess(state, state.queue[0], None))
     return pid
-
-
-@pytest.fixture
-def state() -> GameState:
-    return new_state()

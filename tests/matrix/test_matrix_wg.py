@@ -9,8 +9,8 @@ from engine.matrix.dice import SeededDie
 from engine.matrix.games import Fixture, play_game
 from engine.matrix.goals import Entry
 from engine.matrix.seasons import season_records
-from tests.rules.matrix_helpers import new_season
-from tests.rules.matrix_season import closed_season
+from tests.matrix.matrix_helpers import new_season
+from tests.matrix.matrix_season import closed_season
 
 
 def test_3_3_1_twelve_teams_in_three_groups_of_four_home_and_away() -> None:

@@ -22,7 +22,7 @@ from events.matrix import (
     TeamEntry,
     TeamReplaced,
 )
-from tests.rules.matrix_helpers import everyone, new_season, pick, play, side
+from tests.matrix.matrix_helpers import everyone, new_season, pick, play, side
 
 LETTERS = "ABCDEFGHIJK"
 WEEK1 = {"sleigh-dogs": "F+(2)", "snowmen": "I(3)", "ice-crocodiles": "F(0)",

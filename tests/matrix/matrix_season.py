@@ -8,7 +8,7 @@ import functools
 from engine.matrix.dice import SeededDie
 from engine.matrix.referee import close_season
 from engine.matrix.state import SeasonState, evolve
-from tests.rules.matrix_helpers import everyone, new_season, play
+from tests.matrix.matrix_helpers import everyone, new_season, play
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from typing import get_args
 
 import msgspec
 import pytest
-from conftest import R, action, apply, created, fill, new_state, penalize, plain, rate
+from bones_support import R, action, apply, created, fill, new_state, penalize, plain, rate
 from penalty_clock import Clock
 
 from engine.bones import actions, arc, goalies, penalties, scoring, shots
@@ -215,7 +215,7 @@ def test_fo_14_51_draft_league_uses_the_nhl_game_misconduct_range():
     assert new_state("faceoff2008").away.team.game_misconduct != "1-2"
 
 
-# --- 14.20 D, 10.20: worded as in Hockey Bones (tests/rules/test_penalties.py,
+# --- 14.20 D, 10.20: worded as in Hockey Bones (tests/bones/test_penalties.py,
 # test_shots.py); played here under the FaceOff ruleset ------------------------------------
 
 def test_fo_14_20_d_a_goal_at_4_on_4_starts_no_second_minor(fo):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import msgspec
-from conftest import R, apply, fill, penalize, plain, rate
+from bones_support import R, apply, fill, penalize, plain, rate
 
 from engine.bones import goalies, passing
 from engine.bones.state import Step

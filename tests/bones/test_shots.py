@@ -6,7 +6,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
-from conftest import R, penalize, plain, rate
+from bones_support import R, penalize, plain, rate
 
 from engine.bones import shots
 from engine.bones.state import Step

@@ -5,7 +5,7 @@ fold the same stream."""
 
 from __future__ import annotations
 
-from conftest import apply, created
+from bones_support import apply, created
 
 from engine.bones import penalties, scoring, timing
 from engine.bones.state import SECONDS_PER_SEQUENCE, GameState, Step
