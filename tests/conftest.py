@@ -67,6 +67,15 @@ def pages_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_db(tmp_path_factory.mktemp("pages") / "pages.db")
 
 
+@pytest.fixture
+def playthrough(snapshot):
+    """A whole-game snapshot as JSON Lines (tests/playthrough.py): ``assert events ==
+    playthrough``, one event a line, so a rule change reads as a line diff."""
+    from tests.playthrough import JSONLinesSnapshotExtension
+
+    return snapshot.use_extension(JSONLinesSnapshotExtension)
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's -m deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     used = set()

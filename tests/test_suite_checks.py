@@ -108,3 +108,16 @@ def test_the_checks_catch_what_they_refuse(tmp_path: Path) -> None:
         encoding="utf-8")
     assert unchecked_tests(tmp_path) == ["test_faults.py:3 test_parses"]
     assert broad_raises(tmp_path) == ["test_faults.py:14", "test_faults.py:18"]
+
+
+def test_whole_game_playthroughs_are_json_lines_seq_and_type_first() -> None:
+    """Each whole-game snapshot is one event a line (tests/playthrough.py), numbered from 1."""
+    import json
+
+    files = sorted(TESTS.rglob("__snapshots__/*/*.jsonl"))
+    assert len(files) >= 3  # Hockey Bones, FaceOff 2008, DICE Hockey
+    for path in files:
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        assert [list(line)[:2] for line in lines] == [["seq", "type"]] * len(lines), path
+        assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1)), path
+        assert lines[0]["type"] == "GameCreated" and lines[-1]["type"] == "GameEnded", path

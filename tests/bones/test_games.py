@@ -9,7 +9,6 @@ import pytest
 from forge import audit_forged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.bones.rulesets import RULESETS
 from events.bones import DiceRolled, Roll
@@ -94,19 +93,19 @@ def test_a_changed_die_is_caught_at_or_after_it(store, ruleset, options, seed, p
     assert (report.failure.check, report.failure.seq) == ("dice", index + 1)
 
 
-def test_whole_game_snapshot(store, snapshot):
+def test_whole_game_snapshot(store, snapshot, playthrough):
     result = simulate(store, "HFX", "QUE", seed="snapshot-1")
     events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
-    assert events == snapshot(extension_class=JSONSnapshotExtension)
+    assert events == playthrough
     assert result.head_hash == snapshot(name="head_hash")
 
 
-def test_whole_game_snapshot_faceoff2008(store, snapshot):
+def test_whole_game_snapshot_faceoff2008(store, snapshot, playthrough):
     """A FaceOff 2008 playthrough: any change to how FaceOff plays is a visible diff."""
     result = simulate(store, "HFX", "QUE", seed="snapshot-1", ruleset="faceoff2008")
     events = [msgspec.to_builtins(e) for e in read_game(store, result.game_id)]
     assert events[0]["ruleset"] == "faceoff2008"
-    assert events == snapshot(extension_class=JSONSnapshotExtension)
+    assert events == playthrough
     assert result.head_hash == snapshot(name="head_hash")
 
 
