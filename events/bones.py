@@ -77,6 +77,7 @@ class TacticDeclared(Event, frozen=True):
 
 
 class BenchMinorChecked(Event, frozen=True):
+    """The bench-minor roll of a period against the team's range (5.00; FaceOff 6.00)."""
     side: Side
     range: str
     in_range: bool
@@ -85,6 +86,7 @@ class BenchMinorChecked(Event, frozen=True):
 
 
 class BenchMinorScheduled(Event, frozen=True):
+    """A bench minor's second in the period, rolled once the range is hit (5.00, 6.30)."""
     side: Side
     period: int
     time: int  # seconds elapsed in the period
@@ -137,6 +139,7 @@ class ActionResolved(Event, frozen=True):
 
 
 class PuckPassed(Event, frozen=True):
+    """A pass completed: who passed to whom, into which slot (13.00; 11.10, 12.00 results)."""
     side: Side
     from_player: str
     to_player: str
@@ -146,6 +149,7 @@ class PuckPassed(Event, frozen=True):
 
 
 class PuckIntercepted(Event, frozen=True):
+    """The puck taken by the other team: who lost it, who gained it (12.00, 12.10, 10.70)."""
     side: Side  # the team that gains the puck
     from_player: str | None
     to_player: str
@@ -155,6 +159,7 @@ class PuckIntercepted(Event, frozen=True):
 
 
 class ShotTaken(Event, frozen=True):
+    """A shot read off the shooter's range (10.10-10.60), and whether it was blocked (10.70)."""
     side: Side
     shooter: str
     kind: Literal["normal", "rebound", "empty_net", "penalty_shot"]
@@ -168,6 +173,7 @@ class ShotTaken(Event, frozen=True):
 
 
 class GoalieResult(Event, frozen=True):
+    """The goalie's action code read for a shot that reached him, and what it came to (11.10)."""
     side: Side  # the goalie's team
     goalie: str
     cell: str
@@ -179,6 +185,7 @@ class GoalieResult(Event, frozen=True):
 
 
 class GoalScored(Event, frozen=True):
+    """A goal: scorer, goalie beaten, strength and the skaters on the ice (11.10, 10.50)."""
     side: Side
     scorer: str
     goalie: str | None  # None: empty net
@@ -202,12 +209,14 @@ class ExactTime(Event, frozen=True):
 
 
 class AssistsCounted(Event, frozen=True):
+    """How many assists a goal gets, read off the dice (16.00)."""
     count: int
     roll: int
     rule: str
 
 
 class GoalieAssistChecked(Event, frozen=True):
+    """The scoring team's goalie checked for an assist against his range (16.00)."""
     goalie: str
     range: str
     in_range: bool
@@ -216,6 +225,7 @@ class GoalieAssistChecked(Event, frozen=True):
 
 
 class AssistsAwarded(Event, frozen=True):
+    """The players credited with a goal's assists (16.00)."""
     side: Side
     players: list[str]
     roll: int
@@ -242,6 +252,7 @@ class ArcChecked(Event, frozen=True):
 
 
 class ReboundChecked(Event, frozen=True):
+    """Who gets a rebound, read off the upper or lower rebound chart (11.20)."""
     side: Side  # the shooting team
     chart: Literal["upper", "lower"]
     slot: str | None  # None: red 6 on the upper chart, re-roll on the lower one
@@ -251,6 +262,7 @@ class ReboundChecked(Event, frozen=True):
 
 
 class ClearingChecked(Event, frozen=True):
+    """Whether the defending team clears the puck after a rebound (11.20)."""
     side: Side  # the defending team
     total: int
     range: str
@@ -260,6 +272,7 @@ class ClearingChecked(Event, frozen=True):
 
 
 class PlayStopped(Event, frozen=True):
+    """A whistle and why; ``zone`` names the team whose end the face-off is in (7.30)."""
     reason: Literal["icing", "infraction", "frozen", "goal", "penalty", "injury", "period"]
     zone: Side | None  # face-off in this team's defensive zone (7.30)
 
@@ -278,6 +291,7 @@ class PenaltyCalled(Event, frozen=True):
 
 
 class RetaliationRolled(Event, frozen=True):
+    """Who retaliates, by rank on the retaliation scale (14.30)."""
     side: Side  # the retaliating team
     scale: Literal["MI", "MA", "GM"]
     rank: int
@@ -287,6 +301,7 @@ class RetaliationRolled(Event, frozen=True):
 
 
 class SpecialOccurrenceRolled(Event, frozen=True):
+    """A special occurrence read off the special-occurrence chart (14.20)."""
     index: int
     text: str
     roll: int
@@ -294,6 +309,7 @@ class SpecialOccurrenceRolled(Event, frozen=True):
 
 
 class MisconductChecked(Event, frozen=True):
+    """A penalized player checked for a misconduct against his range (14.40)."""
     player: str
     range: str
     in_range: bool
@@ -302,6 +318,7 @@ class MisconductChecked(Event, frozen=True):
 
 
 class GameMisconductChecked(Event, frozen=True):
+    """A game misconduct checked against the range (14.50-14.52; FaceOff 14.51)."""
     side: Side
     range: str
     in_range: bool
@@ -310,6 +327,7 @@ class GameMisconductChecked(Event, frozen=True):
 
 
 class PenaltyAssessed(Event, frozen=True):
+    """A penalty put on a player: minutes, sequences in the box, time (14.10-14.60)."""
     id: int
     side: Side
     player: str  # who is charged the minutes
@@ -326,6 +344,7 @@ class PenaltyAssessed(Event, frozen=True):
 
 
 class PenaltyEnded(Event, frozen=True):
+    """A penalty over: served, ended by a power-play goal, or by the game's end (14.10)."""
     id: int
     reason: Literal["served", "power_play_goal", "game_end"]
     period: int
@@ -334,6 +353,7 @@ class PenaltyEnded(Event, frozen=True):
 
 
 class InjuryChecked(Event, frozen=True):
+    """A player checked for an injury: OIP, adjusted blue die, the result (18.00, 18.10)."""
     player: str
     oip: int
     adjusted_blue: int
@@ -343,6 +363,7 @@ class InjuryChecked(Event, frozen=True):
 
 
 class GoalieInjured(Event, frozen=True):
+    """A goalie hurt and who replaces him, if a dressed goalie can (11.10, 18.00)."""
     side: Side
     goalie: str
     replacement: str | None
@@ -351,6 +372,7 @@ class GoalieInjured(Event, frozen=True):
 
 
 class PenaltyShotAwarded(Event, frozen=True):
+    """Whether a PS1 goalie result gives a penalty shot, on the re-rolled red (11.10)."""
     side: Side  # the shooting team
     shooter: str
     awarded: bool
@@ -368,6 +390,7 @@ class ShootoutOrderChosen(Event, frozen=True):
 
 
 class ShootoutAttempt(Event, frozen=True):
+    """One shootout attempt: shooter's rating against the goalie's grade, scored or not (21.00)."""
     side: Side
     shooter: str
     goalie: str
