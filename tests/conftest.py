@@ -7,8 +7,14 @@ test`` runs ``pytest -n 2 --dist loadscope``, pytest-xdist).
   would build a module's fixture on every process that runs one of its tests).
   (``loadgroup`` would let other tests spread one by one, but pytest-xdist 3.8 cannot
   rename the test ids of pytest 9.2, which it needs for it: the groups are ignored.)
-- Session fixtures here are what several modules build alike (``pages_db``); they are
-  only read, never written.
+- Fixtures here are what several modules use alike: ``store`` (a new database),
+  ``playthrough`` (a whole game as a JSON Lines snapshot, tests/playthrough.py) and the
+  session-scoped ``pages_db``, only read, never written. A module that writes to an
+  expensive database builds it once (module scope) and gives each test a copy of the
+  file (tests/test_season.py's ``straight``).
+- Tests live beside what they test: tests/bones/, tests/dicehockey/, tests/matrix/ hold
+  each system's rules and tools (helpers ``bones_support.py``, ``dicehockey_support.py``,
+  ``matrix_helpers.py``); the shared code's tests are at the top.
 - A test is ``slow`` when it is marked so, or uses a fixture named in ``SLOW_FIXTURES``
   (each takes seconds to build: whole seasons, many seeded games). ``pytest -m "not slow"``
   is the quick loop; ``make test`` runs everything. On an xdist worker the modules that
@@ -56,6 +62,15 @@ def _slow_entry(item: pytest.Item) -> str | None:
         if entry in SLOW_TESTS:
             return entry
     return None
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    """A new, empty database of the test's own (``open_store``), open for writing."""
+    from replay.tooling.games import open_store
+
+    with open_store(tmp_path / "games.db") as db:
+        yield db
 
 
 @pytest.fixture(scope="session")

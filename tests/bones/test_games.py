@@ -20,12 +20,6 @@ from replay.tooling.refold import recheck
 _games = itertools.count()
 
 
-@pytest.fixture
-def store(tmp_path):
-    with open_store(tmp_path / "games.db") as db:
-        yield db
-
-
 def test_same_seed_same_stream(tmp_path):
     heads = []
     for name in ("a.db", "b.db"):
