@@ -408,11 +408,13 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
         keyed = "WITHOUT ROWID" in raw.execute("SELECT sql FROM sqlite_master WHERE name = ?",
                                                (table,)).fetchone()[0]
         keys = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]] if keyed else ["rowid"]
-        rows = raw.execute(f"SELECT {', '.join(f'[{k}]' for k in keys)}, * FROM {table}"
-                           ).fetchall()
-        if not rows:
+        count = raw.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        if not count:
             return None
-        row = rng.choice(rows)
+        # rng.choice(rows) without reading every row (every payload) for one: the same draw
+        # (choice is rows[randrange(len(rows))]) picks the same row of the same scan
+        row = raw.execute(f"SELECT {', '.join(f'[{k}]' for k in keys)}, * FROM {table} "
+                          "LIMIT 1 OFFSET ?", (rng.randrange(count),)).fetchone()
         key, values = row[:len(keys)], row[len(keys):]
         col = rng.randrange(len(cols))
         new = _mutate_value(rng, values[col])
