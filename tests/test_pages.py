@@ -18,7 +18,7 @@ from events.catalogue import open_store
 from projections.scoresheet import PowerPlay, Scoresheet, TeamLine, build_scoresheet
 from projections.standings import build_standings
 from projections.stats import combine
-from projections.systems import READ_MODELS
+from projections.systems import READ_MODELS, read_models
 from projections.toi import ShiftLine, Toi
 from replay.cli import main
 from replay.reports.game_page import KIND_WORDS
@@ -27,7 +27,7 @@ from replay.reports.plots import histogram
 from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
-from replay.reports.units import TimeUnit, as_number, period_label
+from replay.reports.units import period_label
 from replay.systems.matrix import season as matrix
 from replay.systems.matrix.site import build_matrix_site
 from replay.tooling import merkle
@@ -59,10 +59,10 @@ def test_every_goal_and_penalty_is_on_the_page(db: Path, ruleset: str) -> None:
     page, sheet = game.page(), game.sheet
     played = len(sheet.home.goals_by_period)
     assert [(g.period, g.time, g.team, g.scorer, g.assists, g.gwg) for g in page.goals] == \
-        [(period_label(g.period, played), game.unit.show(g.time), g.team, g.scorer_name,
+        [(period_label(g.period, played), str(g.time), g.team, g.scorer_name,
           g.assist_names, g.gwg) for g in sheet.goals]
     assert [(p.period, p.time, p.team, p.player, p.minutes) for p in page.penalties] == \
-        [(period_label(p.period, played), game.unit.show(p.time), p.team, p.player_name,
+        [(period_label(p.period, played), str(p.time), p.team, p.player_name,
           p.minutes) for p in sheet.penalties]
     assert all(p.kind == KIND_WORDS[s.type] for p, s in zip(page.penalties, sheet.penalties,
                                                               strict=True))
@@ -154,11 +154,10 @@ def test_a_system_counting_its_own_unit_gets_periods_as_long_as_it_saw() -> None
     toi = Toi(game_id="g", players=[], shifts=[
         ShiftLine("H", "p", 1, 1, 0, 10, 10, 1.0), ShiftLine("H", "p", 2, 2, 4, 22, 18, 1.0),
         ShiftLine("H", "p", 3, 3, 20, 25, 5, 1.0)])
-    unit = TimeUnit(seconds=False, show_count=str)
+    unit = read_models("dicehockey").unit
     assert period_lengths(sheet, toi, unit) == {1: 10, 2: 22, 3: 25}
     assert unit.show(7) == "7" and unit.label == "Space"
-    assert TimeUnit.of(object()).show(95) == "01:35"
-    assert as_number("12:05") == 725 and as_number(9) == 9
+    assert read_models("bones").unit.show(95) == "01:35"
     chart = build_shift_chart(sheet, toi, unit)
     assert chart.scale == pytest.approx(chart.plot_width / 57)
 
@@ -371,10 +370,11 @@ def test_play_by_play_is_a_line_a_play_with_time_and_score(db: Path, ruleset: st
 def test_play_lines_take_the_time_of_the_step_they_happen_in() -> None:
     """Hockey Bones's sequence n starts at (n - 1) x 24 s (6.10); DICE Hockey counts
     timing spaces as they are."""
-    assert TimeUnit.of(object()).at(1) == 0
-    assert TimeUnit.of(object()).at(3) == 48
-    assert TimeUnit.of(object()).at(0) == 0
-    assert TimeUnit(seconds=False, show_count=str).at(17) == 17
+    bones, dicehockey = read_models("bones").unit, read_models("dicehockey").unit
+    assert bones.at(1) == 0
+    assert bones.at(3) == 48
+    assert bones.at(0) == 0
+    assert dicehockey.at(17) == 17
 
 
 def test_a_shift_chart_track_draws_each_bar(db: Path) -> None:

@@ -6,17 +6,33 @@ time sequence is 24 s), a goal's and a penalty's shown ``MM:SS`` (docs/json.md).
 """
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from events.bones import BonesEvent, GoalScored
 from projections.bones.penalties import build_penalties
-from projections.bones.scoresheet import build_scoresheet
+from projections.bones.scoresheet import build_scoresheet, sequence_start
 from projections.bones.stats import build_stats
 from projections.bones.toi import build_toi
 from projections.models.times import SECONDS
 from projections.registration import IndexReads, ReadModels, SystemProjections
 
-__all__ = ["PROJECTIONS", "build_penalties", "build_scoresheet", "build_stats", "build_toi"]
+__all__ = ["PROJECTIONS", "SEQUENCE_TIME", "build_penalties", "build_scoresheet", "build_stats",
+           "build_toi"]
+
+REGULATION_PERIODS = 3
+PERIOD_SECONDS = 1200  # 6.10: 50 time sequences of 24 s
+OVERTIME_SECONDS = 300  # 6.00: a 5-minute regular-season overtime
+
+
+def _nominal(period: int) -> int:
+    """A period's length in seconds: 20 minutes, an overtime 5 (6.00, 6.10)."""
+    return PERIOD_SECONDS if period <= REGULATION_PERIODS else OVERTIME_SECONDS
+
+
+SEQUENCE_TIME = replace(SECONDS, at=sequence_start, nominal=_nominal)
+"""Hockey Bones' time: seconds (``MM:SS``), a state's sequence n at its start (6.10), a
+period 20 minutes and an overtime 5."""
 
 
 def _goal(meta: Mapping[str, Any], e: GoalScored) -> dict[str, Any]:
@@ -29,6 +45,6 @@ PROJECTIONS = SystemProjections(
     name="bones",
     events=BonesEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
-                           stats=build_stats, unit=SECONDS),
+                           stats=build_stats, unit=SEQUENCE_TIME),
     index=IndexReads(reads={("game", GoalScored): _goal}),
 )

@@ -61,9 +61,15 @@ from projections.models.scoresheet import (
 )
 from projections.models.times import SECONDS, GameTime
 
-__all__ = ["SEQUENCE_SECONDS", "ScoresheetFold", "build_scoresheet"]
+__all__ = ["SEQUENCE_SECONDS", "ScoresheetFold", "build_scoresheet", "sequence_start"]
 
 SEQUENCE_SECONDS = 24
+
+
+def sequence_start(sequence: int) -> int:
+    """The seconds of the period when time sequence ``sequence`` starts: (n - 1) x 24 s
+    (6.10), a goal's time on the scoresheet (0 before the first)."""
+    return (max(1, sequence) - 1) * SEQUENCE_SECONDS
 PP_KINDS = frozenset({"minor", "double_minor", "major", "bench_minor"})
 SIDES = ("home", "away")
 
@@ -159,7 +165,7 @@ class ScoresheetFold:
         if e.awarded and self.ps_goalie is not None:
             side, goalie = self.ps_goalie
             self.penalty_shots.append(PenaltyLine.timed(
-                GameTime((max(1, self.sequence) - 1) * SEQUENCE_SECONDS, SECONDS),
+                GameTime(sequence_start(self.sequence), SECONDS),
                 period=self.period, team=self.team_id(side), player=goalie,
                 player_name=self.name(goalie), type="penalty_shot", minutes=0))
 

@@ -41,8 +41,11 @@ def _count(value: int | None) -> str:
     return "-" if value is None else str(value)
 
 
-TIMING_SPACES = Unit(name="timing_spaces", show=_count, json=int)
-"""DICE Hockey's time (12; 22 Timing): timing spaces, shown and in the JSON as the number."""
+TIMING_SPACES = Unit(name="timing_spaces", show=_count, json=int, label="Space",
+                     toi_label="Spaces")
+"""DICE Hockey's time (12; 22 Timing): timing spaces, shown and in the JSON as the number;
+a state's count of them is the time, and a period is as long as the game sets it (its
+timing ratings added), so a page makes it as long as the latest space it saw."""
 
 
 def unique(players: list[str]) -> list[str]:

@@ -37,8 +37,12 @@ from replay.data.reading import convert, read_toml, show_path
 from replay.systems import DraftRuleError, kit_for, kit_for_system
 from replay.tooling.registry import DEFAULT_RULESET
 
-__all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
-           "league_dir", "load_league"]
+__all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague",
+           "bundled_leagues", "league_dir", "load_league"]
+
+SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options"})
+"""The league.toml fields every system's league has; the others are a system's own (Hockey
+Bones': overtime, house rule, draft league rules, FaceOff's ``[faceoff]`` table)."""
 
 
 
@@ -74,6 +78,18 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         if unknown:
             raise ValueError(f"{self.ruleset} has no optional rule {', '.join(unknown)}")
         kit_for(self.ruleset).check_league_options(self)
+
+    def system_settings(self) -> list[str]:
+        """The fields beyond :data:`SHARED_FIELDS` this league.toml sets (not left at their
+        defaults), by name: what a kit that has none of them refuses."""
+        out = []
+        for f in msgspec.structs.fields(self):
+            if f.name in SHARED_FIELDS:
+                continue
+            default = f.default if f.default is not msgspec.NODEFAULT else f.default_factory()
+            if getattr(self, f.name) != default:
+                out.append(f.name)
+        return out
 
     @property
     def team_ids(self) -> list[str]:

@@ -14,11 +14,12 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
+from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.toi import Toi
 from replay.reports.shift_chart import POSITION_ORDER, ShiftChart, build_shift_chart
-from replay.reports.units import TimeUnit, as_number, period_label
+from replay.reports.units import period_label
 
 KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major",
               "minor_major": "Minor + major", "misconduct": "Misconduct",
@@ -151,7 +152,7 @@ class GamePage:
     away: TeamPeriods
     home: TeamPeriods
     periods: list[str]
-    unit: TimeUnit
+    unit: Unit
     goals: list[GoalRow]
     penalties: list[PenaltyRow]
     show_infractions: bool
@@ -170,20 +171,20 @@ def _team_periods(line: Any, side: str, pp_goals: list[int]) -> TeamPeriods:
                        pp=f"{line.pp.goals}/{line.pp.opportunities}", pim=line.pim)
 
 
-def _goal_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[GoalRow]:
+def _goal_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[GoalRow]:
     rows, score = [], Counter[str]()
     for n, g in enumerate(sheet.goals, start=1):
         score[g.team] += 1
         rows.append(GoalRow(number=n, period=period_label(g.period, played),
-                            time=unit.show(g.time), team=g.team,
+                            time=unit.show(g.at.value), team=g.team,
                             strength=g.strength,
                             scorer=g.scorer_name, assists=list(g.assist_names), gwg=g.gwg,
                             score=f"{score[sheet.away.team]}-{score[sheet.home.team]}"))
     return rows
 
 
-def _penalty_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[PenaltyRow]:
-    return [PenaltyRow(period=period_label(p.period, played), time=unit.show(p.time),
+def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[PenaltyRow]:
+    return [PenaltyRow(period=period_label(p.period, played), time=unit.show(p.at.value),
                        team=p.team, player=p.player_name,
                        infraction=p.infraction if isinstance(getattr(p, "infraction", None), str)
                        else "",
@@ -191,7 +192,7 @@ def _penalty_rows(sheet: Scoresheet, unit: TimeUnit, played: int) -> list[Penalt
             for p in sheet.penalties]
 
 
-def _goalie_rows(sheet: Scoresheet, unit: TimeUnit, stats: dict[str, Any]) -> list[GoalieRow]:
+def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any]) -> list[GoalieRow]:
     order = {sheet.away.team: 0, sheet.home.team: 1}
     pim = {(s["team"], s["player"]): s["pim"] for s in stats["skaters"]}
     return [GoalieRow(team=g.team, name=g.name, decision=g.decision, toi=unit.show(g.toi),
@@ -202,7 +203,7 @@ def _goalie_rows(sheet: Scoresheet, unit: TimeUnit, stats: dict[str, Any]) -> li
             for g in sorted(sheet.goalies, key=lambda g: order.get(g.team, 2))]
 
 
-def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: TimeUnit) -> list[TeamBox]:
+def _boxes(sheet: Scoresheet, toi: Toi, stats: dict[str, Any], unit: Unit) -> list[TeamBox]:
     ice = {(p.team, p.player): p for p in toi.players}
     goalies = {key for key, p in ice.items() if p.position == "G"}
     shifts = Counter((s.team, s.player) for s in toi.shifts)
@@ -247,7 +248,7 @@ def _counted(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "es" if word.endswith("s") else "s")
 
 
-def _play(lines: list[Any], label: str, unit: TimeUnit) -> Play:
+def _play(lines: list[Any], label: str, unit: Unit) -> Play:
     """One line for a play: its face-off; how many passes, turnovers and shots; then its
     goals, penalties and the like and its whistle in the system's words."""
     told = [x.text for x in lines[:1] if x.kind == "faceoff"]
@@ -268,14 +269,14 @@ def _play(lines: list[Any], label: str, unit: TimeUnit) -> Play:
 def _goal_times(plays: list[Any], sheet: Scoresheet) -> list[Any]:
     """The lines with each goal's time the scoresheet's (Hockey Bones times a goal to the
     second inside its sequence: its ExactTime event), matched in order."""
-    goals = [g.time for g in sheet.goals]
+    goals = [g.at.value for g in sheet.goals]
     if sum(1 for x in plays if x.kind == "goal") != len(goals):
         return plays
     times = iter(goals)
-    return [replace(x, time=as_number(next(times))) if x.kind == "goal" else x for x in plays]
+    return [replace(x, time=next(times)) if x.kind == "goal" else x for x in plays]
 
 
-def group_plays(plays: list[Any], unit: TimeUnit, played: int) -> list[PlayPeriod]:
+def group_plays(plays: list[Any], unit: Unit, played: int) -> list[PlayPeriod]:
     """The play-by-play lines (``games.PlayLine``) as plays, period by period: a play
     opens at each face-off (or at the period's start)."""
     periods: dict[int, list[list[Any]]] = {}
@@ -291,7 +292,7 @@ def group_plays(plays: list[Any], unit: TimeUnit, played: int) -> list[PlayPerio
     return out
 
 
-def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: TimeUnit,
+def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
                     plays: list[Any], ruleset: str = "") -> GamePage:
     """The page of a game from its read models and its play-by-play (``games.PlayLine``:
     period, time, score, line)."""

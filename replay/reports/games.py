@@ -11,12 +11,12 @@ import msgspec
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.store import EventStore
+from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.systems import game_read_models
 from projections.toi import Toi
 from replay.reports.game_page import GamePage, build_game_page
-from replay.reports.units import TimeUnit
 from replay.tooling.game_streams import load_inputs, read_game
 
 
@@ -47,7 +47,7 @@ def _kind(kind_of: Any, event: Any) -> str:
     return "key" if isinstance(event, (PeriodEnded, GameEnded)) else "detail"
 
 
-def play_by_play(store: EventStore, events: list[Any], unit: TimeUnit) -> list[PlayLine]:
+def play_by_play(store: EventStore, events: list[Any], unit: Unit) -> list[PlayLine]:
     """Each event worth a line, with its period, time and the score after it."""
     created = events[0]
     assert isinstance(created, GameCreated)
@@ -73,7 +73,7 @@ class GameData:
     sheet: Scoresheet
     toi: Toi
     stats: GameStats
-    unit: TimeUnit
+    unit: Unit
     plays: list[PlayLine]
     ruleset: str
 
@@ -88,7 +88,7 @@ def load_game(store: EventStore, game_id: str) -> GameData:
     created = events[0]
     stats = models.stats(events)
     stats.games[:] = [game_id]  # the stream's id: a branch's own, not its parent's
-    unit = TimeUnit.of(models)
+    unit = models.unit
     return GameData(sheet=msgspec.structs.replace(models.scoresheet(events), game_id=game_id),
                     toi=msgspec.structs.replace(models.toi(events), game_id=game_id),
                     stats=stats, unit=unit, plays=play_by_play(store, events, unit),

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
 from projections.toi import Toi
-from replay.reports.units import TimeUnit, as_number, period_label
+from replay.reports.units import period_label
 
 LABEL_WIDTH = 200
 PLOT_WIDTH = 970
@@ -124,20 +125,20 @@ class ShiftChart:
     legend: list[LegendItem]
 
 
-def period_lengths(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> dict[int, int]:
+def period_lengths(sheet: Scoresheet, toi: Toi, unit: Unit) -> dict[int, int]:
     """Each period played and its length in the read models' time unit."""
     played = max(len(sheet.home.goals_by_period), max((s.period for s in toi.shifts), default=1))
     lengths = {p: unit.nominal(p) for p in range(1, played + 1)}
     seen = [(s.period, s.end) for s in toi.shifts]
-    seen += [(g.period, as_number(g.time)) for g in sheet.goals if g.period in lengths]
-    seen += [(p.period, as_number(p.time)) for p in sheet.penalties if p.period in lengths]
+    seen += [(g.period, g.at.value) for g in sheet.goals if g.period in lengths]
+    seen += [(p.period, p.at.value) for p in sheet.penalties if p.period in lengths]
     for period, end in seen:
         lengths[period] = max(lengths[period], end)
     return {p: max(n, 1) for p, n in lengths.items()}
 
 
 def _ticks(lengths: dict[int, int], origin: dict[int, float], scale: float,
-           unit: TimeUnit) -> list[Tick]:
+           unit: Unit) -> list[Tick]:
     if not unit.seconds:
         return []
     return [Tick(origin[p] + t * scale, f"{t // 60}")
@@ -173,7 +174,7 @@ def track_path(bars: list[Bar]) -> str:
     return "".join(parts)
 
 
-def _tracks(rows: list[Row], bars: list[Bar], unit: TimeUnit) -> list[Track]:
+def _tracks(rows: list[Row], bars: list[Bar], unit: Unit) -> list[Track]:
     by_row: dict[tuple[str, str], list[Bar]] = {}
     for b in bars:
         by_row.setdefault((b.team, b.player), []).append(b)
@@ -190,7 +191,7 @@ def _tracks(rows: list[Row], bars: list[Bar], unit: TimeUnit) -> list[Track]:
     return tracks
 
 
-def _legend(sheet: Scoresheet, y: float, unit: TimeUnit) -> list[LegendItem]:
+def _legend(sheet: Scoresheet, y: float, unit: Unit) -> list[LegendItem]:
     """The chart's key: each team's colour, a goal, a penalty and what the ticks count."""
     items, x = [], 8.0
     for line, side in ((sheet.away, "away"), (sheet.home, "home")):
@@ -202,11 +203,11 @@ def _legend(sheet: Scoresheet, y: float, unit: TimeUnit) -> list[LegendItem]:
     x += 110
     items.append(LegendItem("text", x, y, "#111111",
                             "ticks every 5 minutes; time runs left to right" if unit.seconds
-                            else "time in timing spaces, left to right"))
+                            else f"time in {unit.words}, left to right"))
     return items
 
 
-def build_shift_chart(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> ShiftChart:
+def build_shift_chart(sheet: Scoresheet, toi: Toi, unit: Unit) -> ShiftChart:
     """The chart of a game from its scoresheet and time on ice."""
     lengths = period_lengths(sheet, toi, unit)
     scale = PLOT_WIDTH / sum(lengths.values())
@@ -246,19 +247,19 @@ def build_shift_chart(sheet: Scoresheet, toi: Toi, unit: TimeUnit) -> ShiftChart
             continue
         row = row_of.get((g.team, g.scorer)) or team_row[g.team]
         helpers = f" ({', '.join(g.assist_names)})" if g.assist_names else ""
-        goals.append(Mark("goal", origin[g.period] + as_number(g.time) * scale,
+        goals.append(Mark("goal", origin[g.period] + g.at.value * scale,
                           row.y + row.height / 2, COLORS[side_of[g.team]],
-                          f"Goal {g.team} {period_label(g.period, played)} {unit.show(g.time)}: "
+                          f"Goal {g.team} {period_label(g.period, played)} {unit.show(g.at.value)}: "
                           f"{g.scorer_name}{helpers} {g.strength}"))
     penalties = []
     for p in sheet.penalties:
         if p.period not in origin:
             continue
         row = row_of.get((p.team, p.player)) or team_row[p.team]
-        penalties.append(Mark("penalty", origin[p.period] + as_number(p.time) * scale,
+        penalties.append(Mark("penalty", origin[p.period] + p.at.value * scale,
                               row.y + row.height / 2, COLORS[side_of[p.team]],
                               f"Penalty {p.team} {period_label(p.period, played)} "
-                              f"{unit.show(p.time)}: {p.player_name}, {p.type.replace('_', ' ')}"
+                              f"{unit.show(p.at.value)}: {p.player_name}, {p.type.replace('_', ' ')}"
                               f" {p.minutes} min"))
     periods = [PeriodBand(origin[p], n * scale, period_label(p, played)) for p, n in lengths.items()]
     return ShiftChart(game_id=sheet.game_id, width=LABEL_WIDTH + PLOT_WIDTH + 4,

@@ -22,6 +22,12 @@ if TYPE_CHECKING:  # the kit's users import the registry: types only, no import 
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
+SystemOptions = Any
+"""A system's own options value: what its kit records for optional rules and a league's
+options (``Kit.game_options``, ``Kit.league_options``), what its ``GameSystem`` writes into
+and reads back from the events (``options_fields``, ``options_of``, ``league_options``).
+Shared tooling passes it whole and never looks inside; only the system's kit and system do."""
+
 
 @dataclass(frozen=True)
 class Prompter:
@@ -115,11 +121,11 @@ class Kit(SystemKit):
     list_teams: Callable[[Root], list[TeamCards]]
     load_team: Callable[[Path], TeamCards]  # one team file (CardError naming file and field)
     default_charts: Callable[[Root], Any]  # the chart pack of a fixtures root
-    # the pack a game's options call for: (charts, the system's options: Hockey Bones'
-    # events.bones.FaceoffOptions)
-    game_charts: Callable[[Any, Any], Any]
+    # the pack a game's options call for: (charts, the system's options value) -> charts
+    game_charts: Callable[[Any, SystemOptions], Any]
     # optional rules by name -> the create_game keywords that record them in GameCreated
-    game_options: Callable[[tuple[str, ...]], dict[str, Any]]
+    # (each a system's options value, or the rules' names)
+    game_options: Callable[[tuple[str, ...]], dict[str, SystemOptions]]
     leagues_dir: Path  # the bundled leagues
     # --- leagues and seasons
     check_league_options: Callable[[League], None]  # a league.toml's options (ValueError)
@@ -138,7 +144,8 @@ class Kit(SystemKit):
     has_shootout: Callable[[str], bool] = field(default=lambda ruleset: True)
     # --- a league.toml's options as the kit records them (what ``game_options`` gives for
     # optional rules named on the command line; their keywords are SeasonCreated fields)
-    league_options: Callable[[Any], Mapping[str, Any]] = field(default=lambda league: {})
+    league_options: Callable[[League], Mapping[str, SystemOptions]] = field(
+        default=lambda league: {})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -36,9 +36,9 @@ def game_options(names: tuple[str, ...]) -> dict[str, Any]:
 
 
 def check_league_options(league: Any) -> None:
-    """A DICE Hockey league has none of Hockey Bones' or FaceOff's options."""
-    if league.faceoff or league.late_penalty_house_rule or league.draft_rules \
-            or league.overtime_skaters != 5:
+    """A DICE Hockey league has none of Hockey Bones' or FaceOff's options: it sets no
+    league.toml field beyond the shared ones (``League.system_settings``)."""
+    if league.system_settings():
         raise ValueError("DICE Hockey leagues take no [faceoff] options, house rule, draft "
                          "rules or overtime_skaters (DICE Hockey 13 sets its own overtime)")
 

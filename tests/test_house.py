@@ -1,0 +1,150 @@
+"""Issue 21's "done when", counted from the source so it stays true: no shared module
+imports a system's package (the registries aside), no function over 120 lines, no reach
+into another module's private names, and FaceOff's options read only through the Bones
+system. Each count is checked on a planted tree too, so the check itself can fail."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from events.catalogue import SYSTEM_EVENTS
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("engine", "events", "projections", "replay")  # the code the counts cover
+MAX_LINES = 120
+
+# The registries: one line a system each, so they import every system's package.
+REGISTRIES = frozenset({"events/catalogue.py", "engine/systems.py", "projections/systems.py",
+                        "replay/systems/__init__.py"})
+
+
+def system_packages(systems: list[str]) -> tuple[str, ...]:
+    """Each system's package in every layer (a module or a package, by dotted name)."""
+    return tuple(f"{layer}.{name}" for name in systems
+                 for layer in ("engine", "events", "projections", "replay.systems"))
+
+
+# Where Hockey Bones' options may be read by name: its own packages. DICE Hockey's rules
+# read a card's ``faceoff`` rating (DICE Hockey 6), a field of its own of the same name.
+BONES_PACKAGES = system_packages(["bones"])
+OWN_FACEOFF = ("engine/dicehockey/",)
+
+
+def _is_system_file(rel: str, packages: tuple[str, ...]) -> bool:
+    return any(rel.startswith(p.replace(".", "/") + "/") or rel == p.replace(".", "/") + ".py"
+               for p in packages)
+
+
+def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    return [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+@dataclass
+class HouseCount:
+    shared_imports: list[str] = field(default_factory=list)
+    long_functions: list[str] = field(default_factory=list)
+    private_reaches: list[str] = field(default_factory=list)
+    faceoff_reads: list[str] = field(default_factory=list)
+
+
+def _count_file(count: HouseCount, rel: str, tree: ast.AST, packages: tuple[str, ...]) -> None:
+    shared = not _is_system_file(rel, packages)
+    bones = _is_system_file(rel, BONES_PACKAGES)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            hit = next((n for n in _imported(node)
+                        if any(n == p or n.startswith(p + ".") for p in packages)), None)
+            if hit and shared and rel not in REGISTRIES:
+                count.shared_imports.append(f"{rel}:{node.lineno} {hit}")
+            if isinstance(node, ast.ImportFrom):
+                count.private_reaches += [f"{rel}:{node.lineno} from {node.module} import "
+                                          f"{a.name}" for a in node.names if _private(a.name)]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > MAX_LINES:
+                count.long_functions.append(f"{rel}:{node.lineno} {node.name} {lines}")
+        elif isinstance(node, ast.Attribute):
+            value = node.value
+            if (_private(node.attr) and isinstance(value, ast.Name)
+                    and value.id not in ("self", "cls") and value.id[0].islower()):
+                count.private_reaches.append(f"{rel}:{node.lineno} {value.id}.{node.attr}")
+            # Hockey Bones' options (FaceOff's GameCreated fields, a league's and a
+            # season's [faceoff] table) are read through the system (options_of,
+            # season_fields, league_options), never by name outside its packages
+            if not bones and (node.attr.startswith("faceoff_") or (
+                    node.attr == "faceoff" and not rel.startswith(OWN_FACEOFF))):
+                count.faceoff_reads.append(f"{rel}:{node.lineno} .{node.attr}")
+
+
+def count_house(root: Path, systems: list[str]) -> HouseCount:
+    """The counts of the source under ``root`` (its engine, events, projections, replay)."""
+    packages, count = system_packages(systems), HouseCount()
+    for layer in LAYERS:
+        for path in sorted((root / layer).glob("**/*.py")):
+            rel = path.relative_to(root).as_posix()
+            _count_file(count, rel, ast.parse(path.read_text(encoding="utf-8")), packages)
+    return count
+
+
+SYSTEMS = sorted(SYSTEM_EVENTS)
+
+
+def test_the_counts_cover_every_registered_system() -> None:
+    assert {"bones", "dicehockey", "matrix"} <= set(SYSTEMS)
+    assert all((ROOT / r).is_file() for r in REGISTRIES)
+
+
+def test_no_shared_module_imports_a_system_package() -> None:
+    assert count_house(ROOT, SYSTEMS).shared_imports == []
+
+
+def test_no_function_is_over_120_lines() -> None:
+    assert count_house(ROOT, SYSTEMS).long_functions == []
+
+
+def test_no_module_reaches_into_another_modules_private_names() -> None:
+    assert count_house(ROOT, SYSTEMS).private_reaches == []
+
+
+def test_faceoff_options_are_read_only_through_the_bones_system() -> None:
+    assert count_house(ROOT, SYSTEMS).faceoff_reads == []
+
+
+PLANTED = {
+    "engine/loop2.py": "from engine.bones.game import decide\nimport projections.dicehockey\n",
+    "engine/bones/game.py": "from engine.dice import roll\n",  # a system's own: fine
+    "engine/systems.py": "from engine import bones\n",  # a registry: fine
+    "replay/tooling/long.py": "def f():\n" + "    x = 1\n" * MAX_LINES,
+    "replay/tooling/short.py": "def f():\n" + "    x = 1\n" * (MAX_LINES - 1),
+    "projections/reach.py": ("from projections.index import _step\nimport projections.store as"
+                             " store\nstore._conn\nself._own\n"),
+    "replay/cli/opts.py": "created.faceoff_fatigue\nleague.faceoff\ncard.faceoff_rating2 = 1\n",
+    "replay/systems/bones/opts.py": "created.faceoff_fatigue\n",  # the Bones kit's own
+    "replay/systems/dicehockey/opts.py": "league.faceoff\n",  # another system's kit: not
+    "engine/dicehockey/cards.py": "card.faceoff\n",  # DICE Hockey's own card rating
+}
+
+
+def test_each_count_fails_on_a_planted_case(tmp_path: Path) -> None:
+    for rel, text in PLANTED.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    count = count_house(tmp_path, ["bones", "dicehockey"])
+    assert count.shared_imports == ["engine/loop2.py:1 engine.bones.game",
+                                    "engine/loop2.py:2 projections.dicehockey"]
+    assert count.long_functions == [f"replay/tooling/long.py:1 f {MAX_LINES + 1}"]
+    assert count.private_reaches == ["projections/reach.py:1 from projections.index import _step",
+                                     "projections/reach.py:3 store._conn"]
+    assert count.faceoff_reads == ["replay/cli/opts.py:1 .faceoff_fatigue",
+                                   "replay/cli/opts.py:2 .faceoff",
+                                   "replay/cli/opts.py:3 .faceoff_rating2",
+                                   "replay/systems/dicehockey/opts.py:1 .faceoff"]
