@@ -6,6 +6,8 @@ system. Each count is checked on a planted tree too, so the check itself can fai
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,3 +150,85 @@ def test_each_count_fails_on_a_planted_case(tmp_path: Path) -> None:
                                    "replay/cli/opts.py:2 .faceoff",
                                    "replay/cli/opts.py:3 .faceoff_rating2",
                                    "replay/systems/dicehockey/opts.py:1 .faceoff"]
+
+
+# A repository path a doc names (``engine/loop.py``, ``projections/bones/``); a placeholder
+# (``engine/<system>/``) names none.
+DOC_PATH = re.compile(r"(?<![\w./-])((?:engine|events|projections|replay|tests|fixtures|docs)"
+                      r"/[a-z_][\w./-]*)")
+
+
+# A module or a name in one, dotted (``replay.tooling.game_streams.simulate``).
+DOTTED = re.compile(r"(?<![\w./-])((?:engine|events|projections|replay)(?:\.[A-Za-z_]\w*)+)")
+# A layout line that opens a folder: ``engine/`` at the left, ``  tooling/`` inside one.
+FOLDER = re.compile(r"^( {0,2})([a-z_]+)/\s")
+BARE = re.compile(r"(?<![\w./-])([a-z_]+\.py)\b")  # a module named without its folder
+
+
+def missing_paths(text: str, root: Path) -> list[str]:
+    """The repository paths ``text`` names that are not there."""
+    named = (m.group(1).rstrip(".,") for m in DOC_PATH.finditer(text))
+    return [p for p in named if not (root / p).exists()]
+
+
+def _resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for name in parts[i:]:
+            if not hasattr(found, name):
+                return False
+            found = getattr(found, name)
+        return True
+    return False
+
+
+def missing_names(text: str) -> list[str]:
+    """The dotted modules and names ``text`` names that do not import."""
+    dotted = (m.group(1) for m in DOTTED.finditer(text))
+    return [d for d in dotted if not d.endswith(".py") and not _resolves(d)]
+
+
+def missing_in_layout(layout: str, root: Path) -> list[str]:
+    """The modules a layout block names bare (``games.py`` under ``  tooling/``) that are
+    nowhere under the folder it describes."""
+    top, folder, out = Path(), Path(), []
+    for line in layout.splitlines():
+        opens = FOLDER.match(line)
+        if opens:
+            if opens.group(1):
+                folder = top / opens.group(2)
+            else:
+                top = folder = Path(opens.group(2))
+        out += [f"{folder.as_posix()}/{name}" for name in BARE.findall(line)
+                if not any((root / folder).rglob(name))]
+    return out
+
+
+def _layout(readme: str) -> str:
+    return readme.split("\n## Layout", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_layout_docs_name_only_paths_that_exist() -> None:
+    """docs/systems.md and the README's layout describe the code as it is."""
+    systems = (ROOT / "docs" / "systems.md").read_text(encoding="utf-8")
+    layout = _layout((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert missing_paths(systems, ROOT) == missing_names(systems) == []
+    assert missing_paths(layout, ROOT) == missing_names(layout) == []
+    assert missing_in_layout(layout, ROOT) == []
+
+
+def test_the_path_check_finds_a_path_that_is_gone() -> None:
+    said = ("`engine/loop.py` the loop; `replay/tooling/games.py` (gone); "
+            "`engine/<system>/system.py`; fixtures → replay/CLI.")
+    assert missing_paths(said, ROOT) == ["replay/tooling/games.py"]
+    assert missing_names("`replay.tooling.games.simulate`, `engine.loop.steps`, "
+                         "`engine.registration.GameSystem.nothing`, cli/projections.py.") == [
+        "replay.tooling.games.simulate", "engine.registration.GameSystem.nothing"]
+    layout = ("replay/       tooling\n  tooling/    games.py (gone), refold.py\n"
+              "  leagues/    league.py, season.py\ntests/        playthrough.py, nothere.py\n")
+    assert missing_in_layout(layout, ROOT) == ["replay/tooling/games.py",
+                                               "replay/leagues/season.py", "tests/nothere.py"]
