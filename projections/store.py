@@ -424,6 +424,8 @@ def _standings_rows(store: EventStore, only: str | None = None) -> list[tuple]:
         if not season or info.meta.get("parent") is not None or "decided" not in info.meta \
                 or (only is not None and season != only):
             continue
+        if info.meta.get("number") == 0:  # a playoff game (issue 22): no regular standing
+            continue
         first = store.read(info.stream, 1, 1)[0].event
         last = store.read(info.stream, info.version, info.version)[0].event
         if isinstance(first, GameCreated) and isinstance(last, GameEnded):

@@ -173,6 +173,9 @@ def leaders(
     season_id: SeasonOption = None,
     top: Annotated[int, typer.Option("--top", help="how many per board")] = 10,
     include_branches: IncludeBranches = False,
+    playoffs: Annotated[bool, typer.Option(
+        "--playoffs", help="the postseason's leaders (rinklog playoffs) instead of the "
+        "regular season's")] = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="boards as JSON")] = False,
     as_csv: CsvOption = False,
@@ -180,13 +183,15 @@ def leaders(
     """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more, or
     the most while none has 5; GAA: goals against per regulation game, as the pages show it).
 
+    Playoff games never count here; --playoffs shows the postseason's leaders alone.
+
     Example: rinklog leaders --top 5 --db season.db
     """
     one_format(as_json, as_csv)
     if top < 1:
         raise CliError(f"--top must be at least 1, got {top}")
     with read_store(db) as store:
-        found = load_season(store, season_id, include_branches)
+        found = load_season(store, season_id, include_branches, playoffs=playoffs)
         boards = season_leaders(store, found, top=top)
     if as_json:
         typer.echo(json.dumps(boards))

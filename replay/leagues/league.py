@@ -31,6 +31,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from engine.league.formats import PlayoffFormat, PlayoffFormatError, parse_playoff_format
+from engine.league.formats import divisions_of as format_divisions
 from engine.systems import SYSTEMS, system_of
 from events.errors import CardError, RinklogError
 from replay.data.reading import convert, read_toml, show_path
@@ -40,7 +42,7 @@ from replay.tooling.registry import DEFAULT_RULESET
 __all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague",
            "bundled_leagues", "league_dir", "load_league"]
 
-SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options"})
+SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options", "playoffs"})
 """The league.toml fields every system's league has; the others are a system's own (Hockey
 Bones': overtime, house rule, draft league rules, FaceOff's ``[faceoff]`` table)."""
 
@@ -68,6 +70,9 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # (replay/systems/bones: FaceOff 6.00, 17.000-21.000)
     faceoff: dict[str, bool | str] = {}
     options: list[str] = []  # the optional rules of another system's ruleset, by name
+    # [playoffs]: the postseason's format (docs/postseason.md), checked at load against the
+    # conferences and divisions (engine.league.formats); none: the league has no postseason
+    playoffs: dict[str, Any] = {}
 
     def __post_init__(self) -> None:
         try:
@@ -111,6 +116,7 @@ class LoadedLeague:
     teams: dict[str, Any]  # by id, in league order: the system's team cards
     root: Path  # the league folder: a fixtures root for find_team / simulate
     path: Path = field(default=Path())  # its league.toml
+    playoffs: PlayoffFormat | None = None  # [playoffs] resolved for this league; None: none
 
     @property
     def divisions(self) -> list[tuple[str, str, list[str]]]:
@@ -210,6 +216,7 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
+    playoffs = _playoff_format(league, shown)
     checked = league.draft_rules if draft_rules is None else draft_rules
     rules = kit.draft_rules(league.ruleset)  # None: the ruleset has no draft league section
     if checked and rules is not None:
@@ -219,4 +226,16 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
             raise DraftRuleError(f"{shown}: field 'draft_rules': {count} (see `rinklog league "
                                  f"check --league {show_path(root)}`): "
                                  + "; ".join(str(v) for v in broken))
-    return LoadedLeague(league=league, teams=teams, root=root, path=path)
+    return LoadedLeague(league=league, teams=teams, root=root, path=path, playoffs=playoffs)
+
+
+def _playoff_format(league: League, shown: str) -> PlayoffFormat | None:
+    """The league's ``[playoffs]`` table checked against its conferences and divisions
+    and resolved (every default filled); None when it has none (no postseason)."""
+    if not league.playoffs:
+        return None
+    rows = [(c.name, d.name, list(d.teams)) for c in league.conferences for d in c.divisions]
+    try:
+        return parse_playoff_format(league.playoffs, format_divisions(rows))
+    except PlayoffFormatError as err:
+        raise CardError(f"{shown}: [playoffs] {err}") from None

@@ -33,6 +33,7 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.postseason import SeriesGameRecorded
 from events.store import EventStore
 from replay.systems import kit_for
 from replay.tooling.registry import ruleset_of_season
@@ -67,6 +68,8 @@ class SeasonLedger:
     games: list[RecordedGame] = field(default_factory=list)  # in the stream's order
     # table games marked started: game -> (number, the mark's seq)
     started: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # playoff games as the bracket recorded them (issue 22): game -> its SeriesGameRecorded
+    series_games: dict[str, SeriesGameRecorded] = field(default_factory=dict)
 
     @property
     def recorded(self) -> bool:
@@ -89,12 +92,16 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     coach = events[1] if len(events) > 1 and isinstance(events[1], SeasonCoachSet) else None
     games: list[RecordedGame] = []
     started: dict[str, tuple[int, int]] = {}
+    series: dict[str, SeriesGameRecorded] = {}
     for seq, event in enumerate(events, 1):
         if isinstance(event, SeasonGameRecorded):
             games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
         elif isinstance(event, SeasonTableGameStarted):
             started[event.game] = (event.number, seq)
-    return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started)
+        elif isinstance(event, SeriesGameRecorded):
+            series[event.game_id] = event
+    return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
+                        series)
 
 
 def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:

@@ -17,6 +17,7 @@ from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import goalie_figures
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
+from replay.leagues.naming import is_playoff_game
 from replay.tooling.registry import ruleset_of_season
 
 
@@ -37,9 +38,11 @@ def seasons(store: EventStore) -> list[str]:
 
 
 def load_season(store: EventStore, season_id: str | None = None,
-                include_branches: bool = False) -> Season:
+                include_branches: bool = False, playoffs: bool = False) -> Season:
     """A season stream (the only or the newest one when ``season_id`` is None) and its
-    games; branches of its games (what-ifs, meta ``parent``) only if ``include_branches``."""
+    games; branches of its games (what-ifs, meta ``parent``) only if ``include_branches``.
+    Its regular season's games, or with ``playoffs`` its postseason's (never both: a
+    playoff game counts in no regular-season standings, leaders or stats)."""
     known = seasons(store)
     if season_id is None:
         if not known:
@@ -53,7 +56,8 @@ def load_season(store: EventStore, season_id: str | None = None,
     prefix = f"{season_id}-"
     games = store.streams(kind="game")
     ids = [info.stream for info in games if info.stream.startswith(prefix)
-           and info.meta.get("season") == season_id and info.meta.get("parent") is None]
+           and info.meta.get("season") == season_id and info.meta.get("parent") is None
+           and is_playoff_game(season_id, info.stream) == playoffs]
     if include_branches:
         ours = set(ids)
         for info in games:  # branches of branches follow their parents

@@ -83,8 +83,16 @@ from projections.index import stream_index
 from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
 from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
-from replay.leagues.naming import game_seed, season_game_id
-from replay.tooling import audit_season
+from replay.leagues.naming import (
+    PLAYOFF_NUMBER,
+    PLAYOFF_OPTION,
+    game_seed,
+    is_playoff_game,
+    playoff_game_id,
+    playoff_seed,
+    season_game_id,
+)
+from replay.tooling import audit_playoffs, audit_season
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.tooling.registry import ruleset_of_season
@@ -399,6 +407,9 @@ class _Audit:
                           season, "season schedule")
         scheduled = {number: (home, away) for number, home, away in season.schedule}
         system = system_of(created.ruleset)
+        ledger_of = getattr(season_of, "ledger", None)
+        ledger = ledger_of(created.season) if ledger_of is not None else None
+        playoff = _playoff_fixture(created, ledger)
         want = {
             "game id": season_game_id(season.season_id, created.number),
             "teams": scheduled.get(created.number),
@@ -425,12 +436,18 @@ class _Audit:
             "FaceOff options": system.options_of(created),
             "options": created.options,
         }
+        if playoff is not None:  # a playoff game: its series' game, with the playoff option
+            want.update({
+                "game id": playoff_game_id(season.season_id, playoff.round, playoff.slot,
+                                           playoff.game),
+                "teams": (playoff.home, playoff.away),
+                "seed": playoff_seed(season.seed, playoff.round, playoff.slot, playoff.game),
+                "options": (sorted({*(season.options or []), PLAYOFF_OPTION})
+                            if created.options is not UNSET else season.options)})
         for key, value in want.items():
             if got[key] != value:
                 raise _Failed("season", 1, f"{key} {value!r} (game {created.number} of "
                               f"{created.season})", repr(got[key]), "season schedule")
-        ledger_of = getattr(season_of, "ledger", None)
-        ledger = ledger_of(created.season) if ledger_of is not None else None
         if ledger is not None:
             head = self.rows[-1].hash if self.rows else GENESIS
             # a branch (a what-if of a season game) is no game of the season's record
@@ -440,7 +457,8 @@ class _Audit:
             if found is not None:
                 raise _Failed(found.check, found.seq, found.expected, found.recorded,
                               found.rule)
-        self._absent(created, season_of)
+        if playoff is None:  # a playoff game carries no one out of the regular season's
+            self._absent(created, season_of)
 
     def _absent(self, created: GameCreated, season_of: SeasonLookup) -> None:
         """Who is out of a season game (an injury's games missed, a suspension) as the
@@ -578,6 +596,20 @@ def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
     if media_type != media:
         raise _Failed("blobs", 1, f"{what}: media type {media}", media_type, "content hashes")
     return content
+
+
+def _playoff_fixture(created: GameCreated, ledger: SeasonLedger | None) -> Any:
+    """The series game its season's bracket recorded for a playoff game (GameCreated
+    number 0 under a playoff id, issue 22); None for a regular-season game. A playoff game
+    its season never recorded fails here (a database's playoff games are stored with their
+    record)."""
+    if created.number != PLAYOFF_NUMBER or not is_playoff_game(created.season, created.game_id):
+        return None
+    record = ledger.series_games.get(created.game_id) if ledger is not None else None
+    if record is None:
+        raise _Failed("season", 1, f"a playoff game the bracket of {created.season} recorded",
+                      f"{created.game_id} in no SeriesGameRecorded", "9")
+    return record
 
 
 def _season_system_of(first: Any) -> SeasonSystem | None:
@@ -757,8 +789,23 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return (_with_missing_season_games(store, seasons, reports) + audit_blobs(store)
-            + audit_unaccounted_rows(store))
+    return (_with_postseasons(store, _with_missing_season_games(store, seasons, reports))
+            + audit_blobs(store) + audit_unaccounted_rows(store))
+
+
+def _with_postseasons(store: EventStore, reports: list[AuditReport]) -> list[AuditReport]:
+    """``reports`` with a season's report failing its ``postseason`` check when its
+    recorded playoffs differ from those its standings and playoff games give
+    (:mod:`replay.tooling.audit_playoffs`); a season already failing is left as it is."""
+    out = list(reports)
+    for i, report in enumerate(reports):
+        if report.kind != "season" or not report.ok:
+            continue
+        found = audit_playoffs.check_postseason(store, report.game_id)
+        if found is not None:
+            out[i] = dataclasses.replace(report, failure=AuditFinding(
+                "postseason", found.seq, found.expected, found.recorded, found.rule))
+    return out
 
 
 def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,

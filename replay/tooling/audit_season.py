@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from events.base import Event
+from events.catalogue import POSTSEASON_EVENTS
 from events.common import GameCreated, GameEnded
 from events.league import (
     GAME_NOTES,
@@ -35,7 +36,7 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, coach_setup, ruleset_of
-from replay.leagues.naming import season_game_id
+from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
 
 __all__ = ["BEFORE_RECORDS", "Finding", "game_habits", "game_notes", "missing_games",
            "season_game", "season_stream"]
@@ -73,11 +74,15 @@ def season_stream(events: Sequence[Event]) -> Finding | None:
     recorded: set[str] = set()
     started: set[str] = set()
     for seq, event in enumerate(events[2:], 3):
+        if isinstance(event, POSTSEASON_EVENTS):
+            continue  # the postseason's: re-checked whole by audit_playoffs.py
         if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
             return Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
                            type(event).__name__, "season stream")
-        want = season_game_id(created.season_id, event.number)
-        if event.number not in scheduled or event.game != want:
+        playoff = (event.number == PLAYOFF_NUMBER and isinstance(event, SeasonGameRecorded)
+                   and is_playoff_game(created.season_id, event.game))
+        want = event.game if playoff else season_game_id(created.season_id, event.number)
+        if (event.number not in scheduled and not playoff) or event.game != want:
             return Finding("season", seq, f"a game of the schedule of {created.season_id} "
                            "under its own id", f"game {event.game!r}, number {event.number}")
         if isinstance(event, SeasonTableGameStarted):
