@@ -56,7 +56,8 @@ def _play_season(folder: Path, db: Path, games: int | None = None) -> None:
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, SEED)]
     with open_store(db) as store:
         run_season(store, league_setup(loaded), league=loaded.name, schedule=fixtures,
-                   seed=SEED, workers=1, divisions=loaded.divisions, games=games)
+                   seed=SEED, workers=1, divisions=loaded.divisions, games=games,
+                   audit=False)  # audit_all checks the stored games below
 
 
 def _heads(db: Path) -> dict[str, str]:
@@ -146,6 +147,27 @@ def test_hockey_bones_needs_the_playoff_option_by_name() -> None:
         playoff_options(setup)
 
 
+# Rule 27's table, "Pro Games / Playoff Games (one series)": 10-14 1, 15-24 2, 25-34 3,
+# 35-44 4, 45-54 5, 55-64 6, 65 and more 7.
+RULE_27 = [(65, 7), (55, 6), (45, 5), (35, 4), (25, 3), (15, 2), (10, 1)]
+
+
+def test_rule_27_a_starter_at_his_series_limit_gives_way() -> None:
+    """Hockey Bones cards carry pro games: the default coach starts the first goalie until
+    his series limit, then the next who may (R-post-27c)."""
+    from replay.leagues.playoffs import playoff_starter
+    from replay.systems import kit_for
+
+    loaded = load_league("demo")
+    kit = kit_for(loaded.league.ruleset)
+    team = next(t for t in loaded.teams.values()
+                if len(kit.goalie_shares(t)) > 1 and kit.goalie_shares(t)[1][1] >= 10)
+    (first, games), (second, _) = kit.goalie_shares(team)[:2]
+    limit = next((n for low, n in RULE_27 if games >= low), 0)
+    assert playoff_starter(kit, team, {}) == (first if limit else second)
+    assert playoff_starter(kit, team, {first: limit}) == second
+
+
 # --- the bracket (rule 9) ---------------------------------------------------------------
 
 def test_rule_9_the_draft_bracket_from_the_final_standings(played) -> None:
@@ -172,6 +194,7 @@ def test_rule_9_the_draft_bracket_from_the_final_standings(played) -> None:
 
 
 def test_every_series_game_is_its_own_stream_with_the_playoff_option(played) -> None:
+    teams = load_league(played["folder"]).teams
     with open_store(played["one"]) as store:
         records = [e for e in postseason_events(store, SEASON)
                    if isinstance(e, SeriesGameRecorded)]
@@ -186,6 +209,13 @@ def test_every_series_game_is_its_own_stream_with_the_playoff_option(played) -> 
             assert ended.decided != "SO" and ended.winner != "none"
             won = created.home.team_id if ended.winner == "home" else created.away.team_id
             assert won == record.winner
+            # R-post-27d: DICE Hockey cards carry no pro games, so no rule-27 limit: each
+            # team's first goalie (its lines' starter) starts every playoff game
+            for sheet, goalie in ((created.home, created.home_goalie),
+                                  (created.away, created.away_goalie)):
+                team = teams[sheet.team_id]
+                assert goalie == next(g.id for g in team.goalies
+                                      if g.id in team.lines.goalies)
 
 
 # --- determinism, resume -------------------------------------------------------------------
