@@ -766,6 +766,12 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     if not rows and store.stream_record(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
     report, events = _audit_in_store(store, game_id, seasons, rows)
+    if report.ok and report.kind == "season":
+        # its playoffs, re-derived from its standings and playoff games (issue 22)
+        found = audit_playoffs.check_postseason(store, game_id)
+        if found is not None:
+            report = dataclasses.replace(report, failure=AuditFinding(
+                "postseason", found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
         differences = (stored_differences(store, game_id, events) if report.kind == "game"
                        else stored_standings_differences(store, game_id))
@@ -789,23 +795,8 @@ def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return (_with_postseasons(store, _with_missing_season_games(store, seasons, reports))
-            + audit_blobs(store) + audit_unaccounted_rows(store))
-
-
-def _with_postseasons(store: EventStore, reports: list[AuditReport]) -> list[AuditReport]:
-    """``reports`` with a season's report failing its ``postseason`` check when its
-    recorded playoffs differ from those its standings and playoff games give
-    (:mod:`replay.tooling.audit_playoffs`); a season already failing is left as it is."""
-    out = list(reports)
-    for i, report in enumerate(reports):
-        if report.kind != "season" or not report.ok:
-            continue
-        found = audit_playoffs.check_postseason(store, report.game_id)
-        if found is not None:
-            out[i] = dataclasses.replace(report, failure=AuditFinding(
-                "postseason", found.seq, found.expected, found.recorded, found.rule))
-    return out
+    return (_with_missing_season_games(store, seasons, reports) + audit_blobs(store)
+            + audit_unaccounted_rows(store))
 
 
 def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,
