@@ -227,12 +227,16 @@ def test_any_workers_and_a_stop_give_the_same_postseason(played) -> None:
     assert one == two
 
 
-def test_a_finished_postseason_is_not_played_twice(played, tmp_path: Path) -> None:
+def test_a_finished_postseason_is_not_played_twice(played, tmp_path: Path, capsys) -> None:
     db = tmp_path / "again.db"
     shutil.copy(played["one"], db)
+    code = main(["playoffs", SEASON, "--league", str(played["folder"]), "--db", str(db),
+                 "--json"])
+    run = msgspec.json.decode(capsys.readouterr().out)
     with open_store(db) as store:
-        run = play_postseason(store, SEASON, load_league(played["folder"]).playoffs)
-    assert run.played == 0 and _heads(db) == _heads(played["one"])
+        champion = fold(postseason_events(store, SEASON)).champion
+    assert code == 0 and run["played"] == 0 and run["champion"] == champion
+    assert _heads(db) == _heads(played["one"])
 
 
 # --- the regular season stays regular -----------------------------------------------------
