@@ -155,7 +155,7 @@ RULE_27 = [(65, 7), (55, 6), (45, 5), (35, 4), (25, 3), (15, 2), (10, 1)]
 def test_rule_27_a_starter_at_his_series_limit_gives_way() -> None:
     """Hockey Bones cards carry pro games: the default coach starts the first goalie until
     his series limit, then the next who may (R-post-27c)."""
-    from replay.leagues.playoffs import playoff_starter
+    from replay.leagues.playoffs import playoff_pick, playoff_starter
     from replay.systems import kit_for
 
     loaded = load_league("demo")
@@ -166,6 +166,11 @@ def test_rule_27_a_starter_at_his_series_limit_gives_way() -> None:
     limit = next((n for low, n in RULE_27 if games >= low), 0)
     assert playoff_starter(kit, team, {}) == (first if limit else second)
     assert playoff_starter(kit, team, {first: limit}) == second
+    # every goalie at his limit: the highest limit's starts, an overplay (R-post-27c)
+    shares = kit.goalie_shares(team)
+    limits = {g: next((n for low, n in RULE_27 if games >= low), 0) for g, games in shares}
+    pick = playoff_pick(kit, team, limits)
+    assert pick.overplay and limits[pick.goalie] == max(limits.values())
 
 
 # --- the bracket (rule 9) ---------------------------------------------------------------

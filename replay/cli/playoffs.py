@@ -55,9 +55,13 @@ def playoffs(
                        "same command again to play on", err=True)
             raise typer.Exit(130) from None
     summary = {"season": run.season_id, "champion": run.champion, "played": run.played,
-               "games": run.stored, "seconds": round(run.seconds, 2)}
+               "games": run.stored, "seconds": round(run.seconds, 2),
+               "overplays": list(run.overplays)}
     if as_json:
         typer.echo(json.dumps(summary))
     else:
         typer.echo(f"season {run.season_id}: postseason {run.played} games played, "
                    f"{run.stored} playoff games stored; champion {run.champion}")
+        if run.overplays:  # R-post-27c: every dressed goalie had used his series limit
+            typer.echo(f"rule 27 overplays (no goalie left within his series limit): "
+                       f"{', '.join(run.overplays)}")

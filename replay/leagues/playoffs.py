@@ -26,7 +26,7 @@ import msgspec
 
 from engine.dice import SeededDice
 from engine.league.formats import PlayoffFormat, divisions_of
-from engine.league.playoff_goalies import PlayoffGoalie, default_playoff_starter
+from engine.league.playoff_goalies import PlayoffGoalie, StarterPick, default_playoff_starter
 from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from engine.systems import system_of
@@ -56,7 +56,7 @@ from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "play_postseason", "playoff_options",
-           "playoff_starter", "postseason_events", "regular_season_left"]
+           "playoff_pick", "playoff_starter", "postseason_events", "regular_season_left"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
 
@@ -68,6 +68,7 @@ class PostseasonRun:
     played: int  # playoff games played by this run
     stored: int  # playoff games in the database after it
     seconds: float
+    overplays: tuple[str, ...] = ()  # "p{round}-{slot}-{game} TEAM GOALIE": rule 27 overplays
 
 
 @dataclass(frozen=True)
@@ -173,15 +174,22 @@ def _starts(store: EventStore, bracket: Bracket, game: ScheduledGame) -> dict[st
     return starts
 
 
-def playoff_starter(kit: Any, team: Any, starts: dict[str, int]) -> str:
-    """Rule 27's default coach: the first goalie of the team's order who may still start
-    in the series (his card's games give his limit). A card set without pro games (DICE
-    Hockey's cards carry none) has no rule 27: the team's first goalie starts."""
+def playoff_pick(kit: Any, team: Any, starts: dict[str, int]) -> StarterPick | None:
+    """Rule 27's default coach's pick (R-post-27c): the first goalie of the team's order
+    who may still start in the series (his card's games give his limit), else the highest
+    limit's, an overplay. None for a card set without pro games (DICE Hockey's cards carry
+    none, R-post-27d): rule 27 does not apply."""
     shares = kit.goalie_shares(team)
     if not any(games for _, games in shares):
-        return shares[0][0]
-    pick = default_playoff_starter([PlayoffGoalie(g, games) for g, games in shares], starts)
-    return pick.goalie
+        return None
+    return default_playoff_starter([PlayoffGoalie(g, games) for g, games in shares], starts)
+
+
+def playoff_starter(kit: Any, team: Any, starts: dict[str, int]) -> str:
+    """The starting goalie of a playoff game: rule 27's pick, or with no pro games on the
+    cards the team's first goalie."""
+    pick = playoff_pick(kit, team, starts)
+    return kit.goalie_shares(team)[0][0] if pick is None else pick.goalie
 
 
 def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
@@ -199,6 +207,17 @@ def _goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
     starts = _starts(store, bracket, game)
     return (playoff_starter(setup.kit, setup.team(game.home), starts),
             playoff_starter(setup.kit, setup.team(game.away), starts))
+
+
+def _overplays(setup: GameSetup, fixture: _Fixture, starts: dict[str, int]) -> list[str]:
+    """The starters of a game who overplay rule 27's series limit (R-post-27c)."""
+    game = fixture.game
+    out = []
+    for team in (game.home, game.away):
+        pick = playoff_pick(setup.kit, setup.team(team), starts)
+        if pick is not None and pick.overplay:
+            out.append(f"p{game.round}-{game.slot}-{game.game} {team} {pick.goalie}")
+    return out
 
 
 _worker: _Setup | None = None
@@ -301,11 +320,15 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                    tuple(projections))
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
     played_now = 0
+    overplays: list[str] = []
     crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
     try:
         while bracket.champion is None:
             wave = _wave_of(bracket)
             fixtures = [_Fixture(g, _goalies(store, game_setup, bracket, g)) for g in wave]
+            for fixture in fixtures:
+                overplays += _overplays(game_setup, fixture,
+                                        _starts(store, bracket, fixture.game))
             for game, played in zip(wave, _wave(setup, fixtures, crew), strict=True):
                 bracket = _store(store, setup, played, game, bracket)
                 played_now += 1
@@ -316,7 +339,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
         if crew is not None:
             crew.stop()
     return PostseasonRun(season_id, bracket.champion, played_now, stored,
-                         time.perf_counter() - start)
+                         time.perf_counter() - start, tuple(overplays))
 
 
 def _lottery(event: Any) -> bool:
