@@ -79,7 +79,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     shutil.copy(regular, one)
     shutil.copy(regular, two)
     fmt = load_league(folder).playoffs
-    with open_store(one) as store:
+    with open_store(one) as store:  # each game audited before it is stored
         play_postseason(store, SEASON, fmt, workers=1)
 
     def stop_after_five(stored: int) -> None:
@@ -87,10 +87,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             raise _Stop
 
     with open_store(two) as store, pytest.raises(_Stop):
-        play_postseason(store, SEASON, fmt, workers=2, progress=stop_after_five)
+        play_postseason(store, SEASON, fmt, workers=2, progress=stop_after_five,
+                        audit=False)
     with open_store(two) as store:
         stopped = len(load_season(store, SEASON, playoffs=True).game_ids)
-        play_postseason(store, SEASON, fmt, workers=2)
+        play_postseason(store, SEASON, fmt, workers=2, audit=False)
     return {"folder": folder, "regular": regular, "one": one, "two": two,
             "stopped": Path(str(stopped))}
 
@@ -155,7 +156,7 @@ RULE_27 = [(65, 7), (55, 6), (45, 5), (35, 4), (25, 3), (15, 2), (10, 1)]
 def test_rule_27_a_starter_at_his_series_limit_gives_way() -> None:
     """Hockey Bones cards carry pro games: the default coach starts the first goalie until
     his series limit, then the next who may (R-post-27c)."""
-    from replay.leagues.playoffs import playoff_pick, playoff_starter
+    from replay.leagues.playoff_starts import playoff_pick, playoff_starter
     from replay.systems import kit_for
 
     loaded = load_league("demo")

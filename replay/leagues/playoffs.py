@@ -17,6 +17,7 @@ from what is stored.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,7 +27,7 @@ import msgspec
 
 from engine.dice import SeededDice
 from engine.league.formats import PlayoffFormat, divisions_of
-from engine.league.playoff_goalies import PlayoffGoalie, StarterPick, default_playoff_starter
+from engine.league.playoffs import RULE as BRACKET_RULE
 from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from engine.systems import system_of
@@ -36,10 +37,23 @@ from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events
 from events.league import SeasonCreated
-from events.postseason import LotteryDraw, LotteryOpened, LotteryOrderSet, PlayoffsOpened
+from events.postseason import (
+    LotteryDraw,
+    LotteryOpened,
+    LotteryOrderSet,
+    PlayoffsOpened,
+    SeriesGameRecorded,
+)
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
-from replay.leagues.ledger import SIMULATED, coach_setup, game_notes, ledger_of, record_game
+from replay.leagues.ledger import (
+    SIMULATED,
+    SeasonLedger,
+    coach_setup,
+    game_notes,
+    ledger_of,
+    record_game,
+)
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     PLAYOFF_OPTION,
@@ -47,16 +61,18 @@ from replay.leagues.naming import (
     playoff_seed,
     season_game_id,
 )
+from replay.leagues.playoff_starts import playoff_pick, playoff_starter
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for_system
+from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
 from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.game_streams import play_game
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "play_postseason", "playoff_options",
-           "playoff_pick", "playoff_starter", "postseason_events", "regular_season_left"]
+           "postseason_events", "regular_season_left"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
 
@@ -80,6 +96,9 @@ class _Setup:
     opening: str  # the season opening's hash, which every game pins
     habits: tuple[dict[str, Any], dict[str, Any]]
     read_models: tuple[str, ...]
+    ledger: SeasonLedger
+    blobs: MemoryBlobs  # the season's cards and charts, for the audit
+    audit: bool = True
 
 
 @dataclass(frozen=True)
@@ -96,6 +115,24 @@ class _Played:
     meta: dict[str, Any]
     rows: dict[str, dict[str, list[dict]]]
     winner: str  # the winning team's id
+    failure: AuditFinding | None = None  # what the audit found (None: passed, or not run)
+
+
+class _Seasons:
+    """The audit's season lookup for a playoff game not stored yet: the season, and its
+    ledger with the series record the game is about to get (not yet its head)."""
+
+    complete = False
+
+    def __init__(self, season: SeasonCreated, ledger: SeasonLedger) -> None:
+        self.season, self.recorded = season, ledger
+
+    def __call__(self, season_id: str) -> SeasonCreated | str:
+        return self.season if season_id == self.season.season_id else \
+            f"no season stream {season_id!r}"
+
+    def ledger(self, season_id: str) -> SeasonLedger | None:
+        return self.recorded if season_id == self.season.season_id else None
 
 
 def postseason_events(store: EventStore, season_id: str) -> list[Any]:
@@ -174,24 +211,6 @@ def _starts(store: EventStore, bracket: Bracket, game: ScheduledGame) -> dict[st
     return starts
 
 
-def playoff_pick(kit: Any, team: Any, starts: dict[str, int]) -> StarterPick | None:
-    """Rule 27's default coach's pick (R-post-27c): the first goalie of the team's order
-    who may still start in the series (his card's games give his limit), else the highest
-    limit's, an overplay. None for a card set without pro games (DICE Hockey's cards carry
-    none, R-post-27d): rule 27 does not apply."""
-    shares = kit.goalie_shares(team)
-    if not any(games for _, games in shares):
-        return None
-    return default_playoff_starter([PlayoffGoalie(g, games) for g, games in shares], starts)
-
-
-def playoff_starter(kit: Any, team: Any, starts: dict[str, int]) -> str:
-    """The starting goalie of a playoff game: rule 27's pick, or with no pro games on the
-    cards the team's first goalie."""
-    pick = playoff_pick(kit, team, starts)
-    return kit.goalie_shares(team)[0][0] if pick is None else pick.goalie
-
-
 def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
     """The next wave: game n of every open series of the round still to play its game n,
     n the lowest such, in slot order. So the games are stored in (round, game, slot)
@@ -250,9 +269,22 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
                            f"{PLAYOFF_OPTION!r} option must play overtime to one)")
     encoded = encode_events(played.events, formats.NEW_STREAM_FORMAT)
     hashes = chain_hashes(payload for _, payload in encoded)
-    rows = read_models.game_rows(system.name, game_id, played.events, setup.read_models)
     winner = game.home if ended.winner == "home" else game.away
-    return _Played(game_id, encoded, hashes, played.meta(), rows, winner)
+    meta, events, failure = played.meta(), played.events, None
+    if setup.audit:  # the checks of rinklog audit on exactly the rows to be stored
+        record = SeriesGameRecorded(round=game.round, slot=game.slot, game=game.game,
+                                    game_id=game_id, home=game.home, away=game.away,
+                                    winner=winner, rule=BRACKET_RULE)
+        lookup = _Seasons(season, dataclasses.replace(setup.ledger,
+                                                      series_games={game_id: record}))
+        report, events = audit_encoded(game_id, kind="game", system=system.name,
+                                       format=formats.NEW_STREAM_FORMAT, meta=meta,
+                                       encoded=encoded, hashes=hashes, blobs=setup.blobs,
+                                       season_of=lookup)
+        failure = report.failure
+    rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
+            if failure is None else {})
+    return _Played(game_id, encoded, hashes, meta, rows, winner, failure)
 
 
 def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Crew | None) -> list[_Played]:
@@ -270,6 +302,11 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
     """The game, the season's record of it and the bracket's events, in one transaction;
     then its read models."""
     season_id = setup.season.season_id
+    if played.failure is not None:  # a rinklog bug: the games before it are kept
+        f = played.failure
+        raise RinklogError(f"playoff game {played.game_id} failed its audit as played "
+                           f"({f.check} check at seq {f.seq}: expected {f.expected}; "
+                           f"recorded {f.recorded}); nothing of it was stored")
     events = bracket_game(bracket, game.round, game.slot, played.game_id, played.winner)
     try:
         with store.transaction():
@@ -289,10 +326,13 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
 
 def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None,
                     workers: int = 1, progress: Progress | None = None,
-                    projections: tuple[str, ...] = read_models.PROJECTIONS) -> PostseasonRun:
+                    projections: tuple[str, ...] = read_models.PROJECTIONS,
+                    audit: bool = True) -> PostseasonRun:
     """Play the postseason of a stored season to its champion, or on from where a
     stopped run left it. ``fmt``: the league's ``[playoffs]`` (None: the league has no
-    postseason; a postseason already opened goes on with the format it recorded)."""
+    postseason; a postseason already opened goes on with the format it recorded).
+    ``audit``: each game audited as played (the checks of ``rinklog audit``, in the worker
+    that played it) before it is stored, as a season's games are."""
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
@@ -315,9 +355,12 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
         events = opening
     bracket = fold(e for e in events if not _lottery(e))
     game_setup, ledger = _season_setup(store, created)
+    blobs = {digest: (store.get_blob(digest), CARD_MEDIA)
+             for digest in created.team_hashes.values()}
+    blobs[created.charts_hash] = (store.get_blob(created.charts_hash), CHART_MEDIA)
     setup = _Setup(created, game_setup, ledger.opening,
                    (ledger.coach.home, ledger.coach.away) if ledger.coach else ({}, {}),
-                   tuple(projections))
+                   tuple(projections), ledger, MemoryBlobs(blobs), audit)
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
     played_now = 0
     overplays: list[str] = []
