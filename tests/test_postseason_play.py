@@ -24,7 +24,8 @@ from events.errors import CardError, RinklogError
 from events.postseason import SeriesGameRecorded
 from replay.cli import main
 from replay.leagues.league import bundled_leagues, load_league
-from replay.leagues.playoffs import play_postseason, playoff_options, postseason_events
+from replay.leagues.playoff_setup import playoff_options
+from replay.leagues.playoffs import play_postseason, postseason_events
 from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
 from replay.leagues.stored_seasons import load_season, standings
@@ -142,10 +143,10 @@ def test_hockey_bones_needs_the_playoff_option_by_name() -> None:
     shootouts or ties."""
     setup = league_setup(load_league("demo"))
     if "playoff" in setup.rules.option_names:  # the Bones playoff option has landed
-        assert playoff_options(setup) != setup.options
+        assert playoff_options(setup.options, setup.rules, setup.kit) != setup.options
         return
     with pytest.raises(RinklogError, match="no 'playoff' game option"):
-        playoff_options(setup)
+        playoff_options(setup.options, setup.rules, setup.kit)
 
 
 # Rule 27's table, "Pro Games / Playoff Games (one series)": 10-14 1, 15-24 2, 25-34 3,
@@ -156,7 +157,7 @@ RULE_27 = [(65, 7), (55, 6), (45, 5), (35, 4), (25, 3), (15, 2), (10, 1)]
 def test_rule_27_a_starter_at_his_series_limit_gives_way() -> None:
     """Hockey Bones cards carry pro games: the default coach starts the first goalie until
     his series limit, then the next who may (R-post-27c)."""
-    from replay.leagues.playoff_starts import playoff_pick, playoff_starter
+    from replay.leagues.playoff_setup import playoff_pick, playoff_starter
     from replay.systems import kit_for
 
     loaded = load_league("demo")

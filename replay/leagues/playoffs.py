@@ -61,7 +61,7 @@ from replay.leagues.naming import (
     playoff_seed,
     season_game_id,
 )
-from replay.leagues.playoff_starts import playoff_pick, playoff_starter
+from replay.leagues.playoff_setup import playoff_options, playoff_pick, playoff_starter
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for_system
@@ -152,34 +152,6 @@ def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:
     return left
 
 
-def playoff_options(setup: GameSetup) -> GameOptions:
-    """The season's options with the ``playoff`` option (by name, as a game's optional
-    rule is given); RinklogError when the ruleset has no such option."""
-    if PLAYOFF_OPTION not in setup.rules.option_names:
-        raise RinklogError(f"{setup.rules.title} has no {PLAYOFF_OPTION!r} game option (a "
-                           "playoff game's overtime, R-post-OT), so its postseason cannot be "
-                           "played by this rinklog")
-    added = setup.kit.game_options((PLAYOFF_OPTION,))
-    merged = dict(setup.options.system)
-    for key, value in added.items():
-        merged[key] = _merged(merged.get(key), value)
-    return replace(setup.options, system=merged)
-
-
-def _merged(have: Any, add: Any) -> Any:
-    """An option record with another's turned on: names joined, a record's set fields."""
-    if have is None:
-        return add
-    if isinstance(add, tuple | list) and isinstance(have, tuple | list):
-        return tuple(sorted({*have, *add}))
-    if isinstance(add, msgspec.Struct) and type(add) is type(have):
-        default = type(add)()
-        changed = {f: getattr(add, f) for f in add.__struct_fields__
-                   if getattr(add, f) != getattr(default, f)}
-        return msgspec.structs.replace(have, **changed)
-    return add
-
-
 def _season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup, Any]:
     """The season's game setup from its stream (cards, charts, options) and its ledger."""
     ruleset = ruleset_of_season(created)
@@ -196,7 +168,7 @@ def _season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup,
     setup = GameSetup(system, ruleset, teams, charts,
                       GameOptions.of_season(system, kit, created),
                       coach=coach_setup(ruleset, habits))
-    setup = replace(setup, options=playoff_options(setup))
+    setup = replace(setup, options=playoff_options(setup.options, setup.rules, kit))
     return setup, ledger
 
 

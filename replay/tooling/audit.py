@@ -57,7 +57,7 @@ import msgspec
 from msgspec import UNSET
 
 from engine.dice import DiceSchedule, seed_for
-from engine.systems import SEASON_SYSTEMS, SYSTEMS, SeasonSystem, system_of
+from engine.systems import SEASON_SYSTEMS, SYSTEMS, GameSystem, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
 from events.common import (
@@ -85,14 +85,16 @@ from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
-    PLAYOFF_OPTION,
     game_seed,
     is_playoff_game,
     playoff_game_id,
     playoff_seed,
     season_game_id,
 )
+from replay.leagues.playoff_setup import playoff_options
+from replay.systems import kit_for_system
 from replay.tooling import audit_playoffs, audit_season
+from replay.tooling.game_setup import GameOptions
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.tooling.registry import ruleset_of_season
@@ -441,9 +443,12 @@ class _Audit:
                 "game id": playoff_game_id(season.season_id, playoff.round, playoff.slot,
                                            playoff.game),
                 "teams": (playoff.home, playoff.away),
-                "seed": playoff_seed(season.seed, playoff.round, playoff.slot, playoff.game),
-                "options": (sorted({*(season.options or []), PLAYOFF_OPTION})
-                            if created.options is not UNSET else season.options)})
+                "seed": None if created.live and created.dice == "manual"
+                else playoff_seed(season.seed, playoff.round, playoff.slot, playoff.game)})
+            for key, value in _playoff_fields(season, system).items():  # and "playoff"
+                want[f"option field {key}"] = value
+                got[f"option field {key}"] = msgspec.to_builtins(getattr(created, key))
+            del want["options"], want["FaceOff options"]
         for key, value in want.items():
             if got[key] != value:
                 raise _Failed("season", 1, f"{key} {value!r} (game {created.number} of "
@@ -596,6 +601,20 @@ def _blob(blobs: BlobSource, digest: str, media: str, what: str) -> bytes:
     if media_type != media:
         raise _Failed("blobs", 1, f"{what}: media type {media}", media_type, "content hashes")
     return content
+
+
+def _playoff_fields(season: SeasonCreated, system: GameSystem) -> dict[str, Any]:
+    """The GameCreated fields a playoff game of ``season`` records its options in: the
+    season's options and the ``playoff`` option, as ``rinklog playoffs`` creates it."""
+    kit = kit_for_system(system.name)
+    ruleset = ruleset_of_season(season)
+    try:
+        options = playoff_options(GameOptions.of_season(system, kit, season),
+                                  system.rulesets[ruleset], kit)
+    except RinklogError as err:
+        raise _Failed("season", 1, "a ruleset with the playoff game option", str(err),
+                      "R-post-OT") from None
+    return {k: msgspec.to_builtins(v) for k, v in options.created_fields().items()}
 
 
 def _playoff_fixture(created: GameCreated, ledger: SeasonLedger | None) -> Any:

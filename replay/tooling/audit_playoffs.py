@@ -34,7 +34,7 @@ from events.postseason import (
 )
 from events.store import EventStore
 from replay.leagues.naming import playoff_game_id
-from replay.leagues.playoff_starts import playoff_starter
+from replay.leagues.playoff_setup import playoff_starter
 from replay.leagues.stored_seasons import load_season, standings
 from replay.systems import kit_for_system
 from replay.tooling.registry import ruleset_of_season

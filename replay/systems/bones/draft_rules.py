@@ -29,7 +29,8 @@ holds no reserves). What is checked, by draft rule (paraphrased; see docs/ruling
 
 Not checked: 3-5, 7, 8, 10, 23-26 and the draft lottery are front-office rules (drafts,
 trades, claims, votes) with nothing in a team file to check; 9 and 27 concern playoffs,
-played by ``rinklog playoffs`` (docs/postseason.md), not a line-up; 13 (the overplay penalty) cannot arise while 12 holds;
+played by ``rinklog playoffs`` (docs/postseason.md), not a line-up; 13 (the overplay
+penalty) cannot arise while 12 holds;
 16 and 20 are in-game shift management (the engine's coach), 22 (out of position) needs
 the whole 30-man roster and free agents, 28 picks optional game rules (engine switches,
 not a line-up); 29, the tiebreakers, is always applied by ``projections.standings``.
