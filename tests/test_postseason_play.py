@@ -294,3 +294,22 @@ def test_audit_catches_a_forged_series_result(played, tmp_path: Path) -> None:
         failed = [r for r in audit_all(store) if not r.ok]
     assert [(r.game_id, r.failure.check, r.failure.seq) for r in failed] == [
         (SEASON, "postseason", at + 1)]
+
+
+def test_a_playoff_game_stored_without_its_series_record_stops_the_run(
+        played, tmp_path: Path) -> None:
+    db = tmp_path / "stray.db"
+    shutil.copy(played["regular"], db)
+    fmt = load_league(played["folder"]).playoffs
+
+    def stop_after_one(stored: int) -> None:
+        raise _Stop
+
+    with open_store(db) as store, pytest.raises(_Stop):
+        play_postseason(store, SEASON, fmt, audit=False, progress=stop_after_one)
+    stray = f"{SEASON}-p1-2-1"  # the wave's second game, written behind the run's back
+    with open_store(played["one"]) as store:
+        events = [r.event for r in store.read(stray)]
+    replace_stream(db, stray, events, system="dicehockey")
+    with open_store(db) as store, pytest.raises(RinklogError, match="has no record of it"):
+        play_postseason(store, SEASON, fmt, audit=False)

@@ -193,6 +193,17 @@ def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
     return [g for g in games if g.game == first]
 
 
+def _check_unrecorded(store: EventStore, season_id: str, wave: list[ScheduledGame]) -> None:
+    """A game of the wave already in the database has no series record yet: another run
+    is writing it, or it was written some other way; the bracket cannot go past it."""
+    for game in wave:
+        game_id = playoff_game_id(season_id, game.round, game.slot, game.game)
+        if store.exists(game_id):
+            raise RinklogError(f"playoff game {game_id} is in the database but its series "
+                               "has no record of it (another run writing it, or written "
+                               "otherwise); let that run finish, then run again")
+
+
 def _goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
              game: ScheduledGame) -> tuple[str, str]:
     starts = _starts(store, bracket, game)
@@ -340,6 +351,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     try:
         while bracket.champion is None:
             wave = _wave_of(bracket)
+            _check_unrecorded(store, season_id, wave)
             fixtures = [_Fixture(g, _goalies(store, game_setup, bracket, g)) for g in wave]
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
