@@ -236,8 +236,8 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
     ruleset = ruleset or loaded.league.ruleset  # --ruleset plays the league under another
     system = system_of(ruleset)
-    faceoff = (loaded.league.faceoff if system.rulesets[ruleset].option_names
-               else FaceoffOptions())
+    # a league's options go with its own ruleset only (as ``options`` below)
+    faceoff = loaded.league.faceoff if ruleset == loaded.league.ruleset else FaceoffOptions()
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
     regulation: dict[str, dict[int, int]] = {"home": {}, "away": {}}  # score -> games

@@ -15,7 +15,7 @@ import typer
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
-from engine.bones.rulesets import RULESETS
+from engine.bones.rulesets import PLAYOFF, RULESETS
 from events.bones import FaceoffOptions
 from replay.data.reading import FIXTURES
 from replay.systems.bones import calibration, draft_rules
@@ -45,8 +45,11 @@ def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
 
 
 def game_options(names: tuple[str, ...]) -> dict[str, Any]:
-    """FaceOff's optional rules (17.000-21.000) are recorded as its own GameCreated fields."""
-    return {"faceoff": FaceoffOptions(**dict.fromkeys(names, True))}
+    """FaceOff's optional rules (17.000-21.000) are recorded as its own GameCreated fields;
+    a playoff game (either ruleset, ruling R-6.00c) by name in ``GameCreated.options``."""
+    named = tuple(n for n in names if n == PLAYOFF)
+    faceoff = FaceoffOptions(**dict.fromkeys((n for n in names if n != PLAYOFF), True))
+    return {"faceoff": faceoff, **({"options": named} if named else {})}
 
 
 def check_league_options(league: Any) -> None:
