@@ -49,7 +49,7 @@ def replace_stream(path: Any, stream: str, events: Sequence[Any], *, kind: str =
     it held (if anything): the rows deleted behind rinklog's back, then written as the
     store writes a stream (the chain hashed from the genesis, the index derived from the
     events), so the forgery is as consistent as an honest stream. Returns its head."""
-    from replay.tooling.games import open_store
+    from replay.tooling.game_streams import open_store
 
     delete_stream(path, stream)
     with open_store(path) as store:
@@ -74,7 +74,7 @@ def rebuild_read_models(path: Any) -> None:
     """Every read model and the standings rebuilt from the streams as they now are (a
     forger covering his tracks)."""
     from projections import store as read_models
-    from replay.tooling.games import open_store
+    from replay.tooling.game_streams import open_store
 
     with open_store(path) as store:
         read_models.rebuild(store)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from setups import simulate
 
 from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli import main
 from replay.systems.bones.library import load_coach
-from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, read_game
 from replay.tooling.refold import recheck
 
 
@@ -44,7 +45,7 @@ def test_tactics_are_declared_when_behind_and_the_game_audits(tmp_path):
         seen = 0
         for seed in range(12):
             result = simulate(store, "HFX", "QUE", seed=f"t{seed}",
-                              coach=DefaultCoach(policy, policy))
+                              coach=(policy, policy))
             events = read_game(store, result.game_id)
             declared = [e for e in events if isinstance(e, TacticDeclared)]
             seen += len(declared)
@@ -60,7 +61,7 @@ def test_no_pull_policy_never_pulls_the_goalie(tmp_path):
     by_rule = 0
     with open_store(tmp_path / "p.db") as store:
         for seed in range(8):
-            result = simulate(store, "WPG", "SAS", seed=f"p{seed}", coach=DefaultCoach(never, never))
+            result = simulate(store, "WPG", "SAS", seed=f"p{seed}", coach=(never, never))
             events = read_game(store, result.game_id)
             goalies = {events[0].home.roster[-1].id, events[0].home.roster[-2].id,
                        events[0].away.roster[-1].id, events[0].away.roster[-2].id}

@@ -20,10 +20,11 @@ from events.common import PeriodStarted
 from replay.cli import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
 
 sys.path.insert(0, str(Path(__file__).parent / "rules"))
+from setups import setup_for
 from test_dicehockey_lineups import LineupCoach  # noqa: E402
 
 GAME = "ALD-BRK-s24-dicehockey"
@@ -53,7 +54,7 @@ def stored(tmp_path_factory) -> Path:
     from its default coach, docs/coach.md)."""
     path = tmp_path_factory.mktemp("lineups") / "game.db"
     with open_store(path) as store:
-        new_live_game(store, "ALD", "BRK", game_id=GAME, ruleset="dicehockey")
+        new_live_game(store, setup_for("ALD", "BRK", ruleset="dicehockey"), game_id=GAME)
         continue_game(resume_point(store, GAME), _SeedTyped(), LineupCoach(),
                       store_committer(store, GAME))
     return path
@@ -161,7 +162,8 @@ def test_a_typed_game_with_a_re_set_lineup_stops_resumes_and_audits(tmp_path: Pa
     typist = _Typist("table")
     scratch = tmp_path / "scratch.db"
     with open_store(scratch) as store:
-        gid = new_live_game(store, "ALD", "BRK", game_id="script", ruleset="dicehockey")
+        gid = new_live_game(store, setup_for("ALD", "BRK", ruleset="dicehockey"),
+                            game_id="script")
         continue_game(resume_point(store, gid), typist.coach, typist.coach,
                       store_committer(store, gid))
         played = read_game(store, "script")
@@ -295,8 +297,8 @@ def test_the_coachs_penalty_and_extra_attacker_picks_are_recorded_and_audited(
             # played at the table: picks the default coach would not make are a person's
             # (a simulated game's choices are re-derived from its default coach)
             gid = f"ALD-BRK-picks{seed}-dicehockey"
-            new_live_game(store, "ALD", "BRK", game_id=gid, ruleset="dicehockey",
-                          fixtures=league)
+            new_live_game(store, setup_for("ALD", "BRK", ruleset="dicehockey", fixtures=league),
+                          game_id=gid)
             continue_game(resume_point(store, gid), _Typed(f"picks{seed}", gid), _OtherPicks(),
                           store_committer(store, gid))
             events = read_game(store, gid)

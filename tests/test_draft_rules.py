@@ -20,8 +20,8 @@ from engine.bones.cards import Skater, Team
 from events.errors import CardError, RinklogError
 from replay.cli import main
 from replay.leagues.league import load_league
+from replay.leagues.runner import goalie_starts
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import goalie_starts
 from replay.systems.bones.cardgen import team_to_toml
 from replay.systems.bones.draft_rules import (
     DraftRuleError,

@@ -9,13 +9,14 @@ import pytest
 from forge import audit_forged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from setups import simulate
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from engine.bones.rulesets import RULESETS
 from events.bones import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, Roll
 from events.common import GameEnded
 from events.errors import RinklogError
-from replay.tooling.games import load_inputs, open_store, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, read_game
 from replay.tooling.refold import recheck
 
 _games = itertools.count()
@@ -128,7 +129,7 @@ def test_teams_sharing_a_player_id_are_refused(tmp_path, store):
 def test_faceoff_optional_rules_off_leave_no_trace_on_they_play(store):
     """FaceOff 17.000-21.000: with every option off a game has no injury check, tactic,
     ARC draw or shootout; with them on (and a coach who presses when behind) they show."""
-    from engine.bones.coach import CoachPolicy, DefaultCoach
+    from engine.bones.coach import CoachPolicy
     from events.bones import ArcChecked, InjuryChecked, ShootoutAttempt, ShootoutOrderChosen, TacticDeclared
 
     optional = {InjuryChecked, TacticDeclared, ArcChecked}
@@ -140,7 +141,7 @@ def test_faceoff_optional_rules_off_leave_no_trace_on_they_play(store):
     seen: set[type] = set()
     for seed in range(6):
         result = simulate(store, "HFX", "QUE", seed=f"on{seed}", ruleset="faceoff2008",
-                          faceoff=VARIANTS[-1][1], coach=DefaultCoach(presses, presses))
+                          faceoff=VARIANTS[-1][1], coach=(presses, presses))
         events = read_game(store, result.game_id)
         seen |= {type(e) for e in events} & optional
         assert recheck(events, *load_inputs(store, events[0])) is None  # audit re-decides

@@ -11,9 +11,9 @@ from events.common import GameCoachSet, SeasonGameOpened
 from events.errors import RinklogError
 from events.league import SeasonCoachSet, SeasonCreated, SeasonGameRecorded
 from replay.cli import main
-from replay.leagues.seasons import recorded_games
+from replay.leagues.stored_seasons import recorded_games
 from replay.tooling.audit import audit_all
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.transfer import export_game, import_game
 
 

@@ -304,8 +304,10 @@ def test_each_prompt_shows_period_clock_score_strength_and_score_answers(monkeyp
 def test_dicehockey_status_counts_timing_spaces_and_the_man_short(tmp_path):
     """DICE Hockey 12: the clock is the period's timing spaces; 15: a minor makes its team
     a man short, so with one minor running the prompt says 5 on 4 and whose power play."""
+    from setups import simulate
+
     from engine.systems import system_of
-    from replay.tooling.games import load_inputs, open_store, read_game, simulate
+    from replay.tooling.game_streams import load_inputs, open_store, read_game
 
     system = system_of("dicehockey")
     with open_store(tmp_path / "d.db") as store:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from setups import setup_for, simulate
 from syrupy.extensions.json import JSONSnapshotExtension
 
 from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
@@ -23,7 +24,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
 from replay.cli import main
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 GAMES = 20
@@ -357,13 +358,13 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
     from replay.systems.bones.library import default_charts, find_team
-    from replay.tooling.games import play_game
+    from replay.tooling.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     checked = 0
     for n in range(40):
-        game = play_game(home, away, charts, game_id=f"l{n}", dice=SeededDice(str(n), f"l{n}", derive_roll),
-                         seed=str(n), overtime_skaters=3)
+        game = play_game(setup_for(home, away, charts, overtime_skaters=3), home, away,
+                         game_id=f"l{n}", dice=SeededDice(str(n), f"l{n}", derive_roll), seed=str(n))
         labels = build_penalties(game.events).to_json()["sequences"]
         played = [e for e in game.events if isinstance(e, SequencePlayed)]
         for label, seq in zip(labels, played, strict=True):

@@ -22,7 +22,7 @@ from events.errors import RinklogError
 from events.matrix import GamePlayed, WeekEnded
 from projections import store as read_models
 from replay.cli import main
-from replay.leagues.season import table_game
+from replay.leagues.runner import table_game
 from replay.systems.matrix import season as matrix
 from replay.tooling import merkle
 from replay.tooling.audit import audit_all

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+from setups import simulate
+
 from replay.cli import main
-from replay.tooling.games import open_store, simulate
+from replay.tooling.game_streams import open_store
 
 
 def test_replay_confirms_the_stored_read_models(tmp_path, capsys):

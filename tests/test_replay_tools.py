@@ -12,6 +12,7 @@ import pytest
 from forge import audit_forged
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from setups import setup_for, simulate
 from typer.testing import CliRunner
 
 from engine.systems import SYSTEMS, system_of
@@ -20,7 +21,7 @@ from events.common import BranchStarted
 from replay.cli import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.session import (
     branch_game,
     continue_game,
@@ -291,7 +292,7 @@ def test_play_prompt_typo_quit_resume_audit(tmp_path: Path, ruleset: str) -> Non
     live = f"{home}-{away}-live1"
     system = system_of(ruleset)
     with open_store(scratch) as store:
-        gid = new_live_game(store, home, away, game_id="script", ruleset=ruleset)
+        gid = new_live_game(store, setup_for(home, away, ruleset=ruleset), game_id="script")
         continue_game(resume_point(store, gid), script.coach, script.coach,
                       store_committer(store, gid))
     answers = script.answers

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from setups import simulate
 
 from events.bones import (
     AssistsAwarded,
@@ -16,7 +17,7 @@ from events.bones import (
 )
 from events.common import GameEnded
 from projections.scoresheet import build_scoresheet
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game
 
 MATCHUPS = [("HFX", "QUE", "2026"), ("HFX", "WPG", "3"), ("SAS", "QUE", "11"),
             ("WPG", "SAS", "8"), ("QUE", "HFX", "5"), ("SAS", "HFX", "19")]
@@ -146,9 +147,11 @@ def test_fold_is_deterministic(games) -> None:
 def test_an_awarded_penalty_shot_is_listed_with_the_penalties(tmp_path):
     """11.10 PS1: the scoresheet lists the penalty shot (no minutes) against the goalie's
     team, in time order with the other penalties. Seed ps37 is a game with one."""
+    from setups import simulate
+
     from events.bones import PenaltyShotAwarded
     from projections.scoresheet import build_scoresheet
-    from replay.tooling.games import open_store, read_game, simulate
+    from replay.tooling.game_streams import open_store, read_game
 
     with open_store(tmp_path / "ps.db") as store:
         game = simulate(store, "WPG", "SAS", seed="ps37", game_id="ps37").game_id

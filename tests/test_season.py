@@ -8,11 +8,11 @@ import pytest
 from events.common import GameEnded
 from events.errors import RinklogError
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season
-from replay.leagues.seasons import load_season, standings
-from replay.systems.bones.library import default_charts
-from replay.tooling.games import open_store, read_game
+from replay.leagues.stored_seasons import load_season, standings
+from replay.tooling.game_setup import league_setup
+from replay.tooling.game_streams import open_store, read_game
 
 GAMES = 24
 
@@ -25,9 +25,8 @@ def league():
 def play(path, league, workers=1, progress=None):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
     with open_store(path) as store:
-        return run_season(store, league=league.name, teams=league.teams,
-                          charts=default_charts(league.root), schedule=fixtures, seed="t",
-                          workers=workers, progress=progress)
+        return run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                          seed="t", workers=workers, progress=progress)
 
 
 def heads(path) -> dict[str, str]:
@@ -71,7 +70,7 @@ def test_standings_count_every_game_twice(tmp_path, league):
 
 
 def test_goalies_start_about_as_often_as_their_cards_allow(league):
-    from replay.leagues.season import goalie_starts
+    from replay.leagues.runner import goalie_starts
 
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     starts = goalie_starts(league.teams, fixtures)
@@ -100,9 +99,8 @@ def test_two_hundred_league_games_play_to_the_end(tmp_path, league):
     200-game slice of a season ends with GameEnded."""
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "wide", 200)]
     with open_store(tmp_path / "wide.db") as store:
-        run = run_season(store, league=league.name, teams=league.teams,
-                         charts=default_charts(league.root), schedule=fixtures, seed="wide",
-                         workers=2)
+        run = run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                         seed="wide", workers=2)
         assert run.played == 200
         ended = sum(1 for info in store.streams(kind="game")
                     if store.read(info.stream, info.version, info.version)[0].type == "GameEnded")
@@ -113,7 +111,6 @@ def test_two_hundred_league_games_play_to_the_end(tmp_path, league):
 def test_a_killed_season_resumes_to_the_same_database(tmp_path, name):
     """SIGKILL mid-season (no clean-up at all), then the same command again: for the Hockey
     Bones demo league and the DICE Hockey one alike."""
-    from replay.systems import kit_for
 
     league = load_league(name)
     import signal
@@ -144,10 +141,9 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, name):
     assert subprocess.run(argv, capture_output=True, check=False).returncode == 0
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     with open_store(tmp_path / "whole.db") as store:
-        run_season(store, league=league.name, teams=league.teams,
-                   charts=kit_for(league.league.ruleset).default_charts(league.root),
-                   schedule=fixtures, seed="t", divisions=league.divisions,
-                   games=GAMES * 3, ruleset=league.league.ruleset)  # as `rinklog season` does
+        run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                   seed="t", divisions=league.divisions,
+                   games=GAMES * 3)  # as `rinklog season` does
     assert heads(db) == heads(tmp_path / "whole.db")
 
 
@@ -155,7 +151,7 @@ def test_standings_by_division_rank_within_each_division(tmp_path, league, capsy
     import json
 
     from replay.cli import main
-    from replay.leagues.seasons import division_standings
+    from replay.leagues.stored_seasons import division_standings
 
     db = tmp_path / "d.db"
     assert main(["season", "--league", "demo", "--seed", "t", "--games", str(GAMES),
@@ -180,9 +176,8 @@ def test_standings_by_division_rank_within_each_division(tmp_path, league, capsy
 def _grow(path, league, *cuts):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "g")]
     with open_store(path) as store:
-        return [run_season(store, league=league.name, teams=league.teams,
-                           charts=default_charts(league.root), schedule=fixtures, seed="g",
-                           games=cut) for cut in cuts]
+        return [run_season(store, league_setup(league), league=league.name,
+                           schedule=fixtures, seed="g", games=cut) for cut in cuts]
 
 
 def test_a_season_grows_through_the_same_schedule(tmp_path, league):
@@ -226,7 +221,7 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
     the run in one line before it is written; the games before it stay, and a sound
     run plays on from there."""
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season.chain_hashes
 
@@ -238,8 +233,8 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
 
     with open_store(tmp_path / "probe.db") as store:  # game 3's length, from a sound run
         fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
-        run_season(store, league=league.name, teams=league.teams, schedule=fixtures, games=3,
-                   charts=default_charts(league.root), seed="t", audit=False, projections=())
+        run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                   games=3, seed="t", audit=False, projections=())
         LENGTH_OF_GAME_THREE = store.version("demo-t-0003")
         assert store.version("demo-t-0001") != LENGTH_OF_GAME_THREE
         assert store.version("demo-t-0002") != LENGTH_OF_GAME_THREE
@@ -262,9 +257,8 @@ def test_no_audit_stores_the_same_games(tmp_path, league):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", 6)]
     for name, audit in (("audited.db", True), ("unaudited.db", False)):
         with open_store(tmp_path / name) as store:
-            run = run_season(store, league=league.name, teams=league.teams,
-                             charts=default_charts(league.root), schedule=fixtures, seed="t",
-                             audit=audit)
+            run = run_season(store, league_setup(league), league=league.name,
+                             schedule=fixtures, seed="t", audit=audit)
             assert run.audited == (6 if audit else 0)
     assert heads(tmp_path / "audited.db") == heads(tmp_path / "unaudited.db")
 
@@ -274,8 +268,7 @@ def test_a_season_recorded_with_a_cut_schedule_says_why_it_cannot_grow(tmp_path,
 
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "g")]
     with open_store(tmp_path / "old.db") as store:
-        setup = dict(league=league.name, teams=league.teams,
-                     charts=default_charts(league.root), seed="g")
+        setup = dict(setup=league_setup(league), league=league.name, seed="g")
         run_season(store, schedule=fixtures[:2], **setup)  # as rinklog 0.1 recorded --games 2
         with pytest.raises(RinklogError, match="only its first 2 games scheduled"):
             run_season(store, schedule=fixtures, games=4, **setup)
@@ -290,7 +283,7 @@ def test_a_worker_that_dies_stops_the_season_in_one_line(tmp_path, league, monke
     import os
 
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season._play
 
@@ -310,7 +303,7 @@ def test_a_worker_that_dies_stops_the_season_in_one_line(tmp_path, league, monke
 
 def test_a_game_that_fails_in_a_worker_is_named(tmp_path, league, monkeypatch):
     from events.errors import RinklogError
-    from replay.leagues import season
+    from replay.leagues import runner as season
 
     real = season._play
 
@@ -342,7 +335,7 @@ def test_a_goalie_on_a_skater_board_shows_the_games_he_was_in_net(tmp_path, leag
     """A goalie's assists (16.00) and penalty minutes (11.10 X) are on a skater row whose
     gp is 0 (he is never a skater on the ice): the A and PIM boards showed him with 0
     games played. A board shows his games in net."""
-    from replay.leagues.seasons import leaders
+    from replay.leagues.stored_seasons import leaders
 
     play(tmp_path / "s.db", league)
     goalies = {g.id for t in league.teams.values() for g in t.goalies}
@@ -382,6 +375,5 @@ def test_a_second_season_run_writing_the_same_database_is_named(tmp_path, league
 def play_cut(path, league, games):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", GAMES)]
     with open_store(path) as store:
-        return run_season(store, league=league.name, teams=league.teams,
-                          charts=default_charts(league.root), schedule=fixtures, seed="t",
-                          workers=1, games=games)
+        return run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                          seed="t", workers=1, games=games)

@@ -14,11 +14,11 @@ from replay.cli import main
 from replay.leagues import availability
 from replay.leagues.league import load_league
 from replay.leagues.naming import season_game_id
+from replay.leagues.runner import run_season, table_game
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, table_game
-from replay.systems import kit_for
 from replay.tooling.audit import audit_all
-from replay.tooling.games import open_store
+from replay.tooling.game_setup import league_setup
+from replay.tooling.game_streams import open_store
 
 GAMES = 40  # ten games a team in the eight-team DICE Hockey demo league
 SEASON = "dicedemo-t"
@@ -32,10 +32,9 @@ def league():
 def play(path, league, workers=1, games=GAMES, audit=True):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     with open_store(path) as store:
-        return run_season(store, league=league.name, teams=league.teams,
-                          charts=kit_for("dicehockey").default_charts(league.root),
-                          schedule=fixtures, seed="t", workers=workers, games=games,
-                          ruleset="dicehockey", divisions=league.divisions, audit=audit)
+        return run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                          seed="t", workers=workers, games=games, divisions=league.divisions,
+                          audit=audit)
 
 
 def heads(path) -> dict[str, str]:

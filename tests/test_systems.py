@@ -15,13 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 # Tooling that works on any system's streams: it asks the registry, never a system package.
 SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
                 "replay/tooling/session.py", "replay/tooling/transfer.py",
-                "replay/tooling/games.py", "replay/tooling/explain.py",
+                "replay/tooling/game_streams.py", "replay/tooling/explain.py",
+                "replay/tooling/game_setup.py", "replay/tooling/registry.py",
+                "replay/cli/core.py", "replay/cli/cards.py",
                 "replay/cli/app.py", "replay/cli/common.py", "replay/cli/tooling.py",
                 "replay/cli/projections.py", "replay/cli/season.py",
                 "replay/systems/__init__.py", "replay/systems/kit.py",
                 "replay/data/validate.py", "replay/data/reading.py",
-                "replay/leagues/league.py", "replay/leagues/season.py",
-                "replay/leagues/seasons.py", "replay/leagues/calibrate.py",
+                "replay/leagues/league.py", "replay/leagues/runner.py",
+                "replay/leagues/stored_seasons.py", "replay/leagues/calibrate.py",
                 "replay/leagues/schedule.py", "replay/leagues/ledger.py",
                 "replay/tooling/audit_season.py", "replay/cli/reports.py",
                 *[f"replay/reports/{name}.py" for name in (

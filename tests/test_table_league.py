@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 from engine.systems import system_of
 from events.common import GameEnded
 from replay.cli import app, main
-from replay.leagues.season import season_game_id, table_game
-from replay.leagues.seasons import load_season, standings
+from replay.leagues.runner import season_game_id, table_game
+from replay.leagues.stored_seasons import load_season, standings
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_all
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.session import continue_game, resume_point, store_committer
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 import toy_system as toy
+from setups import simulate
 from forge import replace_stream
 
 from engine import systems
@@ -19,7 +20,6 @@ from projections import systems as read_model_registry
 from projections.store import rebuild
 from replay import systems as kits
 from replay.tooling.audit import audit_game
-from replay.tooling.games import simulate
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(systems.SYSTEMS, toy.NAME, toy.SYSTEM)
     monkeypatch.setitem(catalogue.SYSTEM_EVENTS, toy.NAME, toy.ToyEvent)
     monkeypatch.setitem(catalogue.STREAM_EVENTS, toy.NAME, toy.ToyEvent)
-    monkeypatch.setitem(read_model_registry.READ_MODELS, toy.NAME, toy.READ_MODELS)
+    monkeypatch.setitem(read_model_registry.SYSTEMS, toy.NAME, toy.PROJECTIONS)
     monkeypatch.setitem(kits.KITS, toy.NAME, toy.KIT)
     yield
 

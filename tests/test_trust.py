@@ -19,6 +19,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from forge import audit_forged, chained, delete_stream, rebuild_read_models, replace_stream
+from setups import setup_for, simulate
 
 from engine.bones.coach import CoachPolicy, DefaultCoach
 from engine.bones.dice import derive_roll
@@ -33,15 +34,14 @@ from projections.index import stream_index
 from replay.cli import main
 from replay.leagues.ledger import coach_habits, recorded_games
 from replay.leagues.naming import game_seed
-from replay.leagues.season import table_game
+from replay.leagues.runner import table_game
 from replay.tooling.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
-from replay.tooling.games import (
+from replay.tooling.game_streams import (
     create_game,
     load_inputs,
     open_store,
     play_game,
     read_game,
-    simulate,
 )
 from replay.tooling.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
 from replay.tooling.session import branch_game, continue_game, new_live_game, resume_point, store_committer
@@ -78,7 +78,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
         simulate(store, "WPG", "SAS", seed="trust")
         branch_game(store, GAME, 600, seed="what-if", game_id=f"{GAME}-b1")
         branch_game(store, GAME, 300, game_id=f"{GAME}-same")
-        gid = new_live_game(store, "HFX", "QUE")
+        gid = new_live_game(store, setup_for("HFX", "QUE"))
         folded = resume_point(store, gid)
         try:
             continue_game(folded, _Half(200), DefaultCoach(), store_committer(store, gid))
@@ -268,7 +268,7 @@ def test_a_season_game_played_with_another_seed_is_caught(base: Path, tmp_path: 
         created = read_game(store, game)[0]
         assert isinstance(created, GameCreated)
         home, away, charts = load_inputs(store, created)
-        other = play_game(home, away, charts, game_id=game, seed="rigged",
+        other = play_game(setup_for(home, away, charts), home, away, game_id=game, seed="rigged",
                           dice=SeededDice("rigged", game, derive_roll), season=created.season,
                           number=created.number,
                           goalies=(created.home_goalie, created.away_goalie))
@@ -694,7 +694,7 @@ def test_rows_of_a_live_game_folded_before_it_went_on_audit_clean(base: Path,
                                                                      tmp_path: Path) -> None:
     path = _copy(base, tmp_path)
     with open_store(path) as store:
-        gid = new_live_game(store, "WPG", "SAS")
+        gid = new_live_game(store, setup_for("WPG", "SAS"))
         try:
             continue_game(resume_point(store, gid), _Half(100), DefaultCoach(),
                           store_committer(store, gid))
@@ -837,7 +837,8 @@ def _played(store, honest: GameCreated, *, live: bool, dice, seed: str | None,
             notes: list, coach=None, game_id: str = "", number: int = 0) -> list:
     """A game of the season's teams and cards played again, as a forger would play it."""
     home, away, charts = load_inputs(store, honest)
-    game = create_game(home, away, charts, game_id=game_id or honest.game_id, seed=seed,
+    game = create_game(setup_for(home, away, charts), home, away,
+                       game_id=game_id or honest.game_id, seed=seed,
                        goalies=(honest.home_goalie, honest.away_goalie),
                        season=honest.season, number=number or honest.number, live=live)
     system = system_of(game.created.ruleset)
@@ -953,7 +954,8 @@ def test_a_game_moved_into_a_forged_season_stream_is_named(ledger_db: Path,
         cards = {tid: msgspec.json.decode(store.get_blob(digest), type=bones.team_type)
                  for tid, digest in created.team_hashes.items()}
     # the game as it was played at the table (the teams of game 4, the season's cards)
-    game = create_game(cards[away], cards[home], charts, game_id=moved_id, season=SEASON,
+    game = create_game(setup_for(cards[away], cards[home], charts), cards[away], cards[home],
+                       game_id=moved_id, season=SEASON,
                        number=4, live=True)
     moved = [game.created, SeasonGameOpened(season=SEASON, opening=opening)]
     state = bones.initial_state(game.created, cards[away], cards[home], charts)
@@ -1039,7 +1041,7 @@ def test_a_standalone_game_records_its_coach_habits(base: Path, tmp_path: Path) 
     path = _copy(base, tmp_path)
     with open_store(path) as store:
         simulate(store, "HFX", "QUE", seed="habits", game_id="habits",
-                 coach=DefaultCoach(_OTHER_HABITS, _OTHER_HABITS))
+                 coach=(_OTHER_HABITS, _OTHER_HABITS))
         events = read_game(store, "habits")
         assert isinstance(events[1], GameCoachSet) and events[1].home["pull_goalie_at"] == 20
         assert audit_game(store, "habits").ok

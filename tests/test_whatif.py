@@ -8,12 +8,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from setups import simulate
 from typer.testing import CliRunner
 
 from events.common import BranchStarted, GameEnded
 from replay.cli import app, main
 from replay.tooling.audit import audit_game
-from replay.tooling.games import open_store, read_game, simulate
+from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.transfer import diff_games
 
 GAMES = {"bones": ("HFX", "QUE"), "dicehockey": ("ALD", "BRK")}

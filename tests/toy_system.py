@@ -30,11 +30,12 @@ from events.common import (
     SeasonGameOpened,
 )
 from events.errors import RollError, UnknownTeam
-from projections.penalties import PenaltyReport, build_penalties
-from projections.scoresheet import GoalLine, PowerPlay, Scoresheet, TeamLine
-from projections.stats import GameStats, build_stats
-from projections.systems import ReadModels
-from projections.toi import Toi, build_toi
+from projections.models.penalties import PenaltyReport
+from projections.models.scoresheet import GoalLine, PowerPlay, Scoresheet, TeamLine
+from projections.models.stats import GameStats
+from projections.models.times import GameTime, Unit
+from projections.models.toi import Toi
+from projections.registration import ReadModels, SystemProjections
 from replay.systems.kit import Kit
 
 NAME = "toy"
@@ -200,7 +201,7 @@ def build_scoresheet(events: Sequence[Any]) -> Scoresheet:
     return Scoresheet(
         game_id=created.game_id, decided=ended[0].decided if ended else None,
         home=line("home"), away=line("away"),
-        goals=[GoalLine(period=g.period, time=0, team=(created.home if g.side == "home"
+        goals=[GoalLine.timed(GameTime(0, PERIODS_UNIT), period=g.period, team=(created.home if g.side == "home"
                                                         else created.away).team_id,
                         scorer="", scorer_name="", assists=[], assist_names=[],
                         strength="EV", gwg=False) for g in goals],
@@ -208,20 +209,31 @@ def build_scoresheet(events: Sequence[Any]) -> Scoresheet:
 
 
 def build_toy_toi(events: Sequence[Any]) -> Toi:
-    return build_toi(events)
+    """Nobody changes lines in coinflip hockey: no shifts to count."""
+    return Toi(game_id=events[0].game_id, players=[], shifts=[])
 
 
 def build_toy_penalties(events: Sequence[Any], at: int | None = None) -> PenaltyReport:
-    return build_penalties(events, at)
+    """Coinflip hockey has no penalties."""
+    return PenaltyReport(game_id=events[0].game_id, at=at, period=0, sequence=0,
+                         penalties=[], box=[], running=[], strength={}, sequences=[])
 
 
 def build_toy_stats(events: Sequence[Any], scoresheet: Scoresheet | None = None) -> GameStats:
-    return build_stats(events, scoresheet)
+    """No player stats: a goal is the coin's, not a player's."""
+    stats = GameStats()
+    stats.games.append(events[0].game_id)
+    return stats
 
 
-READ_MODELS = ReadModels(scoresheet=build_scoresheet, toi=build_toy_toi,
-                         penalties=build_toy_penalties, stats=build_toy_stats,
-                         show_time=str)
+PERIODS_UNIT = Unit(name="periods", show=str, json=int)
+"""A toy game's time: the period of a flip (each flip is the whole period)."""
+
+PROJECTIONS = SystemProjections(
+    name=NAME, events=ToyEvent,
+    read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toy_toi,
+                           penalties=build_toy_penalties, stats=build_toy_stats,
+                           unit=PERIODS_UNIT))
 
 # --- replay/systems/toy/ ---------------------------------------------------------------
 
@@ -244,7 +256,7 @@ def _unused(*args: Any) -> Any:
 KIT = Kit(
     system=NAME, find_team=find_team, list_teams=lambda root: list(TEAMS.values()),
     load_team=_unused, default_charts=lambda root: Charts(),
-    game_charts=lambda charts, options: charts, game_options=lambda names: {},
+    game_charts=lambda charts, *options: charts, game_options=lambda names: {},
     leagues_dir=Path("."), check_league_options=_unused, draft_rules=lambda ruleset: None,
     goalie_shares=_unused, calibration_figures=_unused, default_coach_setup=None,
     coach_setup_file=_unused, season_coach=lambda setup: Coach(), prompt_coach=_unused,

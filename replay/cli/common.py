@@ -15,7 +15,6 @@ from engine.systems import SYSTEMS
 from events.catalogue import open_store
 from events.errors import RinklogError
 from events.store import EventStore
-from replay.systems import kit_for
 
 RULESETS = {name: rules for system in SYSTEMS.values() for name, rules in system.rulesets.items()}
 """Every ruleset of every registered game system, by name (each has a ``title``, a
@@ -33,7 +32,7 @@ class CliError(RinklogError):
 def _db_path(value: str) -> str:
     if not value.strip():
         raise CliError("--db: empty path (SQLite would write to a throwaway "
-                              "database); give a file, e.g. --db rinklog.db")
+                       "database); give a file, e.g. --db rinklog.db")
     return value
 
 
@@ -48,25 +47,25 @@ OptionalRuleOption = Annotated[list[str] | None, typer.Option(
     f"{', '.join(OPTIONAL_RULES)} (recorded in the game's first event)")]
 
 
-def game_options(names: list[str] | None, ruleset: str) -> dict[str, Any]:
-    """The optional rules named by --optional-rule, checked against the ruleset, as the
-    keyword arguments that record them in a new game (the system's kit says how)."""
+def optional_rules(names: list[str] | None, ruleset: str) -> tuple[str, ...]:
+    """The optional rules named by --optional-rule, checked against the ruleset (a game
+    setup records them as the system's kit says)."""
     names = [n.replace("-", "_") for n in names or []]
     rules = RULESETS.get(ruleset)
     if rules is None:
-        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+        raise CliError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
     unknown = [n for n in names if n not in OPTIONAL_RULES]
     if unknown:
-        raise RinklogError(f"--optional-rule: unknown {', '.join(unknown)} "
-                           f"(known: {', '.join(OPTIONAL_RULES)})")
+        raise CliError(f"--optional-rule: unknown {', '.join(unknown)} "
+                       f"(known: {', '.join(OPTIONAL_RULES)})")
     wrong = [n for n in names if n not in rules.option_names]
     if wrong:
         owners = [name for name, other in RULESETS.items()
                   if set(wrong) <= set(other.option_names)]
-        raise RinklogError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
-                           + (f" (an optional rule of --ruleset {', '.join(owners)})"
-                              if owners else ""))
-    return kit_for(ruleset).game_options(tuple(sorted(set(names))))
+        raise CliError(f"--optional-rule: {ruleset} has no {', '.join(wrong)}"
+                       + (f" (an optional rule of --ruleset {', '.join(owners)})"
+                          if owners else ""))
+    return tuple(sorted(set(names)))
 
 
 def out(text: str = "") -> None:

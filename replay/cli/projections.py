@@ -1,6 +1,7 @@
 """CLI commands over the projections: ``toi``, ``penalties``, ``stats``, ``projections``.
 
-``register(app)`` adds them to the main ``rinklog`` app (replay/cli.py). Errors are
+Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in) and the
+``projections`` sub-app :data:`projections_app`. Errors are
 :class:`RinklogError` subclasses, printed on one line by ``replay.cli.main``.
 """
 
@@ -19,7 +20,10 @@ from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_forma
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
-from replay.tooling.games import read_game
+from replay.tooling.game_streams import read_game
+
+app = typer.Typer(rich_markup_mode=None)
+"""The projection commands; the root app takes them in (``add_typer`` without a name)."""
 
 EventsOption = Annotated[bool, typer.Option(
     "--events", help="also keep every game event as JSON in rm_events, for SQL tools and "
@@ -33,13 +37,12 @@ def _chosen(events: bool) -> tuple[str, ...]:
 GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)")]
 
 
-
-
 def _per(n: int | None) -> str:
     # 1, 2, 3, OT, then a playoff game's 2OT, 3OT... (DICE Hockey 13, ruling R-6.00c)
     return "-" if n is None else str(n) if n <= 3 else "OT" if n == 4 else f"{n - 3}OT"
 
 
+@app.command()
 def toi(game: GameArg, db: DbOption = "rinklog.db",
         as_json: Annotated[bool, typer.Option("--json", help="players and shifts as JSON")
                            ] = False, as_csv: CsvOption = False) -> None:
@@ -72,6 +75,7 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     typer.echo("\n".join(lines))
 
 
+@app.command()
 def penalties(game: GameArg, db: DbOption = "rinklog.db",
               at: Annotated[int | None, typer.Option(
                   "--at", help="show the state right after event SEQ", metavar="SEQ")] = None,
@@ -128,6 +132,7 @@ IncludeBranches = Annotated[bool, typer.Option(
     "--include-branches", help="count branches (what-ifs made by rinklog branch) too")]
 
 
+@app.command()
 def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
           all_games: Annotated[bool, typer.Option(
               "--all", help="every game in the database (not branches)")] = False,
@@ -211,11 +216,3 @@ def projections_update(db: DbOption = "rinklog.db", events: EventsOption = False
     with _store(db) as store:
         count = rm.update(store, projections=_chosen(events))
     typer.echo(f"updated: {count} events folded")
-
-
-def register(app: typer.Typer) -> None:
-    """Add the projection commands to the ``rinklog`` app."""
-    app.command()(toi)
-    app.command()(penalties)
-    app.command()(stats)
-    app.add_typer(projections_app, name="projections")

@@ -1,6 +1,7 @@
 """``rinklog report``: a game's printable page, its shift chart, or a season's site.
 
-``register(app)`` adds it to the main ``rinklog`` app. Thin: it opens the store read-only
+``rinklog serve``: Datasette over the database. Module-level commands of :data:`app`,
+which the root (replay/cli/app.py) takes in. Thin: it opens the store read-only
 (``read_store``: a report never writes to the database) and makes one library call
 (replay/reports/pages.py).
 """
@@ -16,7 +17,11 @@ from replay.cli.common import CliError, DbOption, out, progress_bar, read_store
 from replay.datasette import serve
 from replay.reports import write_game_report, write_season_report
 
+app = typer.Typer(rich_markup_mode=None)
+"""The report commands; the root app takes them in (``add_typer`` without a name)."""
 
+
+@app.command("report")
 def report(
     game: Annotated[str | None, typer.Argument(help="game id (see rinklog games --ids)")] = None,
     season: Annotated[str | None, typer.Option(
@@ -67,11 +72,7 @@ def report(
             out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")
 
 
-def register(app: typer.Typer) -> None:
-    app.command("report")(report)
-    app.command("serve")(serve_cmd)
-
-
+@app.command("serve")
 def serve_cmd(
     db: DbOption = "rinklog.db",
     host: Annotated[str, typer.Option("--host", help="the address to listen on")] = "127.0.0.1",

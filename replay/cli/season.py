@@ -1,7 +1,8 @@
 """CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``,
 ``league check``.
 
-``register(app)`` adds them to the main ``rinklog`` app (replay/cli.py). Errors are
+Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in) and the
+``league`` sub-app :data:`league_app`. Errors are
 :class:`RinklogError` subclasses, printed on one line by ``replay.cli.main``.
 """
 
@@ -13,7 +14,6 @@ from typing import Annotated
 
 import typer
 
-from events.errors import RinklogError
 from replay.cli.common import (
     RULESETS,
     CliError,
@@ -26,13 +26,17 @@ from replay.cli.common import (
 )
 from replay.leagues.calibrate import calibrate as run_calibration
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season
-from replay.leagues.seasons import division_standings, load_season
-from replay.leagues.seasons import leaders as season_leaders
-from replay.leagues.seasons import standings as season_standings
+from replay.leagues.stored_seasons import division_standings, load_season
+from replay.leagues.stored_seasons import leaders as season_leaders
+from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for
-from replay.tooling.games import open_store
+from replay.tooling.game_setup import league_setup
+from replay.tooling.game_streams import open_store
+
+app = typer.Typer(rich_markup_mode=None)
+"""The season commands; the root app takes them in (``add_typer`` without a name)."""
 
 SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="season id (default: the newest season in the database)")]
@@ -44,33 +48,7 @@ LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
 
 
-
-
-def calibrate(
-    league: LeagueOption = "demo",
-    games: Annotated[int, typer.Option("--games", help="games of the schedule to play")] = 400,
-    seed: Annotated[str, typer.Option("--seed", help="schedule and dice seed")] = "1",
-    as_json: Annotated[bool, typer.Option("--json", help="the table as JSON")] = False,
-    ruleset: Annotated[str | None, typer.Option(
-        "--ruleset", help="play under this ruleset (bones, faceoff2008) instead of the "
-        "league's")] = None,
-) -> None:
-    """Simulate N games of a league and compare per team-game averages with the NHL's.
-
-    Nothing is written to a database. Example: rinklog calibrate --league demo --games 400
-    (--ruleset faceoff2008 plays them under FaceOff Hockey 2008)
-    """
-    if games < 1:
-        raise CliError(f"--games must be at least 1, got {games}")
-    if ruleset is not None and ruleset not in RULESETS:
-        raise RinklogError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
-    table = run_calibration(league, games, seed, ruleset=ruleset)
-    if as_json:
-        typer.echo(json.dumps(table.to_json(), indent=2, ensure_ascii=False))
-    else:
-        typer.echo(table.render())
-
-
+@app.command()
 def season(
     league: LeagueOption = "demo",
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
@@ -107,6 +85,7 @@ def season(
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
     with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
+        setup = league_setup(loaded, coach_file=coach)  # built once: every game plays it
         task = bar.add_task("games", total=total, rate="-")
         started = {"at": None, "from": 0}
 
@@ -120,16 +99,9 @@ def season(
             bar.update(task, completed=done, rate=f"{rate:.1f}")
 
         try:
-            run = run_season(store, league=loaded.name, teams=loaded.teams,
-                             charts=_charts(loaded), schedule=fixtures, seed=seed,
-                             workers=workers, progress=tick,
-                             coach=kit_for(loaded.league.ruleset).coach_setup_file(coach)
-                             if coach else None,
-                             overtime_skaters=loaded.league.overtime_skaters,
-                             late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                             divisions=loaded.divisions, games=games,
-                             ruleset=loaded.league.ruleset, faceoff=loaded.league.faceoff,
-                             options=loaded.league.options, audit=audit)
+            run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
+                             workers=workers, progress=tick, divisions=loaded.divisions,
+                             games=games, audit=audit)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
@@ -150,10 +122,7 @@ def season(
                    "read models and standings current")
 
 
-def _charts(loaded):
-    return kit_for(loaded.league.ruleset).default_charts(loaded.root)
-
-
+@app.command()
 def standings(
     season_id: SeasonOption = None,
     by: Annotated[str, typer.Option(
@@ -199,6 +168,7 @@ def standings(
                        f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
 
 
+@app.command()
 def leaders(
     season_id: SeasonOption = None,
     top: Annotated[int, typer.Option("--top", help="how many per board")] = 10,
@@ -232,6 +202,32 @@ def leaders(
         for i, row in enumerate(rows, start=1):
             typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
                        f"{show(row['value'])}")
+
+
+@app.command()
+def calibrate(
+    league: LeagueOption = "demo",
+    games: Annotated[int, typer.Option("--games", help="games of the schedule to play")] = 400,
+    seed: Annotated[str, typer.Option("--seed", help="schedule and dice seed")] = "1",
+    as_json: Annotated[bool, typer.Option("--json", help="the table as JSON")] = False,
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", help="play under this ruleset (bones, faceoff2008) instead of the "
+        "league's")] = None,
+) -> None:
+    """Simulate N games of a league and compare per team-game averages with the NHL's.
+
+    Nothing is written to a database. Example: rinklog calibrate --league demo --games 400
+    (--ruleset faceoff2008 plays them under FaceOff Hockey 2008)
+    """
+    if games < 1:
+        raise CliError(f"--games must be at least 1, got {games}")
+    if ruleset is not None and ruleset not in RULESETS:
+        raise CliError(f"--ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+    table = run_calibration(league, games, seed, ruleset=ruleset)
+    if as_json:
+        typer.echo(json.dumps(table.to_json(), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(table.render())
 
 
 league_app = typer.Typer(
@@ -282,11 +278,3 @@ def league_check(
                    f"is {state} in its league.toml")
     if broken:
         raise typer.Exit(1)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(league_app, name="league")
-    app.command("season")(season)
-    app.command("standings")(standings)
-    app.command("leaders")(leaders)
-    app.command("calibrate")(calibrate)

@@ -1,8 +1,10 @@
 """Replay tooling commands: audit, branch, diff, export, import, explain, play.
 
-``register(app)`` adds them to the ``rinklog`` app (replay/cli.py). Each is a thin shell
-over a library call in replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
-replay/tooling/explain.py; errors a user can cause are RinklogErrors (one line, exit 1).
+Each is a module-level command of :data:`app`, which the root (replay/cli/app.py) adds
+with the other modules' commands. Each is a thin shell over a library call in
+replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
+replay/tooling/explain.py; errors a user can cause are RinklogErrors (a wrong option: a
+CliError), one line and exit 1.
 """
 
 from __future__ import annotations
@@ -17,18 +19,23 @@ import typer
 
 from engine.systems import system_of
 from events.base import Event, tag_of
-from events.errors import RinklogError
-from replay.cli.common import DbOption, OptionalRuleOption, RulesetOption, game_options
+from replay.cli.common import (
+    CliError,
+    DbOption,
+    OptionalRuleOption,
+    RulesetOption,
+    optional_rules,
+)
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
-from replay.leagues.league import load_league
-from replay.leagues.season import table_game
+from replay.leagues.runner import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
 from replay.tooling.explain import describe, explain_play
 from replay.tooling.explain import explain as explain_seq
-from replay.tooling.games import open_store, season_kinds
+from replay.tooling.game_setup import game_setup
+from replay.tooling.game_streams import open_store, season_kinds
 from replay.tooling.receipts import (
     encode_receipt,
     entry_for,
@@ -41,6 +48,7 @@ from replay.tooling.receipts import (
     verify_signature,
 )
 from replay.tooling.refold import SeasonRerun, rerun, rerun_season
+from replay.tooling.registry import DEFAULT_RULESET
 from replay.tooling.season_receipts import (
     audit_season_receipt,
     is_season_receipt,
@@ -63,6 +71,9 @@ from replay.tooling.transfer import (
     verify_export,
     write_export,
 )
+
+app = typer.Typer(rich_markup_mode=None)
+"""The replay tooling commands; the root app takes them in (``add_typer`` without a name)."""
 
 
 def _event_line(event: Any) -> str:
@@ -102,9 +113,9 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
                   db: str, as_json: bool, workers: int) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
     if games:
-        raise RinklogError(f"{receipt} is a season's receipt: give --all or no game ids")
+        raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
     if workers < 1:
-        raise RinklogError(f"--workers must be at least 1, got {workers}")
+        raise CliError(f"--workers must be at least 1, got {workers}")
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
@@ -139,6 +150,7 @@ def ask_at_table(text: str) -> str:
     return answer
 
 
+@app.command()
 def replay(game: Annotated[str, typer.Argument(help="game id")],
            db: DbOption = "rinklog.db",
            as_json: Annotated[bool, typer.Option("--json", help="the result as JSON")] = False,
@@ -194,409 +206,409 @@ def _replay_season(result: SeasonRerun, as_json: bool) -> None:
         raise typer.Exit(1)
 
 
-def register(app: typer.Typer) -> None:
-    app.command("replay")(replay)
-    """Add the replay tooling commands to ``app``."""
 
-    @app.command()
-    def audit(
-        game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
-        all_games: Annotated[bool, typer.Option(
-            "--all", help="audit every stream and blob in the database")] = False,
-        receipt: Annotated[Path | None, typer.Option(
-            "--receipt", help="hold the games to this receipt (its games, if none named)")
-        ] = None,
-        public_key: Annotated[str | None, typer.Option(
-            "--public-key", help="the league's public key (hex or file): the receipt must "
-            "be signed by it")] = None,
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
-        workers: Annotated[int, typer.Option(
-            "--workers", help="with --all: processes auditing a big database's streams")] = 2,
-    ) -> None:
-        """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
-        choice, the stream index and stored read models; with --receipt, that each game is
-        the one the receipt names.
+@app.command()
+def audit(
+    game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
+    all_games: Annotated[bool, typer.Option(
+        "--all", help="audit every stream and blob in the database")] = False,
+    receipt: Annotated[Path | None, typer.Option(
+        "--receipt", help="hold the games to this receipt (its games, if none named)")
+    ] = None,
+    public_key: Annotated[str | None, typer.Option(
+        "--public-key", help="the league's public key (hex or file): the receipt must "
+        "be signed by it")] = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
+    workers: Annotated[int, typer.Option(
+        "--workers", help="with --all: processes auditing a big database's streams")] = 2,
+) -> None:
+    """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
+    choice, the stream index and stored read models; with --receipt, that each game is
+    the one the receipt names.
 
-        Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
-        what was expected, what was recorded and the rule.
+    Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
+    what was expected, what was recorded and the rule.
 
-        Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
-        """
-        if receipt is not None and is_season_receipt(receipt):  # a season's receipt
-            _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers)
-            return
-        kept = load_receipt(receipt) if receipt is not None else None
-        pinned = load_verify_key(public_key) if public_key is not None else None
-        if pinned is not None and kept is None:
-            raise RinklogError("--public-key verifies a --receipt: give one")
-        if all_games and game:
-            raise RinklogError("give game ids or --all (not both)")
-        if not all_games and not game and kept is None:
-            raise RinklogError("give game ids, --all or --receipt FILE")
-        signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
-        if workers < 1:
-            raise RinklogError(f"--workers must be at least 1, got {workers}")
-        with _read_store(db) as store:
-            if all_games:
-                reports = audit_all(store, workers=workers)
-            else:
-                ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
-                reports = [audit_game(store, g) for g in ids]
-        if kept is not None:
-            reports = [held_to(kept, r, str(receipt)) for r in reports]
-        if as_json:
-            _dump([r.to_json() for r in reports])
+    Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
+    """
+    if receipt is not None and is_season_receipt(receipt):  # a season's receipt
+        _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers)
+        return
+    kept = load_receipt(receipt) if receipt is not None else None
+    pinned = load_verify_key(public_key) if public_key is not None else None
+    if pinned is not None and kept is None:
+        raise CliError("--public-key verifies a --receipt: give one")
+    if all_games and game:
+        raise CliError("give game ids or --all (not both)")
+    if not all_games and not game and kept is None:
+        raise CliError("give game ids, --all or --receipt FILE")
+    signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
+    if workers < 1:
+        raise CliError(f"--workers must be at least 1, got {workers}")
+    with _read_store(db) as store:
+        if all_games:
+            reports = audit_all(store, workers=workers)
         else:
-            for r in reports:
-                _out(_audit_text(r))
-            if not reports:
-                _out(f"{db}: no games, seasons or blobs in the database: nothing to audit")
-            if signer is not None:
-                _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
-                     + (" (the league key)" if pinned is not None else " (key not pinned: "
-                        "give --public-key to require the league's)"))
-        if any(not r.ok for r in reports):
-            raise typer.Exit(1)
+            ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
+            reports = [audit_game(store, g) for g in ids]
+    if kept is not None:
+        reports = [held_to(kept, r, str(receipt)) for r in reports]
+    if as_json:
+        _dump([r.to_json() for r in reports])
+    else:
+        for r in reports:
+            _out(_audit_text(r))
+        if not reports:
+            _out(f"{db}: no games, seasons or blobs in the database: nothing to audit")
+        if signer is not None:
+            _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
+                 + (" (the league key)" if pinned is not None else " (key not pinned: "
+                    "give --public-key to require the league's)"))
+    if any(not r.ok for r in reports):
+        raise typer.Exit(1)
 
-    @app.command()
-    def receipt(
-        game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
-        all_games: Annotated[bool, typer.Option("--all", help="every game")] = False,
-        season: Annotated[str | None, typer.Option(
-            "--season", help="one receipt for this whole season: its games as a Merkle tree "
-            "(RFC 6962), its stream's head and standings (docs/trust.md)")] = None,
-        proof: Annotated[str | None, typer.Option(
-            "--proof", help="with --season: this game's inclusion proof in the season")] = None,
-        sign_key: Annotated[Path | None, typer.Option(
-            "--sign-key", "--key", help="the league's secret key file: sign the receipt")
-        ] = None,
-        output: Annotated[Path | None, typer.Option(
-            "-o", "--output", help="write to this file (refused if it exists)")] = None,
-        db: DbOption = "rinklog.db",
-    ) -> None:
-        """Print what a commissioner keeps of games: id, events, head hash, ruleset and
-        result, as JSON; each game is audited first and a failing one gets no receipt.
-        With --season, one receipt for a season (--proof GAME: a game's inclusion proof).
 
-        Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
-        Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
-        """
-        if season is not None and (game or all_games):
-            raise RinklogError("--season takes no game ids or --all (its games are in it)")
-        if proof is not None and season is None:
-            raise RinklogError("--proof GAME goes with --season SEASON")
-        if season is None and bool(game) == all_games:
-            raise RinklogError("give game ids, --all or --season SEASON")
-        if proof is not None and sign_key is not None:
-            raise RinklogError("--proof takes no --key (the receipt it is checked against is "
-                               "signed)")
-        key = load_signing_key(sign_key) if sign_key is not None else None
-        if output is not None and output.exists():
-            raise RinklogError(f"{output} already exists; nothing written")
-        with _read_store(db) as store:
-            if output is not None:
-                store.refuse_as_output(output)
-            if season is not None:
-                made = (season_proof(store, season, proof) if proof is not None
-                        else season_receipt(store, season, key))
-            else:
-                kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
-                ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
-                       if all_games else list(game or []))
-                entries = [entry_for(audit_game(store, g)) for g in ids]
+@app.command()
+def receipt(
+    game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="every game")] = False,
+    season: Annotated[str | None, typer.Option(
+        "--season", help="one receipt for this whole season: its games as a Merkle tree "
+        "(RFC 6962), its stream's head and standings (docs/trust.md)")] = None,
+    proof: Annotated[str | None, typer.Option(
+        "--proof", help="with --season: this game's inclusion proof in the season")] = None,
+    sign_key: Annotated[Path | None, typer.Option(
+        "--sign-key", "--key", help="the league's secret key file: sign the receipt")
+    ] = None,
+    output: Annotated[Path | None, typer.Option(
+        "-o", "--output", help="write to this file (refused if it exists)")] = None,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Print what a commissioner keeps of games: id, events, head hash, ruleset and
+    result, as JSON; each game is audited first and a failing one gets no receipt.
+    With --season, one receipt for a season (--proof GAME: a game's inclusion proof).
+
+    Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
+    Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
+    """
+    if season is not None and (game or all_games):
+        raise CliError("--season takes no game ids or --all (its games are in it)")
+    if proof is not None and season is None:
+        raise CliError("--proof GAME goes with --season SEASON")
+    if season is None and bool(game) == all_games:
+        raise CliError("give game ids, --all or --season SEASON")
+    if proof is not None and sign_key is not None:
+        raise CliError("--proof takes no --key (the receipt it is checked against is "
+                       "signed)")
+    key = load_signing_key(sign_key) if sign_key is not None else None
+    if output is not None and output.exists():
+        raise CliError(f"{output} already exists; nothing written")
+    with _read_store(db) as store:
+        if output is not None:
+            store.refuse_as_output(output)
         if season is not None:
-            data = encode_season(made)
-            entries = made.games if proof is None else []  # type: ignore[union-attr]
+            made = (season_proof(store, season, proof) if proof is not None
+                    else season_receipt(store, season, key))
         else:
-            data = encode_receipt(make_receipt(entries, key))
-        if output is None:
-            typer.echo(data.decode(), nl=False)
+            kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
+            ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
+                   if all_games else list(game or []))
+            entries = [entry_for(audit_game(store, g)) for g in ids]
+    if season is not None:
+        data = encode_season(made)
+        entries = made.games if proof is None else []  # type: ignore[union-attr]
+    else:
+        data = encode_receipt(make_receipt(entries, key))
+    if output is None:
+        typer.echo(data.decode(), nl=False)
+        return
+    try:
+        output.write_bytes(data)
+    except OSError as err:
+        raise CliError(f"{output}: cannot write: {err.strerror or err}") from None
+    _out((f"inclusion proof of {proof} in season {season}" if proof is not None else
+          f"receipt for {len(entries)} games" + (f" of season {season}" if season else ""))
+         + f" written to {output}" + (" (signed)" if key is not None else ""))
+
+
+@app.command("keygen")
+def keygen(
+    output: Annotated[Path, typer.Argument(help="secret key file to create (and FILE.pub)")],
+) -> None:
+    """Create a league signing key: the secret key in FILE (mode 0600, keep it out of
+    any database) and the public key in FILE.pub, to publish.
+
+    Example: rinklog keygen league.key
+    """
+    public = generate_key(output)
+    _out(f"secret key {output}, public key {output}.pub: {public}")
+
+
+@app.command()
+def branch(
+    game: Annotated[str, typer.Argument(help="parent game id")],
+    at: Annotated[int, typer.Option("--at", help="keep the parent's events 1..SEQ")],
+    seed: Annotated[str | None, typer.Option("--seed", help="new seed after the fork")] = None,
+    rolls: Annotated[Path | None, typer.Option(
+        "--rolls", help="file of typed rolls for after the fork")] = None,
+    game_id: Annotated[str | None, typer.Option(
+        "--game-id", help="the branch's id (default PARENT-bN)")] = None,
+    choice: Annotated[str | None, typer.Option(
+        "--choice", help="replace the coach decision right after --at: what you would "
+        "type at play's coach prompt there ('; ' between answers), e.g. 'home C=ID', "
+        "'away G=ID' (Hockey Bones), 'pull home', 'lines away 2 1' (DICE Hockey)")
+    ] = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Branch a game at an event and play on to the end with the default coach.
+
+    With no --seed/--rolls the parent's dice continue, so the branch repeats it.
+    With --choice, the coach decision after --at is yours (checked by the rules,
+    recorded, audited): what if the coach had pulled the goalie there?
+
+    Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
+    Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
+    """
+    lines = None
+    if rolls is not None:
+        try:
+            lines = rolls.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise CliError(f"{rolls}: cannot read rolls: {err}") from None
+    with _read_store(db) as store:
+        result = branch_game(store, game, at, seed=seed, rolls=lines,
+                             rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
+                             choice=choice)
+    if as_json:
+        _dump({"game_id": result.game_id, "parent": result.parent,
+               "parent_seq": result.parent_seq, "events": result.events,
+               "head_hash": result.head_hash, "decided": result.decided,
+               "score": {"home": result.home_goals, "away": result.away_goals},
+               "reseed": result.reseed,
+               "choices": [_event_json(c, "") for c in result.choices]})
+    else:
+        _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
+             f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
+             f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
+             f"head {result.head_hash[:8]}…")
+        for chosen in result.choices:  # --choice: what the coach did instead
+            _out(f"  coach: {_event_line(chosen)}")
+
+
+@app.command()
+def diff(
+    game_a: Annotated[str, typer.Argument(help="first game id")],
+    game_b: Annotated[str, typer.Argument(help="second game id")],
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="the difference as JSON")] = False,
+) -> None:
+    """The first event where two games part, with both events (or 'identical'), and
+    how the outcome changed: both finals, the goals lost and the goals added.
+
+    Exit 0 when the games are identical, 1 when they differ (like diff(1)).
+
+    Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
+    """
+    with _read_store(db) as store:
+        d = diff_games(store, game_a, game_b)
+        outcome = outcome_diff(store, game_a, game_b) if d.seq is not None else None
+    if as_json:
+        _dump({"a": game_a, "b": game_b, "identical": d.seq is None, "seq": d.seq,
+               "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type),
+               "outcome": outcome.to_json() if outcome is not None else None})
+    elif d.seq is None:
+        _out("identical")
+    else:
+        _out(f"first difference at seq {d.seq}"
+             + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
+        _out(f"  {game_a}: {_event_line(d.a)}")
+        _out(f"  {game_b}: {_event_line(d.b)}")
+        assert outcome is not None
+        _out(f"outcome: A {game_a}: {outcome.final_a}; B {game_b}: {outcome.final_b}")
+        for title, goals in (("goals lost", outcome.goals_lost),
+                             ("goals added", outcome.goals_added)):
+            _out(f"  {title} ({len(goals)}): "
+                 + ("; ".join(goal_words(g) for g in goals) or "none"))
+    if d.seq is not None:
+        raise typer.Exit(1)
+
+
+@app.command("export")
+def export_cmd(
+    game: Annotated[str, typer.Argument(help="game id")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="file to write")],
+    sign_key: Annotated[Path | None, typer.Option(
+        "--sign-key", help="the league's secret key file: sign the file's receipt")] = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")
+                     ] = False,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Write one audited game to a portable, self-verifying file (events, cards,
+    charts and its receipt, signed with --sign-key).
+
+    Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
+    """
+    key = load_signing_key(sign_key) if sign_key is not None else None
+    with _read_store(db) as store:
+        size = write_export(store, game, output, force=force, key=key)
+    if as_json:
+        _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
+    else:
+        _out(f"exported {game} to {output} ({size} bytes{', signed' if key else ''})")
+
+
+@app.command("import")
+def import_cmd(
+    file: Annotated[Path, typer.Argument(help="an export file")],
+    receipt: Annotated[Path | None, typer.Option(
+        "--receipt", help="the game must match this receipt")] = None,
+    public_key: Annotated[str | None, typer.Option(
+        "--public-key", help="the league's public key (hex or file): the file must be "
+        "signed by it")] = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Verify an export file completely, then add its game (refused if present).
+
+    Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
+    """
+    try:
+        data = file.read_bytes()
+    except OSError as err:
+        raise CliError(f"{file}: cannot read: {err.strerror or err}") from None
+    checks = {"public_key": load_verify_key(public_key) if public_key else None,
+              "receipt": load_receipt(receipt) if receipt else None,
+              "receipt_origin": str(receipt)}
+    verified = verify_export(data, str(file), **checks)  # before the database is opened
+    with open_store(db) as store:
+        import_verified(store, verified)
+    report = verified.report
+    if as_json:
+        _dump({**report.to_json(), "signed_by": verified.signed_by})
+    else:
+        _out(f"imported {report.game_id}: {report.events} events, audit ok, "
+             f"head {report.head_hash[:16]}…"
+             + (f", signed by {verified.signed_by[:16]}…" if verified.signed_by else ""))
+
+
+@app.command()
+def explain(
+    game: Annotated[str, typer.Argument(help="game id")],
+    seq: Annotated[int | None, typer.Argument(help="event seq")] = None,
+    goal: Annotated[int | None, typer.Option(
+        "--goal", help="how the game's Nth goal came about: the play that led to it")
+    ] = None,
+    penalty: Annotated[int | None, typer.Option(
+        "--penalty", help="how the game's Nth penalty came about")] = None,
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="the event and why, as JSON")
+                       ] = False,
+) -> None:
+    """Why an event happened: roll, card cell, modifiers, totals and rule section.
+    With --goal N or --penalty N: how that goal or penalty came about, every roll and
+    rule of the play that led to it, from its face-off or change of possession.
+
+    Example: rinklog explain HFX-QUE-2026 120
+    Example: rinklog explain HFX-QUE-2026 --goal 2
+    """
+    if [seq, goal, penalty].count(None) != 2:
+        raise CliError("give one of: an event SEQ, --goal N or --penalty N")
+    with _read_store(db) as store:
+        if seq is not None:
+            found: Any = explain_seq(store, game, seq)
+        else:
+            kind, number = ("goal", goal) if goal is not None else ("penalty", penalty)
+            found = explain_play(store, game, kind, int(number or 0))
+    if as_json:
+        _dump(found.to_json())
+    else:
+        _out(found.text)
+
+
+@app.command("play")
+def play_cmd(
+    home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
+    away: Annotated[str | None, typer.Option("--away", help="away team id")] = None,
+    resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
+    game_id: Annotated[str | None, typer.Option(
+        "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
+    late_penalty_house_rule: Annotated[bool, typer.Option(
+        "--late-penalty-house-rule", help="a new game with the quick reference's house "
+        "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
+    league: Annotated[str | None, typer.Option(
+        "--league", help="a new game's teams from a league folder or bundled league "
+        "(demo); default: the fixture teams")] = None,
+    ruleset: RulesetOption = DEFAULT_RULESET,
+    optional_rule: OptionalRuleOption = None,
+    season: Annotated[str | None, typer.Option(
+        "--season", help="play a scheduled game of this stored season at the table "
+        "(with --game N): it counts in the season's standings and leaders")] = None,
+    number: Annotated[int | None, typer.Option(
+        "--game", help="the scheduled game's number (with --season)")] = None,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Play at the table: type each roll, answer the coach prompts (q quits, kept).
+
+    Every step is stored as it happens; resume a stopped game with --resume. A league
+    game of a stored season: --season SEASON --game N (a season run then skips it).
+
+    Example: rinklog play --home HFX --away QUE --db league.db
+    """
+    new = bool(home or away or game_id or league or late_penalty_house_rule
+               or ruleset != DEFAULT_RULESET or optional_rule)
+    if (season is None) != (number is None):
+        raise CliError("--season SEASON and --game N go together")
+    if season is not None and (new or resume):
+        # The season's game takes its teams, cards and options from the season.
+        raise CliError("--season/--game take no --home/--away/--game-id/--league/"
+                       "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
+    if resume is None and season is None and (home is None or away is None):
+        raise CliError("give --home TEAM --away TEAM, --season S --game N, "
+                       "or --resume GAME")
+    if resume is not None and new:
+        # A game's options are fixed when it is created (GameCreated).
+        raise CliError("--resume takes no --home/--away/--game-id/--league/"
+                       "--late-penalty-house-rule/--ruleset/--optional-rule")
+    names = optional_rules(optional_rule, ruleset)
+    if (resume or season) and not Path(db).exists():
+        # A game to resume (or a stored season's) is in an existing database: a wrong
+        # --db is refused, not answered with a new empty one.
+        raise CliError(f"{db}: no such database (give the --db the game is in)")
+    with open_store(db) as store:
+        scheduled = table_game(store, season, number) if season and number else None
+        gid = resume or scheduled or new_live_game(store, game_setup(
+            ruleset, str(home), str(away), league=league, optional_rules=names,
+            late_penalty_house_rule=late_penalty_house_rule), game_id=game_id)
+        folded = resume_point(store, gid)
+        words = system_of(folded.created.ruleset).status
+        coach = kit_for(folded.created.ruleset).prompt_coach(
+            Prompter(ask_at_table, _out, words))
+        coach.watch(folded.state)  # each roll's prompt says what it decides
+        if folded.state.finished and not folded.pending:
+            _out(f"game {gid} is already over")
             return
+        _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else
+                              f", game {number} of season {season}" if scheduled else ""))
+        _out(f"  {words(folded.state)}")  # where it stands: period, clock, score, strength
+        state = folded.state
+
+        def show(batch: list[Event]) -> None:
+            for event in batch:
+                line = describe(folded.created, state, event)
+                if line:
+                    _out(line)
+
+        commit = store_committer(store, gid, show)
         try:
-            output.write_bytes(data)
-        except OSError as err:
-            raise RinklogError(f"{output}: cannot write: {err.strerror or err}") from None
-        _out((f"inclusion proof of {proof} in season {season}" if proof is not None else
-              f"receipt for {len(entries)} games" + (f" of season {season}" if season else ""))
-             + f" written to {output}" + (" (signed)" if key is not None else ""))
-
-    @app.command("keygen")
-    def keygen(
-        output: Annotated[Path, typer.Argument(help="secret key file to create (and FILE.pub)")],
-    ) -> None:
-        """Create a league signing key: the secret key in FILE (mode 0600, keep it out of
-        any database) and the public key in FILE.pub, to publish.
-
-        Example: rinklog keygen league.key
-        """
-        public = generate_key(output)
-        _out(f"secret key {output}, public key {output}.pub: {public}")
-
-    @app.command()
-    def branch(
-        game: Annotated[str, typer.Argument(help="parent game id")],
-        at: Annotated[int, typer.Option("--at", help="keep the parent's events 1..SEQ")],
-        seed: Annotated[str | None, typer.Option("--seed", help="new seed after the fork")] = None,
-        rolls: Annotated[Path | None, typer.Option(
-            "--rolls", help="file of typed rolls for after the fork")] = None,
-        game_id: Annotated[str | None, typer.Option(
-            "--game-id", help="the branch's id (default PARENT-bN)")] = None,
-        choice: Annotated[str | None, typer.Option(
-            "--choice", help="replace the coach decision right after --at: what you would "
-            "type at play's coach prompt there ('; ' between answers), e.g. 'home C=ID', "
-            "'away G=ID' (Hockey Bones), 'pull home', 'lines away 2 1' (DICE Hockey)")
-        ] = None,
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    ) -> None:
-        """Branch a game at an event and play on to the end with the default coach.
-
-        With no --seed/--rolls the parent's dice continue, so the branch repeats it.
-        With --choice, the coach decision after --at is yours (checked by the rules,
-        recorded, audited): what if the coach had pulled the goalie there?
-
-        Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
-        Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
-        """
-        lines = None
-        if rolls is not None:
-            try:
-                lines = rolls.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as err:
-                raise RinklogError(f"{rolls}: cannot read rolls: {err}") from None
-        with _read_store(db) as store:
-            result = branch_game(store, game, at, seed=seed, rolls=lines,
-                                 rolls_origin=str(rolls) if rolls else "rolls", game_id=game_id,
-                                 choice=choice)
-        if as_json:
-            _dump({"game_id": result.game_id, "parent": result.parent,
-                   "parent_seq": result.parent_seq, "events": result.events,
-                   "head_hash": result.head_hash, "decided": result.decided,
-                   "score": {"home": result.home_goals, "away": result.away_goals},
-                   "reseed": result.reseed,
-                   "choices": [_event_json(c, "") for c in result.choices]})
-        else:
-            _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
-                 f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
-                 f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
-                 f"head {result.head_hash[:8]}…")
-            for chosen in result.choices:  # --choice: what the coach did instead
-                _out(f"  coach: {_event_line(chosen)}")
-
-    @app.command()
-    def diff(
-        game_a: Annotated[str, typer.Argument(help="first game id")],
-        game_b: Annotated[str, typer.Argument(help="second game id")],
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="the difference as JSON")] = False,
-    ) -> None:
-        """The first event where two games part, with both events (or 'identical'), and
-        how the outcome changed: both finals, the goals lost and the goals added.
-
-        Exit 0 when the games are identical, 1 when they differ (like diff(1)).
-
-        Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
-        """
-        with _read_store(db) as store:
-            d = diff_games(store, game_a, game_b)
-            outcome = outcome_diff(store, game_a, game_b) if d.seq is not None else None
-        if as_json:
-            _dump({"a": game_a, "b": game_b, "identical": d.seq is None, "seq": d.seq,
-                   "event_a": _event_json(d.a, d.a_type), "event_b": _event_json(d.b, d.b_type),
-                   "outcome": outcome.to_json() if outcome is not None else None})
-        elif d.seq is None:
-            _out("identical")
-        else:
-            _out(f"first difference at seq {d.seq}"
-                 + (f" ({game_b}: seq {d.b_seq})" if d.b_seq != d.seq else ""))
-            _out(f"  {game_a}: {_event_line(d.a)}")
-            _out(f"  {game_b}: {_event_line(d.b)}")
-            assert outcome is not None
-            _out(f"outcome: A {game_a}: {outcome.final_a}; B {game_b}: {outcome.final_b}")
-            for title, goals in (("goals lost", outcome.goals_lost),
-                                 ("goals added", outcome.goals_added)):
-                _out(f"  {title} ({len(goals)}): "
-                     + ("; ".join(goal_words(g) for g in goals) or "none"))
-        if d.seq is not None:
-            raise typer.Exit(1)
-
-    @app.command("export")
-    def export_cmd(
-        game: Annotated[str, typer.Argument(help="game id")],
-        output: Annotated[Path, typer.Option("-o", "--output", help="file to write")],
-        sign_key: Annotated[Path | None, typer.Option(
-            "--sign-key", help="the league's secret key file: sign the file's receipt")] = None,
-        force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")
-                         ] = False,
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    ) -> None:
-        """Write one audited game to a portable, self-verifying file (events, cards,
-        charts and its receipt, signed with --sign-key).
-
-        Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
-        """
-        key = load_signing_key(sign_key) if sign_key is not None else None
-        with _read_store(db) as store:
-            size = write_export(store, game, output, force=force, key=key)
-        if as_json:
-            _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
-        else:
-            _out(f"exported {game} to {output} ({size} bytes{', signed' if key else ''})")
-
-    @app.command("import")
-    def import_cmd(
-        file: Annotated[Path, typer.Argument(help="an export file")],
-        receipt: Annotated[Path | None, typer.Option(
-            "--receipt", help="the game must match this receipt")] = None,
-        public_key: Annotated[str | None, typer.Option(
-            "--public-key", help="the league's public key (hex or file): the file must be "
-            "signed by it")] = None,
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    ) -> None:
-        """Verify an export file completely, then add its game (refused if present).
-
-        Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
-        """
-        try:
-            data = file.read_bytes()
-        except OSError as err:
-            raise RinklogError(f"{file}: cannot read: {err.strerror or err}") from None
-        checks = {"public_key": load_verify_key(public_key) if public_key else None,
-                  "receipt": load_receipt(receipt) if receipt else None,
-                  "receipt_origin": str(receipt)}
-        verified = verify_export(data, str(file), **checks)  # before the database is opened
-        with open_store(db) as store:
-            import_verified(store, verified)
-        report = verified.report
-        if as_json:
-            _dump({**report.to_json(), "signed_by": verified.signed_by})
-        else:
-            _out(f"imported {report.game_id}: {report.events} events, audit ok, "
-                 f"head {report.head_hash[:16]}…"
-                 + (f", signed by {verified.signed_by[:16]}…" if verified.signed_by else ""))
-
-    @app.command()
-    def explain(
-        game: Annotated[str, typer.Argument(help="game id")],
-        seq: Annotated[int | None, typer.Argument(help="event seq")] = None,
-        goal: Annotated[int | None, typer.Option(
-            "--goal", help="how the game's Nth goal came about: the play that led to it")
-        ] = None,
-        penalty: Annotated[int | None, typer.Option(
-            "--penalty", help="how the game's Nth penalty came about")] = None,
-        db: DbOption = "rinklog.db",
-        as_json: Annotated[bool, typer.Option("--json", help="the event and why, as JSON")
-                           ] = False,
-    ) -> None:
-        """Why an event happened: roll, card cell, modifiers, totals and rule section.
-        With --goal N or --penalty N: how that goal or penalty came about, every roll and
-        rule of the play that led to it, from its face-off or change of possession.
-
-        Example: rinklog explain HFX-QUE-2026 120
-        Example: rinklog explain HFX-QUE-2026 --goal 2
-        """
-        if [seq, goal, penalty].count(None) != 2:
-            raise RinklogError("give one of: an event SEQ, --goal N or --penalty N")
-        with _read_store(db) as store:
-            if seq is not None:
-                found: Any = explain_seq(store, game, seq)
-            else:
-                kind, number = ("goal", goal) if goal is not None else ("penalty", penalty)
-                found = explain_play(store, game, kind, int(number or 0))
-        if as_json:
-            _dump(found.to_json())
-        else:
-            _out(found.text)
-
-    @app.command("play")
-    def play_cmd(
-        home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
-        away: Annotated[str | None, typer.Option("--away", help="away team id")] = None,
-        resume: Annotated[str | None, typer.Option("--resume", help="continue this game")] = None,
-        game_id: Annotated[str | None, typer.Option(
-            "--game-id", help="id of a new game (default HOME-AWAY-liveN)")] = None,
-        late_penalty_house_rule: Annotated[bool, typer.Option(
-            "--late-penalty-house-rule", help="a new game with the quick reference's house "
-            "rule: late in the third and in overtime an X is a penalty only on red 1")] = False,
-        league: Annotated[str | None, typer.Option(
-            "--league", help="a new game's teams from a league folder or bundled league "
-            "(demo); default: the fixture teams")] = None,
-        ruleset: RulesetOption = "bones",
-        optional_rule: OptionalRuleOption = None,
-        season: Annotated[str | None, typer.Option(
-            "--season", help="play a scheduled game of this stored season at the table "
-            "(with --game N): it counts in the season's standings and leaders")] = None,
-        number: Annotated[int | None, typer.Option(
-            "--game", help="the scheduled game's number (with --season)")] = None,
-        db: DbOption = "rinklog.db",
-    ) -> None:
-        """Play at the table: type each roll, answer the coach prompts (q quits, kept).
-
-        Every step is stored as it happens; resume a stopped game with --resume. A league
-        game of a stored season: --season SEASON --game N (a season run then skips it).
-
-        Example: rinklog play --home HFX --away QUE --db league.db
-        """
-        new = bool(home or away or game_id or league or late_penalty_house_rule
-                   or ruleset != "bones" or optional_rule)
-        if (season is None) != (number is None):
-            raise RinklogError("--season SEASON and --game N go together")
-        if season is not None and (new or resume):
-            # The season's game takes its teams, cards and options from the season.
-            raise RinklogError("--season/--game take no --home/--away/--game-id/--league/"
-                               "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
-        if resume is None and season is None and (home is None or away is None):
-            raise RinklogError("give --home TEAM --away TEAM, --season S --game N, "
-                               "or --resume GAME")
-        if resume is not None and new:
-            # A game's options are fixed when it is created (GameCreated).
-            raise RinklogError("--resume takes no --home/--away/--game-id/--league/"
-                               "--late-penalty-house-rule/--ruleset/--optional-rule")
-        options = game_options(optional_rule, ruleset)
-        if (resume or season) and not Path(db).exists():
-            # A game to resume (or a stored season's) is in an existing database: a wrong
-            # --db is refused, not answered with a new empty one.
-            raise RinklogError(f"{db}: no such database (give the --db the game is in)")
-        with open_store(db) as store:
-            loaded = load_league(league) if league else None
-            scheduled = table_game(store, season, number) if season and number else None
-            gid = resume or scheduled or new_live_game(
-                store, str(home), str(away), game_id=game_id,
-                fixtures=loaded.root if loaded else None,
-                late_penalty_house_rule=late_penalty_house_rule or bool(
-                    loaded and loaded.league.late_penalty_house_rule),
-                overtime_skaters=loaded.league.overtime_skaters if loaded else 5,
-                ruleset=ruleset, **options)
-            folded = resume_point(store, gid)
-            words = system_of(folded.created.ruleset).status
-            coach = kit_for(folded.created.ruleset).prompt_coach(
-                Prompter(ask_at_table, _out, words))
-            coach.watch(folded.state)  # each roll's prompt says what it decides
-            if folded.state.finished and not folded.pending:
-                _out(f"game {gid} is already over")
-                return
-            _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else
-                                  f", game {number} of season {season}" if scheduled else ""))
-            _out(f"  {words(folded.state)}")  # where it stands: period, clock, score, strength
-            state = folded.state
-
-            def show(batch: list[Event]) -> None:
-                for event in batch:
-                    line = describe(folded.created, state, event)
-                    if line:
-                        _out(line)
-
-            commit = store_committer(store, gid, show)
-            try:
-                continue_game(folded, coach, coach, commit)
-            except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
-                _out("")
-                _out(f"stopped: {store.version(gid)} events of {gid} kept; "
-                     f"resume with: rinklog play --resume {shlex.quote(gid)} "
-                     f"--db {shlex.quote(str(db))}")
-                return
-            _out(f"game over: {gid}  {store.version(gid)} events  "
-                 f"head {store.head_hash(gid)[:8]}…")
+            continue_game(folded, coach, coach, commit)
+        except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
+            _out("")
+            _out(f"stopped: {store.version(gid)} events of {gid} kept; "
+                 f"resume with: rinklog play --resume {shlex.quote(gid)} "
+                 f"--db {shlex.quote(str(db))}")
+            return
+        _out(f"game over: {gid}  {store.version(gid)} events  "
+             f"head {store.head_hash(gid)[:8]}…")

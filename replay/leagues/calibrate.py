@@ -44,14 +44,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.systems import system_of
-from events.bones import FaceoffOptions
 from projections.systems import read_models
 from replay.leagues.league import LoadedLeague, load_league
+from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, season_game_id
-from replay.systems import kit_for, kit_for_system
-from replay.tooling.games import open_store, read_game
+from replay.systems import kit_for_system
+from replay.tooling.game_setup import league_setup
+from replay.tooling.game_streams import open_store, read_game
 
 __all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate", "game_figures",
            "independent_tie"]
@@ -234,22 +233,17 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
     ``rinklog season`` would (goalie rotation, the league's overtime), in a throw-away
     database, and average them per team-game beside the NHL's figures."""
     loaded = league if isinstance(league, LoadedLeague) else load_league(league)
-    ruleset = ruleset or loaded.league.ruleset  # --ruleset plays the league under another
-    system = system_of(ruleset)
-    # a league's options go with its own ruleset only (as ``options`` below)
-    faceoff = loaded.league.faceoff if ruleset == loaded.league.ruleset else FaceoffOptions()
+    # --ruleset plays the league under another
+    setup = league_setup(loaded, ruleset=ruleset or loaded.league.ruleset)
+    system, ruleset = setup.system, setup.ruleset
     fixtures = make_schedule(loaded, seed, games=games)
     totals: dict[str, float] = {}
     regulation: dict[str, dict[int, int]] = {"home": {}, "away": {}}  # score -> games
-    charts = kit_for(ruleset).default_charts(loaded.root)
+    charts = setup.kit.default_charts(loaded.root)  # the league's pack, as the figures read it
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "calibrate.db") as store:
-        run = run_season(store, league=loaded.name, teams=loaded.teams, charts=charts,
+        run = run_season(store, setup, league=loaded.name,
                          schedule=[(f.number, f.home, f.away) for f in fixtures], seed=str(seed),
-                         workers=workers, overtime_skaters=loaded.league.overtime_skaters,
-                         late_penalty_house_rule=loaded.league.late_penalty_house_rule,
-                         ruleset=ruleset, faceoff=faceoff,
-                         options=loaded.league.options if ruleset == loaded.league.ruleset
-                         else (),
+                         workers=workers,
                          # figures are read from the games themselves: no audit, no read models
                          audit=False, projections=())
         for fx in fixtures:
@@ -279,7 +273,7 @@ def calibrate(league: str | LoadedLeague, games: int, seed: str | int = 1,
         text=100 * tie, text_sd=100 * math.sqrt(tie * (1 - tie) / n),
         note="two regulation scores drawn independently from those observed tie this "
              "often: the level of a game whose rules give no score effects")}
-    if not kit_for(ruleset).has_shootout(ruleset):
+    if not setup.kit.has_shootout(ruleset):
         text["shootout_pct"] = dict(
             nhl=None, text=0.0, note=f"{system.rulesets[ruleset].title} has no shootout "
                                      "(a tie stands): not set beside the NHL's share")

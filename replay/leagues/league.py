@@ -36,6 +36,7 @@ from events.bones import FaceoffOptions
 from events.errors import CardError, RinklogError
 from replay.data.reading import convert, read_toml, show_path
 from replay.systems import DraftRuleError, kit_for, kit_for_system
+from replay.tooling.registry import DEFAULT_RULESET
 
 __all__ = ["Conference", "Division", "League", "LoadedLeague", "bundled_leagues",
            "league_dir", "load_league"]
@@ -59,7 +60,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     draft_rules: bool = False  # the rules text's draft league rules (replay/systems/bones/draft_rules.py)
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
-    ruleset: str = "bones"  # any registered ruleset: "faceoff2008", ...
+    ruleset: str = DEFAULT_RULESET  # any registered ruleset: "faceoff2008", ...
     faceoff: FaceoffOptions = FaceoffOptions()  # [faceoff] options of a FaceOff league
     options: list[str] = []  # the optional rules of another system's ruleset, by name
 

@@ -35,6 +35,7 @@ from events.league import (
 )
 from events.store import EventStore
 from replay.systems import kit_for
+from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
            "coach_setup", "game_notes", "habits_of_coach", "ledger_of", "read_ledger",
@@ -77,7 +78,7 @@ class SeasonLedger:
 
 
 def ruleset_of(created: SeasonCreated) -> str:
-    return created.ruleset if isinstance(created.ruleset, str) else "bones"
+    return ruleset_of_season(created)
 
 
 def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:

@@ -17,7 +17,7 @@ from projections.systems import game_read_models
 from projections.toi import Toi
 from replay.reports.game_page import GamePage, build_game_page
 from replay.reports.units import TimeUnit
-from replay.tooling.games import load_inputs, read_game
+from replay.tooling.game_streams import load_inputs, read_game
 
 
 @dataclass(frozen=True)

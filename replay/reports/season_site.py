@@ -17,7 +17,7 @@ from events.store import EventStore
 from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
-from replay.leagues.seasons import division_standings, load_season, standings
+from replay.leagues.stored_seasons import division_standings, load_season, standings
 from replay.reports.games import load_game
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs

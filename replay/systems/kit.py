@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from events.base import Event
-from events.bones import FaceoffOptions
 from events.errors import CardError, RollError
 
 if TYPE_CHECKING:  # the kit's users import the registry: types only, no import cycle

@@ -85,11 +85,12 @@ from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import game_seed, season_game_id
 from replay.tooling import audit_season
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, team_sheet
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
+from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
-__all__ = ["AuditFailure", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
+__all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
            "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
            "stream_decoder", "stream_system"]
 
@@ -118,7 +119,7 @@ class MemoryBlobs:
 
 
 @dataclass(frozen=True)
-class AuditFailure:
+class AuditFinding:
     """The first thing that does not check out: which check, where, what and which rule."""
 
     check: str
@@ -138,7 +139,7 @@ class AuditReport:
     events: int
     head_hash: str
     seeded_rolls: int  # rolls checked against their seeded derivation
-    failure: AuditFailure | None
+    failure: AuditFinding | None
     in_progress: bool = False
     kind: str = ""
     ruleset: str = ""
@@ -161,7 +162,7 @@ class AuditReport:
 class _Failed(Exception):
     def __init__(self, check: str, seq: int, expected: str, recorded: str, rule: str) -> None:
         super().__init__(check)
-        self.failure = AuditFailure(check, seq, expected, recorded, rule)
+        self.failure = AuditFinding(check, seq, expected, recorded, rule)
 
 
 def audit_stream(stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
@@ -214,7 +215,7 @@ class _Audit:
         self.finished = True
         self.warnings: list[str] = []
 
-    def report(self, failure: AuditFailure | None) -> AuditReport:
+    def report(self, failure: AuditFinding | None) -> AuditReport:
         created = self.created
         live = created is not None and created.live
         return AuditReport(
@@ -327,7 +328,7 @@ class _Audit:
                           f"{created.ruleset} version {created.ruleset_version}", "rulesets")
         home, away, charts = _inputs(created, blobs)
         for side, team, sheet in (("home", home, created.home), ("away", away, created.away)):
-            want = team_sheet(created.ruleset, team, sheet.card_hash)
+            want = team_sheet(system_of(created.ruleset), team, sheet.card_hash)
             if sheet != want:
                 raise _Failed("blobs", 1, f"the {side} roster as its cards give it",
                               "a roster (ids, names, positions, shifts) that differs",
@@ -410,7 +411,7 @@ class _Audit:
             "charts": season.charts_hash,
             "overtime skaters": season.overtime_skaters,
             "late-penalty house rule": season.late_penalty_house_rule,
-            "ruleset": season.ruleset if season.ruleset is not UNSET else "bones",
+            "ruleset": ruleset_of_season(season),
             "FaceOff options": system.season_fields(season),
             "options": season.options,
         }
@@ -697,7 +698,7 @@ class _StoreSeasons:
         if season_id not in self.availability:
             season = self(season_id)
             assert not isinstance(season, str)  # the game's season check passed
-            system = system_of(season.ruleset if season.ruleset is not UNSET else "bones")
+            system = system_of(ruleset_of_season(season))
             self.availability[season_id] = stored_availability(
                 self.store, season_id, season.schedule, system.games_out)
         return self.availability[season_id].absent(number)
@@ -737,7 +738,7 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
         differences = (stored_differences(store, game_id, events) if report.kind == "game"
                        else stored_standings_differences(store, game_id))
         if differences:
-            report = dataclasses.replace(report, failure=AuditFailure(
+            report = dataclasses.replace(report, failure=AuditFinding(
                 "read models", report.events, "stored read models equal to a rebuild from "
                 "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
     return report
@@ -775,7 +776,7 @@ def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,
         held = {r.game_id for r in reports
                 if r.kind == "game" and r.index.get("season") == info.stream}
         for gone in audit_season.missing_games(ledger, held):
-            found = AuditReport(gone.game, 0, "", 0, AuditFailure(
+            found = AuditReport(gone.game, 0, "", 0, AuditFinding(
                 "season", 0, f"game {gone.number} of {gone.season}, {gone.what} at seq "
                 f"{gone.seq} of the season stream", "no such game of the season in the "
                 "database (deleted or moved)", audit_season.RULE), kind="game")
@@ -830,7 +831,7 @@ def _worker_audit(stream: str) -> AuditReport:
 def audit_unaccounted_rows(store: EventStore) -> list[AuditReport]:
     """A failing report for each read-model table holding rows that no stream accounts
     for (a game or season that does not exist, a checkpoint never written)."""
-    return [AuditReport(f"read models {line.split(':', 1)[0]}", 0, "", 0, AuditFailure(
+    return [AuditReport(f"read models {line.split(':', 1)[0]}", 0, "", 0, AuditFinding(
         "read models", 0, "every stored read-model row accounted for by a stream and its "
         "checkpoint", line, "projections (rinklog projections rebuild)"), kind="read models")
         for line in unaccounted_rows(store)]
@@ -851,6 +852,6 @@ def audit_blobs(store: EventStore) -> list[AuditReport]:
         elif media not in (CARD_MEDIA, CHART_MEDIA):
             problem = (f"media type {CARD_MEDIA} or {CHART_MEDIA}", media)
         if problem:
-            reports.append(AuditReport(f"blob {digest[:16]}…", 0, digest, 0, AuditFailure(
+            reports.append(AuditReport(f"blob {digest[:16]}…", 0, digest, 0, AuditFinding(
                 "blobs", 0, problem[0], problem[1], "content hashes"), kind="blob"))
     return reports

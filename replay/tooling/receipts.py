@@ -21,7 +21,7 @@ import nacl.exceptions
 import nacl.signing
 
 from events.errors import RinklogError
-from replay.tooling.audit import AuditFailure, AuditReport
+from replay.tooling.audit import AuditFinding, AuditReport
 
 __all__ = ["Receipt", "ReceiptEntry", "Signature", "check_entry", "entry_for", "generate_key", "held_to",
            "load_receipt", "load_signing_key", "load_verify_key", "sign_receipt",
@@ -124,14 +124,14 @@ def verify_signature(receipt: Signed, origin: str,
     return receipt.signature.public_key
 
 
-def check_entry(want: ReceiptEntry, report: AuditReport) -> AuditFailure | None:
+def check_entry(want: ReceiptEntry, report: AuditReport) -> AuditFinding | None:
     """Whether an audited stream is the one the receipt names (field by field)."""
     if report.failure is not None:
         return report.failure
     got = entry_for(report)
     for name in ReceiptEntry.__struct_fields__:
         if getattr(want, name) != getattr(got, name):
-            return AuditFailure("receipt", report.events, f"{name} {getattr(want, name)!r} "
+            return AuditFinding("receipt", report.events, f"{name} {getattr(want, name)!r} "
                                 "(the receipt)", repr(getattr(got, name)), "receipt")
     return None
 
@@ -140,7 +140,7 @@ def held_to(receipt: Receipt, report: AuditReport, origin: str) -> AuditReport:
     """``report``, failed with a ``receipt`` check when the audited stream is not the one
     ``receipt`` (read from ``origin``) names, or is a stream it does not name."""
     want = receipt.entry(report.game_id)
-    failure = (AuditFailure("receipt", 0, f"a game {origin} names", "a game it does not name",
+    failure = (AuditFinding("receipt", 0, f"a game {origin} names", "a game it does not name",
                             "receipt") if want is None else check_entry(want, report))
     if failure is None or failure is report.failure:
         return report

@@ -21,7 +21,7 @@ from events.common import BranchStarted, GameCreated, GameEnded
 from events.league import GAME_NOTES
 from events.store import EventStore
 from projections.store import stored_differences
-from replay.tooling.games import load_inputs, read_game, read_stream
+from replay.tooling.game_streams import load_inputs, read_game, read_stream
 
 
 @dataclass(frozen=True)

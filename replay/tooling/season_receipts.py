@@ -29,7 +29,6 @@ from typing import Any, Literal
 
 import msgspec
 import nacl.signing
-from msgspec import UNSET
 
 from engine.systems import SEASON_SYSTEMS, system_of
 from events.errors import RinklogError, UnknownGame
@@ -37,9 +36,10 @@ from events.league import SeasonCreated
 from events.store import EventStore
 from replay.leagues.ledger import recorded_games
 from replay.tooling import merkle
-from replay.tooling.audit import AuditFailure, AuditReport, audit_all, audit_game
-from replay.tooling.games import season_kinds
+from replay.tooling.audit import AuditFinding, AuditReport, audit_all, audit_game
+from replay.tooling.game_streams import season_kinds
 from replay.tooling.receipts import ReceiptError, Signature, sign_receipt, verify_signature
+from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["InclusionProof", "SeasonAudit", "SeasonGame", "SeasonReceipt", "audit_season_receipt",
            "encode", "is_season_receipt", "leaf_bytes", "load_season_receipt", "season_leaves",
@@ -178,7 +178,7 @@ def _now(store: EventStore, season: str) -> _SeasonNow:
         created = store.read(season, 1, 1)[0].event
         if not isinstance(created, SeasonCreated):
             raise RinklogError(f"{season}: its first event is no SeasonCreated")
-        system = system_of(created.ruleset if created.ruleset is not UNSET else "bones").name
+        system = system_of(ruleset_of_season(created)).name
     return _SeasonNow(season, system, info.head_hash, info.version,
                       _standings_digest(store, season, system), season_leaves(store, season))
 
@@ -268,7 +268,7 @@ class SeasonAudit:
 
 
 def _finding(stream: str, expected: str, recorded: str, head: str = "") -> AuditReport:
-    return AuditReport(stream, 0, head, 0, AuditFailure("receipt", 0, expected, recorded, RULE),
+    return AuditReport(stream, 0, head, 0, AuditFinding("receipt", 0, expected, recorded, RULE),
                        kind="game")
 
 

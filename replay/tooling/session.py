@@ -17,20 +17,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from engine.dice import DiceSchedule, DiceSource, ManualDice, seed_for
 from engine.systems import system_of
 from events.base import Event
-from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
 from replay.leagues.ledger import recording_committer
 from replay.systems import Prompter, kit_for
-from replay.tooling.games import create_game, load_inputs, next_live_id, read_game
+from replay.tooling.game_setup import GameSetup
+from replay.tooling.game_streams import (
+    create_game,
+    load_inputs,
+    next_live_id,
+    read_game,
+    store_game,
+)
 from replay.tooling.refold import refold
 
 __all__ = [
@@ -337,29 +342,16 @@ def _branch_id(store: EventStore, parent: str) -> str:
 
 # --- live play ---------------------------------------------------------------------------
 
-def new_live_game(store: EventStore, home_id: str, away_id: str, *,
-                  game_id: str | None = None, fixtures: str | Path | None = None,
-                  ruleset: str = "bones", late_penalty_house_rule: bool = False,
-                  overtime_skaters: int = 5,
-                  faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-                  options: Sequence[str] = ()) -> str:
-    """Create a typed-dice game played at the table (``live`` in its GameCreated, so it
-    may stop and resume): its blobs and its first event; return its id."""
-    kit = kit_for(ruleset)
-    home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
-    if home.id == away.id:
-        raise RinklogError(f"a team cannot play itself: {home.id}")
-    charts = kit.default_charts(fixtures)
+def new_live_game(store: EventStore, setup: GameSetup, *, game_id: str | None = None) -> str:
+    """Create a typed-dice game played at the table from a one game's setup (``live`` in
+    its GameCreated, so it may stop and resume): its blobs and its first event; return
+    its id."""
+    home, away = setup.matchup()
     game_id = game_id or next_live_id(store, home.id, away.id)
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
-    game = create_game(home, away, charts, game_id=game_id, ruleset=ruleset, live=True,
-                       late_penalty_house_rule=late_penalty_house_rule,
-                       overtime_skaters=overtime_skaters, faceoff=faceoff, options=options)
-    for content, media in game.blobs:
-        store.put_blob(content, media)
-    store.append(game_id, game.events, expected_version=0, kind="game",
-                 system=system_of(game.created.ruleset).name, meta=game.meta())
+    game = create_game(setup, home, away, game_id=game_id, live=True)
+    store_game(store, game_id, game, setup.system)
     return game_id
 
 

@@ -39,7 +39,7 @@ from replay.tooling.audit import (
     audit_stream_events,
     stream_system,
 )
-from replay.tooling.games import read_game, read_stream, season_kinds
+from replay.tooling.game_streams import read_game, read_stream, season_kinds
 from replay.tooling.receipts import (
     Receipt,
     ReceiptError,

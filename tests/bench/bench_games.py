@@ -15,10 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from setups import setup_for, simulate
+
 from engine.dice import SeededDice
 from engine.systems import system_of
 from replay.systems import kit_for
-from replay.tooling.games import load_inputs, open_store, play_game, read_game, simulate
+from replay.tooling.game_streams import load_inputs, open_store, play_game, read_game
 from replay.tooling.refold import recheck
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
@@ -70,8 +72,9 @@ def play_only(games: int, ruleset: str, rounds: int = 3) -> None:
         for n in range(games):
             home, away = pairing(teams, n)
             game_id, seed = f"{home}-{away}-bench-{n}", f"bench-{n}"
-            game = play_game(cards[home], cards[away], charts, game_id=game_id, seed=seed,
-                             dice=SeededDice(seed, game_id, derive), ruleset=ruleset)
+            setup = setup_for(cards[home], cards[away], charts, ruleset=ruleset)
+            game = play_game(setup, cards[home], cards[away], game_id=game_id, seed=seed,
+                             dice=SeededDice(seed, game_id, derive))
             events += len(game.events)
         best = min(best, time.process_time() - start)
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")

@@ -19,7 +19,7 @@ from pathlib import Path
 from replay.systems.matrix import season as library
 from replay.systems.matrix.demo import run_demo_season
 from replay.tooling.audit import audit_all
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 
 def main(argv: list[str] | None = None) -> None:

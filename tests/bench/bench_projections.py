@@ -12,8 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from setups import simulate
+
 from projections import store as rm
-from replay.tooling.games import open_store, simulate
+from replay.tooling.game_streams import open_store
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 

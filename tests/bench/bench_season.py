@@ -49,11 +49,12 @@ from pathlib import Path
 from events.store import _SCHEMA
 from projections import store as rm
 from replay.leagues.league import load_league
+from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
-from replay.leagues.season import run_season, season_game_id
 from replay.systems import kit_for
 from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.games import open_store
+from replay.tooling.game_setup import league_setup
+from replay.tooling.game_streams import open_store
 
 EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
 
@@ -125,9 +126,8 @@ def profile_breakdown(store_path: Path, league, fixtures, charts, ruleset: str,
     with open_store(store_path) as store:
         profile = cProfile.Profile()
         profile.enable()
-        run_season(store, league=league.name, teams=league.teams, charts=charts,
-                   schedule=fixtures, seed="profile", workers=1, ruleset=ruleset,
-                   options=league.league.options, audit=audit)
+        run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                   seed="profile", workers=1, audit=audit)
         profile.disable()
     stats = pstats.Stats(profile).stats  # {(file, line, name): (cc, nc, tt, ct, callers)}
     total = sum(tt for _, _, tt, _, _ in stats.values())
@@ -168,9 +168,8 @@ def main(argv: list[str] | None = None) -> None:
         with open_store(Path(tmp) / "season.db") as store:
             cpu_parent, cpu_children = (cpu_seconds(resource.RUSAGE_SELF),
                                         cpu_seconds(resource.RUSAGE_CHILDREN))
-            run = run_season(store, league=league.name, teams=league.teams, charts=charts,
+            run = run_season(store, league_setup(league), league=league.name,
                              schedule=fixtures, seed=args.seed, workers=args.workers,
-                             ruleset=ruleset, options=league.league.options,
                              audit=not args.no_audit)
             parent_season = peak_mib(resource.RUSAGE_SELF)
             children_season = peak_mib(resource.RUSAGE_CHILDREN)

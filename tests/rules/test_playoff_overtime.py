@@ -25,7 +25,7 @@ from engine.bones.state import Step
 from events.bones import ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameCreated, GameEnded, PeriodStarted
 from replay.cli import main
-from replay.tooling.games import open_store, read_game
+from replay.tooling.game_streams import open_store, read_game
 
 RULESETS_BOTH = ("bones", "faceoff2008")
 PLAYOFF = ["playoff"]
@@ -229,11 +229,13 @@ def test_6_00c_sim_optional_rule_playoff_plays_to_a_goal_and_audits_clean(
 
 @pytest.mark.parametrize("ruleset", RULESETS_BOTH)
 def test_6_00c_seeded_playoff_games_never_end_tied_nor_in_a_shootout(ruleset, tmp_path):
-    from replay.tooling.games import simulate
+    from replay.tooling.game_setup import Dice, game_setup
+    from replay.tooling.game_streams import simulate
 
     with open_store(tmp_path / "many.db") as store:
-        results = [simulate(store, "HFX", "QUE", seed=str(seed), ruleset=ruleset,
-                            options=("playoff",)) for seed in range(1, 21)]
+        results = [simulate(store, game_setup(ruleset, "HFX", "QUE", optional_rules=PLAYOFF,
+                                              dice=Dice(seed=str(seed))))
+                   for seed in range(1, 21)]
     assert {r.decided for r in results} <= {"REG", "OT"}
     assert all(r.home_goals != r.away_goals for r in results)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import created
+from setups import setup_for
 
 from engine.bones.game import IllegalChoice, decide, evolve, initial_state
 from events.common import PeriodStarted
@@ -59,13 +60,13 @@ def test_6_00_three_on_three_overtime_games_play_to_the_end():
     from engine.bones.dice import derive_roll
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
-    from replay.tooling.games import play_game
+    from replay.tooling.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     seen_ot = 0
     for n in range(40):
-        game = play_game(home, away, charts, game_id=f"ot{n}", dice=SeededDice(str(n), f"ot{n}", derive_roll),
-                         seed=str(n), overtime_skaters=3)
+        game = play_game(setup_for(home, away, charts, overtime_skaters=3), home, away,
+                         game_id=f"ot{n}", dice=SeededDice(str(n), f"ot{n}", derive_roll), seed=str(n))
         ot = [e for e in game.events if isinstance(e, SequencePlayed) and e.period == 4]
         seen_ot += bool(ot)
         for e in ot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 import pytest
+from setups import setup_for, simulate
 
 from engine.bones.dice import derive_roll
 from engine.bones.state import OVERTIME_SEQUENCES, REGULATION_SEQUENCES, SECONDS_PER_SEQUENCE
@@ -22,7 +23,7 @@ from events.bones import (
 from events.common import GameEnded, PeriodEnded
 from projections.scoresheet import build_scoresheet
 from replay.systems.bones.library import default_charts, find_team
-from replay.tooling.games import open_store, play_game, read_game, simulate
+from replay.tooling.game_streams import open_store, play_game, read_game
 
 # HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
 # the on-ice checks below pair teams whose ids do not collide; see
@@ -134,7 +135,8 @@ def many_games() -> list[list]:
     games = []
     for home, away, seed in MANY:
         game_id = f"{home}-{away}-inv{seed}"
-        played = play_game(find_team(home), find_team(away), charts, game_id=game_id,
+        teams = find_team(home), find_team(away)
+        played = play_game(setup_for(*teams, charts), *teams, game_id=game_id,
                            dice=SeededDice(f"inv{seed}", game_id, derive_roll), seed=f"inv{seed}")
         games.append(played.events)
     return games

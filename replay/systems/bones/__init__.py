@@ -36,9 +36,12 @@ from replay.systems.kit import DraftRules, Faults, Kit, first_fault
 __all__ = ["CARDS_CLI", "KIT"]
 
 
-def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+def game_charts(charts: Charts, *options: Any) -> Charts:
     """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
-    them (21.000), so they are in the pack its first event names."""
+    them (21.000), so they are in the pack its first event names. ``options`` are the
+    values of this kit's ``game_options`` a game records (FaceOff's, and the options by
+    name, ``playoff``, which call for no chart), or the FaceOff options alone."""
+    faceoff = next((o for o in options if isinstance(o, FaceoffOptions)), FaceoffOptions())
     if faceoff.arc_cards and charts.arc is msgspec.UNSET:
         return with_arc_cards(charts)
     return charts
@@ -49,7 +52,7 @@ def game_options(names: tuple[str, ...]) -> dict[str, Any]:
     a playoff game (either ruleset, ruling R-6.00c) by name in ``GameCreated.options``."""
     named = tuple(n for n in names if n == PLAYOFF)
     faceoff = FaceoffOptions(**dict.fromkeys((n for n in names if n != PLAYOFF), True))
-    return {"faceoff": faceoff, **({"options": named} if named else {})}
+    return {"faceoff": faceoff, "options": named}  # none: nothing recorded
 
 
 def check_league_options(league: Any) -> None:

@@ -16,7 +16,7 @@ holds no reserves). What is checked, by draft rule (paraphrased; see docs/ruling
 - 6 (goalies only): a goalie's card ``games`` (his games of the last pro season) must be
   10 or more; skater cards carry no games played, so their half is not checked.
 - 11: at least 2 goalies and 6 defensemen on the active roster.
-- 12: the goalies who share the starts (``lines.goalies``, as ``replay.leagues.season.
+- 12: the goalies who share the starts (``lines.goalies``, as ``replay.leagues.runner.
   goalie_starts`` takes them) must have card games enough for the season's games; with
   that, ``goalie_starts`` never starts a goalie more often than his card allows.
 - 14: every active skater has a shift rating of 7 or more, except a penalty-killing
@@ -84,7 +84,7 @@ def _plural(n: int, word: str, words: str | None = None) -> str:
 
 def starting_goalies(team: Team) -> list[Goalie]:
     """The goalies who share a season's starts: those named in ``lines.goalies`` (all of
-    the team's if none is), as ``replay.leagues.season.goalie_starts`` takes them."""
+    the team's if none is), as ``replay.leagues.runner.goalie_starts`` takes them."""
     return [g for g in team.goalies if g.id in team.lines.goalies] or list(team.goalies)
 
 

@@ -17,7 +17,7 @@ from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, o
 from replay.systems.matrix import CLI as app
 from replay.systems.matrix import season as library
 from replay.systems.matrix.demo import run_demo_season
-from replay.tooling.games import open_store
+from replay.tooling.game_streams import open_store
 
 SeasonArg = Annotated[str, typer.Argument(help="season id (printed by matrix open)")]
 WeekOption = Annotated[int, typer.Option("--week", help="the week (1-11, a row of the matrix)")]

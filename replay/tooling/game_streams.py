@@ -10,29 +10,23 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from engine.dice import DiceSource, ManualDice, SeededDice
-from engine.systems import SEASON_SYSTEMS, system_of
+from engine.dice import DiceSource
+from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event
-from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.catalogue import open_store as open_store  # the one way to open a store
-from events.common import (
-    Absent,
-    GameCreated,
-    GameEnded,
-    TeamSheet,
-)
+from events.common import Absent, GameCreated, GameEnded, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
 from replay.leagues.ledger import game_notes, habits_of_coach
-from replay.systems import kit_for
+from replay.tooling.game_setup import GameSetup
+from replay.tooling.registry import DEFAULT_RULESET
 
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"
@@ -59,11 +53,11 @@ def next_live_id(store: EventStore, home: str, away: str) -> str:
     return game_id
 
 
-def team_sheet(ruleset: str, team: Any, card_hash: str) -> TeamSheet:
+def team_sheet(system: GameSystem, team: Any, card_hash: str) -> TeamSheet:
     """What a GameCreated records of a team: the roster projections need (as the game's
     system reads its cards), and its cards' hash."""
     return TeamSheet(team_id=team.id, name=team.name, card_hash=card_hash,
-                     roster=system_of(ruleset).roster(team))
+                     roster=system.roster(team))
 
 
 @dataclass(frozen=True)
@@ -108,80 +102,65 @@ class PlayedGame:
         return stream_index(self.events).meta
 
 
-def create_game(home: Any, away: Any, charts: Any, *, game_id: str,
-                seed: str | None = None, ruleset: str = "bones",
-                goalies: tuple[str, str] = ("", ""), overtime_skaters: int = 5,
-                late_penalty_house_rule: bool = False, season: str = "", number: int = 0,
-                live: bool = False, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-                options: Sequence[str] = (), absent: Sequence[Absent] = ()) -> PlayedGame:
+def create_game(setup: GameSetup, home: Any, away: Any, *, game_id: str,
+                seed: str | None = None, goalies: tuple[str, str] = ("", ""),
+                season: str = "", number: int = 0, live: bool = False,
+                absent: Sequence[Absent] = ()) -> PlayedGame:
     """A game's first event, with the blobs it names: the one way a game is created. The
-    options (a league's overtime skaters, the quick reference's late-penalty house rule,
-    FaceOff 2008's optional rules and NHL ranges) are recorded in it, and a season game's
-    players out from its teams' earlier games (``absent``: replay/leagues/availability.py)."""
+    setup's options (a league's overtime skaters, the quick reference's late-penalty house
+    rule, the system's optional rules) are recorded in it, and a season game's players out
+    from its teams' earlier games (``absent``: replay/leagues/availability.py)."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
         # Events name players by id, so a game needs ids unique across both teams.
         raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
-    system = system_of(ruleset)
-    rules = system.rulesets[ruleset]
-    charts = kit_for(ruleset).game_charts(charts, faceoff)
+    system, rules = setup.system, setup.rules
     home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
-    chart_bytes = _canonical.encode(charts)
+    chart_bytes = _canonical.encode(setup.charts)
     created = GameCreated(
         game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=team_sheet(ruleset, home, blob_hash(home_bytes)),
-        away=team_sheet(ruleset, away, blob_hash(away_bytes)),
+        home=team_sheet(system, home, blob_hash(home_bytes)),
+        away=team_sheet(system, away, blob_hash(away_bytes)),
         charts_hash=blob_hash(chart_bytes),
         dice="manual" if seed is None else "seeded",
         seed=seed,
         home_goalie=goalies[0],
         away_goalie=goalies[1],
-        overtime_skaters=overtime_skaters,
-        late_penalty_house_rule=late_penalty_house_rule,
         live=live,
         season=season,
         number=number,
-        **faceoff.created_fields(),
-        # another system's optional rules, by name (UNSET when none: unchanged bytes)
-        **({"options": sorted(set(options))} if options else {}),
+        **setup.options.created_fields(),
         # who is out from earlier season games (UNSET when nobody: unchanged bytes)
         **({"absent": list(absent)} if absent else {}),
     )
     # The game's rules check its options (and its goalies) now, before anything is written.
-    system.initial_state(created, home, away, charts)
+    system.initial_state(created, home, away, setup.charts)
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
     return PlayedGame([created], blobs)
 
 
-def play_game(home: Any, away: Any, charts: Any, *, game_id: str,
-              dice: DiceSource, seed: str | None = None, ruleset: str = "bones",
-              goalies: tuple[str, str] = ("", ""),
-              coach: Any = None, overtime_skaters: int = 5,
-              late_penalty_house_rule: bool = False, season: str = "",
-              number: int = 0, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-              options: Sequence[str] = (), absent: Sequence[Absent] = (),
+def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: DiceSource,
+              seed: str | None = None, goalies: tuple[str, str] = ("", ""),
+              season: str = "", number: int = 0, absent: Sequence[Absent] = (),
               notes: Sequence[Event] = ()) -> PlayedGame:
-    """Play a game between two loaded teams; no I/O beyond the dice source.
+    """Play a game between two loaded teams with ``setup``; no I/O beyond the dice source.
 
     ``notes`` go right after GameCreated (a season game's SeasonGameOpened, and its
-    coach's habits, events.league.GAME_NOTES); None given, a ``coach`` with habits other
-    than the default coach's (a coach file) has them recorded (GameCoachSet)."""
-    game = create_game(home, away, charts, game_id=game_id, seed=seed, ruleset=ruleset,
-                       goalies=goalies, overtime_skaters=overtime_skaters,
-                       late_penalty_house_rule=late_penalty_house_rule, season=season,
-                       number=number, faceoff=faceoff, options=options, absent=absent)
-    created = game.created
-    system = system_of(created.ruleset)
+    coach's habits, events.league.GAME_NOTES); None given, a setup's coach with habits
+    other than the default coach's (a coach file) has them recorded (GameCoachSet)."""
+    game = create_game(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
+                       season=season, number=number, absent=absent)
+    system = setup.system
+    coach = setup.game_coach()
     game.events.extend(notes or game_notes(habits_of_coach(coach)))
-    charts = kit_for(ruleset).game_charts(charts, faceoff)
-    state = system.initial_state(created, home, away, charts)
+    state = system.initial_state(game.created, home, away, setup.charts)
     for batch in system.steps(state, dice, coach or system.default_coach()):
         game.events.extend(batch)
     return game
 
 
-def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:
+def store_game(store: EventStore, game_id: str, game: PlayedGame, system: GameSystem) -> str:
     """Write a played game: its blobs, then its stream in one transaction; the head hash.
 
     Blobs go in only once the game is whole, so a failed game leaves no trace.
@@ -189,52 +168,31 @@ def store_game(store: EventStore, game_id: str, game: PlayedGame) -> str:
     for content, media in game.blobs:
         store.put_blob(content, media)
     store.append(game_id, game.events, expected_version=0, kind="game",
-                 system=system_of(game.created.ruleset).name, meta=game.meta())
+                 system=system.name, meta=game.meta())
     return store.head_hash(game_id)
 
 
-def simulate(store: EventStore, home_id: str, away_id: str, *, seed: str | None = None,
-             rolls: Iterable[str] | None = None, rolls_origin: str = "rolls",
-             game_id: str | None = None, fixtures: str | Path | None = None,
-             ruleset: str = "bones", dice: DiceSource | None = None,
-             coach: Any = None, overtime_skaters: int = 5,
-             late_penalty_house_rule: bool = False,
-             faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-             options: Sequence[str] = ()) -> GameResult:
-    """Play a whole game and append it as one stream; nothing is written on an error.
-
-    Dice come from ``seed`` (seeded), ``rolls`` (typed lines, e.g. a file) or ``dice``
-    (any source, such as a person typing at a prompt).
-    """
-    kit = kit_for(ruleset)
-    home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
-    if home.id == away.id:
-        raise RinklogError(f"a team cannot play itself: {home.id}")
-    charts = kit.default_charts(fixtures)
-    rolls_list = list(rolls) if rolls is not None else None
-    if rolls_list is None and seed is None and dice is None:
+def simulate(store: EventStore, setup: GameSetup, *, game_id: str | None = None) -> GameResult:
+    """Play a one game's setup whole and append it as one stream; nothing is written on
+    an error. Its dice come from ``setup.dice``: seeded, typed lines (e.g. a file) or any
+    source (such as a person typing at a prompt)."""
+    home, away = setup.matchup()
+    dice = setup.dice
+    if dice.rolls is None and dice.seed is None and dice.source is None:
         raise RinklogError("give a --seed for seeded dice or --rolls FILE for typed dice")
-    if dice is not None and game_id is None:
+    if dice.source is not None and game_id is None:
         game_id = next_live_id(store, home.id, away.id)
-    rolls_text = "\n".join(rolls_list) if rolls_list is not None else None
     if game_id is None:
-        game_id = game_id_for(home.id, away.id, seed, rolls_text)
-        if ruleset != "bones":
-            game_id += f"-{ruleset}"  # the same seed under another ruleset is another game
+        game_id = game_id_for(home.id, away.id, dice.seed,
+                              "\n".join(dice.rolls) if dice.rolls is not None else None)
+        if setup.ruleset != DEFAULT_RULESET:
+            game_id += f"-{setup.ruleset}"  # the same seed under another ruleset is another game
     if store.exists(game_id):
         raise RinklogError(f"game {game_id} is already in the database; pick another --game-id")
-    manual = rolls_list is not None or dice is not None or seed is None
-    if dice is None:
-        system = system_of(ruleset)
-        dice = (ManualDice(rolls_list, rolls_origin, system.parse_roll)
-                if rolls_list is not None
-                else SeededDice(str(seed), game_id, system.derive_roll))
-    game = play_game(home, away, charts, game_id=game_id, dice=dice,
-                     seed=None if manual else str(seed), ruleset=ruleset, coach=coach,
-                     overtime_skaters=overtime_skaters,
-                     late_penalty_house_rule=late_penalty_house_rule, faceoff=faceoff,
-                     options=options)
-    head = store_game(store, game_id, game)
+    game = play_game(setup, home, away, game_id=game_id,
+                     dice=dice.for_game(setup.system, game_id),
+                     seed=None if dice.typed else str(dice.seed))
+    head = store_game(store, game_id, game, setup.system)
     end = game.end
     return GameResult(game_id, home.id, away.id, end.home_goals, end.away_goals, end.decided,
                       len(game.events), head)
@@ -254,6 +212,23 @@ def season_kinds() -> set[str]:
     """The stream kinds of refereed seasons (Matrix Hockey), which the tools that work on
     any stream (events, explain, replay, export) take beside games."""
     return {s.kind for s in SEASON_SYSTEMS.values()}
+
+
+def stream_list(store: EventStore) -> list[dict[str, Any]]:
+    """The games in a database (with branches' parents and games in progress), then its
+    refereed seasons, one row each as ``rinklog games --json`` shows them (docs/json.md)."""
+    rows = [{"game_id": s.stream, "home": s.meta.get("home"), "away": s.meta.get("away"),
+             "score": {"home": s.meta.get("home_goals"), "away": s.meta.get("away_goals")},
+             "decided": s.meta.get("decided"), "events": s.version,
+             "head_hash": s.head_hash, "parent": s.meta.get("parent"),
+             "parent_seq": s.meta.get("parent_seq"),
+             "in_progress": "decided" not in s.meta} for s in store.streams(kind="game")]
+    rows += [{"game_id": s.stream, "kind": s.kind, "league": s.meta.get("league"),
+              "season": s.meta.get("season_number"), "weeks_played": s.meta.get("weeks_played"),
+              "games": s.meta.get("games"), "events": s.version, "head_hash": s.head_hash,
+              "in_progress": not s.meta.get("closed", False)}
+             for kind in sorted(season_kinds()) for s in store.streams(kind=kind)]
+    return rows
 
 
 def read_stream(store: EventStore, stream_id: str) -> list[Event]:

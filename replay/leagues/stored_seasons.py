@@ -17,6 +17,7 @@ from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import goalie_figures
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
+from replay.tooling.registry import ruleset_of_season
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def load_season(store: EventStore, season_id: str | None = None,
                 ours.add(info.stream)
                 ids.append(info.stream)
     names: dict[str, str] = {}
-    system = system_of(created.ruleset or "bones")  # a Hockey Bones season leaves it UNSET
+    system = system_of(ruleset_of_season(created))
     for team_id, digest in created.team_hashes.items():
         team = msgspec.json.decode(store.get_blob(digest), type=system.team_type)
         names[team_id] = team.name

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -22,7 +22,6 @@ from msgspec import UNSET
 from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
-from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions, faceoff_field, faceoff_options
 from events.catalogue import LEAGUE
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
@@ -42,9 +41,11 @@ from replay.leagues.ledger import (
     record_game,
 )
 from replay.leagues.naming import game_seed, season_game_id
-from replay.systems import kit_for
-from replay.tooling.audit import AuditFailure, MemoryBlobs, audit_encoded, audit_game
-from replay.tooling.games import CARD_MEDIA, CHART_MEDIA, create_game, play_game
+from replay.systems import Kit, kit_for, kit_for_system
+from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit_game
+from replay.tooling.game_setup import GameOptions, GameSetup
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
+from replay.tooling.registry import DEFAULT_RULESET, ruleset_of_season
 from replay.workers import Crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
@@ -67,15 +68,12 @@ class SeasonRun:
 
 
 @dataclass(frozen=True)
-class _Setup:
+class _WorkerSetup:
     """What every game of a season is played (and audited) with, sent to each worker once."""
 
     season: SeasonCreated
-    teams: dict[str, Any]  # the system's team cards, by id
-    charts: Any  # the system's chart pack
+    game: GameSetup  # the league's teams, charts, options and its coach (a setup, always)
     blobs: MemoryBlobs  # the cards and charts as the writer stores them, for the audit
-    coach_setup: Any  # what the system's default coach is built from (None: default)
-    rules: tuple[str, FaceoffOptions, tuple[str, ...]]  # ruleset, FaceOff options, options
     format: int  # the payload format of the new games' streams
     audit: bool
     read_models: tuple[str, ...]
@@ -93,26 +91,28 @@ class _Played:
     hashes: list[bytes]
     meta: dict[str, Any]
     read_models: dict[str, dict[str, list[dict]]]
-    failure: AuditFailure | None
+    failure: AuditFinding | None
     games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (17)
     number: int = 0  # its number in the schedule
 
 
-_setup: _Setup | None = None
+_setup: _WorkerSetup | None = None
 
 
-def _init(setup: _Setup) -> None:
+def _init(setup: _WorkerSetup) -> None:
     global _setup
     _setup = setup
 
 
 def goalie_starts(teams: dict[str, Any], schedule: Sequence[tuple[int, str, str]],
-                  ruleset: str = "bones") -> dict[int, tuple[str, str]]:
+                  kit: Kit | None = None) -> dict[int, tuple[str, str]]:
     """Starting goalies for every game, shared out by the cards' games (the system's kit
     names each team's starters and their games): each game goes to the goalie furthest
     behind his share (the coach's choice, Hockey Bones 4.00). Worked out from the
-    schedule alone, so every worker agrees."""
-    shares = {tid: kit_for(ruleset).goalie_shares(team) for tid, team in teams.items()}
+    schedule alone, so every worker agrees. ``kit``: the teams' system's (None: the
+    default ruleset's)."""
+    kit = kit or kit_for(DEFAULT_RULESET)
+    shares = {tid: kit.goalie_shares(team) for tid, team in teams.items()}
     starts: dict[str, dict[str, int]] = {tid: {} for tid in teams}
     played: dict[str, int] = dict.fromkeys(teams, 0)
     chosen: dict[int, tuple[str, str]] = {}
@@ -140,18 +140,11 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     number, home, away, home_goalie, away_goalie, absent = fixture
     game_id = season_game_id(season.season_id, number)
     dice_seed = game_seed(season.seed, number)
-    ruleset, faceoff, options = setup.rules
-    system = system_of(ruleset)
-    kit = kit_for(ruleset)
-    game = play_game(setup.teams[home], setup.teams[away], setup.charts, game_id=game_id,
-                     dice=SeededDice(dice_seed, game_id, system.derive_roll),
+    system = setup.game.system
+    game = play_game(setup.game, setup.game.team(home), setup.game.team(away),
+                     game_id=game_id, dice=SeededDice(dice_seed, game_id, system.derive_roll),
                      seed=dice_seed, goalies=(home_goalie, away_goalie),
-                     coach=kit.season_coach(setup.coach_setup if setup.coach_setup is not None
-                                            else kit.default_coach_setup),
-                     overtime_skaters=season.overtime_skaters,
-                     late_penalty_house_rule=season.late_penalty_house_rule,
-                     season=season.season_id, number=number, ruleset=ruleset,
-                     faceoff=faceoff, options=options, absent=absent,
+                     season=season.season_id, number=number, absent=absent,
                      notes=_pins(setup, season.season_id))
     encoded = encode_events(game.events, setup.format)
     hashes = chain_hashes(payload for _, payload in encoded)
@@ -170,7 +163,7 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     return _Played(game_id, encoded, hashes, meta, rows, failure, games_out, number)
 
 
-def _pins(setup: _Setup, season_id: str) -> list[Any]:
+def _pins(setup: _WorkerSetup, season_id: str) -> list[Any]:
     """What a season game carries after its GameCreated: the opening it is played under
     and the season's coach habits (issue 20)."""
     ledger = setup.ledger
@@ -208,17 +201,15 @@ def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
             and msgspec.structs.replace(recorded, schedule=created.schedule) == created)
 
 
-def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts: Any,
+def run_season(store: EventStore, setup: GameSetup, *, league: str,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
-               coach: Any = None,
-               overtime_skaters: int = 5, late_penalty_house_rule: bool = False,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None, games: int | None = None,
-               ruleset: str = "bones",
-               faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
-               options: Sequence[str] = (), audit: bool = True,
+               audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS) -> SeasonRun:
-    """Play every scheduled game not yet in the database; resumable at any point.
+    """Play every scheduled game of the league ``league`` not yet in the database, each
+    with ``setup`` (the league's teams, chart pack, options and coach: every game of a
+    season plays the league's ruleset); resumable at any point.
 
     The season records the whole ``schedule``; ``games`` plays only its first N, so a
     later run with a larger N (or None: all) plays on through the same schedule.
@@ -232,11 +223,10 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
-    system = system_of(ruleset).name  # every game of a season plays the league's ruleset
+    system, coach = setup.system, setup.coach
     start = time.perf_counter()
-    charts = kit_for(ruleset).game_charts(charts, faceoff)  # FaceOff's ARC cards join it
-    cards = {tid: _canonical.encode(t) for tid, t in teams.items()}
-    chart_bytes = _canonical.encode(charts)
+    cards = {tid: _canonical.encode(t) for tid, t in setup.teams.items()}
+    chart_bytes = _canonical.encode(setup.charts)
     team_hashes = {tid: store.put_blob(content, CARD_MEDIA) for tid, content in cards.items()}
     charts_hash = store.put_blob(chart_bytes, CHART_MEDIA)
     # what the workers' audits read of them: the same bytes, by hash
@@ -246,12 +236,9 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
                             charts_hash=charts_hash, team_hashes=team_hashes,
                             schedule=[tuple(f) for f in schedule],
                             divisions=[(c, d, list(t)) for c, d, t in divisions],
-                            overtime_skaters=overtime_skaters,
-                            late_penalty_house_rule=late_penalty_house_rule,
-                            # UNSET for Hockey Bones, so its seasons' bytes are unchanged
-                            ruleset=UNSET if ruleset == "bones" else ruleset,
-                            faceoff=faceoff_field(faceoff, formats.NEW_STREAM_FORMAT),
-                            options=sorted(set(options)) if options else UNSET)
+                            # UNSET for the default ruleset, so its seasons' bytes are unchanged
+                            ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
+                            **setup.options.season_fields(system, formats.NEW_STREAM_FORMAT))
     if not store.exists(season_id):
         opening = opening_events(created, coach)
         try:
@@ -276,7 +263,7 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
         if report.failure is not None:
             raise RinklogError(_failed(season_id, report.failure, "stored"))
     # from the whole schedule: a cut changes none
-    starters = goalie_starts(teams, schedule, ruleset)
+    starters = goalie_starts(dict(setup.teams), schedule, setup.kit)
     cut = schedule if games is None else schedule[:games]
     todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
@@ -284,13 +271,13 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
     events = 0
     if progress:
         progress(done, len(cut))
-    setup = _Setup(created, teams, charts, MemoryBlobs(blobs), coach,
-                   (ruleset, faceoff, tuple(sorted(set(options)))), formats.NEW_STREAM_FORMAT,
-                   audit, tuple(projections), ledger)
+    # every game's coach is built from a coach setup: the league's, else the system's default
+    played_with = replace(setup, coach=setup.kit.default_coach_setup if coach is None else coach)
+    worker = _WorkerSetup(created, played_with, MemoryBlobs(blobs), formats.NEW_STREAM_FORMAT,
+                    audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
-    availability = stored_availability(store, season_id, schedule,
-                                       system_of(ruleset).games_out)
-    results = _results(todo, setup, workers, availability)
+    availability = stored_availability(store, season_id, schedule, system.games_out)
+    results = _results(todo, worker, workers, availability)
     try:
         for played in results:
             if played.failure is not None:
@@ -298,7 +285,8 @@ def run_season(store: EventStore, *, league: str, teams: dict[str, Any], charts:
             try:
                 with store.transaction():  # the game and the season's record of it, together
                     store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                         system=system, meta=played.meta, format=setup.format,
+                                         system=system.name, meta=played.meta,
+                                         format=worker.format,
                                          hashes=played.hashes)
                     record_game(store, season_id, played.game_id, played.number,
                                 SIMULATED, played.hashes[-1].hex())
@@ -331,13 +319,13 @@ def _writing_meanwhile(season_id: str, what: str) -> str:
             "same command again to play what is left")
 
 
-def _failed(stream: str, failure: AuditFailure, how: str) -> str:
+def _failed(stream: str, failure: AuditFinding, how: str) -> str:
     return (f"{stream} fails its audit as {how} ({failure.check} check at event "
             f"{failure.seq}: expected {failure.expected}, recorded {failure.recorded}; rule "
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
 
 
-def _results(todo: list[tuple[int, str, str, str, str]], setup: _Setup, workers: int,
+def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
              availability: Availability):
     """Played games in schedule order, from this process or a pool of workers."""
     if workers <= 1 or len(todo) < 2:
@@ -411,12 +399,14 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     if store.exists(game_id):
         raise RinklogError(f"game {number} of {season_id} is already in the database "
                            f"({game_id}); resume it with rinklog play --resume {game_id}")
-    ruleset = season.ruleset if season.ruleset is not UNSET else "bones"
+    ruleset = ruleset_of_season(season)
     system = system_of(ruleset)
     teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
              for tid, digest in season.team_hashes.items()}
     charts = msgspec.json.decode(store.get_blob(season.charts_hash), type=system.charts_type)
-    goalies = goalie_starts(teams, season.schedule, ruleset)[number]
+    setup = GameSetup(system, ruleset, teams, charts,
+                      GameOptions.of_season(system, kit_for_system(system.name), season))
+    goalies = goalie_starts(teams, season.schedule, setup.kit)[number]
     _, home, away = fixture
     ledger = ledger_of(store, season_id)
     # 15, 17: who is out of it comes from every earlier game of both teams, so those first
@@ -427,12 +417,8 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
                            f"games {', '.join(map(str, missing))} ({system.title} carries "
                            "injuries and suspensions into later games); play or simulate "
                            "them first")
-    game = create_game(teams[home], teams[away], charts, game_id=game_id, ruleset=ruleset,
-                       goalies=goalies, overtime_skaters=season.overtime_skaters,
-                       late_penalty_house_rule=season.late_penalty_house_rule,
+    game = create_game(setup, teams[home], teams[away], game_id=game_id, goalies=goalies,
                        season=season_id, number=number, live=True,
-                       faceoff=faceoff_options(season.faceoff),
-                       options=season.options if season.options is not UNSET else (),
                        absent=availability.absent(number))
     if game.created.charts_hash != season.charts_hash:
         raise RinklogError(f"season {season_id}'s chart pack does not give its games' pack")

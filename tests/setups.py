@@ -1,0 +1,39 @@
+"""Game setups for tests: a :class:`GameSetup` built from teams and options the way the
+CLI builds one (replay/tooling/game_setup.py), then the library's own call with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine.systems import system_of
+from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
+from events.store import EventStore
+from replay.systems import kit_for
+from replay.tooling import game_streams
+from replay.tooling.game_setup import Dice, GameOptions, GameSetup
+from replay.tooling.registry import DEFAULT_RULESET
+
+
+def setup_for(home: Any, away: Any, charts: Any = None, *, ruleset: str = DEFAULT_RULESET,
+              fixtures: str | Path | None = None, faceoff: FaceoffOptions = NO_FACEOFF_OPTIONS,
+              options: tuple[str, ...] = (), coach: Any = None, overtime_skaters: int = 5,
+              late_penalty_house_rule: bool = False, dice: Dice | None = None) -> GameSetup:
+    """A one game's setup of two teams (ids in the fixtures, or loaded cards) and the
+    chart pack (None: the fixtures'); ``coach`` a coach setup (a coach file's)."""
+    kit = kit_for(ruleset)
+    home = kit.find_team(home, fixtures) if isinstance(home, str) else home
+    away = kit.find_team(away, fixtures) if isinstance(away, str) else away
+    chosen = GameOptions(overtime_skaters, late_penalty_house_rule, {
+        **({"faceoff": faceoff} if faceoff != NO_FACEOFF_OPTIONS else {}),
+        **({"options": tuple(options)} if options else {})})
+    pack = chosen.game_charts(kit, kit.default_charts(fixtures) if charts is None else charts)
+    return GameSetup(system_of(ruleset), ruleset, {home.id: home, away.id: away}, pack,
+                     chosen, coach, dice or Dice())
+
+
+def simulate(store: EventStore, home: str, away: str, *, seed: str | None = None,
+             game_id: str | None = None, **setup: Any) -> game_streams.GameResult:
+    """``rinklog sim``'s library call: a seeded game between two fixture teams."""
+    return game_streams.simulate(store, setup_for(home, away, dice=Dice(seed=seed), **setup),
+                                 game_id=game_id)
