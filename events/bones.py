@@ -78,6 +78,7 @@ class TacticDeclared(Event, frozen=True):
 
 
 class BenchMinorChecked(Event, frozen=True):
+    """The bench-minor roll of a period against the team's range (5.00; FaceOff 6.00)."""
     side: Side
     range: str
     in_range: bool
@@ -86,6 +87,7 @@ class BenchMinorChecked(Event, frozen=True):
 
 
 class BenchMinorScheduled(Event, frozen=True):
+    """A bench minor's second in the period, rolled once the range is hit (5.00, 6.30)."""
     side: Side
     period: int
     time: int  # seconds elapsed in the period
@@ -138,6 +140,7 @@ class ActionResolved(Event, frozen=True):
 
 
 class PuckPassed(Event, frozen=True):
+    """A pass completed: who passed to whom, into which slot (13.00; 11.10, 12.00 results)."""
     side: Side
     from_player: str
     to_player: str
@@ -147,6 +150,7 @@ class PuckPassed(Event, frozen=True):
 
 
 class PuckIntercepted(Event, frozen=True):
+    """The puck taken by the other team: who lost it, who gained it (12.00, 12.10, 10.70)."""
     side: Side  # the team that gains the puck
     from_player: str | None
     to_player: str
@@ -156,6 +160,7 @@ class PuckIntercepted(Event, frozen=True):
 
 
 class ShotTaken(Event, frozen=True):
+    """A shot read off the shooter's range (10.10-10.60), and whether it was blocked (10.70)."""
     side: Side
     shooter: str
     kind: Literal["normal", "rebound", "empty_net", "penalty_shot"]
@@ -169,6 +174,7 @@ class ShotTaken(Event, frozen=True):
 
 
 class GoalieResult(Event, frozen=True):
+    """The goalie's action code read for a shot that reached him, and what it came to (11.10)."""
     side: Side  # the goalie's team
     goalie: str
     cell: str
@@ -180,6 +186,7 @@ class GoalieResult(Event, frozen=True):
 
 
 class GoalScored(Event, frozen=True):
+    """A goal: scorer, goalie beaten, strength and the skaters on the ice (11.10, 10.50)."""
     side: Side
     scorer: str
     goalie: str | None  # None: empty net
@@ -203,12 +210,14 @@ class ExactTime(Event, frozen=True):
 
 
 class AssistsCounted(Event, frozen=True):
+    """How many assists a goal gets, read off the dice (16.00)."""
     count: int
     roll: int
     rule: str
 
 
 class GoalieAssistChecked(Event, frozen=True):
+    """The scoring team's goalie checked for an assist against his range (16.00)."""
     goalie: str
     range: str
     in_range: bool
@@ -217,6 +226,7 @@ class GoalieAssistChecked(Event, frozen=True):
 
 
 class AssistsAwarded(Event, frozen=True):
+    """The players credited with a goal's assists (16.00)."""
     side: Side
     players: list[str]
     roll: int
@@ -243,6 +253,7 @@ class ArcChecked(Event, frozen=True):
 
 
 class ReboundChecked(Event, frozen=True):
+    """Who gets a rebound, read off the upper or lower rebound chart (11.20)."""
     side: Side  # the shooting team
     chart: Literal["upper", "lower"]
     slot: str | None  # None: red 6 on the upper chart, re-roll on the lower one
@@ -252,6 +263,7 @@ class ReboundChecked(Event, frozen=True):
 
 
 class ClearingChecked(Event, frozen=True):
+    """Whether the defending team clears the puck after a rebound (11.20)."""
     side: Side  # the defending team
     total: int
     range: str
@@ -261,6 +273,7 @@ class ClearingChecked(Event, frozen=True):
 
 
 class PlayStopped(Event, frozen=True):
+    """A whistle and why; ``zone`` names the team whose end the face-off is in (7.30)."""
     reason: Literal["icing", "infraction", "frozen", "goal", "penalty", "injury", "period"]
     zone: Side | None  # face-off in this team's defensive zone (7.30)
 
@@ -279,6 +292,7 @@ class PenaltyCalled(Event, frozen=True):
 
 
 class RetaliationRolled(Event, frozen=True):
+    """Who retaliates, by rank on the retaliation scale (14.30)."""
     side: Side  # the retaliating team
     scale: Literal["MI", "MA", "GM"]
     rank: int
@@ -288,6 +302,7 @@ class RetaliationRolled(Event, frozen=True):
 
 
 class SpecialOccurrenceRolled(Event, frozen=True):
+    """A special occurrence read off the special-occurrence chart (14.20)."""
     index: int
     text: str
     roll: int
@@ -295,6 +310,7 @@ class SpecialOccurrenceRolled(Event, frozen=True):
 
 
 class MisconductChecked(Event, frozen=True):
+    """A penalized player checked for a misconduct against his range (14.40)."""
     player: str
     range: str
     in_range: bool
@@ -303,6 +319,7 @@ class MisconductChecked(Event, frozen=True):
 
 
 class GameMisconductChecked(Event, frozen=True):
+    """A game misconduct checked against the range (14.50-14.52; FaceOff 14.51)."""
     side: Side
     range: str
     in_range: bool
@@ -311,6 +328,7 @@ class GameMisconductChecked(Event, frozen=True):
 
 
 class PenaltyAssessed(Event, frozen=True):
+    """A penalty put on a player: minutes, sequences in the box, time (14.10-14.60)."""
     id: int
     side: Side
     player: str  # who is charged the minutes
@@ -327,6 +345,7 @@ class PenaltyAssessed(Event, frozen=True):
 
 
 class PenaltyEnded(Event, frozen=True):
+    """A penalty over: served, ended by a power-play goal, or by the game's end (14.10)."""
     id: int
     reason: Literal["served", "power_play_goal", "game_end"]
     period: int
@@ -335,6 +354,7 @@ class PenaltyEnded(Event, frozen=True):
 
 
 class InjuryChecked(Event, frozen=True):
+    """A player checked for an injury: OIP, adjusted blue die, the result (18.00, 18.10)."""
     player: str
     oip: int
     adjusted_blue: int
@@ -344,6 +364,7 @@ class InjuryChecked(Event, frozen=True):
 
 
 class GoalieInjured(Event, frozen=True):
+    """A goalie hurt and who replaces him, if a dressed goalie can (11.10, 18.00)."""
     side: Side
     goalie: str
     replacement: str | None
@@ -352,6 +373,7 @@ class GoalieInjured(Event, frozen=True):
 
 
 class PenaltyShotAwarded(Event, frozen=True):
+    """Whether a PS1 goalie result gives a penalty shot, on the re-rolled red (11.10)."""
     side: Side  # the shooting team
     shooter: str
     awarded: bool
@@ -369,6 +391,7 @@ class ShootoutOrderChosen(Event, frozen=True):
 
 
 class ShootoutAttempt(Event, frozen=True):
+    """One shootout attempt: shooter's rating against the goalie's grade, scored or not (21.00)."""
     side: Side
     shooter: str
     goalie: str

@@ -124,16 +124,19 @@ class BranchStarted(Event, frozen=True):
 
 
 class PeriodStarted(Event, frozen=True):
+    """A period begins (Hockey Bones 6.00; each system's timing section): 4 overtime, 5 shootout."""
     period: int  # 1-3, 4 = overtime, 5 = shootout
 
 
 class PeriodEnded(Event, frozen=True):
+    """A period over, with the score at its end (Hockey Bones 6.00; each system's timing)."""
     period: int
     home_goals: int
     away_goals: int
 
 
 class GameEnded(Event, frozen=True):
+    """The final score, how the game was decided and the winner (Hockey Bones 6.00, 21.00)."""
     home_goals: int
     away_goals: int
     decided: Literal["REG", "OT", "SO", "TIE"]  # TIE: FaceOff 5.00, no shootout

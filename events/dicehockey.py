@@ -250,6 +250,7 @@ class ShotTaken(DiceHockeyBase, frozen=True):
 
 
 class GoalScored(DiceHockeyBase, frozen=True):
+    """A DICE Hockey goal: scorer, assists, goalie, timing space and strength (8)."""
     side: Side
     scorer: str
     assists: list[str]
@@ -379,6 +380,7 @@ class ClearCounted(DiceHockeyBase, frozen=True):
 
 
 class PenaltyEnded(DiceHockeyBase, frozen=True):
+    """A DICE Hockey penalty over: cleared, ended by a goal, served or the game's end (15, 18)."""
     id: int
     side: Side
     player: str
@@ -467,6 +469,7 @@ class ShootoutCardRolled(DiceHockeyBase, frozen=True):
 
 
 class ShootoutAttempt(DiceHockeyBase, frozen=True):
+    """One shootout shot (14) or penalty shot (15), read off the shooter's or goalie's card."""
     side: Side
     shooter: str
     goalie: str | None

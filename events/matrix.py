@@ -142,6 +142,7 @@ class DieRolled(_Event, tag="matrix.DieRolled"):
 
 
 class ScheduleDrawn(_Event, tag="matrix.ScheduleDrawn"):
+    """A division's championship schedule drawn by the referee's dice (3.1.1)."""
     division: str
     games: list[tuple[int, str, str]]  # (week, home, away)
     rolls: list[int]
@@ -149,6 +150,7 @@ class ScheduleDrawn(_Event, tag="matrix.ScheduleDrawn"):
 
 
 class WgGroupsDrawn(_Event, tag="matrix.WgGroupsDrawn"):
+    """The Wayne Gretzky cup's groups of four drawn by the referee's dice (3.3.1)."""
     groups: list[list[str]]
     rolls: list[int]
     rule: str
@@ -206,6 +208,7 @@ class WaitingListJoined(_Event, tag="matrix.WaitingListJoined"):
 # --- a week --------------------------------------------------------------------------------
 
 class WeekStarted(_Event, tag="matrix.WeekStarted"):
+    """A week of the season begins: its games follow (3.1.1, 3.1.4)."""
     week: int
 
 
@@ -235,6 +238,7 @@ class StockCharged(_Event, tag="matrix.StockCharged"):
 
 
 class BonusDrawn(_Event, tag="matrix.BonusDrawn"):
+    """The team of a division drawn for the week's bonus goal (2.1.4)."""
     week: int
     division: str
     team: str
@@ -243,6 +247,7 @@ class BonusDrawn(_Event, tag="matrix.BonusDrawn"):
 
 
 class GamePlayed(_Event, tag="matrix.GamePlayed"):
+    """One game worked out: each side's goals, the result and any tie-break (3.1.2, 3.2.2, 3.3.2)."""
     competition: str
     week: int
     round: int  # the competition's round (the championship's is its week)
@@ -259,6 +264,7 @@ class GamePlayed(_Event, tag="matrix.GamePlayed"):
 
 
 class LuckyLoserChosen(_Event, tag="matrix.LuckyLoserChosen"):
+    """A lucky loser drawn to replace a KDH game of two ONR teams (3.2.3)."""
     week: int
     round: int
     team: str
@@ -310,12 +316,14 @@ class WgRanked(_Event, tag="matrix.WgRanked"):
 
 
 class WeekEnded(_Event, tag="matrix.WeekEnded"):
+    """A week of the season is over (3.1.4)."""
     week: int
 
 
 # --- the end of a season -------------------------------------------------------------------
 
 class ClosingStarted(_Event, tag="matrix.ClosingStarted"):
+    """The season's close begins: final ranking, promotion and relegation follow (3.1.5, 3.1.6)."""
     pass
 
 

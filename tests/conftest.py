@@ -7,8 +7,14 @@ test`` runs ``pytest -n 2 --dist loadscope``, pytest-xdist).
   would build a module's fixture on every process that runs one of its tests).
   (``loadgroup`` would let other tests spread one by one, but pytest-xdist 3.8 cannot
   rename the test ids of pytest 9.2, which it needs for it: the groups are ignored.)
-- Session fixtures here are what several modules build alike (``pages_db``); they are
-  only read, never written.
+- Fixtures here are what several modules use alike: ``store`` (a new database),
+  ``playthrough`` (a whole game as a JSON Lines snapshot, tests/playthrough.py) and the
+  session-scoped ``pages_db``, only read, never written. A module that writes to an
+  expensive database builds it once (module scope) and gives each test a copy of the
+  file (tests/test_season.py's ``straight``).
+- Tests live beside what they test: tests/bones/, tests/dicehockey/, tests/matrix/ hold
+  each system's rules and tools (helpers ``bones_support.py``, ``dicehockey_support.py``,
+  ``matrix_helpers.py``); the shared code's tests are at the top.
 - A test is ``slow`` when it is marked so, or uses a fixture named in ``SLOW_FIXTURES``
   (each takes seconds to build: whole seasons, many seeded games). ``pytest -m "not slow"``
   is the quick loop; ``make test`` runs everything. On an xdist worker the modules that
@@ -25,7 +31,7 @@ import pytest
 
 # Fixtures that play many games or a whole season; a test that uses one is slow.
 SLOW_FIXTURES = frozenset({
-    "many_games",  # tests/rules/test_whole_games.py: 144 seeded games (6.00)
+    "many_games",  # tests/bones/test_whole_games.py: 144 seeded games (6.00)
 })
 # Tests (a module, or a test with all its parameters) that took 15 s or more in a one-process
 # run of `--durations` on the shared 2-core machine (about 4 s or more on a quiet one).
@@ -39,10 +45,10 @@ SLOW_TESTS = frozenset({
     "tests/test_season.py::test_two_hundred_league_games_play_to_the_end",
     "tests/test_season.py::test_a_season_keeps_every_read_model_current",
     "tests/test_season.py::test_a_stopped_season_resumes_to_the_same_database",
-    "tests/test_season_games_missed.py::test_15_17_workers_and_a_resumed_run_give_the_same_season",
+    "tests/dicehockey/test_season_games_missed.py::test_15_17_workers_and_a_resumed_run_give_the_same_season",
     "tests/test_pages_browser.py",  # headless Chromium
     "tests/test_fuzz_inputs.py",  # hypothesis over every input file and command
-    "tests/test_matrix_season.py::test_events_explain_replay_games_export_import_on_a_season",
+    "tests/matrix/test_matrix_season.py::test_events_explain_replay_games_export_import_on_a_season",
     "tests/test_migration.py::test_opening_schema_3_for_writing_migrates_every_stream_as_format_1",
     "tests/test_formats.py::test_every_event_round_trips_in_both_formats",
     "tests/test_projections.py::test_strength_labels_follow_a_three_on_three_overtime",
@@ -58,6 +64,15 @@ def _slow_entry(item: pytest.Item) -> str | None:
     return None
 
 
+@pytest.fixture
+def store(tmp_path: Path):
+    """A new, empty database of the test's own (``open_store``), open for writing."""
+    from replay.tooling.game_streams import open_store
+
+    with open_store(tmp_path / "games.db") as db:
+        yield db
+
+
 @pytest.fixture(scope="session")
 def pages_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/pages_data.py's database (games of each system, a Bones season, a Matrix
@@ -65,6 +80,15 @@ def pages_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tests.pages_data import build_db
 
     return build_db(tmp_path_factory.mktemp("pages") / "pages.db")
+
+
+@pytest.fixture
+def playthrough(snapshot):
+    """A whole-game snapshot as JSON Lines (tests/playthrough.py): ``assert events ==
+    playthrough``, one event a line, so a rule change reads as a line diff."""
+    from tests.playthrough import JSONLinesSnapshotExtension
+
+    return snapshot.use_extension(JSONLinesSnapshotExtension)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's -m deselects by marker

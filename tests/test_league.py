@@ -227,7 +227,7 @@ def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: 
 
     root = _faceoff(tmp_path, table="fatigue = true\narc_cards = true\n")
     league = load_league(root).league
-    assert league.ruleset == "faceoff2008" and league.faceoff.fatigue and league.faceoff.arc_cards
+    assert league.ruleset == "faceoff2008" and league.faceoff["fatigue"] and league.faceoff["arc_cards"]
     db = tmp_path / "fo.db"
     assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
                  "--workers", "1", "--db", str(db), "--json"]) == 0
@@ -266,7 +266,7 @@ def test_faceoff_6_00_14_51_draft_league_sets_the_nhl_ranges(tmp_path: Path) -> 
     team.write_text(team.read_text(encoding="utf-8").replace("shift = 10.5", "shift = 5.0", 1),
                     encoding="utf-8")
     league = load_league(root).league
-    assert (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range) == ("1-5", "2-4")
+    assert (league.faceoff["nhl_bench_range"], league.faceoff["nhl_gm_range"]) == ("1-5", "2-4")
     with pytest.raises(CardError, match="draft-rule"):
         _bones_draft(root)  # the same league under Hockey Bones is refused
 

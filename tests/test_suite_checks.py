@@ -4,9 +4,10 @@ A test that asserts nothing passes whatever the code does, and ``pytest.raises(E
 passes on any bug that happens to raise (a ``TypeError`` in the code under test included),
 so both are refused here, reading the test files' syntax trees (no test is imported).
 
-A test "checks" when its body has an ``assert``, a ``raise``, ``pytest.raises``/``fail``/
-``warns``/``skip``, or calls a function defined in tests/ that checks (a helper such as
-``assert_one_line_error``), found by name, transitively.
+A test "checks" when its body has an ``assert`` (a snapshot comparison ``assert x ==
+snapshot`` included), a ``raise``, ``pytest.raises``/``fail``/``warns``/``skip``,
+``snapshot.assert_match(...)``, or calls a function defined in tests/ that checks (a
+helper such as ``assert_one_line_error``), found by name, transitively.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def _pytest_attr(node: ast.AST) -> str | None:
 
 def _checks_itself(function: ast.AST) -> bool:
     return any(isinstance(n, ast.Assert | ast.Raise) or _pytest_attr(n) in PYTEST_CHECKS
+               or (isinstance(n, ast.Attribute) and n.attr == "assert_match")  # syrupy
                for n in ast.walk(function))
 
 
@@ -102,9 +104,23 @@ def test_the_checks_catch_what_they_refuse(tmp_path: Path) -> None:
         "import pytest\n\n"
         "def test_parses():\n    parse('8')\n\n"  # the test_library.py fault
         "def test_helped():\n    via(1)\n\n"
+        "def test_snapshot(snapshot):\n    snapshot.assert_match(parse('8'))\n\n"
         "def test_refused():\n    with pytest.raises(ValueError, match='8'):\n        parse('?')\n\n"
         "def test_any_error():\n    with pytest.raises(Exception, match='x'):\n        parse('?')\n"
         "\ndef test_any_of():\n    with pytest.raises((KeyError, BaseException)):\n        parse('?')\n",
         encoding="utf-8")
     assert unchecked_tests(tmp_path) == ["test_faults.py:3 test_parses"]
-    assert broad_raises(tmp_path) == ["test_faults.py:14", "test_faults.py:18"]
+    assert broad_raises(tmp_path) == ["test_faults.py:17", "test_faults.py:21"]
+
+
+def test_whole_game_playthroughs_are_json_lines_seq_and_type_first() -> None:
+    """Each whole-game snapshot is one event a line (tests/playthrough.py), numbered from 1."""
+    import json
+
+    files = sorted(TESTS.rglob("__snapshots__/*/*.jsonl"))
+    assert len(files) >= 3  # Hockey Bones, FaceOff 2008, DICE Hockey
+    for path in files:
+        lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        assert [list(line)[:2] for line in lines] == [["seq", "type"]] * len(lines), path
+        assert [line["seq"] for line in lines] == list(range(1, len(lines) + 1)), path
+        assert lines[0]["type"] == "GameCreated" and lines[-1]["type"] == "GameEnded", path

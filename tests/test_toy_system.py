@@ -10,8 +10,8 @@ from pathlib import Path
 import msgspec
 import pytest
 import toy_system as toy
-from setups import simulate
 from forge import replace_stream
+from setups import simulate
 
 from engine import systems
 from events import catalogue

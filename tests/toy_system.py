@@ -201,10 +201,11 @@ def build_scoresheet(events: Sequence[Any]) -> Scoresheet:
     return Scoresheet(
         game_id=created.game_id, decided=ended[0].decided if ended else None,
         home=line("home"), away=line("away"),
-        goals=[GoalLine.timed(GameTime(0, PERIODS_UNIT), period=g.period, team=(created.home if g.side == "home"
-                                                        else created.away).team_id,
-                        scorer="", scorer_name="", assists=[], assist_names=[],
-                        strength="EV", gwg=False) for g in goals],
+        goals=[GoalLine.timed(GameTime(g.period, PERIODS_UNIT), period=g.period,
+                              team=(created.home if g.side == "home"
+                                    else created.away).team_id,
+                              scorer="", scorer_name="", assists=[], assist_names=[],
+                              strength="EV", gwg=False) for g in goals],
         penalties=[], goalies=[], shootout=[])
 
 

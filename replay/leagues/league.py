@@ -32,7 +32,6 @@ import msgspec
 from msgspec import Meta
 
 from engine.systems import SYSTEMS, system_of
-from events.bones import FaceoffOptions
 from events.errors import CardError, RinklogError
 from replay.data.reading import convert, read_toml, show_path
 from replay.systems import DraftRuleError, kit_for, kit_for_system
@@ -61,7 +60,9 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
     ruleset: str = DEFAULT_RULESET  # any registered ruleset: "faceoff2008", ...
-    faceoff: FaceoffOptions = FaceoffOptions()  # [faceoff] options of a FaceOff league
+    # [faceoff]: a FaceOff league's options, a table only the Bones kit reads and checks
+    # (replay/systems/bones: FaceOff 6.00, 17.000-21.000)
+    faceoff: dict[str, bool | str] = {}
     options: list[str] = []  # the optional rules of another system's ruleset, by name
 
     def __post_init__(self) -> None:

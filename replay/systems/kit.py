@@ -136,6 +136,9 @@ class Kit(SystemKit):
     roll_prompt: str  # how a roll is typed, e.g. "blue white white red"
     # --- calibration: can a ruleset's game end in a shootout (FaceOff 2008: a tie stands)
     has_shootout: Callable[[str], bool] = field(default=lambda ruleset: True)
+    # --- a league.toml's options as the kit records them (what ``game_options`` gives for
+    # optional rules named on the command line; their keywords are SeasonCreated fields)
+    league_options: Callable[[Any], Mapping[str, Any]] = field(default=lambda league: {})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -65,7 +65,7 @@ class GameOptions:
         """The options every game of a league records (its league.toml's); played under
         another ruleset (``calibrate --ruleset``), none of its system's optional rules."""
         return cls(league.overtime_skaters, league.late_penalty_house_rule,
-                   {key: getattr(league, key) for key in kit.game_options(())}
+                   {**kit.game_options(()), **kit.league_options(league)}
                    if same_ruleset else {})
 
     def created_fields(self) -> dict[str, Any]:

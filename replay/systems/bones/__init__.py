@@ -17,7 +17,7 @@ from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
 from engine.bones.rulesets import PLAYOFF, RULESETS
 from events.bones import FaceoffOptions
-from replay.data.reading import FIXTURES
+from replay.data.reading import FIXTURES, describe
 from replay.systems.bones import calibration, draft_rules
 from replay.systems.bones.library import (
     charts_faults,
@@ -55,14 +55,31 @@ def game_options(names: tuple[str, ...]) -> dict[str, Any]:
     return {"faceoff": faceoff, "options": named}  # none: nothing recorded
 
 
+def faceoff_of(league: Any) -> FaceoffOptions:
+    """A league.toml's ``[faceoff]`` table, read as FaceOff's options (ValueError naming the
+    field)."""
+    try:
+        return msgspec.convert(league.faceoff, FaceoffOptions)
+    except msgspec.ValidationError as err:
+        fields = tuple(FaceoffOptions.__struct_fields__)
+        raise ValueError(f"[faceoff] {describe(err, league.faceoff, fields)}") from None
+
+
+def league_options(league: Any) -> dict[str, Any]:
+    """A league's options as this kit records them: FaceOff's, from its ``[faceoff]``, and
+    those by name (``options = ["playoff"]``, ruling R-6.00c)."""
+    return {"faceoff": faceoff_of(league), "options": tuple(league.options)}
+
+
 def check_league_options(league: Any) -> None:
     """A league.toml's Hockey Bones and FaceOff options, against its ruleset."""
     rules = RULESETS[league.ruleset]
-    if league.faceoff.any and not rules.optional_rules:
+    faceoff = faceoff_of(league)
+    if faceoff.any and not rules.optional_rules:
         raise ValueError("[faceoff] options need ruleset = \"faceoff2008\"")
     if league.late_penalty_house_rule and not rules.quick_reference:
         raise ValueError(f"{rules.title} has no quick reference house rules")
-    nhl = (league.faceoff.nhl_bench_range, league.faceoff.nhl_gm_range)
+    nhl = (faceoff.nhl_bench_range, faceoff.nhl_gm_range)
     if rules.draft_nhl_ranges and (league.draft_rules, league.draft_rules) != tuple(map(bool, nhl)):
         # FaceOff 6.00, 14.51: draft leagues use the NHL ranges, and only they.
         raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
@@ -124,4 +141,5 @@ KIT = Kit(system="bones", recognise=recognise, cards_cli=_cards_cli, find_team=f
           default_coach_setup=(DEFAULT_POLICY, DEFAULT_POLICY),
           coach_setup_file=load_coach, season_coach=season_coach,
           prompt_coach=PromptCoach, roll_prompt="blue white white red",
-          has_shootout=lambda ruleset: RULESETS[ruleset].shootout)
+          has_shootout=lambda ruleset: RULESETS[ruleset].shootout,
+          league_options=league_options)

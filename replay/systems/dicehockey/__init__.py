@@ -37,7 +37,7 @@ def game_options(names: tuple[str, ...]) -> dict[str, Any]:
 
 def check_league_options(league: Any) -> None:
     """A DICE Hockey league has none of Hockey Bones' or FaceOff's options."""
-    if league.faceoff.any or league.late_penalty_house_rule or league.draft_rules \
+    if league.faceoff or league.late_penalty_house_rule or league.draft_rules \
             or league.overtime_skaters != 5:
         raise ValueError("DICE Hockey leagues take no [faceoff] options, house rule, draft "
                          "rules or overtime_skaters (DICE Hockey 13 sets its own overtime)")
@@ -76,10 +76,11 @@ def _no_coach_file(path: Path) -> Any:
 
 KIT = Kit(system="dicehockey", recognise=recognise, find_team=find_dicehockey_team, list_teams=list_teams,
           load_team=load_dicehockey_team, default_charts=dicehockey_charts,
-          game_charts=lambda charts, faceoff: charts, game_options=game_options,
+          game_charts=lambda charts, options: charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "dicehockey" / "leagues",
           check_league_options=check_league_options, draft_rules=lambda ruleset: None,
           goalie_shares=goalie_shares, calibration_figures=calibration_figures,
           default_coach_setup=(), coach_setup_file=_no_coach_file,
           season_coach=lambda setup: DefaultCoach(), prompt_coach=PromptCoach,
-          roll_prompt="red white")
+          roll_prompt="red white",
+          league_options=lambda league: {"options": tuple(league.options)})
