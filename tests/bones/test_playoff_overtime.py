@@ -15,14 +15,14 @@ import json
 
 import msgspec
 import pytest
-from bones_support import apply, created, new_state, penalize
+from bones_support import R, action, apply, created, new_state, penalize
 
 from engine.bones import stoppages
 from engine.bones.explain import describe, status
 from engine.bones.game import IllegalChoice, decide
 from engine.bones.rulesets import OPTIONAL_RULES, RULESETS
 from engine.bones.state import Step
-from events.bones import ShootoutAttempt, ShootoutOrderChosen
+from events.bones import ActionResolved, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameCreated, GameEnded, PeriodStarted
 from replay.cli import main
 from replay.tooling.game_streams import open_store, read_game
@@ -149,12 +149,14 @@ def test_6_00c_no_shootout_order_is_accepted_in_a_playoff_game():
 
 
 def test_6_00c_the_late_penalty_house_rule_holds_in_every_overtime():
-    from engine.bones.actions import _late  # noqa: PLC2701 - the window under test
-
+    """R-QR-late: "in every overtime sequence" an X is a penalty only on red 1; red 2 is
+    play on (as ``test_actions.py::test_qr_late_penalty_house_rule_holds_in_all_of_overtime``
+    for the regular season's one overtime)."""
     state = playoff_state("bones", late_penalty_house_rule=True)
-    for period in (4, 5, 6):
-        state.period, state.sequence = period, 0
-        assert _late(state)
+    for period, used in ((4, 30), (5, 0), (6, 49)):
+        state.period, state.sequence = period, used
+        events = action(state, "home", "C", "X", R(3, 3, 4, 2))
+        assert next(e for e in events if isinstance(e, ActionResolved)).result == "play_on"
 
 
 def test_6_00c_status_and_describe_name_the_overtimes():
