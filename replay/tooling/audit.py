@@ -84,7 +84,7 @@ from projections.store import stored_differences, stored_standings_differences, 
 from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import game_seed, season_game_id
-from replay.tooling import audit_season
+from replay.tooling import audit_postseason, audit_season
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.tooling.registry import ruleset_of_season
@@ -734,6 +734,11 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     if not rows and store.stream_record(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
     report, events = _audit_in_store(store, game_id, seasons, rows)
+    if report.ok and report.kind == "season":
+        found = audit_postseason.lottery_in_store(store, game_id, events)
+        if found is not None:
+            report = dataclasses.replace(report, failure=AuditFinding(
+                found.check, found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
         differences = (stored_differences(store, game_id, events) if report.kind == "game"
                        else stored_standings_differences(store, game_id))
