@@ -100,23 +100,30 @@ def playoff_teams(before: Sequence[Any], table: list[str]) -> list[str]:
     return table[:DRAFT_TEAMS]
 
 
+def _same_league(store: EventStore, season_id: str) -> tuple[list[str], list[str]]:
+    """The league's other seasons in this database, (before, after) this one, in the
+    order they were created (``stored_seasons.seasons``)."""
+    own = store.read(season_id, 1, 1)[0].event
+    assert isinstance(own, SeasonCreated)
+    ids = []
+    for other in seasons(store):
+        first = store.read(other, 1, 1)[0].event
+        if other == season_id or (isinstance(first, SeasonCreated)
+                                   and first.league == own.league):
+            ids.append(other)
+    at = ids.index(season_id)
+    return ids[:at], ids[at + 1:]
+
+
 def previous_first_pick(store: EventStore, season_id: str) -> str:
     """The first pick of the league's previous season in this database ("" if none, or if
     it drew no lottery): the season stream listed just before this one (``rinklog
     seasons``' order, the order they were created in) whose SeasonCreated names the same
     league."""
-    own = store.read(season_id, 1, 1)[0].event
-    assert isinstance(own, SeasonCreated)
-    previous = ""
-    for other in seasons(store):
-        if other == season_id:
-            break
-        first = store.read(other, 1, 1)[0].event
-        if isinstance(first, SeasonCreated) and first.league == own.league:
-            previous = other
-    if not previous:
+    before, _ = _same_league(store, season_id)
+    if not before:
         return ""
-    view = lottery_view(row.event for row in store.read(previous))
+    view = lottery_view(row.event for row in store.read(before[-1]))
     return view.order[0] if view.drawn else ""
 
 
@@ -168,6 +175,12 @@ def draw_lottery(store: EventStore, season_id: str,
             f"season {season_id}: the regular season is not complete ({len(missing)} of "
             f"{len(found.created.schedule)} games to play, first game {missing[0]}); the "
             "lottery is drawn from the final standings")
+    _, after = _same_league(store, season_id)
+    later = next((s for s in after if read_lottery(store, s).opened), None)
+    if later is not None:
+        raise LotteryError(f"season {later}, after {season_id} in league "
+                           f"{found.created.league}, has drawn its lottery already from this "
+                           "season's first pick (none yet): draw the lotteries in order")
     table = [r.team for r in standings(store, found)]
     drawn = lottery_events(table, playoff_teams(events, table),
                            previous_first_pick(store, season_id), found.created.seed, rolls)
