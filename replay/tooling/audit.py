@@ -33,7 +33,10 @@ reported with its seq, the check, what was expected, what was recorded and the r
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events; a season's stored standings equal those its
-    games give.
+    games give;
+12. ``lottery`` (:func:`audit_game`, against a store): a season's draft lottery is the one
+    rule 31 draws from its final standings and its league's previous first pick, a
+    seeded lottery's rolls their derivation (:mod:`replay.tooling.audit_postseason`).
 
 A season of a *season system* (Matrix Hockey, :data:`engine.systems.SEASON_SYSTEMS`: a
 league refereed by rinklog) goes through checks 1-6 as a game does (kind
