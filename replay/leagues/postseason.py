@@ -33,6 +33,7 @@ from events.league import SeasonCreated
 from events.postseason import DRAFT_TEAMS, PlayoffsOpened
 from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
+from replay.leagues.ledger import ledger_of
 from replay.leagues.naming import season_game_id
 from replay.leagues.stored_seasons import load_season, seasons, standings
 
@@ -169,6 +170,9 @@ def draw_lottery(store: EventStore, season_id: str,
     if lottery_view(events).opened:
         raise LotteryError(f"season {season_id}'s draft lottery is already drawn (once, rule "
                            f"31): `rinklog lottery {season_id}` prints it")
+    if not ledger_of(store, season_id).recorded:
+        raise LotteryError(f"season {season_id} was stored before seasons recorded their "
+                           "games: its stream takes no lottery (play it again in another --db)")
     missing = missing_regular_games(store, found.created)
     if missing:
         raise RegularSeasonOpen(

@@ -737,11 +737,6 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     if not rows and store.stream_record(game_id) is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
     report, events = _audit_in_store(store, game_id, seasons, rows)
-    if report.ok and report.kind == "season":
-        found = audit_postseason.lottery_in_store(store, game_id, events)
-        if found is not None:
-            report = dataclasses.replace(report, failure=AuditFinding(
-                found.check, found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
         differences = (stored_differences(store, game_id, events) if report.kind == "game"
                        else stored_standings_differences(store, game_id))
@@ -749,6 +744,11 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 "read models", report.events, "stored read models equal to a rebuild from "
                 "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
+    if report.ok and report.kind == "season":
+        found = audit_postseason.lottery_in_store(store, game_id, events)
+        if found is not None:
+            report = dataclasses.replace(report, failure=AuditFinding(
+                found.check, found.seq, found.expected, found.recorded, found.rule))
     return report
 
 
