@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.dice import derive_faces
 from engine.league.formats import divisions_of, parse_playoff_format
 from engine.league.playoffs import fold, open_playoffs, record_game
 from events.postseason import LotteryDraw, LotteryOrderSet
@@ -112,6 +113,8 @@ def test_rule_31_seeded_lottery_7th_one_ball_8th_two_then_1_to_6_in_reverse(
     winner = seventh if first["roll"] == 1 else eighth
     other = eighth if winner == seventh else seventh
     assert first["team"] == winner
+    # the seeded die of docs/postseason.md: the season seed "7", lottery id "lottery"
+    assert first["roll"] == derive_faces("7", "lottery", 1, 3, 1)[0] + 1
     assert got["draws"][1] == {"pick": 2, "team": other, "place": table.index(other) + 1,
                                "how": "last team", "roll": None, "sides": 0}
     # "Teams 1-6 will still draft in reverse order."
@@ -217,6 +220,13 @@ def season_events(db: Path) -> list:
 
 def forge(db: Path, events: list) -> None:
     replace_stream(db, SEASON, events, kind="season", system="league")
+
+
+def test_a_season_stored_before_season_records_takes_no_lottery(
+        capsys: pytest.CaptureFixture[str], db: Path) -> None:
+    forge(db, season_events(db)[:1])
+    line = one_line_error(*run(capsys, "lottery", SEASON, "--draw", "--db", str(db))[::2])
+    assert "before seasons recorded" in line
 
 
 def test_audit_rechecks_the_lottery_and_catches_a_forged_draw(
