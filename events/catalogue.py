@@ -22,6 +22,7 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from events.matrix import MatrixEvent
+from events.postseason import PostseasonEvent
 from events.store import EventStore
 
 __all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
@@ -30,7 +31,8 @@ __all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVE
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent,
                                  "matrix": MatrixEvent}
 
-LEAGUE_EVENTS: Any = SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
+LEAGUE_EVENTS: Any = (SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
+                      | PostseasonEvent)
 """Events of league streams (a season), which belong to no one game system."""
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)
