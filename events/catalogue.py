@@ -22,33 +22,17 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from events.matrix import MatrixEvent
-from events.postseason import (
-    LotteryDraw,
-    LotteryOpened,
-    LotteryOrderSet,
-    PlayoffsOpened,
-    PlayoffsWon,
-    RoundOpened,
-    SeriesGameRecorded,
-    SeriesScheduled,
-    SeriesWon,
-)
+from events.postseason import PostseasonEvent
 from events.store import EventStore
 
-__all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "POSTSEASON_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
+__all__ = ["ALL_EVENTS", "LEAGUE", "LEAGUE_EVENTS", "STREAM_EVENTS", "SYSTEM_EVENTS",
            "open_store"]
 
 SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEvent,
                                  "matrix": MatrixEvent}
 
-POSTSEASON_EVENTS: Any = (PlayoffsOpened | RoundOpened | SeriesScheduled | SeriesGameRecorded
-                          | SeriesWon | PlayoffsWon | LotteryOpened | LotteryDraw
-                          | LotteryOrderSet)
-"""A season's postseason (issue 22, docs/postseason.md): the playoffs and the draft
-lottery, recorded in the season's own stream after its regular season."""
-
 LEAGUE_EVENTS: Any = (SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
-                      | POSTSEASON_EVENTS)
+                      | PostseasonEvent)
 """Events of league streams (a season), which belong to no one game system."""
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)

@@ -7,10 +7,10 @@ played at the table; DICE Hockey 13 plays a playoff game's overtime to a winner.
 module holds the data of a league's ``[playoffs]`` table (:class:`PlayoffFormat`) and the
 events a postseason will record; the rules that decide them are ``engine.league``.
 
-NOT YET WIRED: none of these classes is in a catalogue (``events.catalogue``), a stream, the
-audit or a projection. That is the next round's work, after the issue-21 refactor lands:
-the season stream (or a postseason stream of its own) will carry them. Tags are
-namespaced (``postseason.SeriesWon``) so they never meet another system's names.
+A season stream (the one SeasonCreated opens) holds them: :data:`PostseasonEvent` is in
+``events.catalogue.LEAGUE_EVENTS``; ``rinklog lottery SEASON --draw`` records the lottery's
+(replay/leagues/postseason.py). Tags are namespaced (``postseason.SeriesWon``) so they
+never meet another system's names.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from events.errors import CardError
 __all__ = ["DRAFT_BYES", "DRAFT_SERIES", "DRAFT_TEAMS", "DEFAULT_HOME_ICE", "LotteryDraw",
            "LotteryEntry", "LotteryOpened", "LotteryOrderSet", "PlayoffFormat",
            "PlayoffFormatError", "PlayoffPool", "PlayoffSeed", "PlayoffsOpened", "PlayoffsWon",
+           "PostseasonEvent",
            "RoundOpened", "SeriesGameRecorded", "SeriesScheduled", "SeriesWon",
            "home_ice_blocks"]
 
@@ -255,12 +256,15 @@ class LotteryEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class LotteryOpened(Event, frozen=True, tag="postseason.LotteryOpened"):
     """The draft lottery begins (rule 31): the non-playoff teams with their opportunities,
     the previous season's first pick ("" if none: nobody drafts first two years in a row)
-    and the playoff teams, who pick after them in reverse order of the standings."""
+    and the playoff teams, who pick after them in reverse order of the standings.
+    ``dice``: ``seeded`` (every roll derived from the season's seed, which the audit
+    re-derives) or ``table`` (typed at the table)."""
 
     entries: list[LotteryEntry]
     previous_first: str
     playoff_teams: list[str]
     rule: str
+    dice: Literal["seeded", "table"] = "seeded"
 
 
 LotteryHow = Literal["drawn", "first pick twice", "two-spot limit", "last team"]
@@ -288,3 +292,8 @@ class LotteryOrderSet(Event, frozen=True, tag="postseason.LotteryOrderSet"):
 
     order: list[str]
     rule: str
+
+
+PostseasonEvent = (PlayoffsOpened | RoundOpened | SeriesScheduled | SeriesGameRecorded | SeriesWon
+                   | PlayoffsWon | LotteryOpened | LotteryDraw | LotteryOrderSet)
+"""Every postseason event: a season stream (the one SeasonCreated opens) holds them."""

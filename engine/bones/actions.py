@@ -271,8 +271,9 @@ def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, 
 
 def _late(state: GameState) -> bool:
     """The house rule's window: the last five minutes of the third, and all of overtime.
-    The action being resolved uses the next sequence."""
-    return state.period == 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
+    The action being resolved uses the next sequence; every overtime of a playoff game is
+    overtime (ruling R-6.00c)."""
+    return state.period >= 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
 
 
 def queue_after_action(state: GameState, event: ActionResolved) -> None:

@@ -140,8 +140,10 @@ def describe(state: GameState | None, event: Event) -> str | None:
     name = lambda pid: _name(state, pid)  # noqa: E731
     team = lambda side: _team(state, side)  # noqa: E731
     if isinstance(event, PeriodStarted):
-        return "shootout" if event.period == 5 else \
-            ("overtime starts" if event.period == 4 else f"period {event.period} starts")
+        if event.period <= 3:
+            return f"period {event.period} starts"
+        # a playoff game's further overtimes (ruling R-6.00c); a shootout starts no period
+        return "overtime starts" if event.period == 4 else f"overtime {event.period - 3} starts"
     if isinstance(event, PeriodEnded):
         return period_end_line(event)
     if isinstance(event, GameEnded):
@@ -220,12 +222,12 @@ def status(state: GameState) -> str:
     24 s a sequence, 6.00; as the scoresheet times a goal)."""
     home, away = state.home.team.id, state.away.team.id
     score = f"{home} {state.home.score} - {state.away.score} {away}"
-    if state.period >= 5:
+    if state.shootout_order is not None:
         shots = f"{home} {state.home.shootout_goals} - {state.away.shootout_goals} {away}"
         return f"shootout | {score} | shootout goals {shots}"
     if state.period == 0:
         return f"before the game | {score}"
-    label = "OT" if state.period == 4 else f"P{state.period}"
+    label = f"P{state.period}" if state.period <= 3 else _overtime(state.period)
     elapsed = state.sequence * SEQUENCE_SECONDS
     clock = f"{elapsed // 60:02d}:{elapsed % 60:02d}"
     on = {side: _skaters(state, side) for side in ("home", "away")}
@@ -271,3 +273,8 @@ def play_kind(event: Event) -> str:
     if isinstance(event, ev.ActionResolved) and event.result in ("pass", "shot"):
         return "echo"  # 8.00: the next line (the pass, the shot) tells it again
     return _PLAY_KINDS.get(type(event), "")
+
+
+def _overtime(period: int) -> str:
+    """OT, then a playoff game's 2OT, 3OT... (ruling R-6.00c)."""
+    return "OT" if period == 4 else f"{period - 3}OT"

@@ -28,7 +28,7 @@ from engine.bones import (
 )
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
-from engine.bones.rulesets import OPTIONAL_RULES, Ruleset, find_ruleset
+from engine.bones.rulesets import OPTIONAL_RULES, PLAYOFF, Ruleset, find_ruleset
 from engine.bones.state import (
     CHOICE_STEPS,
     TACTIC_OPTIONS,
@@ -220,7 +220,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                       away=team_state("away", away), overtime=created.overtime,
                       overtime_skaters=created.overtime_skaters,
                       late_penalty_house_rule=created.late_penalty_house_rule,
-                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1])
+                      options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1],
+                      playoff=PLAYOFF in (created.options or []))
     state.queue.append(Step("start_period"))
     return state
 
@@ -232,6 +233,13 @@ def ruleset_options(created: GameCreated, ruleset: Ruleset, charts: Charts,
     Bones game's, nor is the quick reference's house rule a FaceOff game's."""
     options = frozenset(name for name, field in OPTIONAL_RULES.items()
                         if created.option(field))
+    named = created.options or []
+    unknown = sorted(set(named) - {PLAYOFF})
+    if unknown:
+        # GameCreated.options records by name only the options every Bones ruleset
+        # takes (ruling R-6.00c); FaceOff's optional rules have fields of their own.
+        raise IllegalChoice(f"{ruleset.title} has no game option {', '.join(unknown)} "
+                            f"(its options: {', '.join(ruleset.option_names)})")
     if options and not ruleset.optional_rules:
         raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
                             f"{', '.join(sorted(options))}")

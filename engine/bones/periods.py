@@ -1,4 +1,8 @@
-"""Periods, overtime and the end of the game (6.00), and the shootout (21.00)."""
+"""Periods, overtime and the end of the game (6.00), and the shootout (21.00).
+
+A playoff game (the game option "playoff", ruling R-6.00c) tied after three plays
+sudden-death overtime periods of 50 sequences, each opened as a period is (5.00 bench
+checks, 7.00 face-off), until a goal: no shootout, no tie."""
 
 from __future__ import annotations
 
@@ -65,6 +69,8 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
             status.rest = 99
     if game_over(state):
         state.queue[0:1] = [Step("end_game")]
+    elif state.period >= 3 and state.playoff:
+        state.queue[0:1] = [Step("start_period")]  # ruling R-6.00c: another overtime
     elif state.period == 3 and state.overtime:
         state.queue[0:1] = [Step("start_period")]  # 6.00: a 5-minute overtime
     elif state.period >= 3 and not state.ruleset.shootout:

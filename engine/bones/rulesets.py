@@ -23,6 +23,12 @@ OPTIONAL_RULES = {
     "arc_cards": "faceoff_arc_cards",  # 21.000
 }
 
+# A playoff game (issue 22; ruling R-6.00c): neither text has a playoff overtime (6.00,
+# FaceOff 5.00: "If a regular season game is tied..."), so a game may ask for sudden-death
+# overtime periods of the regular length, repeated until a goal, no shootout and no tie.
+# Both rulesets take it; it is recorded by name in GameCreated.options.
+PLAYOFF = "playoff"
+
 # Hockey Bones section -> FaceOff 2008 section, where the numbers differ.
 FACEOFF_SECTIONS = {
     "3.20": "3.10",  # FaceOff keeps the dice-range rules under 3.10
@@ -70,8 +76,9 @@ class Ruleset:
     @property
     def option_names(self) -> tuple[str, ...]:
         """The optional rules a game of this ruleset may turn on, by name (every game
-        system's ruleset has this; the CLI's --optional-rule takes these names)."""
-        return tuple(OPTIONAL_RULES) if self.optional_rules else ()
+        system's ruleset has this; the CLI's --optional-rule takes these names): FaceOff's
+        optional rules, and for both rulesets ``playoff`` (ruling R-6.00c)."""
+        return (*OPTIONAL_RULES, PLAYOFF) if self.optional_rules else (PLAYOFF,)
 
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this

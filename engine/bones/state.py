@@ -232,6 +232,9 @@ class GameState:
     penalty_time: int = 0  # exact time of the incident whose penalties are being called
     overtime: bool = True
     overtime_skaters: int = 5  # 6.00: the text's overtime is 5 on 5
+    # A playoff game (the game option "playoff", ruling R-6.00c): tied after three, full
+    # 50-sequence sudden-death periods at 5 on 5 until a goal; no shootout, no tie.
+    playoff: bool = False
     late_penalty_house_rule: bool = False  # quick reference house rule, a game option
     # Optional rules turned on at creation (FaceOff 17.000-21.000: "fatigue", "injuries",
     # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
@@ -262,7 +265,9 @@ class GameState:
 
     @property
     def period_length(self) -> int:
-        return OVERTIME_SEQUENCES if self.period == 4 else REGULATION_SEQUENCES
+        if self.period == 4 and not self.playoff:
+            return OVERTIME_SEQUENCES  # 6.00: the regular season's 5-minute overtime
+        return REGULATION_SEQUENCES  # 6.00; a playoff overtime too (ruling R-6.00c)
 
     @property
     def clock_expired(self) -> bool:
@@ -281,9 +286,10 @@ class GameState:
 
     def skaters_allowed(self, side: str) -> int:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
-        In a 3-on-3 overtime (a league option) each penalty to the other side adds one."""
+        In a 3-on-3 overtime (a league option) each penalty to the other side adds one; a
+        playoff overtime is played as the regulation periods, 5 on 5 (ruling R-6.00c)."""
         mine, theirs = self.men_short(side)
-        if self.period == 4 and self.overtime_skaters < 5:
+        if self.period == 4 and self.overtime_skaters < 5 and not self.playoff:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
         return 5 - mine
 

@@ -49,8 +49,13 @@ MAX_SHORT = 2
 MINOR = 5  # 14.10: sequences of a minor, and of each half of a double minor
 
 
-def period_length(period: int) -> int:
-    return 300 if period == 4 else 1200
+PLAYOFF = "playoff"  # the game option of a playoff game (GameCreated.options, R-6.00c)
+
+
+def period_length(period: int, playoff: bool = False) -> int:
+    """Seconds of a period: 20:00, the regular season's overtime 5:00 (6.00); a playoff
+    game's overtimes are 20:00 each (ruling R-6.00c)."""
+    return 300 if period == 4 and not playoff else 1200
 
 
 class _Clock:
@@ -71,10 +76,14 @@ class PenaltyFold:
         self.sequence = 0
         self.sequences: list[dict[str, Any]] = []
 
+    @property
+    def playoff(self) -> bool:
+        return self.created is not None and PLAYOFF in (self.created.options or [])
+
     def base_skaters(self) -> int:
-        if self.period == 4 and self.created is not None:
+        if self.period == 4 and self.created is not None and not self.playoff:
             return self.created.overtime_skaters
-        return 5
+        return 5  # a playoff game's overtimes are 5 on 5 (ruling R-6.00c)
 
     def man_short(self, side: str) -> int:
         return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
@@ -141,14 +150,15 @@ class PenaltyFold:
             raise ValueError("a penalty report needs the stream's GameCreated event")
         team = {s: getattr(self.created, s).team_id for s in SIDES}
         lines, box = [], []
+        playoff = self.playoff
         for p in self.assessed:
             end_p, end_t = p.period, p.time + p.box * SEQUENCE_SECONDS
-            while end_t > period_length(end_p) and end_p < 4:
-                end_t -= period_length(end_p)
+            while end_t > period_length(end_p, playoff) and (end_p < 4 or playoff):
+                end_t -= period_length(end_p, playoff)
                 end_p += 1
             done = self.ended.get(p.id)
             out_p = done.period if done else None
-            out_t = min(done.sequence * SEQUENCE_SECONDS, period_length(done.period)) \
+            out_t = min(done.sequence * SEQUENCE_SECONDS, period_length(done.period, playoff)) \
                 if done else None
             lines.append(PenaltyLine(
                 id=p.id, team=team[p.side], side=p.side, player=p.player,

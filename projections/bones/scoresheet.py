@@ -74,6 +74,18 @@ PP_KINDS = frozenset({"minor", "double_minor", "major", "bench_minor"})
 SIDES = ("home", "away")
 
 
+def _count(per_period: list[int], period: int) -> None:
+    """One more in ``period``'s column; a playoff game's overtimes add columns."""
+    if period > len(per_period):
+        per_period.extend([0] * (period - len(per_period)))
+    per_period[period - 1] += 1
+
+
+def _columns(per_period: list[int], periods: int) -> list[int]:
+    """The first ``periods`` columns (a side with nothing in a late overtime has fewer)."""
+    return [*per_period, *[0] * (periods - len(per_period))][:periods]
+
+
 class _Goalie:
     __slots__ = ("side", "toi", "sa", "ga")
 
@@ -113,7 +125,7 @@ class ScoresheetFold:
         return g
 
     def shot(self, side: str, period: int, goalie: str | None) -> None:
-        self.shots[side][min(period, 5) - 1] += 1
+        _count(self.shots[side], period)
         if goalie is not None:
             self.goalie(other_side(side), goalie).sa += 1
         self.pending = (side, goalie)
@@ -149,7 +161,7 @@ class ScoresheetFold:
     def _shot_taken(self, e: ShotTaken) -> None:
         self.pending = None
         if e.block == "blocked":
-            self.blocked[other_side(e.side)][min(self.period, 5) - 1] += 1
+            _count(self.blocked[other_side(e.side)], self.period)
             return
         if e.kind == "empty_net" and not e.in_range:
             return
@@ -177,7 +189,7 @@ class ScoresheetFold:
         self.pending = None
         if e.goalie is not None:
             self.goalie(other_side(e.side), e.goalie).ga += 1
-        self.goals_by_period[e.side][min(e.period, 5) - 1] += 1
+        _count(self.goals_by_period[e.side], e.period)
         self.last_goal = {"period": e.period, "time": None, "side": e.side,
                           "scorer": e.scorer, "assists": [], "strength": e.strength,
                           "goalies": {e.side: self.last_in_net[e.side],
@@ -203,7 +215,7 @@ class ScoresheetFold:
 
     def _faceoff_rolled(self, e: FaceoffRolled) -> None:
         if e.player is not None:
-            self.faceoffs[e.side][min(self.period, 5) - 1] += 1
+            _count(self.faceoffs[e.side], self.period)
 
     def _lines_changed(self, e: LinesChanged) -> None:
         if "G" in e.slots:
@@ -217,8 +229,8 @@ class ScoresheetFold:
     def _period_started(self, e: PeriodStarted) -> None:
         self.pending = None
         self.period = e.period
-        if e.period == 4:
-            self.periods = 4
+        if e.period >= 4:  # overtime; a playoff game's 2OT, 3OT... (ruling R-6.00c)
+            self.periods = max(self.periods, e.period)
 
     def _shootout_attempt(self, e: ShootoutAttempt) -> None:
         self.shootout.append(e)
@@ -299,13 +311,13 @@ class ScoresheetFold:
                      else sum(self.goals_by_period[side]))
             teams[side] = TeamLine(
                 team=sheet.team_id, name=sheet.name, goals=final,
-                goals_by_period=self.goals_by_period[side][: self.periods],
-                shots=self.shots[side][: self.periods],
+                goals_by_period=_columns(self.goals_by_period[side], self.periods),
+                shots=_columns(self.shots[side], self.periods),
                 pp=PowerPlay(pp[side], sum(1 for g in self.goals
                                            if g["side"] == side and g["strength"] == "PP")),
                 pim=sum(p.minutes for p in self.penalties if p.side == side),
-                blocked=self.blocked[side][: self.periods],
-                faceoffs=self.faceoffs[side][: self.periods],
+                blocked=_columns(self.blocked[side], self.periods),
+                faceoffs=_columns(self.faceoffs[side], self.periods),
             )
         gwg, record = self.winning_goal()
         goals = [GoalLine.timed(GameTime(g["time"] or 0, SECONDS), period=g["period"],

@@ -75,7 +75,7 @@ class TeamLine(msgspec.Struct, frozen=True):
     team: str
     name: str
     goals: int  # final score, shootout bonus included
-    goals_by_period: list[int]  # index 0 = period 1; OT (4) only if played
+    goals_by_period: list[int]  # index 0 = period 1; OT (4) only if played; 2OT... too
     shots: list[int]  # shots on goal per period, same indexing
     pp: PowerPlay
     pim: int

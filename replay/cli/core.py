@@ -223,7 +223,8 @@ def events(
 
 
 def _period_name(n: int) -> str:
-    return "OT" if n == 4 else str(n)
+    """1, 2, 3, OT, then a playoff game's 2OT, 3OT... (DICE Hockey 13, ruling R-6.00c)."""
+    return str(n) if n <= 3 else "OT" if n == 4 else f"{n - 3}OT"
 
 
 def render_scoresheet(sheet: Scoresheet, show_time: Callable[[int], str] = clock) -> str:

@@ -38,7 +38,8 @@ GameArg = Annotated[str, typer.Argument(help="game id (see rinklog games --ids)"
 
 
 def _per(n: int | None) -> str:
-    return "-" if n is None else "OT" if n == 4 else str(n)
+    # 1, 2, 3, OT, then a playoff game's 2OT, 3OT... (DICE Hockey 13, ruling R-6.00c)
+    return "-" if n is None else str(n) if n <= 3 else "OT" if n == 4 else f"{n - 3}OT"
 
 
 @app.command()

@@ -32,7 +32,6 @@ from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, ope
 from engine.league.playoffs import record_game as bracket_game
 from engine.systems import system_of
 from events import formats
-from events.catalogue import POSTSEASON_EVENTS
 from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events
@@ -42,6 +41,7 @@ from events.postseason import (
     LotteryOpened,
     LotteryOrderSet,
     PlayoffsOpened,
+    PostseasonEvent,
     SeriesGameRecorded,
 )
 from events.store import EventStore, chain_hashes
@@ -137,7 +137,7 @@ class _Seasons:
 
 def postseason_events(store: EventStore, season_id: str) -> list[Any]:
     """The postseason events a season stream holds, in order."""
-    return [r.event for r in store.read(season_id) if isinstance(r.event, POSTSEASON_EVENTS)]
+    return [r.event for r in store.read(season_id) if isinstance(r.event, PostseasonEvent)]
 
 
 def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.store import EventStore
+from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
 from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
 from replay.leagues.stored_seasons import division_standings, load_season, standings
+from replay.reports.bracket import postseason_page
 from replay.reports.games import load_game
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
@@ -142,10 +144,14 @@ class SeasonSite:
     goals_plot: Histogram
     teams: list[TeamPage] = field(default_factory=list)
     players: list[PlayerPage] = field(default_factory=list)
+    postseason: str = ""  # the playoffs page (bracket, series, lottery), when there is one
 
 
 def team_href(team: str) -> str:
     return f"teams/{team}.html"
+
+
+PLAYOFFS = "playoffs.html"  # the season's postseason page (replay/reports/bracket.py)
 
 
 def game_href(game_id: str) -> str:
@@ -313,6 +319,37 @@ def build_season_site(season_id: str, league: str,
 STYLE = "style.css"  # the site's one stylesheet, shared by its pages
 
 
+def _game_page(game: Any, season_id: str) -> str:
+    return render("game.html.j2", page=game.page(), css=f"../{STYLE}",
+                  nav=[("../index.html", f"Season {season_id}"),
+                       *[(f"../{team_href(t)}", t)
+                         for t in (game.sheet.away.team, game.sheet.home.team)]])
+
+
+def _score(sheet: Scoresheet) -> str:
+    """A game's score as the series tables show it: away-home, OT or SO after it."""
+    extra = f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""
+    return f"{sheet.away.goals}-{sheet.home.goals}{extra}"
+
+
+def _postseason_files(store: EventStore, bracket: BracketView, lottery: LotteryView,
+                      names: dict[str, str], scores: dict[str, str],
+                      written: dict[str, str]) -> dict[str, str]:
+    """The playoffs page (bracket, each series' games, the lottery) and the page of each
+    playoff game the season's own games did not already give (a playoff game's stream
+    may stand apart from the regular season's)."""
+    files: dict[str, str] = {}
+    for game_id in (g for r in bracket.rounds for s in r.series for g in s.games):
+        if game_href(game_id) in written or not store.exists(game_id):
+            continue
+        game = load_game(store, game_id)
+        scores[game_id] = _score(game.sheet)
+        files[game_href(game_id)] = _game_page(game, bracket.season)
+    files[PLAYOFFS] = postseason_page(bracket, lottery, names, scores, css=STYLE,
+                                      nav=[("index.html", f"Season {bracket.season}")])
+    return files
+
+
 def season_files(store: EventStore, season_id: str,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
     """Every page of a season's site, by its path in the site's folder, and the style
@@ -333,14 +370,17 @@ def season_files(store: EventStore, season_id: str,
         game = load_game(store, game_id)
         sheets.append((numbers.get(game_id, 0), game.sheet))
         per_game.append(game.stats)
-        files[game_href(game_id)] = render(
-            "game.html.j2", page=game.page(), css=f"../{STYLE}",
-            nav=[("../index.html", f"Season {season_id}"),
-                 *[(f"../{team_href(t)}", t) for t in (game.sheet.away.team, game.sheet.home.team)]])
+        files[game_href(game_id)] = _game_page(game, season_id)
         if progress is not None:
             progress(done, total)
     site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
                              game_proofs(store, season_id), per_game)
+    events = [row.event for row in store.read(season_id)]
+    bracket, lottery = bracket_view(season_id, events), lottery_view(events)
+    if bracket.opened or lottery.opened:
+        site = replace(site, postseason=PLAYOFFS)
+        scores = {s.game_id: _score(s) for _, s in sheets}
+        files.update(_postseason_files(store, bracket, lottery, season.names, scores, files))
     files["index.html"] = render("season.html.j2", site=site, nav=[], css=STYLE)
     for team in site.teams:
         files[team_href(team.team)] = render("team.html.j2", site=site, team=team, css=f"../{STYLE}",

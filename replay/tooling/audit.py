@@ -33,7 +33,10 @@ reported with its seq, the check, what was expected, what was recorded and the r
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events; a season's stored standings equal those its
-    games give.
+    games give;
+12. ``lottery`` (:func:`audit_game`, against a store): a season's draft lottery is the one
+    rule 31 draws from its final standings and its league's previous first pick, a
+    seeded lottery's rolls their derivation (:mod:`replay.tooling.audit_postseason`).
 
 A season of a *season system* (Matrix Hockey, :data:`engine.systems.SEASON_SYSTEMS`: a
 league refereed by rinklog) goes through checks 1-6 as a game does (kind
@@ -93,7 +96,7 @@ from replay.leagues.naming import (
 )
 from replay.leagues.playoff_setup import playoff_options
 from replay.systems import kit_for_system
-from replay.tooling import audit_playoffs, audit_season
+from replay.tooling import audit_playoffs, audit_postseason, audit_season
 from replay.tooling.game_setup import GameOptions
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
@@ -798,6 +801,11 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 "read models", report.events, "stored read models equal to a rebuild from "
                 "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
+    if report.ok and report.kind == "season":
+        found = audit_postseason.lottery_in_store(store, game_id, events)
+        if found is not None:
+            report = dataclasses.replace(report, failure=AuditFinding(
+                found.check, found.seq, found.expected, found.recorded, found.rule))
     return report
 
 

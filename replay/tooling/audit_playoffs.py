@@ -21,7 +21,6 @@ from engine.league.formats import divisions_of
 from engine.league.playoffs import Bracket, PlayoffError, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from engine.systems import system_of
-from events.catalogue import POSTSEASON_EVENTS
 from events.common import GameCreated, GameEnded
 from events.formats import same_event
 from events.league import SeasonCreated
@@ -30,6 +29,7 @@ from events.postseason import (
     LotteryOpened,
     LotteryOrderSet,
     PlayoffsOpened,
+    PostseasonEvent,
     SeriesGameRecorded,
 )
 from events.store import EventStore
@@ -67,7 +67,7 @@ def check_postseason(store: EventStore, season_id: str) -> PostseasonFinding | N
     rows = store.read(season_id)
     created = rows[0].event
     assert isinstance(created, SeasonCreated)
-    post = [(r.seq, r.event) for r in rows if isinstance(r.event, POSTSEASON_EVENTS)
+    post = [(r.seq, r.event) for r in rows if isinstance(r.event, PostseasonEvent)
             and not isinstance(r.event, LotteryOpened | LotteryDraw | LotteryOrderSet)]
     if not post:
         return None

@@ -1,7 +1,8 @@
 """The audit's checks of a season as the ledger of its games (issue 20, docs/trust.md).
 
 - :func:`season_stream`: a season stream is its SeasonCreated, then its SeasonCoachSet
-  (habits the season's coach can take), then records: each names a scheduled game of the
+  (habits the season's coach can take), then records (and the postseason's events,
+  which :mod:`replay.tooling.audit_postseason` checks): each names a scheduled game of the
   season by its own id, a game is recorded once, a table game is marked started before it
   is recorded and a simulated one never is. A stream of SeasonCreated alone was written
   before season records: it passes, with a warning.
@@ -24,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from events.base import Event
-from events.catalogue import POSTSEASON_EVENTS
 from events.common import GameCreated, GameEnded
 from events.league import (
     GAME_NOTES,
@@ -35,6 +35,7 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.postseason import PostseasonEvent
 from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, coach_setup, ruleset_of
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
 
@@ -74,8 +75,8 @@ def season_stream(events: Sequence[Event]) -> Finding | None:
     recorded: set[str] = set()
     started: set[str] = set()
     for seq, event in enumerate(events[2:], 3):
-        if isinstance(event, POSTSEASON_EVENTS):
-            continue  # the postseason's: re-checked whole by audit_playoffs.py
+        if isinstance(event, PostseasonEvent):
+            continue  # the postseason's own checks (audit_postseason) hold it
         if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
             return Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
                            type(event).__name__, "season stream")

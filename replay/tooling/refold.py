@@ -18,6 +18,7 @@ from typing import Any
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event, tag_of
 from events.common import BranchStarted, GameCreated, GameEnded
+from events.errors import IllegalChoice
 from events.league import GAME_NOTES
 from events.store import EventStore
 from projections.store import stored_differences
@@ -181,7 +182,7 @@ def _refold(events: Sequence[Event], home: Any, away: Any, charts: Any, then: An
         except _Diverged as err:
             return Refold(state, Mismatch(start + 1, err.expected,
                                           type(events[start]).__name__, err.rule))
-        except system.illegal_choice as err:
+        except IllegalChoice as err:
             choice = events[start] if start < len(events) else None
             return Refold(state, Mismatch(start + 1, "a legal coach choice", str(err),
                                           getattr(choice, "rule", "")))

@@ -15,7 +15,7 @@ import typer
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
-from engine.bones.rulesets import RULESETS
+from engine.bones.rulesets import PLAYOFF, RULESETS
 from events.bones import FaceoffOptions
 from replay.data.reading import FIXTURES, describe
 from replay.systems.bones import calibration, draft_rules
@@ -36,17 +36,23 @@ from replay.systems.kit import DraftRules, Faults, Kit, first_fault
 __all__ = ["CARDS_CLI", "KIT"]
 
 
-def game_charts(charts: Charts, faceoff: FaceoffOptions) -> Charts:
+def game_charts(charts: Charts, *options: Any) -> Charts:
     """The chart pack a game plays with: with FaceOff's ARC cards added when it uses
-    them (21.000), so they are in the pack its first event names."""
+    them (21.000), so they are in the pack its first event names. ``options`` are the
+    values of this kit's ``game_options`` a game records (FaceOff's, and the options by
+    name, ``playoff``, which call for no chart), or the FaceOff options alone."""
+    faceoff = next((o for o in options if isinstance(o, FaceoffOptions)), FaceoffOptions())
     if faceoff.arc_cards and charts.arc is msgspec.UNSET:
         return with_arc_cards(charts)
     return charts
 
 
 def game_options(names: tuple[str, ...]) -> dict[str, Any]:
-    """FaceOff's optional rules (17.000-21.000) are recorded as its own GameCreated fields."""
-    return {"faceoff": FaceoffOptions(**dict.fromkeys(names, True))}
+    """FaceOff's optional rules (17.000-21.000) are recorded as its own GameCreated fields;
+    a playoff game (either ruleset, ruling R-6.00c) by name in ``GameCreated.options``."""
+    named = tuple(n for n in names if n == PLAYOFF)
+    faceoff = FaceoffOptions(**dict.fromkeys((n for n in names if n != PLAYOFF), True))
+    return {"faceoff": faceoff, "options": named}  # none: nothing recorded
 
 
 def faceoff_of(league: Any) -> FaceoffOptions:
@@ -60,8 +66,9 @@ def faceoff_of(league: Any) -> FaceoffOptions:
 
 
 def league_options(league: Any) -> dict[str, Any]:
-    """A league's options as this kit records them: FaceOff's, from its ``[faceoff]``."""
-    return {"faceoff": faceoff_of(league)}
+    """A league's options as this kit records them: FaceOff's, from its ``[faceoff]``, and
+    those by name (``options = ["playoff"]``, ruling R-6.00c)."""
+    return {"faceoff": faceoff_of(league), "options": tuple(league.options)}
 
 
 def check_league_options(league: Any) -> None:

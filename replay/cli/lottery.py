@@ -1,0 +1,133 @@
+"""CLI commands of a season's postseason reads and its draft lottery (issue 22):
+``lottery`` and ``bracket``.
+
+``rinklog lottery SEASON`` only reads (it prints the drawn lottery, or says it is not
+drawn yet); ``rinklog lottery SEASON --draw`` draws it once, the one call that writes
+(replay/leagues/postseason.py). ``rinklog bracket SEASON`` reads the playoffs the season
+stream records. Module-level commands of :data:`app`, which the root takes in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from projections.postseason import BracketView, LotteryView, bracket_json, lottery_json
+from replay.cli.common import CliError, DbOption, read_store
+from replay.leagues.postseason import draw_lottery, read_bracket, read_lottery
+from replay.tooling.game_streams import open_store
+
+app = typer.Typer(rich_markup_mode=None)
+"""The postseason read commands and the lottery; the root app takes them in."""
+
+SeasonArgument = Annotated[str, typer.Argument(help="season id (see rinklog seasons)")]
+
+
+def _typed_rolls(source: str) -> list[int]:
+    """The numbers of ``--rolls`` (a file, or - for standard input): whitespace or commas
+    between them."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    except OSError as err:
+        raise CliError(f"--rolls {source}: {err.strerror or err}") from None
+    words = [w for w in re.split(r"[\s,]+", text) if w]
+    bad = next((w for w in words if not w.isdigit()), None)
+    if bad is not None:
+        raise CliError(f"--rolls {source}: {bad!r} is not a whole number (one roll per "
+                       "draw, 1 to the balls in the drum)")
+    return [int(w) for w in words]
+
+
+def _print_lottery(season_id: str, view: LotteryView) -> None:
+    if not view.opened:
+        typer.echo(f"season {season_id}: the draft lottery is not drawn yet "
+                   f"(rinklog lottery {season_id} --draw)")
+        return
+    typer.echo(f"Draft lottery of season {season_id} (rule 31)")
+    balls = sum(e.opportunities for e in view.entries)
+    typer.echo(f"  {len(view.entries)} teams, {balls} balls"
+               + (f"; {view.previous_first} drafted first last season"
+                  if view.previous_first else ""))
+    for d in view.draws:
+        roll = f"ball {d.roll} of {d.sides}" if d.sides else "no roll"
+        typer.echo(f"  pick {d.pick:>2}: {d.team:<6} (place {d.place}) {d.how}, {roll}")
+    typer.echo("  first round: " + " ".join(f"{i}.{t}" for i, t in enumerate(view.order, 1)))
+
+
+@app.command("lottery")
+def lottery(
+    season_id: SeasonArgument,
+    draw: Annotated[bool, typer.Option(
+        "--draw", help="draw the lottery (once, after the regular season) and record it in "
+        "the season; without --draw the command only reads")] = False,
+    rolls: Annotated[str | None, typer.Option(
+        "--rolls", help="with --draw: dice typed at the table, a file (or - for standard "
+        "input) of one number per draw that needs a roll; default: seeded from the "
+        "season's seed")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"order": [...], "draws": [...]} as JSON')] = False,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """The draft lottery of Hockey Bones draft league rule 31: the non-playoff teams draw
+    for the first round's order (7th place 1 ball ... 13th 7, a team falls two spots at
+    most, no team drafts first two years in a row), the playoff teams draft after them in
+    reverse order. Without --draw it only prints a drawn lottery.
+
+    Example: rinklog lottery dicedemo-2026 --draw --db season.db
+    """
+    if rolls is not None and not draw:
+        raise CliError("--rolls goes with --draw (dice for drawing the lottery)")
+    if draw:
+        typed = _typed_rolls(rolls) if rolls is not None else None
+        with open_store(db) as store:
+            view = draw_lottery(store, season_id, typed).view
+    else:
+        with read_store(db) as store:
+            view = read_lottery(store, season_id)
+    if as_json:
+        typer.echo(json.dumps(lottery_json(view)))
+    else:
+        _print_lottery(season_id, view)
+
+
+def _print_bracket(view: BracketView) -> None:
+    if not view.opened:
+        typer.echo(f"season {view.season}: no playoffs played yet (rinklog playoffs "
+                   f"{view.season})")
+        return
+    typer.echo(f"Playoffs of season {view.season}")
+    for r in view.rounds:
+        final = r.round == view.round_count
+        typer.echo(f"{'Final' if final else f'Round {r.round}'}"
+                   + (f" (bye: {', '.join(r.byes)})" if r.byes else ""))
+        for s in r.series:
+            state = f"{s.winner} wins" if s.winner else "in progress"
+            typer.echo(f"  {s.high} ({s.high_seed}) {s.wins[s.high]}-{s.wins[s.low]} "
+                       f"{s.low} ({s.low_seed}): {state}")
+    typer.echo(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
+
+
+@app.command("bracket")
+def bracket(
+    season_id: SeasonArgument,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help='{"season", "champion", "rounds": [...]} as JSON')] = False,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """The season's playoff bracket: each round's series (high seed first, with the
+    wins), their winners and the champion. A season with no playoffs yet says so (exit
+    0; --json: no rounds).
+
+    Example: rinklog bracket dicedemo-2026 --db season.db
+    """
+    with read_store(db) as store:
+        view = read_bracket(store, season_id)
+    if as_json:
+        typer.echo(json.dumps(bracket_json(view)))
+    else:
+        _print_bracket(view)
