@@ -313,3 +313,61 @@ def test_a_playoff_game_stored_without_its_series_record_stops_the_run(
     replace_stream(db, stray, events, system="dicehockey")
     with open_store(db) as store, pytest.raises(RinklogError, match="has no record of it"):
         play_postseason(store, SEASON, fmt, audit=False)
+
+
+BONES_MINI = """name = "bmini"
+games = 2
+
+[[conferences]]
+name = "North"
+
+[[conferences.divisions]]
+name = "Pines"
+teams = ["ALD", "BRK", "CDV", "DRF"]
+
+[playoffs]
+teams = 4
+series = [3, 3]
+"""
+
+
+def test_hockey_bones_league_plays_its_playoffs_by_the_option_and_rule_27(
+        tmp_path: Path) -> None:
+    """Four Hockey Bones demo teams, 2 games each, the top 4 in best-of-3 series: every
+    playoff game records the ``playoff`` option (R-post-OT: overtime to a winner, no
+    shootout, no tie), no goalie starts more games of a series than rule 27 gives his pro
+    games, and the audit is clean."""
+    demo = Path(__file__).resolve().parents[1] / "fixtures/bones/leagues/demo"
+    folder = tmp_path / "bmini"
+    (folder / "teams").mkdir(parents=True)
+    for team in ("ald", "brk", "cdv", "drf"):
+        shutil.copy(demo / "teams" / f"{team}.toml", folder / "teams")
+    (folder / "league.toml").write_text(BONES_MINI)
+    loaded = load_league(folder)
+    if "playoff" not in league_setup(loaded).rules.option_names:
+        pytest.skip("the Hockey Bones 'playoff' option is not on this branch")
+    db = tmp_path / "b.db"
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, "1")]
+    from replay.systems import kit_for
+
+    kit = kit_for(loaded.league.ruleset)
+    pro = {g: n for team in loaded.teams.values() for g, n in kit.goalie_shares(team)}
+    with open_store(db) as store:
+        run_season(store, league_setup(loaded), league="bmini", schedule=fixtures, seed="1",
+                   workers=1, divisions=loaded.divisions, audit=False)
+        run = play_postseason(store, "bmini-1", loaded.playoffs, workers=1)
+        assert run.champion is not None
+        bracket = fold(postseason_events(store, "bmini-1"))
+        for rnd in bracket.rounds:
+            for series in rnd.series:
+                starts: dict[str, int] = {}
+                for game in series.games:
+                    rows = store.read(game.game_id)
+                    created, ended = rows[0].event, rows[-1].event
+                    assert "playoff" in created.options
+                    assert ended.decided in ("REG", "OT") and ended.winner != "none"
+                    for goalie in (created.home_goalie, created.away_goalie):
+                        starts[goalie] = starts.get(goalie, 0) + 1
+                for goalie, n in starts.items():
+                    assert n <= next((g for low, g in RULE_27 if pro[goalie] >= low), 0)
+        assert [r.game_id for r in audit_all(store) if not r.ok] == []
