@@ -1,7 +1,8 @@
 """The registration objects a system declares in its own engine package (docs/systems.md).
 
-A game system declares one :class:`GameSystem` (``engine/<system>/system.py``, re-exported
-as ``engine.<system>.SYSTEM``); a season system (Matrix Hockey) one :class:`SeasonSystem`.
+A game system declares one :class:`GameSystem` (``SYSTEM`` in ``engine/<system>/system.py``,
+which the registry imports from there); a season system (Matrix Hockey) one
+:class:`SeasonSystem`.
 ``engine/systems.py`` lists them, one line each. These types live apart from the
 registries so that a system's package can build its object without importing the
 registry that imports it.

@@ -1,7 +1,7 @@
 """The game systems rinklog plays, looked up by name (compare python-chess's variants).
 
 Each system declares one registration object in its own engine package
-(``engine.<system>.SYSTEM``; the types are in engine/registration.py): a
+(``engine.<system>.system.SYSTEM``; the types are in engine/registration.py): a
 :class:`GameSystem` is what tooling needs of a game system (its rulesets, events, dice,
 cards and charts, rules, what the one loop asks of them, its coach and its words); a
 :class:`SeasonSystem` what it needs of a system whose stream is a whole season (Matrix
@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar
 
-from engine import bones, dicehockey, matrix
+from engine.bones.system import SYSTEM as BONES
+from engine.dicehockey.system import SYSTEM as DICEHOCKEY
+from engine.matrix.system import SYSTEM as MATRIX
 from engine.registration import GameSystem, SeasonSystem
 from events.errors import RinklogError
 
@@ -51,12 +53,12 @@ def register(registry: dict[str, N], system: N) -> N:
 
 
 SYSTEMS: dict[str, GameSystem[Any, Any, Any, Any]] = registry(
-    bones.SYSTEM,
-    dicehockey.SYSTEM,
+    BONES,
+    DICEHOCKEY,
 )
 
 SEASON_SYSTEMS: dict[str, SeasonSystem] = registry(
-    matrix.SYSTEM,
+    MATRIX,
 )
 
 

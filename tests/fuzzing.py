@@ -29,7 +29,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from replay.cli import main
+from replay.cli.app import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "fixtures" / "bones" / "teams" / "hfx.toml"
@@ -311,7 +311,7 @@ def commands() -> list[tuple[list[str], list[tuple[list[str], bool]], int]]:
     """Every command: its path, its options (names, is a flag) and how many arguments."""
     import typer.main
 
-    from replay.cli import app
+    from replay.cli.app import app
 
     found = []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replay.cli import main
+from replay.cli.app import main
 
 BONES, FACEOFF, DICE = "HFX-QUE-2026", "HFX-QUE-1-faceoff2008", "ALD-BRK-1-dicehockey"
 SEASON, MATRIX = "demo-1", "matrix-example-2026-s1"

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.calibrate import NHL_2023_24, NHL_SEASON, calibrate
 from replay.systems.bones.calibration import block_figures
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store
 
 
@@ -17,7 +17,7 @@ def _every_command() -> list[list[str]]:
     """Every command and subcommand the app registers, so a new one cannot skip its help."""
     import typer.main
 
-    from replay.cli import app
+    from replay.cli.app import app
 
     found: list[list[str]] = [[]]
 

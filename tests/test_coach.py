@@ -10,7 +10,7 @@ from setups import simulate
 from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
-from replay.cli import main
+from replay.cli.app import main
 from replay.systems.bones.library import load_coach
 from replay.tooling.game_streams import load_inputs, open_store, read_game
 from replay.tooling.refold import recheck

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.cli import main
+from replay.cli.app import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.cli import main
+from replay.cli.app import main
 
 pytest.importorskip("datasette", reason="Datasette is an optional extra (rinklog[serve])")
 

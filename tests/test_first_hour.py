@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from replay.cli import main
+from replay.cli.app import main
 
 
 def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import engine.systems
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling import game_setup as setup_lib
 from replay.tooling import game_streams
 from replay.tooling.game_setup import Dice, game_setup

@@ -232,3 +232,72 @@ def test_the_path_check_finds_a_path_that_is_gone() -> None:
               "  leagues/    league.py, season.py\ntests/        playthrough.py, nothere.py\n")
     assert missing_in_layout(layout, ROOT) == ["replay/tooling/games.py",
                                                "replay/leagues/season.py", "tests/nothere.py"]
+
+
+# --- no import cycles -------------------------------------------------------------------
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the project modules it imports, every import statement counted (inside a
+    function or ``TYPE_CHECKING`` too); ``from a.b import c`` imports ``a.b``."""
+    modules: dict[str, Path] = {}
+    for path in sorted(root.glob("*/**/*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in LAYERS:
+            name = ".".join(rel.with_suffix("").parts)
+            modules[name.removesuffix(".__init__")] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package.split(".")[:len(package.split(".")) - node.level + 1] \
+                    if node.level else []
+                targets = [".".join([*base, *([node.module] if node.module else [])])]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in graph[module]:
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = []
+            while (top := stack.pop()) != module:
+                group.append(top)
+            if group:
+                cycles.append(sorted([module, *group]))
+
+    for module in graph:
+        if module not in order:
+            visit(module)
+    return cycles
+
+
+def test_no_import_cycles() -> None:
+    assert import_cycles(import_graph(ROOT)) == []
+
+
+def test_the_cycle_check_finds_a_planted_cycle(tmp_path: Path) -> None:
+    (tmp_path / "engine" / "toy").mkdir(parents=True)
+    (tmp_path / "engine" / "toy" / "__init__.py").write_text("from engine.toy.system import SYSTEM\n")
+    (tmp_path / "engine" / "toy" / "system.py").write_text("from engine.toy import rules\n")
+    (tmp_path / "engine" / "toy" / "rules.py").write_text("X = 1\n")
+    assert import_cycles(import_graph(tmp_path)) == [["engine.toy", "engine.toy.system"]]

@@ -191,7 +191,7 @@ def test_schedule_needs_even_teams(tmp_path: Path) -> None:
 
 def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Path) -> None:
     from events.common import GameCreated
-    from replay.cli import main
+    from replay.cli.app import main
     from replay.tooling.game_streams import open_store, read_game
 
     assert load_league(_small(tmp_path / "off")).league.late_penalty_house_rule is False
@@ -222,7 +222,7 @@ def _faceoff(tmp_path: Path, extra: str = "", table: str = "") -> Path:
 def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: Path) -> None:
     from events.common import GameCreated
     from events.league import SeasonCreated
-    from replay.cli import main
+    from replay.cli.app import main
     from replay.tooling.game_streams import open_store, read_game
 
     root = _faceoff(tmp_path, table="fatigue = true\narc_cards = true\n")

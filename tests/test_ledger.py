@@ -10,7 +10,7 @@ import pytest
 from events.common import GameCoachSet, SeasonGameOpened
 from events.errors import RinklogError
 from events.league import SeasonCoachSet, SeasonCreated, SeasonGameRecorded
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.stored_seasons import recorded_games
 from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store, read_game

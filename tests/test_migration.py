@@ -30,7 +30,7 @@ from events.errors import CorruptDatabase, RinklogError
 from events.formats import JSON, MSGPACK
 from events.league import SeasonCreated
 from events.store import _MIGRATE_1_TO_2, GENESIS, SCHEMA_VERSION
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.audit import audit_all, audit_game
 from replay.tooling.transfer import ImportRefused, export_game, verify_export
 

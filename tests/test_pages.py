@@ -20,7 +20,7 @@ from projections.standings import build_standings
 from projections.stats import combine
 from projections.systems import READ_MODELS, read_models
 from projections.toi import ShiftLine, Toi
-from replay.cli import main
+from replay.cli.app import main
 from replay.reports.game_page import KIND_WORDS
 from replay.reports.games import load_game
 from replay.reports.plots import histogram

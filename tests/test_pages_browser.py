@@ -20,7 +20,7 @@ import pytest
 
 from events.catalogue import open_store
 from projections.standings import build_standings
-from replay.cli import main
+from replay.cli.app import main
 from replay.reports.games import load_game
 from tests.pages_data import BONES, FACEOFF, SEASON
 

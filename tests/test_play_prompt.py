@@ -242,7 +242,7 @@ def test_dice_play_stopped_says_resume_with_its_db_and_a_wrong_db_is_refused(
 
     from typer.testing import CliRunner
 
-    from replay.cli import app, main
+    from replay.cli.app import app, main
 
     db = tmp_path / "table games.db"
     runner = CliRunner()

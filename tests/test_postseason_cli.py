@@ -25,7 +25,7 @@ from engine.dice import derive_faces
 from engine.league.formats import divisions_of, parse_playoff_format
 from engine.league.playoffs import fold, open_playoffs, record_game
 from events.postseason import LotteryDraw, LotteryOrderSet
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store
 from tests.forge import replace_stream
 

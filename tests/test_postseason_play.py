@@ -22,7 +22,7 @@ from engine.league.playoffs import fold
 from events.common import GameCreated, GameEnded
 from events.errors import CardError, RinklogError
 from events.postseason import SeriesGameRecorded
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.league import bundled_leagues, load_league
 from replay.leagues.playoff_setup import playoff_options
 from replay.leagues.playoffs import play_postseason, postseason_events

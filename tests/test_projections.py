@@ -23,7 +23,7 @@ from projections.penalties import build_penalties, strength_label
 from projections.scoresheet import build_scoresheet
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store, read_game
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typer.testing import CliRunner
 
 from events.bones import DiceRolled
-from replay.cli import app
+from replay.cli.app import app
 from replay.tooling.game_streams import open_store, read_game
 
 

@@ -21,7 +21,7 @@ from events.catalogue import open_store
 from events.errors import RinklogError
 from events.matrix import GamePlayed, WeekEnded
 from projections import store as read_models
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.runner import table_game
 from replay.systems.matrix import season as matrix
 from replay.tooling import merkle

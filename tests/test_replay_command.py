@@ -7,7 +7,7 @@ import json
 
 from setups import simulate
 
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store
 
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from engine.systems import SYSTEMS, system_of
 from events.base import tag_of
 from events.common import BranchStarted
-from replay.cli import app, main
+from replay.cli.app import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
 from replay.tooling.game_streams import open_store, read_game

@@ -174,7 +174,7 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, name):
 def test_standings_by_division_rank_within_each_division(tmp_path, league, capsys):
     import json
 
-    from replay.cli import main
+    from replay.cli.app import main
     from replay.leagues.stored_seasons import division_standings
 
     db = tmp_path / "d.db"
@@ -213,7 +213,7 @@ def test_a_season_grows_through_the_same_schedule(tmp_path, league):
 
 @pytest.mark.parametrize("games", [0, -3])
 def test_a_season_of_no_games_is_refused_and_writes_nothing(tmp_path, games):
-    from replay.cli import main
+    from replay.cli.app import main
 
     db = tmp_path / "none.db"
     assert main(["season", "--games", str(games), "--db", str(db)]) == 1

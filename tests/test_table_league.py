@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from engine.systems import system_of
 from events.common import GameEnded
-from replay.cli import app, main
+from replay.cli.app import app, main
 from replay.leagues.runner import season_game_id, table_game
 from replay.leagues.stored_seasons import load_season, standings
 from replay.systems import Prompter, kit_for

@@ -31,7 +31,7 @@ from events.league import GameCoachSet, SeasonGameOpened, SeasonGameRecorded
 from events.store import encode_meta
 from projections import store as read_models
 from projections.index import stream_index
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.ledger import coach_habits, recorded_games
 from replay.leagues.naming import game_seed
 from replay.leagues.runner import table_game

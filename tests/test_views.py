@@ -15,7 +15,7 @@ from events.catalogue import ALL_EVENTS
 from events.formats import MSGPACK
 from events.store import EventStore
 from events.views import event_views, view_name
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store, read_game
 
 

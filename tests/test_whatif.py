@@ -12,7 +12,7 @@ from setups import simulate
 from typer.testing import CliRunner
 
 from events.common import BranchStarted, GameEnded
-from replay.cli import app, main
+from replay.cli.app import app, main
 from replay.tooling.audit import audit_game
 from replay.tooling.game_streams import open_store, read_game
 from replay.tooling.transfer import diff_games

@@ -21,6 +21,4 @@ def refuse_stale_compiled_modules(here: Path = Path(__file__).parent) -> None:
 
 refuse_stale_compiled_modules()
 
-from engine.bones.system import SYSTEM  # noqa: E402  (after the check: it imports the rules)
-
-__all__ = ["SYSTEM", "refuse_stale_compiled_modules"]
+__all__ = ["refuse_stale_compiled_modules"]

@@ -9,7 +9,3 @@ default coach), ``game`` (``initial_state``, ``decide``, ``evolve``, ``check_cho
 and ``system``: ``SYSTEM``, the system's registration object, which engine/systems.py
 lists (its rules run through the one game loop, engine/loop.py).
 """
-
-from engine.dicehockey.system import SYSTEM
-
-__all__ = ["SYSTEM"]

@@ -7,7 +7,3 @@ one loop (open, play a week, close) that asks the dice and returns the events.
 ``SYSTEM`` (``system``) is the season system's registration object, which
 engine/systems.py lists.
 """
-
-from engine.matrix.system import SYSTEM
-
-__all__ = ["SYSTEM"]

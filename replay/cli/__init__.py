@@ -1,5 +1,2 @@
-"""The ``rinklog`` command line: thin commands over the library in replay/ (see app.py)."""
-
-from replay.cli.app import app, main
-
-__all__ = ["app", "main"]
+"""The ``rinklog`` command line: thin commands over the library in replay/ (the root is
+app.py, its ``main`` the console script)."""

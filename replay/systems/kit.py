@@ -18,9 +18,25 @@ if TYPE_CHECKING:  # the kit's users import the registry: types only, no import 
     import typer
 
     from events.store import EventStore
-    from replay.leagues.league import League
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
+
+class League(Protocol):
+    """What a kit reads of a league.toml (replay/leagues/league.py ``League``, described
+    here rather than imported: that module asks this registry for the kits)."""
+
+    @property
+    def ruleset(self) -> str: ...
+    @property
+    def faceoff(self) -> Mapping[str, bool | str]: ...  # Hockey Bones' [faceoff] table
+    @property
+    def options(self) -> list[str]: ...  # optional rules by name
+    @property
+    def late_penalty_house_rule(self) -> bool: ...
+    @property
+    def draft_rules(self) -> bool: ...
+    def system_settings(self) -> list[str]: ...  # the fields set beyond the shared ones
+
 
 SystemOptions = Any
 """A system's own options value: what its kit records for optional rules and a league's

@@ -18,7 +18,7 @@ from msgspec.structs import replace
 
 from engine.bones.cards import Skater, Team
 from events.errors import CardError, RinklogError
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues.league import load_league
 from replay.leagues.runner import goalie_starts
 from replay.leagues.schedule import make_schedule

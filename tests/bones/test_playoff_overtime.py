@@ -24,7 +24,7 @@ from engine.bones.rulesets import OPTIONAL_RULES, RULESETS
 from engine.bones.state import Step
 from events.bones import ActionResolved, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameCreated, GameEnded, PeriodStarted
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store, read_game
 
 RULESETS_BOTH = ("bones", "faceoff2008")

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.dice import RecordedDice, SeededDice
-from engine.dicehockey import SYSTEM, game
+from engine.dicehockey import game
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import derive_roll
+from engine.dicehockey.system import SYSTEM
 from engine.systems import find_system, system_of
 from events import dicehockey as ev
 from events.catalogue import open_store

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from engine.dicehockey.dice import derive_roll
 from events import dicehockey as ev
 from events.common import PeriodStarted
-from replay.cli import app, main
+from replay.cli.app import app, main
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import audit_game
 from replay.tooling.game_streams import open_store, read_game

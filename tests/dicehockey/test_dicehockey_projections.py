@@ -37,7 +37,7 @@ from projections import store as rm
 from projections.dicehockey import build_penalties, build_scoresheet, build_stats, build_toi
 from projections.dicehockey.ice import unique
 from projections.systems import READ_MODELS, read_models
-from replay.cli import main
+from replay.cli.app import main
 from replay.tooling.game_streams import open_store, read_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import pytest
 
 from events.common import GameCreated
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
-from replay.cli import main
+from replay.cli.app import main
 from replay.leagues import availability
 from replay.leagues.league import load_league
 from replay.leagues.naming import season_game_id

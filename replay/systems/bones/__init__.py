@@ -5,6 +5,7 @@ its calibration figures, its coach files and its prompt coach."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,13 +13,14 @@ from typing import Any
 import msgspec
 import typer
 
+import replay.systems.bones.calibration as calibration
+import replay.systems.bones.draft_rules as draft_rules
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
 from engine.bones.rulesets import PLAYOFF, RULESETS
 from events.bones import FaceoffOptions
 from replay.data.reading import FIXTURES, describe
-from replay.systems.bones import calibration, draft_rules
 from replay.systems.bones.library import (
     charts_faults,
     default_charts,
@@ -33,7 +35,7 @@ from replay.systems.bones.library import (
 from replay.systems.bones.prompt import PromptCoach
 from replay.systems.kit import DraftRules, Faults, Kit, first_fault
 
-__all__ = ["CARDS_CLI", "KIT"]
+__all__ = ["KIT"]
 
 
 def game_charts(charts: Charts, *options: Any) -> Charts:
@@ -115,17 +117,10 @@ def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
-CARDS_CLI = typer.Typer(rich_markup_mode=None)
-"""Its commands under ``rinklog cards`` (cli.py's, added to it as cli.py is imported)."""
-
-
 def _cards_cli() -> typer.Typer:
-    # cli.py imports replay/cli, whose package builds the root app, which asks this kit
-    # for its commands: made here, before cli.py, they are the same whole sub-app
-    # whichever of the two modules is imported first.
-    import replay.systems.bones.cli  # noqa: F401
-
-    return CARDS_CLI
+    # By name, when the root asks: cli.py imports the command line's helpers, which this
+    # kit's registry is imported beside.
+    return importlib.import_module("replay.systems.bones.cli").app
 
 
 def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:

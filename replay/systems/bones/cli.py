@@ -1,7 +1,7 @@
 """Hockey Bones' own commands: ``rinklog cards generate`` (its card generator, cardgen.py).
 
-On its kit's ``CARDS_CLI`` (__init__.py), which the root app adds to ``rinklog cards``
-beside the shared ``cards validate``, in the one loop over the kits. A command is one
+Its ``app``, which the root app adds to ``rinklog cards`` beside the shared ``cards
+validate``, in the one loop over the kits (the kit names this module: __init__.py). A command is one
 library call.
 """
 
@@ -12,9 +12,11 @@ from typing import Annotated
 
 import typer
 
+import replay.systems.bones.cardgen as cardgen
 from replay.cli.common import out
-from replay.systems.bones import CARDS_CLI as app
-from replay.systems.bones import cardgen
+
+app = typer.Typer(rich_markup_mode=None)
+"""Hockey Bones' commands under ``rinklog cards``."""
 
 
 @app.command("generate")

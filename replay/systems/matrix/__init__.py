@@ -5,37 +5,27 @@ store (``season``), the demo managers (``demo``), its ``rinklog matrix`` sub-app
 
 from __future__ import annotations
 
+import importlib
+
 import typer
 
 from events.store import EventStore
 from replay.systems.kit import SeasonKit
-from replay.systems.matrix import files
+from replay.systems.matrix.files import recognise
 
-__all__ = ["CLI", "KIT"]
-
-CLI = typer.Typer(
-    help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
-    "Example: rinklog matrix open --league demo --seed 2026 --db league.db",
-    rich_markup_mode=None,
-    no_args_is_help=True,
-)
-"""``rinklog matrix``: its commands are cli.py's, added to it as cli.py is imported."""
+__all__ = ["KIT"]
 
 
 def _cli() -> typer.Typer:
-    # cli.py imports replay/cli, whose package builds the root app, which asks this kit
-    # for its sub-app: made here, before cli.py, the sub-app is the same whole one
-    # whichever of the two modules is imported first.
-    import replay.systems.matrix.cli  # noqa: F401
-
-    return CLI
+    # By name, when the root asks: cli.py imports the command line's helpers.
+    return importlib.import_module("replay.systems.matrix.cli").app
 
 
 def _site(store: EventStore, season_id: str) -> dict[str, str]:
-    # The page imports replay/reports, which reaches the registry through the receipts.
-    from replay.systems.matrix.site import matrix_files
+    # By name, when ``report`` asks: the page imports replay/reports, which reaches this
+    # registry through the receipts.
+    site = importlib.import_module("replay.systems.matrix.site")
+    return site.matrix_files(store, season_id)
 
-    return matrix_files(store, season_id)
 
-
-KIT = SeasonKit(system="matrix", recognise=files.recognise, cli=_cli, site=_site)
+KIT = SeasonKit(system="matrix", recognise=recognise, cli=_cli, site=_site)

@@ -1,7 +1,7 @@
 """``rinklog matrix``: Matrix Hockey, a league played by mail, refereed by rinklog.
 
-Matrix Hockey's own commands, on its kit's sub-app (``CLI`` in __init__.py, which the
-root app adds with every kit's in one loop). Thin commands over
+Matrix Hockey's own commands, on its sub-app ``app`` (the root app adds it with every
+kit's in one loop; the kit names this module: __init__.py). Thin commands over
 :mod:`replay.systems.matrix.season`: each opens the store, makes one library call and
 prints. Read commands (results, standings, teams, cups) never write.
 """
@@ -13,11 +13,18 @@ from typing import Annotated, Any
 
 import typer
 
+import replay.systems.matrix.season as library
 from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
-from replay.systems.matrix import CLI as app
-from replay.systems.matrix import season as library
 from replay.systems.matrix.demo import run_demo_season
 from replay.tooling.game_streams import open_store
+
+app = typer.Typer(
+    help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
+    "Example: rinklog matrix open --league demo --seed 2026 --db league.db",
+    rich_markup_mode=None,
+    no_args_is_help=True,
+)
+"""``rinklog matrix``."""
 
 SeasonArg = Annotated[str, typer.Argument(help="season id (printed by matrix open)")]
 WeekOption = Annotated[int, typer.Option("--week", help="the week (1-11, a row of the matrix)")]

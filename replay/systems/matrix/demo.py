@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 
+import replay.systems.matrix.season as library
 from engine.matrix import referee
 from engine.matrix.extra_time import available_extra_time
 from engine.matrix.goals import column_value
 from engine.matrix.state import SeasonState
 from events.matrix import Pick, PicksSent
 from events.store import EventStore
-from replay.systems.matrix import season as library
 
 __all__ = ["demo_picks", "run_demo_season"]
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import replay.systems.matrix.season as matrix
 from events.store import EventStore
 from replay.reports.plots import Histogram, histogram
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
-from replay.systems.matrix import season as matrix
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
 
