@@ -9,7 +9,6 @@ stream records. Module-level commands of :data:`app`, which the root takes in.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Annotated
 import typer
 
 from projections.postseason import BracketView, LotteryView, bracket_json, lottery_json
-from replay.cli.common import CliError, DbOption, read_store
+from replay.cli.common import CliError, DbOption, dump, out, read_store
 from replay.leagues.postseason import draw_lottery, read_bracket, read_lottery
 from replay.tooling.game_streams import open_store
 
@@ -45,18 +44,18 @@ def _typed_rolls(source: str) -> list[int]:
 
 def _print_lottery(season_id: str, view: LotteryView) -> None:
     if not view.opened:
-        typer.echo(f"season {season_id}: the draft lottery is not drawn yet "
+        out(f"season {season_id}: the draft lottery is not drawn yet "
                    f"(rinklog lottery {season_id} --draw)")
         return
-    typer.echo(f"Draft lottery of season {season_id} (rule 31)")
+    out(f"Draft lottery of season {season_id} (rule 31)")
     balls = sum(e.opportunities for e in view.entries)
-    typer.echo(f"  {len(view.entries)} teams, {balls} balls"
+    out(f"  {len(view.entries)} teams, {balls} balls"
                + (f"; {view.previous_first} drafted first last season"
                   if view.previous_first else ""))
     for d in view.draws:
         roll = f"ball {d.roll} of {d.sides}" if d.sides else "no roll"
-        typer.echo(f"  pick {d.pick:>2}: {d.team:<6} (place {d.place}) {d.how}, {roll}")
-    typer.echo("  first round: " + " ".join(f"{i}.{t}" for i, t in enumerate(view.order, 1)))
+        out(f"  pick {d.pick:>2}: {d.team:<6} (place {d.place}) {d.how}, {roll}")
+    out("  first round: " + " ".join(f"{i}.{t}" for i, t in enumerate(view.order, 1)))
 
 
 @app.command("lottery")
@@ -90,26 +89,26 @@ def lottery(
         with read_store(db) as store:
             view = read_lottery(store, season_id)
     if as_json:
-        typer.echo(json.dumps(lottery_json(view)))
+        dump(lottery_json(view))
     else:
         _print_lottery(season_id, view)
 
 
 def _print_bracket(view: BracketView) -> None:
     if not view.opened:
-        typer.echo(f"season {view.season}: no playoffs played yet (rinklog playoffs "
+        out(f"season {view.season}: no playoffs played yet (rinklog playoffs "
                    f"{view.season})")
         return
-    typer.echo(f"Playoffs of season {view.season}")
+    out(f"Playoffs of season {view.season}")
     for r in view.rounds:
         final = r.round == view.round_count
-        typer.echo(f"{'Final' if final else f'Round {r.round}'}"
+        out(f"{'Final' if final else f'Round {r.round}'}"
                    + (f" (bye: {', '.join(r.byes)})" if r.byes else ""))
         for s in r.series:
             state = f"{s.winner} wins" if s.winner else "in progress"
-            typer.echo(f"  {s.high} ({s.high_seed}) {s.wins[s.high]}-{s.wins[s.low]} "
+            out(f"  {s.high} ({s.high_seed}) {s.wins[s.high]}-{s.wins[s.low]} "
                        f"{s.low} ({s.low_seed}): {state}")
-    typer.echo(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
+    out(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
 
 
 @app.command("bracket")
@@ -128,6 +127,6 @@ def bracket(
     with read_store(db) as store:
         view = read_bracket(store, season_id)
     if as_json:
-        typer.echo(json.dumps(bracket_json(view)))
+        dump(bracket_json(view))
     else:
         _print_bracket(view)

@@ -6,14 +6,13 @@ library call is :func:`replay.leagues.playoffs.play_postseason`.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from events.errors import RinklogError
 from events.league import SeasonCreated
-from replay.cli.common import CliError, DbOption
+from replay.cli.common import CliError, DbOption, dump
 from replay.leagues.league import load_league
 from replay.leagues.playoffs import play_postseason
 from replay.tooling.game_streams import open_store
@@ -58,7 +57,7 @@ def playoffs(
                "games": run.stored, "seconds": round(run.seconds, 2),
                "overplays": list(run.overplays)}
     if as_json:
-        typer.echo(json.dumps(summary))
+        dump(summary)
     else:
         typer.echo(f"season {run.season_id}: postseason {run.played} games played, "
                    f"{run.stored} playoff games stored; champion {run.champion}")
