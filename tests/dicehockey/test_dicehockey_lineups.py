@@ -10,12 +10,13 @@ import pytest
 from dicehockey_support import carry, created, decide, new_state, pid, plain, rate
 
 from engine.dice import SeededDice
-from engine.dicehockey import SYSTEM, game
+from engine.dicehockey import game
 from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.dice import derive_roll
 from engine.dicehockey.game import WINDOW_STEPS, IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import on_ice, rearranged
 from engine.dicehockey.state import SIDES, GameState, Step
+from engine.dicehockey.system import SYSTEM
 from events import dicehockey as ev
 from events.common import PeriodStarted
 from projections.dicehockey.toi import build_toi
