@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from events.errors import RinklogError
 
-__all__ = ["Crew"]
+__all__ = ["Crew", "open_crew"]
 
 RESULT_WAIT = 300.0  # seconds without a finished job before the crew gives up
 POLL = 0.5  # how often a waiting side looks whether the other is still there
@@ -102,6 +102,18 @@ class Crew:
                 proc.join(timeout=STOP_WAIT)
         for conn in self.conns:
             conn.close()
+
+
+def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any],
+              initargs: tuple, what: str = "job", cluster: str | None = None) -> Any:
+    """The workers a command asked for: ``workers`` local processes (a :class:`Crew`), or,
+    with ``cluster`` (``--cluster tcp://host:8786``), a Dask scheduler's workers with the
+    same ``submit``/``result``/``stop``. Dask is imported only here, only with a cluster."""
+    if cluster is None:
+        return Crew(workers, init, task, initargs, what)
+    from replay.cluster import ClusterCrew  # noqa: PLC0415 - nothing of Dask without --cluster
+
+    return ClusterCrew(cluster, init, task, initargs, what)
 
 
 @dataclass(frozen=True)
