@@ -113,6 +113,15 @@ TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
         ("game_id", "team")),
 }
 CHECKPOINTS = "rm_checkpoints"
+_OWNED: dict[str, tuple[str, ...]] = {}  # projection: its tables, in TABLES' order
+for _table, (_projection, _, _) in TABLES.items():
+    _OWNED[_projection] = (*_OWNED.get(_projection, ()), _table)
+# each table's DELETE of a game's rows and INSERT of a row, made once (sqlite3 keeps a
+# cache of prepared statements keyed by their text)
+_STATEMENTS = {table: (f"DELETE FROM {table} WHERE game_id = ?",
+                       f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in columns)})"
+                       f" VALUES ({', '.join('?' for _ in columns)})")
+               for table, (_, columns, _) in TABLES.items()}
 _READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tables exist
 
 
@@ -306,48 +315,53 @@ def update(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
 
 
 def game_rows(system: str, game_id: str, events: list[Any],
-              projections: Iterable[str] = PROJECTIONS) -> dict[str, dict[str, list[dict]]]:
+              projections: Iterable[str] = PROJECTIONS) -> dict[str, dict[str, list[tuple]]]:
     """The rows of ``projections`` for one whole game of ``system``, by projection then
-    table (a season's workers compute them beside the game, and :func:`save` stores them)."""
+    table, each row a tuple in its table's column order and each table's rows sorted: what
+    :func:`save` inserts as they are (a season's workers compute them beside the game, so
+    the writer only inserts them; tuples cross a process boundary at a third of the
+    cost of dicts)."""
     game = _Game(read_models(system), game_id, events)
-    return {p: _BUILDERS[p](game) for p in projections}
+    return {p: _tuples(p, _BUILDERS[p](game)) for p in projections}
+
+
+def _tuples(projection: str, rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[tuple]]:
+    """A builder's rows of ``projection`` as tuples in each table's column order, sorted by
+    their columns (a builder's row keys are in column order; the pairs of _sort_key are
+    needed only when a value is None), every table of the projection present."""
+    out = {}
+    for table in _OWNED[projection]:
+        values = operator.itemgetter(*TABLES[table][1])
+        batch = [values(r) for r in rows.get(table, [])]
+        batch.sort(key=_sort_key if any(None in row for row in batch) else None)
+        out[table] = batch
+    return out
 
 
 def save(store: EventStore, game_id: str, version: int,
-         rows: dict[str, dict[str, list[dict]]]) -> None:
-    """Store :func:`game_rows` of a game at ``version`` (its rows and checkpoints), in one
-    transaction: the same rows :func:`update` would write."""
+         rows: dict[str, dict[str, list[tuple]]]) -> None:
+    """Store :func:`game_rows` of a game at ``version`` (its rows and checkpoints): the same
+    rows :func:`update` would write. One transaction, or part of the caller's (a season
+    stores a game's events and its read models in one :meth:`EventStore.transaction`)."""
     conn = store.connection
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with store.transaction():
         if store not in _READY:  # once per store: a season saves a game at a time
             _ensure_tables(sqlite_utils.Database(conn))
             _READY.add(store)
         for projection, tables in rows.items():
             _write(conn, projection, game_id, version, tables)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def _write(conn: Any, projection: str, game_id: str, version: int,
-           rows: dict[str, list[dict[str, Any]]]) -> None:
-    """Replace one game's rows of one projection and move its checkpoint."""
-    for table, (owner, columns, _) in TABLES.items():
-        if owner != projection:
-            continue
-        conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
-        names = list(columns)
-        values = operator.itemgetter(*names)
-        batch = [values(r) for r in rows.get(table, [])]
+           rows: dict[str, list[tuple]]) -> None:
+    """Replace one game's rows of one projection (:func:`_tuples`) and move its
+    checkpoint."""
+    for table in _OWNED[projection]:
+        delete, insert = _STATEMENTS[table]
+        conn.execute(delete, (game_id,))
+        batch = rows.get(table)
         if batch:
-            # Sorted by their columns (a builder's row keys are in column order); the pairs
-            # of _sort_key are needed only when a value is None.
-            batch.sort(key=_sort_key if any(None in row for row in batch) else None)
-            conn.executemany(
-                f"INSERT INTO {table} ({', '.join(f'[{c}]' for c in names)})"
-                f" VALUES ({', '.join('?' for _ in names)})", batch)
+            conn.executemany(insert, batch)
     conn.execute(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
                  " VALUES (?, ?, ?)", (projection, game_id, version))
 
@@ -377,7 +391,8 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
             folded += len(events)
             game = _Game(read_models(info.system), info.stream, events)
             for projection in stale:
-                _write(conn, projection, info.stream, info.version, _BUILDERS[projection](game))
+                _write(conn, projection, info.stream, info.version,
+                       _tuples(projection, _BUILDERS[projection](game)))
         if wanted is None:
             _write_standings(store)
         conn.execute("COMMIT")
@@ -515,6 +530,12 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
         return None
     models = read_models(store.info(game_id).system)
     games = {len(events): _Game(models, game_id, events)}
+    # every rm_ table's stored columns, in one query (not a PRAGMA a table a game)
+    stored_columns: dict[str, set[str]] = {}
+    for table, column in conn.execute(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+            " WHERE m.type = 'table' AND m.name LIKE 'rm\\_%' ESCAPE '\\'"):
+        stored_columns.setdefault(table, set()).add(column)
     differences = []
     for projection, mark in sorted(marks.items()):
         if projection not in _BUILDERS or not 0 < mark <= len(events):
@@ -532,7 +553,7 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
             # A builder's rows carry every column (_write reads them the same way); a table
             # an older rinklog stored without a column added since is held to the others
             # (a command that writes folds it again in this layout).
-            kept = {r[1] for r in conn.execute(f"PRAGMA table_info([{table}])")}
+            kept = stored_columns.get(table)
             names = [c for c in columns if c in kept] if kept else list(columns)
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
             stored = sorted(conn.execute(

@@ -2,8 +2,8 @@
 
 Workers play games in memory, encode and chain them, audit each on exactly those rows
 (:func:`replay.tooling.audit.audit_encoded`) and fold its read models; this process is the
-only writer and appends each game in one transaction, in schedule order, then its read
-models. A season that is
+only writer and appends each game with its read models in one transaction, in schedule
+order. A season that is
 stopped (Ctrl-C, a killed process) keeps every finished game and no half game; running
 it again plays the rest, and the database ends up as if it had never stopped.
 """
@@ -90,7 +90,7 @@ class _Played:
     encoded: list[tuple[str, bytes]]
     hashes: list[bytes]
     meta: dict[str, Any]
-    read_models: dict[str, dict[str, list[dict]]]
+    read_models: dict[str, dict[str, list[tuple]]]  # projections.store.game_rows
     failure: AuditFinding | None
     games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (17)
     number: int = 0  # its number in the schedule
@@ -283,19 +283,21 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
             try:
-                with store.transaction():  # the game and the season's record of it, together
+                # the game, the season's record of it and its read models: one transaction
+                # (one commit a game), so a stopped season never keeps a game without them
+                with store.transaction():
                     store.append_encoded(played.game_id, played.encoded, 0, kind="game",
                                          system=system.name, meta=played.meta,
                                          format=worker.format,
                                          hashes=played.hashes)
                     record_game(store, season_id, played.game_id, played.number,
                                 SIMULATED, played.hashes[-1].hex())
+                    if played.read_models:
+                        read_models.save(store, played.game_id, len(played.encoded),
+                                         played.read_models)
             except StreamConflict:  # stored since this run listed what to play
                 raise StreamConflict(_writing_meanwhile(
                     season_id, f"stored {played.game_id} while this run played it")) from None
-            if played.read_models:
-                read_models.save(store, played.game_id, len(played.encoded),
-                                 played.read_models)
             done += 1
             events += len(played.encoded)
             if progress:

@@ -303,17 +303,21 @@ class _Audit:
             known = ", ".join(f"{n} ({name})" for n, name in FORMATS.items())
             raise _Failed("decode", 1, f"a payload format rinklog reads: {known}",
                           f"format {format!r}", "event store")
-        decoder = stream_decoder(self.rows[0], format)
+        decode = stream_decoder(self.rows[0], format).decode
+        tags: dict[type, str] = {}  # each class's tag, looked up once a stream
+        append = self.events.append
         for row in self.rows:
             try:
-                event = decoder.decode(row.payload)
+                event = decode(row.payload)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
                 raise _Failed("decode", row.seq, f"a {row.type} event",
                               f"undecodable payload ({err})", "event catalogue") from None
-            if tag_of(type(event)) != row.type:
-                raise _Failed("decode", row.seq, f"a {row.type} event",
-                              tag_of(type(event)), "event catalogue")
-            self.events.append(event)
+            cls = type(event)
+            tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
+            if tag != row.type:
+                raise _Failed("decode", row.seq, f"a {row.type} event", tag,
+                              "event catalogue")
+            append(event)
         first = self.events[0]
         kinds = {GameCreated: "game", SeasonCreated: "season",
                  **{s.first_event: s.kind for s in SEASON_SYSTEMS.values()}}

@@ -9,10 +9,12 @@ dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder
    ``--no-audit`` the workers do not audit.
 2. Limit: the same rows (read back from the season's database, so the same row count per
    game and the same payload and hash sizes) written with plain ``sqlite3``
-   ``executemany`` into another fresh database with the same ``events`` schema (schema 3:
-   integer stream and type keys, 32-byte hashes, no prev_hash) and the store's pragmas,
-   one transaction per game. Only the writes are timed. The ratio
-   season/limit says how close the season gets to what SQLite alone can store.
+   ``executemany`` into another fresh database with the same ``events`` schema (integer
+   stream and type keys, 32-byte hashes, no prev_hash) and the store's pragmas, one
+   transaction per game. Only the writes are timed (wall and CPU). The ratio season/limit
+   says how close the season gets to what SQLite alone can store. Then the same again with
+   each game's read-model rows too (the same ``rm_`` tables), in its transaction: what the
+   writer's CPU a game is held to.
 3. Size: bytes an event on disk (the file after ``VACUUM`` / events), every read model
    included.
 4. Projections: ``projections.store.rebuild`` over the whole season: events/s.
@@ -28,8 +30,19 @@ dicedemo`` the DICE Hockey demo (328 games); any bundled league or league folder
    share of a game (play, encode and chain, audit and its re-run of the rules, read models,
    the writer's inserts).
 
+8. Scaling: ``--curve 1,2,4,8,16`` (the default) prints, from the per-game CPU of the
+   workers and of the writer measured in 7, the season's wall time with K workers on a
+   machine of at least K + 1 cores (the workers' CPU / K, or the writer's, whichever is
+   longer: past that K the single writer is the limit), beside the measured run.
+9. Goals (issue 25), each beside the raw SQLite limit of the same run: season/limit, the
+   audit's events/s, the writer's CPU a game against ``executemany`` of the same rows
+   (read models included), bytes an event; "met", or the gap and the profile that
+   explains it (``--audit-profile N`` games audited in this process under cProfile, each
+   check's share; the bytes an event by table with ``dbstat``).
+
 Run: `make bench` or `.venv/bin/python tests/bench/bench_season.py [--games N]
-[--workers K] [--audit N] [--no-audit] [--league L] [--profile N]`.
+[--workers K] [--audit N] [--no-audit] [--league L] [--profile N] [--audit-profile N]
+[--curve K,K,...]`.
 """
 
 from __future__ import annotations
@@ -48,10 +61,12 @@ from pathlib import Path
 
 from events.store import _SCHEMA
 from projections import store as rm
+from projections.store import TABLES
 from replay.leagues.league import load_league
 from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
 from replay.systems import kit_for
+from replay.tooling import audit as audit_module
 from replay.tooling.audit import audit_all, audit_game
 from replay.tooling.game_setup import league_setup
 from replay.tooling.game_streams import open_store
@@ -75,14 +90,34 @@ def peak_mib(who: int) -> float:
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
-def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str]) -> tuple[int, float]:
-    """Write the season's rows again with plain executemany, one transaction per game."""
+class Limit:
+    """Plain executemany of a season's rows: events, seconds (wall), CPU seconds."""
+
+    def __init__(self, events: int, seconds: float, cpu: float) -> None:
+        self.events, self.seconds, self.cpu = events, seconds, cpu
+
+
+def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str],
+                   read_models: bool = False) -> Limit:
+    """Write the season's rows again with plain executemany, one transaction per game
+    (with ``read_models``, each game's rows of every ``rm_`` table too, in its
+    transaction)."""
     db = sqlite3.connect(str(path), isolation_level=None)
     for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "wal_autocheckpoint=4000",
                    "journal_size_limit=67108864"):  # the same as EventStore
         db.execute(f"PRAGMA {pragma}")
     db.execute(EVENTS_DDL)
-    events, took = 0, 0.0
+    tables = []
+    if read_models:
+        for table in TABLES:
+            found = source.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                                   (table,)).fetchone()
+            if found:
+                db.execute(found[0])
+                columns = [r[1] for r in source.execute(f"PRAGMA table_info({table})")]
+                tables.append((table, ", ".join(f"[{c}]" for c in columns),
+                               ", ".join("?" for _ in columns)))
+    events, took, cpu = 0, 0.0, 0.0
     insert = ("INSERT INTO events (stream_key, seq, type_key, payload, hash)"
               " VALUES (?, ?, ?, ?, ?)")
     for game_id in game_ids:
@@ -90,14 +125,20 @@ def physical_limit(source: sqlite3.Connection, path: Path, game_ids: list[str]) 
             "SELECT stream_key, seq, type_key, payload, hash FROM events"
             " WHERE stream_key = (SELECT key FROM streams WHERE stream = ?) ORDER BY seq",
             (game_id,)).fetchall()
-        start = time.perf_counter()
+        models = [(f"INSERT INTO {table} ({names}) VALUES ({marks})", source.execute(
+            f"SELECT {names} FROM {table} WHERE game_id = ? ORDER BY {names}",
+            (game_id,)).fetchall()) for table, names, marks in tables]
+        start, start_cpu = time.perf_counter(), time.process_time()
         db.execute("BEGIN IMMEDIATE")
         db.executemany(insert, rows)
+        for sql, model_rows in models:
+            db.executemany(sql, model_rows)
         db.execute("COMMIT")
         took += time.perf_counter() - start
+        cpu += time.process_time() - start_cpu
         events += len(rows)
     db.close()
-    return events, took
+    return Limit(events, took, cpu)
 
 
 def cpu_seconds(who: int) -> float:
@@ -140,6 +181,60 @@ def profile_breakdown(store_path: Path, league, fixtures, charts, ruleset: str,
         print(f"               {label:34} {100 * cumulative.get(name, 0.0) / total:5.1f}%")
 
 
+# what an audited stream costs, check by check: (label, the function whose cumulative time it is)
+AUDIT_STEPS = (
+    ("read the rows", "raw_rows"),
+    ("hash chain (BLAKE2b)", "verify_chain"),
+    ("decode the payloads", "_decode"),
+    ("seeded dice", "_dice"),
+    ("the rules re-run (engine)", "recheck"),
+    ("read models folded and compared", "stored_differences"),
+    ("season and playoffs checks", "_season_game"),
+)
+
+
+def audit_profile(store, game_ids: list[str], n: int) -> None:
+    """``n`` games spread over the season audited in this process under cProfile (what
+    each worker of ``audit --all`` does a stream): each check's cumulative share."""
+    sample = [game_ids[i * len(game_ids) // n] for i in range(n)]
+    seasons = audit_module._StoreSeasons(store)
+    audit_game(store, sample[0], seasons=seasons)  # the season stream, audited once
+    profile = cProfile.Profile()
+    profile.enable()
+    for game_id in sample:
+        audit_game(store, game_id, seasons=seasons)
+    profile.disable()
+    stats = pstats.Stats(profile).stats
+    total = sum(tt for _, _, tt, _, _ in stats.values())
+    cumulative: dict[str, float] = {}
+    for (_, _, name), (_, _, _, ct, _) in stats.items():
+        cumulative[name] = max(cumulative.get(name, 0.0), ct)
+    print(f"audit profile: {n} games audited in this process under cProfile, share:")
+    for label, name in AUDIT_STEPS:
+        print(f"               {label:34} {100 * cumulative.get(name, 0.0) / total:5.1f}%")
+
+
+def size_breakdown(conn: sqlite3.Connection, events: int) -> dict[str, float]:
+    """Bytes an event of each table and index (``dbstat``, the file as it is), the
+    ``rm_`` tables together, and what an event row holds on average."""
+    by_table = dict(conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
+    payload, hashes = conn.execute("SELECT avg(length(payload)), avg(length(hash))"
+                                   " FROM events").fetchone()
+    read_models = sum(v for k, v in by_table.items() if k.startswith("rm_"))
+    table = by_table.get("events", 0)
+    return {"events table": table / events, "of which payload": payload or 0.0,
+            "of which hash": hashes or 0.0,
+            "of which keys, headers, pages": table / events - (payload or 0) - (hashes or 0),
+            "rm_ tables (read models)": read_models / events,
+            "  rm_toi_shifts": by_table.get("rm_toi_shifts", 0) / events,
+            "everything else (streams, blobs, schema)":
+                (sum(by_table.values()) - table - read_models) / events}
+
+
+def verdict(ok: bool, gap: str) -> str:
+    return "met" if ok else f"NOT met: {gap}"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None,
@@ -155,6 +250,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="the season's workers do not audit the games they play")
     parser.add_argument("--profile", type=int, default=40,
                         help="games profiled in this process at the end (0: none)")
+    parser.add_argument("--audit-profile", type=int, default=20,
+                        help="games whose audit is profiled in this process (0: none)")
+    parser.add_argument("--curve", default="1,2,4,8,16",
+                        help="worker counts of the scaling curve (default 1,2,4,8,16)")
     args = parser.parse_args(argv)
 
     league = load_league(args.league)
@@ -162,8 +261,9 @@ def main(argv: list[str] | None = None) -> None:
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, args.seed, args.games)]
     charts = kit_for(ruleset).default_charts(league.root)
     games = len(fixtures)
-    print(f"machine: {platform.platform()}, {os.cpu_count()} cores ({cpu_model()}), "
-          f"python {platform.python_version()}")
+    machine = (f"{platform.platform()}, {os.cpu_count()} cores ({cpu_model()}), "
+               f"python {platform.python_version()}, SQLite {sqlite3.sqlite_version}")
+    print(f"machine: {machine}")
     with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
         with open_store(Path(tmp) / "season.db") as store:
             cpu_parent, cpu_children = (cpu_seconds(resource.RUSAGE_SELF),
@@ -186,17 +286,27 @@ def main(argv: list[str] | None = None) -> None:
                   f"{os.cpu_count()} cores, {run.seconds:.1f}s wall")
 
             game_ids = [season_game_id(run.season_id, n) for n, _, _ in fixtures]
-            limit_events, limit_took = physical_limit(store.connection, Path(tmp) / "limit.db", game_ids)
-            assert limit_events == run.events, (limit_events, run.events)
-            limit_rate = limit_events / limit_took
+            limit = physical_limit(store.connection, Path(tmp) / "limit.db", game_ids)
+            assert limit.events == run.events, (limit.events, run.events)
+            limit_rate = limit.events / limit.seconds
             print(f"limit:       plain sqlite3 executemany, one transaction per game: "
-                  f"{limit_took:.2f}s = {games / limit_took:,.0f} games/s, "
+                  f"{limit.seconds:.2f}s = {games / limit.seconds:,.0f} games/s, "
                   f"{limit_rate:,.0f} events/s; season/limit = {season_rate / limit_rate:.1%}")
+            with_models = physical_limit(store.connection, Path(tmp) / "limit-rm.db",
+                                         game_ids, read_models=True)
+            print(f"limit + rm:  the same with each game's read-model rows: "
+                  f"{with_models.seconds:.2f}s wall, {1000 * with_models.cpu / games:.2f} ms "
+                  f"CPU/game; the writer's CPU/game is {writer / with_models.cpu:.2f}x that")
 
+            store.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            written = (Path(tmp) / "season.db").stat().st_size
             store.connection.execute("VACUUM")
             size = (Path(tmp) / "season.db").stat().st_size
             print(f"size:        {size / 1e6:,.0f} MB = {size / run.events:.1f} bytes an event "
-                  "(after VACUUM, every read model included)")
+                  f"(after VACUUM, every read model included); as the season wrote it "
+                  f"{written / run.events:.1f}")
+            parts = size_breakdown(store.connection, run.events)
+            print("             " + "; ".join(f"{k} {v:.1f}" for k, v in parts.items()))
 
             start = time.perf_counter()
             folded = rm.rebuild(store)
@@ -215,11 +325,49 @@ def main(argv: list[str] | None = None) -> None:
             took = time.perf_counter() - start
             assert all(r.ok for r in reports), [r.to_json() for r in reports if not r.ok]
             audited = sum(r.events for r in reports)
+            audit_rate = audited / took
             print(f"audit:       {which}, {audited:,} events in {took:.1f}s = "
-                  f"{audited / took:,.0f} events/s ({1000 * took / len(reports):.1f} ms/stream)")
+                  f"{audit_rate:,.0f} events/s ({1000 * took / len(reports):.1f} ms/stream)")
+            if args.audit_profile:
+                audit_profile(store, game_ids, min(args.audit_profile, games))
     print(f"peak RSS:    after the season: parent {parent_season:.0f} MiB, largest worker "
           f"{children_season:.0f} MiB; at the end (after rebuild and audit): parent "
           f"{peak_mib(resource.RUSAGE_SELF):.0f} MiB")
+
+    per_worker, per_writer = workers / games, writer / games
+    print(f"scaling:     from the season's CPU: workers {1000 * per_worker:.1f} ms/game, "
+          f"writer {1000 * per_writer:.1f} ms/game; with K workers (and a core for the "
+          "writer) a season takes max(workers' CPU / K, writer's CPU) a game:")
+    for k in (int(c) for c in args.curve.split(",") if c.strip()):
+        wall = games * max(per_worker / k, per_writer)
+        limited = "the writer" if per_writer >= per_worker / k else "the workers"
+        measured = (f"; measured here with {k}: {run.seconds:.1f}s on {os.cpu_count()} cores"
+                    if k == args.workers else "")
+        print(f"               K={k:<3} {wall:6.1f}s ({limited}; the writer alone allows "
+              f"{games * per_writer:.1f}s){measured}")
+
+    season_ratio = season_rate / limit_rate
+    writer_ratio = writer / with_models.cpu
+    print(f"goals (issue 25), on {machine}:")
+    print(f"  season/limit {season_ratio:.2f} (goal >= 0.35): "
+          + verdict(season_ratio >= 0.35, f"{0.35 - season_ratio:.2f} short; the season "
+                    f"is the workers' {1000 * per_worker:.1f} ms of CPU a game (the profile "
+                    "below: the rules played and re-run by the audit) over "
+                    f"{os.cpu_count()} cores, the writer's share "
+                    f"{per_writer / (per_writer + per_worker):.0%}"))
+    print(f"  audit {audit_rate:,.0f} events/s with {args.workers} workers (goal >= 160,000 "
+          f"on 2 cores): " + verdict(audit_rate >= 160_000, f"{160_000 - audit_rate:,.0f} "
+                                     "events/s short; the audit profile above: the rules "
+                                     "re-run and the read models folded again"))
+    print(f"  writer CPU {1000 * per_writer:.2f} ms/game = {writer_ratio:.2f}x executemany of "
+          f"the same rows with read models {1000 * with_models.cpu / games:.2f} (goal <= 1.3x): "
+          + verdict(writer_ratio <= 1.3, f"{writer_ratio - 1.3:.2f}x over"))
+    print(f"  bytes an event {size / run.events:.1f} (goal <= 150, every read model "
+          "included): " + verdict(size / run.events <= 150, f"{size / run.events - 150:.1f} B "
+                                   f"over; the events table is {parts['events table']:.1f} "
+                                   f"(payload {parts['of which payload']:.1f}, hash "
+                                   f"{parts['of which hash']:.1f}), the read models "
+                                   f"{parts['rm_ tables (read models)']:.1f}"))
     if args.profile:
         with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
             profile_breakdown(Path(tmp) / "profile.db", league, fixtures[:args.profile],
