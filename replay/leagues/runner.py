@@ -65,6 +65,7 @@ class SeasonRun:
     seconds: float
     audited: int = 0  # games this run audited before storing them
     read_models: tuple[str, ...] = ()  # the read models stored beside each game
+    writer_cpu: float = 0.0  # CPU seconds of this process from the first game to the last
 
 
 @dataclass(frozen=True)
@@ -278,6 +279,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     # who is out of each game: from the season's games stored, then as each is played
     availability = stored_availability(store, season_id, schedule, system.games_out)
     results = _results(todo, worker, workers, availability)
+    writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
     try:
         for played in results:
             if played.failure is not None:
@@ -306,11 +308,12 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
         close = getattr(results, "close", None)
         if close:
             close()
+    writer_cpu = time.process_time() - writer_cpu
     if projections:
         read_models.save_standings(store)
     return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start, audited=len(todo) if audit else 0,
-                     read_models=tuple(projections))
+                     read_models=tuple(projections), writer_cpu=writer_cpu)
 
 
 def _writing_meanwhile(season_id: str, what: str) -> str:
