@@ -105,7 +105,7 @@ from replay.workers import Crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
            "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
-           "stream_decoder", "stream_system"]
+           "season_lookup", "stream_decoder", "stream_system"]
 
 
 
@@ -776,6 +776,12 @@ class _StoreSeasons:
                 if isinstance(first, SeasonCreated):
                     self.ledgers[season_id] = read_ledger(events, [r.hash for r in rows])
         return self.cache[season_id]
+
+
+def season_lookup(store: EventStore) -> SeasonLookup:
+    """The season lookups of ``store``, each season audited once: what to pass as
+    ``seasons`` to :func:`audit_game` when auditing many games of one database."""
+    return _StoreSeasons(store)
 
 
 def _audit_in_store(store: EventStore, stream: str, seasons: SeasonLookup | None,
