@@ -276,6 +276,38 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
     assert all(caught[game_id] == head for game_id, head in probe.items() if game_id != "demo-t")
 
 
+def test_a_game_and_its_read_models_are_stored_together(tmp_path, league, monkeypatch):
+    """The writer stores a game, the season's record of it and its read models in one
+    transaction: when its read models cannot be written (here game 3's), the game is not
+    stored either, and a run after it plays it again (issue 25: one commit a game)."""
+    from replay.leagues import runner as season
+
+    real = season.read_models.save
+
+    def failing_for_game_three(store, game_id, *args):
+        real(store, game_id, *args)  # its rows written, then the write fails
+        if game_id == "demo-t-0003":
+            raise sqlite3.OperationalError("disk I/O error")
+
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", 3)]
+    path = tmp_path / "atomic.db"
+    monkeypatch.setattr(season.read_models, "save", failing_for_game_three)
+    with open_store(path) as store, pytest.raises(sqlite3.OperationalError):
+        run_season(store, league_setup(league), league=league.name, schedule=fixtures,
+                   seed="t", audit=False)
+    assert sorted(heads(path)) == ["demo-t", "demo-t-0001", "demo-t-0002"]
+    with open_store(path) as store:
+        marked = {row[0] for row in store.connection.execute(
+            "SELECT DISTINCT stream FROM rm_checkpoints")}
+        assert marked == {"demo-t-0001", "demo-t-0002"}
+        assert store.version("demo-t") == 2 + 2  # its opening and the records of 1 and 2
+    monkeypatch.undo()
+    with open_store(path) as store:
+        run = run_season(store, league_setup(league), league=league.name,
+                         schedule=fixtures, seed="t", audit=False)
+    assert (run.skipped, run.played) == (2, 1)
+
+
 def test_no_audit_stores_the_same_games(tmp_path, league):
     """--no-audit changes only the time a season takes, never what it stores."""
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t", 6)]
