@@ -13,6 +13,11 @@ transaction with the season's record of it (``SeasonGameRecorded``) and the brac
 events it brings (``SeriesGameRecorded``, ``SeriesWon``, the next round, ``PlayoffsWon``):
 so any number of workers gives the same streams, and a run stopped anywhere continues
 from what is stored.
+
+A game of the wave may be played at the table instead (``rinklog play --season S --game
+ID``, :func:`playoff_table_game`): the run never plays it; once it has ended the run
+records its series result in its slot, and while it is being played the run stops at it
+(the wave's games before it stored), since every later record follows it (R-post-play).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from events import formats
 from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events
-from events.league import SeasonCreated
+from events.league import SeasonCreated, SeasonTableGameStarted
 from events.postseason import (
     LotteryDraw,
     LotteryOpened,
@@ -46,6 +51,7 @@ from events.postseason import (
 )
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
+from replay.leagues.league import load_league
 from replay.leagues.ledger import (
     SIMULATED,
     SeasonLedger,
@@ -67,12 +73,13 @@ from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for_system
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
 from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
-__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "play_postseason", "playoff_options",
-           "postseason_events", "regular_season_left"]
+__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "league_playoffs", "open_postseason",
+           "play_postseason", "playoff_options", "playoff_table_game", "postseason_events",
+           "ready_games", "regular_season_left", "run_playoffs"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
 
@@ -85,6 +92,21 @@ class PostseasonRun:
     stored: int  # playoff games in the database after it
     seconds: float
     overplays: tuple[str, ...] = ()  # "p{round}-{slot}-{game} TEAM GOALIE": rule 27 overplays
+    waiting: str = ""  # the playoff game being played at the table that the run stopped at
+
+
+@dataclass(frozen=True)
+class WaveGame:
+    """A game of the wave the bracket has made ready (game n of every open series of the
+    round, n the lowest such): its id, rinks and where it stands."""
+
+    game_id: str
+    round: int
+    slot: int
+    game: int
+    home: str
+    away: str
+    status: str  # "ready" (not started), "at the table" (being played), "ended at the table"
 
 
 @dataclass(frozen=True)
@@ -193,15 +215,31 @@ def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
     return [g for g in games if g.game == first]
 
 
-def _check_unrecorded(store: EventStore, season_id: str, wave: list[ScheduledGame]) -> None:
-    """A game of the wave already in the database has no series record yet: another run
-    is writing it, or it was written some other way; the bracket cannot go past it."""
+def _ended(store: EventStore, game_id: str) -> GameEnded | None:
+    version = store.version(game_id)
+    last = store.read(game_id, version, version)[0].event
+    return last if isinstance(last, GameEnded) else None
+
+
+def _wave_status(store: EventStore, season_id: str, wave: list[ScheduledGame]) -> list[WaveGame]:
+    """Where each game of the wave stands. A game of the wave already in the database has
+    no series record yet: a game played at the table (its season marked it started) is
+    being played or waits for its record; any other one is another run writing it, or was
+    written some other way, and the bracket cannot go past it."""
+    started = ledger_of(store, season_id).started
+    out = []
     for game in wave:
         game_id = playoff_game_id(season_id, game.round, game.slot, game.game)
-        if store.exists(game_id):
+        status = "ready"
+        if game_id in started:
+            status = "ended at the table" if _ended(store, game_id) else "at the table"
+        elif store.exists(game_id):
             raise RinklogError(f"playoff game {game_id} is in the database but its series "
                                "has no record of it (another run writing it, or written "
                                "otherwise); let that run finish, then run again")
+        out.append(WaveGame(game_id, game.round, game.slot, game.game, game.home, game.away,
+                            status))
+    return out
 
 
 def _goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
@@ -319,21 +357,14 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
-    season = load_season(store, season_id)
-    created = season.created
-    left = regular_season_left(store, created)
-    if left:
-        raise RinklogError(f"season {season_id}: the regular season is not over ({len(left)} "
-                           f"of {len(created.schedule)} games not stored and ended, the first "
-                           f"game {left[0]}); play it first (rinklog season)")
+    created = load_season(store, season_id).created
+    _refuse_open_season(store, created)
     events = postseason_events(store, season_id)
     if not any(isinstance(e, PlayoffsOpened) for e in events):
         if fmt is None:
             raise RinklogError(f"league {created.league} has no [playoffs] table in its "
                                "league.toml: its seasons have no postseason")
-        order = [r.team for r in season_standings(store, season)]
-        opening = open_playoffs(fmt, order, divisions_of(created.divisions))
-        _season_setup(store, created)  # refuses a ruleset without the playoff option first
+        opening = opening_events(store, created, fmt)
         store.append(season_id, opening, store.version(season_id))
         events = opening
     bracket = fold(e for e in events if not _lottery(e))
@@ -347,18 +378,29 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
     played_now = 0
     overplays: list[str] = []
+    waiting = ""
     crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
     try:
-        while bracket.champion is None:
-            wave = _wave_of(bracket)
-            _check_unrecorded(store, season_id, wave)
-            fixtures = [_Fixture(g, _goalies(store, game_setup, bracket, g)) for g in wave]
+        while bracket.champion is None and not waiting:
+            wave = _wave_status(store, season_id, _wave_of(bracket))
+            # in slot order up to a game still being played at the table (R-post-play)
+            stop = next((i for i, g in enumerate(wave) if g.status == "at the table"),
+                        len(wave))
+            waiting = wave[stop].game_id if stop < len(wave) else ""
+            wave = wave[:stop]
+            fixtures = [_Fixture(_scheduled(g), _goalies(store, game_setup, bracket,
+                                                         _scheduled(g)))
+                        for g in wave if g.status == "ready"]
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
                                         _starts(store, bracket, fixture.game))
-            for game, played in zip(wave, _wave(setup, fixtures, crew), strict=True):
-                bracket = _store(store, setup, played, game, bracket)
-                played_now += 1
+            played = iter(_wave(setup, fixtures, crew))
+            for game in wave:
+                if game.status == "ready":
+                    bracket = _store(store, setup, next(played), _scheduled(game), bracket)
+                    played_now += 1
+                else:
+                    bracket = _record_table_game(store, season_id, game, bracket)
                 stored += 1
                 if progress:
                     progress(stored)
@@ -366,7 +408,141 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
         if crew is not None:
             crew.stop()
     return PostseasonRun(season_id, bracket.champion, played_now, stored,
-                         time.perf_counter() - start, tuple(overplays))
+                         time.perf_counter() - start, tuple(overplays), waiting)
+
+
+def _scheduled(game: WaveGame) -> ScheduledGame:
+    return ScheduledGame(game.round, game.slot, game.game, game.home, game.away)
+
+
+def _record_table_game(store: EventStore, season_id: str, game: WaveGame,
+                       bracket: Bracket) -> Bracket:
+    """The series record of a playoff game played at the table and ended (its season
+    recorded it, mode ``table``, in the transaction of its last rows): the bracket's
+    events it brings, in its slot."""
+    ended = _ended(store, game.game_id)
+    if ended is None or ended.winner == "none":
+        raise RinklogError(f"playoff game {game.game_id} ended without a winner (its "
+                           f"ruleset's {PLAYOFF_OPTION!r} option must play overtime to one)")
+    winner = game.home if ended.winner == "home" else game.away
+    events = bracket_game(bracket, game.round, game.slot, game.game_id, winner)
+    try:
+        store.append(season_id, events, store.version(season_id))
+    except StreamConflict:
+        raise StreamConflict(f"season {season_id}: another run recorded {game.game_id} "
+                             "meanwhile; let it finish (or stop it) and run again") from None
+    return fold(events, bracket)
+
+
+def league_playoffs(created: SeasonCreated, league: str | None = None) -> PlayoffFormat | None:
+    """The ``[playoffs]`` format of the league a season names (``league``: a league folder
+    or bundled name instead), None when its league.toml has none."""
+    return load_league(league or created.league).playoffs
+
+
+def _opened(store: EventStore, season_id: str) -> bool:
+    return any(isinstance(e, PlayoffsOpened) for e in postseason_events(store, season_id))
+
+
+def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
+                 workers: int = 1, progress: Progress | None = None,
+                 projections: tuple[str, ...] = read_models.PROJECTIONS,
+                 audit: bool = True) -> PostseasonRun:
+    """``rinklog playoffs``: the postseason of a stored season played (see
+    :func:`play_postseason`) under its league's ``[playoffs]`` format, read from the
+    league its SeasonCreated names (or ``league``) only when the playoffs are not open yet
+    (once open, the format they recorded goes on)."""
+    created = load_season(store, season_id).created
+    fmt = None if _opened(store, season_id) else league_playoffs(created, league)
+    return play_postseason(store, season_id, fmt, workers=workers, progress=progress,
+                           projections=projections, audit=audit)
+
+
+def open_postseason(store: EventStore, season_id: str, league: str | None = None) -> None:
+    """Open a season's playoffs (PlayoffsOpened, round 1) if they are not open yet, as
+    :func:`run_playoffs` does first, playing no game."""
+    created = load_season(store, season_id).created
+    if _opened(store, season_id):
+        return
+    _refuse_open_season(store, created)
+    fmt = league_playoffs(created, league)
+    if fmt is None:
+        raise RinklogError(f"league {created.league} has no [playoffs] table in its "
+                           "league.toml: its seasons have no postseason")
+    store.append(season_id, opening_events(store, created, fmt), store.version(season_id))
+
+
+def opening_events(store: EventStore, created: SeasonCreated, fmt: PlayoffFormat) -> list[Any]:
+    """The playoffs' opening of a complete regular season (PlayoffsOpened, round 1): the
+    final standings (rule 29's order) seeding ``fmt``; a ruleset without the ``playoff``
+    game option is refused first."""
+    season = load_season(store, created.season_id)
+    order = [r.team for r in season_standings(store, season)]
+    opening = open_playoffs(fmt, order, divisions_of(created.divisions))
+    _season_setup(store, created)  # refuses a ruleset without the playoff option
+    return opening
+
+
+def _refuse_open_season(store: EventStore, created: SeasonCreated) -> None:
+    left = regular_season_left(store, created)
+    if left:
+        raise RinklogError(f"season {created.season_id}: the regular season is not over "
+                           f"({len(left)} of {len(created.schedule)} games not stored and "
+                           f"ended, the first game {left[0]}); play it first (rinklog season)")
+
+
+def _bracket_of(store: EventStore, season_id: str) -> Bracket | None:
+    events = [e for e in postseason_events(store, season_id) if not _lottery(e)]
+    return fold(events) if any(isinstance(e, PlayoffsOpened) for e in events) else None
+
+
+def ready_games(store: EventStore, season_id: str) -> list[WaveGame]:
+    """The games the bracket has made ready (the wave: game n of every open series of the
+    round, n the lowest such, in slot order) and where each stands; empty before the
+    playoffs open and once a champion is crowned."""
+    load_season(store, season_id)
+    bracket = _bracket_of(store, season_id)
+    if bracket is None or bracket.champion is not None:
+        return []
+    return _wave_status(store, season_id, _wave_of(bracket))
+
+
+def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
+    """Create playoff game ``game_id`` of a stored season as a game played at the table
+    (``rinklog play --season S --game ID``): a game of the wave the bracket has made
+    ready, with the teams, rinks, cards, charts and options ``rinklog playoffs`` would give
+    it (the ``playoff`` option, R-post-OT) and rule 27's starting goalies, typed dice
+    (``live``: it may stop and resume). Marked started in the season stream with its first
+    events; once it ends the season records it (mode ``table``) and the next ``rinklog
+    playoffs`` records its series result in its slot. Returns the game id."""
+    created = load_season(store, season_id).created
+    bracket = _bracket_of(store, season_id)
+    if bracket is None:
+        raise RinklogError(f"the playoffs of {season_id} are not open yet: `rinklog playoffs "
+                           f"{season_id} --ready` opens them and lists the games to play")
+    if bracket.champion is not None:
+        raise RinklogError(f"the playoffs of {season_id} are over (champion "
+                           f"{bracket.champion}): no playoff game left to play")
+    wave = _wave_status(store, season_id, _wave_of(bracket))
+    game = next((g for g in wave if g.game_id == game_id), None)
+    if game is None:
+        raise RinklogError(f"{game_id} is not a playoff game of {season_id} ready to play "
+                           f"(ready: {', '.join(g.game_id for g in wave)})")
+    if game.status != "ready":
+        raise RinklogError(f"playoff game {game_id} is already in the database; resume it "
+                           f"with rinklog play --resume {game_id}")
+    setup, ledger = _season_setup(store, created)
+    goalies = _goalies(store, setup, bracket, _scheduled(game))
+    # R-post-absent: nobody is carried out of the regular season into a playoff game
+    made = create_game(setup, setup.team(game.home), setup.team(game.away), game_id=game_id,
+                       goalies=goalies, season=season_id, number=PLAYOFF_NUMBER, live=True)
+    made.events.extend(game_notes(({}, {}), season_id, ledger.opening))
+    with store.transaction():  # the game's first events and the season's mark, before any roll
+        store.append(game_id, made.events, expected_version=0, kind="game",
+                     system=setup.system.name, meta=made.meta())
+        store.append(season_id, [SeasonTableGameStarted(game=game_id, number=PLAYOFF_NUMBER)],
+                     store.version(season_id))
+    return game_id
 
 
 def _lottery(event: Any) -> bool:

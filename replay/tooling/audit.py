@@ -622,12 +622,19 @@ def _playoff_fields(season: SeasonCreated, system: GameSystem) -> dict[str, Any]
 
 def _playoff_fixture(created: GameCreated, ledger: SeasonLedger | None) -> Any:
     """The series game its season's bracket recorded for a playoff game (GameCreated
-    number 0 under a playoff id, issue 22); None for a regular-season game. A playoff game
-    its season never recorded fails here (a database's playoff games are stored with their
-    record)."""
+    number 0 under a playoff id, issue 22), or for a game started at the table not recorded
+    yet the game its bracket has made ready; None for a regular-season game. Any other
+    playoff game its season never recorded fails here (a database's simulated playoff games
+    are stored with their record)."""
     if created.number != PLAYOFF_NUMBER or not is_playoff_game(created.season, created.game_id):
         return None
     record = ledger.series_games.get(created.game_id) if ledger is not None else None
+    if record is None and ledger is not None and created.live \
+            and created.game_id in ledger.started:
+        # played at the table and not recorded by its series yet (being played, or ended
+        # and waiting for rinklog playoffs to record it in its turn): the bracket's next
+        # game of its series
+        record = ledger.next_playoff_game(created.game_id)
     if record is None:
         raise _Failed("season", 1, f"a playoff game the bracket of {created.season} recorded",
                       f"{created.game_id} in no SeriesGameRecorded", "9")
