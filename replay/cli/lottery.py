@@ -18,7 +18,7 @@ import typer
 
 from projections.postseason import BracketView, LotteryView, bracket_json, lottery_json
 from replay.cli.common import CliError, DbOption, dump, out, read_store
-from replay.leagues.postseason import draw_lottery, read_bracket, read_lottery
+from replay.leagues.postseason import read_bracket, read_lottery
 from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
@@ -70,6 +70,9 @@ def lottery(
         "season's seed")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help='{"order": [...], "draws": [...]} as JSON')] = False,
+    league: Annotated[str | None, typer.Option(
+        "--league", help="with --draw: the league folder or bundled name whose [playoffs] "
+        "format gives the playoff teams (default: the season's league, by name)")] = None,
     db: DbOption = "rinklog.db",
 ) -> None:
     """The draft lottery of Hockey Bones draft league rule 31: the non-playoff teams draw
@@ -81,10 +84,14 @@ def lottery(
     """
     if rolls is not None and not draw:
         raise CliError("--rolls goes with --draw (dice for drawing the lottery)")
+    if league is not None and not draw:
+        raise CliError("--league goes with --draw (the format the lottery is drawn by)")
     if draw:
+        from replay.leagues.playoffs import draw_season_lottery  # the one call that writes
+
         typed = _typed_rolls(rolls) if rolls is not None else None
         with open_store(db) as store:
-            view = draw_lottery(store, season_id, typed).view
+            view = draw_season_lottery(store, season_id, typed, league).view
     else:
         with read_store(db) as store:
             view = read_lottery(store, season_id)

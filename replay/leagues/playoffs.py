@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -68,6 +68,7 @@ from replay.leagues.naming import (
     season_game_id,
 )
 from replay.leagues.playoff_setup import playoff_options, playoff_pick, playoff_starter
+from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for_system
@@ -77,8 +78,9 @@ from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, pl
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
-__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "league_playoffs", "open_postseason",
-           "play_postseason", "playoff_options", "playoff_table_game", "postseason_events",
+__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
+           "league_playoffs", "open_postseason", "play_postseason", "playoff_options",
+           "playoff_table_game", "postseason_events",
            "ready_games", "regular_season_left", "run_playoffs"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
@@ -494,6 +496,25 @@ def _refuse_open_season(store: EventStore, created: SeasonCreated) -> None:
 def _bracket_of(store: EventStore, season_id: str) -> Bracket | None:
     events = [e for e in postseason_events(store, season_id) if not _lottery(e)]
     return fold(events) if any(isinstance(e, PlayoffsOpened) for e in events) else None
+
+
+def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None = None,
+                        league: str | None = None) -> DrawnLottery:
+    """``rinklog lottery --draw``: rule 31's lottery of a stored season, drawn by the
+    non-playoff teams of its league's ``[playoffs]`` format (read as :func:`run_playoffs`
+    reads it, from the league its SeasonCreated names or ``league``): when the playoffs are
+    not open yet, their opening is appended with the lottery, in one transaction, so the
+    season stream records the seeds the lottery leaves out and the audit re-derives both
+    (R-post-31d). A league with no ``[playoffs]`` table draws with rule 9's six."""
+    created = load_season(store, season_id).created
+    opening: list[Any] = []
+    if (not read_lottery(store, season_id).opened and not _opened(store, season_id)
+            and ledger_of(store, season_id).recorded
+            and not regular_season_left(store, created)):
+        fmt = league_playoffs(created, league)
+        if fmt is not None:
+            opening = opening_events(store, created, fmt)
+    return draw_lottery(store, season_id, rolls, opening)
 
 
 def ready_games(store: EventStore, season_id: str) -> list[WaveGame]:
