@@ -23,7 +23,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
-from events.common import GameCreated, GameEnded
+from events.common import Absent, GameCreated, GameEnded, GamesOut
 from events.league import SeasonGameRecorded, SeasonTableGameStarted
 from events.postseason import (
     LotteryOpened,
@@ -33,6 +33,7 @@ from events.postseason import (
     SeriesWon,
 )
 from replay.cli.app import main
+from replay.leagues.availability import Availability, PlayoffAvailability
 from replay.tooling.game_streams import open_store
 from tests.forge import replace_stream
 
@@ -193,6 +194,33 @@ def test_a_playoff_game_is_played_at_the_table_and_the_run_goes_on_around_it(
     assert code == 1 and f"FAILED at seq {at + 1}: postseason check" in out, out
 
 
+# --- games missed carry on into the playoffs (R-post-absent) ---------------------------------
+
+def test_rule_15_17_games_missed_carry_on_from_the_regular_season_into_the_playoffs() -> None:
+    """DICE Hockey 15: "Roll one die and that is how many games the player is suspended
+    for"; 17: "consider the player to be injured for 30 games". Games, not regular-season
+    games: a team's playoff games are its next ones. A case built from the text: A plays
+    B twice; in the second (A's last regular game) A's X is suspended for a die of 3, so
+    X misses A's playoff games 1, 2 and 3 and dresses for game 4; B's Y, injured in the
+    first playoff game for 1 game, misses game 2 only (a playoff game names no schedule
+    number: ``game`` 0)."""
+    regular = Availability([(1, "A", "B"), (2, "B", "A")], games_out=lambda events: [])
+    regular.record(1, [])
+    regular.record(2, [GamesOut(side="away", player="X", games=3, rule="15")])
+    out = PlayoffAvailability(regular)
+    suspended = Absent(team="A", player="X", game=2, rule="15")
+    out.add("s-p1-1-1", "A", "B")
+    assert out.absent("s-p1-1-1") == [suspended]
+    out.record_outs("s-p1-1-1", [GamesOut(side="away", player="Y", games=1, rule="17")])
+    out.add("s-p1-1-2", "B", "A")  # B at home in game 2: the home team is named first
+    assert out.absent("s-p1-1-2") == [Absent(team="B", player="Y", game=0, rule="17"),
+                                      suspended]
+    out.add("s-p1-1-3", "A", "B")
+    assert out.absent("s-p1-1-3") == [suspended]
+    out.add("s-p1-1-4", "A", "B")
+    assert out.absent("s-p1-1-4") == []
+
+
 # --- the lottery by the league's format (R-post-31d) -----------------------------------------
 
 def test_rule_31_lottery_teams_are_those_the_leagues_format_leaves_out(
@@ -276,7 +304,27 @@ def test_done_when_a_league_plays_its_season_playoffs_and_lottery(
     assert run(["report", "--season", SEASON, "-o", str(site), "--db", str(one)])[0] == 0
     page = (site / "playoffs.html").read_text()
     assert "<svg" in page and bracket["champion"] in page
+    # the audit holds who is out of a playoff game (R-post-absent): one more out, forged
+    game = first["series"][0]["games"][0]
+    events = events_of(one, game)
+    created = events[0]
+    had = list(created.absent) if created.absent else []  # as the audit derives them
+    dressed = next(r.id for r in created.home.roster if r.id not in {a.player for a in had})
+    forged_game = [msgspec.structs.replace(created, absent=[
+        *had, Absent(team=created.home.team_id, player=dressed, game=1, rule="15")]),
+        *events[1:]]
+    head = replace_stream(one, game, forged_game, system="dicehockey")
+    season = events_of(one)  # a consistent forger: the season records the forged head
+    replace_stream(one, SEASON, [msgspec.structs.replace(e, head=head) if isinstance(
+        e, SeasonGameRecorded) and e.game == game else e for e in season], kind="season",
+        system="league")
+    code, out, _ = run(["audit", game, "--db", str(one)])
+    assert code == 1 and "FAILED at seq 1: season check" in out and "out: " in out \
+        and dressed in out, out
+    replace_stream(one, game, events, system="dicehockey")
+    replace_stream(one, SEASON, season, kind="season", system="league")
     season = events_of(one)
+    assert any(isinstance(e, SeasonGameRecorded) and e.game == game for e in season)
     at = next(i for i, e in enumerate(season) if isinstance(e, SeriesWon))
     forged = list(season)
     won_by = forged[at]

@@ -37,7 +37,7 @@ from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, ope
 from engine.league.playoffs import record_game as bracket_game
 from engine.systems import system_of
 from events import formats
-from events.common import GameCreated, GameEnded
+from events.common import Absent, GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events
 from events.league import SeasonCreated, SeasonTableGameStarted
@@ -51,6 +51,7 @@ from events.postseason import (
 )
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
+from replay.leagues.availability import PlayoffAvailability, stored_playoff_availability
 from replay.leagues.league import load_league
 from replay.leagues.ledger import (
     SIMULATED,
@@ -129,6 +130,7 @@ class _Setup:
 class _Fixture:
     game: ScheduledGame
     goalies: tuple[str, str]  # home, away starters (rule 27)
+    absent: tuple[Absent, ...] = ()  # who is out of it (R-post-absent)
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class _Played:
     rows: dict[str, dict[str, list[dict]]]
     winner: str  # the winning team's id
     failure: AuditFinding | None = None  # what the audit found (None: passed, or not run)
+    games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (15, 17)
 
 
 class _Seasons:
@@ -284,7 +287,7 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     played = play_game(setup.game, setup.game.team(game.home), setup.game.team(game.away),
                        game_id=game_id, dice=SeededDice(seed, game_id, system.derive_roll),
                        seed=seed, goalies=fixture.goalies, season=season.season_id,
-                       number=PLAYOFF_NUMBER,
+                       number=PLAYOFF_NUMBER, absent=fixture.absent,
                        notes=game_notes(setup.habits, season.season_id, setup.opening))
     ended = played.events[-1]
     if not isinstance(ended, GameEnded) or ended.winner == "none":
@@ -307,7 +310,8 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
         failure = report.failure
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
-    return _Played(game_id, encoded, hashes, meta, rows, winner, failure)
+    games_out = tuple(system.games_out(played.events)) if system.games_out is not None else ()
+    return _Played(game_id, encoded, hashes, meta, rows, winner, failure, games_out)
 
 
 def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Crew | None) -> list[_Played]:
@@ -378,6 +382,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                    (ledger.coach.home, ledger.coach.away) if ledger.coach else ({}, {}),
                    tuple(projections), ledger, MemoryBlobs(blobs), audit)
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
+    out = _availability(store, created, bracket, game_setup.system)
     played_now = 0
     overplays: list[str] = []
     waiting = ""
@@ -390,8 +395,11 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                         len(wave))
             waiting = wave[stop].game_id if stop < len(wave) else ""
             wave = wave[:stop]
+            for g in wave:  # each team's next game, after all its earlier ones
+                out.add(g.game_id, g.home, g.away, _events_if_ended(store, g))
             fixtures = [_Fixture(_scheduled(g), _goalies(store, game_setup, bracket,
-                                                         _scheduled(g)))
+                                                         _scheduled(g)),
+                                 tuple(out.absent(g.game_id)))
                         for g in wave if g.status == "ready"]
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
@@ -399,7 +407,9 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
             played = iter(_wave(setup, fixtures, crew))
             for game in wave:
                 if game.status == "ready":
-                    bracket = _store(store, setup, next(played), _scheduled(game), bracket)
+                    done = next(played)
+                    bracket = _store(store, setup, done, _scheduled(game), bracket)
+                    out.record_outs(game.game_id, done.games_out)
                     played_now += 1
                 else:
                     bracket = _record_table_game(store, season_id, game, bracket)
@@ -411,6 +421,24 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
             crew.stop()
     return PostseasonRun(season_id, bracket.champion, played_now, stored,
                          time.perf_counter() - start, tuple(overplays), waiting)
+
+
+def _events_if_ended(store: EventStore, game: WaveGame) -> list[Any] | None:
+    """A table game's events once it has ended (what it rules for later games)."""
+    if game.status != "ended at the table":
+        return None
+    return [row.event for row in store.read(game.game_id)]
+
+
+def _availability(store: EventStore, created: SeasonCreated, bracket: Bracket,
+                  system: Any) -> PlayoffAvailability:
+    """Who is out of the playoff games to come: the regular season's stored games, then
+    the playoff games the bracket has recorded, each team's in order (R-post-absent)."""
+    played = sorted((s.round, g.game, s.slot, g.game_id, g.home, g.away)
+                    for r in bracket.rounds for s in r.series for g in s.games)
+    return stored_playoff_availability(store, created.season_id, created.schedule,
+                                       system.games_out,
+                                       [(gid, home, away) for *_, gid, home, away in played])
 
 
 def _scheduled(game: WaveGame) -> ScheduledGame:
@@ -554,9 +582,11 @@ def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
                            f"with rinklog play --resume {game_id}")
     setup, ledger = _season_setup(store, created)
     goalies = _goalies(store, setup, bracket, _scheduled(game))
-    # R-post-absent: nobody is carried out of the regular season into a playoff game
+    out = _availability(store, created, bracket, setup.system)
+    out.add(game_id, game.home, game.away)
     made = create_game(setup, setup.team(game.home), setup.team(game.away), game_id=game_id,
-                       goalies=goalies, season=season_id, number=PLAYOFF_NUMBER, live=True)
+                       goalies=goalies, season=season_id, number=PLAYOFF_NUMBER, live=True,
+                       absent=out.absent(game_id))  # R-post-absent: games missed carry on
     made.events.extend(game_notes(({}, {}), season_id, ledger.opening))
     with store.transaction():  # the game's first events and the season's mark, before any roll
         store.append(game_id, made.events, expected_version=0, kind="game",
