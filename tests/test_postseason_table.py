@@ -133,6 +133,8 @@ def test_a_playoff_game_is_played_at_the_table_and_the_run_goes_on_around_it(
          "away": p[5], "status": "ready"},
         {"game": f"{SEASON}-p1-2-1", "round": 1, "series": 2, "number": 1, "home": p[3],
          "away": p[4], "status": "ready"}]
+    code, out, _ = run(["bracket", SEASON, "--db", str(db)])  # reads, and lists them too
+    assert code == 0 and f"Ready to play: {SEASON}-p1-1-1, {SEASON}-p1-2-1" in out
     game = f"{SEASON}-p1-2-1"  # the wave's second game at the table, stopped at once
     code, out, err = run(["play", "--season", SEASON, "--game", game, "--db", str(db)], "q\n")
     assert code == 0 and "resume with" in out, err

@@ -126,14 +126,21 @@ def bracket(
     db: DbOption = "rinklog.db",
 ) -> None:
     """The season's playoff bracket: each round's series (high seed first, with the
-    wins), their winners and the champion. A season with no playoffs yet says so (exit
-    0; --json: no rounds).
+    wins), their winners and the champion, then the games ready to play (the ids rinklog
+    play --season S --game ID takes). A season with no playoffs yet says so (exit 0;
+    --json: no rounds).
 
     Example: rinklog bracket dicedemo-2026 --db season.db
     """
+    from replay.leagues.playoffs import ready_games  # the wave, read only
+
     with read_store(db) as store:
         view = read_bracket(store, season_id)
+        ready = ready_games(store, season_id) if not as_json else []
     if as_json:
         dump(bracket_json(view))
     else:
         _print_bracket(view)
+        if ready:  # what rinklog play --season S --game ID takes
+            out("Ready to play: " + ", ".join(g.game_id + ("" if g.status == "ready" else
+                                                          f" ({g.status})") for g in ready))
