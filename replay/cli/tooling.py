@@ -536,7 +536,7 @@ def _season_table_game(store: Any, season: str, game: str) -> str:
     if not is_playoff_game(season, game):
         raise CliError(f"--game {game!r}: a schedule number of {season}, or a playoff game "
                        f"id {season}-pR-S-G (rinklog playoffs {season} --ready lists them)")
-    from replay.leagues.playoffs import playoff_table_game  # the postseason's, only here
+    from replay.leagues.playoff_table import playoff_table_game  # the postseason's, here only
 
     return playoff_table_game(store, season, game)
 

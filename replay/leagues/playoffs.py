@@ -15,7 +15,7 @@ so any number of workers gives the same streams, and a run stopped anywhere cont
 from what is stored.
 
 A game of the wave may be played at the table instead (``rinklog play --season S --game
-ID``, :func:`playoff_table_game`): the run never plays it; once it has ended the run
+ID``, replay/leagues/playoff_table.py): the run never plays it; once it has ended the run
 records its series result in its slot, and while it is being played the run stops at it
 (the wave's games before it stored), since every later record follows it (R-post-play).
 """
@@ -25,42 +25,24 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
-
-import msgspec
 
 from engine.dice import SeededDice
 from engine.league.formats import PlayoffFormat, divisions_of
 from engine.league.playoffs import RULE as BRACKET_RULE
-from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, open_playoffs
+from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
-from engine.systems import system_of
 from events import formats
-from events.common import Absent, GameCreated, GameEnded, GamesOut
+from events.common import Absent, GameEnded, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events
-from events.league import SeasonCreated, SeasonTableGameStarted
-from events.postseason import (
-    LotteryDraw,
-    LotteryOpened,
-    LotteryOrderSet,
-    PlayoffsOpened,
-    PostseasonEvent,
-    SeriesGameRecorded,
-)
+from events.league import SeasonCreated
+from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
-from replay.leagues.availability import PlayoffAvailability, stored_playoff_availability
 from replay.leagues.league import load_league
-from replay.leagues.ledger import (
-    SIMULATED,
-    SeasonLedger,
-    coach_setup,
-    game_notes,
-    ledger_of,
-    record_game,
-)
+from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     PLAYOFF_OPTION,
@@ -68,21 +50,38 @@ from replay.leagues.naming import (
     playoff_seed,
     season_game_id,
 )
-from replay.leagues.playoff_setup import playoff_options, playoff_pick, playoff_starter
+from replay.leagues.playoff_setup import (
+    playoff_goalies,
+    playoff_options,
+    playoff_pick,
+    season_setup,
+    series_starts,
+)
+from replay.leagues.playoff_wave import (
+    AT_THE_TABLE,
+    READY,
+    WaveGame,
+    bracket_events,
+    ended,
+    events_if_ended,
+    playoff_availability,
+    postseason_events,
+    ready_games,
+    scheduled,
+    wave_of,
+    wave_status,
+)
 from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
-from replay.systems import kit_for_system
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
-from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
-from replay.tooling.registry import ruleset_of_season
+from replay.tooling.game_setup import GameSetup
+from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.workers import Crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
            "league_playoffs", "open_postseason", "play_postseason", "playoff_options",
-           "playoff_table_game", "postseason_events",
-           "ready_games", "regular_season_left", "run_playoffs"]
+           "postseason_events", "ready_games", "regular_season_left", "run_playoffs"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
 
@@ -96,20 +95,6 @@ class PostseasonRun:
     seconds: float
     overplays: tuple[str, ...] = ()  # "p{round}-{slot}-{game} TEAM GOALIE": rule 27 overplays
     waiting: str = ""  # the playoff game being played at the table that the run stopped at
-
-
-@dataclass(frozen=True)
-class WaveGame:
-    """A game of the wave the bracket has made ready (game n of every open series of the
-    round, n the lowest such): its id, rinks and where it stands."""
-
-    game_id: str
-    round: int
-    slot: int
-    game: int
-    home: str
-    away: str
-    status: str  # "ready" (not started), "at the table" (being played), "ended at the table"
 
 
 @dataclass(frozen=True)
@@ -162,11 +147,6 @@ class _Seasons:
         return self.recorded if season_id == self.season.season_id else None
 
 
-def postseason_events(store: EventStore, season_id: str) -> list[Any]:
-    """The postseason events a season stream holds, in order."""
-    return [r.event for r in store.read(season_id) if isinstance(r.event, PostseasonEvent)]
-
-
 def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:
     """The schedule numbers of the regular season's games not stored and ended."""
     left = []
@@ -177,81 +157,6 @@ def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:
                                          GameEnded):
             left.append(number)
     return left
-
-
-def _season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup, Any]:
-    """The season's game setup from its stream (cards, charts, options) and its ledger."""
-    ruleset = ruleset_of_season(created)
-    system = system_of(ruleset)
-    kit = kit_for_system(system.name)
-    teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
-             for tid, digest in created.team_hashes.items()}
-    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
-    ledger = ledger_of(store, created.season_id)
-    if ledger.coach is None:
-        raise RinklogError(f"season {created.season_id} was stored before seasons recorded "
-                           "their games: it has no postseason")
-    habits = (ledger.coach.home, ledger.coach.away)
-    setup = GameSetup(system, ruleset, teams, charts,
-                      GameOptions.of_season(system, kit, created),
-                      coach=coach_setup(ruleset, habits))
-    setup = replace(setup, options=playoff_options(setup.options, setup.rules, kit))
-    return setup, ledger
-
-
-def _starts(store: EventStore, bracket: Bracket, game: ScheduledGame) -> dict[str, int]:
-    """Each goalie's starts in this series so far (rule 27 counts a start, R-post-27b)."""
-    starts: dict[str, int] = {}
-    for played in bracket.series(game.round, game.slot).games:
-        created = store.read(played.game_id, 1, 1)[0].event
-        assert isinstance(created, GameCreated)
-        for goalie in (created.home_goalie, created.away_goalie):
-            starts[goalie] = starts.get(goalie, 0) + 1
-    return starts
-
-
-def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
-    """The next wave: game n of every open series of the round still to play its game n,
-    n the lowest such, in slot order. So the games are stored in (round, game, slot)
-    order whatever run stored the ones before (a run stopped inside a wave goes on with
-    the rest of that wave, not the next games of the series it had finished)."""
-    games = next_games(bracket)
-    first = min(g.game for g in games)
-    return [g for g in games if g.game == first]
-
-
-def _ended(store: EventStore, game_id: str) -> GameEnded | None:
-    version = store.version(game_id)
-    last = store.read(game_id, version, version)[0].event
-    return last if isinstance(last, GameEnded) else None
-
-
-def _wave_status(store: EventStore, season_id: str, wave: list[ScheduledGame]) -> list[WaveGame]:
-    """Where each game of the wave stands. A game of the wave already in the database has
-    no series record yet: a game played at the table (its season marked it started) is
-    being played or waits for its record; any other one is another run writing it, or was
-    written some other way, and the bracket cannot go past it."""
-    started = ledger_of(store, season_id).started
-    out = []
-    for game in wave:
-        game_id = playoff_game_id(season_id, game.round, game.slot, game.game)
-        status = "ready"
-        if game_id in started:
-            status = "ended at the table" if _ended(store, game_id) else "at the table"
-        elif store.exists(game_id):
-            raise RinklogError(f"playoff game {game_id} is in the database but its series "
-                               "has no record of it (another run writing it, or written "
-                               "otherwise); let that run finish, then run again")
-        out.append(WaveGame(game_id, game.round, game.slot, game.game, game.home, game.away,
-                            status))
-    return out
-
-
-def _goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
-             game: ScheduledGame) -> tuple[str, str]:
-    starts = _starts(store, bracket, game)
-    return (playoff_starter(setup.kit, setup.team(game.home), starts),
-            playoff_starter(setup.kit, setup.team(game.away), starts))
 
 
 def _overplays(setup: GameSetup, fixture: _Fixture, starts: dict[str, int]) -> list[str]:
@@ -373,8 +278,8 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
         opening = opening_events(store, created, fmt)
         store.append(season_id, opening, store.version(season_id))
         events = opening
-    bracket = fold(e for e in events if not _lottery(e))
-    game_setup, ledger = _season_setup(store, created)
+    bracket = fold(bracket_events(events))
+    game_setup, ledger = season_setup(store, created)
     blobs = {digest: (store.get_blob(digest), CARD_MEDIA)
              for digest in created.team_hashes.values()}
     blobs[created.charts_hash] = (store.get_blob(created.charts_hash), CHART_MEDIA)
@@ -382,33 +287,33 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                    (ledger.coach.home, ledger.coach.away) if ledger.coach else ({}, {}),
                    tuple(projections), ledger, MemoryBlobs(blobs), audit)
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
-    out = _availability(store, created, bracket, game_setup.system)
+    out = playoff_availability(store, created, bracket, game_setup.system)
     played_now = 0
     overplays: list[str] = []
     waiting = ""
     crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
     try:
         while bracket.champion is None and not waiting:
-            wave = _wave_status(store, season_id, _wave_of(bracket))
+            wave = wave_status(store, season_id, wave_of(bracket))
             # in slot order up to a game still being played at the table (R-post-play)
-            stop = next((i for i, g in enumerate(wave) if g.status == "at the table"),
+            stop = next((i for i, g in enumerate(wave) if g.status == AT_THE_TABLE),
                         len(wave))
             waiting = wave[stop].game_id if stop < len(wave) else ""
             wave = wave[:stop]
             for g in wave:  # each team's next game, after all its earlier ones
-                out.add(g.game_id, g.home, g.away, _events_if_ended(store, g))
-            fixtures = [_Fixture(_scheduled(g), _goalies(store, game_setup, bracket,
-                                                         _scheduled(g)),
+                out.add(g.game_id, g.home, g.away, events_if_ended(store, g))
+            fixtures = [_Fixture(scheduled(g),
+                                 playoff_goalies(store, game_setup, bracket, scheduled(g)),
                                  tuple(out.absent(g.game_id)))
-                        for g in wave if g.status == "ready"]
+                        for g in wave if g.status == READY]
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
-                                        _starts(store, bracket, fixture.game))
+                                        series_starts(store, bracket, fixture.game))
             played = iter(_wave(setup, fixtures, crew))
             for game in wave:
-                if game.status == "ready":
+                if game.status == READY:
                     done = next(played)
-                    bracket = _store(store, setup, done, _scheduled(game), bracket)
+                    bracket = _store(store, setup, done, scheduled(game), bracket)
                     out.record_outs(game.game_id, done.games_out)
                     played_now += 1
                 else:
@@ -423,38 +328,16 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                          time.perf_counter() - start, tuple(overplays), waiting)
 
 
-def _events_if_ended(store: EventStore, game: WaveGame) -> list[Any] | None:
-    """A table game's events once it has ended (what it rules for later games)."""
-    if game.status != "ended at the table":
-        return None
-    return [row.event for row in store.read(game.game_id)]
-
-
-def _availability(store: EventStore, created: SeasonCreated, bracket: Bracket,
-                  system: Any) -> PlayoffAvailability:
-    """Who is out of the playoff games to come: the regular season's stored games, then
-    the playoff games the bracket has recorded, each team's in order (R-post-absent)."""
-    played = sorted((s.round, g.game, s.slot, g.game_id, g.home, g.away)
-                    for r in bracket.rounds for s in r.series for g in s.games)
-    return stored_playoff_availability(store, created.season_id, created.schedule,
-                                       system.games_out,
-                                       [(gid, home, away) for *_, gid, home, away in played])
-
-
-def _scheduled(game: WaveGame) -> ScheduledGame:
-    return ScheduledGame(game.round, game.slot, game.game, game.home, game.away)
-
-
 def _record_table_game(store: EventStore, season_id: str, game: WaveGame,
                        bracket: Bracket) -> Bracket:
     """The series record of a playoff game played at the table and ended (its season
     recorded it, mode ``table``, in the transaction of its last rows): the bracket's
     events it brings, in its slot."""
-    ended = _ended(store, game.game_id)
-    if ended is None or ended.winner == "none":
+    last = ended(store, game.game_id)
+    if last is None or last.winner == "none":
         raise RinklogError(f"playoff game {game.game_id} ended without a winner (its "
                            f"ruleset's {PLAYOFF_OPTION!r} option must play overtime to one)")
-    winner = game.home if ended.winner == "home" else game.away
+    winner = game.home if last.winner == "home" else game.away
     events = bracket_game(bracket, game.round, game.slot, game.game_id, winner)
     try:
         store.append(season_id, events, store.version(season_id))
@@ -509,7 +392,7 @@ def opening_events(store: EventStore, created: SeasonCreated, fmt: PlayoffFormat
     season = load_season(store, created.season_id)
     order = [r.team for r in season_standings(store, season)]
     opening = open_playoffs(fmt, order, divisions_of(created.divisions))
-    _season_setup(store, created)  # refuses a ruleset without the playoff option
+    season_setup(store, created)  # refuses a ruleset without the playoff option
     return opening
 
 
@@ -519,11 +402,6 @@ def _refuse_open_season(store: EventStore, created: SeasonCreated) -> None:
         raise RinklogError(f"season {created.season_id}: the regular season is not over "
                            f"({len(left)} of {len(created.schedule)} games not stored and "
                            f"ended, the first game {left[0]}); play it first (rinklog season)")
-
-
-def _bracket_of(store: EventStore, season_id: str) -> Bracket | None:
-    events = [e for e in postseason_events(store, season_id) if not _lottery(e)]
-    return fold(events) if any(isinstance(e, PlayoffsOpened) for e in events) else None
 
 
 def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None = None,
@@ -544,57 +422,3 @@ def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] 
             opening = opening_events(store, created, fmt)
     return draw_lottery(store, season_id, rolls, opening)
 
-
-def ready_games(store: EventStore, season_id: str) -> list[WaveGame]:
-    """The games the bracket has made ready (the wave: game n of every open series of the
-    round, n the lowest such, in slot order) and where each stands; empty before the
-    playoffs open and once a champion is crowned."""
-    load_season(store, season_id)
-    bracket = _bracket_of(store, season_id)
-    if bracket is None or bracket.champion is not None:
-        return []
-    return _wave_status(store, season_id, _wave_of(bracket))
-
-
-def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
-    """Create playoff game ``game_id`` of a stored season as a game played at the table
-    (``rinklog play --season S --game ID``): a game of the wave the bracket has made
-    ready, with the teams, rinks, cards, charts and options ``rinklog playoffs`` would give
-    it (the ``playoff`` option, R-post-OT) and rule 27's starting goalies, typed dice
-    (``live``: it may stop and resume). Marked started in the season stream with its first
-    events; once it ends the season records it (mode ``table``) and the next ``rinklog
-    playoffs`` records its series result in its slot. Returns the game id."""
-    created = load_season(store, season_id).created
-    bracket = _bracket_of(store, season_id)
-    if bracket is None:
-        raise RinklogError(f"the playoffs of {season_id} are not open yet: `rinklog playoffs "
-                           f"{season_id} --ready` opens them and lists the games to play")
-    if bracket.champion is not None:
-        raise RinklogError(f"the playoffs of {season_id} are over (champion "
-                           f"{bracket.champion}): no playoff game left to play")
-    wave = _wave_status(store, season_id, _wave_of(bracket))
-    game = next((g for g in wave if g.game_id == game_id), None)
-    if game is None:
-        raise RinklogError(f"{game_id} is not a playoff game of {season_id} ready to play "
-                           f"(ready: {', '.join(g.game_id for g in wave)})")
-    if game.status != "ready":
-        raise RinklogError(f"playoff game {game_id} is already in the database; resume it "
-                           f"with rinklog play --resume {game_id}")
-    setup, ledger = _season_setup(store, created)
-    goalies = _goalies(store, setup, bracket, _scheduled(game))
-    out = _availability(store, created, bracket, setup.system)
-    out.add(game_id, game.home, game.away)
-    made = create_game(setup, setup.team(game.home), setup.team(game.away), game_id=game_id,
-                       goalies=goalies, season=season_id, number=PLAYOFF_NUMBER, live=True,
-                       absent=out.absent(game_id))  # R-post-absent: games missed carry on
-    made.events.extend(game_notes(({}, {}), season_id, ledger.opening))
-    with store.transaction():  # the game's first events and the season's mark, before any roll
-        store.append(game_id, made.events, expected_version=0, kind="game",
-                     system=setup.system.name, meta=made.meta())
-        store.append(season_id, [SeasonTableGameStarted(game=game_id, number=PLAYOFF_NUMBER)],
-                     store.version(season_id))
-    return game_id
-
-
-def _lottery(event: Any) -> bool:
-    return isinstance(event, LotteryOpened | LotteryDraw | LotteryOrderSet)
