@@ -1,8 +1,8 @@
 """CLI command ``playoffs`` (issue 22): play a stored season's postseason.
 
 A module-level command of :data:`app` (the root, replay/cli/app.py, takes it in); the
-library calls are :func:`replay.leagues.playoffs.run_playoffs` and, with ``--ready``,
-:func:`replay.leagues.playoffs.open_postseason` and :func:`~replay.leagues.playoffs.ready_games`.
+library call is :func:`replay.leagues.playoffs.run_playoffs`, with ``--ready``
+:func:`replay.leagues.playoffs.open_postseason`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from replay.cli.common import CliError, DbOption, dump
-from replay.leagues.playoffs import PostseasonRun, WaveGame, open_postseason, ready_games, run_playoffs
+from replay.leagues.playoffs import PostseasonRun, WaveGame, open_postseason, run_playoffs
 from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
@@ -47,8 +47,7 @@ def playoffs(
         raise CliError(f"--workers must be at least 1, got {workers}")
     with open_store(db) as store:
         if ready:
-            open_postseason(store, season_id, league)
-            _print_ready(season_id, ready_games(store, season_id), as_json)
+            _print_ready(season_id, open_postseason(store, season_id, league), as_json)
             return
         try:
             run = run_playoffs(store, season_id, league, workers=workers)

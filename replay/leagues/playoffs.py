@@ -371,18 +371,20 @@ def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
                            projections=projections, audit=audit)
 
 
-def open_postseason(store: EventStore, season_id: str, league: str | None = None) -> None:
-    """Open a season's playoffs (PlayoffsOpened, round 1) if they are not open yet, as
-    :func:`run_playoffs` does first, playing no game."""
+def open_postseason(store: EventStore, season_id: str,
+                    league: str | None = None) -> list[WaveGame]:
+    """``rinklog playoffs --ready``: open a season's playoffs (PlayoffsOpened, round 1) if
+    they are not open yet, as :func:`run_playoffs` does first, playing no game; the games
+    ready to play (:func:`replay.leagues.playoff_wave.ready_games`)."""
     created = load_season(store, season_id).created
-    if _opened(store, season_id):
-        return
-    _refuse_open_season(store, created)
-    fmt = league_playoffs(created, league)
-    if fmt is None:
-        raise RinklogError(f"league {created.league} has no [playoffs] table in its "
-                           "league.toml: its seasons have no postseason")
-    store.append(season_id, opening_events(store, created, fmt), store.version(season_id))
+    if not _opened(store, season_id):
+        _refuse_open_season(store, created)
+        fmt = league_playoffs(created, league)
+        if fmt is None:
+            raise RinklogError(f"league {created.league} has no [playoffs] table in its "
+                               "league.toml: its seasons have no postseason")
+        store.append(season_id, opening_events(store, created, fmt), store.version(season_id))
+    return ready_games(store, season_id)
 
 
 def opening_events(store: EventStore, created: SeasonCreated, fmt: PlayoffFormat) -> list[Any]:
