@@ -35,13 +35,13 @@ from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from events import formats
 from events.common import Absent, GameEnded, GamesOut
-from events.errors import RinklogError, StreamConflict
+from events.errors import CardError, RinklogError, StreamConflict
 from events.formats import encode_events
 from events.league import SeasonCreated
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
-from replay.leagues.league import load_league
+from replay.leagues.league import league_dir, load_league
 from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
@@ -349,8 +349,22 @@ def _record_table_game(store: EventStore, season_id: str, game: WaveGame,
 
 def league_playoffs(created: SeasonCreated, league: str | None = None) -> PlayoffFormat | None:
     """The ``[playoffs]`` format of the league a season names (``league``: a league folder
-    or bundled name instead), None when its league.toml has none."""
+    or bundled name instead), None when its league.toml has none. A league found by
+    neither is one line saying to give ``--league``."""
+    if league is None and not _league_found(created.league):
+        raise RinklogError(f"season {created.season_id}'s league {created.league!r}: no "
+                           "league.toml there and no bundled league of that name; give "
+                           "--league FOLDER (the league's folder) for its [playoffs] format")
     return load_league(league or created.league).playoffs
+
+
+def _league_found(name: str) -> bool:
+    """Whether a league folder or bundled league of that name is found."""
+    try:
+        league_dir(name)
+    except CardError:
+        return False
+    return True
 
 
 def _opened(store: EventStore, season_id: str) -> bool:
