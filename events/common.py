@@ -40,7 +40,7 @@ class Absent(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     team: str  # the team id
     player: str
-    game: int  # the season game (schedule number) that put him out
+    game: int  # the season game (schedule number) that put him out; 0: a playoff game
     rule: str
 
 

@@ -5,7 +5,7 @@ Rule 31: the lottery sets the first round only and only among the non-playoff te
 first two years in a row (its ball drawn first, it is given the second pick); teams 1-6
 still draft in reverse order of the standings after the lottery's teams.
 
-How balls become picks (ruling R-post-31a, docs/rulings-draft-postseason.md): the picks
+How balls become picks (ruling R-post-31a, docs/rulings.md): the picks
 are drawn in order, first pick first. Before each draw a team that would otherwise fall
 more than two spots below its natural pick (reverse standings) takes the pick without a
 draw. Otherwise the balls still in the drum are numbered 1..B, the best-placed team's

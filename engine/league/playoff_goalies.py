@@ -5,7 +5,7 @@ Rule 27's table gives a goalie's games in one playoff series by his pro games (t
 10-14 pro games 1 game, 15-24 2, 25-34 3, 35-44 4, 45-54 5, 55-64 6, 65 and more 7. The
 limit is per series: it starts again with each series.
 
-Ruling R-post-27a (docs/rulings-draft-postseason.md): under 10 pro games the table has
+Ruling R-post-27a (docs/rulings.md): under 10 pro games the table has
 no row; rule 6 keeps such a goalie off the active roster, so he may start no playoff
 game (limit 0). Ruling R-post-27b: a start counts as a game, as rule 12's (R-draft-12);
 a relief appearance does not. Ruling R-post-27c: the default coach starts the first

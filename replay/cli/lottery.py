@@ -18,7 +18,7 @@ import typer
 
 from projections.postseason import BracketView, LotteryView, bracket_json, lottery_json
 from replay.cli.common import CliError, DbOption, dump, out, read_store
-from replay.leagues.postseason import draw_lottery, read_bracket, read_lottery
+from replay.leagues.postseason import read_bracket, read_lottery
 from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
@@ -70,6 +70,9 @@ def lottery(
         "season's seed")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help='{"order": [...], "draws": [...]} as JSON')] = False,
+    league: Annotated[str | None, typer.Option(
+        "--league", help="with --draw: the league folder or bundled name whose [playoffs] "
+        "format gives the playoff teams (default: the season's league, by name)")] = None,
     db: DbOption = "rinklog.db",
 ) -> None:
     """The draft lottery of Hockey Bones draft league rule 31: the non-playoff teams draw
@@ -81,10 +84,14 @@ def lottery(
     """
     if rolls is not None and not draw:
         raise CliError("--rolls goes with --draw (dice for drawing the lottery)")
+    if league is not None and not draw:
+        raise CliError("--league goes with --draw (the format the lottery is drawn by)")
     if draw:
+        from replay.leagues.playoffs import draw_season_lottery  # the one call that writes
+
         typed = _typed_rolls(rolls) if rolls is not None else None
         with open_store(db) as store:
-            view = draw_lottery(store, season_id, typed).view
+            view = draw_season_lottery(store, season_id, typed, league).view
     else:
         with read_store(db) as store:
             view = read_lottery(store, season_id)
@@ -119,14 +126,21 @@ def bracket(
     db: DbOption = "rinklog.db",
 ) -> None:
     """The season's playoff bracket: each round's series (high seed first, with the
-    wins), their winners and the champion. A season with no playoffs yet says so (exit
-    0; --json: no rounds).
+    wins), their winners and the champion, then the games ready to play (the ids rinklog
+    play --season S --game ID takes). A season with no playoffs yet says so (exit 0;
+    --json: no rounds).
 
     Example: rinklog bracket dicedemo-2026 --db season.db
     """
+    from replay.leagues.playoffs import ready_games  # the wave, read only
+
     with read_store(db) as store:
         view = read_bracket(store, season_id)
+        ready = ready_games(store, season_id) if not as_json else []
     if as_json:
         dump(bracket_json(view))
     else:
         _print_bracket(view)
+        if ready:  # what rinklog play --season S --game ID takes
+            out("Ready to play: " + ", ".join(g.game_id + ("" if g.status == "ready" else
+                                                          f" ({g.status})") for g in ready))

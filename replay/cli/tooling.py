@@ -29,6 +29,7 @@ from replay.cli.common import (
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
+from replay.leagues.naming import is_playoff_game
 from replay.leagues.runner import table_game
 from replay.systems import Prompter, kit_for
 from replay.tooling.audit import AuditReport, audit_all, audit_game
@@ -528,6 +529,18 @@ def explain(
         _out(found.text)
 
 
+def _season_table_game(store: Any, season: str, game: str) -> str:
+    """``play --season S --game N``: scheduled game N, or a ready playoff game by its id."""
+    if game.isdigit():
+        return table_game(store, season, int(game))
+    if not is_playoff_game(season, game):
+        raise CliError(f"--game {game!r}: a schedule number of {season}, or a playoff game "
+                       f"id {season}-pR-S-G (rinklog playoffs {season} --ready lists them)")
+    from replay.leagues.playoff_table import playoff_table_game  # the postseason's, here only
+
+    return playoff_table_game(store, season, game)
+
+
 @app.command("play")
 def play_cmd(
     home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
@@ -545,17 +558,23 @@ def play_cmd(
     optional_rule: OptionalRuleOption = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="play a scheduled game of this stored season at the table "
-        "(with --game N): it counts in the season's standings and leaders")] = None,
-    number: Annotated[int | None, typer.Option(
-        "--game", help="the scheduled game's number (with --season)")] = None,
+        "(with --game N): it counts in the season's standings and leaders; or a playoff "
+        "game the bracket has made ready (--game ID, see rinklog playoffs S --ready)")
+    ] = None,
+    number: Annotated[str | None, typer.Option(
+        "--game", help="the scheduled game's number, or a ready playoff game's id "
+        "(SEASON-pR-S-G), with --season")] = None,
     db: DbOption = "rinklog.db",
 ) -> None:
     """Play at the table: type each roll, answer the coach prompts (q quits, kept).
 
     Every step is stored as it happens; resume a stopped game with --resume. A league
-    game of a stored season: --season SEASON --game N (a season run then skips it).
+    game of a stored season: --season SEASON --game N (a season run then skips it), or a
+    playoff game ready to play: --season SEASON --game SEASON-pR-S-G (rinklog playoffs
+    then records its result in its turn).
 
     Example: rinklog play --home HFX --away QUE --db league.db
+    Example: rinklog play --season dicedemo-2026 --game dicedemo-2026-p1-1-1 --db season.db
     """
     new = bool(home or away or game_id or league or late_penalty_house_rule
                or ruleset != DEFAULT_RULESET or optional_rule)
@@ -578,7 +597,8 @@ def play_cmd(
         # --db is refused, not answered with a new empty one.
         raise CliError(f"{db}: no such database (give the --db the game is in)")
     with open_store(db) as store:
-        scheduled = table_game(store, season, number) if season and number else None
+        scheduled = (_season_table_game(store, season, number) if season and number
+                     else None)
         gid = resume or scheduled or new_live_game(store, game_setup(
             ruleset, str(home), str(away), league=league, optional_rules=names,
             late_penalty_house_rule=late_penalty_house_rule), game_id=game_id)
@@ -591,6 +611,8 @@ def play_cmd(
             _out(f"game {gid} is already over")
             return
         _out(f"game {gid}" + (f" resumed after event {folded.events}" if resume else
+                              f", playoff game of season {season}" if scheduled
+                              and not number.isdigit() else  # type: ignore[union-attr]
                               f", game {number} of season {season}" if scheduled else ""))
         _out(f"  {words(folded.state)}")  # where it stands: period, clock, score, strength
         state = folded.state

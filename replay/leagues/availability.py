@@ -12,6 +12,12 @@ Everything here is a fold of the season's own games in schedule order, so a seas
 the same with any number of workers: a game is played only once every earlier game of
 both its teams is known (:meth:`Availability.ready`), and the audit folds the same from
 the stored games (:func:`stored_availability`) and holds each game's ``absent`` to it.
+
+The playoffs (issue 22) go on from there (:class:`PlayoffAvailability`, ruling
+R-post-absent): the texts count games missed in games ("suspended for" a die's games, 15;
+"injured for 30 games", 17), not in regular-season games, so a team's playoff games, in
+the bracket's order, are its next games after its regular season's. A playoff game that
+puts a player out is named ``Absent.game`` 0 (a playoff game has no schedule number).
 """
 
 from __future__ import annotations
@@ -19,11 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from events.common import Absent, GamesOut
 from events.store import EventStore
-from replay.leagues.naming import season_game_id
+from replay.leagues.naming import PLAYOFF_NUMBER, season_game_id
 
-__all__ = ["Availability", "stored_availability"]
+__all__ = ["Availability", "PlayoffAvailability", "stored_availability",
+           "stored_playoff_availability"]
 
 GamesOutOf = Callable[[Sequence[object]], list[GamesOut]]
 
@@ -47,15 +56,20 @@ class Availability:
         self.fixtures: dict[int, tuple[str, str]] = {}
         self.team_games: dict[str, list[int]] = {}  # each team's games in schedule order
         self.position: dict[tuple[str, int], int] = {}  # (team, game) -> index in its list
+        self.known_upto: dict[str, int] = {}  # each team's first games known
         for number, home, away in schedule:
-            self.fixtures[number] = (home, away)
-            for team in (home, away):
-                games = self.team_games.setdefault(team, [])
-                self.position[(team, number)] = len(games)
-                games.append(number)
+            self.add_fixture(number, home, away)
         self.known: set[int] = set()
-        self.known_upto = dict.fromkeys(self.team_games, 0)  # each team's first games known
         self.rulings: dict[int, list[_Ruling]] = {}
+
+    def add_fixture(self, number: int, home: str, away: str) -> None:
+        """Game ``number`` of ``home`` and ``away``, after every game of theirs so far."""
+        self.fixtures[number] = (home, away)
+        for team in (home, away):
+            games = self.team_games.setdefault(team, [])
+            self.known_upto.setdefault(team, 0)
+            self.position[(team, number)] = len(games)
+            games.append(number)
 
     @property
     def carried(self) -> bool:
@@ -134,4 +148,57 @@ def stored_availability(store: EventStore, season_id: str, schedule: Iterable[Se
         except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
             continue  # and rule nothing here: the game is not known
         found.record_events(number, events)
+    return found
+
+
+class PlayoffAvailability:
+    """Who is out of each playoff game of a season: its regular season's rulings
+    (``regular``) carried on into each team's playoff games, added in the bracket's order
+    (round, game, slot), and the rulings of those games themselves (R-post-absent)."""
+
+    def __init__(self, regular: Availability) -> None:
+        self.availability = regular
+        self.base = max(regular.fixtures, default=0)  # playoff games are numbered after it
+        self.numbers: dict[str, int] = {}
+
+    def add(self, game_id: str, home: str, away: str,
+            events: Sequence[object] | None = None) -> None:
+        """Playoff game ``game_id`` (after every game of its teams added so far), and what
+        it rules for their later games when its ``events`` are known."""
+        number = self.base + len(self.numbers) + 1
+        self.numbers[game_id] = number
+        self.availability.add_fixture(number, home, away)
+        if events is not None:
+            self.record(game_id, events)
+
+    def record(self, game_id: str, events: Sequence[object]) -> None:
+        self.availability.record_events(self.numbers[game_id], events)
+
+    def record_outs(self, game_id: str, outs: Iterable[GamesOut]) -> None:
+        """What playoff game ``game_id`` rules (its system's ``games_out``)."""
+        self.availability.record(self.numbers[game_id], outs)
+
+    def absent(self, game_id: str) -> list[Absent]:
+        """Who does not dress for playoff game ``game_id`` (added before), as
+        :meth:`Availability.absent` names them; a playoff game that put a player out is
+        named by ``game`` 0."""
+        return [a if a.game <= self.base else msgspec.structs.replace(a, game=PLAYOFF_NUMBER)
+                for a in self.availability.absent(self.numbers[game_id])]
+
+
+def stored_playoff_availability(store: EventStore, season_id: str,
+                                schedule: Iterable[Sequence], games_out: GamesOutOf | None,
+                                games: Iterable[tuple[str, str, str]]) -> PlayoffAvailability:
+    """The playoff availability of a stored season: its regular season's stored games,
+    then its playoff ``games`` (game id, home, away) in the bracket's order, each read
+    from the store when it is there (a game not stored yet rules nothing)."""
+    found = PlayoffAvailability(stored_availability(store, season_id, schedule, games_out))
+    for game_id, home, away in games:
+        events = None
+        if games_out is not None and store.exists(game_id):
+            try:
+                events = [row.event for row in store.read(game_id)]
+            except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
+                events = None
+        found.add(game_id, home, away, events)
     return found

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from engine.league.playoffs import ScheduledGame, fold, next_games
 from engine.systems import system_of
 from events.base import Event
 from events.common import GameCreated, GameEnded
@@ -33,8 +34,16 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
-from events.postseason import SeriesGameRecorded
+from events.postseason import (
+    LotteryDraw,
+    LotteryOpened,
+    LotteryOrderSet,
+    PlayoffsOpened,
+    PostseasonEvent,
+    SeriesGameRecorded,
+)
 from events.store import EventStore
+from replay.leagues.naming import playoff_game_id
 from replay.systems import kit_for
 from replay.tooling.registry import ruleset_of_season
 
@@ -70,6 +79,18 @@ class SeasonLedger:
     started: dict[str, tuple[int, int]] = field(default_factory=dict)
     # playoff games as the bracket recorded them (issue 22): game -> its SeriesGameRecorded
     series_games: dict[str, SeriesGameRecorded] = field(default_factory=dict)
+    # the bracket's events (the postseason's but the lottery's), in order
+    bracket_events: tuple[Event, ...] = ()
+
+    def next_playoff_game(self, game: str) -> ScheduledGame | None:
+        """The series game the bracket has made ready under id ``game`` (a playoff game
+        started at the table, not recorded by its series yet: its teams and rinks are the
+        bracket's next game of its series); None if none is."""
+        if not any(isinstance(e, PlayoffsOpened) for e in self.bracket_events):
+            return None
+        season = self.created.season_id
+        return next((g for g in next_games(fold(self.bracket_events))
+                     if playoff_game_id(season, g.round, g.slot, g.game) == game), None)
 
     @property
     def recorded(self) -> bool:
@@ -100,8 +121,10 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
             started[event.game] = (event.number, seq)
         elif isinstance(event, SeriesGameRecorded):
             series[event.game_id] = event
+    bracket = tuple(e for e in events if isinstance(e, PostseasonEvent)
+                    and not isinstance(e, LotteryOpened | LotteryDraw | LotteryOrderSet))
     return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
-                        series)
+                        series, bracket)
 
 
 def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:

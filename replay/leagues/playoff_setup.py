@@ -1,7 +1,8 @@
 """A playoff game's setup beyond its season's: the ``playoff`` game option (DICE Hockey 13;
 R-post-OT) and its starting goalies (Hockey Bones draft league rule 27, as the default
 coach applies it, engine.league.playoff_goalies, over a system kit's goalies and their
-cards' pro games). Shared by ``rinklog playoffs`` and the audit."""
+cards' pro games); the season's setup with it (:func:`season_setup`). Shared by ``rinklog
+playoffs``, a playoff game at the table and the audit."""
 
 from __future__ import annotations
 
@@ -11,12 +12,20 @@ from typing import Any
 import msgspec
 
 from engine.league.playoff_goalies import PlayoffGoalie, StarterPick, default_playoff_starter
+from engine.league.playoffs import Bracket, ScheduledGame
+from engine.systems import system_of
+from events.common import GameCreated
 from events.errors import RinklogError
+from events.league import SeasonCreated
+from events.store import EventStore
+from replay.leagues.ledger import SeasonLedger, coach_setup, ledger_of
 from replay.leagues.naming import PLAYOFF_OPTION
-from replay.systems import Kit
-from replay.tooling.game_setup import GameOptions
+from replay.systems import Kit, kit_for_system
+from replay.tooling.game_setup import GameOptions, GameSetup
+from replay.tooling.registry import ruleset_of_season
 
-__all__ = ["playoff_options", "playoff_pick", "playoff_starter"]
+__all__ = ["playoff_goalies", "playoff_options", "playoff_pick", "playoff_starter",
+           "season_setup", "series_starts"]
 
 
 def playoff_pick(kit: Any, team: Any, starts: dict[str, int]) -> StarterPick | None:
@@ -63,3 +72,44 @@ def _merged(have: Any, add: Any) -> Any:
                    if getattr(add, f) != getattr(default, f)}
         return msgspec.structs.replace(have, **changed)
     return add
+
+
+def season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup, SeasonLedger]:
+    """The setup of a season's playoff games from its stream (cards, charts, options, the
+    coach habits it recorded, and the ``playoff`` option) and its ledger; RinklogError for
+    a season stored before season records or a ruleset without the option."""
+    ruleset = ruleset_of_season(created)
+    system = system_of(ruleset)
+    kit = kit_for_system(system.name)
+    teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
+             for tid, digest in created.team_hashes.items()}
+    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
+    ledger = ledger_of(store, created.season_id)
+    if ledger.coach is None:
+        raise RinklogError(f"season {created.season_id} was stored before seasons recorded "
+                           "their games: it has no postseason")
+    habits = (ledger.coach.home, ledger.coach.away)
+    setup = GameSetup(system, ruleset, teams, charts,
+                      GameOptions.of_season(system, kit, created),
+                      coach=coach_setup(ruleset, habits))
+    setup = replace(setup, options=playoff_options(setup.options, setup.rules, kit))
+    return setup, ledger
+
+
+def series_starts(store: EventStore, bracket: Bracket, game: ScheduledGame) -> dict[str, int]:
+    """Each goalie's starts in this series so far (rule 27 counts a start, R-post-27b)."""
+    starts: dict[str, int] = {}
+    for played in bracket.series(game.round, game.slot).games:
+        created = store.read(played.game_id, 1, 1)[0].event
+        assert isinstance(created, GameCreated)
+        for goalie in (created.home_goalie, created.away_goalie):
+            starts[goalie] = starts.get(goalie, 0) + 1
+    return starts
+
+
+def playoff_goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
+                    game: ScheduledGame) -> tuple[str, str]:
+    """The home and away starters of a series game (rule 27's default coach)."""
+    starts = series_starts(store, bracket, game)
+    return (playoff_starter(setup.kit, setup.team(game.home), starts),
+            playoff_starter(setup.kit, setup.team(game.away), starts))

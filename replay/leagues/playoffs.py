@@ -13,47 +13,36 @@ transaction with the season's record of it (``SeasonGameRecorded``) and the brac
 events it brings (``SeriesGameRecorded``, ``SeriesWon``, the next round, ``PlayoffsWon``):
 so any number of workers gives the same streams, and a run stopped anywhere continues
 from what is stored.
+
+A game of the wave may be played at the table instead (``rinklog play --season S --game
+ID``, replay/leagues/playoff_table.py): the run never plays it; once it has ended the run
+records its series result in its slot, and while it is being played the run stops at it
+(the wave's games before it stored), since every later record follows it (R-post-play).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-import msgspec
 
 from engine.dice import SeededDice
 from engine.league.formats import PlayoffFormat, divisions_of
 from engine.league.playoffs import RULE as BRACKET_RULE
-from engine.league.playoffs import Bracket, ScheduledGame, fold, next_games, open_playoffs
+from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
-from engine.systems import system_of
 from events import formats
-from events.common import GameCreated, GameEnded
-from events.errors import RinklogError, StreamConflict
+from events.common import Absent, GameEnded, GamesOut
+from events.errors import CardError, RinklogError, StreamConflict
 from events.formats import encode_events
 from events.league import SeasonCreated
-from events.postseason import (
-    LotteryDraw,
-    LotteryOpened,
-    LotteryOrderSet,
-    PlayoffsOpened,
-    PostseasonEvent,
-    SeriesGameRecorded,
-)
+from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore, chain_hashes
 from projections import store as read_models
-from replay.leagues.ledger import (
-    SIMULATED,
-    SeasonLedger,
-    coach_setup,
-    game_notes,
-    ledger_of,
-    record_game,
-)
+from replay.leagues.league import league_dir, load_league
+from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     PLAYOFF_OPTION,
@@ -61,18 +50,38 @@ from replay.leagues.naming import (
     playoff_seed,
     season_game_id,
 )
-from replay.leagues.playoff_setup import playoff_options, playoff_pick, playoff_starter
+from replay.leagues.playoff_setup import (
+    playoff_goalies,
+    playoff_options,
+    playoff_pick,
+    season_setup,
+    series_starts,
+)
+from replay.leagues.playoff_wave import (
+    AT_THE_TABLE,
+    READY,
+    WaveGame,
+    bracket_events,
+    ended,
+    events_if_ended,
+    playoff_availability,
+    postseason_events,
+    ready_games,
+    scheduled,
+    wave_of,
+    wave_status,
+)
+from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
-from replay.systems import kit_for_system
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
-from replay.tooling.game_setup import GameOptions, GameSetup
+from replay.tooling.game_setup import GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
-from replay.tooling.registry import ruleset_of_season
 from replay.workers import Crew
 
-__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "play_postseason", "playoff_options",
-           "postseason_events", "regular_season_left"]
+__all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
+           "league_playoffs", "open_postseason", "play_postseason", "playoff_options",
+           "postseason_events", "ready_games", "regular_season_left", "run_playoffs"]
 
 Progress = Callable[[int], None]  # playoff games stored so far
 
@@ -85,6 +94,7 @@ class PostseasonRun:
     stored: int  # playoff games in the database after it
     seconds: float
     overplays: tuple[str, ...] = ()  # "p{round}-{slot}-{game} TEAM GOALIE": rule 27 overplays
+    waiting: str = ""  # the playoff game being played at the table that the run stopped at
 
 
 @dataclass(frozen=True)
@@ -105,6 +115,7 @@ class _Setup:
 class _Fixture:
     game: ScheduledGame
     goalies: tuple[str, str]  # home, away starters (rule 27)
+    absent: tuple[Absent, ...] = ()  # who is out of it (R-post-absent)
 
 
 @dataclass(frozen=True)
@@ -116,6 +127,7 @@ class _Played:
     rows: dict[str, dict[str, list[dict]]]
     winner: str  # the winning team's id
     failure: AuditFinding | None = None  # what the audit found (None: passed, or not run)
+    games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (15, 17)
 
 
 class _Seasons:
@@ -135,11 +147,6 @@ class _Seasons:
         return self.recorded if season_id == self.season.season_id else None
 
 
-def postseason_events(store: EventStore, season_id: str) -> list[Any]:
-    """The postseason events a season stream holds, in order."""
-    return [r.event for r in store.read(season_id) if isinstance(r.event, PostseasonEvent)]
-
-
 def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:
     """The schedule numbers of the regular season's games not stored and ended."""
     left = []
@@ -150,65 +157,6 @@ def regular_season_left(store: EventStore, created: SeasonCreated) -> list[int]:
                                          GameEnded):
             left.append(number)
     return left
-
-
-def _season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup, Any]:
-    """The season's game setup from its stream (cards, charts, options) and its ledger."""
-    ruleset = ruleset_of_season(created)
-    system = system_of(ruleset)
-    kit = kit_for_system(system.name)
-    teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
-             for tid, digest in created.team_hashes.items()}
-    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
-    ledger = ledger_of(store, created.season_id)
-    if ledger.coach is None:
-        raise RinklogError(f"season {created.season_id} was stored before seasons recorded "
-                           "their games: it has no postseason")
-    habits = (ledger.coach.home, ledger.coach.away)
-    setup = GameSetup(system, ruleset, teams, charts,
-                      GameOptions.of_season(system, kit, created),
-                      coach=coach_setup(ruleset, habits))
-    setup = replace(setup, options=playoff_options(setup.options, setup.rules, kit))
-    return setup, ledger
-
-
-def _starts(store: EventStore, bracket: Bracket, game: ScheduledGame) -> dict[str, int]:
-    """Each goalie's starts in this series so far (rule 27 counts a start, R-post-27b)."""
-    starts: dict[str, int] = {}
-    for played in bracket.series(game.round, game.slot).games:
-        created = store.read(played.game_id, 1, 1)[0].event
-        assert isinstance(created, GameCreated)
-        for goalie in (created.home_goalie, created.away_goalie):
-            starts[goalie] = starts.get(goalie, 0) + 1
-    return starts
-
-
-def _wave_of(bracket: Bracket) -> list[ScheduledGame]:
-    """The next wave: game n of every open series of the round still to play its game n,
-    n the lowest such, in slot order. So the games are stored in (round, game, slot)
-    order whatever run stored the ones before (a run stopped inside a wave goes on with
-    the rest of that wave, not the next games of the series it had finished)."""
-    games = next_games(bracket)
-    first = min(g.game for g in games)
-    return [g for g in games if g.game == first]
-
-
-def _check_unrecorded(store: EventStore, season_id: str, wave: list[ScheduledGame]) -> None:
-    """A game of the wave already in the database has no series record yet: another run
-    is writing it, or it was written some other way; the bracket cannot go past it."""
-    for game in wave:
-        game_id = playoff_game_id(season_id, game.round, game.slot, game.game)
-        if store.exists(game_id):
-            raise RinklogError(f"playoff game {game_id} is in the database but its series "
-                               "has no record of it (another run writing it, or written "
-                               "otherwise); let that run finish, then run again")
-
-
-def _goalies(store: EventStore, setup: GameSetup, bracket: Bracket,
-             game: ScheduledGame) -> tuple[str, str]:
-    starts = _starts(store, bracket, game)
-    return (playoff_starter(setup.kit, setup.team(game.home), starts),
-            playoff_starter(setup.kit, setup.team(game.away), starts))
 
 
 def _overplays(setup: GameSetup, fixture: _Fixture, starts: dict[str, int]) -> list[str]:
@@ -244,7 +192,7 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     played = play_game(setup.game, setup.game.team(game.home), setup.game.team(game.away),
                        game_id=game_id, dice=SeededDice(seed, game_id, system.derive_roll),
                        seed=seed, goalies=fixture.goalies, season=season.season_id,
-                       number=PLAYOFF_NUMBER,
+                       number=PLAYOFF_NUMBER, absent=fixture.absent,
                        notes=game_notes(setup.habits, season.season_id, setup.opening))
     ended = played.events[-1]
     if not isinstance(ended, GameEnded) or ended.winner == "none":
@@ -267,7 +215,8 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
         failure = report.failure
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
-    return _Played(game_id, encoded, hashes, meta, rows, winner, failure)
+    games_out = tuple(system.games_out(played.events)) if system.games_out is not None else ()
+    return _Played(game_id, encoded, hashes, meta, rows, winner, failure, games_out)
 
 
 def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Crew | None) -> list[_Played]:
@@ -319,25 +268,18 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
-    season = load_season(store, season_id)
-    created = season.created
-    left = regular_season_left(store, created)
-    if left:
-        raise RinklogError(f"season {season_id}: the regular season is not over ({len(left)} "
-                           f"of {len(created.schedule)} games not stored and ended, the first "
-                           f"game {left[0]}); play it first (rinklog season)")
+    created = load_season(store, season_id).created
+    _refuse_open_season(store, created)
     events = postseason_events(store, season_id)
     if not any(isinstance(e, PlayoffsOpened) for e in events):
         if fmt is None:
             raise RinklogError(f"league {created.league} has no [playoffs] table in its "
                                "league.toml: its seasons have no postseason")
-        order = [r.team for r in season_standings(store, season)]
-        opening = open_playoffs(fmt, order, divisions_of(created.divisions))
-        _season_setup(store, created)  # refuses a ruleset without the playoff option first
+        opening = opening_events(store, created, fmt)
         store.append(season_id, opening, store.version(season_id))
         events = opening
-    bracket = fold(e for e in events if not _lottery(e))
-    game_setup, ledger = _season_setup(store, created)
+    bracket = fold(bracket_events(events))
+    game_setup, ledger = season_setup(store, created)
     blobs = {digest: (store.get_blob(digest), CARD_MEDIA)
              for digest in created.team_hashes.values()}
     blobs[created.charts_hash] = (store.get_blob(created.charts_hash), CHART_MEDIA)
@@ -345,20 +287,37 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                    (ledger.coach.home, ledger.coach.away) if ledger.coach else ({}, {}),
                    tuple(projections), ledger, MemoryBlobs(blobs), audit)
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
+    out = playoff_availability(store, created, bracket, game_setup.system)
     played_now = 0
     overplays: list[str] = []
+    waiting = ""
     crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
     try:
-        while bracket.champion is None:
-            wave = _wave_of(bracket)
-            _check_unrecorded(store, season_id, wave)
-            fixtures = [_Fixture(g, _goalies(store, game_setup, bracket, g)) for g in wave]
+        while bracket.champion is None and not waiting:
+            wave = wave_status(store, season_id, wave_of(bracket))
+            # in slot order up to a game still being played at the table (R-post-play)
+            stop = next((i for i, g in enumerate(wave) if g.status == AT_THE_TABLE),
+                        len(wave))
+            waiting = wave[stop].game_id if stop < len(wave) else ""
+            wave = wave[:stop]
+            for g in wave:  # each team's next game, after all its earlier ones
+                out.add(g.game_id, g.home, g.away, events_if_ended(store, g))
+            fixtures = [_Fixture(scheduled(g),
+                                 playoff_goalies(store, game_setup, bracket, scheduled(g)),
+                                 tuple(out.absent(g.game_id)))
+                        for g in wave if g.status == READY]
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
-                                        _starts(store, bracket, fixture.game))
-            for game, played in zip(wave, _wave(setup, fixtures, crew), strict=True):
-                bracket = _store(store, setup, played, game, bracket)
-                played_now += 1
+                                        series_starts(store, bracket, fixture.game))
+            played = iter(_wave(setup, fixtures, crew))
+            for game in wave:
+                if game.status == READY:
+                    done = next(played)
+                    bracket = _store(store, setup, done, scheduled(game), bracket)
+                    out.record_outs(game.game_id, done.games_out)
+                    played_now += 1
+                else:
+                    bracket = _record_table_game(store, season_id, game, bracket)
                 stored += 1
                 if progress:
                     progress(stored)
@@ -366,8 +325,116 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
         if crew is not None:
             crew.stop()
     return PostseasonRun(season_id, bracket.champion, played_now, stored,
-                         time.perf_counter() - start, tuple(overplays))
+                         time.perf_counter() - start, tuple(overplays), waiting)
 
 
-def _lottery(event: Any) -> bool:
-    return isinstance(event, LotteryOpened | LotteryDraw | LotteryOrderSet)
+def _record_table_game(store: EventStore, season_id: str, game: WaveGame,
+                       bracket: Bracket) -> Bracket:
+    """The series record of a playoff game played at the table and ended (its season
+    recorded it, mode ``table``, in the transaction of its last rows): the bracket's
+    events it brings, in its slot."""
+    last = ended(store, game.game_id)
+    if last is None or last.winner == "none":
+        raise RinklogError(f"playoff game {game.game_id} ended without a winner (its "
+                           f"ruleset's {PLAYOFF_OPTION!r} option must play overtime to one)")
+    winner = game.home if last.winner == "home" else game.away
+    events = bracket_game(bracket, game.round, game.slot, game.game_id, winner)
+    try:
+        store.append(season_id, events, store.version(season_id))
+    except StreamConflict:
+        raise StreamConflict(f"season {season_id}: another run recorded {game.game_id} "
+                             "meanwhile; let it finish (or stop it) and run again") from None
+    return fold(events, bracket)
+
+
+def league_playoffs(created: SeasonCreated, league: str | None = None) -> PlayoffFormat | None:
+    """The ``[playoffs]`` format of the league a season names (``league``: a league folder
+    or bundled name instead), None when its league.toml has none. A league found by
+    neither is one line saying to give ``--league``."""
+    if league is None and not _league_found(created.league):
+        raise RinklogError(f"season {created.season_id}'s league {created.league!r}: no "
+                           "league.toml there and no bundled league of that name; give "
+                           "--league FOLDER (the league's folder) for its [playoffs] format")
+    return load_league(league or created.league).playoffs
+
+
+def _league_found(name: str) -> bool:
+    """Whether a league folder or bundled league of that name is found."""
+    try:
+        league_dir(name)
+    except CardError:
+        return False
+    return True
+
+
+def _opened(store: EventStore, season_id: str) -> bool:
+    return any(isinstance(e, PlayoffsOpened) for e in postseason_events(store, season_id))
+
+
+def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
+                 workers: int = 1, progress: Progress | None = None,
+                 projections: tuple[str, ...] = read_models.PROJECTIONS,
+                 audit: bool = True) -> PostseasonRun:
+    """``rinklog playoffs``: the postseason of a stored season played (see
+    :func:`play_postseason`) under its league's ``[playoffs]`` format, read from the
+    league its SeasonCreated names (or ``league``) only when the playoffs are not open yet
+    (once open, the format they recorded goes on)."""
+    created = load_season(store, season_id).created
+    fmt = None if _opened(store, season_id) else league_playoffs(created, league)
+    return play_postseason(store, season_id, fmt, workers=workers, progress=progress,
+                           projections=projections, audit=audit)
+
+
+def open_postseason(store: EventStore, season_id: str,
+                    league: str | None = None) -> list[WaveGame]:
+    """``rinklog playoffs --ready``: open a season's playoffs (PlayoffsOpened, round 1) if
+    they are not open yet, as :func:`run_playoffs` does first, playing no game; the games
+    ready to play (:func:`replay.leagues.playoff_wave.ready_games`)."""
+    created = load_season(store, season_id).created
+    if not _opened(store, season_id):
+        _refuse_open_season(store, created)
+        fmt = league_playoffs(created, league)
+        if fmt is None:
+            raise RinklogError(f"league {created.league} has no [playoffs] table in its "
+                               "league.toml: its seasons have no postseason")
+        store.append(season_id, opening_events(store, created, fmt), store.version(season_id))
+    return ready_games(store, season_id)
+
+
+def opening_events(store: EventStore, created: SeasonCreated, fmt: PlayoffFormat) -> list[Any]:
+    """The playoffs' opening of a complete regular season (PlayoffsOpened, round 1): the
+    final standings (rule 29's order) seeding ``fmt``; a ruleset without the ``playoff``
+    game option is refused first."""
+    season = load_season(store, created.season_id)
+    order = [r.team for r in season_standings(store, season)]
+    opening = open_playoffs(fmt, order, divisions_of(created.divisions))
+    season_setup(store, created)  # refuses a ruleset without the playoff option
+    return opening
+
+
+def _refuse_open_season(store: EventStore, created: SeasonCreated) -> None:
+    left = regular_season_left(store, created)
+    if left:
+        raise RinklogError(f"season {created.season_id}: the regular season is not over "
+                           f"({len(left)} of {len(created.schedule)} games not stored and "
+                           f"ended, the first game {left[0]}); play it first (rinklog season)")
+
+
+def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None = None,
+                        league: str | None = None) -> DrawnLottery:
+    """``rinklog lottery --draw``: rule 31's lottery of a stored season, drawn by the
+    non-playoff teams of its league's ``[playoffs]`` format (read as :func:`run_playoffs`
+    reads it, from the league its SeasonCreated names or ``league``): when the playoffs are
+    not open yet, their opening is appended with the lottery, in one transaction, so the
+    season stream records the seeds the lottery leaves out and the audit re-derives both
+    (R-post-31d). A league with no ``[playoffs]`` table draws with rule 9's six."""
+    created = load_season(store, season_id).created
+    opening: list[Any] = []
+    if (not read_lottery(store, season_id).opened and not _opened(store, season_id)
+            and ledger_of(store, season_id).recorded
+            and not regular_season_left(store, created)):
+        fmt = league_playoffs(created, league)
+        if fmt is not None:
+            opening = opening_events(store, created, fmt)
+    return draw_lottery(store, season_id, rolls, opening)
+

@@ -91,10 +91,10 @@ def final_standings(store: EventStore, season_id: str) -> list[str]:
 
 def playoff_teams(before: Sequence[Any], table: list[str]) -> list[str]:
     """The teams of the playoffs, as the lottery sees them: the seeds of a PlayoffsOpened
-    already in the season stream (``before``: the events before the lottery), else rule
-    9's six, the first six of the final standings. (The lottery does not read the
-    league's ``[playoffs]`` table: a season stream does not record it until the playoffs
-    open; a league of another format draws its lottery after ``rinklog playoffs``.)"""
+    in the season stream before the lottery (``before``: the events before it; ``rinklog
+    lottery --draw`` opens the playoffs of the league's ``[playoffs]`` format first), else
+    rule 9's six, the first six of the final standings (a league with no ``[playoffs]``
+    table: rule 31 reads rule 9's playoffs), R-post-31d."""
     opened = next((e for e in before if isinstance(e, PlayoffsOpened)), None)
     if opened is not None:
         return [s.team for s in opened.seeds]
@@ -161,10 +161,13 @@ def lottery_events(table: list[str], playoffs: list[str], previous_first: str,
     return events
 
 
-def draw_lottery(store: EventStore, season_id: str,
-                 rolls: Sequence[int] | None = None) -> DrawnLottery:
+def draw_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None = None,
+                 opening: Sequence[Any] = ()) -> DrawnLottery:
     """Draw the season's lottery and append it to the season stream (once; refused before
-    the regular season is complete, and once drawn)."""
+    the regular season is complete, and once drawn). ``opening``: the playoffs' opening
+    (PlayoffsOpened, round 1) of the league's ``[playoffs]`` format, appended first in the
+    same transaction, whose seeds are the playoff teams (R-post-31d;
+    ``replay.leagues.playoffs.draw_season_lottery`` gives it)."""
     found = load_season(store, season_id)
     events = season_events(store, season_id)
     if lottery_view(events).opened:
@@ -186,8 +189,8 @@ def draw_lottery(store: EventStore, season_id: str,
                            f"{found.created.league}, has drawn its lottery already from this "
                            "season's first pick (none yet): draw the lotteries in order")
     table = [r.team for r in standings(store, found)]
-    drawn = lottery_events(table, playoff_teams(events, table),
+    drawn = lottery_events(table, playoff_teams([*events, *opening], table),
                            previous_first_pick(store, season_id), found.created.seed, rolls)
     with store.transaction():
-        store.append(season_id, drawn, store.version(season_id))
+        store.append(season_id, [*opening, *drawn], store.version(season_id))
     return DrawnLottery(lottery_view(drawn), len(drawn))

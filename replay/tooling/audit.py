@@ -84,7 +84,12 @@ from events.store import (
 )
 from projections.index import stream_index
 from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
-from replay.leagues.availability import Availability, stored_availability
+from replay.leagues.availability import (
+    Availability,
+    PlayoffAvailability,
+    stored_availability,
+    stored_playoff_availability,
+)
 from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
@@ -469,17 +474,19 @@ class _Audit:
             if found is not None:
                 raise _Failed(found.check, found.seq, found.expected, found.recorded,
                               found.rule)
-        if playoff is None:  # a playoff game carries no one out of the regular season's
-            self._absent(created, season_of)
+        # games missed carry on from the regular season into the playoffs (R-post-absent)
+        self._absent(created, season_of, playoff is not None)
 
-    def _absent(self, created: GameCreated, season_of: SeasonLookup) -> None:
+    def _absent(self, created: GameCreated, season_of: SeasonLookup,
+                playoff: bool = False) -> None:
         """Who is out of a season game (an injury's games missed, a suspension) as the
         season's stored games give it (replay/leagues/availability.py), where the lookup
-        reads a store (a season's worker plays each game with the writer's own reading)."""
-        absent_from = getattr(season_of, "absent", None)
+        reads a store (a season's worker plays each game with the writer's own reading);
+        a playoff game's after its teams' regular season and earlier playoff games."""
+        absent_from = getattr(season_of, "playoff_absent" if playoff else "absent", None)
         if absent_from is None:
             return
-        want = absent_from(created.season, created.number)
+        want = absent_from(created.season, created.game_id if playoff else created.number)
         got = created.absent if created.absent is not UNSET else []
         if got != want:
             missing = [a for a in want if a not in got]
@@ -626,12 +633,19 @@ def _playoff_fields(season: SeasonCreated, system: GameSystem) -> dict[str, Any]
 
 def _playoff_fixture(created: GameCreated, ledger: SeasonLedger | None) -> Any:
     """The series game its season's bracket recorded for a playoff game (GameCreated
-    number 0 under a playoff id, issue 22); None for a regular-season game. A playoff game
-    its season never recorded fails here (a database's playoff games are stored with their
-    record)."""
+    number 0 under a playoff id, issue 22), or for a game started at the table not recorded
+    yet the game its bracket has made ready; None for a regular-season game. Any other
+    playoff game its season never recorded fails here (a database's simulated playoff games
+    are stored with their record)."""
     if created.number != PLAYOFF_NUMBER or not is_playoff_game(created.season, created.game_id):
         return None
     record = ledger.series_games.get(created.game_id) if ledger is not None else None
+    if record is None and ledger is not None and created.live \
+            and created.game_id in ledger.started:
+        # played at the table and not recorded by its series yet (being played, or ended
+        # and waiting for rinklog playoffs to record it in its turn): the bracket's next
+        # game of its series
+        record = ledger.next_playoff_game(created.game_id)
     if record is None:
         raise _Failed("season", 1, f"a playoff game the bracket of {created.season} recorded",
                       f"{created.game_id} in no SeriesGameRecorded", "9")
@@ -727,6 +741,7 @@ class _StoreSeasons:
         self.ledgers: dict[str, SeasonLedger] = {}
         self.refereed_cache: dict[str, tuple[list[Event], list[str]] | str | None] = {}
         self.availability: dict[str, Availability] = {}
+        self.playoff_availability: dict[str, PlayoffAvailability] = {}
 
     def refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
         """A refereed season's events and their hashes once it passes the audit, why not,
@@ -760,6 +775,25 @@ class _StoreSeasons:
             self.availability[season_id] = stored_availability(
                 self.store, season_id, season.schedule, system.games_out)
         return self.availability[season_id].absent(number)
+
+    def playoff_absent(self, season_id: str, game_id: str) -> list[Absent]:
+        """Who is out of playoff game ``game_id`` of a season (that passes its audit): its
+        regular season's stored games, then its playoff games in the order its bracket
+        recorded them (and a game started at the table, not recorded yet, last)."""
+        if season_id not in self.playoff_availability:
+            season, ledger = self(season_id), self.ledger(season_id)
+            assert not isinstance(season, str) and ledger is not None
+            games = [(r.game_id, r.home, r.away) for r in ledger.series_games.values()]
+            for game in ledger.started:
+                ready = ledger.next_playoff_game(game) if game not in ledger.series_games \
+                    else None
+                if ready is not None:
+                    games.append((game, ready.home, ready.away))
+            system = system_of(ruleset_of_season(season))
+            self.playoff_availability[season_id] = stored_playoff_availability(
+                self.store, season_id, season.schedule, system.games_out, games)
+        found = self.playoff_availability[season_id]
+        return found.absent(game_id) if game_id in found.numbers else []
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
