@@ -33,6 +33,7 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.odds import OddsRunReplayed
 from events.postseason import SeriesGameRecorded
 from events.store import EventStore
 from replay.systems import kit_for
@@ -70,6 +71,21 @@ class SeasonLedger:
     started: dict[str, tuple[int, int]] = field(default_factory=dict)
     # playoff games as the bracket recorded them (issue 22): game -> its SeriesGameRecorded
     series_games: dict[str, SeriesGameRecorded] = field(default_factory=dict)
+    # rinklog odds --replay (docs/odds.md): the OddsRunReplayed's seq and the run's seed
+    reseeded: tuple[int, str] | None = None
+
+    def dice_seed(self, seq: int | None = None) -> str:
+        """The seed the season's dice derive from for what its stream records at ``seq``
+        (a game's record, a lottery's opening; None: not recorded yet): the season's own,
+        or after an odds run replayed into it (OddsRunReplayed), that run's seed."""
+        if self.reseeded is not None and (seq is None or seq > self.reseeded[0]):
+            return self.reseeded[1]
+        return self.created.seed
+
+    def game_dice_seed(self, game: str) -> str:
+        """The seed game ``game``'s dice derive from (its record's place, if any)."""
+        record = self.record_of(game)
+        return self.dice_seed(record.seq if record is not None else None)
 
     @property
     def recorded(self) -> bool:
@@ -93,6 +109,7 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     games: list[RecordedGame] = []
     started: dict[str, tuple[int, int]] = {}
     series: dict[str, SeriesGameRecorded] = {}
+    reseeded: tuple[int, str] | None = None
     for seq, event in enumerate(events, 1):
         if isinstance(event, SeasonGameRecorded):
             games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
@@ -100,8 +117,10 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
             started[event.game] = (event.number, seq)
         elif isinstance(event, SeriesGameRecorded):
             series[event.game_id] = event
+        elif isinstance(event, OddsRunReplayed) and reseeded is None:
+            reseeded = (seq, event.run_seed)
     return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
-                        series)
+                        series, reseeded)
 
 
 def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:
