@@ -188,3 +188,31 @@ def test_json_has_the_issues_keys(half, capsys) -> None:
     assert set(got["runs"][0]) == {"run", "points", "champion"}
     assert {"team", "points_mean", "points_p10", "points_p90", "playoffs", "champion",
             "rounds", "picks"} <= set(got["teams"][0])
+
+
+def test_the_season_site_shows_recorded_odds_over_the_season(half, capsys) -> None:
+    from replay.reports.season_site import season_files
+
+    db = half["where"] / "pages.db"
+    shutil.copy(half["db"], db)
+    league = ["--league", str(half["folder"]), "--db", str(db), "--workers", "1"]
+    assert main(["odds", SEASON, "--runs", "2", "--record", *league]) == 0
+    with open_store(db) as store:
+        first = season_files(store, SEASON)
+    assert 'id="odds"' in first["odds.html"] and 'id="one-record"' in first["odds.html"]
+    assert 'id="odds-link"' in first["index.html"]
+    loaded = load_league(half["folder"])
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, SEED)]
+    with open_store(db) as store:  # four more games, then odds again
+        run_season(store, league_setup(loaded), league=loaded.name, schedule=fixtures,
+                   seed=SEED, divisions=loaded.divisions, games=12, audit=False)
+    assert main(["odds", SEASON, "--runs", "2", "--record", *league]) == 0
+    capsys.readouterr()
+    with open_store(db) as store:
+        assert audit_game(store, SEASON).ok
+        page = season_files(store, SEASON)["odds.html"]
+    assert "After 12 games (4 to play)" in page
+    # one plot per team, a point for each record (after 8 games, after 12)
+    for team in ("ALD", "HTH"):
+        assert f'id="odds-{team}"' in page
+    assert page.count("after 8 games:") == 8 and page.count("after 12 games:") == 8
