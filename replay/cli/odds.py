@@ -35,7 +35,7 @@ def _percent(p: float | None) -> str:
 
 @app.command()
 def odds(
-    season_id: Annotated[str, typer.Argument(help="the season id (see rinklog seasons)")],
+    season_id: Annotated[str, typer.Argument(help="the season id (rinklog season prints it)")],
     runs: Annotated[int, typer.Option(
         "--runs", help="how many times to play the rest of the season and its "
         "postseason")] = 1000,
