@@ -12,6 +12,7 @@ recorded in the season pass the audit, and the CLI's errors are one line.
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 from pathlib import Path
 
@@ -72,6 +73,8 @@ def test_the_same_odds_with_one_worker_and_two(half, one_worker) -> None:
     stored, one = one_worker
     two = run_odds(stored.odds, "7", RUNS, workers=2)
     assert two == one
+    # what a worker is sent pickles whole (a Dask worker gets it so, --cluster)
+    assert pickle.loads(pickle.dumps(stored.odds)) == stored.odds
     assert len({tuple(sorted(r.points.items())) for r in one}) > 1  # the runs differ
 
 
@@ -225,3 +228,42 @@ def test_a_matrix_season_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
     assert main(["odds", season, "--runs", "2", "--db", db]) == 1
     err = capsys.readouterr().err
     assert "does not cover Matrix Hockey seasons" in err and err.count("\n") == 1
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_odds_from_playoffs_begun_play_on_from_the_stored_bracket(half, capsys) -> None:
+    from replay.leagues.playoffs import play_postseason
+
+    db = half["where"] / "begun.db"
+    shutil.copy(half["db"], db)
+    loaded = load_league(half["folder"])
+    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, SEED)]
+
+    def stop(_stored: int) -> None:
+        raise _Stop
+
+    with open_store(db) as store:
+        run_season(store, league_setup(loaded), league=loaded.name, schedule=fixtures,
+                   seed=SEED, divisions=loaded.divisions, audit=False)
+        with pytest.raises(_Stop):  # the first playoff game stored, then stopped
+            play_postseason(store, SEASON, loaded.playoffs, progress=stop)
+        events = [row.event for row in store.read(SEASON)]
+    first = next(e for e in events if type(e).__name__ == "SeriesGameRecorded")
+    stored = _stored({**half, "db": db})
+    assert stored.odds.remaining == () and stored.odds.series_starts
+    results = run_odds(stored.odds, "7", 2, workers=1)
+    for r in results:  # the stored game's winner went on in every run
+        assert first.winner in r.advanced[0]
+        assert r.points == results[0].points  # the regular season is over
+    out = half["where"] / "begun-run1.db"
+    assert main(["odds", SEASON, "--seed", "7", "--replay", "1", "--out", str(out),
+                 "--league", str(half["folder"]), "--db", str(db)]) == 0
+    capsys.readouterr()
+    with open_store(out) as store:
+        assert all(r.ok for r in audit_all(store))
+        won = next(e for e in (row.event for row in store.read(SEASON))
+                   if type(e).__name__ == "PlayoffsWon")
+    assert won.champion == results[0].champion
