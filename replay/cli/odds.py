@@ -7,6 +7,8 @@ library is replay/leagues/odds.py. A plain ``rinklog odds`` only reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -96,8 +98,19 @@ def odds(
             raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
                                f"({err}); give --league FOLDER for its [playoffs]") from None
 
+    from replay.leagues import odds_matrix  # noqa: PLC0415
+
     with read_store(db) as store:
-        stored = odds_season(store, season_id, playoffs)
+        if odds_matrix.is_matrix_season(store, season_id):
+            if replay is not None or record:
+                raise odds_matrix.refuse_writes(season_id)
+            matrix = odds_matrix.matrix_odds_season(store, season_id)
+        else:
+            matrix = None
+            stored = odds_season(store, season_id, playoffs)
+    if matrix is not None:
+        _matrix_odds(matrix, seed, runs, workers, cluster, as_json, as_csv, per_run)
+        return
     if replay is not None:
         assert out_db is not None
         fmt = None if stored.odds.postseason else stored.odds.playoff_format
@@ -105,13 +118,8 @@ def odds(
         out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
             "audited clean")
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn("odds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with progress_bar(*columns, transient=True) as bar:
-        task = bar.add_task("runs", total=runs)
-        results = run_odds(stored.odds, seed, runs, workers, cluster,
-                           lambda done, total: bar.update(task, completed=done))
+    with _bar(runs) as progress:
+        results = run_odds(stored.odds, seed, runs, workers, cluster, progress)
     report = report_of(stored, seed, results)
     if record:
         from replay.tooling.game_streams import open_store  # noqa: PLC0415
@@ -131,6 +139,57 @@ def odds(
         dump_csv(rows)
         return
     _print(report, record)
+
+
+@contextmanager
+def _bar(runs: int) -> Iterator[Callable[[int, int], None]]:
+    """Progress on stderr (a bar, on a terminal only), as ``rinklog season``'s."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("odds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with progress_bar(*columns, transient=True) as bar:
+        task = bar.add_task("runs", total=runs)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def _matrix_odds(season, seed: str, runs: int, workers: int, cluster: str | None,  # noqa: ANN001, PLR0913
+                 as_json: bool, as_csv: bool, per_run: bool) -> None:
+    """A Matrix Hockey season's odds (docs/odds.md): points, places, promotion,
+    relegation, the cups."""
+    from replay.leagues.odds_matrix import matrix_report, run_matrix_odds  # noqa: PLC0415
+
+    with _bar(runs) as progress:
+        results = run_matrix_odds(season, seed, runs, workers, cluster, progress)
+    report = matrix_report(season, seed, results)
+    if as_json:
+        dump(report.to_json(per_run))
+        return
+    if as_csv:
+        rows = []
+        for t in report.teams:
+            line = report.team_json(t)
+            lists = ("places", "kdh_rounds", "wg_rounds")
+            rows.append({**{k: v for k, v in line.items() if k not in lists},
+                         **{f"{key[:-1]}_{k}": p for key in lists
+                            for k, p in enumerate(line[key], 1)}})
+        dump_csv(rows)
+        return
+    out(f"Odds of Matrix Hockey season {report.season}: {report.runs} runs (seed "
+        f"{report.seed!r}), {report.weeks_played} weeks played, {report.weeks_remaining} to "
+        f"play; {report.promotion_places} go up, {report.relegation_places} down")
+    kdh, wg = "kdh" in report.competitions, "wg" in report.competitions
+    division = ""
+    for t in report.teams:
+        line = report.team_json(t)
+        if t.division != division:
+            division = t.division
+            out(f"\n{division}\n{'Team':<22} {'PTS':>6} {'p10-p90':>8} {'1st%':>5} {'Up%':>5} "
+                f"{'Down%':>5}" + (f" {'KDH%':>5}" if kdh else "") + (f" {'WG%':>5}" if wg else ""))
+        out(f"{t.team:<22} {line['points_mean']:>6.1f} {t.points_p10:>3}-{t.points_p90:<4} "
+            f"{_percent(line['places'][0]):>5} {_percent(line['promotion']):>5} "
+            f"{_percent(line['relegation']):>5}"
+            + (f" {_percent(line['kdh']):>5}" if kdh else "")
+            + (f" {_percent(line['wg']):>5}" if wg else ""))
 
 
 def _print(report, recorded: bool) -> None:  # noqa: ANN001 - an OddsReport

@@ -49,11 +49,11 @@ from replay.systems import kit_for_system
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import open_crew
 
-__all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "record_odds",
-           "replay_run", "report_of", "run_odds"]
+__all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
+           "record_odds", "replay_run", "report_of", "run_crew", "run_odds"]
 
-MATRIX_REFUSED = ("rinklog odds does not cover Matrix Hockey seasons yet (their promotion, "
-                  "relegation and cups are not simulated)")
+MATRIX_REFUSED = ("a Matrix Hockey season: its odds are replay/leagues/odds_matrix.py's "
+                  "(rinklog odds reads it so)")
 
 Progress = Callable[[int, int], None]  # (runs done, runs)
 
@@ -128,21 +128,29 @@ def odds_season(store: EventStore, season_id: str,
 
 def run_odds(season: OddsSeason, seed: str, runs: int, workers: int = 1,
              cluster: str | None = None, progress: Progress | None = None) -> list[RunResult]:
-    """Runs 1..``runs`` in run order: here (one worker, no cluster), or by ``workers``
-    local processes or a Dask cluster's workers (``cluster``), a window of them ahead."""
+    """Runs 1..``runs`` of a league season in run order (:func:`run_crew`)."""
+    return run_crew(init_odds, odds_task, (season, seed), runs, workers, cluster, progress)
+
+
+def run_crew(init: Callable[..., None], task: Callable[[int], Any], initargs: tuple,
+             runs: int, workers: int = 1, cluster: str | None = None,
+             progress: Progress | None = None) -> list[Any]:
+    """Runs 1..``runs`` in run order: ``init(*initargs)`` once a worker, then ``task(run)``
+    a run; here (one worker, no cluster), or by ``workers`` local processes or a Dask
+    cluster's workers (``cluster``), a window of them ahead."""
     if runs < 1:
         raise RinklogError(f"--runs must be at least 1, got {runs}")
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
-    done: dict[int, RunResult] = {}
+    done: dict[int, Any] = {}
     if cluster is None and (workers == 1 or runs == 1):
-        init_odds(season, seed)  # this process is the one worker
+        init(*initargs)  # this process is the one worker
         for run in range(1, runs + 1):
-            done[run] = odds_task(run)
+            done[run] = task(run)
             if progress:
                 progress(run, runs)
         return [done[r] for r in range(1, runs + 1)]
-    crew = open_crew(workers, init_odds, odds_task, (season, seed), "odds run", cluster=cluster)
+    crew = open_crew(workers, init, task, initargs, "odds run", cluster=cluster)
     try:
         sent = 0
         window = _AHEAD * (workers if cluster is None else max(workers, 8))
@@ -159,7 +167,7 @@ def run_odds(season: OddsSeason, seed: str, runs: int, workers: int = 1,
     return [done[r] for r in range(1, runs + 1)]
 
 
-def _percentile(values: list[int], p: float) -> int:
+def percentile(values: list[int], p: float) -> int:
     """The nearest-rank ``p`` percentile (the smallest value with at least ``p`` of the
     values at or below it)."""
     ordered = sorted(values)
@@ -174,8 +182,8 @@ def count_runs(results: list[RunResult], teams: list[str]) -> list[TeamOdds]:
     for team in teams:
         points = [r.points.get(team, 0) for r in results]
         out.append(TeamOdds(
-            team=team, points_total=sum(points), points_p10=_percentile(points, 0.1),
-            points_p90=_percentile(points, 0.9),
+            team=team, points_total=sum(points), points_p10=percentile(points, 0.1),
+            points_p90=percentile(points, 0.9),
             playoffs=sum(team in r.playoff_teams for r in results),
             rounds=[sum(1 for r in results if k < len(r.advanced) and team in r.advanced[k])
                     for k in range(rounds)],
