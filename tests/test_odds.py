@@ -221,15 +221,6 @@ def test_the_season_site_shows_recorded_odds_over_the_season(half, capsys) -> No
     assert page.count("after 8 games:") == 8 and page.count("after 12 games:") == 8
 
 
-def test_a_matrix_season_is_refused_in_one_line(tmp_path: Path, capsys) -> None:
-    db = str(tmp_path / "matrix.db")
-    assert main(["matrix", "open", "--league", "demo", "--seed", "t", "--db", db]) == 0
-    season = capsys.readouterr().out.split()[0]
-    assert main(["odds", season, "--runs", "2", "--db", db]) == 1
-    err = capsys.readouterr().err
-    assert "does not cover Matrix Hockey seasons" in err and err.count("\n") == 1
-
-
 class _Stop(Exception):
     pass
 
