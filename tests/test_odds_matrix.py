@@ -6,7 +6,7 @@ five of its eleven weeks played by the demo managers; two runs each. What the is
 the same odds with one worker and two, promotion chances adding up to the promotion
 places and relegation chances to the relegation places (3.1.6: the top two of a division
 go up to its parent, its last four down to its children), each cup's winner chances to
-one, and the stored weeks held in every run.
+one, and the stored weeks held in every run; a closed season's run is its close.
 """
 
 from __future__ import annotations
@@ -104,3 +104,25 @@ def test_cli_json_and_the_writes_refused_in_one_line(league, capsys) -> None:
         assert main(["odds", season, *extra, "--db", db]) == 1
         err = capsys.readouterr().err
         assert "do not cover Matrix Hockey seasons" in err and err.count("\n") == 1
+
+
+def test_a_closed_season_runs_as_it_closed(league) -> None:
+    db = league["db"].with_name("closed.db")
+    shutil.copy(league["db"], db)
+    season_id = league["id"]
+    with open_store(db) as store:
+        for week in range(PLAYED + 1, 12):
+            season = library.load(store, season_id)
+            library.record(store, season, season_id, demo_picks(season.state, week, "t"))
+            library.play(store, season_id, week)
+        library.close(store, season_id)
+        closed = library.load(store, season_id).state
+        stored = matrix_odds_season(store, season_id)
+    run = run_matrix_odds(stored, "7", 1)[0]
+    result = closed.closed
+    assert result is not None
+    assert run.promoted == tuple(t for t, _, _ in result.promoted)
+    assert run.relegated == tuple(t for t, _, _ in result.relegated)
+    assert (run.kdh_winner, run.wg_winner) == (result.kdh_winner, result.wg_order[0])
+    for d in closed.divisions:
+        assert sorted(d.teams, key=run.places.__getitem__) == closed.final_order[d.id]

@@ -52,8 +52,8 @@ from replay.workers import open_crew
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
            "record_odds", "replay_run", "report_of", "run_crew", "run_odds"]
 
-MATRIX_REFUSED = ("a Matrix Hockey season: its odds are replay/leagues/odds_matrix.py's "
-                  "(rinklog odds reads it so)")
+MATRIX_REFUSED = ("is a Matrix Hockey season: its odds read it with "
+                  "replay.leagues.odds_matrix.matrix_odds_season")
 
 Progress = Callable[[int, int], None]  # (runs done, runs)
 
@@ -76,7 +76,7 @@ def odds_season(store: EventStore, season_id: str,
     """Read a stored season for odds; ``playoffs(league name)`` gives the league's
     ``[playoffs]`` format (None: no postseason) when the season has not opened them."""
     if store.exists(season_id) and store.info(season_id).kind == "matrix_season":
-        raise RinklogError(f"season {season_id}: {MATRIX_REFUSED}")
+        raise RinklogError(f"season {season_id} {MATRIX_REFUSED}")
     found = load_season(store, season_id)
     created = found.created
     version = store.version(season_id)
