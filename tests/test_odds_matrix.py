@@ -6,7 +6,8 @@ five of its eleven weeks played by the demo managers; two runs each. What the is
 the same odds with one worker and two, promotion chances adding up to the promotion
 places and relegation chances to the relegation places (3.1.6: the top two of a division
 go up to its parent, its last four down to its children), each cup's winner chances to
-one, and the stored weeks held in every run; a closed season's run is its close.
+one, and the stored weeks held in every run; a closed season's run is its close; a run
+replayed into a database audits clean and stands as the run.
 """
 
 from __future__ import annotations
@@ -16,12 +17,19 @@ import pickle
 import shutil
 from pathlib import Path
 
+import msgspec
 import pytest
 
 import replay.systems.matrix.season as library
+from engine.matrix.dice import odds_run_seed as matrix_run_seed
+from engine.matrix.recheck import recheck
+from engine.matrix.seasons import season_records
+from events.matrix import OddsRunReplayed
 from replay.cli.app import main
+from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds_matrix import matrix_odds_season, matrix_report, run_matrix_odds
 from replay.systems.matrix.demo import demo_picks
+from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures/matrix/leagues/demo"
@@ -100,10 +108,40 @@ def test_cli_json_and_the_writes_refused_in_one_line(league, capsys) -> None:
     assert {"team", "division", "points_mean", "points_p10", "points_p90", "places",
             "promotion", "relegation", "kdh", "kdh_rounds", "wg", "wg_rounds"} \
         <= set(got["teams"][0])
-    for extra in (["--record"], ["--replay", "1", "--out", str(league["db"]) + ".run"]):
-        assert main(["odds", season, *extra, "--db", db]) == 1
-        err = capsys.readouterr().err
-        assert "do not cover Matrix Hockey seasons" in err and err.count("\n") == 1
+    assert main(["odds", season, "--record", "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert "does not cover Matrix Hockey seasons" in err and err.count("\n") == 1
+
+
+def test_a_replayed_run_audits_clean_and_stands_as_the_run(league, capsys) -> None:
+    out = league["db"].with_name("run2.db")
+    assert main(["odds", league["id"], "--seed", "7", "--replay", "2", "--out", str(out),
+                 "--db", str(league["db"])]) == 0
+    capsys.readouterr()
+    run = league["results"][1]
+    with open_store(out) as store:
+        assert all(r.ok for r in audit_all(store))
+        state = library.load(store, league["id"]).state
+        events = [row.event for row in store.read(league["id"])]
+    closed = state.closed
+    assert closed is not None
+    assert {t: r.points for t, r in season_records(state).items()} == run.points
+    assert tuple(t for t, _, _ in closed.promoted) == run.promoted
+    assert tuple(t for t, _, _ in closed.relegated) == run.relegated
+    assert (closed.kdh_winner, closed.wg_order[0]) == (run.kdh_winner, run.wg_winner)
+    # the audit holds the dice after the OddsRunReplayed to the run's seed: another run's
+    # seed in its place is a finding at that event
+    at = next(i for i, e in enumerate(events) if isinstance(e, OddsRunReplayed))
+    assert events[at].run_seed == odds_run_seed(league["id"], "7", 2)
+    forged = [*events[:at], msgspec.structs.replace(
+        events[at], run_seed=odds_run_seed(league["id"], "7", 3)), *events[at + 1:]]
+    found = recheck(forged)
+    assert found is not None and found.seq == at + 1 and "run seed" in found.recorded
+    assert recheck(events) is None
+
+
+def test_the_run_seed_is_the_league_odds_derivation() -> None:
+    assert matrix_run_seed("matrix-x-s1", "7", 2) == odds_run_seed("matrix-x-s1", "7", 2)
 
 
 def test_a_closed_season_runs_as_it_closed(league) -> None:

@@ -102,12 +102,18 @@ def odds(
 
     with read_store(db) as store:
         if odds_matrix.is_matrix_season(store, season_id):
-            if replay is not None or record:
+            if record:
                 raise odds_matrix.refuse_writes(season_id)
             matrix = odds_matrix.matrix_odds_season(store, season_id)
         else:
             matrix = None
             stored = odds_season(store, season_id, playoffs)
+    if matrix is not None and replay is not None:
+        assert out_db is not None
+        written = odds_matrix.replay_matrix_run(db, season_id, seed, replay, out_db)
+        out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
+            "audited clean")
+        return
     if matrix is not None:
         _matrix_odds(matrix, seed, runs, workers, cluster, as_json, as_csv, per_run)
         return

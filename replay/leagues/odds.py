@@ -50,7 +50,7 @@ from replay.tooling.registry import ruleset_of_season
 from replay.workers import open_crew
 
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
-           "record_odds", "replay_run", "report_of", "run_crew", "run_odds"]
+           "record_odds", "replay_run", "report_of", "run_crew", "run_odds", "write_audited"]
 
 MATRIX_REFUSED = ("is a Matrix Hockey season: its odds read it with "
                   "replay.leagues.odds_matrix.matrix_odds_season")
@@ -265,19 +265,12 @@ def record_odds(store: EventStore, stored: StoredSeason, report: OddsReport) -> 
                              "the playoffs stored meanwhile); run odds again") from None
 
 
-def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: Path,
-               league_format: PlayoffFormat | None) -> Path:
-    """Write run ``run`` as a database at ``out``: a copy of ``db`` with an
-    OddsRunReplayed in the season stream, then the rest of the regular season (``rinklog
-    season``'s writer), the postseason (``rinklog playoffs``') and the lottery (``rinklog
-    lottery --draw``'s), each game audited before it is stored, the whole database
-    audited at the end. Written as ``.{name}.partial`` beside ``out`` and renamed once
-    audited clean: a killed replay leaves no ``out``."""
-    from replay.leagues.playoffs import play_postseason  # noqa: PLC0415 - writers only here
-    from replay.leagues.postseason import draw_lottery  # noqa: PLC0415
-    from replay.leagues.runner import run_season  # noqa: PLC0415
-    from replay.tooling.audit import audit_all  # noqa: PLC0415
-    from replay.tooling.game_setup import GameOptions, GameSetup  # noqa: PLC0415
+def write_audited(db: str | Path, out: Path, run: int,
+                  write: Callable[[EventStore], None]) -> Path:
+    """A copy of ``db`` at ``out``, ``write`` applied to it, the whole database audited:
+    written as ``.{name}.partial`` beside ``out`` and renamed once audited clean (a killed
+    replay leaves no ``out``; an existing ``out`` is never overwritten)."""
+    from replay.tooling.audit import audit_all  # noqa: PLC0415 - writers only here
     from replay.tooling.game_streams import open_store  # noqa: PLC0415
 
     if out.exists():
@@ -285,13 +278,6 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
                            "database only")
     if run < 1:
         raise RinklogError(f"--replay must be a run 1 or more, got {run}")
-    season = stored.odds
-    created = season.created
-    season_id = created.season_id
-    if stored.in_progress:
-        raise RinklogError(f"season {season_id} has games begun at the table and not ended "
-                           f"({', '.join(map(str, stored.in_progress))}): finish them before "
-                           "replaying an odds run")
     partial = out.with_name(f".{out.name}.partial")
     partial.unlink(missing_ok=True)  # a killed replay's leftover
     try:
@@ -300,24 +286,7 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
         source.close()
         copy.close()
         with open_store(partial) as store:
-            store.append(season_id, [OddsRunReplayed(
-                seed=seed, run=run, run_seed=odds_run_seed(season_id, seed, run))],
-                store.version(season_id))
-            ruleset = ruleset_of_season(created)
-            system = system_of(ruleset)
-            kit = kit_for_system(system.name)
-            setup = GameSetup(system, ruleset, season.teams, season.charts,
-                              GameOptions.of_season(system, kit, created),
-                              coach=coach_setup(ruleset, season.habits))
-            if season.remaining:
-                run_season(store, setup, league=created.league,
-                           schedule=[tuple(f) for f in created.schedule], seed=created.seed,
-                           divisions=[tuple(d) for d in created.divisions])
-            if season.postseason or league_format is not None:
-                play_postseason(store, season_id, league_format)
-            view = lottery_view(row.event for row in store.read(season_id))
-            if not view.opened and _lottery_teams(store, season_id):
-                draw_lottery(store, season_id)
+            write(store)
             bad = [r for r in audit_all(store) if not r.ok]
             if bad:
                 f = bad[0]
@@ -331,6 +300,49 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
     finally:
         partial.unlink(missing_ok=True)
     return out
+
+
+def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: Path,
+               league_format: PlayoffFormat | None) -> Path:
+    """Write run ``run`` as a database at ``out`` (:func:`write_audited`): a copy of ``db``
+    with an OddsRunReplayed in the season stream, then the rest of the regular season
+    (``rinklog season``'s writer), the postseason (``rinklog playoffs``') and the lottery
+    (``rinklog lottery --draw``'s), each game audited before it is stored, the whole
+    database audited at the end."""
+    from replay.leagues.playoffs import play_postseason  # noqa: PLC0415 - writers only here
+    from replay.leagues.postseason import draw_lottery  # noqa: PLC0415
+    from replay.leagues.runner import run_season  # noqa: PLC0415
+    from replay.tooling.game_setup import GameOptions, GameSetup  # noqa: PLC0415
+
+    season = stored.odds
+    created = season.created
+    season_id = created.season_id
+    if stored.in_progress:
+        raise RinklogError(f"season {season_id} has games begun at the table and not ended "
+                           f"({', '.join(map(str, stored.in_progress))}): finish them before "
+                           "replaying an odds run")
+
+    def write(store: EventStore) -> None:
+        store.append(season_id, [OddsRunReplayed(
+            seed=seed, run=run, run_seed=odds_run_seed(season_id, seed, run))],
+            store.version(season_id))
+        ruleset = ruleset_of_season(created)
+        system = system_of(ruleset)
+        kit = kit_for_system(system.name)
+        setup = GameSetup(system, ruleset, season.teams, season.charts,
+                          GameOptions.of_season(system, kit, created),
+                          coach=coach_setup(ruleset, season.habits))
+        if season.remaining:
+            run_season(store, setup, league=created.league,
+                       schedule=[tuple(f) for f in created.schedule], seed=created.seed,
+                       divisions=[tuple(d) for d in created.divisions])
+        if season.postseason or league_format is not None:
+            play_postseason(store, season_id, league_format)
+        view = lottery_view(row.event for row in store.read(season_id))
+        if not view.opened and _lottery_teams(store, season_id):
+            draw_lottery(store, season_id)
+
+    return write_audited(db, out, run, write)
 
 
 def _lottery_teams(store: EventStore, season_id: str) -> bool:

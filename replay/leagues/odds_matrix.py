@@ -13,13 +13,14 @@ its events are folded and dropped, never encoded, hashed or stored. The runs go 
 :func:`replay.leagues.odds.run_crew` (``open_crew`` workers, counted in run order): the
 same odds with any number of workers.
 
-Not covered: ``--replay`` and ``--record`` (the audit re-runs a Matrix season's referee
-with the season's own dice, so a run's games would not audit in its stream).
+``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`); not
+covered: ``--record`` (an odds record in a Matrix season stream).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.matrix.dice import SeededDie
@@ -29,19 +30,20 @@ from engine.matrix.seasons import PROMOTED, RELEGATED, parent_and_children, seas
 from engine.matrix.state import WEEKS, SeasonState, evolve
 from engine.matrix.wg import GROUP_ROUNDS
 from events.errors import RinklogError
-from events.matrix import PicksSent
+from events.matrix import OddsRunReplayed, PicksSent
 from events.store import EventStore
 from replay.leagues.naming import odds_run_seed
-from replay.leagues.odds import Progress, percentile, run_crew
+from replay.leagues.odds import Progress, percentile, run_crew, write_audited
 from replay.systems.matrix.demo import demo_picks
 
 __all__ = ["KIND", "MATRIX_NOT_COVERED", "MatrixOddsReport", "MatrixOddsSeason",
            "MatrixRunResult", "init_matrix_odds", "is_matrix_season", "matrix_odds_season",
-           "matrix_odds_task", "matrix_report", "refuse_writes", "run_matrix_odds"]
+           "matrix_odds_task", "matrix_report", "refuse_writes", "replay_matrix_run",
+           "run_matrix_odds"]
 
 KIND = "matrix_season"
-MATRIX_NOT_COVERED = ("--replay and --record do not cover Matrix Hockey seasons (the audit "
-                      "re-runs their referee with the season's own dice)")
+MATRIX_NOT_COVERED = ("--record does not cover Matrix Hockey seasons (their stream holds "
+                      "the referee's events only; odds are read, not recorded)")
 
 
 def is_matrix_season(store: EventStore, season_id: str) -> bool:
@@ -236,6 +238,40 @@ def matrix_report(season: MatrixOddsSeason, seed: str, results: list[MatrixRunRe
                             tuple(state.created.competitions), teams, results)
 
 
+def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: Path) -> Path:
+    """Write run ``run`` as a database at ``out`` (``write_audited``: a copy, audited whole,
+    renamed once clean): an OddsRunReplayed in the season stream, then each week left as
+    ``rinklog matrix picks`` and ``play`` store it (the run's picks, the referee's events
+    with the run seed's dice), then the close (``rinklog matrix close``'s events; the next
+    season is not opened). The audit holds the dice after the OddsRunReplayed to the run
+    seed (engine/matrix/recheck.py)."""
+    import replay.systems.matrix.season as library  # noqa: PLC0415 - the writer only here
+
+    def write(store: EventStore) -> None:
+        season = library.load(store, season_id)
+        if season.state.closed is not None:
+            raise RinklogError(f"season {season_id} is closed: every run is its close, "
+                               "nothing to replay")
+        if season.state.week:
+            raise RinklogError(f"season {season_id}: week {season.state.week} is being played")
+        run_seed = odds_run_seed(season_id, seed, run)
+        library.record(store, season, season_id, [OddsRunReplayed(seed, run, run_seed)])
+        die = SeededDie(run_seed, season_id)
+        for week in range(1, WEEKS + 1):
+            if week in season.state.weeks_played:
+                continue
+            season = library.load(store, season_id)
+            sent = _picks(season.state, week, run_seed)
+            if sent:
+                library.record(store, season, season_id, list(sent))
+                season = library.load(store, season_id)
+            library.record(store, season, season_id, play_week(season.state, week, die))
+        season = library.load(store, season_id)
+        library.record(store, season, season_id, close_season(season.state, die))
+
+    return write_audited(db, out, run, write)
+
+
 def refuse_writes(season_id: str) -> RinklogError:
-    """The one line ``--replay`` and ``--record`` get for a Matrix season."""
+    """The one line ``--record`` gets for a Matrix season."""
     return RinklogError(f"season {season_id}: {MATRIX_NOT_COVERED}")
