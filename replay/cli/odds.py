@@ -68,7 +68,8 @@ def odds(
     (the league's [playoffs], the draft lottery of rule 31) many times and report each
     team's points (mean, 10th and 90th percentile) and its chances to make the playoffs,
     go through each round, win the title and draw each lottery pick. The same season,
-    seed and runs give the same odds with any number of workers.
+    seed and runs give the same odds with any number of workers. A Matrix Hockey season:
+    the weeks left and the close, each team's final place, promotion, relegation and cups.
 
     Example: rinklog odds dicedemo-2026 --runs 1000 --seed 7 --db season.db
     """
