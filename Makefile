@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_season.py
 	$(BIN)/python tests/bench/bench_season.py --league dicedemo
 	$(BIN)/python tests/bench/bench_matrix.py
+	$(BIN)/python tests/bench/bench_odds.py
 
 # Opt-in: build the rules engine (engine/bones) with mypyc, in place; about twice as fast
 # to play. Needs a C compiler. `make test` never needs it; `make uncompile` undoes it.

@@ -22,6 +22,7 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from events.matrix import MatrixEvent
+from events.odds import OddsEvent
 from events.postseason import PostseasonEvent
 from events.store import EventStore
 
@@ -32,7 +33,7 @@ SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEv
                                  "matrix": MatrixEvent}
 
 LEAGUE_EVENTS: Any = (SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
-                      | PostseasonEvent)
+                      | PostseasonEvent | OddsEvent)
 """Events of league streams (a season), which belong to no one game system."""
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)

@@ -25,7 +25,8 @@ from events.base import Event
 
 __all__ = [
     "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
-    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixTable", "Pick", "PickReplaced",
+    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixTable", "OddsRunReplayed", "Pick",
+    "PickReplaced",
     "NewTeamReplaced", "PicksSent", "RefereeCupDrawsEntered", "RefereeDrawsEntered",
     "RefereeOnr", "SlotHandedOn", "WaitingListJoined", "SanctionApplied", "ScheduleDrawn",
     "SeasonClosed", "SeasonOpened", "StockCharged", "TeamAllowance", "TeamEntry",
@@ -322,6 +323,17 @@ class WeekEnded(_Event, tag="matrix.WeekEnded"):
 
 # --- the end of a season -------------------------------------------------------------------
 
+class OddsRunReplayed(_Event, tag="matrix.OddsRunReplayed"):
+    """``rinklog odds --replay R --out DB`` (docs/odds.md): the weeks and the close after
+    this event are run ``run`` of the odds seed ``seed``: the referee's dice derive from
+    ``run_seed`` (which the audit re-derives from the season id, ``seed`` and ``run``) in
+    place of the season's seed. Not a rule: which dice follow. At most once a season,
+    between weeks, before the close."""
+    seed: str
+    run: int
+    run_seed: str
+
+
 class ClosingStarted(_Event, tag="matrix.ClosingStarted"):
     """The season's close begins: final ranking, promotion and relegation follow (3.1.5, 3.1.6)."""
     pass
@@ -368,5 +380,5 @@ MatrixEvent = (
     | RefereeDrawsEntered | RefereeCupDrawsEntered | WaitingListJoined | NewTeamReplaced
     | SlotHandedOn | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
     | LuckyLoserChosen | SanctionApplied | TeamReplaced | WgRanked | WeekEnded | ClosingStarted
-    | DivisionRanked | SeasonClosed
+    | DivisionRanked | SeasonClosed | OddsRunReplayed
 )

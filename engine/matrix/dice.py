@@ -15,10 +15,11 @@ import hashlib
 from collections.abc import Sequence
 from typing import Protocol
 
+from engine.dice import derive_faces
 from events.errors import RollError
 from events.matrix import DieRolled
 
-__all__ = ["DieSource", "Dice", "SeededDie", "derive_die"]
+__all__ = ["DieSource", "Dice", "SeededDie", "derive_die", "odds_run_seed"]
 
 
 def derive_die(seed: str, season_id: str, n: int, faces: int) -> int:
@@ -34,6 +35,14 @@ def derive_die(seed: str, season_id: str, n: int, faces: int) -> int:
             if byte < limit:
                 return byte % faces + 1
         block += 1
+
+
+def odds_run_seed(season_id: str, seed: str, run: int) -> str:
+    """The seed of odds run ``run`` of a season under the odds seed ``seed`` (docs/odds.md,
+    "The dice of a run"; the same derivation as a league season's,
+    replay/leagues/naming.py): after an OddsRunReplayed the referee's dice take it in place
+    of the season's seed."""
+    return "odds-" + bytes(derive_faces(seed, f"{season_id}/odds", run, 256, 16)).hex()
 
 
 class DieSource(Protocol):

@@ -13,6 +13,7 @@ from events.matrix import (
     GameSide,
     LuckyLoserChosen,
     NewTeamReplaced,
+    OddsRunReplayed,
     PickReplaced,
     PicksSent,
     SanctionApplied,
@@ -112,6 +113,9 @@ def why(state: SeasonState, event: Any, dice: dict[int, DieRolled]) -> str:
         return f"{event.competition} round {event.round} drawn: {len(event.games)} games{tail}"
     if isinstance(event, LuckyLoserChosen):
         return f"lucky loser {_name(state, event.team)} instead of {event.instead_of}{by_die}{tail}"
+    if isinstance(event, OddsRunReplayed):
+        return (f"odds run {event.run} of seed {event.seed!r} replayed (rinklog odds "
+                f"--replay): the referee's dice from here on derive from {event.run_seed}")
     if isinstance(event, SeasonClosed):
         return (f"season closed: {len(event.promoted)} promoted, {len(event.relegated)} "
                 f"relegated; next season {event.next_season}{tail}")

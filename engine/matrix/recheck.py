@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from engine.matrix import waiting
-from engine.matrix.dice import SeededDie, derive_die
+from engine.matrix.dice import SeededDie, derive_die, odds_run_seed
 from engine.matrix.referee import (
     check_picks,
     close_season,
@@ -34,6 +34,7 @@ from events.matrix import (
     ClosingStarted,
     DieRolled,
     NewTeamReplaced,
+    OddsRunReplayed,
     PicksSent,
     RefereeCupDrawsEntered,
     RefereeDrawsEntered,
@@ -65,9 +66,12 @@ def check_dice(events: Sequence[Any]) -> tuple[int, Finding | None]:
     """``(seeded dice checked, first bad die)``: dice numbered 1, 2, ... in order, seeded
     ones equal to their derivation, typed ones a face of the die."""
     created = events[0]
+    seed = created.seed  # an odds run's seed after an OddsRunReplayed (recheck checks it)
     checked = 0
     n = 0
     for seq, e in enumerate(events, start=1):
+        if isinstance(e, OddsRunReplayed):
+            seed = e.run_seed
         if not isinstance(e, DieRolled):
             continue
         n += 1
@@ -76,11 +80,11 @@ def check_dice(events: Sequence[Any]) -> tuple[int, Finding | None]:
         if not 1 <= e.face <= e.faces:
             return checked, Finding(seq, f"a face 1-{e.faces}", str(e.face), "dice")
         if e.seeded:
-            want = derive_die(created.seed, created.season_id, e.n, e.faces)
+            want = derive_die(seed, created.season_id, e.n, e.faces)
             checked += 1
             if want != e.face:
                 return checked, Finding(seq, f"die {e.n} = {want} of {e.faces} (seed "
-                                        f"{created.seed!r}, season {created.season_id})",
+                                        f"{seed!r}, season {created.season_id})",
                                         str(e.face), "seeded dice (docs/matrix.md)")
     return checked, None
 
@@ -122,6 +126,7 @@ def recheck(events: Sequence[Any]) -> Finding | None:
     if found:
         return found
     state = fold(decided)
+    replayed = False
     i = len(decided)
     while i < len(events):
         event = events[i]
@@ -147,6 +152,10 @@ def recheck(events: Sequence[Any]) -> Finding | None:
                 decided = play_week(state, event.week, dice)
             elif isinstance(event, ClosingStarted):
                 decided = close_season(state, dice)
+            elif isinstance(event, OddsRunReplayed):
+                decided = [_odds_run(state, event, replayed)]
+                replayed = True
+                dice = SeededDie(event.run_seed, created.season_id)
             else:
                 return Finding(i + 1, "picks, a week started or the closing (what a command "
                                "starts with)", type(event).__name__, "referee")
@@ -159,6 +168,20 @@ def recheck(events: Sequence[Any]) -> Finding | None:
             evolve(state, e)
         i += len(decided)
     return None
+
+
+def _odds_run(state: SeasonState, event: OddsRunReplayed, replayed: bool) -> OddsRunReplayed:
+    """An odds run replayed (docs/odds.md): once, between weeks, before the close, its
+    seed the derivation's."""
+    if replayed:
+        raise RinklogError("a second odds run replayed in one season")
+    if state.week or state.closed is not None:
+        raise RinklogError("an odds run replayed inside a week or after the close")
+    want = odds_run_seed(state.season_id, event.seed, event.run)
+    if event.run < 1 or want != event.run_seed:
+        raise RinklogError(f"odds run {event.run} of seed {event.seed!r} has the run seed "
+                           f"{want}, not {event.run_seed}")
+    return event
 
 
 def check_lineage(previous: Sequence[Any], heads: Sequence[str], first: SeasonOpened

@@ -18,7 +18,7 @@ import msgspec
 import typer
 
 from events.errors import RinklogError
-from replay.cli import cards, core, lottery, playoffs, projections, reports, season, tooling
+from replay.cli import cards, core, lottery, odds, playoffs, projections, reports, season, tooling
 from replay.systems import KITS
 
 app = typer.Typer(
@@ -57,7 +57,7 @@ def _root(version: Annotated[bool, typer.Option(
 # Every command module's own typer app, its commands at the root (in this order in --help),
 # then the sub-apps, each a command group of its own: the shared ones, and each system's
 # own (its kit's: ``rinklog matrix ...``; its card commands under ``rinklog cards``).
-for module in (core, projections, tooling, season, playoffs, lottery, reports):
+for module in (core, projections, tooling, season, playoffs, lottery, odds, reports):
     app.add_typer(module.app)
 app.add_typer(cards.app, name="cards")
 for kit in KITS.values():

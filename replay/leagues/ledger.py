@@ -34,6 +34,7 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.odds import OddsRunReplayed
 from events.postseason import (
     LotteryDraw,
     LotteryOpened,
@@ -81,6 +82,8 @@ class SeasonLedger:
     series_games: dict[str, SeriesGameRecorded] = field(default_factory=dict)
     # the bracket's events (the postseason's but the lottery's), in order
     bracket_events: tuple[Event, ...] = ()
+    # rinklog odds --replay (docs/odds.md): the OddsRunReplayed's seq and the run's seed
+    reseeded: tuple[int, str] | None = None
 
     def next_playoff_game(self, game: str) -> ScheduledGame | None:
         """The series game the bracket has made ready under id ``game`` (a playoff game
@@ -91,6 +94,19 @@ class SeasonLedger:
         season = self.created.season_id
         return next((g for g in next_games(fold(self.bracket_events))
                      if playoff_game_id(season, g.round, g.slot, g.game) == game), None)
+
+    def dice_seed(self, seq: int | None = None) -> str:
+        """The seed the season's dice derive from for what its stream records at ``seq``
+        (a game's record, a lottery's opening; None: not recorded yet): the season's own,
+        or after an odds run replayed into it (OddsRunReplayed), that run's seed."""
+        if self.reseeded is not None and (seq is None or seq > self.reseeded[0]):
+            return self.reseeded[1]
+        return self.created.seed
+
+    def game_dice_seed(self, game: str) -> str:
+        """The seed game ``game``'s dice derive from (its record's place, if any)."""
+        record = self.record_of(game)
+        return self.dice_seed(record.seq if record is not None else None)
 
     @property
     def recorded(self) -> bool:
@@ -114,6 +130,7 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     games: list[RecordedGame] = []
     started: dict[str, tuple[int, int]] = {}
     series: dict[str, SeriesGameRecorded] = {}
+    reseeded: tuple[int, str] | None = None
     for seq, event in enumerate(events, 1):
         if isinstance(event, SeasonGameRecorded):
             games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
@@ -121,10 +138,12 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
             started[event.game] = (event.number, seq)
         elif isinstance(event, SeriesGameRecorded):
             series[event.game_id] = event
+        elif isinstance(event, OddsRunReplayed) and reseeded is None:
+            reseeded = (seq, event.run_seed)
     bracket = tuple(e for e in events if isinstance(e, PostseasonEvent)
                     and not isinstance(e, LotteryOpened | LotteryDraw | LotteryOrderSet))
     return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
-                        series, bracket)
+                        series, bracket, reseeded)
 
 
 def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:

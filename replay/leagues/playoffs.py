@@ -187,7 +187,7 @@ def _play(fixture: _Fixture) -> _Played:
 def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     season, game = setup.season, fixture.game
     game_id = playoff_game_id(season.season_id, game.round, game.slot, game.game)
-    seed = playoff_seed(season.seed, game.round, game.slot, game.game)
+    seed = playoff_seed(setup.ledger.dice_seed(), game.round, game.slot, game.game)  # odds.md
     system = setup.game.system
     played = play_game(setup.game, setup.game.team(game.home), setup.game.team(game.away),
                        game_id=game_id, dice=SeededDice(seed, game_id, system.derive_roll),

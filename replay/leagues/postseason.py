@@ -190,7 +190,8 @@ def draw_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None 
                            "season's first pick (none yet): draw the lotteries in order")
     table = [r.team for r in standings(store, found)]
     drawn = lottery_events(table, playoff_teams([*events, *opening], table),
-                           previous_first_pick(store, season_id), found.created.seed, rolls)
+                           previous_first_pick(store, season_id),
+                           ledger_of(store, season_id).dice_seed(), rolls)  # odds.md
     with store.transaction():
         store.append(season_id, [*opening, *drawn], store.version(season_id))
     return DrawnLottery(lottery_view(drawn), len(drawn))

@@ -140,7 +140,8 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     setup, season = _setup, _setup.season
     number, home, away, home_goalie, away_goalie, absent = fixture
     game_id = season_game_id(season.season_id, number)
-    dice_seed = game_seed(season.seed, number)
+    # the season's seed, or an odds run's replayed into it (docs/odds.md)
+    dice_seed = game_seed(setup.ledger.dice_seed() if setup.ledger else season.seed, number)
     system = setup.game.system
     game = play_game(setup.game, setup.game.team(home), setup.game.team(away),
                      game_id=game_id, dice=SeededDice(dice_seed, game_id, system.derive_roll),

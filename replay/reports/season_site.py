@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from events.odds import OddsRecorded
 from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
 from projections.scoresheet import Scoresheet
@@ -21,6 +22,7 @@ from projections.stats import GameStats, combine
 from replay.leagues.stored_seasons import division_standings, load_season, standings
 from replay.reports.bracket import postseason_page
 from replay.reports.games import load_game
+from replay.reports.odds_page import ODDS, odds_page
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
@@ -145,6 +147,7 @@ class SeasonSite:
     teams: list[TeamPage] = field(default_factory=list)
     players: list[PlayerPage] = field(default_factory=list)
     postseason: str = ""  # the playoffs page (bracket, series, lottery), when there is one
+    odds: str = ""  # the odds page (rinklog odds --record), when odds were recorded
 
 
 def team_href(team: str) -> str:
@@ -381,6 +384,11 @@ def season_files(store: EventStore, season_id: str,
         site = replace(site, postseason=PLAYOFFS)
         scores = {s.game_id: _score(s) for _, s in sheets}
         files.update(_postseason_files(store, bracket, lottery, season.names, scores, files))
+    recorded = [e for e in events if isinstance(e, OddsRecorded)]
+    if recorded:  # docs/odds.md
+        site = replace(site, odds=ODDS)
+        files[ODDS] = odds_page(season_id, recorded, season.names, STYLE,
+                                [("index.html", f"Season {season_id}")])
     files["index.html"] = render("season.html.j2", site=site, nav=[], css=STYLE)
     for team in site.teams:
         files[team_href(team.team)] = render("team.html.j2", site=site, team=team, css=f"../{STYLE}",

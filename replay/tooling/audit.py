@@ -424,13 +424,15 @@ class _Audit:
         ledger_of = getattr(season_of, "ledger", None)
         ledger = ledger_of(created.season) if ledger_of is not None else None
         playoff = _playoff_fixture(created, ledger)
+        # the season's seed, or an odds run's replayed into it (docs/odds.md)
+        dice_seed = season.seed if ledger is None else ledger.game_dice_seed(created.game_id)
         want = {
             "game id": season_game_id(season.season_id, created.number),
             "teams": scheduled.get(created.number),
             # a game of the season played at the table (rinklog play --season) has typed
             # dice; every other one the season's seeded dice
             "seed": None if created.live and created.dice == "manual"
-            else game_seed(season.seed, created.number),
+            else game_seed(dice_seed, created.number),
             "home cards": season.team_hashes.get(created.home.team_id),
             "away cards": season.team_hashes.get(created.away.team_id),
             "charts": season.charts_hash,
@@ -456,7 +458,7 @@ class _Audit:
                                            playoff.game),
                 "teams": (playoff.home, playoff.away),
                 "seed": None if created.live and created.dice == "manual"
-                else playoff_seed(season.seed, playoff.round, playoff.slot, playoff.game)})
+                else playoff_seed(dice_seed, playoff.round, playoff.slot, playoff.game)})
             for key, value in _playoff_fields(season, system).items():  # and "playoff"
                 want[f"option field {key}"] = value
                 got[f"option field {key}"] = msgspec.to_builtins(getattr(created, key))

@@ -25,6 +25,7 @@ from engine.league.lottery import (
     seeded_lottery_roll,
 )
 from events.errors import RinklogError
+from events.odds import OddsRunReplayed
 from events.postseason import LotteryDraw, LotteryOpened, LotteryOrderSet
 from events.store import EventStore
 from replay.leagues.postseason import (
@@ -120,5 +121,8 @@ def lottery_in_store(store: EventStore, season_id: str, events: Sequence[Any]
     if missing:
         return Finding(CHECK, opened + 1, "a lottery after the regular season (rule 31: "
                        "final standings)", f"{len(missing)} games not played yet", RULE)
+    # drawn after an odds run replayed into the season: that run's dice (docs/odds.md)
+    replayed = next((e for e in events[:opened] if isinstance(e, OddsRunReplayed)), None)
     return lottery(events, final_standings(store, season_id),
-                   previous_first_pick(store, season_id), created.seed)
+                   previous_first_pick(store, season_id),
+                   created.seed if replayed is None else replayed.run_seed)

@@ -35,9 +35,11 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.odds import OddsRecorded, OddsRunReplayed
 from events.postseason import PostseasonEvent
 from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, coach_setup, ruleset_of
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
+from replay.tooling.audit_odds import recorded_odds, replayed_run
 
 __all__ = ["BEFORE_RECORDS", "Finding", "game_habits", "game_notes", "missing_games",
            "season_game", "season_stream"]
@@ -74,9 +76,19 @@ def season_stream(events: Sequence[Event]) -> Finding | None:
     scheduled = {number for number, _, _ in created.schedule}
     recorded: set[str] = set()
     started: set[str] = set()
+    replayed = 0
     for seq, event in enumerate(events[2:], 3):
         if isinstance(event, PostseasonEvent):
             continue  # the postseason's own checks (audit_postseason) hold it
+        if isinstance(event, OddsRunReplayed | OddsRecorded):  # docs/odds.md
+            played = sum(1 for g in recorded if not is_playoff_game(created.season_id, g))
+            wrong = (replayed_run(created, event, replayed)
+                     if isinstance(event, OddsRunReplayed)
+                     else recorded_odds(created, event, played))
+            replayed += isinstance(event, OddsRunReplayed)
+            if wrong is not None:
+                return Finding("season", seq, wrong, type(event).__name__, "docs/odds.md")
+            continue
         if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
             return Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
                            type(event).__name__, "season stream")

@@ -1,0 +1,219 @@
+"""CLI command ``odds`` (issue 23, docs/odds.md): a stored season's odds by Monte Carlo,
+a run replayed into a database of its own, odds recorded in the season.
+
+A module-level command of :data:`app` (the root, replay/cli/app.py, takes it in); the
+library is replay/leagues/odds.py. A plain ``rinklog odds`` only reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from events.errors import CardError, RinklogError
+from replay.cli.common import (
+    CliError,
+    CsvOption,
+    DbOption,
+    dump,
+    dump_csv,
+    one_format,
+    out,
+    progress_bar,
+    read_store,
+)
+
+app = typer.Typer(rich_markup_mode=None)
+"""The odds command; the root app takes it in."""
+
+
+def _percent(p: float | None) -> str:
+    return "-" if p is None else f"{100 * p:5.1f}"
+
+
+@app.command()
+def odds(
+    season_id: Annotated[str, typer.Argument(help="the season id (rinklog season prints it)")],
+    runs: Annotated[int, typer.Option(
+        "--runs", help="how many times to play the rest of the season and its "
+        "postseason")] = 1000,
+    seed: Annotated[str, typer.Option(
+        "--seed", help="odds seed: run r's dice derive from (season, seed, r)")] = "1",
+    workers: Annotated[int, typer.Option("--workers", help="local worker processes")] = 2,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="a Dask scheduler (tcp://host:8786) whose workers play the runs "
+        "(docs/cluster.md)")] = None,
+    league: Annotated[str | None, typer.Option(
+        "--league", help="the league folder or bundled name whose [playoffs] table the "
+        "postseason plays (default: the season's league, by name)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the odds as JSON")] = False,
+    as_csv: CsvOption = False,
+    per_run: Annotated[bool, typer.Option(
+        "--per-run", help="with --json: every run's points and champion too")] = False,
+    record: Annotated[bool, typer.Option(
+        "--record", help="append the odds to the season's stream (OddsRecorded), for its "
+        "pages' odds over the season; without it odds only reads")] = False,
+    replay: Annotated[int | None, typer.Option(
+        "--replay", help="write run R as a database of its own (with --out): the season as "
+        "stored plus that run's games, every event, audited")] = None,
+    out_db: Annotated[Path | None, typer.Option(
+        "--out", help="with --replay: the new database (never overwritten)")] = None,
+    db: DbOption = "rinklog.db",
+) -> None:
+    """Season odds by Monte Carlo: play the rest of the stored season and its postseason
+    (the league's [playoffs], the draft lottery of rule 31) many times and report each
+    team's points (mean, 10th and 90th percentile) and its chances to make the playoffs,
+    go through each round, win the title and draw each lottery pick. The same season,
+    seed and runs give the same odds with any number of workers. A Matrix Hockey season:
+    the weeks left and the close, each team's final place, promotion, relegation and cups.
+
+    Example: rinklog odds dicedemo-2026 --runs 1000 --seed 7 --db season.db
+    """
+    one_format(as_json, as_csv)
+    if replay is not None and out_db is None:
+        raise CliError("--replay needs --out DB (the database to write the run to)")
+    if out_db is not None and replay is None:
+        raise CliError("--out goes with --replay R (the run to write)")
+    if replay is None and runs < 1:
+        raise CliError(f"--runs must be at least 1, got {runs}")
+    if workers < 1:
+        raise CliError(f"--workers must be at least 1, got {workers}")
+    if out_db is not None and out_db.exists():
+        raise CliError(f"--out {out_db}: the file exists; rinklog odds --replay writes a new "
+                       "database only")
+    if record and replay is not None:
+        raise CliError("give --record or --replay, not both")
+    from replay.leagues.league import load_league  # noqa: PLC0415 - lazy: the CLI starts fast
+    from replay.leagues.odds import odds_season, record_odds, replay_run, report_of, run_odds
+
+    def playoffs(name: str):  # noqa: ANN202 - the league's [playoffs] (None: none)
+        try:
+            return load_league(league or name).playoffs
+        except CardError as err:
+            if league is not None:
+                raise
+            raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
+                               f"({err}); give --league FOLDER for its [playoffs]") from None
+
+    from replay.leagues import odds_matrix  # noqa: PLC0415
+
+    with read_store(db) as store:
+        if odds_matrix.is_matrix_season(store, season_id):
+            if record:
+                raise odds_matrix.refuse_writes(season_id)
+            matrix = odds_matrix.matrix_odds_season(store, season_id)
+        else:
+            matrix = None
+            stored = odds_season(store, season_id, playoffs)
+    if matrix is not None and replay is not None:
+        assert out_db is not None
+        written = odds_matrix.replay_matrix_run(db, season_id, seed, replay, out_db)
+        out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
+            "audited clean")
+        return
+    if matrix is not None:
+        _matrix_odds(matrix, seed, runs, workers, cluster, as_json, as_csv, per_run)
+        return
+    if replay is not None:
+        assert out_db is not None
+        fmt = None if stored.odds.postseason else stored.odds.playoff_format
+        written = replay_run(db, stored, seed, replay, out_db, fmt)
+        out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
+            "audited clean")
+        return
+    with _bar(runs) as progress:
+        results = run_odds(stored.odds, seed, runs, workers, cluster, progress)
+    report = report_of(stored, seed, results)
+    if record:
+        from replay.tooling.game_streams import open_store  # noqa: PLC0415
+
+        with open_store(db) as store:
+            record_odds(store, stored, report)
+    if as_json:
+        dump(report.to_json(per_run))
+        return
+    if as_csv:
+        rows = []
+        for t in report.teams:
+            line = report.team_json(t)
+            rows.append({**{k: v for k, v in line.items() if k not in ("rounds", "picks")},
+                         **{f"round_{k}": p for k, p in enumerate(line["rounds"], 1)},
+                         **{f"pick_{k}": p for k, p in enumerate(line["picks"], 1)}})
+        dump_csv(rows)
+        return
+    _print(report, record)
+
+
+@contextmanager
+def _bar(runs: int) -> Iterator[Callable[[int, int], None]]:
+    """Progress on stderr (a bar, on a terminal only), as ``rinklog season``'s."""
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("odds"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with progress_bar(*columns, transient=True) as bar:
+        task = bar.add_task("runs", total=runs)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def _matrix_odds(season, seed: str, runs: int, workers: int, cluster: str | None,  # noqa: ANN001, PLR0913
+                 as_json: bool, as_csv: bool, per_run: bool) -> None:
+    """A Matrix Hockey season's odds (docs/odds.md): points, places, promotion,
+    relegation, the cups."""
+    from replay.leagues.odds_matrix import matrix_report, run_matrix_odds  # noqa: PLC0415
+
+    with _bar(runs) as progress:
+        results = run_matrix_odds(season, seed, runs, workers, cluster, progress)
+    report = matrix_report(season, seed, results)
+    if as_json:
+        dump(report.to_json(per_run))
+        return
+    if as_csv:
+        rows = []
+        for t in report.teams:
+            line = report.team_json(t)
+            lists = ("places", "kdh_rounds", "wg_rounds")
+            rows.append({**{k: v for k, v in line.items() if k not in lists},
+                         **{f"{key[:-1]}_{k}": p for key in lists
+                            for k, p in enumerate(line[key], 1)}})
+        dump_csv(rows)
+        return
+    out(f"Odds of Matrix Hockey season {report.season}: {report.runs} runs (seed "
+        f"{report.seed!r}), {report.weeks_played} weeks played, {report.weeks_remaining} to "
+        f"play; {report.promotion_places} go up, {report.relegation_places} down")
+    kdh, wg = "kdh" in report.competitions, "wg" in report.competitions
+    division = ""
+    for t in report.teams:
+        line = report.team_json(t)
+        if t.division != division:
+            division = t.division
+            out(f"\n{division}\n{'Team':<22} {'PTS':>6} {'p10-p90':>8} {'1st%':>5} {'Up%':>5} "
+                f"{'Down%':>5}" + (f" {'KDH%':>5}" if kdh else "") + (f" {'WG%':>5}" if wg else ""))
+        out(f"{t.team:<22} {line['points_mean']:>6.1f} {t.points_p10:>3}-{t.points_p90:<4} "
+            f"{_percent(line['places'][0]):>5} {_percent(line['promotion']):>5} "
+            f"{_percent(line['relegation']):>5}"
+            + (f" {_percent(line['kdh']):>5}" if kdh else "")
+            + (f" {_percent(line['wg']):>5}" if wg else ""))
+
+
+def _print(report, recorded: bool) -> None:  # noqa: ANN001 - an OddsReport
+    out(f"Odds of season {report.season}: {report.runs} runs (seed {report.seed!r}), "
+        f"{report.games_played} games played, {report.games_remaining} to play")
+    rounds = max((len(t.rounds) for t in report.teams), default=0)
+    picks = max((len(t.picks) for t in report.teams), default=0)
+    head = (f"{'Team':<6} {'PTS':>6} {'p10-p90':>8} {'PO%':>5} "
+            + "".join(f"{'R' + str(k) + '%':>6}" for k in range(1, rounds + 1))
+            + f" {'Cup%':>5}" + "".join(f"{'#' + str(k) + '%':>6}" for k in range(1, picks + 1)))
+    out(head)
+    for t in report.teams:
+        line = report.team_json(t)
+        out(f"{t.team:<6} {line['points_mean']:>6.1f} {t.points_p10:>3}-{t.points_p90:<4} "
+            f"{_percent(line['playoffs']):>5} "
+            + "".join(f"{_percent(p):>6}" for p in line["rounds"])
+            + f" {_percent(line['champion']):>5}"
+            + "".join(f"{_percent(p):>6}" for p in line["picks"]))
+    if recorded:
+        out(f"recorded in season {report.season} (OddsRecorded)")

@@ -1,0 +1,277 @@
+"""Odds of a Matrix Hockey season (issue 23, docs/odds.md "Matrix Hockey seasons").
+
+The season stream as stored is read once (:func:`matrix_odds_season`) and sent to each
+worker, which folds it once (:func:`init_matrix_odds`); run ``r`` (:func:`matrix_odds_task`)
+then plays the weeks not played yet and closes the season, in memory, with the referee of
+engine/matrix/referee.py: its dice are ``SeededDie(odds_run_seed(season, seed, r),
+season)`` (numbered on from the season's dice, as the season's own would be), and the
+picks a manager has not sent for a week are the demo managers' (replay/systems/matrix/
+demo.py, with no ONR: a run asks what the table does, not who forgets to mail), seeded
+with the run seed too. Picks already sent for a week not played are kept. A run keeps
+results only (points, final places, who goes up and down, the cups' rounds and winners);
+its events are folded and dropped, never encoded, hashed or stored. The runs go through
+:func:`replay.leagues.odds.run_crew` (``open_crew`` workers, counted in run order): the
+same odds with any number of workers.
+
+``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`); not
+covered: ``--record`` (an odds record in a Matrix season stream).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.matrix.dice import SeededDie
+from engine.matrix.recheck import fold
+from engine.matrix.referee import close_season, play_week
+from engine.matrix.seasons import PROMOTED, RELEGATED, parent_and_children, season_records
+from engine.matrix.state import WEEKS, SeasonState, evolve
+from engine.matrix.wg import GROUP_ROUNDS
+from events.errors import RinklogError
+from events.matrix import OddsRunReplayed, PicksSent
+from events.store import EventStore
+from replay.leagues.naming import odds_run_seed
+from replay.leagues.odds import Progress, percentile, run_crew, write_audited
+from replay.systems.matrix.demo import demo_picks
+
+__all__ = ["KIND", "MATRIX_NOT_COVERED", "MatrixOddsReport", "MatrixOddsSeason",
+           "MatrixRunResult", "init_matrix_odds", "is_matrix_season", "matrix_odds_season",
+           "matrix_odds_task", "matrix_report", "refuse_writes", "replay_matrix_run",
+           "run_matrix_odds"]
+
+KIND = "matrix_season"
+MATRIX_NOT_COVERED = ("--record does not cover Matrix Hockey seasons (their stream holds "
+                      "the referee's events only; odds are read, not recorded)")
+
+
+def is_matrix_season(store: EventStore, season_id: str) -> bool:
+    return store.exists(season_id) and store.info(season_id).kind == KIND
+
+
+@dataclass(frozen=True)
+class MatrixOddsSeason:
+    """What a worker is sent: the season stream's events as stored."""
+
+    season_id: str
+    events: tuple[Any, ...]
+
+
+def matrix_odds_season(store: EventStore, season_id: str) -> MatrixOddsSeason:
+    return MatrixOddsSeason(season_id, tuple(row.event for row in store.read(season_id)))
+
+
+@dataclass(frozen=True)
+class MatrixRunResult:
+    """What one run keeps."""
+
+    run: int
+    points: dict[str, int]  # championship points (3.1.4)
+    places: dict[str, int]  # final place in its division, 1 first (3.1.5)
+    promoted: tuple[str, ...]  # 3.1.6
+    relegated: tuple[str, ...]
+    kdh_rounds: tuple[tuple[str, ...], ...]  # per KDH round, the teams in it (game or bye)
+    kdh_winner: str  # "" without a KDH
+    wg_rounds: tuple[tuple[str, ...], ...]  # the WG's semi-finalists, then its finalists
+    wg_winner: str  # "" without a WG
+
+
+_base: SeasonState | None = None
+_seed = ""
+
+
+def init_matrix_odds(season: MatrixOddsSeason, seed: str) -> None:
+    """A worker's start: the season folded once, and the odds seed."""
+    global _base, _seed
+    _base, _seed = fold(season.events), seed
+
+
+def matrix_odds_task(run: int) -> MatrixRunResult:
+    """A worker's job: run ``run``."""
+    assert _base is not None
+    return play_matrix_run(_base, _seed, run)
+
+
+def _picks(state: SeasonState, week: int, run_seed: str) -> list[PicksSent]:
+    """The week's picks as a run plays them: those sent, and the demo managers' for every
+    game a team has sent none for (a dummy's the referee's, 3.1.3)."""
+    out = []
+    for sent in demo_picks(state, week, run_seed, onr_rate=0.0):
+        have = state.picks.get((week, sent.team), [])
+        known = {p.competition for p in have}
+        more = [p for p in sent.picks if p.competition not in known]
+        if more:
+            out.append(PicksSent(week, sent.team, [*have, *more]))
+    return out
+
+
+def play_matrix_run(base: SeasonState, seed: str, run: int) -> MatrixRunResult:
+    """Run ``run``: the weeks left and the close, from ``base`` (not changed)."""
+    sid = base.season_id
+    run_seed = odds_run_seed(sid, seed, run)
+    state = base.copy()
+    if state.closed is None:
+        die = SeededDie(run_seed, sid)
+        for week in range(1, WEEKS + 1):
+            if week in state.weeks_played:
+                continue
+            for sent in _picks(state, week, run_seed):
+                evolve(state, sent)
+            for event in play_week(state, week, die):
+                evolve(state, event)
+        for event in close_season(state, die):
+            evolve(state, event)
+    closed = state.closed
+    assert closed is not None
+    table = season_records(state)
+    places = {t: i for d in state.divisions
+              for i, t in enumerate(state.final_order[d.id], start=1)}
+    kdh = tuple(tuple(t for game in c.games for t in game) + tuple(c.byes)
+                for (comp, _), c in sorted(state.cup_rounds.items()) if comp == "kdh")
+    # the WG's knock-out rounds: the semi-finals' two games, then the final (the game for
+    # third place, played beside it, is not a round of the winner's path)
+    wg = tuple(tuple(t for game in (c.games if number == GROUP_ROUNDS + 1 else c.games[:1])
+                     for t in game)
+               for (comp, number), c in sorted(state.cup_rounds.items()) if comp == "wg")
+    return MatrixRunResult(run, {t: table[t].points for t in state.teams}, places,
+                           tuple(t for t, _, _ in closed.promoted),
+                           tuple(t for t, _, _ in closed.relegated), kdh, closed.kdh_winner,
+                           wg, closed.wg_order[0] if closed.wg_order else "")
+
+
+def run_matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1,
+                    cluster: str | None = None, progress: Progress | None = None
+                    ) -> list[MatrixRunResult]:
+    return run_crew(init_matrix_odds, matrix_odds_task, (season, seed), runs, workers,
+                    cluster, progress)
+
+
+@dataclass(frozen=True)
+class MatrixTeamOdds:
+    """One team's counts over the runs."""
+
+    team: str
+    name: str
+    division: str
+    points_total: int
+    points_p10: int
+    points_p90: int
+    places: list[int]  # runs it finished k+1th of its division
+    promoted: int
+    relegated: int
+    kdh_rounds: list[int]  # runs it was in KDH round k+1
+    kdh: int  # runs it won the KDH
+    wg_rounds: list[int]  # runs it was in the WG semi-finals, the final
+    wg: int  # runs it won the WG
+
+
+@dataclass(frozen=True)
+class MatrixOddsReport:
+    season: str
+    seed: str
+    runs: int
+    weeks_played: int
+    weeks_remaining: int
+    promotion_places: int
+    relegation_places: int
+    competitions: tuple[str, ...]
+    teams: list[MatrixTeamOdds]
+    results: list[MatrixRunResult]
+
+    def team_json(self, t: MatrixTeamOdds) -> dict[str, Any]:
+        n = self.runs
+        kdh, wg = "kdh" in self.competitions, "wg" in self.competitions
+        return {"team": t.team, "name": t.name, "division": t.division,
+                "points_mean": round(t.points_total / n, 3), "points_p10": t.points_p10,
+                "points_p90": t.points_p90, "places": [c / n for c in t.places],
+                "promotion": t.promoted / n, "relegation": t.relegated / n,
+                "kdh": t.kdh / n if kdh else None, "kdh_rounds": [c / n for c in t.kdh_rounds],
+                "wg": t.wg / n if wg else None, "wg_rounds": [c / n for c in t.wg_rounds]}
+
+    def to_json(self, per_run: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "season": self.season, "system": "matrix", "runs": self.runs, "seed": self.seed,
+            "weeks_played": self.weeks_played, "weeks_remaining": self.weeks_remaining,
+            "promotion_places": self.promotion_places,
+            "relegation_places": self.relegation_places,
+            "teams": [self.team_json(t) for t in self.teams]}
+        if per_run:
+            out["runs"] = [{"run": r.run, "points": r.points, "promoted": list(r.promoted),
+                            "relegated": list(r.relegated), "kdh": r.kdh_winner or None,
+                            "wg": r.wg_winner or None} for r in self.results]
+        return out
+
+
+def matrix_report(season: MatrixOddsSeason, seed: str, results: list[MatrixRunResult]
+                  ) -> MatrixOddsReport:
+    """The counts of the runs; teams by division (Elite first), then mean points."""
+    state = fold(season.events)
+    n_kdh = max((len(r.kdh_rounds) for r in results), default=0)
+    n_wg = max((len(r.wg_rounds) for r in results), default=0)
+    teams = []
+    for d in state.divisions:
+        rows = []
+        for team in d.teams:
+            points = [r.points[team] for r in results]
+            rows.append(MatrixTeamOdds(
+                team, state.teams[team].name, d.id, sum(points), percentile(points, 0.1),
+                percentile(points, 0.9),
+                [sum(r.places[team] == k for r in results) for k in range(1, len(d.teams) + 1)],
+                sum(team in r.promoted for r in results),
+                sum(team in r.relegated for r in results),
+                [sum(k < len(r.kdh_rounds) and team in r.kdh_rounds[k] for r in results)
+                 for k in range(n_kdh)],
+                sum(r.kdh_winner == team for r in results),
+                [sum(k < len(r.wg_rounds) and team in r.wg_rounds[k] for r in results)
+                 for k in range(n_wg)],
+                sum(r.wg_winner == team for r in results)))
+        rows.sort(key=lambda t: (-t.points_total, -t.promoted, t.relegated, t.team))
+        teams += rows
+    up = down = 0
+    for d in state.divisions:
+        parent, children = parent_and_children(state, d.id)
+        up += PROMOTED if parent is not None else 0
+        down += RELEGATED if children else 0
+    return MatrixOddsReport(season.season_id, seed, len(results), len(state.weeks_played),
+                            WEEKS - len(state.weeks_played), up, down,
+                            tuple(state.created.competitions), teams, results)
+
+
+def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: Path) -> Path:
+    """Write run ``run`` as a database at ``out`` (``write_audited``: a copy, audited whole,
+    renamed once clean): an OddsRunReplayed in the season stream, then each week left as
+    ``rinklog matrix picks`` and ``play`` store it (the run's picks, the referee's events
+    with the run seed's dice), then the close (``rinklog matrix close``'s events; the next
+    season is not opened). The audit holds the dice after the OddsRunReplayed to the run
+    seed (engine/matrix/recheck.py)."""
+    import replay.systems.matrix.season as library  # noqa: PLC0415 - the writer only here
+
+    def write(store: EventStore) -> None:
+        season = library.load(store, season_id)
+        if season.state.closed is not None:
+            raise RinklogError(f"season {season_id} is closed: every run is its close, "
+                               "nothing to replay")
+        if season.state.week:
+            raise RinklogError(f"season {season_id}: week {season.state.week} is being played")
+        run_seed = odds_run_seed(season_id, seed, run)
+        library.record(store, season, season_id, [OddsRunReplayed(seed, run, run_seed)])
+        die = SeededDie(run_seed, season_id)
+        for week in range(1, WEEKS + 1):
+            if week in season.state.weeks_played:
+                continue
+            season = library.load(store, season_id)
+            sent = _picks(season.state, week, run_seed)
+            if sent:
+                library.record(store, season, season_id, list(sent))
+                season = library.load(store, season_id)
+            library.record(store, season, season_id, play_week(season.state, week, die))
+        season = library.load(store, season_id)
+        library.record(store, season, season_id, close_season(season.state, die))
+
+    return write_audited(db, out, run, write)
+
+
+def refuse_writes(season_id: str) -> RinklogError:
+    """The one line ``--record`` gets for a Matrix season."""
+    return RinklogError(f"season {season_id}: {MATRIX_NOT_COVERED}")

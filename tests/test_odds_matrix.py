@@ -1,0 +1,166 @@
+"""Odds of a Matrix Hockey season (issue 23, docs/odds.md "Matrix Hockey seasons").
+
+The smallest pyramid with promotion and relegation both: the demo league's first three
+divisions (the Elite and its two level-2 divisions, 36 teams), all three competitions,
+five of its eleven weeks played by the demo managers; two runs each. What the issue asks:
+the same odds with one worker and two, promotion chances adding up to the promotion
+places and relegation chances to the relegation places (3.1.6: the top two of a division
+go up to its parent, its last four down to its children), each cup's winner chances to
+one, and the stored weeks held in every run; a closed season's run is its close; a run
+replayed into a database audits clean and stands as the run.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+
+import replay.systems.matrix.season as library
+from engine.matrix.dice import odds_run_seed as matrix_run_seed
+from engine.matrix.recheck import recheck
+from engine.matrix.seasons import season_records
+from events.matrix import OddsRunReplayed
+from replay.cli.app import main
+from replay.leagues.naming import odds_run_seed
+from replay.leagues.odds_matrix import matrix_odds_season, matrix_report, run_matrix_odds
+from replay.systems.matrix.demo import demo_picks
+from replay.tooling.audit import audit_all
+from replay.tooling.game_streams import open_store
+
+DEMO = Path(__file__).resolve().parents[1] / "fixtures/matrix/leagues/demo"
+PLAYED = 5
+RUNS = 2
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    where = tmp_path_factory.mktemp("odds-matrix")
+    folder = where / "three"
+    shutil.copytree(DEMO, folder)
+    toml = folder / "league.toml"
+    text = toml.read_text()
+    toml.write_text(text[:text.index('[[divisions]]\nid = "d3a"')])  # Elite, D2A, D2B
+    db = where / "three.db"
+    with open_store(db) as store:
+        season_id = library.open_league(store, folder, "t")
+        for week in range(1, PLAYED + 1):
+            season = library.load(store, season_id)
+            library.record(store, season, season_id, demo_picks(season.state, week, "t"))
+            library.play(store, season_id, week)
+        stored = matrix_odds_season(store, season_id)
+        before = {r["team"]: r["points"] for r in library.standings(store, season_id)}
+    results = run_matrix_odds(stored, "7", RUNS, workers=1)
+    return {"db": db, "id": season_id, "stored": stored, "results": results,
+            "before": before}
+
+
+def test_the_same_odds_with_one_worker_and_two(league) -> None:
+    assert run_matrix_odds(league["stored"], "7", RUNS, workers=2) == league["results"]
+    assert pickle.loads(pickle.dumps(league["stored"])) == league["stored"]  # --cluster
+    one, two = league["results"]
+    assert one.points != two.points  # the runs differ (the run seed)
+    assert run_matrix_odds(league["stored"], "8", 1)[0].points != one.points  # and the seed
+
+
+def test_promotion_relegation_and_cups_add_up(league) -> None:
+    report = matrix_report(league["stored"], "7", league["results"])
+    lines = [report.team_json(t) for t in report.teams]
+    assert (report.weeks_played, report.weeks_remaining) == (PLAYED, 11 - PLAYED)
+    # 3.1.6: D2A and D2B send their top two up (4), the Elite its last four down (4)
+    assert (report.promotion_places, report.relegation_places) == (4, 4)
+    assert sum(t["promotion"] for t in lines) == pytest.approx(4)
+    assert sum(t["relegation"] for t in lines) == pytest.approx(4)
+    assert all(t["promotion"] == 0 for t in lines if t["division"] == "elite")
+    assert all(t["relegation"] == 0 for t in lines if t["division"] != "elite")
+    for division in ("elite", "d2a", "d2b"):  # each place of a division: one team a run
+        mine = [t for t in lines if t["division"] == division]
+        assert len(mine) == 12
+        for place in range(12):
+            assert sum(t["places"][place] for t in mine) == pytest.approx(1)
+    # each cup: one winner a run; the WG's semi-finals hold four teams, its final two
+    assert sum(t["kdh"] for t in lines) == pytest.approx(1)
+    assert sum(t["wg"] for t in lines) == pytest.approx(1)
+    assert [sum(t["wg_rounds"][k] for t in lines) for k in (0, 1)] == pytest.approx([4, 2])
+    assert sum(t["kdh_rounds"][-1] for t in lines) == pytest.approx(2)  # the KDH final
+    assert all(t["kdh"] <= t["kdh_rounds"][-1] and t["wg"] <= t["wg_rounds"][1] for t in lines)
+    assert all(t["points_p10"] <= t["points_mean"] <= t["points_p90"] for t in lines)
+
+
+def test_the_weeks_played_stand_in_every_run(league) -> None:
+    before = league["before"]
+    assert any(before.values())
+    for r in league["results"]:  # points only grow from the stored weeks' (3.1.4)
+        assert all(r.points[t] >= p for t, p in before.items())
+        assert max(r.points[t] - p for t, p in before.items()) > 0
+
+
+def test_cli_json_and_the_writes_refused_in_one_line(league, capsys) -> None:
+    db, season = str(league["db"]), league["id"]
+    assert main(["odds", season, "--runs", "1", "--seed", "7", "--workers", "1", "--json",
+                 "--per-run", "--db", db]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["runs"][0]["points"] == league["results"][0].points  # run 1
+    assert {"team", "division", "points_mean", "points_p10", "points_p90", "places",
+            "promotion", "relegation", "kdh", "kdh_rounds", "wg", "wg_rounds"} \
+        <= set(got["teams"][0])
+    assert main(["odds", season, "--record", "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert "does not cover Matrix Hockey seasons" in err and err.count("\n") == 1
+
+
+def test_a_replayed_run_audits_clean_and_stands_as_the_run(league, capsys) -> None:
+    out = league["db"].with_name("run2.db")
+    assert main(["odds", league["id"], "--seed", "7", "--replay", "2", "--out", str(out),
+                 "--db", str(league["db"])]) == 0
+    capsys.readouterr()
+    run = league["results"][1]
+    with open_store(out) as store:
+        assert all(r.ok for r in audit_all(store))
+        state = library.load(store, league["id"]).state
+        events = [row.event for row in store.read(league["id"])]
+    closed = state.closed
+    assert closed is not None
+    assert {t: r.points for t, r in season_records(state).items()} == run.points
+    assert tuple(t for t, _, _ in closed.promoted) == run.promoted
+    assert tuple(t for t, _, _ in closed.relegated) == run.relegated
+    assert (closed.kdh_winner, closed.wg_order[0]) == (run.kdh_winner, run.wg_winner)
+    # the audit holds the dice after the OddsRunReplayed to the run's seed: another run's
+    # seed in its place is a finding at that event
+    at = next(i for i, e in enumerate(events) if isinstance(e, OddsRunReplayed))
+    assert events[at].run_seed == odds_run_seed(league["id"], "7", 2)
+    forged = [*events[:at], msgspec.structs.replace(
+        events[at], run_seed=odds_run_seed(league["id"], "7", 3)), *events[at + 1:]]
+    found = recheck(forged)
+    assert found is not None and found.seq == at + 1 and "run seed" in found.recorded
+    assert recheck(events) is None
+
+
+def test_the_run_seed_is_the_league_odds_derivation() -> None:
+    assert matrix_run_seed("matrix-x-s1", "7", 2) == odds_run_seed("matrix-x-s1", "7", 2)
+
+
+def test_a_closed_season_runs_as_it_closed(league) -> None:
+    db = league["db"].with_name("closed.db")
+    shutil.copy(league["db"], db)
+    season_id = league["id"]
+    with open_store(db) as store:
+        for week in range(PLAYED + 1, 12):
+            season = library.load(store, season_id)
+            library.record(store, season, season_id, demo_picks(season.state, week, "t"))
+            library.play(store, season_id, week)
+        library.close(store, season_id)
+        closed = library.load(store, season_id).state
+        stored = matrix_odds_season(store, season_id)
+    run = run_matrix_odds(stored, "7", 1)[0]
+    result = closed.closed
+    assert result is not None
+    assert run.promoted == tuple(t for t, _, _ in result.promoted)
+    assert run.relegated == tuple(t for t, _, _ in result.relegated)
+    assert (run.kdh_winner, run.wg_winner) == (result.kdh_winner, result.wg_order[0])
+    for d in closed.divisions:
+        assert sorted(d.teams, key=run.places.__getitem__) == closed.final_order[d.id]
