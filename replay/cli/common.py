@@ -39,6 +39,28 @@ def _db_path(value: str) -> str:
 DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
                                       show_envvar=False, callback=_db_path)]
 
+ClusterOption = Annotated[str | None, typer.Option(
+    "--cluster", help="a Dask scheduler's address (tcp://host:8786): its workers do the "
+    "work instead of local processes, the database stays here; needs rinklog[cluster] "
+    "(docs/cluster.md); not with --workers")]
+
+
+def workers_or_cluster(workers: int | None, cluster: str | None, default: int = 2) -> int:
+    """The local worker processes a command runs (``--workers``, else ``default``), after
+    checking that ``--cluster`` (a Dask scheduler's workers instead) is not given too."""
+    if cluster is not None:
+        if workers is not None:
+            raise CliError("give --workers (local processes) or --cluster (a Dask "
+                           "scheduler's workers), not both")
+        if not cluster.strip():
+            raise CliError("--cluster: empty address; give the scheduler's, e.g. "
+                           "--cluster tcp://host:8786")
+    workers = default if workers is None else workers
+    if workers < 1:
+        raise CliError(f"--workers must be at least 1, got {workers}")
+    return workers
+
+
 RulesetOption = Annotated[str, typer.Option(
     "--ruleset", help="the rules played: " + ", ".join(
         f"{name} ({rules.title})" for name, rules in RULESETS.items()))]

@@ -12,7 +12,7 @@ import typer
 
 from events.errors import RinklogError
 from events.league import SeasonCreated
-from replay.cli.common import CliError, DbOption, dump
+from replay.cli.common import ClusterOption, DbOption, dump, workers_or_cluster
 from replay.leagues.league import load_league
 from replay.leagues.playoffs import play_postseason
 from replay.tooling.game_streams import open_store
@@ -24,8 +24,10 @@ app = typer.Typer(rich_markup_mode=None)
 @app.command()
 def playoffs(
     season_id: Annotated[str, typer.Argument(help="the season id (rinklog season prints it)")],
-    workers: Annotated[int, typer.Option(
-        "--workers", help="worker processes (the games of a round's wave in parallel)")] = 2,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="worker processes (the games of a round's wave in parallel; "
+        "default 2)")] = None,
+    cluster: ClusterOption = None,
     league: Annotated[str | None, typer.Option(
         "--league", help="the league folder or bundled name whose [playoffs] table the "
         "postseason plays (default: the season's league, by name)")] = None,
@@ -39,8 +41,7 @@ def playoffs(
 
     Example: rinklog playoffs dicedemo-2026 --db season.db
     """
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    workers = workers_or_cluster(workers, cluster)
     with open_store(db) as store:
         if not store.exists(season_id) or store.info(season_id).kind != "season":
             raise RinklogError(f"no season {season_id!r} in {store.path}")
@@ -48,7 +49,7 @@ def playoffs(
         assert isinstance(created, SeasonCreated)
         fmt = load_league(league or created.league).playoffs
         try:
-            run = play_postseason(store, season_id, fmt, workers=workers)
+            run = play_postseason(store, season_id, fmt, workers=workers, cluster=cluster)
         except KeyboardInterrupt:
             typer.echo("rinklog: interrupted: the playoff games stored are kept; run the "
                        "same command again to play on", err=True)

@@ -69,7 +69,7 @@ from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.tooling.registry import ruleset_of_season
-from replay.workers import Crew
+from replay.workers import Workers, open_crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "play_postseason", "playoff_options",
            "postseason_events", "regular_season_left"]
@@ -270,7 +270,7 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     return _Played(game_id, encoded, hashes, meta, rows, winner, failure)
 
 
-def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Crew | None) -> list[_Played]:
+def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list[_Played]:
     """The games of one wave, played here or by the crew, in the fixtures' order."""
     if crew is None:
         return [_play_with(setup, f) for f in fixtures]
@@ -310,12 +310,13 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
 def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None,
                     workers: int = 1, progress: Progress | None = None,
                     projections: tuple[str, ...] = read_models.PROJECTIONS,
-                    audit: bool = True) -> PostseasonRun:
+                    audit: bool = True, cluster: str | None = None) -> PostseasonRun:
     """Play the postseason of a stored season to its champion, or on from where a
     stopped run left it. ``fmt``: the league's ``[playoffs]`` (None: the league has no
     postseason; a postseason already opened goes on with the format it recorded).
     ``audit``: each game audited as played (the checks of ``rinklog audit``, in the worker
-    that played it) before it is stored, as a season's games are."""
+    that played it) before it is stored, as a season's games are. ``cluster``: a Dask
+    scheduler's address, whose workers play the games instead (docs/cluster.md)."""
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
@@ -347,7 +348,8 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     stored = sum(len(s.games) for r in bracket.rounds for s in r.series)
     played_now = 0
     overplays: list[str] = []
-    crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
+    crew = (open_crew(workers, _init, _play, (setup,), "playoff game", cluster=cluster)
+            if workers > 1 or cluster is not None else None)
     try:
         while bracket.champion is None:
             wave = _wave_of(bracket)
