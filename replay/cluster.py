@@ -4,8 +4,11 @@
 ``result() -> (key, result)`` in the order jobs finish, ``stop()``, and ``size``. The jobs
 go to a Dask scheduler (``distributed.Client.submit``), which hands them to its workers
 on other machines; whatever the command writes stays in this process. Nothing here knows
-what a job is: a command names its ``init``, ``task`` and ``initargs``, all module-level
-and picklable (a worker imports them from its own rinklog install).
+what a job is: a command names its ``init``, ``task`` and ``initargs``. They, every job
+and every result travel as plain pickles (never Dask's fallback, which would copy a
+function's code): functions by their module's name, so a worker runs them from its own
+rinklog install, and nothing may refer to this machine's files. What does not pickle
+is one line naming it (a rinklog bug).
 
 - ``init(*initargs)`` runs once in each worker process before its first task of this
   crew: the initargs are scattered to the cluster once (not sent with every job), and a
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
+import pickle
 import platform
 import queue
 import threading
@@ -58,8 +62,11 @@ class ClusterCrew:
         # the client's own logs (a lost connection, a retry) would print tracebacks: this
         # crew says what went wrong in one line instead
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
-        self.address, self.task, self.what = address, task, what
+        self.address, self.what = address, what
         self.token = uuid.uuid4().hex
+        # by plain pickle, as every job and result: functions by their module's name, so a
+        # worker runs its own rinklog's code, never a copy of this process's
+        setup = _Setup(self.token, _pickled((init, task, initargs), f"{what}s' setup"))
         try:
             self.client = distributed.Client(address, timeout=CONNECT_WAIT,
                                              set_as_default=False)
@@ -76,8 +83,7 @@ class ClusterCrew:
             workers = self.client.nthreads()
             self.size = max(1, sum(workers.values()))  # jobs the cluster runs at once
             try:
-                self.setup = self.client.scatter(_Setup(self.token, init, initargs),
-                                                 broadcast=True, hash=False)
+                self.setup = self.client.scatter(setup, broadcast=True, hash=False)
             except (OSError, TimeoutError) as err:
                 raise self._lost(err) from None
             except Exception as err:  # noqa: BLE001 - a worker that cannot unpickle it
@@ -96,8 +102,8 @@ class ClusterCrew:
         self.count += 1
         name = f"rinklog-{self.what.replace(' ', '-')}-{self.count}-{self.token}"
         try:
-            future = self.client.submit(_run, self.setup, self.task, _Job(job), key=name,
-                                        pure=False)
+            future = self.client.submit(_run, self.setup, _pickled(job, f"{self.what} {key}"),
+                                        key=name, pure=False)
         except (OSError, RuntimeError, distributed.client.FutureCancelledError) as err:
             raise self._lost(err) from None
         self.keys[name], self.futures[name] = key, future
@@ -122,7 +128,12 @@ class ClusterCrew:
             value = self._value(key, future)
             if isinstance(value, _TaskError):
                 raise RinklogError(f"{self.what} {key} failed in a worker: {value.message}")
-            return key, value
+            try:
+                return key, pickle.loads(value)
+            except Exception as err:  # noqa: BLE001 - a worker of another rinklog
+                raise RinklogError(f"{self.what} {key}: its result does not unpickle here "
+                                   f"({type(err).__name__}: {_line(err)}); do the workers "
+                                   "run this rinklog version?") from None
 
     def _value(self, key: Any, future: Any) -> Any:
         if future.status == "cancelled":
@@ -145,8 +156,8 @@ class ClusterCrew:
 
     def _lost(self, err: BaseException | None) -> RinklogError:
         why = f" ({_line(err)})" if err is not None else ""
-        return RinklogError(f"lost the Dask scheduler at {self.address}{why}; what was "
-                            "stored is kept: run the command again to go on")
+        return RinklogError(f"lost the Dask scheduler at {self.address}{why}; run the "
+                            "command again to go on")
 
     def stop(self) -> None:
         futures = list(self.futures.values())
@@ -191,21 +202,20 @@ def _versions() -> tuple[str, str]:
     return rinklog, ".".join(platform.python_version_tuple()[:2])
 
 
+def _pickled(value: Any, what: str) -> bytes:
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001 - a lambda, a local function, an open file...
+        raise RinklogError(f"the {what} cannot be sent to a cluster ({type(err).__name__}: "
+                           f"{_line(err)}); please report it as a rinklog bug") from None
+
+
 @dataclass(frozen=True)
 class _Setup:
-    """What a crew's workers are set up with, scattered to the cluster once."""
+    """A crew's ``(init, task, initargs)``, pickled, scattered to the cluster once."""
 
     token: str
-    init: Callable[..., None]
-    initargs: tuple
-
-
-@dataclass(frozen=True)
-class _Job:
-    """A job as given, in a box: Dask looks for tasks and futures inside the tuples,
-    lists and dicts it is handed, never inside an object."""
-
-    job: Any
+    pickled: bytes
 
 
 @dataclass(frozen=True)
@@ -215,19 +225,23 @@ class _TaskError:
 
 _lock = threading.Lock()  # one rinklog task at a time in a worker process
 _ready: str | None = None  # the token of the crew this process was last set up for
+_task: Callable[[Any], Any] | None = None  # that crew's task
 
 
-def _run(setup: _Setup, task: Callable[[Any], Any], job: _Job) -> Any:
+def _run(setup: _Setup, job: bytes) -> bytes | _TaskError:
     """In a Dask worker: the crew's ``init`` once (again when another crew's task ran
-    meanwhile), then the task; what it raises comes back as a :class:`_TaskError`."""
-    global _ready
+    meanwhile), then the task on the job; its result pickled, or what it raised as a
+    :class:`_TaskError`."""
+    global _ready, _task
     with _lock:
         try:
             if _ready != setup.token:
                 _ready = None
-                setup.init(*setup.initargs)
+                init, _task, initargs = pickle.loads(setup.pickled)
+                init(*initargs)
                 _ready = setup.token
-            return task(job.job)
+            assert _task is not None
+            return pickle.dumps(_task(pickle.loads(job)), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as err:  # noqa: BLE001 - the command reports it in one line
             return _TaskError(f"{type(err).__name__}: {_line(err)}")
 
