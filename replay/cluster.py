@@ -11,8 +11,9 @@ rinklog install, and nothing may refer to this machine's files. What does not pi
 is one line naming it (a rinklog bug).
 
 - ``init(*initargs)`` runs once in each worker process before its first task of this
-  crew: the initargs are scattered to the cluster once (not sent with every job), and a
-  worker remembers which crew it last set up (a token of the crew). A worker process runs
+  crew: the initargs go to the cluster once (a task every job depends on, not a copy
+  with every job), and a worker remembers which crew it last set up (a token of the
+  crew). A worker process runs
   one rinklog task at a time (module-level state set by ``init`` is per process), so
   its threads are no use to rinklog: start workers with ``--nthreads 1``.
 - A task that raises comes back as one line, as from a local crew: ``game 12 failed in a
@@ -42,12 +43,16 @@ from typing import Any
 import distributed
 
 from events.errors import RinklogError
-from replay.workers import POLL, RESULT_WAIT, STOP_WAIT
 
 __all__ = ["ClusterCrew"]
 
 CONNECT_WAIT = 10.0  # seconds to reach the scheduler
 WORKER_WAIT = 30.0  # seconds for a scheduler with no worker to get one
+LOOK_WAIT = 5.0  # how often a waiting crew asks the scheduler how many workers it has
+# as a local crew's (replay/workers.py, which imports this module: not the other way)
+RESULT_WAIT = 300.0  # seconds without a finished job before the crew gives up
+POLL = 0.5  # how often a waiting crew looks whether the scheduler is still there
+STOP_WAIT = 5.0  # seconds to cancel the jobs and close the connection
 
 _HOW = "start one with `dask scheduler` and its workers with `dask worker ADDRESS` (docs/cluster.md)"
 
@@ -82,14 +87,10 @@ class ClusterCrew:
             _same_rinklog(self.client, address)
             workers = self.client.nthreads()
             self.size = max(1, sum(workers.values()))  # jobs the cluster runs at once
-            try:
-                self.setup = self.client.scatter(setup, broadcast=True, hash=False)
-            except (OSError, TimeoutError) as err:
-                raise self._lost(err) from None
-            except Exception as err:  # noqa: BLE001 - a worker that cannot unpickle it
-                raise RinklogError(f"the Dask workers at {address} could not take this "
-                                   f"command's setup ({_line(err)}); do they run this "
-                                   "rinklog version?") from None
+            # a task of its own, not scattered data: the scheduler holds it and runs it
+            # again where it is needed, even after every worker that had it has left
+            self.setup = self.client.submit(_kept, setup, key=f"rinklog-setup-{self.token}",
+                                            pure=False)
         except BaseException:
             self.client.close(timeout=STOP_WAIT)
             raise
@@ -110,7 +111,8 @@ class ClusterCrew:
         future.add_done_callback(self.done.put)  # called in the client's thread
 
     def result(self) -> tuple[Any, Any]:
-        waited = 0.0
+        waited = alone = 0.0  # seconds waited; of those, seconds the cluster had no worker
+        look = LOOK_WAIT  # when to ask next
         while True:
             try:
                 future = self.done.get(timeout=POLL)
@@ -118,6 +120,14 @@ class ClusterCrew:
                 waited += POLL
                 if self.client.status not in ("running", "connecting"):
                     raise self._lost(None) from None
+                if waited >= look:  # every LOOK_WAIT s: is any worker left?
+                    look += LOOK_WAIT
+                    alone = 0.0 if self._workers() else alone + LOOK_WAIT
+                    if alone >= WORKER_WAIT:
+                        raise RinklogError(f"the Dask scheduler at {self.address} has had no "
+                                           f"workers for {alone:.0f} s; start them again "
+                                           "(docs/cluster.md), then run the command again "
+                                           "to go on") from None
                 if waited >= RESULT_WAIT:
                     raise RinklogError(f"no {self.what} finished in {RESULT_WAIT:.0f} s on "
                                        f"the Dask cluster at {self.address}; run the "
@@ -135,9 +145,18 @@ class ClusterCrew:
                                    f"({type(err).__name__}: {_line(err)}); do the workers "
                                    "run this rinklog version?") from None
 
+    def _workers(self) -> int:
+        try:
+            return len(self.client.nthreads())
+        except (OSError, TimeoutError, distributed.client.FutureCancelledError) as err:
+            raise self._lost(err) from None
+
     def _value(self, key: Any, future: Any) -> Any:
         if future.status == "cancelled":
-            raise self._lost(None)
+            if self.client.status != "running":
+                raise self._lost(None)
+            raise RinklogError(f"the Dask scheduler at {self.address} cancelled {self.what} "
+                               f"{key}; run the command again to go on")
         try:
             return future.result(timeout=RESULT_WAIT)
         except distributed.KilledWorker:
@@ -175,20 +194,22 @@ class ClusterCrew:
 
 
 def _same_rinklog(client: Any, address: str) -> None:
-    """Every worker runs this rinklog version on this Python (minor) version: the jobs
-    and results are pickles of rinklog's own classes, read by the other side's code."""
+    """The scheduler and every worker run this rinklog version on this Python (minor)
+    version: the jobs and results are pickles of rinklog's own classes, read by the other
+    side's code (the scheduler reads the jobs' task specs too)."""
     want = _versions()
     try:
-        found = client.run(_versions)
+        found = {"scheduler": client.run_on_scheduler(_versions), **client.run(_versions)}
     except (OSError, TimeoutError) as err:
         raise RinklogError(f"lost the Dask scheduler at {address} ({_line(err)})") from None
     except Exception as err:  # noqa: BLE001 - e.g. a worker without rinklog installed
-        raise RinklogError(f"the Dask workers at {address} cannot run rinklog "
-                           f"({_line(err)}); install it there: pip install "
+        raise RinklogError(f"the Dask scheduler at {address} or its workers cannot run "
+                           f"rinklog ({_line(err)}); install it there: pip install "
                            "'rinklog[cluster]' (docs/cluster.md)") from None
-    for worker, got in sorted(found.items()):
+    for where, got in found.items():
         if tuple(got) != want:
-            raise RinklogError(f"Dask worker {worker} runs rinklog {got[0]} on Python "
+            who = "the Dask scheduler" if where == "scheduler" else f"Dask worker {where}"
+            raise RinklogError(f"{who} runs rinklog {got[0]} on Python "
                                f"{got[1]}, this command rinklog {want[0]} on Python "
                                f"{want[1]}: install the same on both sides (docs/cluster.md)")
 
@@ -212,10 +233,14 @@ def _pickled(value: Any, what: str) -> bytes:
 
 @dataclass(frozen=True)
 class _Setup:
-    """A crew's ``(init, task, initargs)``, pickled, scattered to the cluster once."""
+    """A crew's ``(init, task, initargs)``, pickled, sent to the cluster once."""
 
     token: str
     pickled: bytes
+
+
+def _kept(setup: _Setup) -> _Setup:
+    return setup
 
 
 @dataclass(frozen=True)
