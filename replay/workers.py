@@ -127,7 +127,13 @@ def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any
     say so: :func:`workers_or_cluster`)."""
     if cluster is None:
         return Crew(workers, init, task, initargs, what)
-    from replay.cluster import ClusterCrew  # noqa: PLC0415 - nothing of Dask without --cluster
+    try:
+        from replay.cluster import ClusterCrew  # noqa: PLC0415 - nothing of Dask without --cluster
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("dask", "distributed"):
+            raise
+        raise RinklogError(f"--cluster needs Dask's distributed, which is not installed "
+                           f"({err}): pip install 'rinklog[cluster]' (docs/cluster.md)") from None
 
     return ClusterCrew(cluster, init, task, initargs, what)
 

@@ -233,6 +233,14 @@ def test_a_scheduler_lost_mid_run_is_one_line() -> None:
                                  "again to go on")
 
 
+def test_cluster_without_dask_installed_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it fails
+    monkeypatch.delitem(sys.modules, "replay.cluster", raising=False)
+    with pytest.raises(RinklogError, match=r"^--cluster needs Dask's distributed, which is "
+                       r"not installed \(.*\): pip install 'rinklog\[cluster\]'"):
+        open_crew(1, int, math.sqrt, (), cluster="tcp://127.0.0.1:1")
+
+
 def test_cluster_and_workers_exclude_each_other(capsys: pytest.CaptureFixture) -> None:
     for argv in (["season", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
                  ["audit", "--all", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
