@@ -349,7 +349,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     played_now = 0
     overplays: list[str] = []
     crew = (open_crew(workers, _init, _play, (setup,), "playoff game", cluster=cluster)
-            if workers > 1 or cluster is not None else None)
+            if (workers > 1 or cluster is not None) and bracket.champion is None else None)
     try:
         while bracket.champion is None:
             wave = _wave_of(bracket)

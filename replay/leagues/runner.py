@@ -333,7 +333,7 @@ def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, wo
              availability: Availability, cluster: str | None = None):
     """Played games in schedule order, from this process, a crew of worker processes or
     a Dask cluster's workers."""
-    if cluster is None and (workers <= 1 or len(todo) < 2):
+    if not todo or (cluster is None and (workers <= 1 or len(todo) < 2)):
         _init(setup)
         return _in_turn(todo, availability)
     return _pooled(todo, setup, workers, availability, cluster)
