@@ -13,9 +13,9 @@ is one line naming it (a rinklog bug).
 - ``init(*initargs)`` runs once in each worker process before its first task of this
   crew: the initargs go to the cluster once (a task every job depends on, not a copy
   with every job), and a worker remembers which crew it last set up (a token of the
-  crew). A worker process runs
-  one rinklog task at a time (module-level state set by ``init`` is per process), so
-  its threads are no use to rinklog: start workers with ``--nthreads 1``.
+  crew). A worker process runs one rinklog task at a time (module-level state set by
+  ``init`` is per process), so its threads are no use to rinklog: start workers with
+  ``--nthreads 1``.
 - A task that raises comes back as one line, as from a local crew: ``game 12 failed in a
   worker: ValueError: ...``; nothing of the worker's traceback is printed.
 - Every wait is bounded: connecting (``CONNECT_WAIT``), a scheduler with no worker
