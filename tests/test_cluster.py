@@ -87,6 +87,27 @@ def test_a_season_and_its_playoffs_on_a_cluster_end_with_the_local_heads(
     assert len([g for g in games if "-p" in g]) == 3  # 4 teams, two rounds of one game
 
 
+@pytest.mark.parametrize("league", ["demo", "dicedemo"])
+def test_a_leagues_setup_pickles_plainly_and_names_no_file(league: str, tmp_path: Path) -> None:
+    """What a season sends a cluster once: the league's setup (teams, cards, charts,
+    options, a coach file's habits), by plain pickle (what ClusterCrew sends). It unpickles
+    to an equal setup whose system is this rinklog's registered one (functions by name),
+    and names no file of this machine (the league folder, the coach file)."""
+    import pickle
+
+    from replay.leagues.league import load_league
+    from replay.tooling.game_setup import league_setup
+
+    coach = tmp_path / "coach.toml"
+    coach.write_text("pull_goalie_at = 44\n")
+    setup = league_setup(load_league(league), coach_file=coach if league == "demo" else None)
+    sent = pickle.dumps(setup)
+    back = pickle.loads(sent)
+    assert back == setup and back.system is setup.system
+    assert str(tmp_path).encode() not in sent and str(ROOT).encode() not in sent
+    assert (setup.coach is not None) == (league == "demo")
+
+
 def _audit(db: Path, capsys: pytest.CaptureFixture, *more: str) -> tuple[int, list[dict]]:
     capsys.readouterr()
     code = main(["audit", "--all", "--json", "--db", str(db), *more])
