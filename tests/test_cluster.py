@@ -135,9 +135,10 @@ def _tamper(source: Path, where: Path, *sql: tuple[str, tuple]) -> Path:
 def test_audit_all_on_a_cluster_catches_a_tampered_stream_as_local(
         seasons: dict[str, Path], cluster: str, tmp_path: Path,
         capsys: pytest.CaptureFixture) -> None:
-    """A payload byte changed in one game (the hash chain), and a goal taken off another
-    game's stored scoresheet (the read models, shipped to the worker with the game)."""
-    game, other = f"{SEASON}-0003", f"{SEASON}-0005"
+    """A payload byte changed in one game (the hash chain), a seq made text in another
+    (as a hand edit can leave it), and a goal added to a third game's stored scoresheet
+    (the read models, shipped to the worker with the game)."""
+    game, other, third = f"{SEASON}-0003", f"{SEASON}-0005", f"{SEASON}-0007"
     with open_store(seasons["cluster"]) as store:
         rows = store.raw_rows(game)
     seq = len(rows) // 2
@@ -148,12 +149,14 @@ def test_audit_all_on_a_cluster_catches_a_tampered_stream_as_local(
                   "stream_key = (SELECT key FROM streams WHERE stream = ?)",
                   (bytes(payload), seq, game)),
                  ("UPDATE rm_scoresheet_games SET home_goals = home_goals + 1 "
-                  "WHERE game_id = ?", (other,)))
+                  "WHERE game_id = ?", (other,)),
+                 ("UPDATE events SET seq = 'five' WHERE seq = 5 AND "
+                  "stream_key = (SELECT key FROM streams WHERE stream = ?)", (third,)))
     code, reports = _audit(db, capsys, "--cluster", cluster)
     assert (code, reports) == _audit(db, capsys, "--workers", "1")
     failed = {r["game_id"]: r["failure"]["check"] for r in reports if not r["ok"]}
     assert code == 1
-    assert failed[game] == "chain" and failed[other] == "read models"
+    assert failed == {game: "chain", other: "read models", third: "chain"}
 
 
 def test_a_task_that_raises_is_one_line_as_from_local_workers(cluster: str) -> None:

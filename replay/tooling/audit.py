@@ -108,6 +108,7 @@ from replay.tooling.audit_shipped import (
     ShippedSeasons,
     season_facts,
     shipped_game,
+    unpacked_rows,
 )
 from replay.tooling.game_setup import GameOptions
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
@@ -962,8 +963,8 @@ def _shipped_audit(game: ShippedGame) -> AuditReport:
     """In a cluster's worker: :func:`audit_game` of a game stream, on what was shipped."""
     assert _shipped is not None
     blobs, known = _shipped
-    report, events = audit_stream_events(game.stream, game.record, game.rows, blobs,
-                                         ShippedSeasons(game, known))
+    report, events = audit_stream_events(game.stream, game.record, unpacked_rows(game.packed),
+                                         blobs, ShippedSeasons(game, known))
     if report.ok and report.kind != "game":  # the kind check holds it to its streams row
         raise RinklogError(f"{game.stream} was shipped as a game, audited as a {report.kind}")
     if report.ok and game.read_models is not None:
