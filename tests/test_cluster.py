@@ -265,7 +265,7 @@ def test_cluster_without_dask_installed_is_one_line(monkeypatch: pytest.MonkeyPa
         open_crew(1, int, math.sqrt, (), cluster="tcp://127.0.0.1:1")
 
 
-def test_cluster_and_workers_exclude_each_other(capsys: pytest.CaptureFixture) -> None:
+def test_cluster_and_workers_exclude_each_other_and_an_address_is_checked(capsys: pytest.CaptureFixture) -> None:
     for argv in (["season", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
                  ["audit", "--all", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
                  ["playoffs", "x-1", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"]):
@@ -273,6 +273,11 @@ def test_cluster_and_workers_exclude_each_other(capsys: pytest.CaptureFixture) -
         assert main([*argv, "--db", "never-written.db"]) == 1
         assert capsys.readouterr().err == ("rinklog: error: give --workers (local processes) "
                                            "or --cluster (a Dask scheduler's workers), not both\n")
+    capsys.readouterr()
+    assert main(["audit", "--all", "--cluster", "HFX-QUE-1", "--db", "never-written.db"]) == 1
+    assert capsys.readouterr().err == (
+        "rinklog: error: --cluster: 'HFX-QUE-1' is not a Dask scheduler's address; give one "
+        "as `dask scheduler` prints it, e.g. --cluster tcp://host:8786\n")
     assert not Path("never-written.db").exists()
 
 

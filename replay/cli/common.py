@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
@@ -45,6 +46,11 @@ ClusterOption = Annotated[str | None, typer.Option(
     "(docs/cluster.md); not with --workers")]
 
 
+# a scheduler's address: [protocol://]host:port (an IPv6 host in brackets)
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
+                        r":[0-9]{1,5}$")
+
+
 def workers_or_cluster(workers: int | None, cluster: str | None, default: int = 2) -> int:
     """The local worker processes a command runs (``--workers``, else ``default``), after
     checking that ``--cluster`` (a Dask scheduler's workers instead) is not given too."""
@@ -52,9 +58,9 @@ def workers_or_cluster(workers: int | None, cluster: str | None, default: int = 
         if workers is not None:
             raise CliError("give --workers (local processes) or --cluster (a Dask "
                            "scheduler's workers), not both")
-        if not cluster.strip():
-            raise CliError("--cluster: empty address; give the scheduler's, e.g. "
-                           "--cluster tcp://host:8786")
+        if not _SCHEDULER.match(cluster):
+            raise CliError(f"--cluster: {cluster!r} is not a Dask scheduler's address; give "
+                           "one as `dask scheduler` prints it, e.g. --cluster tcp://host:8786")
     workers = default if workers is None else workers
     if workers < 1:
         raise CliError(f"--workers must be at least 1, got {workers}")
