@@ -265,7 +265,8 @@ def test_cluster_without_dask_installed_is_one_line(monkeypatch: pytest.MonkeyPa
         open_crew(1, int, math.sqrt, (), cluster="tcp://127.0.0.1:1")
 
 
-def test_cluster_and_workers_exclude_each_other_and_an_address_is_checked(capsys: pytest.CaptureFixture) -> None:
+def test_cluster_and_workers_exclude_each_other_and_an_address_is_checked(
+        capsys: pytest.CaptureFixture) -> None:
     for argv in (["season", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
                  ["audit", "--all", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"],
                  ["playoffs", "x-1", "--workers", "2", "--cluster", "tcp://127.0.0.1:1"]):
