@@ -257,6 +257,34 @@ def test_a_scheduler_lost_mid_run_is_one_line() -> None:
                                  "again to go on")
 
 
+def test_a_cluster_whose_workers_all_left_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs waiting on a scheduler that has no worker left: one line once it has had none
+    for WORKER_WAIT, not a wait for RESULT_WAIT (here 1 s, asked every half second)."""
+    from replay import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "WORKER_WAIT", 1.0)
+    monkeypatch.setattr(cluster_module, "LOOK_WAIT", 0.5)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  protocol="tcp://", dashboard_address=":0",
+                                  host="127.0.0.1") as local:
+        crew = open_crew(1, int, math.sqrt, (), "root", cluster=local.scheduler_address)
+        try:
+            local.scale(0)
+            deadline = time.monotonic() + 10
+            while crew.client.nthreads() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            crew.submit(1, 4.0)
+            start = time.monotonic()
+            with pytest.raises(RinklogError) as raised:
+                crew.result()
+            assert time.monotonic() - start < 5
+        finally:
+            crew.stop()
+    assert str(raised.value) == (f"the Dask scheduler at {local.scheduler_address} has had no "
+                                 "workers for 1 s; start them again (docs/cluster.md), then "
+                                 "run the command again to go on")
+
+
 def test_cluster_without_dask_installed_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it fails
     monkeypatch.delitem(sys.modules, "replay.cluster", raising=False)
