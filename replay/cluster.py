@@ -204,8 +204,9 @@ def _same_rinklog(client: Any, address: str) -> None:
         raise RinklogError(f"lost the Dask scheduler at {address} ({_line(err)})") from None
     except Exception as err:  # noqa: BLE001 - e.g. a worker without rinklog installed
         raise RinklogError(f"the Dask scheduler at {address} or its workers cannot run "
-                           f"rinklog ({_line(err)}); install it there: pip install "
-                           "'rinklog[cluster]' (docs/cluster.md)") from None
+                           f"rinklog ({_line(err)}); install it there with its cluster extra "
+                           "(pip install '.[cluster]' in a rinklog checkout, docs/cluster.md)"
+                           ) from None
     for where, got in found.items():
         if tuple(got) != want:
             who = "the Dask scheduler" if where == "scheduler" else f"Dask worker {where}"

@@ -133,7 +133,8 @@ def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any
         if (err.name or "").split(".")[0] not in ("dask", "distributed"):
             raise
         raise RinklogError(f"--cluster needs Dask's distributed, which is not installed "
-                           f"({err}): pip install 'rinklog[cluster]' (docs/cluster.md)") from None
+                           f"({err}): install rinklog's cluster extra (pip install '.[cluster]' in "
+                           "a rinklog checkout, docs/cluster.md)") from None
 
     return ClusterCrew(cluster, init, task, initargs, what)
 

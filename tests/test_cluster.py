@@ -292,7 +292,8 @@ def test_cluster_without_dask_installed_is_one_line(monkeypatch: pytest.MonkeyPa
     monkeypatch.setitem(sys.modules, "distributed", None)  # an import of it fails
     monkeypatch.delitem(sys.modules, "replay.cluster", raising=False)
     with pytest.raises(RinklogError, match=r"^--cluster needs Dask's distributed, which is "
-                       r"not installed \(.*\): pip install 'rinklog\[cluster\]'"):
+                       r"not installed \(.*\): install rinklog's cluster extra \(pip install "
+                       r"'\.\[cluster\]' in a rinklog checkout, docs/cluster\.md\)$"):
         open_crew(1, int, math.sqrt, (), cluster="tcp://127.0.0.1:1")
 
 
