@@ -42,7 +42,7 @@ DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP
 
 ClusterOption = Annotated[str | None, typer.Option(
     "--cluster", help="a Dask scheduler's address (tcp://host:8786): its workers do the "
-    "work instead of local processes, the database stays here; needs rinklog[cluster] "
+    "work instead of local processes, the database stays here; needs rinklog's cluster extra "
     "(docs/cluster.md); not with --workers")]
 
 
