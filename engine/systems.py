@@ -16,6 +16,7 @@ Hockey (``dicehockey``) is a second system with one.
 
 from __future__ import annotations
 
+import copyreg
 from typing import Any, Protocol, TypeVar
 
 from engine.bones.system import SYSTEM as BONES
@@ -68,6 +69,16 @@ def find_system(name: str) -> GameSystem[Any, Any, Any, Any]:
     except KeyError:
         raise RinklogError(f"unknown game system {name!r} (known: {', '.join(SYSTEMS)})"
                            ) from None
+
+
+def _registered(system: GameSystem[Any, Any, Any, Any]) -> tuple[Any, tuple[str]]:
+    """A game system pickles as its name and unpickles as the system registered under it:
+    a Dask worker (``--cluster``, docs/cluster.md) plays a season's games with its own
+    rinklog's system, functions and all, not a copy (a lambda does not pickle)."""
+    return find_system, (system.name,)
+
+
+copyreg.pickle(GameSystem, _registered)
 
 
 def system_of(ruleset: str) -> GameSystem[Any, Any, Any, Any]:

@@ -55,8 +55,9 @@ from projections.registration import ReadModels
 from projections.standings import build_standings
 from projections.systems import read_models
 
-__all__ = ["PROJECTIONS", "TABLES", "dump", "game_rows", "rebuild", "save", "save_standings",
-           "stored_differences", "unaccounted_rows", "update"]
+__all__ = ["PROJECTIONS", "TABLES", "StoredReadModels", "dump", "game_rows", "read_model_differences",
+           "rebuild", "save", "save_standings", "stored_differences", "stored_read_models",
+           "unaccounted_rows", "update"]
 
 PROJECTIONS = ("penalties", "rosters", "scoresheet", "stats", "toi")
 EVENTS_JSON = "events"
@@ -520,6 +521,23 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
     checkpoint (rows stored before a live game went on are a fold of its first events);
     None when no read model of the game is stored. Rows with no checkpoint of their own
     are :func:`unaccounted_rows`."""
+    stored = stored_read_models(store, game_id)
+    return None if stored is None else read_model_differences(stored, game_id, events)
+
+
+class StoredReadModels(msgspec.Struct, frozen=True):
+    """What a database holds of one game's read models, read once: its checkpoints and,
+    for each table of a checkpointed projection, the columns it has and its rows of the
+    game, sorted. :func:`read_model_differences` holds them to the events anywhere (an
+    ``audit --all --cluster`` worker has no database)."""
+
+    system: str  # the game's system, by its streams row
+    marks: dict[str, int]  # projection -> checkpoint seq
+    tables: dict[str, tuple[list[str], list[tuple]]]  # table -> (columns, rows)
+
+
+def stored_read_models(store: EventStore, game_id: str) -> StoredReadModels | None:
+    """Read-only: a game's stored read models (None when none is stored)."""
     conn = store.connection
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                         (CHECKPOINTS,)).fetchone():
@@ -528,16 +546,35 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
                               (game_id,)))
     if not marks:
         return None
-    models = read_models(store.info(game_id).system)
-    games = {len(events): _Game(models, game_id, events)}
     # every rm_ table's stored columns, in one query (not a PRAGMA a table a game)
     stored_columns: dict[str, set[str]] = {}
     for table, column in conn.execute(
             "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
             " WHERE m.type = 'table' AND m.name LIKE 'rm\\_%' ESCAPE '\\'"):
         stored_columns.setdefault(table, set()).add(column)
+    tables = {}
+    for table, (owner, columns, _) in TABLES.items():
+        if owner not in marks or owner not in _BUILDERS:
+            continue
+        # A builder's rows carry every column (_write reads them the same way); a table
+        # an older rinklog stored without a column added since is held to the others
+        # (a command that writes folds it again in this layout).
+        kept = stored_columns.get(table)
+        names = [c for c in columns if c in kept] if kept else list(columns)
+        tables[table] = (names, sorted(conn.execute(
+            f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
+            (game_id,)).fetchall()))
+    return StoredReadModels(store.info(game_id).system, marks, tables)
+
+
+def read_model_differences(stored: StoredReadModels, game_id: str,
+                           events: list[Any]) -> list[str]:
+    """The tables of ``stored`` that differ from a rebuild from ``events`` (see
+    :func:`stored_differences`); reads no database."""
+    models = read_models(stored.system)
+    games = {len(events): _Game(models, game_id, events)}
     differences = []
-    for projection, mark in sorted(marks.items()):
+    for projection, mark in sorted(stored.marks.items()):
         if projection not in _BUILDERS or not 0 < mark <= len(events):
             differences.append(f"{CHECKPOINTS}: {projection!r} checkpoint at seq {mark} of a "
                                f"stream of {len(events)} events")
@@ -547,20 +584,12 @@ def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> li
         if mark not in games:
             games[mark] = _Game(models, game_id, events[:mark])
         rows = _BUILDERS[projection](games[mark])
-        for table, (owner, columns, _) in TABLES.items():
-            if owner != projection:
+        for table, (names, kept) in stored.tables.items():
+            if TABLES[table][0] != projection:
                 continue
-            # A builder's rows carry every column (_write reads them the same way); a table
-            # an older rinklog stored without a column added since is held to the others
-            # (a command that writes folds it again in this layout).
-            kept = stored_columns.get(table)
-            names = [c for c in columns if c in kept] if kept else list(columns)
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
-            stored = sorted(conn.execute(
-                f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
-                (game_id,)).fetchall())
-            if fresh != stored:
-                differences.append(f"{table}: {len(stored)} stored rows differ from the "
+            if fresh != kept:
+                differences.append(f"{table}: {len(kept)} stored rows differ from the "
                                    f"{len(fresh)} rebuilt from the stream")
     return differences
 

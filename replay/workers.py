@@ -20,11 +20,11 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from events.errors import RinklogError
 
-__all__ = ["Crew", "open_crew"]
+__all__ = ["Crew", "Workers", "open_crew"]
 
 RESULT_WAIT = 300.0  # seconds without a finished job before the crew gives up
 POLL = 0.5  # how often a waiting side looks whether the other is still there
@@ -40,6 +40,7 @@ class Crew:
                  initargs: tuple, what: str = "job") -> None:
         context = multiprocessing.get_context("fork")
         self.what = what
+        self.size = workers
         self.procs: list[Any] = []
         self.conns: list[Any] = []
         self.load: list[int] = []  # jobs sent to each worker and not yet back
@@ -104,14 +105,36 @@ class Crew:
             conn.close()
 
 
+class Workers(Protocol):
+    """What a command uses of its workers: a :class:`Crew`, or a Dask cluster's
+    (``replay.cluster.ClusterCrew``)."""
+
+    size: int
+
+    def submit(self, key: Any, job: Any) -> None: ...
+
+    def result(self) -> tuple[Any, Any]: ...
+
+    def stop(self) -> None: ...
+
+
 def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any],
-              initargs: tuple, what: str = "job", cluster: str | None = None) -> Any:
+              initargs: tuple, what: str = "job", cluster: str | None = None) -> Workers:
     """The workers a command asked for: ``workers`` local processes (a :class:`Crew`), or,
     with ``cluster`` (``--cluster tcp://host:8786``), a Dask scheduler's workers with the
-    same ``submit``/``result``/``stop``. Dask is imported only here, only with a cluster."""
+    same ``submit``/``result``/``stop``/``size`` (replay/cluster.py). Dask is imported only
+    here, only with a cluster; ``--cluster`` and ``--workers`` are exclusive (the commands
+    say so: :func:`workers_or_cluster`)."""
     if cluster is None:
         return Crew(workers, init, task, initargs, what)
-    from replay.cluster import ClusterCrew  # noqa: PLC0415 - nothing of Dask without --cluster
+    try:
+        from replay.cluster import ClusterCrew  # noqa: PLC0415 - nothing of Dask without --cluster
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("dask", "distributed"):
+            raise
+        raise RinklogError(f"--cluster needs Dask's distributed, which is not installed "
+                           f"({err}): install rinklog's cluster extra (pip install '.[cluster]' in "
+                           "a rinklog checkout, docs/cluster.md)") from None
 
     return ClusterCrew(cluster, init, task, initargs, what)
 

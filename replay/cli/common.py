@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
@@ -38,6 +39,33 @@ def _db_path(value: str) -> str:
 
 DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP,
                                       show_envvar=False, callback=_db_path)]
+
+ClusterOption = Annotated[str | None, typer.Option(
+    "--cluster", help="a Dask scheduler's address (tcp://host:8786): its workers do the "
+    "work instead of local processes, the database stays here; needs rinklog's cluster extra "
+    "(docs/cluster.md); not with --workers")]
+
+
+# a scheduler's address: [protocol://]host:port (an IPv6 host in brackets)
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
+                        r":[0-9]{1,5}$")
+
+
+def workers_or_cluster(workers: int | None, cluster: str | None, default: int = 2) -> int:
+    """The local worker processes a command runs (``--workers``, else ``default``), after
+    checking that ``--cluster`` (a Dask scheduler's workers instead) is not given too."""
+    if cluster is not None:
+        if workers is not None:
+            raise CliError("give --workers (local processes) or --cluster (a Dask "
+                           "scheduler's workers), not both")
+        if not _SCHEDULER.match(cluster):
+            raise CliError(f"--cluster: {cluster!r} is not a Dask scheduler's address; give "
+                           "one as `dask scheduler` prints it, e.g. --cluster tcp://host:8786")
+    workers = default if workers is None else workers
+    if workers < 1:
+        raise CliError(f"--workers must be at least 1, got {workers}")
+    return workers
+
 
 RulesetOption = Annotated[str, typer.Option(
     "--ruleset", help="the rules played: " + ", ".join(

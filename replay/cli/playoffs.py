@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from replay.cli.common import CliError, DbOption, dump
+from replay.cli.common import ClusterOption, DbOption, dump, workers_or_cluster
 from replay.leagues.playoffs import PostseasonRun, WaveGame, open_postseason, run_playoffs
 from replay.tooling.game_streams import open_store
 
@@ -22,8 +22,10 @@ app = typer.Typer(rich_markup_mode=None)
 @app.command()
 def playoffs(
     season_id: Annotated[str, typer.Argument(help="the season id (rinklog season prints it)")],
-    workers: Annotated[int, typer.Option(
-        "--workers", help="worker processes (the games of a round's wave in parallel)")] = 2,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="worker processes (the games of a round's wave in parallel; "
+        "default 2)")] = None,
+    cluster: ClusterOption = None,
     league: Annotated[str | None, typer.Option(
         "--league", help="the league folder or bundled name whose [playoffs] table the "
         "postseason plays (default: the season's league, by name)")] = None,
@@ -43,14 +45,13 @@ def playoffs(
     Example: rinklog playoffs dicedemo-2026 --db season.db
     Example: rinklog playoffs dicedemo-2026 --ready --db season.db
     """
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    workers = workers_or_cluster(workers, cluster)
     with open_store(db) as store:
         if ready:
             _print_ready(season_id, open_postseason(store, season_id, league), as_json)
             return
         try:
-            run = run_playoffs(store, season_id, league, workers=workers)
+            run = run_playoffs(store, season_id, league, workers=workers, cluster=cluster)
         except KeyboardInterrupt:
             typer.echo("rinklog: interrupted: the playoff games stored are kept; run the "
                        "same command again to play on", err=True)

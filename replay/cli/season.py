@@ -17,12 +17,14 @@ import typer
 from replay.cli.common import (
     RULESETS,
     CliError,
+    ClusterOption,
     CsvOption,
     DbOption,
     dump_csv,
     one_format,
     progress_bar,
     read_store,
+    workers_or_cluster,
 )
 from replay.leagues.calibrate import calibrate as run_calibration
 from replay.leagues.league import load_league
@@ -55,7 +57,9 @@ def season(
     games: Annotated[int | None, typer.Option(
         "--games", help="play the schedule's first N games (run again with more, or without "
         "--games, to play on)")] = None,
-    workers: Annotated[int, typer.Option("--workers", help="worker processes")] = 2,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="worker processes (default 2)")] = None,
+    cluster: ClusterOption = None,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file for every team (docs/coach.md)")] = None,
     db: DbOption = "rinklog.db",
@@ -73,8 +77,7 @@ def season(
 
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    workers = workers_or_cluster(workers, cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
     loaded = load_league(league)
@@ -101,7 +104,7 @@ def season(
         try:
             run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
                              workers=workers, progress=tick, divisions=loaded.divisions,
-                             games=games, audit=audit)
+                             games=games, audit=audit, cluster=cluster)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")

@@ -21,10 +21,12 @@ from engine.systems import system_of
 from events.base import Event, tag_of
 from replay.cli.common import (
     CliError,
+    ClusterOption,
     DbOption,
     OptionalRuleOption,
     RulesetOption,
     optional_rules,
+    workers_or_cluster,
 )
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
@@ -111,16 +113,14 @@ def _audit_text(r: AuditReport) -> str:
 
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
-                  db: str, as_json: bool, workers: int) -> None:
+                  db: str, as_json: bool, workers: int, cluster: str | None) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
     if games:
         raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
-                                     workers=workers)
+                                     workers=workers, cluster=cluster)
     if as_json:
         _dump([r.to_json() for r in found.reports])
     else:
@@ -221,8 +221,10 @@ def audit(
         "be signed by it")] = None,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of reports")] = False,
-    workers: Annotated[int, typer.Option(
-        "--workers", help="with --all: processes auditing a big database's streams")] = 2,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="with --all: processes auditing a big database's streams "
+        "(default 2)")] = None,
+    cluster: ClusterOption = None,
 ) -> None:
     """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
     choice, the stream index and stored read models; with --receipt, that each game is
@@ -233,8 +235,12 @@ def audit(
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
+    workers = workers_or_cluster(workers, cluster)
+    if cluster is not None and not all_games:
+        raise CliError("--cluster audits with --all (game ids are audited here)")
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
-        _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers)
+        _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
+                      cluster)
         return
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -245,11 +251,9 @@ def audit(
     if not all_games and not game and kept is None:
         raise CliError("give game ids, --all or --receipt FILE")
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
     with _read_store(db) as store:
         if all_games:
-            reports = audit_all(store, workers=workers)
+            reports = audit_all(store, workers=workers, cluster=cluster)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
             reports = [audit_game(store, g) for g in ids]

@@ -77,7 +77,8 @@ from replay.leagues.stored_seasons import standings as season_standings
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
 from replay.tooling.game_setup import GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
-from replay.workers import Crew
+from replay.tooling.registry import ruleset_of_season
+from replay.workers import Workers, open_crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
            "league_playoffs", "open_postseason", "play_postseason", "playoff_options",
@@ -219,7 +220,7 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     return _Played(game_id, encoded, hashes, meta, rows, winner, failure, games_out)
 
 
-def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Crew | None) -> list[_Played]:
+def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list[_Played]:
     """The games of one wave, played here or by the crew, in the fixtures' order."""
     if crew is None:
         return [_play_with(setup, f) for f in fixtures]
@@ -259,12 +260,13 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
 def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None,
                     workers: int = 1, progress: Progress | None = None,
                     projections: tuple[str, ...] = read_models.PROJECTIONS,
-                    audit: bool = True) -> PostseasonRun:
+                    audit: bool = True, cluster: str | None = None) -> PostseasonRun:
     """Play the postseason of a stored season to its champion, or on from where a
     stopped run left it. ``fmt``: the league's ``[playoffs]`` (None: the league has no
     postseason; a postseason already opened goes on with the format it recorded).
     ``audit``: each game audited as played (the checks of ``rinklog audit``, in the worker
-    that played it) before it is stored, as a season's games are."""
+    that played it) before it is stored, as a season's games are. ``cluster``: a Dask
+    scheduler's address, whose workers play the games instead (docs/cluster.md)."""
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
@@ -291,7 +293,8 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     played_now = 0
     overplays: list[str] = []
     waiting = ""
-    crew = Crew(workers, _init, _play, (setup,), "playoff game") if workers > 1 else None
+    crew = (open_crew(workers, _init, _play, (setup,), "playoff game", cluster=cluster)
+            if (workers > 1 or cluster is not None) and bracket.champion is None else None)
     try:
         while bracket.champion is None and not waiting:
             wave = wave_status(store, season_id, wave_of(bracket))

@@ -46,7 +46,7 @@ from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.tooling.registry import DEFAULT_RULESET, ruleset_of_season
-from replay.workers import Crew
+from replay.workers import open_crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
 
@@ -208,7 +208,8 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
                progress: Progress | None = None, games: int | None = None,
                audit: bool = True,
-               projections: Sequence[str] = read_models.PROJECTIONS) -> SeasonRun:
+               projections: Sequence[str] = read_models.PROJECTIONS,
+               cluster: str | None = None) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
     season plays the league's ruleset); resumable at any point.
@@ -221,7 +222,10 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     decoding, identity, index, blobs, the season, the dice and every rule: the checks of
     ``rinklog audit``, run in the worker that played it); the season's standings are
     stored at the end. A game failing its audit stops the run in one line, before it is
-    written (a rinklog bug: the games before it are kept)."""
+    written (a rinklog bug: the games before it are kept).
+
+    ``cluster``: a Dask scheduler's address; its workers play the games instead of
+    ``workers`` local processes (docs/cluster.md), this process still the only writer."""
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
@@ -279,7 +283,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                     audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
     availability = stored_availability(store, season_id, schedule, system.games_out)
-    results = _results(todo, worker, workers, availability)
+    results = _results(todo, worker, workers, availability, cluster)
     writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
     try:
         for played in results:
@@ -332,12 +336,13 @@ def _failed(stream: str, failure: AuditFinding, how: str) -> str:
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
-             availability: Availability):
-    """Played games in schedule order, from this process or a pool of workers."""
-    if workers <= 1 or len(todo) < 2:
+             availability: Availability, cluster: str | None = None):
+    """Played games in schedule order, from this process, a crew of worker processes or
+    a Dask cluster's workers."""
+    if not todo or (cluster is None and (workers <= 1 or len(todo) < 2)):
         _init(setup)
         return _in_turn(todo, availability)
-    return _pooled(todo, setup, workers, availability)
+    return _pooled(todo, setup, workers, availability, cluster)
 
 
 def _in_turn(todo, availability: Availability):
@@ -348,17 +353,18 @@ def _in_turn(todo, availability: Availability):
         yield played
 
 
-def _pooled(todo, setup, workers, availability: Availability):
-    """Games from worker processes, in schedule order, with at most ``_AHEAD * workers``
-    of them played (or being played) ahead of the writer: a writer slower than the
-    workers (a slow disk, a busy machine) makes them wait instead of piling finished
-    games up in this process (~200 KB a game).
+def _pooled(todo, setup, workers, availability: Availability, cluster: str | None = None):
+    """Games from worker processes (or a cluster's), in schedule order, with at most
+    ``_AHEAD`` games a worker played (or being played) ahead of the writer: a writer
+    slower than the workers (a slow disk, a busy machine) makes them wait instead of
+    piling finished games up in this process (~200 KB a game).
 
     A game is sent only once who is out of it is known, every earlier game of both its
     teams having come back (availability.py: a system whose rulings end with the game
     never waits), so any number of workers plays the same games. The game the writer
     waits for next is always ready (every earlier game has come back), and always sent."""
-    crew = Crew(workers, _init, _play, (setup,), "game")
+    crew = open_crew(workers, _init, _play, (setup,), "game", cluster=cluster)
+    ahead_most = _AHEAD * crew.size
     waiting = deque(todo)  # not sent yet, in schedule order
     order = deque(f[0] for f in todo)  # not yet yielded, in schedule order
     done: dict[int, _Played] = {}
@@ -366,9 +372,9 @@ def _pooled(todo, setup, workers, availability: Availability):
     try:
         while order:
             kept: list = []
-            while waiting and len(kept) < _AHEAD * workers:  # a window: later games wait
+            while waiting and len(kept) < ahead_most:  # a window: later games wait
                 f = waiting.popleft()
-                if f[0] == order[0] or (ahead < _AHEAD * workers
+                if f[0] == order[0] or (ahead < ahead_most
                                         and availability.ready(f[0])):
                     crew.submit(f[0], (*f, tuple(availability.absent(f[0]))))
                     ahead += 1

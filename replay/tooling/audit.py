@@ -83,7 +83,12 @@ from events.store import (
     verify_chain,
 )
 from projections.index import stream_index
-from projections.store import stored_differences, stored_standings_differences, unaccounted_rows
+from projections.store import (
+    read_model_differences,
+    stored_differences,
+    stored_standings_differences,
+    unaccounted_rows,
+)
 from replay.leagues.availability import (
     Availability,
     PlayoffAvailability,
@@ -102,11 +107,19 @@ from replay.leagues.naming import (
 from replay.leagues.playoff_setup import playoff_options
 from replay.systems import kit_for_system
 from replay.tooling import audit_playoffs, audit_postseason, audit_season
+from replay.tooling.audit_shipped import (
+    SeasonFacts,
+    ShippedGame,
+    ShippedSeasons,
+    season_facts,
+    shipped_game,
+    unpacked_rows,
+)
 from replay.tooling.game_setup import GameOptions
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.tooling.registry import ruleset_of_season
-from replay.workers import Crew
+from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
            "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
@@ -841,12 +854,9 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 "postseason", found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
-        differences = (stored_differences(store, game_id, events) if report.kind == "game"
-                       else stored_standings_differences(store, game_id))
-        if differences:
-            report = dataclasses.replace(report, failure=AuditFinding(
-                "read models", report.events, "stored read models equal to a rebuild from "
-                "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
+        report = _held_to_read_models(report, stored_differences(store, game_id, events)
+                                      if report.kind == "game"
+                                      else stored_standings_differences(store, game_id))
     if report.ok and report.kind == "season":
         found = audit_postseason.lottery_in_store(store, game_id, events)
         if found is not None:
@@ -855,16 +865,29 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
     return report
 
 
+def _held_to_read_models(report: AuditReport, differences: list[str] | None) -> AuditReport:
+    if not differences:
+        return report
+    return dataclasses.replace(report, failure=AuditFinding(
+        "read models", report.events, "stored read models equal to a rebuild from "
+        "the events", "; ".join(differences), "projections (rinklog projections rebuild)"))
+
+
 PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a fork)
 
 
-def audit_all(store: EventStore, workers: int = 1) -> list[AuditReport]:
+def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None
+              ) -> list[AuditReport]:
     """Every stream of the database (listed or orphaned), then every blob; with
     ``workers`` > 1 a big database's streams are audited by that many processes (each
-    opens the file read-only), the reports in the same order."""
+    opens the file read-only), the reports in the same order. With ``cluster`` (a Dask
+    scheduler's address) its workers audit the game streams, sent to them whole
+    (:mod:`replay.tooling.audit_shipped`), and this process the rest."""
     ids = store.stream_ids()
     seasons = _StoreSeasons(store)
-    if workers > 1 and len(ids) >= PARALLEL_FROM:
+    if cluster is not None:
+        reports = _audit_on_cluster(store, ids, seasons, cluster)
+    elif workers > 1 and len(ids) >= PARALLEL_FROM:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
@@ -937,6 +960,63 @@ def _worker_audit(stream: str) -> AuditReport:
     assert _worker is not None
     store, seasons = _worker
     return audit_game(store, stream, seasons=seasons)
+
+
+def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
+                      cluster: str) -> list[AuditReport]:
+    """The game streams audited by a Dask cluster's workers, the others (seasons, orphan
+    rows) here; every blob and the database's season streams go to each worker once."""
+    known = {info.stream: season_facts(seasons, info.stream)
+             for info in store.streams(kind="season")}
+    blobs = MemoryBlobs({digest: found for digest in store.blob_hashes()
+                         if (found := store.blob_record(digest)) is not None})
+    crew = open_crew(1, _shipped_init, _shipped_audit, (blobs, known), "stream",
+                     cluster=cluster)
+    found: dict[str, AuditReport] = {}
+    todo = iter(ids)
+    pending = 0  # sent, not yet back
+    try:
+        while True:
+            for stream in todo:  # up to a window of streams sent ahead
+                record = store.stream_record(stream)
+                if record is None or record.kind != "game":
+                    found[stream] = audit_game(store, stream, seasons=seasons)
+                    continue
+                crew.submit(stream, shipped_game(store, stream, record, seasons, known))
+                pending += 1
+                if pending >= _AHEAD * crew.size:
+                    break
+            if not pending:
+                break
+            stream, report = crew.result()
+            found[stream] = report
+            pending -= 1
+    finally:
+        crew.stop()
+    return [found[stream] for stream in ids]
+
+
+_shipped: tuple[MemoryBlobs, dict[str, SeasonFacts]] | None = None
+
+
+def _shipped_init(blobs: MemoryBlobs, known: dict[str, SeasonFacts]) -> None:
+    """In a cluster's worker: the database's blobs and season streams' facts."""
+    global _shipped
+    _shipped = (blobs, known)
+
+
+def _shipped_audit(game: ShippedGame) -> AuditReport:
+    """In a cluster's worker: :func:`audit_game` of a game stream, on what was shipped."""
+    assert _shipped is not None
+    blobs, known = _shipped
+    report, events = audit_stream_events(game.stream, game.record, unpacked_rows(game.packed),
+                                         blobs, ShippedSeasons(game, known))
+    if report.ok and report.kind != "game":  # the kind check holds it to its streams row
+        raise RinklogError(f"{game.stream} was shipped as a game, audited as a {report.kind}")
+    if report.ok and game.read_models is not None:
+        report = _held_to_read_models(
+            report, read_model_differences(game.read_models, game.stream, events))
+    return report
 
 
 def audit_unaccounted_rows(store: EventStore) -> list[AuditReport]:

@@ -273,13 +273,15 @@ def _finding(stream: str, expected: str, recorded: str, head: str = "") -> Audit
 
 
 def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.VerifyKey | None,
-                         *, all_streams: bool = False, workers: int = 1) -> SeasonAudit:
+                         *, all_streams: bool = False, workers: int = 1,
+                         cluster: str | None = None) -> SeasonAudit:
     """Audit the database (every stream with ``all_streams``, else the season and its
     games) and hold its season to the receipt in ``path``: the season stream extends the
     one published, today's games extend the published ones (an RFC 6962 consistency proof
     from the published tree to today's), and each published game is still there, with its
     head, in its place. Every game that differs, is missing, was added among the
-    published ones or moved is named; games played since are listed, not failed."""
+    published ones or moved is named; games played since are listed, not failed.
+    ``workers``, ``cluster``: as :func:`replay.tooling.audit.audit_all`'s."""
     receipt = load_season_receipt(path)
     signer = verify_signature(receipt, str(path), pinned)
     if not store.exists(receipt.season):
@@ -287,7 +289,7 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
                                      "no such season in the database")], signer, [])
     now = _now(store, receipt.season)
     if all_streams:
-        reports = audit_all(store, workers=workers)
+        reports = audit_all(store, workers=workers, cluster=cluster)
     else:
         streams = [receipt.season] + ([] if now.system in SEASON_SYSTEMS
                                       else [g.game for g in now.games])
