@@ -17,6 +17,7 @@ import typer
 from events.errors import CardError, RinklogError
 from replay.cli.common import (
     CliError,
+    ClusterOption,
     CsvOption,
     DbOption,
     dump,
@@ -25,6 +26,7 @@ from replay.cli.common import (
     out,
     progress_bar,
     read_store,
+    workers_or_cluster,
 )
 
 app = typer.Typer(rich_markup_mode=None)
@@ -43,10 +45,9 @@ def odds(
         "postseason")] = 1000,
     seed: Annotated[str, typer.Option(
         "--seed", help="odds seed: run r's dice derive from (season, seed, r)")] = "1",
-    workers: Annotated[int, typer.Option("--workers", help="local worker processes")] = 2,
-    cluster: Annotated[str | None, typer.Option(
-        "--cluster", help="a Dask scheduler (tcp://host:8786) whose workers play the runs "
-        "(docs/cluster.md)")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", help="local worker processes (default 2)")] = None,
+    cluster: ClusterOption = None,
     league: Annotated[str | None, typer.Option(
         "--league", help="the league folder or bundled name whose [playoffs] table the "
         "postseason plays (default: the season's league, by name)")] = None,
@@ -80,8 +81,7 @@ def odds(
         raise CliError("--out goes with --replay R (the run to write)")
     if replay is None and runs < 1:
         raise CliError(f"--runs must be at least 1, got {runs}")
-    if workers < 1:
-        raise CliError(f"--workers must be at least 1, got {workers}")
+    workers = workers_or_cluster(workers, cluster)
     if out_db is not None and out_db.exists():
         raise CliError(f"--out {out_db}: the file exists; rinklog odds --replay writes a new "
                        "database only")

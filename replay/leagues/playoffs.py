@@ -77,7 +77,6 @@ from replay.leagues.stored_seasons import standings as season_standings
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
 from replay.tooling.game_setup import GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
-from replay.tooling.registry import ruleset_of_season
 from replay.workers import Workers, open_crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
@@ -377,7 +376,7 @@ def _opened(store: EventStore, season_id: str) -> bool:
 def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
                  workers: int = 1, progress: Progress | None = None,
                  projections: tuple[str, ...] = read_models.PROJECTIONS,
-                 audit: bool = True) -> PostseasonRun:
+                 audit: bool = True, cluster: str | None = None) -> PostseasonRun:
     """``rinklog playoffs``: the postseason of a stored season played (see
     :func:`play_postseason`) under its league's ``[playoffs]`` format, read from the
     league its SeasonCreated names (or ``league``) only when the playoffs are not open yet
@@ -385,7 +384,7 @@ def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
     created = load_season(store, season_id).created
     fmt = None if _opened(store, season_id) else league_playoffs(created, league)
     return play_postseason(store, season_id, fmt, workers=workers, progress=progress,
-                           projections=projections, audit=audit)
+                           projections=projections, audit=audit, cluster=cluster)
 
 
 def open_postseason(store: EventStore, season_id: str,
