@@ -13,9 +13,6 @@ import typer
 from events.errors import RinklogError
 from events.league import SeasonCreated
 from replay.cli.common import CliError, DbOption, dump
-from replay.leagues.league import load_league
-from replay.leagues.playoffs import play_postseason
-from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
 """The postseason's play command; the root app takes it in."""
@@ -39,6 +36,9 @@ def playoffs(
 
     Example: rinklog playoffs dicedemo-2026 --db season.db
     """
+    from replay.leagues.league import load_league
+    from replay.leagues.playoffs import play_postseason
+    from replay.tooling.game_streams import open_store
     if workers < 1:
         raise CliError(f"--workers must be at least 1, got {workers}")
     with open_store(db) as store:
