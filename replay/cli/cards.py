@@ -10,7 +10,6 @@ import typer
 
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
-from replay.data.validate import validate_path
 
 app = typer.Typer(
     help="Player and team cards: validate or generate.\n\n"
@@ -30,6 +29,7 @@ def cards_validate(
 
     Example: rinklog cards validate fixtures/bones/teams
     """
+    from replay.data.validate import validate_path
     errors = validate_path(path)
     count = len(list(path.rglob("*.toml"))) if path.is_dir() else int(path.exists())
     if as_json:

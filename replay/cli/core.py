@@ -10,14 +10,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
 
 from events.errors import RollError
-from projections.scoresheet import Scoresheet, clock
-from projections.systems import game_read_models
+from projections.models.times import clock
 from replay.cli.common import (
     CliError,
     CsvOption,
@@ -32,17 +31,12 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
-from replay.leagues.league import load_league
 from replay.systems import kit_for
-from replay.tooling.game_setup import Dice, GameSetup, game_setup
-from replay.tooling.game_streams import (
-    open_store,
-    read_game,
-    read_stream,
-    simulate,
-    stream_list,
-)
 from replay.tooling.registry import DEFAULT_RULESET
+
+if TYPE_CHECKING:
+    from projections.scoresheet import Scoresheet
+    from replay.tooling.game_setup import GameSetup
 
 app = typer.Typer(rich_markup_mode=None)
 """The first commands; the root app takes them in (``add_typer`` without a name)."""
@@ -67,6 +61,7 @@ def teams(
 
     Example: rinklog teams --league demo --json
     """
+    from replay.leagues.league import load_league
     found = kit_for(ruleset).list_teams(None if league is None else load_league(league).root)
     if as_json:
         _dump([{"id": t.id, "name": t.name} for t in found])
@@ -124,6 +119,8 @@ def sim(
     (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
+    from replay.tooling.game_setup import Dice, game_setup
+    from replay.tooling.game_streams import open_store, simulate
     names = optional_rules(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
@@ -162,6 +159,7 @@ def games(
 
     Example: rinklog games --db rinklog.db --ids
     """
+    from replay.tooling.game_streams import stream_list
     one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = stream_list(store)
@@ -208,6 +206,7 @@ def events(
 
     Example: rinklog events HFX-QUE-2026 --json
     """
+    from replay.tooling.game_streams import read_stream
     with _read_store(db) as store:
         read_stream(store, game)  # UnknownGame with the ids there are
         for row in store.iter_events(game):
@@ -278,6 +277,8 @@ def scoresheet(
 
     Example: rinklog scoresheet HFX-QUE-2026 --db rinklog.db
     """
+    from projections.systems import game_read_models
+    from replay.tooling.game_streams import read_game
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
         events = read_game(store, game)

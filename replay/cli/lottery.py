@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from projections.postseason import BracketView, LotteryView, bracket_json, lottery_json
 from replay.cli.common import CliError, DbOption, dump, out, read_store
-from replay.leagues.postseason import read_bracket, read_lottery
-from replay.tooling.game_streams import open_store
+
+if TYPE_CHECKING:
+    from projections.postseason import BracketView, LotteryView
 
 app = typer.Typer(rich_markup_mode=None)
 """The postseason read commands and the lottery; the root app takes them in."""
@@ -82,6 +82,9 @@ def lottery(
 
     Example: rinklog lottery dicedemo-2026 --draw --db season.db
     """
+    from projections.postseason import lottery_json
+    from replay.leagues.postseason import read_lottery
+    from replay.tooling.game_streams import open_store
     if rolls is not None and not draw:
         raise CliError("--rolls goes with --draw (dice for drawing the lottery)")
     if league is not None and not draw:
@@ -132,7 +135,9 @@ def bracket(
 
     Example: rinklog bracket dicedemo-2026 --db season.db
     """
+    from projections.postseason import bracket_json
     from replay.leagues.playoffs import ready_games  # the wave, read only
+    from replay.leagues.postseason import read_bracket
 
     with read_store(db) as store:
         view = read_bracket(store, season_id)

@@ -7,13 +7,14 @@ library call is :func:`replay.leagues.playoffs.run_playoffs`, with ``--ready``
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from replay.cli.common import ClusterOption, DbOption, dump, workers_or_cluster
-from replay.leagues.playoffs import PostseasonRun, WaveGame, open_postseason, run_playoffs
-from replay.tooling.game_streams import open_store
+
+if TYPE_CHECKING:
+    from replay.leagues.playoffs import PostseasonRun, WaveGame
 
 app = typer.Typer(rich_markup_mode=None)
 """The postseason's play command; the root app takes it in."""
@@ -45,6 +46,8 @@ def playoffs(
     Example: rinklog playoffs dicedemo-2026 --db season.db
     Example: rinklog playoffs dicedemo-2026 --ready --db season.db
     """
+    from replay.leagues.playoffs import open_postseason, run_playoffs
+    from replay.tooling.game_streams import open_store
     workers = workers_or_cluster(workers, cluster)
     with open_store(db) as store:
         if ready:

@@ -7,20 +7,19 @@ Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 import typer
 
 from events.store import EventStore
-from projections import store as rm
-from projections.stats import GameStats, combine
-from projections.systems import game_read_models
 from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_format
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
-from replay.tooling.game_streams import read_game
+
+if TYPE_CHECKING:
+    from projections.stats import GameStats
 
 app = typer.Typer(rich_markup_mode=None)
 """The projection commands; the root app takes them in (``add_typer`` without a name)."""
@@ -31,6 +30,7 @@ EventsOption = Annotated[bool, typer.Option(
 
 
 def _chosen(events: bool) -> tuple[str, ...]:
+    from projections import store as rm
     return (*rm.PROJECTIONS, rm.EVENTS_JSON) if events else rm.PROJECTIONS
 
 
@@ -50,6 +50,8 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
 
     --csv gives the players' rows. Example: rinklog toi HFX-QUE-2026 --json
     """
+    from projections.systems import game_read_models
+    from replay.tooling.game_streams import read_game
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
@@ -86,6 +88,8 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
 
     --csv gives the penalties' rows. Example: rinklog penalties HFX-QUE-2026 --at 600 --json
     """
+    from projections.systems import game_read_models
+    from replay.tooling.game_streams import read_game
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
@@ -122,6 +126,8 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
 
 
 def _game_stats(store: EventStore, game: str) -> GameStats:
+    from projections.systems import game_read_models
+    from replay.tooling.game_streams import read_game
     events = read_game(store, game)
     stats = game_read_models(store, game).stats(events)
     stats.games[:] = [game]  # the stream's id: a branch's own, not its parent's
@@ -148,6 +154,7 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
 
     Example: rinklog stats --all --json
     """
+    from projections.stats import combine
     one_format(as_json, as_csv)
     if bool(games) == all_games:
         raise CliError("give game ids or --all (not both)")
@@ -202,6 +209,7 @@ def projections_rebuild(db: DbOption = "rinklog.db", events: EventsOption = Fals
 
     Example: rinklog projections rebuild --db rinklog.db
     """
+    from projections import store as rm
     with _store(db) as store:
         count = rm.rebuild(store, projections=_chosen(events))
     typer.echo(f"rebuilt: {count} events folded")
@@ -213,6 +221,7 @@ def projections_update(db: DbOption = "rinklog.db", events: EventsOption = False
 
     Example: rinklog projections update --db rinklog.db
     """
+    from projections import store as rm
     with _store(db) as store:
         count = rm.update(store, projections=_chosen(events))
     typer.echo(f"updated: {count} events folded")

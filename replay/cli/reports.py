@@ -14,8 +14,6 @@ from typing import Annotated
 import typer
 
 from replay.cli.common import CliError, DbOption, out, progress_bar, read_store
-from replay.datasette import serve
-from replay.reports import write_game_report, write_season_report
 
 app = typer.Typer(rich_markup_mode=None)
 """The report commands; the root app takes them in (``add_typer`` without a name)."""
@@ -44,6 +42,7 @@ def report(
     Example: rinklog report HFX-QUE-2026 -o game.html
     (a season: rinklog report --season demo-2026 -o site --db season.db)
     """
+    from replay.reports import write_game_report, write_season_report
     if (game is None) == (season is None):
         raise CliError("give a GAME id or --season SEASON (one of them)")
     if output is None:
@@ -85,6 +84,7 @@ def serve_cmd(
 
     Example: rinklog serve --db season.db --port 8001
     """
+    from replay.datasette import serve
     if not 0 < port < 65536:
         raise CliError(f"--port must be 1-65535, got {port}")
     raise typer.Exit(serve(db, host=host, port=port))

@@ -26,16 +26,7 @@ from replay.cli.common import (
     read_store,
     workers_or_cluster,
 )
-from replay.leagues.calibrate import calibrate as run_calibration
-from replay.leagues.league import load_league
-from replay.leagues.runner import run_season
-from replay.leagues.schedule import make_schedule
-from replay.leagues.stored_seasons import division_standings, load_season
-from replay.leagues.stored_seasons import leaders as season_leaders
-from replay.leagues.stored_seasons import standings as season_standings
 from replay.systems import kit_for
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 
 app = typer.Typer(rich_markup_mode=None)
 """The season commands; the root app takes them in (``add_typer`` without a name)."""
@@ -77,6 +68,11 @@ def season(
 
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
+    from replay.leagues.league import load_league
+    from replay.leagues.runner import run_season
+    from replay.leagues.schedule import make_schedule
+    from replay.tooling.game_setup import league_setup
+    from replay.tooling.game_streams import open_store
     workers = workers_or_cluster(workers, cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
@@ -140,6 +136,8 @@ def standings(
 
     Example: rinklog standings --db season.db
     """
+    from replay.leagues.stored_seasons import division_standings, load_season
+    from replay.leagues.stored_seasons import standings as season_standings
     one_format(as_json, as_csv)
     if by not in ("league", "conference", "division"):
         raise CliError(f"--by takes league, conference or division, not {by!r}")
@@ -190,6 +188,8 @@ def leaders(
 
     Example: rinklog leaders --top 5 --db season.db
     """
+    from replay.leagues.stored_seasons import leaders as season_leaders
+    from replay.leagues.stored_seasons import load_season
     one_format(as_json, as_csv)
     if top < 1:
         raise CliError(f"--top must be at least 1, got {top}")
@@ -227,6 +227,7 @@ def calibrate(
     Nothing is written to a database. Example: rinklog calibrate --league demo --games 400
     (--ruleset faceoff2008 plays them under FaceOff Hockey 2008)
     """
+    from replay.leagues.calibrate import calibrate as run_calibration
     if games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
     if ruleset is not None and ruleset not in RULESETS:
@@ -258,6 +259,7 @@ def league_check(
 
     Example: rinklog league check --league demo
     """
+    from replay.leagues.league import load_league
     loaded = load_league(league, draft_rules=False)
     rules = kit_for(loaded.league.ruleset).draft_rules(loaded.league.ruleset)
     if rules is None:

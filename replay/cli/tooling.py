@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
@@ -31,49 +31,12 @@ from replay.cli.common import (
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
-from replay.leagues.naming import is_playoff_game
-from replay.leagues.runner import table_game
 from replay.systems import Prompter, kit_for
-from replay.tooling.audit import AuditReport, audit_all, audit_game
-from replay.tooling.explain import describe, explain_play
-from replay.tooling.explain import explain as explain_seq
-from replay.tooling.game_setup import game_setup
-from replay.tooling.game_streams import open_store, season_kinds
-from replay.tooling.receipts import (
-    encode_receipt,
-    entry_for,
-    generate_key,
-    held_to,
-    load_receipt,
-    load_signing_key,
-    load_verify_key,
-    make_receipt,
-    verify_signature,
-)
-from replay.tooling.refold import SeasonRerun, rerun, rerun_season
 from replay.tooling.registry import DEFAULT_RULESET
-from replay.tooling.season_receipts import (
-    audit_season_receipt,
-    is_season_receipt,
-    season_proof,
-    season_receipt,
-)
-from replay.tooling.season_receipts import encode as encode_season
-from replay.tooling.session import (
-    branch_game,
-    continue_game,
-    new_live_game,
-    resume_point,
-    store_committer,
-)
-from replay.tooling.transfer import (
-    diff_games,
-    goal_words,
-    import_verified,
-    outcome_diff,
-    verify_export,
-    write_export,
-)
+
+if TYPE_CHECKING:
+    from replay.tooling.audit import AuditReport
+    from replay.tooling.refold import SeasonRerun
 
 app = typer.Typer(rich_markup_mode=None)
 """The replay tooling commands; the root app takes them in (``add_typer`` without a name)."""
@@ -115,6 +78,8 @@ def _audit_text(r: AuditReport) -> str:
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
                   db: str, as_json: bool, workers: int, cluster: str | None) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
+    from replay.tooling.receipts import load_verify_key
+    from replay.tooling.season_receipts import audit_season_receipt
     if games:
         raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -161,6 +126,8 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
 
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
+    from replay.tooling.game_streams import season_kinds
+    from replay.tooling.refold import rerun, rerun_season
     with _read_store(db) as store:
         if store.exists(game) and store.info(game).kind in season_kinds():
             _replay_season(rerun_season(store, game), as_json)
@@ -235,6 +202,9 @@ def audit(
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
+    from replay.tooling.audit import audit_all, audit_game
+    from replay.tooling.receipts import held_to, load_receipt, load_verify_key, verify_signature
+    from replay.tooling.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
@@ -297,6 +267,11 @@ def receipt(
     Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
     Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
     """
+    from replay.tooling.audit import audit_game
+    from replay.tooling.game_streams import season_kinds
+    from replay.tooling.receipts import encode_receipt, entry_for, load_signing_key, make_receipt
+    from replay.tooling.season_receipts import encode as encode_season
+    from replay.tooling.season_receipts import season_proof, season_receipt
     if season is not None and (game or all_games):
         raise CliError("--season takes no game ids or --all (its games are in it)")
     if proof is not None and season is None:
@@ -346,6 +321,7 @@ def keygen(
 
     Example: rinklog keygen league.key
     """
+    from replay.tooling.receipts import generate_key
     public = generate_key(output)
     _out(f"secret key {output}, public key {output}.pub: {public}")
 
@@ -376,6 +352,7 @@ def branch(
     Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
     Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
     """
+    from replay.tooling.session import branch_game
     lines = None
     if rolls is not None:
         try:
@@ -416,6 +393,7 @@ def diff(
 
     Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
     """
+    from replay.tooling.transfer import diff_games, goal_words, outcome_diff
     with _read_store(db) as store:
         d = diff_games(store, game_a, game_b)
         outcome = outcome_diff(store, game_a, game_b) if d.seq is not None else None
@@ -456,6 +434,8 @@ def export_cmd(
 
     Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
     """
+    from replay.tooling.receipts import load_signing_key
+    from replay.tooling.transfer import write_export
     key = load_signing_key(sign_key) if sign_key is not None else None
     with _read_store(db) as store:
         size = write_export(store, game, output, force=force, key=key)
@@ -480,6 +460,9 @@ def import_cmd(
 
     Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
     """
+    from replay.tooling.game_streams import open_store
+    from replay.tooling.receipts import load_receipt, load_verify_key
+    from replay.tooling.transfer import import_verified, verify_export
     try:
         data = file.read_bytes()
     except OSError as err:
@@ -519,6 +502,8 @@ def explain(
     Example: rinklog explain HFX-QUE-2026 120
     Example: rinklog explain HFX-QUE-2026 --goal 2
     """
+    from replay.tooling.explain import explain as explain_seq
+    from replay.tooling.explain import explain_play
     if [seq, goal, penalty].count(None) != 2:
         raise CliError("give one of: an event SEQ, --goal N or --penalty N")
     with _read_store(db) as store:
@@ -535,6 +520,8 @@ def explain(
 
 def _season_table_game(store: Any, season: str, game: str) -> str:
     """``play --season S --game N``: scheduled game N, or a ready playoff game by its id."""
+    from replay.leagues.naming import is_playoff_game
+    from replay.leagues.runner import table_game
     if game.isdigit():
         return table_game(store, season, int(game))
     if not is_playoff_game(season, game):
@@ -580,6 +567,10 @@ def play_cmd(
     Example: rinklog play --home HFX --away QUE --db league.db
     Example: rinklog play --season dicedemo-2026 --game dicedemo-2026-p1-1-1 --db season.db
     """
+    from replay.tooling.explain import describe
+    from replay.tooling.game_setup import game_setup
+    from replay.tooling.game_streams import open_store
+    from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
     new = bool(home or away or game_id or league or late_penalty_house_rule
                or ruleset != DEFAULT_RULESET or optional_rule)
     if (season is None) != (number is None):

@@ -12,7 +12,6 @@ from typing import Annotated
 
 import typer
 
-import replay.systems.bones.cardgen as cardgen
 from replay.cli.common import out
 
 app = typer.Typer(rich_markup_mode=None)
@@ -32,5 +31,6 @@ def cards_generate(
 
     Example: rinklog cards generate out HFX:"Halifax Harbourmen" QUE:"Quebec Glaciers":0.3
     """
+    import replay.systems.bones.cardgen as cardgen
     for path, _ in cardgen.write_teams(outdir, teams, seed, force=force):
         out(f"wrote {path}")

@@ -13,10 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-import replay.systems.matrix.season as library
 from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
-from replay.systems.matrix.demo import run_demo_season
-from replay.tooling.game_streams import open_store
 
 app = typer.Typer(
     help="Matrix Hockey: picks by mail, rinklog the referee (one stream a season).\n\n"
@@ -42,6 +39,8 @@ def open_cmd(
 
     Example: rinklog matrix open --league demo --seed 2026 --db league.db
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(library.open_league(store, league, seed))
 
@@ -57,6 +56,8 @@ def picks_cmd(
 
     Example: rinklog matrix picks matrix-demo-2026-s1 --week 1 week1.toml
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         done = library.send_picks(store, season, week, file)
     out(f"{season}: week {week}: picks of {done.teams} teams recorded")
@@ -78,6 +79,8 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
 
     Example: rinklog matrix play matrix-demo-2026-s1 --week 1
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         played = library.play(store, season, week)
     out(f"{season}: week {week}: {len(played.games)} games")
@@ -97,6 +100,7 @@ def results_cmd(season: SeasonArg,
 
     Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
     """
+    import replay.systems.matrix.season as library
     one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.results(store, season, week)
@@ -120,6 +124,7 @@ def standings_cmd(season: SeasonArg,
 
     Example: rinklog matrix standings matrix-demo-2026-s1 --division elite
     """
+    import replay.systems.matrix.season as library
     one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.standings(store, season, division)
@@ -144,6 +149,7 @@ def teams_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOptio
 
     Example: rinklog matrix teams matrix-demo-2026-s1 --json
     """
+    import replay.systems.matrix.season as library
     with read_store(db) as store:
         rows = library.teams(store, season)
     if as_json:
@@ -164,6 +170,7 @@ def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption
 
     Example: rinklog matrix cups matrix-demo-2026-s1 --json
     """
+    import replay.systems.matrix.season as library
     with read_store(db) as store:
         cups = library.cups(store, season)
     if as_json:
@@ -197,6 +204,8 @@ def wait_cmd(
 
     Example: rinklog matrix wait matrix-demo-2026-s1 --id late-comers --name "Late Comers"
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         place = library.join_waiting_list(store, season, team_id, name)
     out(f"{season}: {team_id} is number {place} on the waiting list")
@@ -213,6 +222,8 @@ def replace_cmd(
 
     Example: rinklog matrix replace matrix-demo-2026-s1 sleigh-dogs
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         new_name = library.replace_new_team(store, season, team)
     out(f"{season}: {team} is now played by {new_name}")
@@ -225,6 +236,8 @@ def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
 
     Example: rinklog matrix close matrix-demo-2026-s1
     """
+    import replay.systems.matrix.season as library
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(library.close(store, season))
 
@@ -239,5 +252,7 @@ def demo_cmd(season: SeasonArg, db: DbOption = "rinklog.db",
 
     Example: rinklog matrix demo matrix-demo-2026-s1 --db league.db
     """
+    from replay.systems.matrix.demo import run_demo_season
+    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(run_demo_season(store, season, seed, close=close))
