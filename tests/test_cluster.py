@@ -232,7 +232,7 @@ def test_no_scheduler_at_the_address_is_one_line_in_bounded_time(
     start = time.monotonic()
     code = main(["audit", "--all", "--cluster", address, "--db", str(seasons["local"])])
     err = capsys.readouterr().err
-    assert code == 1 and time.monotonic() - start < 8
+    assert code == 1 and time.monotonic() - start < 60  # a hang waits RESULT_WAIT (300 s)
     assert err.startswith(f"rinklog: error: cannot reach a Dask scheduler at {address}")
     assert err.count("\n") == 1 and "Traceback" not in err
 
@@ -252,7 +252,7 @@ def test_a_scheduler_lost_mid_run_is_one_line() -> None:
         closing.start()
         with pytest.raises(RinklogError) as raised:
             crew.result()
-        assert time.monotonic() - start < 3
+        assert time.monotonic() - start < 60  # not RESULT_WAIT (300 s): no hang
     finally:
         crew.stop()
         closing.join()
@@ -280,7 +280,7 @@ def test_a_cluster_whose_workers_all_left_is_one_line(monkeypatch: pytest.Monkey
             start = time.monotonic()
             with pytest.raises(RinklogError) as raised:
                 crew.result()
-            assert time.monotonic() - start < 5
+            assert time.monotonic() - start < 60  # not RESULT_WAIT (300 s): no hang
         finally:
             crew.stop()
     assert str(raised.value) == (f"the Dask scheduler at {local.scheduler_address} has had no "

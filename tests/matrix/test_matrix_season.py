@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from pathlib import Path
 
 import msgspec
@@ -47,19 +46,17 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> tuple[Path, str, str, float]:
+def demo(tmp_path_factory) -> tuple[Path, str, str]:
     db = tmp_path_factory.mktemp("matrix") / "demo.db"
     with open_store(db) as store:
-        start = time.perf_counter()
         season = library.open_league(store, "demo", "2026")
         nxt = run_demo_season(store, season, "2026")
-        elapsed = time.perf_counter() - start
-    return db, season, nxt, elapsed
+    return db, season, nxt
 
 
-def test_a_whole_demo_season_runs_closes_and_reopens_in_seconds(demo) -> None:
-    db, season, nxt, elapsed = demo
-    assert elapsed < 5
+# How fast is `make bench`'s (tests/bench/bench_matrix.py), never a timed assertion here.
+def test_a_whole_demo_season_runs_closes_and_reopens(demo) -> None:
+    db, season, nxt = demo
     with open_store(db, create=False) as store:
         state = library.load(store, season).state
         competitions = {g.competition for g in state.results}
@@ -78,7 +75,7 @@ def test_a_whole_demo_season_runs_closes_and_reopens_in_seconds(demo) -> None:
 
 
 def test_the_demo_season_and_the_next_audit_clean(demo) -> None:
-    db, season, nxt, _ = demo
+    db, season, nxt = demo
     with open_store(db, create=False) as store:
         reports = audit_all(store)
     assert [(r.game_id, r.ok, r.kind) for r in reports] == [
@@ -162,7 +159,7 @@ def test_a_pick_changed_in_the_database_breaks_the_chain(capsys, tmp_path: Path)
 
 
 def test_events_explain_replay_games_export_import_on_a_season(capsys, demo, tmp_path) -> None:
-    db, season, _, _ = demo
+    db, season, _ = demo
     code, out, _ = run(capsys, "events", season, "--json", "--db", str(db))
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and rows[0]["type"] == "matrix.SeasonOpened"
@@ -183,7 +180,7 @@ def test_events_explain_replay_games_export_import_on_a_season(capsys, demo, tmp
 
 
 def test_read_commands_write_nothing(capsys, demo) -> None:
-    db, season, nxt, _ = demo
+    db, season, nxt = demo
     def snapshot() -> tuple:
         with sqlite3.connect(db) as con:
             return (con.execute("SELECT * FROM streams").fetchall(),
@@ -198,7 +195,7 @@ def test_read_commands_write_nothing(capsys, demo) -> None:
 
 
 def test_standings_and_results_json_keys(capsys, demo) -> None:
-    db, season, _, _ = demo
+    db, season, _ = demo
     _, out, _ = run(capsys, "matrix", "standings", season, "--json", "--db", str(db))
     rows = json.loads(out)
     assert len(rows) == 84 and {"team", "division", "points"} <= set(rows[0])
@@ -211,7 +208,7 @@ def test_standings_and_results_json_keys(capsys, demo) -> None:
 
 
 def test_a_closed_season_is_closed_once(capsys, demo) -> None:
-    db, season, _, _ = demo
+    db, season, _ = demo
     code, _, err = run(capsys, "matrix", "close", season, "--db", str(db))
     assert code == 1 and "already closed" in err and err.count("\n") == 1
 
@@ -229,7 +226,7 @@ def test_a_small_seeded_season_snapshot(snapshot) -> None:
 
 
 def test_a_next_season_that_does_not_follow_from_the_closed_one_is_caught(demo, tmp_path) -> None:
-    db, season, nxt, _ = demo
+    db, season, nxt = demo
     copy = tmp_path / "copy.db"
     with open_store(db, create=False) as store, open_store(copy) as other:
         info = store.info(season)
