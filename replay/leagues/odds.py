@@ -61,8 +61,8 @@ from replay.workers import open_crew
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
            "record_odds", "replay_run", "report_of", "run_crew", "run_odds", "write_audited"]
 
-MATRIX_REFUSED = ("is a Matrix Hockey season: its odds read it with "
-                  "replay.leagues.odds_matrix.matrix_odds_season")
+MATRIX_REFUSED = ("is a Matrix Hockey season: its odds are its system's (rinklog odds "
+                  "reaches them through the Matrix kit, replay/systems/matrix/odds.py)")
 
 Progress = Callable[[int, int], None]  # (runs done, runs)
 
