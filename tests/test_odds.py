@@ -296,3 +296,40 @@ def test_odds_from_playoffs_begun_play_on_from_the_stored_bracket(half, twelve,
         won = next(e for e in (row.event for row in store.read(SEASON))
                    if type(e).__name__ == "PlayoffsWon")
     assert won.champion == results[0].champion
+
+
+def test_a_playoff_game_ended_at_the_table_stands_in_every_run(half) -> None:
+    """R-post-play: a game of the wave ended at the table and not yet in its series is
+    recorded by ``rinklog playoffs`` as it ended, so every run keeps it (its winner goes
+    on, the game is not played again) and the replayed run crowns the run's champion; a
+    game still being played counts as begun (played anew, --replay waits)."""
+    from tests.test_postseason_table import run, typed_rolls  # noqa: PLC0415 - the table
+
+    db = half["where"] / "table.db"
+    shutil.copy(half["db"], db)
+    _play_to(half, db, None)
+    league = ["--league", str(half["folder"]), "--db", str(db)]
+    assert run(["playoffs", SEASON, "--ready", *league])[0] == 0
+    game = f"{SEASON}-p1-2-1"  # the wave's second game, at the table
+    assert run(["play", "--season", SEASON, "--game", game, "--db", str(db)], "q\n")[0] == 0
+    begun = _stored({**half, "db": db})
+    assert begun.in_progress == (game,) and not begun.odds.table_winners
+    assert run(["play", "--resume", game, "--db", str(db)], typed_rolls(1))[0] == 0
+    stored = _stored({**half, "db": db})
+    with open_store(db) as store:
+        ended = [row.event for row in store.read(game)][-1]
+        created = store.read(game, 1, 1)[0].event
+    winner = created.home.team_id if ended.winner == "home" else created.away.team_id
+    assert stored.in_progress == () and stored.odds.table_winners == {game: winner}
+    results = run_odds(stored.odds, "7", RUNS, workers=1)
+    for r in results:  # four teams, one-game rounds: p1-1-1 and the final played, not p1-2-1
+        assert winner in r.advanced[0] and r.games == 2
+    out = half["where"] / "table-run1.db"
+    assert run(["odds", SEASON, "--seed", "7", "--replay", "1", "--out", str(out),
+                *league])[0] == 0
+    with open_store(out) as store:
+        events = [row.event for row in store.read(SEASON)]
+    won = next(e for e in events if type(e).__name__ == "PlayoffsWon")
+    assert won.champion == results[0].champion
+    assert next(e.winner for e in events if type(e).__name__ == "SeriesGameRecorded"
+                and e.game_id == game) == winner

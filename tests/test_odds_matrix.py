@@ -27,8 +27,8 @@ from engine.matrix.seasons import season_records
 from events.matrix import OddsRunReplayed
 from replay.cli.app import main
 from replay.leagues.naming import odds_run_seed
-from replay.leagues.odds_matrix import matrix_odds_season, matrix_report, run_matrix_odds
 from replay.systems.matrix.demo import demo_picks
+from replay.systems.matrix.odds import matrix_odds_season, matrix_report, run_matrix_odds
 from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store
 

@@ -99,24 +99,34 @@ def odds(
             raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
                                f"({err}); give --league FOLDER for its [playoffs]") from None
 
-    from replay.leagues import odds_matrix  # noqa: PLC0415
+    from replay.systems import KITS  # noqa: PLC0415
 
     with read_store(db) as store:
-        if odds_matrix.is_matrix_season(store, season_id):
+        # a season system's own season stream (Matrix Hockey): its kit's odds
+        own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
+        system_odds = own.odds() if own is not None and own.odds is not None else None
+        if system_odds is not None:
             if record:
-                raise odds_matrix.refuse_writes(season_id)
-            matrix = odds_matrix.matrix_odds_season(store, season_id)
+                raise RinklogError(f"season {season_id}: {system_odds.refuse_record}")
+            season = system_odds.read(store, season_id)
         else:
-            matrix = None
             stored = odds_season(store, season_id, playoffs)
-    if matrix is not None and replay is not None:
+    if system_odds is not None and replay is not None:
         assert out_db is not None
-        written = odds_matrix.replay_matrix_run(db, season_id, seed, replay, out_db)
+        written = system_odds.replay(db, season_id, seed, replay, out_db)
         out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
             "audited clean")
         return
-    if matrix is not None:
-        _matrix_odds(matrix, seed, runs, workers, cluster, as_json, as_csv, per_run)
+    if system_odds is not None:
+        with _bar(runs) as progress:
+            system_report = system_odds.report(season, seed, runs, workers, cluster, progress)
+        if as_json:
+            dump(system_report.to_json(per_run))
+        elif as_csv:
+            dump_csv(system_report.csv_rows())
+        else:
+            for line in system_report.lines():
+                out(line)
         return
     if replay is not None:
         assert out_db is not None
@@ -157,46 +167,6 @@ def _bar(runs: int) -> Iterator[Callable[[int, int], None]]:
     with progress_bar(*columns, transient=True) as bar:
         task = bar.add_task("runs", total=runs)
         yield lambda done, _total: bar.update(task, completed=done)
-
-
-def _matrix_odds(season, seed: str, runs: int, workers: int, cluster: str | None,  # noqa: ANN001, PLR0913
-                 as_json: bool, as_csv: bool, per_run: bool) -> None:
-    """A Matrix Hockey season's odds (docs/odds.md): points, places, promotion,
-    relegation, the cups."""
-    from replay.leagues.odds_matrix import matrix_report, run_matrix_odds  # noqa: PLC0415
-
-    with _bar(runs) as progress:
-        results = run_matrix_odds(season, seed, runs, workers, cluster, progress)
-    report = matrix_report(season, seed, results)
-    if as_json:
-        dump(report.to_json(per_run))
-        return
-    if as_csv:
-        rows = []
-        for t in report.teams:
-            line = report.team_json(t)
-            lists = ("places", "kdh_rounds", "wg_rounds")
-            rows.append({**{k: v for k, v in line.items() if k not in lists},
-                         **{f"{key[:-1]}_{k}": p for key in lists
-                            for k, p in enumerate(line[key], 1)}})
-        dump_csv(rows)
-        return
-    out(f"Odds of Matrix Hockey season {report.season}: {report.runs} runs (seed "
-        f"{report.seed!r}), {report.weeks_played} weeks played, {report.weeks_remaining} to "
-        f"play; {report.promotion_places} go up, {report.relegation_places} down")
-    kdh, wg = "kdh" in report.competitions, "wg" in report.competitions
-    division = ""
-    for t in report.teams:
-        line = report.team_json(t)
-        if t.division != division:
-            division = t.division
-            out(f"\n{division}\n{'Team':<22} {'PTS':>6} {'p10-p90':>8} {'1st%':>5} {'Up%':>5} "
-                f"{'Down%':>5}" + (f" {'KDH%':>5}" if kdh else "") + (f" {'WG%':>5}" if wg else ""))
-        out(f"{t.team:<22} {line['points_mean']:>6.1f} {t.points_p10:>3}-{t.points_p90:<4} "
-            f"{_percent(line['places'][0]):>5} {_percent(line['promotion']):>5} "
-            f"{_percent(line['relegation']):>5}"
-            + (f" {_percent(line['kdh']):>5}" if kdh else "")
-            + (f" {_percent(line['wg']):>5}" if wg else ""))
 
 
 def _print(report, recorded: bool) -> None:  # noqa: ANN001 - an OddsReport

@@ -19,13 +19,14 @@ import math
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from engine.league.formats import PlayoffFormat
+from engine.league.playoffs import fold
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError, StreamConflict
@@ -43,6 +44,14 @@ from projections.postseason import lottery_view
 from replay.leagues.ledger import coach_setup, ledger_of
 from replay.leagues.naming import odds_run_seed, season_game_id
 from replay.leagues.odds_run import OddsSeason, RunResult, init_odds, odds_task
+from replay.leagues.playoff_wave import (
+    AT_THE_TABLE,
+    ENDED_AT_THE_TABLE,
+    ended,
+    recorded_games,
+    wave_of,
+    wave_status,
+)
 from replay.leagues.postseason import previous_first_pick
 from replay.leagues.stored_seasons import load_season
 from replay.systems import kit_for_system
@@ -52,8 +61,8 @@ from replay.workers import open_crew
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
            "record_odds", "replay_run", "report_of", "run_crew", "run_odds", "write_audited"]
 
-MATRIX_REFUSED = ("is a Matrix Hockey season: its odds read it with "
-                  "replay.leagues.odds_matrix.matrix_odds_season")
+MATRIX_REFUSED = ("is a Matrix Hockey season: its odds are its system's (rinklog odds "
+                  "reaches them through the Matrix kit, replay/systems/matrix/odds.py)")
 
 Progress = Callable[[int, int], None]  # (runs done, runs)
 
@@ -68,7 +77,7 @@ class StoredSeason:
     odds: OddsSeason
     names: dict[str, str]
     version: int
-    in_progress: tuple[int, ...]  # games begun at the table and not ended (replayed anew)
+    in_progress: tuple[int | str, ...]  # games begun at the table, not ended (played anew)
 
 
 def odds_season(store: EventStore, season_id: str,
@@ -90,7 +99,7 @@ def odds_season(store: EventStore, season_id: str,
     coach_setup(ruleset, habits)  # habits the ruleset's coach takes (the audit's check)
     played: list[tuple[GameCreated, GameEnded]] = []
     outs: dict[int, tuple[GamesOut, ...]] = {}
-    in_progress = []
+    in_progress: list[int | str] = []
     for number, _, _ in created.schedule:
         game_id = season_game_id(season_id, number)
         if not store.exists(game_id):
@@ -115,15 +124,51 @@ def odds_season(store: EventStore, season_id: str,
             for goalie in (game.home_goalie, game.away_goalie):
                 mine[goalie] = mine.get(goalie, 0) + 1
     opened = any(isinstance(e, PlayoffsOpened) for e in post)
+    table = _playoff_table(store, season_id, post, system) if opened else _Table()
+    in_progress += table.in_progress
     lottery = lottery_view(events)
     drawn = (tuple(d.team for d in sorted(lottery.draws, key=lambda d: d.pick))
              if lottery.drawn else None)
     odds = OddsSeason(created, teams, charts, habits, ledger.opening, tuple(played),
                       remaining, outs, post, starts,
                       None if opened else playoffs(created.league), drawn,
-                      previous_first_pick(store, season_id))
+                      previous_first_pick(store, season_id), table.outs, table.winners)
     return StoredSeason(odds, {t: found.names.get(t, t) for t in teams}, version,
                         tuple(in_progress))
+
+
+@dataclass
+class _Table:
+    """The stored playoff games as an odds run goes on from them: what each rules for
+    later games (R-post-absent), the winners of the wave's games ended at the table and
+    not recorded yet, and the wave's games being played at the table."""
+
+    outs: dict[str, tuple[GamesOut, ...]] = field(default_factory=dict)
+    winners: dict[str, str] = field(default_factory=dict)
+    in_progress: list[str] = field(default_factory=list)
+
+
+def _playoff_table(store: EventStore, season_id: str, post: tuple[Any, ...],
+                   system: Any) -> _Table:
+    """The stored playoff games of an open bracket (replay/leagues/playoff_wave.py reads
+    the wave as ``rinklog playoffs`` does)."""
+    found = _Table()
+    bracket = fold(post)
+    games = [gid for gid, _, _ in recorded_games(bracket)]
+    if bracket.champion is None:
+        for g in wave_status(store, season_id, wave_of(bracket)):
+            if g.status == AT_THE_TABLE:
+                found.in_progress.append(g.game_id)
+            elif g.status == ENDED_AT_THE_TABLE:
+                last = ended(store, g.game_id)
+                assert last is not None
+                found.winners[g.game_id] = g.home if last.winner == "home" else g.away
+                games.append(g.game_id)
+    if system.games_out is not None:
+        for game_id in games:
+            found.outs[game_id] = tuple(system.games_out(
+                [row.event for row in store.read(game_id)]))
+    return found
 
 
 def run_odds(season: OddsSeason, seed: str, runs: int, workers: int = 1,

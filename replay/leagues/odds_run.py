@@ -20,20 +20,20 @@ would play them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.dice import SeededDice
 from engine.league.formats import divisions_of
 from engine.league.lottery import lottery_entries, run_lottery, seeded_lottery_roll
-from engine.league.playoffs import Bracket, fold, next_games, open_playoffs, record_game
+from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs, record_game
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError
 from events.league import SeasonCreated
 from events.postseason import DRAFT_TEAMS, PlayoffFormat
 from projections.standings import build_standings
-from replay.leagues.availability import Availability
+from replay.leagues.availability import Availability, PlayoffAvailability
 from replay.leagues.ledger import coach_setup, game_notes
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
@@ -44,6 +44,7 @@ from replay.leagues.naming import (
     season_game_id,
 )
 from replay.leagues.playoff_setup import playoff_options, playoff_starter
+from replay.leagues.playoff_wave import recorded_games, wave_of
 from replay.leagues.postseason import LOTTERY_ID
 from replay.leagues.runner import goalie_starts
 from replay.systems import kit_for_system
@@ -71,6 +72,12 @@ class OddsSeason:
     playoff_format: PlayoffFormat | None  # the league's [playoffs] (None: no postseason)
     drawn_picks: tuple[str, ...] | None  # a lottery already drawn: its picks, first first
     previous_first: str  # the league's previous first pick (rule 31), "" if none
+    # what each stored playoff game rules for later ones (R-post-absent), by game id: the
+    # bracket's recorded games and the wave's games ended at the table
+    playoff_outs: dict[str, tuple[GamesOut, ...]] = field(default_factory=dict)
+    # the wave's games ended at the table, not recorded in their series yet: their winners
+    # (``rinklog playoffs`` records them in their slot rather than play them, R-post-play)
+    table_winners: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -165,7 +172,7 @@ def _play(ctx: _Context, run: int) -> RunResult:
     points = dict.fromkeys(season.teams, 0) | {r.team: r.points for r in table}
     ranked = [r.team for r in table]
     order = ranked + [t for t in season.teams if t not in set(ranked)]  # none played yet
-    bracket, played = _postseason(ctx, run_seed, order)
+    bracket, played = _postseason(ctx, run_seed, order, availability)
     games += played
     playoff_teams = tuple(s.team for s in bracket.seeds) if bracket is not None else ()
     return RunResult(run, points, tuple(order), playoff_teams,
@@ -174,9 +181,14 @@ def _play(ctx: _Context, run: int) -> RunResult:
                      _picks(season, order, playoff_teams, run_seed), games)
 
 
-def _postseason(ctx: _Context, run_seed: str, order: list[str]) -> tuple[Bracket | None, int]:
+def _postseason(ctx: _Context, run_seed: str, order: list[str],
+                availability: Availability) -> tuple[Bracket | None, int]:
     """The bracket played to its champion from what is stored (or opened from the run's
-    final standings), every game one of the run's dice; and how many games it took."""
+    final standings), as ``rinklog playoffs`` plays it (replay/leagues/playoffs.py
+    ``play_postseason``): wave by wave (replay/leagues/playoff_wave.py ``wave_of``), a
+    game ended at the table recorded with its result, every other one played with the
+    run's dice, rule 27's starters and who is out of it (the regular season's rulings
+    carried on, R-post-absent); and how many games it took."""
     season = ctx.season
     created = season.created
     if season.postseason:
@@ -186,33 +198,51 @@ def _postseason(ctx: _Context, run_seed: str, order: list[str]) -> tuple[Bracket
                                      divisions_of(created.divisions)))
     else:
         return None, 0
+    starts = {key: dict(value) for key, value in season.series_starts.items()}
+    out = PlayoffAvailability(availability)
+    for game_id, home, away in recorded_games(bracket):
+        out.add(game_id, home, away)
+        out.record_outs(game_id, season.playoff_outs.get(game_id, ()))
+    games = 0
+    while bracket.champion is None:
+        wave = wave_of(bracket)
+        ids = [playoff_game_id(created.season_id, g.round, g.slot, g.game) for g in wave]
+        for g, game_id in zip(wave, ids, strict=True):  # each team's next game
+            out.add(game_id, g.home, g.away)
+            if game_id in season.table_winners:
+                out.record_outs(game_id, season.playoff_outs.get(game_id, ()))
+        for g, game_id in zip(wave, ids, strict=True):  # stored in slot order
+            winner = season.table_winners.get(game_id)
+            if winner is None:
+                winner = _play_playoff_game(ctx, run_seed, g, game_id, starts, out)
+                games += 1
+            bracket = fold(record_game(bracket, g.round, g.slot, game_id, winner), bracket)
+    return bracket, games
+
+
+def _play_playoff_game(ctx: _Context, run_seed: str, g: ScheduledGame, game_id: str,
+                       starts: dict[tuple[int, int], dict[str, int]],
+                       out: PlayoffAvailability) -> str:
+    """One playoff game with the run's dice; its winner (its rulings recorded in ``out``,
+    its starters in ``starts``)."""
     setup = ctx.playoff
     assert setup is not None
     system, kit = setup.system, setup.kit
-    starts = {key: dict(value) for key, value in season.series_starts.items()}
-    games = 0
-    while bracket.champion is None:
-        wave = next_games(bracket)
-        first = min(g.game for g in wave)
-        for g in (g for g in wave if g.game == first):  # rinklog playoffs' order
-            mine = starts.setdefault((g.round, g.slot), {})
-            goalies = (playoff_starter(kit, setup.team(g.home), mine),
-                       playoff_starter(kit, setup.team(g.away), mine))
-            game_id = playoff_game_id(created.season_id, g.round, g.slot, g.game)
-            seed = playoff_seed(run_seed, g.round, g.slot, g.game)
-            game = play_game(setup, setup.team(g.home), setup.team(g.away), game_id=game_id,
-                             dice=SeededDice(seed, game_id, system.derive_roll), seed=seed,
-                             goalies=goalies, season=created.season_id,
-                             number=PLAYOFF_NUMBER, notes=ctx.notes)
-            end = game.end
-            if end.winner == "none":
-                raise RinklogError(f"playoff game {game_id} ended without a winner")
-            for goalie in goalies:
-                mine[goalie] = mine.get(goalie, 0) + 1
-            winner = g.home if end.winner == "home" else g.away
-            bracket = fold(record_game(bracket, g.round, g.slot, game_id, winner), bracket)
-            games += 1
-    return bracket, games
+    mine = starts.setdefault((g.round, g.slot), {})
+    goalies = (playoff_starter(kit, setup.team(g.home), mine),
+               playoff_starter(kit, setup.team(g.away), mine))
+    seed = playoff_seed(run_seed, g.round, g.slot, g.game)
+    game = play_game(setup, setup.team(g.home), setup.team(g.away), game_id=game_id,
+                     dice=SeededDice(seed, game_id, system.derive_roll), seed=seed,
+                     goalies=goalies, season=ctx.season.created.season_id,
+                     number=PLAYOFF_NUMBER, absent=out.absent(game_id), notes=ctx.notes)
+    if game.end.winner == "none":
+        raise RinklogError(f"playoff game {game_id} ended without a winner")
+    for goalie in goalies:
+        mine[goalie] = mine.get(goalie, 0) + 1
+    if system.games_out is not None:
+        out.record_outs(game_id, system.games_out(game.events))
+    return g.home if game.end.winner == "home" else g.away
 
 
 def _advanced(bracket: Bracket | None) -> tuple[tuple[str, ...], ...]:

@@ -29,7 +29,7 @@ from replay.leagues.stored_seasons import load_season
 
 __all__ = ["AT_THE_TABLE", "ENDED_AT_THE_TABLE", "READY", "WaveGame", "bracket_events",
            "bracket_of", "ended", "events_if_ended", "playoff_availability", "postseason_events",
-           "ready_games", "scheduled", "wave_of", "wave_status"]
+           "ready_games", "recorded_games", "scheduled", "wave_of", "wave_status"]
 
 READY, AT_THE_TABLE, ENDED_AT_THE_TABLE = "ready", "at the table", "ended at the table"
 
@@ -128,8 +128,13 @@ def playoff_availability(store: EventStore, created: SeasonCreated, bracket: Bra
                          system: Any) -> PlayoffAvailability:
     """Who is out of the playoff games to come: the regular season's stored games, then
     the playoff games the bracket has recorded, each team's in order (R-post-absent)."""
+    return stored_playoff_availability(store, created.season_id, created.schedule,
+                                       system.games_out, recorded_games(bracket))
+
+
+def recorded_games(bracket: Bracket) -> list[tuple[str, str, str]]:
+    """The playoff games the bracket has recorded (game id, home, away), in the order
+    their teams played them: (round, game, slot), the waves' order (R-post-absent)."""
     played = sorted((s.round, g.game, s.slot, g.game_id, g.home, g.away)
                     for r in bracket.rounds for s in r.series for g in s.games)
-    return stored_playoff_availability(store, created.season_id, created.schedule,
-                                       system.games_out,
-                                       [(gid, home, away) for *_, gid, home, away in played])
+    return [(gid, home, away) for *_, gid, home, away in played]

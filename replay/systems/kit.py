@@ -111,6 +111,32 @@ def never_recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
+class OddsReport(Protocol):
+    """A season system's odds as counted (``SeasonOdds.report``): docs/odds.md's JSON,
+    its CSV rows and its printed lines."""
+
+    def to_json(self, per_run: bool = False) -> dict[str, Any]: ...
+    def csv_rows(self) -> list[dict[str, Any]]: ...
+    def lines(self) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class SeasonOdds:
+    """``rinklog odds`` of a season system's season stream (docs/odds.md): the shared
+    command reads the season (``read``: store, season id -> what every run starts from),
+    plays and counts the runs (``report``: season, seed, runs, workers, cluster address
+    or None, progress(done, runs) or None), or writes run R as a database of its own
+    (``replay``: db, season id, seed, R, out -> the path written, audited clean).
+    ``refuse_record``: the one line ``--record`` gets (a season system's odds are read,
+    not recorded)."""
+
+    read: Callable[[EventStore, str], Any]
+    report: Callable[[Any, str, int, int, str | None, Callable[[int, int], None] | None],
+                     OddsReport]
+    replay: Callable[[str | Path, str, str, int, Path], Path]
+    refuse_record: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class SystemKit:
     """What every system's kit declares for the system-blind tooling."""
@@ -126,6 +152,9 @@ class SystemKit:
     # the pages ``rinklog report`` writes for a season stream of this system (file name
     # -> text), when the system has its own site (Matrix Hockey's season page)
     site: Callable[[EventStore, str], dict[str, str]] | None = None
+    # ``rinklog odds`` of a season stream of this system, when the system plays its own
+    # seasons (Matrix Hockey's weeks and close), built on demand likewise
+    odds: Callable[[], SeasonOdds] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

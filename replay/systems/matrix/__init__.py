@@ -1,7 +1,7 @@
 """The Matrix Hockey kit: a season system (rinklog referees a league played by mail).
 Its league, matrix, calendar and picks files (``files``), the season commands over a
 store (``season``), the demo managers (``demo``), its ``rinklog matrix`` sub-app
-(``cli``) and its season page (``site``)."""
+(``cli``), its season page (``site``) and its odds (``odds``, ``rinklog odds``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import importlib
 import typer
 
 from events.store import EventStore
-from replay.systems.kit import SeasonKit
+from replay.systems.kit import SeasonKit, SeasonOdds
 from replay.systems.matrix.files import recognise
 
 __all__ = ["KIT"]
@@ -28,4 +28,10 @@ def _site(store: EventStore, season_id: str) -> dict[str, str]:
     return site.matrix_files(store, season_id)
 
 
-KIT = SeasonKit(system="matrix", recognise=recognise, cli=_cli, site=_site)
+def _odds() -> SeasonOdds:
+    # By name, when ``rinklog odds`` asks: the odds import the shared odds runner
+    # (replay/leagues/odds.py), which reaches this registry.
+    return importlib.import_module("replay.systems.matrix.odds").ODDS
+
+
+KIT = SeasonKit(system="matrix", recognise=recognise, cli=_cli, site=_site, odds=_odds)

@@ -14,7 +14,9 @@ its events are folded and dropped, never encoded, hashed or stored. The runs go 
 same odds with any number of workers.
 
 ``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`); not
-covered: ``--record`` (an odds record in a Matrix season stream).
+covered: ``--record`` (an odds record in a Matrix season stream). ``rinklog odds`` (the shared
+command, replay/cli/odds.py) reaches all of it through the Matrix kit (:data:`ODDS`,
+``SeasonKit.odds``), never by importing this package.
 """
 
 from __future__ import annotations
@@ -34,20 +36,15 @@ from events.matrix import OddsRunReplayed, PicksSent
 from events.store import EventStore
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
+from replay.systems.kit import SeasonOdds
 from replay.systems.matrix.demo import demo_picks
 
-__all__ = ["KIND", "MATRIX_NOT_COVERED", "MatrixOddsReport", "MatrixOddsSeason",
-           "MatrixRunResult", "init_matrix_odds", "is_matrix_season", "matrix_odds_season",
-           "matrix_odds_task", "matrix_report", "refuse_writes", "replay_matrix_run",
-           "run_matrix_odds"]
+__all__ = ["MATRIX_NOT_COVERED", "ODDS", "MatrixOddsReport", "MatrixOddsSeason",
+           "MatrixRunResult", "init_matrix_odds", "matrix_odds", "matrix_odds_season",
+           "matrix_odds_task", "matrix_report", "replay_matrix_run", "run_matrix_odds"]
 
-KIND = "matrix_season"
 MATRIX_NOT_COVERED = ("--record does not cover Matrix Hockey seasons (their stream holds "
                       "the referee's events only; odds are read, not recorded)")
-
-
-def is_matrix_season(store: EventStore, season_id: str) -> bool:
-    return store.exists(season_id) and store.info(season_id).kind == KIND
 
 
 @dataclass(frozen=True)
@@ -202,6 +199,42 @@ class MatrixOddsReport:
                             "wg": r.wg_winner or None} for r in self.results]
         return out
 
+    def csv_rows(self) -> list[dict[str, Any]]:
+        """One row a team: its JSON with each list spread over numbered columns."""
+        lists = ("places", "kdh_rounds", "wg_rounds")
+        rows = []
+        for t in self.teams:
+            line = self.team_json(t)
+            rows.append({**{k: v for k, v in line.items() if k not in lists},
+                         **{f"{key[:-1]}_{k}": p for key in lists
+                            for k, p in enumerate(line[key], 1)}})
+        return rows
+
+    def lines(self) -> list[str]:
+        """The printed odds: a table a division, Elite first."""
+        out = [f"Odds of Matrix Hockey season {self.season}: {self.runs} runs (seed "
+               f"{self.seed!r}), {self.weeks_played} weeks played, {self.weeks_remaining} "
+               f"to play; {self.promotion_places} go up, {self.relegation_places} down"]
+        kdh, wg = "kdh" in self.competitions, "wg" in self.competitions
+        division = ""
+        for t in self.teams:
+            line = self.team_json(t)
+            if t.division != division:
+                division = t.division
+                out.append(f"\n{division}\n{'Team':<22} {'PTS':>6} {'p10-p90':>8} "
+                           f"{'1st%':>5} {'Up%':>5} {'Down%':>5}"
+                           + (f" {'KDH%':>5}" if kdh else "") + (f" {'WG%':>5}" if wg else ""))
+            out.append(f"{t.team:<22} {line['points_mean']:>6.1f} "
+                       f"{t.points_p10:>3}-{t.points_p90:<4} {_percent(line['places'][0]):>5} "
+                       f"{_percent(line['promotion']):>5} {_percent(line['relegation']):>5}"
+                       + (f" {_percent(line['kdh']):>5}" if kdh else "")
+                       + (f" {_percent(line['wg']):>5}" if wg else ""))
+        return out
+
+
+def _percent(p: float | None) -> str:
+    return "-" if p is None else f"{100 * p:5.1f}"
+
 
 def matrix_report(season: MatrixOddsSeason, seed: str, results: list[MatrixRunResult]
                   ) -> MatrixOddsReport:
@@ -272,6 +305,14 @@ def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: 
     return write_audited(db, out, run, write)
 
 
-def refuse_writes(season_id: str) -> RinklogError:
-    """The one line ``--record`` gets for a Matrix season."""
-    return RinklogError(f"season {season_id}: {MATRIX_NOT_COVERED}")
+def matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1,
+                cluster: str | None = None, progress: Progress | None = None
+                ) -> MatrixOddsReport:
+    """Runs 1..``runs`` (:func:`run_matrix_odds`), counted (:func:`matrix_report`)."""
+    return matrix_report(season, seed,
+                         run_matrix_odds(season, seed, runs, workers, cluster, progress))
+
+
+ODDS = SeasonOdds(read=matrix_odds_season, report=matrix_odds, replay=replay_matrix_run,
+                  refuse_record=MATRIX_NOT_COVERED)
+"""What the Matrix kit gives ``rinklog odds`` (``SeasonKit.odds``)."""
