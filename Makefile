@@ -3,18 +3,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The compiled engine (setup.py: mypyc, where there is a C compiler) is built by the
+# install, and again by `make run`/`make test` once a source it came from has changed.
+COMPILED := $(VENV)/.compiled
+ENGINE_SOURCES := $(wildcard engine/*.py engine/*/*.py events/*.py)
 
-.PHONY: run test bench lint clean compile uncompile
+.PHONY: run test test-pure bench lint clean compile uncompile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	touch $(COMPILED)
 
-run: $(STAMP)
+$(COMPILED): $(STAMP) $(ENGINE_SOURCES)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(COMPILED)
+
+run: $(COMPILED)
 	rm -f rinklog.db
 	$(BIN)/rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
 	$(BIN)/rinklog scoresheet --db rinklog.db $$($(BIN)/rinklog games --db rinklog.db --ids | head -n 1)
@@ -25,25 +34,30 @@ run: $(STAMP)
 # modules (and those of every plugin it rewrites: hypothesis, syrupy...) are then cached in
 # __pycache__, and collecting takes about a quarter of the CPU on the next run.
 TEST_WORKERS ?= 2
-test: $(STAMP)
+test: $(COMPILED)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-bench: $(STAMP)
+# The same suite on the pure-Python engine (RINKLOG_PURE=1, engine/__init__.py).
+test-pure: $(STAMP)
+	RINKLOG_PURE=1 $(MAKE) --no-print-directory -o $(COMPILED) test
+
+bench: $(COMPILED)
 	$(BIN)/python tests/bench/bench_games.py
+	$(BIN)/python tests/bench/bench_games.py --engines 30
 	$(BIN)/python tests/bench/bench_projections.py
 	$(BIN)/python tests/bench/bench_season.py
 	$(BIN)/python tests/bench/bench_season.py --league dicedemo
 	$(BIN)/python tests/bench/bench_matrix.py
 
-# Opt-in: build the rules engine (engine/bones) with mypyc, in place; about twice as fast
-# to play. Needs a C compiler. `make test` never needs it; `make uncompile` undoes it.
+# Rebuild the compiled engine now (the install's build, setup.py). `make uncompile` removes
+# it: pure Python until the next build (RINKLOG_PURE=1 plays pure without removing it).
 compile: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[compile]'
-	$(BIN)/python tests/bench/compile_engine.py
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(COMPILED)
 
 uncompile:
-	rm -f engine/bones/*.so
-	rm -rf build/mypyc build/lib.*
+	rm -f engine/*/*.so engine/compiled.json
+	rm -rf build
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

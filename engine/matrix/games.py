@@ -134,9 +134,10 @@ def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
             goals[winner] += 1  # the golden goal; a shootout or die win counts one too
     sides = []
     for e, other in ((home, away), (away, home)):
-        side = _side(e, e.team, rows[e.team], shared[e.team], other.great_saves,
-                     bonus == e.team, regular[e.team])
-        sides.append(msgspec.structs.replace(side, extra_time_value=et_values[e.team],
+        # its own name: ``side`` above is a str, and compiled (mypyc) a name keeps one type
+        played = _side(e, e.team, rows[e.team], shared[e.team], other.great_saves,
+                       bonus == e.team, regular[e.team])
+        sides.append(msgspec.structs.replace(played, extra_time_value=et_values[e.team],
                                              shootout_value=so_values[e.team]))
     ref.emit(GamePlayed(fx.competition, fx.week, fx.round, fx.stage, sides[0], sides[1],
                         goals[home.team], goals[away.team], decided, winner, tiebreak, rolls,
