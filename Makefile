@@ -3,12 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The compiled engine (setup.py: mypyc, where there is a C compiler) is built by the
-# install, and again by `make run`/`make test` once a source it came from has changed.
-COMPILED := $(VENV)/.compiled
-ENGINE_SOURCES := $(wildcard engine/*.py engine/*/*.py events/*.py)
 
-.PHONY: run test test-pure bench lint clean compile uncompile
+.PHONY: run test test-pure bench lint clean compile uncompile current-engine
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,13 +13,14 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
-	touch $(COMPILED)
 
-$(COMPILED): $(STAMP) $(ENGINE_SOURCES)
-	$(BIN)/python -m pip install --quiet --no-deps -e .
-	touch $(COMPILED)
+# The install compiles the engine (setup.py: mypyc, where there is a C compiler); built
+# again here when a source it came from changed since (engine/__init__.py: "stale").
+current-engine: $(STAMP)
+	@$(BIN)/python -c 'import sys, engine; sys.exit(engine.BUILD.why.startswith("stale"))' \
+		2>/dev/null || $(MAKE) --no-print-directory compile
 
-run: $(COMPILED)
+run: current-engine
 	rm -f rinklog.db
 	$(BIN)/rinklog sim --home HFX --away QUE --seed 2026 --db rinklog.db
 	$(BIN)/rinklog scoresheet --db rinklog.db $$($(BIN)/rinklog games --db rinklog.db --ids | head -n 1)
@@ -34,14 +31,14 @@ run: $(COMPILED)
 # modules (and those of every plugin it rewrites: hypothesis, syrupy...) are then cached in
 # __pycache__, and collecting takes about a quarter of the CPU on the next run.
 TEST_WORKERS ?= 2
-test: $(COMPILED)
+test: current-engine
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # The same suite on the pure-Python engine (RINKLOG_PURE=1, engine/__init__.py).
 test-pure: $(STAMP)
-	RINKLOG_PURE=1 $(MAKE) --no-print-directory -o $(COMPILED) test
+	RINKLOG_PURE=1 PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-bench: $(COMPILED)
+bench: current-engine
 	$(BIN)/python tests/bench/bench_games.py
 	$(BIN)/python tests/bench/bench_games.py --engines 30
 	$(BIN)/python tests/bench/bench_projections.py
@@ -53,7 +50,6 @@ bench: $(COMPILED)
 # it: pure Python until the next build (RINKLOG_PURE=1 plays pure without removing it).
 compile: $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
-	touch $(COMPILED)
 
 uncompile:
 	rm -f engine/*/*.so engine/compiled.json
