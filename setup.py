@@ -156,4 +156,5 @@ class BuildEngine(build_ext):
         return [*outputs, str(self.package_dir() / RECORD)] if outputs else outputs
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildEngine})
+if __name__ == "__main__":  # as pip's build runs it (tests/test_compiled.py imports it)
+    setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": BuildEngine})

@@ -3,10 +3,13 @@ compiled engine older than its sources never plays (engine/__init__.py)."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.machinery
 import json
 import os
+import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -102,3 +105,27 @@ def test_compiled_modules_without_a_build_record_are_stale(tmp_path: Path) -> No
     assert not build.compiled and build.why == (
         "stale: compiled modules without a build record (engine/compiled.json)")
     assert engine.decide_build(tmp_path, {}).why == "no compiled modules installed"
+
+
+def test_the_compiled_classes_keep_what_python_code_does_with_them() -> None:
+    """mypyc builds a native class, which Python code may not subclass and which cannot be
+    copied or pickled when frozen: each frozen dataclass of a compiled module is built as
+    a plain Python class, and the default coaches stay open to subclasses (a test's coach)."""
+    import setup
+
+    frozen, coaches = [], []
+    for package in setup.PACKAGES:
+        for module in setup.rules_modules(package):
+            text = (ROOT / module).read_text(encoding="utf-8")
+            frozen += [(module, m.start()) for m in re.finditer(
+                r"^@dataclass\(frozen=True", text, re.MULTILINE)
+                if not text[:m.start()].endswith("@mypyc_attr(native_class=False)\n")]
+            coaches += [module for m in re.finditer(r"^class DefaultCoach\b", text, re.MULTILINE)
+                        if not text[:m.start()].endswith(
+                            "@mypyc_attr(allow_interpreted_subclasses=True)\n")]
+    assert (frozen, coaches) == ([], [])
+    from engine.bones.state import Retaliation
+    from engine.dicehockey.rulesets import DICEHOCKEY
+
+    for value in (Retaliation("MI", "minor", 2), DICEHOCKEY):
+        assert copy.deepcopy(value) == value == pickle.loads(pickle.dumps(value))

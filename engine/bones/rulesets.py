@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 # The optional rules a FaceOff game may turn on when it is created (17.000-21.000), by the
 # name of the GameCreated field that records each one.
 OPTIONAL_RULES = {
@@ -48,6 +50,8 @@ FACEOFF_SECTIONS = {
 _SECTION = re.compile(r"\b\d+\.\d+\b")
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str

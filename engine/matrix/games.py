@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from engine.matrix.context import Referee
 from engine.matrix.extra_time import SHOOTOUT_X_VALUES, X_VALUES, golden_goal
@@ -20,6 +21,8 @@ __all__ = ["Fixture", "play_game"]
 _RULES = {"championship": "3.1.2", "kdh": "3.2.2", "wg": "3.3.2"}
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Fixture:
     competition: str
