@@ -87,9 +87,14 @@ class Ruleset:
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
-        if not self.sections or not text:
-            return text
-        return _SECTION.sub(lambda m: self.sections.get(m.group(0), m.group(0)), text)
+        return _cited(self.sections, text)
+
+
+def _cited(sections: dict[str, str], text: str) -> str:
+    # a function of its own: compiled, a lambda in a method of a plain class stops mypyc
+    if not sections or not text:
+        return text
+    return _SECTION.sub(lambda m: sections.get(m.group(0), m.group(0)), text)
 
 
 RULESETS: dict[str, Ruleset] = {
