@@ -24,6 +24,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,8 +89,7 @@ def changed_sources(here: Path = HERE) -> list[str] | None:
     return changed
 
 
-def decide_build(here: Path = HERE, environ: os._Environ[str] | dict[str, str] = os.environ
-                 ) -> EngineBuild:
+def decide_build(here: Path = HERE, environ: Mapping[str, str] = os.environ) -> EngineBuild:
     if not compiled_modules(here):
         return EngineBuild(False, "no compiled modules installed")
     if environ.get(PURE_ENV, "") not in ("", "0"):
