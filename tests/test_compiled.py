@@ -1,29 +1,131 @@
-"""`make compile` (mypyc) is opt-in: a compiled rules module must never outlive its source."""
+"""The compiled engine (setup.py, mypyc) and the pure-Python one play the same bytes, and a
+compiled engine older than its sources never plays (engine/__init__.py)."""
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import importlib.machinery
+import json
 import os
+import pickle
+import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-import pytest
+from engine_digest import digest
 
+import engine
 import engine.bones.game
-from engine.bones import refuse_stale_compiled_modules
+
+ROOT = Path(__file__).resolve().parents[1]
+# One seeded game of every system, ruleset and option (tests/engine_digest.py), taken from
+# the pure-Python engine. It changes only when a rule changes: then take the new one from
+# `RINKLOG_PURE=1 .venv/bin/python tests/engine_digest.py`, in the rule's commit.
+DIGEST = "7841b2e02b03d98d57c89f1eb302edf622d11199777b1a15b3d316fbfd635519"
 
 
-def test_a_compiled_module_older_than_its_source_is_refused(tmp_path: Path) -> None:
-    source = tmp_path / "rules.py"
-    compiled = tmp_path / "rules.cpython-311-x86_64-linux-gnu.so"
-    source.write_text("# rules\n")
-    compiled.write_bytes(b"")
-    os.utime(compiled, (1_000, 1_000))
-    with pytest.raises(ImportError, match="make compile"):
-        refuse_stale_compiled_modules(tmp_path)
-    os.utime(compiled, None)  # compiled after the last edit: fine
-    os.utime(source, (1_000, 1_000))
-    refuse_stale_compiled_modules(tmp_path)
+def run_digest(**env: str) -> list[str]:
+    """tests/engine_digest.py in a fresh process: the engine it played, its digest and the
+    file Bones' game module came from."""
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "engine_digest.py")],
+                          capture_output=True, text=True, check=True, cwd=ROOT,
+                          env={**os.environ, **env})
+    return done.stdout.split()
 
 
-def test_the_engine_runs_compiled_or_from_source() -> None:
-    """Either way the whole suite (whole-game snapshots, README head hashes) holds."""
-    assert Path(engine.bones.game.__file__).suffix in (".py", ".so")
+def test_the_pure_engine_plays_the_recorded_digest() -> None:
+    played, pure_digest, module = run_digest(RINKLOG_PURE="1")
+    assert (played, pure_digest) == ("pure", DIGEST)
+    assert module.endswith("game.py")  # RINKLOG_PURE plays the sources, compiled or not
+
+
+def test_this_process_plays_the_same_digest_compiled_when_it_can() -> None:
+    """``make test`` runs compiled where the build compiled (``make test-pure``: pure)."""
+    assert digest() == DIGEST
+    installed = bool(engine.compiled_modules())
+    if installed and not os.environ.get("RINKLOG_PURE"):
+        assert engine.BUILD.compiled, f"{engine.BUILD.why}: `make compile` rebuilds it"
+        assert not engine.bones.game.__file__.endswith(".py")
+    else:
+        assert engine.bones.game.__file__.endswith(".py")
+
+
+def fake_build(tmp_path: Path) -> Path:
+    """A copy of engine/ whose Bones game module has a compiled twin (an empty file: it can
+    only fail to import) and a build record of game.py as it is now."""
+    copy = tmp_path / "engine"
+    shutil.copytree(ROOT / "engine", copy, ignore=shutil.ignore_patterns(
+        "*.so", "*.pyd", "compiled.json", "__pycache__"))
+    game = copy / "bones" / "game.py"
+    (copy / "bones" / f"game{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    (copy / "compiled.json").write_text(json.dumps({"sources": {
+        "bones/game.py": hashlib.sha256(game.read_bytes()).hexdigest()}}))
+    return copy
+
+
+def import_game(copy: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    code = "import engine, engine.bones.game as g; print(engine.BUILD.compiled, g.__file__)"
+    environ = {k: v for k, v in os.environ.items() if k != "RINKLOG_PURE"}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=copy.parent, env={**environ, "PYTHONPATH": str(copy.parent), **env})
+
+
+def test_a_stale_compiled_engine_plays_the_sources_and_says_so_once(tmp_path: Path) -> None:
+    copy = fake_build(tmp_path)
+    game = copy / "bones" / "game.py"
+    current = import_game(copy)  # the record matches: the (empty) compiled module is tried
+    assert current.returncode != 0 and "ImportError" in current.stderr
+    os.utime(game, (game.stat().st_mtime + 10,) * 2)  # touched, not changed: still current
+    assert import_game(copy).returncode != 0
+    game.write_text(game.read_text() + "\n# edited\n")
+    os.utime(game, (game.stat().st_mtime + 10,) * 2)
+    stale = import_game(copy)
+    assert stale.returncode == 0, stale.stderr
+    assert stale.stdout.split() == ["False", str(game)]
+    assert stale.stderr.splitlines() == [
+        "rinklog: stale: engine/bones/game.py changed since the engine was compiled; playing the "
+        "pure-Python engine (`make compile` rebuilds it)"]
+
+
+def test_rinklog_pure_plays_the_sources_past_a_current_build(tmp_path: Path) -> None:
+    copy = fake_build(tmp_path)
+    pure = import_game(copy, RINKLOG_PURE="1")
+    assert pure.returncode == 0, pure.stderr
+    assert pure.stdout.split() == ["False", str(copy / "bones" / "game.py")]
+    assert pure.stderr == ""
+
+
+def test_compiled_modules_without_a_build_record_are_stale(tmp_path: Path) -> None:
+    copy = fake_build(tmp_path)
+    (copy / "compiled.json").unlink()
+    build = engine.decide_build(copy, {})
+    assert not build.compiled and build.why == (
+        "stale: compiled modules without a build record (engine/compiled.json)")
+    assert engine.decide_build(tmp_path, {}).why == "no compiled modules installed"
+
+
+def test_the_compiled_classes_keep_what_python_code_does_with_them() -> None:
+    """mypyc builds a native class, which Python code may not subclass and which cannot be
+    copied or pickled when frozen: each frozen dataclass of a compiled module is built as
+    a plain Python class, and the default coaches stay open to subclasses (a test's coach)."""
+    import setup
+
+    frozen, coaches = [], []
+    for package in setup.PACKAGES:
+        for module in setup.rules_modules(package):
+            text = (ROOT / module).read_text(encoding="utf-8")
+            frozen += [(module, m.start()) for m in re.finditer(
+                r"^@dataclass\(frozen=True", text, re.MULTILINE)
+                if not text[:m.start()].endswith("@mypyc_attr(native_class=False)\n")]
+            coaches += [module for m in re.finditer(r"^class DefaultCoach\b", text, re.MULTILINE)
+                        if not text[:m.start()].endswith(
+                            "@mypyc_attr(allow_interpreted_subclasses=True)\n")]
+    assert (frozen, coaches) == ([], [])
+    from engine.bones.state import Retaliation
+    from engine.dicehockey.rulesets import DICEHOCKEY
+
+    for value in (Retaliation("MI", "minor", 2), DICEHOCKEY):
+        assert copy.deepcopy(value) == value == pickle.loads(pickle.dumps(value))

@@ -10,6 +10,8 @@ sets its habits.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from engine.bones.cards import Skater
 from engine.bones.lines import skater_slots
 from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
@@ -80,6 +82,8 @@ class _Bench:
         return self.roster.shift[pid] - self.team.players[pid].shifts
 
 
+# compiled (setup.py), still a base class: a test or a tool may subclass the default coach
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultCoach:
     """A deterministic coach: the same state always gets the same decisions."""
 

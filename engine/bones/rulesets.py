@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mypy_extensions import mypyc_attr
+
 # The optional rules a FaceOff game may turn on when it is created (17.000-21.000), by the
 # name of the GameCreated field that records each one.
 OPTIONAL_RULES = {
@@ -48,6 +50,8 @@ FACEOFF_SECTIONS = {
 _SECTION = re.compile(r"\b\d+\.\d+\b")
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str
@@ -83,9 +87,14 @@ class Ruleset:
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
-        if not self.sections or not text:
-            return text
-        return _SECTION.sub(lambda m: self.sections.get(m.group(0), m.group(0)), text)
+        return _cited(self.sections, text)
+
+
+def _cited(sections: dict[str, str], text: str) -> str:
+    # a function of its own: compiled, a lambda in a method of a plain class stops mypyc
+    if not sections or not text:
+        return text
+    return _SECTION.sub(lambda m: sections.get(m.group(0), m.group(0)), text)
 
 
 RULESETS: dict[str, Ruleset] = {

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
 from events.common import other_side as other  # noqa: F401 - the rules import it from here
@@ -95,6 +97,8 @@ class TeamState:
         return self.players[player_id].card
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Retaliation:
     """A retaliation penalty still to give (14.30, 14.20 A-C): the rating scale that picks

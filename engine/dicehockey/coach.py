@@ -17,6 +17,8 @@ is deterministic: the same state always gets the same choices.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from engine.dicehockey import penalties
 from engine.dicehockey.lines import (
     extra_attacker,
@@ -55,6 +57,8 @@ def _next(current: int, lines: tuple[int, ...], waiting: dict[int, set[int]],
     return current
 
 
+# compiled (setup.py), still a base class: a test or a tool may subclass the default coach
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 

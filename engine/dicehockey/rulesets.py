@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 # 20: forward defense is the text's one optional rule. 7: the text suggests a learning
 # game without defense and passer ratings ("feel free to add this advanced rule"); rinklog
 # plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a
@@ -17,6 +19,8 @@ OPTIONS = {
 }
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     name: str

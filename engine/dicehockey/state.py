@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engine.dicehockey.cards import Charts, Goalie, Lines, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
 from events.common import other_side as other
@@ -77,6 +79,8 @@ class Penalty:
     short: bool
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Call:
     """A penalty called: on the defense it waits for the whistle (15: delayed)."""

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from engine.matrix.context import Referee
 from engine.matrix.extra_time import SHOOTOUT_X_VALUES, X_VALUES, golden_goal
@@ -20,6 +21,8 @@ __all__ = ["Fixture", "play_game"]
 _RULES = {"championship": "3.1.2", "kdh": "3.2.2", "wg": "3.3.2"}
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Fixture:
     competition: str
@@ -134,9 +137,10 @@ def play_game(ref: Referee, fx: Fixture, home: Entry | None, away: Entry | None,
             goals[winner] += 1  # the golden goal; a shootout or die win counts one too
     sides = []
     for e, other in ((home, away), (away, home)):
-        side = _side(e, e.team, rows[e.team], shared[e.team], other.great_saves,
-                     bonus == e.team, regular[e.team])
-        sides.append(msgspec.structs.replace(side, extra_time_value=et_values[e.team],
+        # its own name: ``side`` above is a str, and compiled (mypyc) a name keeps one type
+        played = _side(e, e.team, rows[e.team], shared[e.team], other.great_saves,
+                       bonus == e.team, regular[e.team])
+        sides.append(msgspec.structs.replace(played, extra_time_value=et_values[e.team],
                                              shootout_value=so_values[e.team]))
     ref.emit(GamePlayed(fx.competition, fx.week, fx.round, fx.stage, sides[0], sides[1],
                         goals[home.team], goals[away.team], decided, winner, tiebreak, rolls,

@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from events.matrix import MatrixTable
 
 __all__ = ["Entry", "column_value", "regular_goals", "shared_with"]
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Entry:
     """A team's pick as the referee plays it in one game."""

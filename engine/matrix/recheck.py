@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from engine.matrix import waiting
 from engine.matrix.dice import SeededDie, derive_die, odds_run_seed
@@ -46,6 +47,8 @@ from events.matrix import (
 
 __all__ = ["Finding", "check_dice", "check_lineage", "fold", "recheck"]
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Finding:
     seq: int

@@ -3,25 +3,35 @@
 Prints games/s and events/s for simulation (including the SQLite append) and for
 re-running every decision (replay/audit). With ``--play RULESET`` it times the rules
 engine alone instead: seeded games played with ``play_game`` and no store, CPU ms a game,
-best of three (README Benchmarks). Run: `make bench` or
-`.venv/bin/python tests/bench/bench_games.py [GAMES] [--play bones|dicehockey]`.
+best of three (README Benchmarks); ``--play matrix`` times a Matrix Hockey season of the
+text's twelve teams, CPU ms a game played. With ``--engines`` it does that for every
+system twice, in fresh processes, on the pure-Python engine (RINKLOG_PURE=1) and on the
+compiled one (setup.py), and prints the speed-up. Run: `make bench` or
+`.venv/bin/python tests/bench/bench_games.py [GAMES] [--play RULESET | --engines]` (RULESET: bones,
+faceoff2008, dicehockey or matrix).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from setups import setup_for, simulate
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: setups, engine_digest
 
-from engine.dice import SeededDice
-from engine.systems import system_of
-from replay.systems import kit_for
-from replay.tooling.game_streams import load_inputs, open_store, play_game, read_game
-from replay.tooling.refold import recheck
+from setups import setup_for, simulate  # noqa: E402
+
+import engine  # noqa: E402
+from engine.dice import SeededDice  # noqa: E402
+from engine.systems import system_of  # noqa: E402
+from replay.systems import kit_for  # noqa: E402
+from replay.tooling.game_streams import load_inputs, open_store, play_game, read_game  # noqa: E402
+from replay.tooling.refold import recheck  # noqa: E402
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 PLAY_TEAMS = {"bones": TEAMS, "dicehockey": ("ALD", "BRK", "CDV", "DRF", "ELM", "FRN", "GLN",
@@ -51,11 +61,58 @@ def main(games: int = 100) -> None:
             stream = read_game(store, game_id)
             assert recheck(stream, *load_inputs(store, stream[0])) is None
         audit = time.perf_counter() - start
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(machine())
     print(f"simulate+store: {games} games in {sim:.2f}s = {games / sim:.1f} games/s, "
           f"{events / sim:,.0f} events/s ({events / games:.0f} events/game, "
           f"{1000 * sim / games:.1f} ms/game)")
     print(f"read+re-check:  {events / audit:,.0f} events/s")
+
+
+def machine() -> str:
+    return (f"machine: {platform.machine()} {platform.processor() or ''} {platform.node()}, "
+            f"{os.cpu_count()} cores, python {platform.python_version()}, engine "
+            f"{'compiled' if engine.BUILD.compiled else 'pure'} ({engine.BUILD.why})")
+
+
+def play_matrix(seasons: int, rounds: int = 3) -> None:
+    """Play ``seasons`` seeded seasons of the example league in memory, ``rounds`` times;
+    print the best CPU time a game played (GamePlayed)."""
+    from engine_digest import matrix_season_events
+
+    from events.matrix import GamePlayed
+
+    best, games = float("inf"), 0
+    for _ in range(rounds):
+        start, games = time.process_time(), 0
+        for n in range(seasons):
+            games += sum(isinstance(e, GamePlayed) for e in matrix_season_events(f"bench-{n}"))
+        best = min(best, time.process_time() - start)
+    print(machine())
+    print(f"play matrix: {seasons} seasons, {games // seasons} games/season, "
+          f"{1000 * best / games:.2f} ms/game (CPU, best of {rounds})")
+
+
+ENGINE_BENCH = (("bones", 1), ("faceoff2008", 1), ("dicehockey", 1), ("matrix", 10))
+
+
+def engines(games: int) -> None:
+    """Every system's play, pure and compiled, each in a fresh process; CPU ms a game."""
+    print(machine())
+    if not engine.compiled_modules():
+        print("engines: no compiled modules installed (the build found no C compiler, or "
+              "`make uncompile`): only the pure engine to time")
+    print(f"{'play':<12} {'pure ms/game':>13} {'compiled ms/game':>17} {'speed-up':>9}")
+    for ruleset, divide in ENGINE_BENCH:
+        ms = {}
+        for pure in ("1", "0"):
+            done = subprocess.run(
+                [sys.executable, __file__, str(max(1, games // divide)), "--play", ruleset],
+                capture_output=True, text=True, check=True,
+                env={**os.environ, "RINKLOG_PURE": pure})
+            ms[pure] = float(done.stdout.split(" ms/game")[0].rsplit(" ", 1)[1])
+            if pure == "0" and "engine compiled" not in done.stdout:
+                ms[pure] = float("nan")
+        print(f"{ruleset:<12} {ms['1']:>13.2f} {ms['0']:>17.2f} {ms['1'] / ms['0']:>8.2f}x")
 
 
 def play_only(games: int, ruleset: str, rounds: int = 3) -> None:
@@ -77,7 +134,7 @@ def play_only(games: int, ruleset: str, rounds: int = 3) -> None:
                              dice=SeededDice(seed, game_id, derive))
             events += len(game.events)
         best = min(best, time.process_time() - start)
-    print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(machine())
     print(f"play {ruleset}: {games} games, {events / games:.0f} events/game, "
           f"{1000 * best / games:.2f} ms/game (CPU, best of {rounds})")
 
@@ -85,10 +142,16 @@ def play_only(games: int, ruleset: str, rounds: int = 3) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="?", type=int, default=100, help="games (default 100)")
-    parser.add_argument("--play", metavar="RULESET",
-                        help="time play alone, no store: bones, faceoff2008 or dicehockey")
+    parser.add_argument("--play", metavar="RULESET", help="time play alone, no store: bones, "
+                        "faceoff2008, dicehockey or matrix (GAMES seasons)")
+    parser.add_argument("--engines", action="store_true",
+                        help="every system's play, pure and compiled (GAMES games each)")
     args = parser.parse_args()
-    if args.play:
+    if args.engines:
+        engines(args.games)
+    elif args.play == "matrix":
+        play_matrix(args.games)
+    elif args.play:
         play_only(args.games, args.play)
     else:
         main(args.games)
