@@ -56,8 +56,9 @@ def odds(
     per_run: Annotated[bool, typer.Option(
         "--per-run", help="with --json: every run's points and champion too")] = False,
     record: Annotated[bool, typer.Option(
-        "--record", help="append the odds to the season's stream (OddsRecorded), for its "
-        "pages' odds over the season; without it odds only reads")] = False,
+        "--record", help="append the odds to the season's stream (OddsRecorded; a Matrix "
+        "season's: matrix.OddsRecorded), for its pages' odds over the season; without it "
+        "odds only reads")] = False,
     replay: Annotated[int | None, typer.Option(
         "--replay", help="write run R as a database of its own (with --out): the season as "
         "stored plus that run's games, every event, audited")] = None,
@@ -106,8 +107,6 @@ def odds(
         own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
         system_odds = own.odds() if own is not None and own.odds is not None else None
         if system_odds is not None:
-            if record:
-                raise RinklogError(f"season {season_id}: {system_odds.refuse_record}")
             season = system_odds.read(store, season_id)
         else:
             stored = odds_season(store, season_id, playoffs)
@@ -120,6 +119,11 @@ def odds(
     if system_odds is not None:
         with _bar(runs) as progress:
             system_report = system_odds.report(season, seed, runs, workers, cluster, progress)
+        if record:
+            from replay.tooling.game_streams import open_store  # noqa: PLC0415
+
+            with open_store(db) as store:
+                system_odds.record(store, season, system_report)
         if as_json:
             dump(system_report.to_json(per_run))
         elif as_csv:
@@ -127,6 +131,8 @@ def odds(
         else:
             for line in system_report.lines():
                 out(line)
+            if record:
+                out(f"recorded in season {season_id}")
         return
     if replay is not None:
         assert out_db is not None
