@@ -120,19 +120,8 @@ def odds(
         with _bar(runs) as progress:
             system_report = system_odds.report(season, seed, runs, workers, cluster, progress)
         if record:
-            from replay.tooling.game_streams import open_store  # noqa: PLC0415
-
-            with open_store(db) as store:
-                system_odds.record(store, season, system_report)
-        if as_json:
-            dump(system_report.to_json(per_run))
-        elif as_csv:
-            dump_csv(system_report.csv_rows())
-        else:
-            for line in system_report.lines():
-                out(line)
-            if record:
-                out(f"recorded in season {season_id}")
+            _record_system(db, system_odds, season, system_report)
+        _print_system(system_report, as_json, as_csv, per_run, record)
         return
     if replay is not None:
         assert out_db is not None
@@ -162,6 +151,28 @@ def odds(
         dump_csv(rows)
         return
     _print(report, record)
+
+
+def _record_system(db: str, system_odds, season, report) -> None:  # noqa: ANN001 - the kit's
+    """``--record`` of a season system's odds: its kit appends them (SeasonOdds.record)."""
+    from replay.tooling.game_streams import open_store  # noqa: PLC0415
+
+    with open_store(db) as store:
+        system_odds.record(store, season, report)
+
+
+def _print_system(report, as_json: bool, as_csv: bool, per_run: bool,  # noqa: ANN001
+                  recorded: bool) -> None:
+    """A season system's odds report as JSON, CSV or its own lines."""
+    if as_json:
+        dump(report.to_json(per_run))
+    elif as_csv:
+        dump_csv(report.csv_rows())
+    else:
+        for line in report.lines():
+            out(line)
+        if recorded:
+            out(f"recorded in season {report.season}")
 
 
 @contextmanager
