@@ -150,7 +150,7 @@ def test_the_run_seed_is_the_league_odds_derivation() -> None:
     assert matrix_run_seed("matrix-x-s1", "7", 2) == odds_run_seed("matrix-x-s1", "7", 2)
 
 
-def test_a_closed_season_runs_as_it_closed(league) -> None:
+def test_a_closed_season_runs_as_it_closed(league, capsys) -> None:
     db = league["db"].with_name("closed.db")
     shutil.copy(league["db"], db)
     season_id = league["id"]
@@ -170,6 +170,13 @@ def test_a_closed_season_runs_as_it_closed(league) -> None:
     assert (run.kdh_winner, run.wg_winner) == (result.kdh_winner, result.wg_order[0])
     for d in closed.divisions:
         assert sorted(d.teams, key=run.places.__getitem__) == closed.final_order[d.id]
+    # nothing to record after the close: refused in one line, nothing written
+    before = len(_odds_events(db, season_id))
+    assert main(["odds", season_id, "--runs", "1", "--workers", "1", "--record",
+                 "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "is closed" in err and err.count("\n") == 1
+    assert len(_odds_events(db, season_id)) == before
 
 
 # --- --record (docs/odds.md "Matrix Hockey seasons"): matrix.OddsRecorded ---------------------

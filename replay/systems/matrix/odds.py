@@ -288,6 +288,9 @@ def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
 
     event = odds_record(report)
     state = fold(season.events)
+    if state.closed is not None:
+        raise RinklogError(f"season {season.season_id} is closed: its odds are its close, "
+                           "nothing to record")
     try:
         check_odds_record(state, event)
     except RinklogError as err:
