@@ -7,7 +7,10 @@ the same odds with one worker and two, promotion chances adding up to the promot
 places and relegation chances to the relegation places (3.1.6: the top two of a division
 go up to its parent, its last four down to its children), each cup's winner chances to
 one, and the stored weeks held in every run; a closed season's run is its close; a run
-replayed into a database audits clean and stands as the run.
+replayed into a database audits clean and stands as the run. ``--record``: odds recorded
+after weeks 5 and 6 audit clean, a forged record is caught, a season changed meanwhile or
+closed refuses them, a plain odds writes nothing, and the season's page shows the newest
+record as a table and each team's chance over the weeks as a plot.
 """
 
 from __future__ import annotations
