@@ -25,7 +25,8 @@ from events.base import Event
 
 __all__ = [
     "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
-    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixTable", "OddsRunReplayed", "Pick",
+    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixOddsRecorded", "MatrixOddsTeam",
+    "MatrixTable", "OddsRunReplayed", "Pick",
     "PickReplaced",
     "NewTeamReplaced", "PicksSent", "RefereeCupDrawsEntered", "RefereeDrawsEntered",
     "RefereeOnr", "SlotHandedOn", "WaitingListJoined", "SanctionApplied", "ScheduleDrawn",
@@ -334,6 +335,44 @@ class OddsRunReplayed(_Event, tag="matrix.OddsRunReplayed"):
     run_seed: str
 
 
+class MatrixOddsTeam(_Data):
+    """One team's odds in a :class:`MatrixOddsRecorded`, as counts of runs (a chance is a
+    count over the runs): its championship points summed over the runs and their 10th and
+    90th percentile (3.1.4), the runs it finished 1st, 2nd... of its division (3.1.5), went
+    up, went down (3.1.6), won the KDH and the WG."""
+
+    team: str
+    division: str
+    points_total: int
+    points_p10: int
+    points_p90: int
+    places: list[int]
+    promoted: int
+    relegated: int
+    kdh: int
+    wg: int
+
+
+class MatrixOddsRecorded(_Event, tag="matrix.OddsRecorded"):
+    """``rinklog odds SEASON --record`` (docs/odds.md): the season's odds after
+    ``weeks_played`` weeks (``weeks_remaining`` to play), from ``runs`` runs of the weeks
+    left and the close with the odds seed ``seed`` (run r's dice are ``odds_run_seed(season,
+    seed, r)``'s). Not a rule and no die: a reading, recorded so the season's page can plot
+    each team's chances over the season. Between weeks, before the close; the audit checks
+    it adds up (every team once in its division, each place of a division one team a run,
+    ``promotion_places`` up and ``relegation_places`` down a run, one winner a cup a run,
+    no team's points below its points when recorded)."""
+
+    seed: str
+    runs: int
+    weeks_played: int
+    weeks_remaining: int
+    promotion_places: int
+    relegation_places: int
+    competitions: list[str]
+    teams: list[MatrixOddsTeam]
+
+
 class ClosingStarted(_Event, tag="matrix.ClosingStarted"):
     """The season's close begins: final ranking, promotion and relegation follow (3.1.5, 3.1.6)."""
     pass
@@ -380,5 +419,5 @@ MatrixEvent = (
     | RefereeDrawsEntered | RefereeCupDrawsEntered | WaitingListJoined | NewTeamReplaced
     | SlotHandedOn | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
     | LuckyLoserChosen | SanctionApplied | TeamReplaced | WgRanked | WeekEnded | ClosingStarted
-    | DivisionRanked | SeasonClosed | OddsRunReplayed
+    | DivisionRanked | SeasonClosed | OddsRunReplayed | MatrixOddsRecorded
 )

@@ -7,13 +7,17 @@ the same odds with one worker and two, promotion chances adding up to the promot
 places and relegation chances to the relegation places (3.1.6: the top two of a division
 go up to its parent, its last four down to its children), each cup's winner chances to
 one, and the stored weeks held in every run; a closed season's run is its close; a run
-replayed into a database audits clean and stands as the run.
+replayed into a database audits clean and stands as the run. ``--record``: odds recorded
+after weeks 5 and 6 audit clean, a forged record is caught, a season changed meanwhile or
+closed refuses them, a plain odds writes nothing, and the season's page shows the newest
+record as a table and each team's chance over the weeks as a plot.
 """
 
 from __future__ import annotations
 
 import json
 import pickle
+import re
 import shutil
 from pathlib import Path
 
@@ -24,11 +28,19 @@ import replay.systems.matrix.season as library
 from engine.matrix.dice import odds_run_seed as matrix_run_seed
 from engine.matrix.recheck import recheck
 from engine.matrix.seasons import season_records
-from events.matrix import OddsRunReplayed
+from events.errors import StreamConflict
+from events.matrix import MatrixOddsRecorded, OddsRunReplayed
 from replay.cli.app import main
 from replay.leagues.naming import odds_run_seed
 from replay.systems.matrix.demo import demo_picks
-from replay.systems.matrix.odds import matrix_odds_season, matrix_report, run_matrix_odds
+from replay.systems.matrix.odds import (
+    matrix_odds_season,
+    matrix_report,
+    record_matrix_odds,
+    run_matrix_odds,
+)
+from replay.systems.matrix.odds_page import ODDS
+from replay.systems.matrix.site import matrix_files
 from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store
 
@@ -99,7 +111,7 @@ def test_the_weeks_played_stand_in_every_run(league) -> None:
         assert max(r.points[t] - p for t, p in before.items()) > 0
 
 
-def test_cli_json_and_the_writes_refused_in_one_line(league, capsys) -> None:
+def test_cli_json(league, capsys) -> None:
     db, season = str(league["db"]), league["id"]
     assert main(["odds", season, "--runs", "1", "--seed", "7", "--workers", "1", "--json",
                  "--per-run", "--db", db]) == 0
@@ -108,9 +120,6 @@ def test_cli_json_and_the_writes_refused_in_one_line(league, capsys) -> None:
     assert {"team", "division", "points_mean", "points_p10", "points_p90", "places",
             "promotion", "relegation", "kdh", "kdh_rounds", "wg", "wg_rounds"} \
         <= set(got["teams"][0])
-    assert main(["odds", season, "--record", "--db", db]) == 1
-    err = capsys.readouterr().err
-    assert "does not cover Matrix Hockey seasons" in err and err.count("\n") == 1
 
 
 def test_a_replayed_run_audits_clean_and_stands_as_the_run(league, capsys) -> None:
@@ -144,7 +153,7 @@ def test_the_run_seed_is_the_league_odds_derivation() -> None:
     assert matrix_run_seed("matrix-x-s1", "7", 2) == odds_run_seed("matrix-x-s1", "7", 2)
 
 
-def test_a_closed_season_runs_as_it_closed(league) -> None:
+def test_a_closed_season_runs_as_it_closed(league, capsys) -> None:
     db = league["db"].with_name("closed.db")
     shutil.copy(league["db"], db)
     season_id = league["id"]
@@ -164,3 +173,138 @@ def test_a_closed_season_runs_as_it_closed(league) -> None:
     assert (run.kdh_winner, run.wg_winner) == (result.kdh_winner, result.wg_order[0])
     for d in closed.divisions:
         assert sorted(d.teams, key=run.places.__getitem__) == closed.final_order[d.id]
+    # nothing to record after the close: refused in one line, nothing written
+    before = len(_odds_events(db, season_id))
+    assert main(["odds", season_id, "--runs", "1", "--workers", "1", "--record",
+                 "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "is closed" in err and err.count("\n") == 1
+    assert len(_odds_events(db, season_id)) == before
+
+
+# --- --record (docs/odds.md "Matrix Hockey seasons"): matrix.OddsRecorded ---------------------
+
+def _odds_events(db: Path, season_id: str) -> list:
+    with open_store(db) as store:
+        return [row.event for row in store.read(season_id)]
+
+
+@pytest.fixture(scope="module")
+def recorded(league, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The season recorded twice: after week 5 and, week 6 played, after week 6."""
+    db = tmp_path_factory.mktemp("odds-matrix-record") / "recorded.db"
+    shutil.copy(league["db"], db)
+    season_id = league["id"]
+    args = ["odds", season_id, "--runs", str(RUNS), "--seed", "7", "--workers", "1",
+            "--record", "--db", str(db)]
+    assert main(args) == 0
+    with open_store(db) as store:
+        season = library.load(store, season_id)
+        library.record(store, season, season_id, demo_picks(season.state, PLAYED + 1, "t"))
+        library.play(store, season_id, PLAYED + 1)
+    assert main(args) == 0
+    return {"db": db, "id": season_id}
+
+
+def test_odds_recorded_at_two_weeks_audit_clean(league, recorded, capsys) -> None:
+    events = _odds_events(recorded["db"], recorded["id"])
+    records = [e for e in events if isinstance(e, MatrixOddsRecorded)]
+    assert [(r.weeks_played, r.weeks_remaining, r.runs) for r in records] == [
+        (PLAYED, 11 - PLAYED, RUNS), (PLAYED + 1, 11 - PLAYED - 1, RUNS)]
+    # the first record is the odds of the same runs as read (run r: the same seed, season)
+    report = matrix_report(league["stored"], "7", league["results"])
+    first = records[0]
+    assert [(t.team, t.points_total, t.promoted, t.relegated, t.kdh, t.wg, t.places)
+            for t in first.teams] == [(t.team, t.points_total, t.promoted, t.relegated, t.kdh,
+                                       t.wg, t.places) for t in report.teams]
+    assert (first.promotion_places, first.relegation_places) == (4, 4)  # 3.1.6
+    with open_store(recorded["db"]) as store:
+        assert all(r.ok for r in audit_all(store))
+    assert recheck(events) is None
+
+
+def _forged(record: MatrixOddsRecorded, how: str) -> MatrixOddsRecorded:
+    teams = list(record.teams)
+    elite = next(i for i, t in enumerate(teams) if t.division == "elite")
+    below = next(i for i, t in enumerate(teams) if t.division != "elite" and t.promoted)
+    if how == "promotion":  # a promotion moved from a level-2 team to an Elite team
+        teams[below] = msgspec.structs.replace(teams[below], promoted=teams[below].promoted - 1)
+        teams[elite] = msgspec.structs.replace(teams[elite], promoted=1)
+    elif how == "cup":  # two KDH winners in a run
+        teams[elite] = msgspec.structs.replace(teams[elite], kdh=teams[elite].kdh + 1)
+    elif how == "team":
+        del teams[elite]
+    elif how == "place":  # a team first in every run beside the others' firsts
+        places = [record.runs, *teams[elite].places[1:]]
+        teams[elite] = msgspec.structs.replace(teams[elite], places=places)
+    elif how == "weeks":
+        return msgspec.structs.replace(record, weeks_played=record.weeks_played + 1,
+                                       weeks_remaining=record.weeks_remaining - 1)
+    return msgspec.structs.replace(record, teams=teams)
+
+
+@pytest.mark.parametrize("how", ["promotion", "cup", "team", "place", "weeks"])
+def test_a_forged_record_is_caught(recorded, how) -> None:
+    events = _odds_events(recorded["db"], recorded["id"])
+    at = next(i for i, e in enumerate(events) if isinstance(e, MatrixOddsRecorded))
+    forged = _forged(events[at], how)
+    assert forged != events[at]
+    found = recheck([*events[:at], forged, *events[at + 1:]])
+    assert found is not None and found.seq == at + 1
+
+
+def test_a_forged_record_stored_fails_the_audit(recorded, tmp_path) -> None:
+    db = tmp_path / "forged.db"
+    shutil.copy(recorded["db"], db)
+    with open_store(db) as store:
+        season = library.load(store, recorded["id"])
+        last = [e for e in season.events if isinstance(e, MatrixOddsRecorded)][-1]
+        library.record(store, season, recorded["id"], [_forged(last, "cup")])
+        bad = [r for r in audit_all(store) if not r.ok]
+    assert [r.game_id for r in bad] == [recorded["id"]]
+
+
+def test_a_season_changed_while_the_odds_ran_refuses_them(league, recorded, tmp_path) -> None:
+    db = tmp_path / "changed.db"
+    shutil.copy(recorded["db"], db)
+    report = matrix_report(league["stored"], "7", league["results"])  # read after week 5
+    with open_store(db) as store, pytest.raises(StreamConflict, match="changed while"):
+        record_matrix_odds(store, league["stored"], report)
+    assert _odds_events(db, league["id"]) == _odds_events(recorded["db"], league["id"])
+
+
+def test_a_plain_odds_writes_nothing(league, capsys) -> None:
+    before = len(_odds_events(league["db"], league["id"]))
+    assert main(["odds", league["id"], "--runs", "1", "--workers", "1",
+                 "--db", str(league["db"])]) == 0
+    assert "recorded" not in capsys.readouterr().out
+    assert len(_odds_events(league["db"], league["id"])) == before
+    with open_store(league["db"]) as store:
+        assert ODDS not in matrix_files(store, league["id"])  # no record: no odds page
+
+
+def test_the_season_page_shows_the_odds_table_and_plot(recorded) -> None:
+    events = _odds_events(recorded["db"], recorded["id"])
+    records = [e for e in events if isinstance(e, MatrixOddsRecorded)]
+    with open_store(recorded["db"]) as store:
+        files = matrix_files(store, recorded["id"])
+    assert 'id="odds-link"' in files["index.html"] and f'href="{ODDS}"' in files["index.html"]
+    page = files[ODDS]
+    newest = records[-1]
+    assert f"After {PLAYED + 1} weeks" in page
+    rows = re.findall(r'<tr data-team="([^"]+)">(.*?)</tr>', page)
+    assert [team for team, _ in rows] == [t.team for t in newest.teams]  # 36 teams
+    team = next(t for t in newest.teams if t.division == "d2a" and 0 < t.promoted < RUNS)
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", dict(rows)[team.team])
+    assert cells[5] == "50.0"  # promoted in one run of two
+    # one plot a team, one point a record: a level-2 team's chance to go up, week by week
+    assert len(re.findall(r'<svg [^>]*id="odds-', page)) == 36
+    plot = page[page.index(f'id="odds-{team.team}"'):]
+    plot = plot[:plot.index("</svg>")]
+    labels = re.findall(r"<title>after (\d+) weeks: ([\d.]+)%</title>", plot)
+    assert labels == [(str(r.weeks_played), f"{100 * x.promoted / r.runs:.1f}")
+                      for r in records for x in r.teams if x.team == team.team]
+    assert labels[-1] == (str(PLAYED + 1), "50.0")
+    assert "chance to go up" in plot
+    elite = next(t for t in newest.teams if t.division == "elite")
+    assert "chance to finish first" in page[page.index(f'id="odds-{elite.team}"'):]

@@ -12,6 +12,7 @@ from events.matrix import (
     GamePlayed,
     GameSide,
     LuckyLoserChosen,
+    MatrixOddsRecorded,
     NewTeamReplaced,
     OddsRunReplayed,
     PickReplaced,
@@ -116,6 +117,9 @@ def why(state: SeasonState, event: Any, dice: dict[int, DieRolled]) -> str:
     if isinstance(event, OddsRunReplayed):
         return (f"odds run {event.run} of seed {event.seed!r} replayed (rinklog odds "
                 f"--replay): the referee's dice from here on derive from {event.run_seed}")
+    if isinstance(event, MatrixOddsRecorded):
+        return (f"odds recorded after week {event.weeks_played}: {event.runs} runs of seed "
+                f"{event.seed!r} (rinklog odds --record)")
     if isinstance(event, SeasonClosed):
         return (f"season closed: {len(event.promoted)} promoted, {len(event.relegated)} "
                 f"relegated; next season {event.next_season}{tail}")

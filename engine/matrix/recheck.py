@@ -18,6 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.matrix import waiting
 from engine.matrix.dice import SeededDie, derive_die, odds_run_seed
+from engine.matrix.odds_check import check_odds_record
 from engine.matrix.referee import (
     check_picks,
     close_season,
@@ -34,6 +35,7 @@ from events.formats import same_event
 from events.matrix import (
     ClosingStarted,
     DieRolled,
+    MatrixOddsRecorded,
     NewTeamReplaced,
     OddsRunReplayed,
     PicksSent,
@@ -159,6 +161,8 @@ def recheck(events: Sequence[Any]) -> Finding | None:
                 decided = [_odds_run(state, event, replayed)]
                 replayed = True
                 dice = SeededDie(event.run_seed, created.season_id)
+            elif isinstance(event, MatrixOddsRecorded):  # a reading: its sums (docs/odds.md)
+                decided = [check_odds_record(state, event)]
             else:
                 return Finding(i + 1, "picks, a week started or the closing (what a command "
                                "starts with)", type(event).__name__, "referee")

@@ -56,8 +56,9 @@ def odds(
     per_run: Annotated[bool, typer.Option(
         "--per-run", help="with --json: every run's points and champion too")] = False,
     record: Annotated[bool, typer.Option(
-        "--record", help="append the odds to the season's stream (OddsRecorded), for its "
-        "pages' odds over the season; without it odds only reads")] = False,
+        "--record", help="append the odds to the season's stream (OddsRecorded; a Matrix "
+        "season's: matrix.OddsRecorded), for its pages' odds over the season; without it "
+        "odds only reads")] = False,
     replay: Annotated[int | None, typer.Option(
         "--replay", help="write run R as a database of its own (with --out): the season as "
         "stored plus that run's games, every event, audited")] = None,
@@ -106,8 +107,6 @@ def odds(
         own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
         system_odds = own.odds() if own is not None and own.odds is not None else None
         if system_odds is not None:
-            if record:
-                raise RinklogError(f"season {season_id}: {system_odds.refuse_record}")
             season = system_odds.read(store, season_id)
         else:
             stored = odds_season(store, season_id, playoffs)
@@ -120,13 +119,9 @@ def odds(
     if system_odds is not None:
         with _bar(runs) as progress:
             system_report = system_odds.report(season, seed, runs, workers, cluster, progress)
-        if as_json:
-            dump(system_report.to_json(per_run))
-        elif as_csv:
-            dump_csv(system_report.csv_rows())
-        else:
-            for line in system_report.lines():
-                out(line)
+        if record:
+            _record_system(db, system_odds, season, system_report)
+        _print_system(system_report, as_json, as_csv, per_run, record)
         return
     if replay is not None:
         assert out_db is not None
@@ -156,6 +151,28 @@ def odds(
         dump_csv(rows)
         return
     _print(report, record)
+
+
+def _record_system(db: str, system_odds, season, report) -> None:  # noqa: ANN001 - the kit's
+    """``--record`` of a season system's odds: its kit appends them (SeasonOdds.record)."""
+    from replay.tooling.game_streams import open_store  # noqa: PLC0415
+
+    with open_store(db) as store:
+        system_odds.record(store, season, report)
+
+
+def _print_system(report, as_json: bool, as_csv: bool, per_run: bool,  # noqa: ANN001
+                  recorded: bool) -> None:
+    """A season system's odds report as JSON, CSV or its own lines."""
+    if as_json:
+        dump(report.to_json(per_run))
+    elif as_csv:
+        dump_csv(report.csv_rows())
+    else:
+        for line in report.lines():
+            out(line)
+        if recorded:
+            out(f"recorded in season {report.season}")
 
 
 @contextmanager

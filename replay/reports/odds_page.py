@@ -43,17 +43,19 @@ def _rows(record: OddsRecorded, names: dict[str, str]) -> list[OddsRow]:
                     [_percent(c, n) for c in t.picks]) for t in record.teams]
 
 
-def chance_plot(points: Sequence[tuple[int, float]], games: int, title: str) -> LinePlot:
+def chance_plot(points: Sequence[tuple[int, float]], games: int, title: str,
+                unit: str = "games") -> LinePlot:
     """A chance (0 to 1) after so many games played, for each record, on an axis of the
-    season's ``games``; the y axis in percent."""
+    season's ``games``; the y axis in percent. ``unit``: what the x axis counts (a Matrix
+    Hockey season's odds page counts weeks)."""
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     dx = plot_w / max(games, 1)
     placed = [Point(LEFT + g * dx, HEIGHT - BOTTOM - p * plot_h,
-                    f"after {g} games: {100 * p:.1f}%") for g, p in points]
+                    f"after {g} {unit}: {100 * p:.1f}%") for g, p in points]
     step = max(1, games // 8)
     x_ticks = [Tick(LEFT + g * dx, HEIGHT - BOTTOM + 14, str(g)) for g in range(0, games + 1, step)]
     y_ticks = [Tick(LEFT, HEIGHT - BOTTOM - v / 100 * plot_h, str(v)) for v in range(0, 101, 25)]
-    return LinePlot(title, "games played in the season", WIDTH, HEIGHT, LEFT, HEIGHT - BOTTOM,
+    return LinePlot(title, f"{unit} played in the season", WIDTH, HEIGHT, LEFT, HEIGHT - BOTTOM,
                     WIDTH - RIGHT, placed, x_ticks, y_ticks)
 
 

@@ -127,14 +127,14 @@ class SeasonOdds:
     plays and counts the runs (``report``: season, seed, runs, workers, cluster address
     or None, progress(done, runs) or None), or writes run R as a database of its own
     (``replay``: db, season id, seed, R, out -> the path written, audited clean).
-    ``refuse_record``: the one line ``--record`` gets (a season system's odds are read,
-    not recorded)."""
+    ``record``: ``--record``, the report appended to the season stream (store, what
+    ``read`` gave, the report), refused if the season changed since ``read``."""
 
     read: Callable[[EventStore, str], Any]
     report: Callable[[Any, str, int, int, str | None, Callable[[int, int], None] | None],
                      OddsReport]
     replay: Callable[[str | Path, str, str, int, Path], Path]
-    refuse_record: str
+    record: Callable[[EventStore, Any, Any], None]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,8 +13,10 @@ its events are folded and dropped, never encoded, hashed or stored. The runs go 
 :func:`replay.leagues.odds.run_crew` (``open_crew`` workers, counted in run order): the
 same odds with any number of workers.
 
-``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`); not
-covered: ``--record`` (an odds record in a Matrix season stream). ``rinklog odds`` (the shared
+``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`);
+``--record`` appends the counts to the season stream as a MatrixOddsRecorded
+(:func:`record_matrix_odds`), which the audit checks adds up (engine/matrix/odds_check.py)
+and the season's page draws (replay/systems/matrix/site.py). ``rinklog odds`` (the shared
 command, replay/cli/odds.py) reaches all of it through the Matrix kit (:data:`ODDS`,
 ``SeasonKit.odds``), never by importing this package.
 """
@@ -26,30 +28,29 @@ from pathlib import Path
 from typing import Any
 
 from engine.matrix.dice import SeededDie
+from engine.matrix.odds_check import check_odds_record, odds_places
 from engine.matrix.recheck import fold
 from engine.matrix.referee import close_season, play_week
-from engine.matrix.seasons import PROMOTED, RELEGATED, parent_and_children, season_records
+from engine.matrix.seasons import season_records
 from engine.matrix.state import WEEKS, SeasonState, evolve
 from engine.matrix.wg import GROUP_ROUNDS
-from events.errors import RinklogError
-from events.matrix import OddsRunReplayed, PicksSent
+from events.errors import RinklogError, StreamConflict
+from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, PicksSent
 from events.store import EventStore
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
 from replay.systems.kit import SeasonOdds
 from replay.systems.matrix.demo import demo_picks
 
-__all__ = ["MATRIX_NOT_COVERED", "ODDS", "MatrixOddsReport", "MatrixOddsSeason",
-           "MatrixRunResult", "init_matrix_odds", "matrix_odds", "matrix_odds_season",
-           "matrix_odds_task", "matrix_report", "replay_matrix_run", "run_matrix_odds"]
-
-MATRIX_NOT_COVERED = ("--record does not cover Matrix Hockey seasons (their stream holds "
-                      "the referee's events only; odds are read, not recorded)")
+__all__ = ["ODDS", "MatrixOddsReport", "MatrixOddsSeason", "MatrixRunResult",
+           "init_matrix_odds", "matrix_odds", "matrix_odds_season", "matrix_odds_task",
+           "matrix_report", "record_matrix_odds", "replay_matrix_run", "run_matrix_odds"]
 
 
 @dataclass(frozen=True)
 class MatrixOddsSeason:
-    """What a worker is sent: the season stream's events as stored."""
+    """What a worker is sent: the season stream's events as stored (``--record`` appends
+    only onto as many)."""
 
     season_id: str
     events: tuple[Any, ...]
@@ -261,14 +262,45 @@ def matrix_report(season: MatrixOddsSeason, seed: str, results: list[MatrixRunRe
                 sum(r.wg_winner == team for r in results)))
         rows.sort(key=lambda t: (-t.points_total, -t.promoted, t.relegated, t.team))
         teams += rows
-    up = down = 0
-    for d in state.divisions:
-        parent, children = parent_and_children(state, d.id)
-        up += PROMOTED if parent is not None else 0
-        down += RELEGATED if children else 0
+    places = odds_places(state)
+    up, down = sum(places.up.values()), sum(places.down.values())
     return MatrixOddsReport(season.season_id, seed, len(results), len(state.weeks_played),
                             WEEKS - len(state.weeks_played), up, down,
                             tuple(state.created.competitions), teams, results)
+
+
+def odds_record(report: MatrixOddsReport) -> MatrixOddsRecorded:
+    """The report as the season stream records it (``--record``)."""
+    return MatrixOddsRecorded(
+        report.seed, report.runs, report.weeks_played, report.weeks_remaining,
+        report.promotion_places, report.relegation_places, list(report.competitions),
+        [MatrixOddsTeam(t.team, t.division, t.points_total, t.points_p10, t.points_p90,
+                        list(t.places), t.promoted, t.relegated, t.kdh, t.wg)
+         for t in report.teams])
+
+
+def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
+                       report: MatrixOddsReport) -> None:
+    """``--record``: the odds appended to the season stream as a MatrixOddsRecorded, onto
+    the events they were read from (a season that changed while the odds ran refuses
+    them), checked as the audit will check them."""
+    import replay.systems.matrix.season as library  # noqa: PLC0415 - the writer only here
+
+    event = odds_record(report)
+    state = fold(season.events)
+    if state.closed is not None:
+        raise RinklogError(f"season {season.season_id} is closed: its odds are its close, "
+                           "nothing to record")
+    try:
+        check_odds_record(state, event)
+    except RinklogError as err:
+        raise RinklogError(f"season {season.season_id}: odds not recorded: {err}") from None
+    now = library.Season(season.season_id, state, list(season.events), len(season.events))
+    try:
+        library.record(store, now, season.season_id, [event])
+    except StreamConflict:
+        raise StreamConflict(f"season {season.season_id} changed while the odds ran (picks "
+                             "or a week stored meanwhile); run odds again") from None
 
 
 def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: Path) -> Path:
@@ -314,5 +346,5 @@ def matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1
 
 
 ODDS = SeasonOdds(read=matrix_odds_season, report=matrix_odds, replay=replay_matrix_run,
-                  refuse_record=MATRIX_NOT_COVERED)
+                  record=record_matrix_odds)
 """What the Matrix kit gives ``rinklog odds`` (``SeasonKit.odds``)."""

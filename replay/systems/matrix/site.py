@@ -1,19 +1,24 @@
 """A Matrix Hockey season's page: the results week by week and the championship
 standings of each division, from the referee's read models (replay/systems/matrix/season.py
 ``results`` and ``standings``), plus the goals-per-game distribution. Matrix Hockey
-records results, not games played shot by shot: there are no game pages."""
+records results, not games played shot by shot: there are no game pages. Odds recorded in
+the season (``rinklog odds --record``) get a page of their own (odds_page.py), linked from
+the season's."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import replay.systems.matrix.season as matrix
+from engine.matrix.seasons import parent_and_children
+from events.matrix import MatrixOddsRecorded
 from events.store import EventStore
 from replay.reports.plots import Histogram, histogram
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
+from replay.systems.matrix.odds_page import ODDS, matrix_odds_page
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
 
@@ -48,6 +53,7 @@ class MatrixSite:
     weeks: list[MatrixWeek]
     divisions: list[MatrixDivision]
     goals_plot: Histogram
+    odds: str = ""  # the odds page (rinklog odds --record), when odds were recorded
 
 
 def build_matrix_site(season_id: str, results: list[dict[str, Any]],
@@ -78,6 +84,18 @@ def build_matrix_site(season_id: str, results: list[dict[str, Any]],
 
 
 def matrix_files(store: EventStore, season_id: str) -> dict[str, str]:
-    site = build_matrix_site(season_id, matrix.results(store, season_id),
-                             matrix.standings(store, season_id), game_proofs(store, season_id))
-    return {"index.html": render("matrix_season.html.j2", site=site, nav=[])}
+    standings = matrix.standings(store, season_id)
+    site = build_matrix_site(season_id, matrix.results(store, season_id), standings,
+                             game_proofs(store, season_id))
+    files: dict[str, str] = {}
+    season = matrix.load(store, season_id)
+    recorded = [e for e in season.events if isinstance(e, MatrixOddsRecorded)]
+    if recorded:  # docs/odds.md
+        site = replace(site, odds=ODDS)
+        top = {d.id for d in season.state.divisions
+               if parent_and_children(season.state, d.id)[0] is None}
+        files[ODDS] = matrix_odds_page(season_id, recorded,
+                                       {r["team"]: r["name"] for r in standings}, top,
+                                       [("index.html", f"Matrix Hockey season {season_id}")])
+    files["index.html"] = render("matrix_season.html.j2", site=site, nav=[])
+    return files
