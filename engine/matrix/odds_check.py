@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from engine.matrix.seasons import PROMOTED, RELEGATED, parent_and_children, season_records
 from engine.matrix.state import WEEKS, SeasonState
 from events.errors import RinklogError
@@ -17,6 +19,7 @@ from events.matrix import MatrixOddsRecorded
 __all__ = ["Places", "check_odds_record", "odds_places"]
 
 
+@mypyc_attr(native_class=False)  # a plain class, compiled or not (tests/test_compiled.py)
 @dataclass(frozen=True)
 class Places:
     """How many teams of each division go up and down in every run (3.1.6)."""
