@@ -46,6 +46,7 @@ from events.postseason import (
 from events.store import EventStore
 from replay.leagues.naming import playoff_game_id
 from replay.systems import kit_for
+from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
@@ -187,6 +188,17 @@ def habits_of_coach(coach: Any) -> Habits:
     if not isinstance(policies, dict):
         return {}, {}
     return coach_habits((policies["home"], policies["away"]))
+
+
+def season_game_setup(created: SeasonCreated, teams: dict[str, Any], charts: Any,
+                      habits: Habits) -> GameSetup:
+    """The setup a stored season's games are played with: its teams' cards and charts (as
+    its stream's blobs decode them), its options, and the coach its habits record."""
+    ruleset = ruleset_of_season(created)
+    system = system_of(ruleset)
+    return GameSetup(system, ruleset, teams, charts,
+                     GameOptions.of_season(system, kit_for(ruleset), created),
+                     coach=coach_setup(ruleset, habits))
 
 
 def coach_setup(ruleset: str, habits: Habits) -> Any:

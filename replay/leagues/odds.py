@@ -41,7 +41,7 @@ from events.postseason import (
 )
 from events.store import EventStore
 from projections.postseason import lottery_view
-from replay.leagues.ledger import coach_setup, ledger_of
+from replay.leagues.ledger import coach_setup, ledger_of, season_game_setup
 from replay.leagues.naming import odds_run_seed, season_game_id
 from replay.leagues.odds_run import OddsSeason, RunResult, init_odds, odds_task
 from replay.leagues.playoff_wave import (
@@ -54,7 +54,6 @@ from replay.leagues.playoff_wave import (
 )
 from replay.leagues.postseason import previous_first_pick
 from replay.leagues.stored_seasons import load_season
-from replay.systems import kit_for_system
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import open_crew
 
@@ -357,7 +356,6 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
     from replay.leagues.playoffs import play_postseason  # noqa: PLC0415 - writers only here
     from replay.leagues.postseason import draw_lottery  # noqa: PLC0415
     from replay.leagues.runner import run_season  # noqa: PLC0415
-    from replay.tooling.game_setup import GameOptions, GameSetup  # noqa: PLC0415
 
     season = stored.odds
     created = season.created
@@ -371,12 +369,7 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
         store.append(season_id, [OddsRunReplayed(
             seed=seed, run=run, run_seed=odds_run_seed(season_id, seed, run))],
             store.version(season_id))
-        ruleset = ruleset_of_season(created)
-        system = system_of(ruleset)
-        kit = kit_for_system(system.name)
-        setup = GameSetup(system, ruleset, season.teams, season.charts,
-                          GameOptions.of_season(system, kit, created),
-                          coach=coach_setup(ruleset, season.habits))
+        setup = season_game_setup(created, season.teams, season.charts, season.habits)
         if season.remaining:
             run_season(store, setup, league=created.league,
                        schedule=[tuple(f) for f in created.schedule], seed=created.seed,

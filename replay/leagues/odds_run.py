@@ -27,14 +27,13 @@ from engine.dice import SeededDice
 from engine.league.formats import divisions_of
 from engine.league.lottery import lottery_entries, run_lottery, seeded_lottery_roll
 from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs, record_game
-from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError
 from events.league import SeasonCreated
 from events.postseason import DRAFT_TEAMS, PlayoffFormat
 from projections.standings import build_standings
 from replay.leagues.availability import Availability, PlayoffAvailability
-from replay.leagues.ledger import coach_setup, game_notes
+from replay.leagues.ledger import game_notes, season_game_setup
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     game_seed,
@@ -48,9 +47,8 @@ from replay.leagues.playoff_wave import recorded_games, wave_of
 from replay.leagues.postseason import LOTTERY_ID
 from replay.leagues.runner import goalie_starts
 from replay.systems import kit_for_system
-from replay.tooling.game_setup import GameOptions, GameSetup
+from replay.tooling.game_setup import GameSetup
 from replay.tooling.game_streams import play_game
-from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["OddsSeason", "RunResult", "init_odds", "odds_task", "play_run"]
 
@@ -111,12 +109,8 @@ _context: _Context | None = None
 
 def _context_of(season: OddsSeason, seed: str) -> _Context:
     created = season.created
-    ruleset = ruleset_of_season(created)
-    system = system_of(ruleset)
-    kit = kit_for_system(system.name)
-    regular = GameSetup(system, ruleset, season.teams, season.charts,
-                        GameOptions.of_season(system, kit, created),
-                        coach=coach_setup(ruleset, season.habits))
+    regular = season_game_setup(created, season.teams, season.charts, season.habits)
+    kit = kit_for_system(regular.system.name)
     playoff = None
     if season.playoff_format is not None or season.postseason:
         playoff = replace(regular, options=playoff_options(regular.options, regular.rules, kit))

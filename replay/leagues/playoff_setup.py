@@ -18,7 +18,7 @@ from events.common import GameCreated
 from events.errors import RinklogError
 from events.league import SeasonCreated
 from events.store import EventStore
-from replay.leagues.ledger import SeasonLedger, coach_setup, ledger_of
+from replay.leagues.ledger import SeasonLedger, ledger_of, season_game_setup
 from replay.leagues.naming import PLAYOFF_OPTION
 from replay.systems import Kit, kit_for_system
 from replay.tooling.game_setup import GameOptions, GameSetup
@@ -88,10 +88,7 @@ def season_setup(store: EventStore, created: SeasonCreated) -> tuple[GameSetup, 
     if ledger.coach is None:
         raise RinklogError(f"season {created.season_id} was stored before seasons recorded "
                            "their games: it has no postseason")
-    habits = (ledger.coach.home, ledger.coach.away)
-    setup = GameSetup(system, ruleset, teams, charts,
-                      GameOptions.of_season(system, kit, created),
-                      coach=coach_setup(ruleset, habits))
+    setup = season_game_setup(created, teams, charts, (ledger.coach.home, ledger.coach.away))
     setup = replace(setup, options=playoff_options(setup.options, setup.rules, kit))
     return setup, ledger
 
