@@ -19,7 +19,9 @@ from events.matrix import MatrixOddsRecorded
 __all__ = ["Places", "check_odds_record", "odds_places"]
 
 
-@mypyc_attr(native_class=False)  # a plain class, compiled or not (tests/test_compiled.py)
+# A plain Python class when compiled too, as every frozen dataclass of a rules module
+# (tests/test_compiled.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Places:
     """How many teams of each division go up and down in every run (3.1.6)."""
