@@ -53,6 +53,9 @@ SLOW_TESTS = frozenset({
     "tests/test_formats.py::test_every_event_round_trips_in_both_formats",
     "tests/test_projections.py::test_strength_labels_follow_a_three_on_three_overtime",
     "tests/test_receipts_season.py::test_a_rewritten_week_is_named_by_the_receipt_published_that_week",
+    "tests/test_postseason_table.py",  # a league's season, playoffs and lottery, at the table
+    "tests/test_cluster.py",  # a real Dask LocalCluster, a season and its playoffs on it
+    "tests/test_odds.py",  # seasons played on and replayed
 })
 
 
