@@ -20,14 +20,35 @@ test`` runs ``pytest -n 2 --dist loadscope``, pytest-xdist).
   is the quick loop; ``make test`` runs everything. On an xdist worker the modules that
   hold a slow test are handed out first (``--no-loadscope-reorder`` keeps this order), so
   that no long module starts last while the other process has nothing left to do.
+- The tests' temporary folders are on a RAM file system (``/dev/shm``) where the machine
+  has one with room (4 GiB free or more; a container's 64 MB one is not used): the suite
+  writes thousands of small SQLite databases, each commit a sync to disk, and
+  tests/test_trust.py spent a quarter of its time copying and syncing files. ``--basetemp``
+  or ``TMPDIR`` given by hand win.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+RAM_TMP = Path("/dev/shm")
+RAM_TMP_ROOM = 4 << 30  # bytes free for the suite's temporary folders on it
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Temporary folders on a RAM file system with room, where there is one (docstring)."""
+    if config.option.basetemp is not None or "TMPDIR" in os.environ:
+        return
+    try:
+        room = os.statvfs(RAM_TMP)
+    except OSError:
+        return  # no /dev/shm: the system's temporary folder
+    if room.f_bavail * room.f_frsize >= RAM_TMP_ROOM and os.access(RAM_TMP, os.W_OK):
+        tempfile.tempdir = str(RAM_TMP)  # pytest's tmp_path_factory roots there
 
 # Fixtures that play many games or a whole season; a test that uses one is slow.
 SLOW_FIXTURES = frozenset({
