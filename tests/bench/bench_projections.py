@@ -12,10 +12,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from setups import simulate
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: setups
+from setups import simulate  # noqa: E402
 
-from projections import store as rm
-from replay.tooling.game_streams import open_store
+from projections import store as rm  # noqa: E402
+from replay.tooling.game_streams import open_store  # noqa: E402
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 
