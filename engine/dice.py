@@ -26,6 +26,7 @@ __all__ = [
     "RollError",
     "SeededDice",
     "derive_faces",
+    "odds_run_seed",
     "seed_for",
 ]
 
@@ -70,6 +71,18 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
                     return faces
         block += 1
 
+
+
+def odds_run_seed(season_id: str, seed: str, run: int) -> str:
+    """The seed of odds run ``run`` (1, 2...) of season ``season_id`` under the odds seed
+    ``seed`` (docs/odds.md): ``odds-`` and the hex of the first 16 faces of 256 of
+    ``derive_faces(seed, f"{season_id}/odds", run, 256, 16)`` (every digest byte is a face
+    of 256: the first 16 bytes of BLAKE2b keyed with the seed over
+    ``"{season_id}/odds:{run}:0"``). A run's games, lottery and Matrix Hockey referee's
+    dice then take it where the season takes its own seed (replay/leagues/naming.py's
+    ``game_seed``/``playoff_seed``, engine/matrix/recheck.py after an OddsRunReplayed):
+    one derivation for every system, here beside the dice it is made of."""
+    return "odds-" + bytes(derive_faces(seed, f"{season_id}/odds", run, 256, 16)).hex()
 
 DiceSchedule = list[tuple[int, "str | None"]]
 """Which seed derives roll n: ``[(from_roll, seed or None for typed dice), ...]`` in order

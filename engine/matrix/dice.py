@@ -15,7 +15,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.dice import derive_faces
+from engine.dice import odds_run_seed
 from events.errors import RollError
 from events.matrix import DieRolled
 
@@ -36,13 +36,6 @@ def derive_die(seed: str, season_id: str, n: int, faces: int) -> int:
                 return byte % faces + 1
         block += 1
 
-
-def odds_run_seed(season_id: str, seed: str, run: int) -> str:
-    """The seed of odds run ``run`` of a season under the odds seed ``seed`` (docs/odds.md,
-    "The dice of a run"; the same derivation as a league season's,
-    replay/leagues/naming.py): after an OddsRunReplayed the referee's dice take it in place
-    of the season's seed."""
-    return "odds-" + bytes(derive_faces(seed, f"{season_id}/odds", run, 256, 16)).hex()
 
 
 class DieSource(Protocol):

@@ -4,7 +4,7 @@ from the chain."""
 
 from __future__ import annotations
 
-from engine.dice import derive_faces
+from engine.dice import odds_run_seed
 
 __all__ = ["PLAYOFF_NUMBER", "PLAYOFF_OPTION", "game_seed", "is_playoff_game", "odds_run_seed",
            "playoff_game_id", "playoff_seed", "season_game_id"]
@@ -38,13 +38,3 @@ def is_playoff_game(season_id: str, game_id: str) -> bool:
     """Whether ``game_id`` names a playoff game of the season (``{season}-p...``)."""
     return game_id.startswith(f"{season_id}-p")
 
-
-def odds_run_seed(season_id: str, seed: str, run: int) -> str:
-    """The seed of odds run ``run`` (1, 2...) of season ``season_id`` under the odds seed
-    ``seed`` (docs/odds.md): ``odds-`` and the hex of the first 16 faces of 256 of
-    ``engine.dice.derive_faces(seed, f"{season_id}/odds", run, 256, 16)`` (every digest byte
-    is a face of 256: the first 16 bytes of BLAKE2b keyed with the seed over
-    ``"{season_id}/odds:{run}:0"``). The run's games then take it where the season takes
-    its own seed: game n ``game_seed(run seed, n)``, a playoff game ``playoff_seed(...)``,
-    the lottery ``seeded_lottery_roll(run seed, "lottery")``."""
-    return "odds-" + bytes(derive_faces(seed, f"{season_id}/odds", run, 256, 16)).hex()
