@@ -25,14 +25,17 @@ by the integer ``streams.key`` and ``event_types.key``, the hash as its 32 raw b
 stored ``prev_hash`` (it is the previous row's hash); the ``event_rows`` view shows the
 rows with schema 2's columns, as text, for plain SQL. Schema 4 adds ``streams.format``, the
 payload format of each stream (1 for every stream written before), and the per-type views
-of format-2 events (events/views.py). Opening a schema-1, -2 or -3 database for writing
-migrates it to 4 in one transaction (schema 1's system is filled from ``kind``: every
-stream schema 1 ever held was a Hockey Bones game or a season), after checking that every
-row of schema 1 or 2 links to the one before, so no stored ``prev_hash`` that says
-otherwise is dropped. A read-only open (``create=False``) writes nothing and reads an older
-layout as it is (a schema-1 stream's system from its ``kind``, every older stream as
-format 1). Payloads and hashes are never changed, so every head hash, receipt and export
-stays as it was.
+of format-2 events (events/views.py). Schema 5 adds ``streams.hash_every``: a stream created
+since stores its rows' hashes only at checkpoints (every 32nd row, NULL between;
+events/checkpoints.py), every older stream keeps 1 (every row's hash). A row's hash is
+always computed from the payloads when it is read, so the API is unchanged. Opening a
+schema-1 to -4 database for writing migrates it to 5 in one transaction (schema 1's system
+is filled from ``kind``: every stream schema 1 ever held was a Hockey Bones game or a
+season), after checking that every row of schema 1 or 2 links to the one before, so no
+stored ``prev_hash`` that says otherwise is dropped. A read-only open (``create=False``)
+writes nothing and reads an older layout as it is (a schema-1 stream's system from its
+``kind``, every older stream as format 1 and hash_every 1). Payloads and hashes are never
+changed, so every head hash, receipt and export stays as it was.
 """
 
 from __future__ import annotations
@@ -45,11 +48,21 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
 from events.base import tag_of
+from events.checkpoints import (
+    GENESIS,
+    HASH_EVERY,
+    HASH_EVERY_WRITTEN,
+    ChainRow,
+    chain_break,
+    chain_hashes,
+    stored_cell,
+    stored_cells,
+)
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
 from events.formats import (
     FORMATS,
@@ -78,9 +91,7 @@ __all__ = [
     "verify_chain",
 ]
 
-SCHEMA_VERSION = 4
-GENESIS = "0" * 64
-"""The ``prev_hash`` of every stream's first event."""
+SCHEMA_VERSION = 5
 
 _META_ENCODER = msgspec.json.Encoder(order="sorted")
 _OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "event_types", "blobs"})
@@ -105,7 +116,8 @@ CREATE TABLE IF NOT EXISTS streams (
     head_hash TEXT NOT NULL,  -- hex
     meta TEXT NOT NULL,  -- JSON object
     system TEXT NOT NULL,  -- the system whose events decode the stream
-    format INTEGER NOT NULL DEFAULT 1  -- its payload format (events/formats.py)
+    format INTEGER NOT NULL DEFAULT 1,  -- its payload format (events/formats.py)
+    hash_every INTEGER NOT NULL DEFAULT 1  -- a row's hash is stored when seq % it = 0
 );
 CREATE TABLE IF NOT EXISTS event_types (
     key INTEGER PRIMARY KEY,  -- events.type_key
@@ -116,7 +128,8 @@ CREATE TABLE IF NOT EXISTS events (
     seq INTEGER NOT NULL,
     type_key INTEGER NOT NULL,
     payload BLOB NOT NULL,  -- the event's bytes in the stream's format
-    hash BLOB NOT NULL,  -- BLAKE2b-256 (32 bytes) of the previous row's hash + payload
+    hash BLOB,  -- BLAKE2b-256 (32 bytes) of the previous row's hash + payload, at a
+                -- checkpoint of the stream's hash_every (NULL elsewhere)
     PRIMARY KEY (stream_key, seq)
 ) WITHOUT ROWID;
 """ + _BLOBS + f"""
@@ -124,8 +137,9 @@ CREATE VIEW IF NOT EXISTS event_rows (stream, seq, type, payload, prev_hash, has
 SELECT s.stream, e.seq, t.tag,
        CASE s.format WHEN 2 THEN CAST(e.payload AS TEXT) ELSE e.payload END,
        CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
-            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1) END,
-       lower(hex(e.hash))
+            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1
+            AND p.hash IS NOT NULL) END,
+       CASE WHEN e.hash IS NOT NULL THEN lower(hex(e.hash)) END
 FROM events e JOIN streams s ON s.key = e.stream_key
 LEFT JOIN event_types t ON t.key = e.type_key;
 """
@@ -162,8 +176,8 @@ _MIGRATE_1_TO_2 = (
 # Schema 2 -> the compact layout, run after _UNLINKED found every row linked to the one
 # before. Payloads are copied as stored (a text one a hand edit left stays text); a hash was
 # checked to be 64 lowercase hex digits, so its 32 bytes give back the same text. Every
-# stream keeps payload format 1 (the column's default).
-_MIGRATE_2_TO_4 = (
+# stream keeps payload format 1 and hash_every 1 (the columns' defaults).
+_MIGRATE_2_TO_5 = (
     "ALTER TABLE events RENAME TO events_2",
     "ALTER TABLE streams RENAME TO streams_2",
     *(s for s in _SCHEMA.split(";") if "rinklog_meta" not in s and "blobs" not in s),
@@ -178,13 +192,18 @@ _MIGRATE_2_TO_4 = (
     "DROP TABLE streams_2",
 )
 
-# Schema 3 -> 4: every stream written so far is msgpack (format 1); event_rows learns to
-# show a format-2 payload as text.
-_MIGRATE_3_TO_4 = (
-    "ALTER TABLE streams ADD COLUMN format INTEGER NOT NULL DEFAULT 1",
+# Schema 3 -> 4: every stream written so far is msgpack (format 1).
+_MIGRATE_3_TO_4 = ("ALTER TABLE streams ADD COLUMN format INTEGER NOT NULL DEFAULT 1",)
+
+# Schema 4 -> 5: every stream written so far stores every row's hash (hash_every 1); the
+# events table's hash column loses its NOT NULL (_nullable_hash) and event_rows learns to
+# show the NULL cells between checkpoints.
+_MIGRATE_4_TO_5 = (
+    "ALTER TABLE streams ADD COLUMN hash_every INTEGER NOT NULL DEFAULT 1",
     "DROP VIEW IF EXISTS event_rows",
     next(s for s in _SCHEMA.split(";") if "VIEW" in s),
 )
+_HASH_NOT_NULL = re.compile(r"\bhash\s+BLOB\s+NOT\s+NULL\b", re.IGNORECASE)
 
 # The first row (stream, seq) of schema 2 that does not link to the row before it (seq
 # not 1..n, prev_hash not the previous hash or GENESIS, a hash that is not 64 lowercase hex
@@ -206,9 +225,14 @@ _ORPHAN = re.compile(r"\(rows of no stream, key (-?[0-9]+)\)")  # stream_ids' na
 
 
 class StoredEvent(msgspec.Struct, frozen=True, gc=False):
-    """One row of a stream: the decoded event with the bytes and hashes it was stored as.
+    """One row of a stream: the decoded event with its bytes and hashes.
 
-    ``event`` is None when the row was read with ``decode=False``.
+    ``event`` is None when the row was read with ``decode=False``. ``prev_hash`` and
+    ``hash`` are the chain's, computed from the payloads when the store read the row;
+    ``stored`` is then what its hash cell holds (hex, None for NULL: a stream stores its
+    hashes only at checkpoints, events/checkpoints.py), which :func:`verify_chain` holds to
+    ``hash``. A row made otherwise (an older layout's, a forger's) leaves ``stored`` UNSET:
+    its ``hash`` is a claim, which :func:`verify_chain` recomputes.
     """
 
     seq: int
@@ -217,6 +241,7 @@ class StoredEvent(msgspec.Struct, frozen=True, gc=False):
     payload: bytes
     prev_hash: str
     hash: str
+    stored: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 class StreamInfo(msgspec.Struct, frozen=True):
@@ -231,19 +256,6 @@ class StreamInfo(msgspec.Struct, frozen=True):
     format: int  # its payload format (events/formats.py)
 
 
-class ChainRow(Protocol):
-    """What :func:`verify_chain` reads of a row (a :class:`StoredEvent` will do)."""
-
-    @property
-    def seq(self) -> int: ...
-    @property
-    def payload(self) -> bytes: ...
-    @property
-    def prev_hash(self) -> str: ...
-    @property
-    def hash(self) -> str: ...
-
-
 class StreamRecord(msgspec.Struct, frozen=True):
     """A ``streams`` row exactly as stored (``meta`` as its JSON text), for the audit."""
 
@@ -254,6 +266,7 @@ class StreamRecord(msgspec.Struct, frozen=True):
     meta: str
     system: str
     format: int  # the payload format (-1 when the stored value is not an integer)
+    hash_every: int = 1  # a row's hash is stored when seq % hash_every == 0 (-1: not an int)
 
 
 def encode_meta(meta: dict[str, Any]) -> str:
@@ -289,46 +302,26 @@ def chain_hash(prev_hash: str, payload: bytes) -> str:
     return hashlib.blake2b(bytes.fromhex(prev_hash) + payload, digest_size=32).hexdigest()
 
 
-def chain_hashes(payloads: Iterable[bytes], head: str = GENESIS) -> list[bytes]:
-    """The 32-byte hashes of payloads appended after ``head``, each :func:`chain_hash` of
-    the one before (a season's workers chain their games, so the writer only inserts)."""
-    blake2b = hashlib.blake2b
-    prev = bytes.fromhex(head)
-    hashes = []
-    for payload in payloads:
-        prev = blake2b(prev + payload, digest_size=32).digest()
-        hashes.append(prev)
-    return hashes
-
-
 def blob_hash(content: bytes) -> str:
     """The content address of a blob: BLAKE2b-256 hex of its bytes."""
     return hashlib.blake2b(content, digest_size=32).hexdigest()
 
 
-def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None) -> int | None:
+def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None,
+                 hash_every: int | None = None) -> int | None:
     """The first seq at which a stream read from seq 1 stops checking out, else None.
 
     Row n must have ``seq == n``, ``prev_hash`` equal to row n-1's hash (:data:`GENESIS`
-    for n = 1) and ``hash == chain_hash(prev_hash, payload)``; so a changed payload, a
-    removed row (a gap) and reordered rows are all caught at the first seq affected. With
-    ``expected_head`` (the stream's recorded head hash), missing rows at the end are
-    reported too, as the first seq past the last row.
+    for n = 1) and ``hash == chain_hash(prev_hash, payload)``, and a row the store read
+    must store that hash where the stream's ``hash_every`` keeps one and nothing elsewhere
+    (events/checkpoints.py: a changed payload is caught at the next checkpoint; without
+    ``hash_every``, every hash it stores must be right); so a
+    removed row (a gap) and reordered rows are caught at the first seq affected. With
+    ``expected_head`` (the stream's recorded head hash), a changed last payload and missing
+    rows at the end are reported too, as the first seq past the last row.
     """
-    prev, prev_bytes = GENESIS, bytes(32)  # the previous hash as hex and as its bytes
-    blake2b = hashlib.blake2b
-    n = 0
-    for n, row in enumerate(rows, start=1):  # chain_hash of each row, its hex converted once
-        if row.seq != n or row.prev_hash != prev:
-            return n
-        digest = blake2b(prev_bytes + row.payload, digest_size=32)
-        prev = digest.hexdigest()
-        if row.hash != prev:
-            return n
-        prev_bytes = digest.digest()
-    if expected_head is not None and prev != expected_head:
-        return n + 1
-    return None
+    found = chain_break(rows, expected_head, hash_every)
+    return None if found is None else found.seq
 
 
 class EventStore:
@@ -358,8 +351,9 @@ class EventStore:
         self._orphans: dict[str, Any] = {}  # stream_ids' names of rows of no stream: key
         self._system_sql = "system"  # the column, or its schema-1 derivation from kind
         self._format_sql = "format"  # the column, or 1 in a layout older than schema 4
-        # the layout read: 4, or an older one opened read-only (3: compact, no format
-        # column; 2: schema 1's and 2's rows)
+        self._hash_every_sql = "hash_every"  # the column, or 1 in one older than schema 5
+        # the layout read: 5, or an older one opened read-only (4: no hash_every column;
+        # 3: compact, no format column either; 2: schema 1's and 2's rows)
         self._layout = SCHEMA_VERSION
         if not create and str(path) != ":memory:" and not self.path.exists():
             raise RinklogError(f"{self.path}: no such database")
@@ -416,8 +410,10 @@ class EventStore:
         if version >= 3:
             if ("streams" in tables and not self._has_column("streams", "key")) or \
                     ("events" in tables and not self._has_column("events", "stream_key")) or \
-                    (version == 4 and "streams" in tables
-                     and not self._has_column("streams", "format")):
+                    (version >= 4 and "streams" in tables
+                     and not self._has_column("streams", "format")) or \
+                    (version == 5 and "streams" in tables
+                     and not self._has_column("streams", "hash_every")):
                 raise CorruptDatabase(f"{self.path}: schema version {version} but the "
                                       "streams or events table is not of that schema")
         if version == SCHEMA_VERSION:
@@ -426,14 +422,17 @@ class EventStore:
                     self._create_schema()
         elif writable:
             self._migrate()
-        elif version == 3:  # read as it is, every stream format 1; nothing is written
-            self._layout, self._format_sql = 3, str(MSGPACK)
+        elif version in (3, 4):  # read as it is, every stream hash_every 1 (and, in
+            # schema 3, format 1); nothing is written
+            self._layout, self._hash_every_sql = version, "1"
+            if version == 3:
+                self._format_sql = str(MSGPACK)
             if not tables >= _OUR_TABLES:
-                raise CorruptDatabase(f"{self.path}: a schema-3 database lacking tables "
+                raise CorruptDatabase(f"{self.path}: a schema-{version} database lacking tables "
                                       f"({', '.join(sorted(_OUR_TABLES - tables))}); open it "
                                       "for writing to add them")
         else:  # read in its own layout; nothing is written
-            self._layout, self._format_sql = 2, str(MSGPACK)
+            self._layout, self._format_sql, self._hash_every_sql = 2, str(MSGPACK), "1"
             if version == 2 and not self._has_column("streams", "system"):
                 raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
                                       "has no system column")
@@ -447,7 +446,7 @@ class EventStore:
             refresh_views(self._db, self._event_classes())
 
     def _migrate(self) -> None:
-        """Schema 1, 2 or 3 -> 4 in one transaction (another process may have done it
+        """Schema 1, 2, 3 or 4 -> 5 in one transaction (another process may have done it
         meanwhile); from 1 or 2 refused, writing nothing, when a row does not link to the
         one before it, and the space the old rows took is given back afterwards (VACUUM),
         when no one else is reading."""
@@ -457,9 +456,10 @@ class EventStore:
             version = self._check_version()
             if version == SCHEMA_VERSION:
                 return
-            if version == 3:
-                for statement in _MIGRATE_3_TO_4:
+            if version in (3, 4):
+                for statement in (*_MIGRATE_3_TO_4[:4 - version], *_MIGRATE_4_TO_5):
                     db.execute(statement)
+                self._nullable_hash()
                 self._set_version()
                 return
             for statement in _SCHEMA_2.split(";"):  # a table it lacked, as it would have been
@@ -477,7 +477,7 @@ class EventStore:
                     f"{self.path}: cannot migrate this schema-{version} database to schema "
                     f"{SCHEMA_VERSION}: stream {_text(bad[0])!r} event {_text(bad[1])} "
                     f"{bad[2]}; nothing was changed (rinklog audit reads it as it is)")
-            for statement in _MIGRATE_2_TO_4:
+            for statement in _MIGRATE_2_TO_5:
                 if statement.strip():
                     db.execute(statement)
             self._set_version()
@@ -485,6 +485,28 @@ class EventStore:
             db.execute("VACUUM")
         except sqlite3.OperationalError:  # busy, or no room for the copy: it stays larger
             pass
+
+    def _nullable_hash(self) -> None:
+        """Schema 4 -> 5: ``events.hash`` may be NULL (a row between checkpoints). No row
+        changes, so the table's definition is edited in place, as SQLite documents for
+        dropping a NOT NULL constraint (lang_altertable.html, "otheralter"), rather than
+        every row copied to a new table."""
+        db = self._db
+        sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table'"
+                         " AND name = 'events'").fetchone()[0]
+        nullable, found = _HASH_NOT_NULL.subn("hash BLOB", sql, count=1)
+        if not found:
+            raise CorruptDatabase(f"{self.path}: cannot migrate to schema {SCHEMA_VERSION}: "
+                                  "the events table is not of schema 4 (its hash column); "
+                                  "nothing was changed")
+        version = db.execute("PRAGMA schema_version").fetchone()[0]
+        db.execute("PRAGMA writable_schema = ON")
+        try:
+            db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table'"
+                       " AND name = 'events'", (nullable,))
+            db.execute(f"PRAGMA schema_version = {int(version) + 1}")
+        finally:
+            db.execute("PRAGMA writable_schema = OFF")
 
     def _has_column(self, table: str, column: str) -> bool:
         return any(r[1] == column for r in self._db.execute(f"PRAGMA table_info({table})"))
@@ -508,7 +530,7 @@ class EventStore:
             "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
         ).fetchone()
         value = str(row[0]) if row is not None else ""
-        if value in ("1", "2", "3", str(SCHEMA_VERSION)):
+        if value in ("1", "2", "3", "4", str(SCHEMA_VERSION)):
             return int(value)
         if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
             raise CorruptDatabase(
@@ -559,14 +581,14 @@ class EventStore:
             tag = self._tags[cls] = tag_of(cls)
         return tag
 
-    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str, Any, Any] | None:
-        """``(kind, version, head_hash, meta, system, key, format)`` of a stream, or None;
-        ``key`` is what its event rows are stored under (the stream id in an older
-        layout)."""
+    def _stream_row(self, stream: str) -> tuple[str, int, str, str, str, Any, Any, Any] | None:
+        """``(kind, version, head_hash, meta, system, key, format, hash_every)`` of a
+        stream, or None; ``key`` is what its event rows are stored under (the stream id in
+        an older layout)."""
         return self._db.execute(
             f"SELECT kind, version, head_hash, meta, {self._system_sql},"
-            f" {'stream' if self._layout == 2 else 'key'}, {self._format_sql}"
-            " FROM streams WHERE stream = ?", (stream,)
+            f" {'stream' if self._layout == 2 else 'key'}, {self._format_sql},"
+            f" {self._hash_every_sql} FROM streams WHERE stream = ?", (stream,)
         ).fetchone()
 
     def _events_key(self, stream: str) -> Any:
@@ -715,15 +737,15 @@ class EventStore:
                 )
             if current is None:
                 system = self._check_system(stream, system)
-                head = GENESIS
+                head, every = GENESIS, HASH_EVERY
                 key = db.execute(
                     "INSERT INTO streams (stream, kind, version, head_hash, meta, system,"
-                    " format) VALUES (?, ?, 0, ?, ?, ?, ?)",
+                    " format, hash_every) VALUES (?, ?, 0, ?, ?, ?, ?, ?)",
                     (stream, kind, GENESIS, encode_meta(meta or {}), system,
-                     NEW_STREAM_FORMAT if format is None else format),
+                     NEW_STREAM_FORMAT if format is None else format, HASH_EVERY),
                 ).lastrowid
             else:
-                head, key = current[2], current[5]
+                head, key, every = current[2], current[5], self._hash_every(stream, current[7])
                 if format is not None and format != current[6]:
                     raise ValueError(f"stream {stream!r} is of payload format {current[6]!r}: "
                                      f"events encoded in format {format} cannot join it")
@@ -749,8 +771,8 @@ class EventStore:
             # the rows built by C-level iterators: the writer's share of a season game is
             # this and SQLite's own inserting
             rows = zip(itertools.repeat(key, len(tags)), range(actual + 1, seq + 1),
-                       map(keys.__getitem__, tags),
-                       [payload for _, payload in encoded], hashes, strict=True)
+                       map(keys.__getitem__, tags), [payload for _, payload in encoded],
+                       stored_cells(hashes, actual + 1, every), strict=True)
             try:
                 db.executemany(
                     "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
@@ -788,8 +810,8 @@ class EventStore:
     ) -> int:
         """Create ``child`` holding ``parent``'s rows 1..upto_seq byte for byte (a branch).
 
-        The child gets the parent's kind, system and payload format (it shares the parent's
-        bytes) and the metadata ``{"parent": parent,
+        The child gets the parent's kind, system, payload format and hash_every (it shares
+        the parent's bytes, its stored hashes too) and the metadata ``{"parent": parent,
         "parent_seq": upto_seq, **meta}``; its head hash is the parent's hash at
         ``upto_seq``. Returns the child's version (``upto_seq``).
         """
@@ -805,20 +827,17 @@ class EventStore:
             if self._stream_row(child) is not None:
                 raise StreamConflict(f"stream {child!r} already exists; nothing was written")
             head = GENESIS
-            if upto_seq:
-                found = self._db.execute(
-                    "SELECT hash FROM events WHERE stream_key = ? AND seq = ?",
-                    (source[5], upto_seq)
-                ).fetchone()
-                if found is None:
+            if upto_seq:  # the hash of row upto_seq, from the checkpoint before it
+                last = next(self._gen_rows(parent, source[5], upto_seq, upto_seq, None), None)
+                if last is None or last.seq != upto_seq:
                     raise CorruptDatabase(f"{self.path}: stream {parent!r} lacks event {upto_seq}")
-                head = _hex(found[0])
+                head = last.hash
             child_meta = {"parent": parent, "parent_seq": upto_seq, **(meta or {})}
             key = self._db.execute(
-                "INSERT INTO streams (stream, kind, version, head_hash, meta, system, format)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO streams (stream, kind, version, head_hash, meta, system, format,"
+                " hash_every) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (child, source[0], upto_seq, head, _META_ENCODER.encode(child_meta).decode(),
-                 source[4], source[6]),
+                 source[4], source[6], source[7]),
             ).lastrowid
             try:
                 self._db.execute(
@@ -905,17 +924,19 @@ class EventStore:
         """A stream's ``streams`` row as stored, or None."""
         row = self._db.execute(
             f"SELECT stream, kind, version, head_hash, meta, {self._system_sql},"
-            f" {self._format_sql} FROM streams WHERE stream = ?", (stream,),
+            f" {self._format_sql}, {self._hash_every_sql} FROM streams WHERE stream = ?",
+            (stream,),
         ).fetchone()
         if row is None:
             return None
-        stream_id, kind, version, head, meta, system, format = row
-        # As stored, whatever SQLite's loose typing let a hand edit put there: a version or
-        # format that is not an integer reads as -1, which matches no stream and no format,
-        # and the rest as text.
+        stream_id, kind, version, head, meta, system, format, every = row
+        # As stored, whatever SQLite's loose typing let a hand edit put there: a version,
+        # format or hash_every that is not an integer reads as -1, which matches no stream,
+        # no format and no hash_every, and the rest as text.
         return StreamRecord(_text(stream_id), _text(kind),
                             version if type(version) is int else -1, _text(head), _text(meta),
-                            _text(system), format if type(format) is int else -1)
+                            _text(system), format if type(format) is int else -1,
+                            every if type(every) is int else -1)
 
     def stream_ids(self) -> list[str]:
         """Every stream named in the ``streams`` table or by an event row (rows of a stream
@@ -958,22 +979,26 @@ class EventStore:
                                 _text(r.payload).encode("utf-8", "surrogatepass"),
                                 _text(r.prev_hash), _text(r.hash))
                     for r in self._gen_rows(stream, key, 1, -1, None)]
-        # The compact layout in one pass (what the audit reads of every stream): the rows
-        # of _gen_rows, each value that is not of its type read as above.
+        # The compact layout in one pass (what the audit reads of every stream): each value
+        # that is not of its type read as above, every hash computed from the payloads
+        # once (from GENESIS: no stored hash is trusted), beside what its cell stores.
         rows = []
-        prev = GENESIS
-        for seq, tag, payload, digest in self._db.execute(
+        blake2b = hashlib.blake2b
+        prev, prev_bytes = GENESIS, bytes(32)
+        for seq, tag, payload, cell in self._db.execute(
                 "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
                 " LEFT JOIN event_types t ON t.key = e.type_key"
                 " WHERE e.stream_key = ? AND e.seq >= 1 ORDER BY e.seq", (key,)).fetchall():
-            digest = digest.hex() if type(digest) is bytes else repr(digest)
             if type(seq) is not int:
                 seq = -1
             if type(tag) is not str:
                 tag = "" if tag is None else _text(tag)
             if type(payload) is not bytes:
                 payload = _text(payload).encode("utf-8", "surrogatepass")
-            rows.append(StoredEvent(seq, tag, None, payload, prev, digest))
+            digest = blake2b(prev_bytes + payload, digest_size=32)
+            prev_bytes, digest = digest.digest(), digest.hexdigest()
+            rows.append(StoredEvent(seq, tag, None, payload, prev, digest,
+                                    None if cell is None else stored_cell(cell)))
             prev = digest
         return rows
 
@@ -1008,31 +1033,36 @@ class EventStore:
         end), decoded with ``decoder`` (the stream's system's, in its format) unless it is
         None."""
         if self._layout >= 3:
+            # hashed forward from the last hash stored before ``start`` (GENESIS if none):
+            # the rows from there to ``start`` are read for their payloads
+            first, prev = 1, bytes(32)
+            if start > 1:
+                found = self._db.execute(
+                    "SELECT seq, hash FROM events WHERE stream_key = ? AND seq < ?"
+                    " AND typeof(hash) = 'blob' AND length(hash) = 32"
+                    " ORDER BY seq DESC LIMIT 1", (key, start)).fetchone()
+                if found is not None and type(found[0]) is int:
+                    first, prev = found[0] + 1, found[1]
             cursor = self._db.execute(
                 "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
                 " LEFT JOIN event_types t ON t.key = e.type_key"
                 " WHERE e.stream_key = ? AND e.seq >= ? AND (? < 0 OR e.seq <= ?)"
                 " ORDER BY e.seq",
-                (key, start, stop, stop),
+                (key, min(first, start), stop, stop),
             )
-            prev = GENESIS
-            if start > 1:  # the hash of the row before the first one read
-                before = self._db.execute(
-                    "SELECT hash FROM events WHERE stream_key = ? AND seq < ?"
-                    " ORDER BY seq DESC LIMIT 1", (key, start)).fetchone()
-                prev = GENESIS if before is None else _hex(before[0])
-            chunks = _linked(cursor, prev)
+            chunks = _linked(cursor, prev, start)
         else:
             cursor = self._db.execute(
                 "SELECT seq, type, payload, prev_hash, hash FROM events"
                 " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
                 (key, start, stop, stop),
             )
-            chunks = iter(lambda: cursor.fetchmany(_READ_CHUNK), [])
+            chunks = ([(*r, msgspec.UNSET) for r in chunk]  # hashes as stored: claims
+                      for chunk in iter(lambda: cursor.fetchmany(_READ_CHUNK), []))
         decode_one = None if decoder is None else decoder.decode
         tags: dict[type, str] = {}
         for chunk in chunks:
-            for seq, type_, payload, prev_hash, digest in chunk:
+            for seq, type_, payload, prev_hash, digest, cell in chunk:
                 event = None
                 if decode_one is not None:
                     try:
@@ -1051,36 +1081,48 @@ class EventStore:
                             f"{self.path}: stream {stream!r} event {seq} is stored as {type_!r}"
                             f" but decodes as {tag!r}"
                         )
-                yield StoredEvent(seq, type_, event, payload, prev_hash, digest)
+                yield StoredEvent(seq, type_, event, payload, prev_hash, digest, cell)
 
     def verify(self, stream: str) -> int | None:
         """Check a stream's hash chain and recorded head; the first bad seq, or None."""
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return verify_chain(self._gen_rows(stream, row[5], 1, -1, None), expected_head=row[2])
+        return verify_chain(self._gen_rows(stream, row[5], 1, -1, None), expected_head=row[2],
+                            hash_every=row[7] if type(row[7]) is int else -1)
+
+    def _hash_every(self, stream: str, every: Any) -> int:
+        """A stream's hash_every as stored, if it is one rinklog writes."""
+        if type(every) is not int or every not in HASH_EVERY_WRITTEN:
+            raise CorruptDatabase(f"{self.path}: stream {stream!r} has hash_every {every!r}, "
+                                  "which rinklog does not write (run rinklog audit)")
+        return every
 
 
 def _frozen(classes: list[type] | None) -> frozenset[type] | None:
     return None if classes is None else frozenset(classes)
 
 
-def _hex(digest: Any) -> str:
-    """A stored hash as hex; a value a hand edit left with another SQLite type reads as
-    text that is no hash (its repr), so it cannot check out."""
-    return digest.hex() if isinstance(digest, bytes) else repr(digest)
-
-
-def _linked(cursor: sqlite3.Cursor, prev: str) -> Iterator[list[tuple[Any, ...]]]:
-    """Schema-3 rows ``(seq, tag, payload, hash)`` a chunk at a time as ``(seq, type,
-    payload, prev_hash, hash)``: each row's prev_hash is the hash of the row before it
-    (``prev`` for the first), its type the tag its type key names ("" for none)."""
+def _linked(cursor: sqlite3.Cursor, prev: bytes,
+            start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """Compact-layout rows ``(seq, tag, payload, hash cell)`` a chunk at a time as ``(seq,
+    type, payload, prev_hash, hash, stored)`` from seq ``start`` on: each hash computed
+    from the payloads, forward from ``prev`` (the 32-byte hash of the row before the first
+    one read; the rows before ``start`` are read only for that), each prev_hash the hash
+    of the row before, its type the tag its type key names ("" for none), ``stored`` what
+    its hash cell holds (events.checkpoints.stored_cell)."""
+    blake2b = hashlib.blake2b
+    prev_hex = prev.hex()
     while chunk := cursor.fetchmany(_READ_CHUNK):
         out = []
-        for seq, tag, payload, digest in chunk:
-            digest = digest.hex() if type(digest) is bytes else repr(digest)
-            out.append((seq, "" if tag is None else tag, payload, prev, digest))
-            prev = digest
+        for seq, tag, payload, cell in chunk:
+            digest = blake2b(prev + (payload if type(payload) is bytes else _blob_bytes(payload)),
+                             digest_size=32)
+            prev, digest = digest.digest(), digest.hexdigest()
+            if type(seq) is not int or seq >= start:
+                out.append((seq, "" if tag is None else tag, payload, prev_hex, digest,
+                            None if cell is None else stored_cell(cell)))
+            prev_hex = digest
         yield out
 
 

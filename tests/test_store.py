@@ -254,22 +254,28 @@ def test_hash_does_not_cover_the_stream_id(fresh_store: EventStore) -> None:
     assert fresh_store.head_hash("g1") == fresh_store.head_hash("another-name")
 
 
-def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_path: Path) -> None:
-    fresh_store.append("g1", sample(5), 0, system="sample")
+@pytest.mark.parametrize("count, caught", [(5, 6), (40, 32)])
+def test_verify_chain_detects_changed_payload_byte(fresh_store: EventStore, db_path: Path,
+                                                   count: int, caught: int) -> None:
+    """A stream stores its hash every 32nd row (schema 5): a changed payload is caught at
+    the next checkpoint, or at the head (reported past the last row) after the last one."""
+    fresh_store.append("g1", sample(count), 0, system="sample")
+    head = fresh_store.head_hash("g1")
     payload = fresh_store.read("g1")[2].payload
     assert b"[3,4]" in payload  # the white dice, 3 and 4
     changed = payload.replace(b"[3,4]", b"[3,5]")
     tamper(db_path, f"UPDATE events SET payload = x'{changed.hex()}' WHERE seq = 3")
     rows = fresh_store.read("g1")
     assert rows[2].event.roll.whites == (3, 5)  # still decodes: only the hash betrays it
-    assert verify_chain(rows) == 3
-    assert fresh_store.verify("g1") == 3
+    assert verify_chain(rows, expected_head=head) == caught
+    assert verify_chain(rows, expected_head=head, hash_every=32) == caught
+    assert fresh_store.verify("g1") == caught
 
 
 def test_verify_chain_detects_deleted_row(fresh_store: EventStore, db_path: Path) -> None:
     fresh_store.append("g1", sample(5), 0, system="sample")
     tamper(db_path, "DELETE FROM events WHERE seq = 3")
-    assert verify_chain(fresh_store.read("g1")) == 3
+    assert verify_chain(fresh_store.read("g1"), expected_head=fresh_store.head_hash("g1")) == 3
     assert fresh_store.verify("g1") == 3
 
 
@@ -289,8 +295,9 @@ def test_verify_chain_detects_swapped_rows(fresh_store: EventStore, db_path: Pat
         "UPDATE events SET seq = 2 WHERE seq = 4",
         "UPDATE events SET seq = 4 WHERE seq = -1",
     )
-    assert verify_chain(fresh_store.read("g1")) == 2
-    assert fresh_store.verify("g1") == 2
+    # the rows read in seq order hash to another head (no checkpoint among 5 rows)
+    assert verify_chain(fresh_store.read("g1"), expected_head=fresh_store.head_hash("g1")) == 6
+    assert fresh_store.verify("g1") == 6
 
 
 def test_verify_chain_detects_bad_numbering_and_links() -> None:
@@ -460,13 +467,15 @@ def test_copy_prefix_copies_the_system(db_path: Path) -> None:
 # --- the layout (schema 3) and older ones ----------------------------------------------
 
 
-def test_schema_4_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: Path) -> None:
+def test_schema_5_stores_keys_and_checkpoint_hashes(fresh_store: EventStore,
+                                                    db_path: Path) -> None:
     """A row is (stream_key, seq, type_key, payload, hash): the stream id and the tag once
-    each, the hash as 32 bytes, no prev_hash; the event_rows view shows schema 2's columns,
-    a format-2 payload as its text."""
-    fresh_store.append("g1", sample(3), 0, system="sample")
+    each, the hash as 32 bytes at every 32nd row and NULL elsewhere, no prev_hash; the
+    event_rows view shows schema 2's columns, a format-2 payload as its text, the hash where
+    it is stored and a prev_hash where the row before stores one."""
+    fresh_store.append("g1", sample(70), 0, system="sample")
     fresh_store.append("m1", sample(1), 0, system="sample", format=MSGPACK)
-    fresh_store.copy_prefix("g1", "g1-b", 2)
+    fresh_store.copy_prefix("g1", "g1-b", 40)
     rows = fresh_store.read("g1", decode=False)
     db = sqlite3.connect(db_path)
     try:
@@ -476,14 +485,16 @@ def test_schema_4_stores_keys_and_raw_hashes(fresh_store: EventStore, db_path: P
                             " JOIN streams s ON s.key = e.stream_key"
                             " JOIN event_types t ON t.key = e.type_key"
                             " WHERE s.stream = 'g1' ORDER BY e.seq").fetchall()
-        assert stored == [("g1", r.seq, r.type, r.payload, bytes.fromhex(r.hash)) for r in rows]
+        assert stored == [("g1", r.seq, r.type, r.payload,
+                           bytes.fromhex(r.hash) if r.seq in (32, 64) else None) for r in rows]
         assert db.execute("SELECT tag FROM event_types ORDER BY key").fetchall() == \
             [("Rolled",), ("Shot",)]
         view = db.execute("SELECT stream, seq, type, payload, prev_hash, hash FROM event_rows"
                           " WHERE stream != 'm1' ORDER BY stream, seq").fetchall()
-        assert view == [("g1", r.seq, r.type, r.payload.decode(), r.prev_hash, r.hash)
-                        for r in rows] + \
-            [("g1-b", r.seq, r.type, r.payload.decode(), r.prev_hash, r.hash) for r in rows[:2]]
+        shown = [(r.seq, r.type, r.payload.decode(),
+                  r.prev_hash if r.seq in (1, 33, 65) else None,
+                  r.hash if r.seq in (32, 64) else None) for r in rows]
+        assert view == [("g1", *r) for r in shown] + [("g1-b", *r) for r in shown[:40]]
         m1 = fresh_store.read("m1", decode=False)[0]
         assert db.execute("SELECT payload FROM event_rows WHERE stream = 'm1'").fetchall() == \
             [(m1.payload,)]  # msgpack stays a blob
@@ -496,6 +507,10 @@ def test_reading_from_the_middle_links_to_the_row_before(fresh_store: EventStore
     rows = fresh_store.read("g1")
     assert fresh_store.read("g1", 3, 4) == rows[2:4]
     assert list(fresh_store.iter_events("g1", 2)) == rows[1:]
+    fresh_store.append("g2", sample(70), 0, system="sample")  # checkpoints at 32 and 64
+    rows = fresh_store.read("g2")
+    for start in (2, 31, 32, 33, 34, 63, 64, 65, 70):
+        assert fresh_store.read("g2", start, start + 1) == rows[start - 1:start + 1]
 
 
 def test_rows_of_no_stream_are_never_adopted(fresh_store: EventStore, db_path: Path) -> None:
@@ -594,18 +609,21 @@ def test_a_read_only_open_of_schema_2_reads_it_and_writes_nothing(db_path: Path)
 
 
 @pytest.mark.parametrize("version", [1, 2])
-def test_opening_an_old_schema_for_writing_migrates_to_4_in_place(db_path: Path,
+def test_opening_an_old_schema_for_writing_migrates_to_5_in_place(db_path: Path,
                                                                  version: int) -> None:
     _old_db(db_path, version)
     with EventStore(db_path, create=False) as old:
         before = {s.stream: (s.kind, s.version, s.head_hash, s.meta) for s in old.streams()}
-        old_rows = {s: old.raw_rows(s) for s in before}
+        old_rows = {s: [(r.seq, r.type, r.payload, r.prev_hash, r.hash)
+                        for r in old.raw_rows(s)] for s in before}
     tamper(db_path, "PRAGMA journal_mode=WAL")
     decoders = {"bones": Sample, "league": Sample, "sample": Sample}
     with EventStore(db_path, decoders=decoders) as store:
         assert {s.stream: (s.kind, s.version, s.head_hash, s.meta)
                 for s in store.streams()} == before
-        assert {s: store.raw_rows(s) for s in before} == old_rows  # bytes and hashes
+        assert {s: [(r.seq, r.type, r.payload, r.prev_hash, r.hash)
+                    for r in store.raw_rows(s)] for s in before} == old_rows  # bytes, hashes
+        assert all(r.stored == r.hash for s in before for r in store.raw_rows(s))
         assert [r.event for r in store.read("g1")] == sample(3)
         assert all(store.verify(s) is None for s in before)
         store.append("g1", sample(1, offset=3), 3)  # a migrated stream grows on its chain
@@ -615,7 +633,8 @@ def test_opening_an_old_schema_for_writing_migrates_to_4_in_place(db_path: Path,
         assert {s.stream: s.format for s in store.streams()} == dict.fromkeys(
             ["g1", "g1-b", "s1", "g1-c"], MSGPACK)
     assert _version_and_columns(db_path) == (
-        "4", ["key", "stream", "kind", "version", "head_hash", "meta", "system", "format"])
+        "5", ["key", "stream", "kind", "version", "head_hash", "meta", "system", "format",
+              "hash_every"])
     assert _version_and_columns(db_path, "events")[1] == [
         "stream_key", "seq", "type_key", "payload", "hash"]
     with EventStore(db_path, decoders=decoders) as store:  # nothing left to do
@@ -711,7 +730,7 @@ def test_garbage_payload(fresh_store: EventStore, db_path: Path) -> None:
     message = str(err.value)
     assert "'g1'" in message and "event 2" in message and str(db_path) in message
     assert len(fresh_store.read("g1", decode=False)) == 3  # raw rows stay readable
-    assert fresh_store.verify("g1") == 2
+    assert fresh_store.verify("g1") == 4  # the head: no checkpoint among 3 rows
 
 
 def test_type_column_must_match_payload(fresh_store: EventStore, db_path: Path) -> None:

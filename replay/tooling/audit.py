@@ -63,6 +63,7 @@ from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, GameSystem, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE, open_store
+from events.checkpoints import chain_break
 from events.common import (
     Absent,
     BranchStarted,
@@ -78,9 +79,7 @@ from events.store import (
     StoredEvent,
     StreamRecord,
     blob_hash,
-    chain_hash,
     encode_meta,
-    verify_chain,
 )
 from projections.index import stream_index
 from projections.store import (
@@ -294,25 +293,12 @@ class _Audit:
                           f"version {self.record.version}", "event store")
 
     def _chain(self) -> None:
-        rows = self.rows
         head = self.record.head_hash if self.record else ""
-        bad = verify_chain(rows, expected_head=head)  # the store's definition of the chain
-        if bad is None:
-            return
-        if bad > len(rows):
-            last = rows[-1].hash if rows else GENESIS
-            raise _Failed("chain", bad, f"head hash {last[:16]}… of the last event",
-                          f"{head[:16]}… (events removed or the head changed)", "hash chain")
-        row, prev = rows[bad - 1], rows[bad - 2].hash if bad >= 2 else GENESIS
-        if row.seq != bad:
-            raise _Failed("chain", bad, f"seq {bad}", f"seq {row.seq} (an event removed or "
-                          "reordered)", "hash chain")
-        if row.prev_hash != prev:
-            raise _Failed("chain", bad, f"prev hash {prev[:16]}…",
-                          f"{row.prev_hash[:16]}… (removed or reordered)", "hash chain")
-        raise _Failed("chain", bad, f"hash {chain_hash(prev, row.payload)[:16]}… of the "
-                      "stored payload", f"{row.hash[:16]}… (the payload was changed)",
-                      "hash chain")
+        every = self.record.hash_every if self.record else 1
+        # the store's definition of the chain, its checkpoints too (events/checkpoints.py)
+        bad = chain_break(self.rows, expected_head=head, hash_every=every)
+        if bad is not None:
+            raise _Failed("chain", bad.seq, bad.expected, bad.found, "hash chain")
 
     def _decode(self) -> None:
         assert self.record is not None

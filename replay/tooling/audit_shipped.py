@@ -99,15 +99,19 @@ _ROWS = msgspec.msgpack.Decoder(list[tuple])  # each value back as it was (int, 
 
 
 def packed_rows(rows: list[StoredEvent]) -> bytes:
-    """A stream's stored rows as read (seq, type, payload, prev hash, hash: whatever a hand
-    edit left there, as :meth:`EventStore.raw_rows` reads it), packed."""
-    return msgspec.msgpack.encode([(r.seq, r.type, r.payload, r.prev_hash, r.hash)
-                                   for r in rows])
+    """A stream's stored rows as read (seq, type, payload, prev hash, hash, the stored hash
+    cell: whatever a hand edit left there, as :meth:`EventStore.raw_rows` reads it),
+    packed; an UNSET cell (an older layout's row, whose hash is a claim) as False."""
+    return msgspec.msgpack.encode([
+        (r.seq, r.type, r.payload, r.prev_hash, r.hash,
+         False if r.stored is msgspec.UNSET else r.stored) for r in rows])
 
 
 def unpacked_rows(packed: bytes) -> list[StoredEvent]:
-    return [StoredEvent(seq, kind, None, payload, prev, digest)
-            for seq, kind, payload, prev, digest in _ROWS.decode(packed)]
+    unset = msgspec.UNSET
+    return [StoredEvent(seq, kind, None, payload, prev, digest,
+                        unset if stored is False else stored)
+            for seq, kind, payload, prev, digest, stored in _ROWS.decode(packed)]
 
 
 def _created(rows: list[StoredEvent], format: int) -> GameCreated | None:

@@ -1,0 +1,172 @@
+"""Hash checkpoints (schema 5): which rows of a stream store their hash, the chain hashed
+forward from the payloads, and the check of what is stored against it (docs/storage.md).
+
+A row's hash is derived data: ``hash = BLAKE2b-256(previous hash + payload)``, GENESIS
+before seq 1. Since schema 5 a stream stores it only at its checkpoints, the rows whose
+``seq`` is a multiple of the stream's ``hash_every`` (``streams.hash_every``), and NULL in
+every other row; its head hash stays whole in ``streams.head_hash``. Every stream written
+before schema 5 has ``hash_every`` 1: every row stores its hash, as it always did. Reading
+hashes every row forward from the last checkpoint before it; the check recomputes the chain
+from the payloads and holds every stored cell to it, so a changed payload is reported at the
+next checkpoint (or the head), naming the range of seqs it lies in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+__all__ = [
+    "GENESIS",
+    "HASH_EVERY",
+    "HASH_EVERY_WRITTEN",
+    "ChainBreak",
+    "ChainRow",
+    "chain_break",
+    "chain_hashes",
+    "stored_cell",
+    "stored_cells",
+]
+
+GENESIS = "0" * 64
+"""The ``prev_hash`` of every stream's first event."""
+
+HASH_EVERY = 32
+"""Every stream created since schema 5 stores the hash of each 32nd row (about 1 byte an
+event where the hash on every row cost 33)."""
+
+HASH_EVERY_WRITTEN = frozenset({1, HASH_EVERY})
+"""The ``hash_every`` values rinklog writes (1: every stream written before schema 5); any
+other stored value is a changed one."""
+
+
+class ChainRow(Protocol):
+    """What :func:`chain_break` reads of a row (a ``StoredEvent`` or an export's row will
+    do). A row the store read also has ``stored``: see :func:`chain_break`."""
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def payload(self) -> bytes: ...
+    @property
+    def prev_hash(self) -> str: ...
+    @property
+    def hash(self) -> str: ...
+
+
+class ChainBreak(msgspec.Struct, frozen=True):
+    """Where a stream read from seq 1 stops checking out, and why, in the audit's words."""
+
+    seq: int  # the first seq affected (past the last row: the head)
+    expected: str
+    found: str
+
+
+def chain_hashes(payloads: Iterable[bytes], head: str = GENESIS) -> list[bytes]:
+    """The 32-byte hashes of payloads appended after ``head``, each the BLAKE2b-256 of the
+    one before + its payload (a season's workers chain their games, so the writer only
+    inserts)."""
+    blake2b = hashlib.blake2b
+    prev = bytes.fromhex(head)
+    hashes = []
+    for payload in payloads:
+        prev = blake2b(prev + payload, digest_size=32).digest()
+        hashes.append(prev)
+    return hashes
+
+
+def stored_cells(hashes: Sequence[bytes], first_seq: int, every: int) -> list[bytes | None]:
+    """The ``events.hash`` cells of rows ``first_seq``, ``first_seq + 1``... with these
+    hashes: the hash at a checkpoint (``seq % every == 0``), else None (NULL)."""
+    if every == 1:
+        return list(hashes)
+    cells: list[bytes | None] = [None] * len(hashes)
+    first = -first_seq % every  # the index of the first checkpoint
+    cells[first::every] = hashes[first::every]
+    return cells
+
+
+def stored_cell(value: Any) -> str | None:
+    """A stored hash cell as the check compares it: hex, None for NULL; a value a hand edit
+    left with another SQLite type as text that is no hash (its repr), so it cannot check
+    out."""
+    if value is None:
+        return None
+    return value.hex() if type(value) is bytes else repr(value)
+
+
+def chain_break(rows: Iterable[ChainRow], expected_head: str | None = None,
+                hash_every: int | None = None) -> ChainBreak | None:
+    """The first place a stream read from seq 1 stops checking out, else None.
+
+    Row n must have ``seq == n`` and ``prev_hash`` equal to row n-1's hash (GENESIS for n =
+    1). A row with a ``stored`` value (what the store read of its hash cell: hex, or None
+    for NULL) had its ``hash`` computed from the payloads by the store, once: it must store
+    that hash where ``hash_every`` says it is kept and nothing elsewhere, so a changed
+    payload fails the next checkpoint, a hash written into a NULL cell or a changed
+    ``hash_every`` fails where they differ (``hash_every`` None, for a caller that does not
+    know the stream's: every hash that is stored must be right). Any other row (an export's, an older layout's,
+    whose ``hash`` is a claim) has its hash recomputed here. With ``expected_head`` (the
+    stream's recorded head hash) the last row's hash must equal it, else the break is past
+    the last row.
+    """
+    prev, prev_bytes = GENESIS, bytes(32)  # the previous hash as hex and (None: stale) bytes
+    blake2b = hashlib.blake2b
+    unset = msgspec.UNSET
+    checked = n = 0  # the last seq whose hash was held to a stored or claimed one
+    valid_every = hash_every is None or (type(hash_every) is int
+                                         and hash_every in HASH_EVERY_WRITTEN)
+    for n, row in enumerate(rows, start=1):
+        if row.seq != n:
+            return ChainBreak(n, f"seq {n}", f"seq {row.seq} (an event removed or reordered)")
+        if row.prev_hash != prev:
+            return ChainBreak(n, f"prev hash {prev[:16]}…",
+                              f"{row.prev_hash[:16]}… (removed or reordered)")
+        stored = getattr(row, "stored", unset)
+        if stored is unset:  # a claimed hash: recomputed
+            if prev_bytes is None:
+                prev_bytes = bytes.fromhex(prev)
+            digest = blake2b(prev_bytes + row.payload, digest_size=32)
+            prev = digest.hexdigest()
+            if row.hash != prev:
+                return ChainBreak(n, f"hash {prev[:16]}… of the stored payload",
+                                  f"{row.hash[:16]}… (the payload was changed)")
+            prev_bytes, checked = digest.digest(), n
+            continue
+        prev, prev_bytes = row.hash, None  # computed by the store from the payloads
+        if not valid_every:
+            written = " or ".join(map(str, sorted(HASH_EVERY_WRITTEN)))
+            return ChainBreak(1, f"hash_every {written} (a row's hash kept every n rows)",
+                              f"hash_every {hash_every!r} (the stream's hash_every changed)")
+        if hash_every is None and stored is None:
+            continue
+        if hash_every is None or n % hash_every == 0:
+            if stored != prev:
+                return ChainBreak(n, f"hash {prev[:16]}… of {_events(checked + 1, n)}",
+                                  f"{str(stored)[:16]}… stored at event {n} "
+                                  f"({_changed(checked + 1, n)}, or the hash stored at {n})")
+            checked = n
+        elif stored is not None:
+            return ChainBreak(n, f"no hash stored at event {n} (hash_every {hash_every})",
+                              f"{stored[:16]}… (a hash written where none is kept, or the "
+                              "stream's hash_every changed)")
+    if expected_head is not None and prev != expected_head:
+        why = "events removed or the head changed"
+        if checked < n:
+            why = f"{_changed(checked + 1, n)}, {why}"
+        return ChainBreak(n + 1, f"head hash {prev[:16]}… of the last event",
+                          f"{expected_head[:16]}… ({why})")
+    return None
+
+
+def _events(first: int, last: int) -> str:
+    return f"event {last}" if first == last else f"events {first}-{last}"
+
+
+def _changed(first: int, last: int) -> str:
+    if first == last:
+        return f"the payload of event {last} was changed"
+    return f"a payload in events {first}-{last} was changed"
