@@ -1,15 +1,18 @@
-"""Schemas 1, 2 and 3 -> 4: databases written before streams recorded their system, before
-the compact layout, and before payload formats (every stream msgpack, format 1).
+"""Schemas 1, 2, 3 and 4 -> 5: databases written before streams recorded their system,
+before the compact layout, before payload formats (every stream msgpack, format 1) and
+before hash checkpoints (every row stores its hash: hash_every 1).
 
 ``tests/data/schema1.db.gz`` was written by rinklog at schema 1 (see tests/data/README.md):
 a Hockey Bones game, a FaceOff 2008 game, a branch and a one-game season. The schema-2
 database is that file as rinklog at schema 2 migrated it (the system column added and
 filled from ``kind``, nothing else touched). The schema-3 database is made here as rinklog
 at schema 3 wrote it: every stream in format 1 (the same head hashes: the README's game of
-seed 2027 had head ``7ba371e9…``), without the format column. Opening any for writing
-migrates it in place to schema 4; a read command reads it in its own layout and writes
-nothing; either way every stored stream keeps its rows' bytes and hashes, so its head hash
-and receipt, and its payload format: it goes on in msgpack, its branches too.
+seed 2027 had head ``7ba371e9…``), without the format column; the schema-4 database is
+made as rinklog at schema 4 wrote it (new streams in format 2, a hash on every row, no
+hash_every column). Opening any for writing migrates it in place to schema 5; a read
+command reads it in its own layout and writes nothing; either way every stored stream
+keeps its rows' bytes and hashes, so its head hash and receipt, its payload format (it goes
+on in msgpack, its branches too) and its hash on every row (hash_every 1).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from events.catalogue import open_store
 from events.errors import CorruptDatabase, RinklogError
 from events.formats import JSON, MSGPACK
 from events.league import SeasonCreated
-from events.store import _MIGRATE_1_TO_2, GENESIS, SCHEMA_VERSION
+from events.store import _MIGRATE_1_TO_2, GENESIS, HASH_EVERY, SCHEMA_VERSION
 from replay.cli.app import main
 from replay.tooling.audit import audit_all, audit_game
 from replay.tooling.transfer import ImportRefused, export_game, verify_export
@@ -76,7 +79,7 @@ def _events_digest(path: Path) -> str:
     """A digest of every event row as schema 1 and 2 stored it (in schema 3: as its
     ``event_rows`` view shows it)."""
     digest = hashlib.blake2b()
-    table = "event_rows" if _schema_version(path) in ("3", "4") else "events"
+    table = "event_rows" if _schema_version(path) in ("3", "4", "5") else "events"
     for row in _raw(path, f"SELECT stream, seq, type, payload, prev_hash, hash FROM {table} "
                           "ORDER BY stream, seq"):
         digest.update(repr(row).encode())
@@ -141,9 +144,11 @@ def test_opening_for_writing_migrates_and_keeps_every_head_hash(old_db: Path, ca
         for stream, head in HEADS.items():
             assert store.verify(stream) is None
             assert store.head_hash(stream) == head["head_hash"]
-    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "4"
+    assert _schema_version(old_db) == str(SCHEMA_VERSION) == "5"
     assert dict(_raw(old_db, "SELECT stream, system FROM streams")) == SYSTEMS
     assert set(_raw(old_db, "SELECT format FROM streams")) == {(MSGPACK,)}
+    assert set(_raw(old_db, "SELECT hash_every FROM streams")) == {(1,)}
+    assert _raw(old_db, "SELECT count(*) FROM events WHERE length(hash) IS NOT 32") == [(0,)]
     assert _events_digest(old_db) == events_before  # rows, payloads and hashes untouched
     assert [r[1] for r in _raw(old_db, "PRAGMA table_info(events)")] == \
         ["stream_key", "seq", "type_key", "payload", "hash"]
@@ -260,6 +265,57 @@ SELECT s.stream, e.seq, t.tag, e.payload,
 FROM events e JOIN streams s ON s.key = e.stream_key
 LEFT JOIN event_types t ON t.key = e.type_key"""
 
+# event_rows as rinklog at schema 4 defined it (a format-2 payload as text)
+_SCHEMA4_EVENT_ROWS = f"""
+CREATE VIEW event_rows (stream, seq, type, payload, prev_hash, hash) AS
+SELECT s.stream, e.seq, t.tag,
+       CASE s.format WHEN 2 THEN CAST(e.payload AS TEXT) ELSE e.payload END,
+       CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
+            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1) END,
+       lower(hex(e.hash))
+FROM events e JOIN streams s ON s.key = e.stream_key
+LEFT JOIN event_types t ON t.key = e.type_key"""
+
+_COMMANDS = (["sim", "--home", "HFX", "--away", "QUE", "--seed", "2027"],
+             ["branch", "HFX-QUE-2027", "--at", "600", "--seed", "x", "--game-id", "b1"],
+             ["sim", "--ruleset", "dicehockey", "--home", "ALD", "--away", "BRK", "--seed", "1"],
+             ["season", "--games", "1", "--workers", "1"],
+             ["matrix", "open", "--league", "example", "--seed", "2026"])
+
+
+def _write_as_schema(path: Path, version: int, patch: pytest.MonkeyPatch) -> None:
+    """Every kind of stream written as rinklog at schema ``version`` (3 or 4) wrote it: a
+    hash on every row, ``events.hash NOT NULL``, no hash_every column (schema 3: every
+    stream msgpack, no format column either), that schema's event_rows view."""
+    patch.setattr(events.store, "HASH_EVERY", 1)  # a hash on every row
+    if version == 3:  # write as rinklog did before format 2
+        patch.setattr(events.formats, "NEW_STREAM_FORMAT", MSGPACK)
+        patch.setattr(events.store, "NEW_STREAM_FORMAT", MSGPACK)
+    for command in _COMMANDS:
+        assert main([*command, "--db", str(path)]) == 0
+    views = [r[0] for r in _raw(path, "SELECT name FROM sqlite_master WHERE type = 'view'"
+                                      " AND (name = 'event_rows' OR name GLOB 'ev_*')")]
+    if version == 4:  # the ev_ views stay: schema 4 made them
+        views = ["event_rows"]
+    assert set(_raw(path, "SELECT format, hash_every FROM streams")) == \
+        {(MSGPACK if version == 3 else JSON, 1)}
+    schema_version = _raw(path, "PRAGMA schema_version")[0][0]
+    _raw(path, "BEGIN; " + "".join(f"DROP VIEW {v}; " for v in views) +
+         "ALTER TABLE streams DROP COLUMN hash_every; " +
+         ("ALTER TABLE streams DROP COLUMN format; " if version == 3 else "") +
+         (_SCHEMA3_EVENT_ROWS if version == 3 else _SCHEMA4_EVENT_ROWS) +
+         f"; UPDATE rinklog_meta SET value = '{version}' WHERE key = 'schema_version'; "
+         # events.hash NOT NULL, as schemas 3 and 4 defined it (SQLite's documented way)
+         "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, "
+         "'hash BLOB,', 'hash BLOB NOT NULL,') WHERE name = 'events'; "
+         f"PRAGMA schema_version = {schema_version + 10}; PRAGMA writable_schema = OFF; "
+         "COMMIT; VACUUM;")
+    _raw(path, "PRAGMA journal_mode=DELETE")
+    assert _raw(path, "PRAGMA integrity_check") == [("ok",)]
+    assert "hash BLOB NOT NULL" in _raw(path, "SELECT sql FROM sqlite_master"
+                                               " WHERE name = 'events'")[0][0]
+
+
 SCHEMA3_STREAMS = {"HFX-QUE-2027": "bones", "b1": "bones", "ALD-BRK-1-dicehockey": "dicehockey",
                    "demo-1": "league", "demo-1-0001": "bones",
                    "matrix-example-2026-s1": "matrix"}
@@ -269,25 +325,8 @@ SCHEMA3_STREAMS = {"HFX-QUE-2027": "bones", "b1": "bones", "ALD-BRK-1-dicehockey
 def schema3_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every kind of stream, each in format 1, in the layout of schema 3."""
     path = tmp_path_factory.mktemp("schema3") / "s3.db"
-    with pytest.MonkeyPatch.context() as patch:  # write as rinklog did before format 2
-        patch.setattr(events.formats, "NEW_STREAM_FORMAT", MSGPACK)
-        patch.setattr(events.store, "NEW_STREAM_FORMAT", MSGPACK)
-        db = ["--db", str(path)]
-        for command in (["sim", "--home", "HFX", "--away", "QUE", "--seed", "2027"],
-                        ["branch", "HFX-QUE-2027", "--at", "600", "--seed", "x",
-                         "--game-id", "b1"],
-                        ["sim", "--ruleset", "dicehockey", "--home", "ALD", "--away", "BRK",
-                         "--seed", "1"],
-                        ["season", "--games", "1", "--workers", "1"],
-                        ["matrix", "open", "--league", "example", "--seed", "2026"]):
-            assert main([*command, *db]) == 0
-    views = [r[0] for r in _raw(path, "SELECT name FROM sqlite_master WHERE type = 'view'"
-                                      " AND (name = 'event_rows' OR name GLOB 'ev_*')")]
-    assert set(_raw(path, "SELECT format FROM streams")) == {(MSGPACK,)}
-    _raw(path, "BEGIN; " + "".join(f"DROP VIEW {v}; " for v in views) +
-         "ALTER TABLE streams DROP COLUMN format; " + _SCHEMA3_EVENT_ROWS + "; UPDATE "
-         "rinklog_meta SET value = '3' WHERE key = 'schema_version'; COMMIT; VACUUM;")
-    _raw(path, "PRAGMA journal_mode=DELETE")
+    with pytest.MonkeyPatch.context() as patch:
+        _write_as_schema(path, 3, patch)
     return path
 
 
@@ -333,8 +372,9 @@ def test_opening_schema_3_for_writing_migrates_every_stream_as_format_1(
     with open_store(schema3_db) as store:
         assert {s.stream: s.format for s in store.streams()} == \
             dict.fromkeys(SCHEMA3_STREAMS, MSGPACK)
-    assert _schema_version(schema3_db) == "4"
+    assert _schema_version(schema3_db) == "5"
     assert _heads(schema3_db) == heads and _events_digest(schema3_db) == events_before
+    assert set(_raw(schema3_db, "SELECT hash_every FROM streams")) == {(1,)}
     assert _raw(schema3_db, "SELECT count(*) FROM ev_goal_scored") == [(0,)]  # format 2 only
     db = ["--db", str(schema3_db)]
     assert main(["branch", "ALD-BRK-1-dicehockey", "--at", "300", "--seed", "y", "--game-id", "d-b",
@@ -343,6 +383,11 @@ def test_opening_schema_3_for_writing_migrates_every_stream_as_format_1(
     formats = dict(_raw(schema3_db, "SELECT stream, format FROM streams"))
     assert formats == {**dict.fromkeys(SCHEMA3_STREAMS, MSGPACK), "d-b": MSGPACK,
                        "HFX-QUE-new": JSON}
+    # the branch keeps its parent's hash on every row; the new game stores checkpoints
+    assert dict(_raw(schema3_db, "SELECT stream, hash_every FROM streams")) == {
+        **dict.fromkeys(SCHEMA3_STREAMS, 1), "d-b": 1, "HFX-QUE-new": HASH_EVERY}
+    assert _raw(schema3_db, "SELECT count(*) FROM events WHERE hash IS NULL AND stream_key"
+                            " IN (SELECT key FROM streams WHERE hash_every = 1)") == [(0,)]
     capsys.readouterr()
     assert main(["audit", "--all", *db]) == 0
     assert main(["receipt", "--all", "-o", str(tmp_path / "r.json"), *db]) == 0
@@ -387,3 +432,71 @@ def test_an_export_file_of_version_2_imports_as_format_1(schema1_db: Path, tmp_p
         verify_export(_as_version_2(new))
     with pytest.raises(ImportRefused, match="version 2 names no payload format"):
         verify_export(msgspec.msgpack.encode({**msgspec.msgpack.decode(new), "version": 2}))
+
+
+# --- schema 4 -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def schema4_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every kind of stream, each in format 2, in the layout of schema 4 (a hash on every
+    row, no hash_every column)."""
+    path = tmp_path_factory.mktemp("schema4") / "s4.db"
+    with pytest.MonkeyPatch.context() as patch:
+        _write_as_schema(path, 4, patch)
+    return path
+
+
+@pytest.fixture
+def schema4_db(schema4_template: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "s4.db"
+    path.write_bytes(schema4_template.read_bytes())
+    return path
+
+
+def test_a_read_only_open_of_schema_4_reads_every_hash_and_writes_nothing(
+        schema4_db: Path) -> None:
+    before = _files(schema4_db.parent)
+    heads = _heads(schema4_db)
+    with open_store(schema4_db, create=False) as store:
+        assert {s.stream: s.format for s in store.streams()} == dict.fromkeys(heads, JSON)
+        assert {s: store.stream_record(s).hash_every for s in heads} == dict.fromkeys(heads, 1)
+        assert all(store.verify(s) is None for s in heads)
+        assert all(r.ok for r in audit_all(store))
+        rows = store.raw_rows("HFX-QUE-2027")
+        assert all(r.stored == r.hash for r in rows)
+        with pytest.raises(RinklogError, match="schema-4 database opened read-only"):
+            store.copy_prefix("HFX-QUE-2027", "x", 10)
+    assert _files(schema4_db.parent) == before
+
+
+def test_opening_schema_4_for_writing_adds_hash_every_and_touches_no_row(
+        schema4_db: Path, tmp_path: Path, capsys) -> None:
+    heads, events_before = _heads(schema4_db), _events_digest(schema4_db)
+    rows_before = _raw(schema4_db, "SELECT stream_key, seq, type_key, payload, hash FROM events"
+                                   " ORDER BY stream_key, seq")
+    with open_store(schema4_db) as store:
+        assert {store.stream_record(s).hash_every for s in heads} == {1}
+    assert _schema_version(schema4_db) == "5"
+    assert _raw(schema4_db, "PRAGMA integrity_check") == [("ok",)]
+    assert "hash BLOB NOT NULL" not in _raw(schema4_db, "SELECT sql FROM sqlite_master"
+                                                        " WHERE name = 'events'")[0][0]
+    assert _heads(schema4_db) == heads and _events_digest(schema4_db) == events_before
+    assert _raw(schema4_db, "SELECT stream_key, seq, type_key, payload, hash FROM events"
+                            " ORDER BY stream_key, seq") == rows_before
+    db = ["--db", str(schema4_db)]
+    assert main(["branch", "HFX-QUE-2027", "--at", "300", "--seed", "y", "--game-id", "b2",
+                 *db]) == 0
+    assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "new", *db]) == 0
+    assert dict(_raw(schema4_db, "SELECT stream, hash_every FROM streams")) == {
+        **dict.fromkeys(heads, 1), "b2": 1, "HFX-QUE-new": HASH_EVERY}
+    capsys.readouterr()
+    assert main(["audit", "--all", *db]) == 0
+    for game in ("HFX-QUE-2027", "b2", "demo-1-0001"):  # an import stores checkpoints
+        exported = tmp_path / f"{game}.rinklog"
+        assert main(["export", game, "-o", str(exported), *db]) == 0
+        other = tmp_path / f"{game}.db"
+        assert main(["import", str(exported), "--db", str(other)]) == 0
+        assert main(["audit", "--all", "--db", str(other)]) == 0
+        with open_store(other) as store:
+            assert store.head_hash(game) == _heads(schema4_db)[game]
+            assert store.stream_record(game).hash_every == HASH_EVERY
