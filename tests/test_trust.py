@@ -28,7 +28,7 @@ from engine.systems import system_of
 from events.common import BranchStarted, GameCreated
 from events.errors import RinklogError
 from events.league import GameCoachSet, SeasonGameOpened, SeasonGameRecorded
-from events.store import encode_meta
+from events.store import EventStore, encode_meta
 from projections import store as read_models
 from projections.index import stream_index
 from replay.cli.app import main
@@ -367,10 +367,26 @@ def test_signed_export_and_import_with_receipt(base: Path, tmp_path: Path) -> No
 # --- random mutations ------------------------------------------------------------------------
 
 # each table about as often as it has columns (events: stream_key, seq, type_key, payload and
-# hash; streams: key, stream, kind, version, head, meta, system, format; event_types: key,
-# tag...)
-_TABLES = ["events"] * 8 + ["streams"] * 8 + ["event_types"] * 2 + ["blobs"] * 3 + \
+# hash; streams: key, stream, kind, version, head, meta, system, format, hash_every;
+# event_types: key, tag...)
+_TABLES = ["events"] * 8 + ["streams"] * 9 + ["event_types"] * 2 + ["blobs"] * 3 + \
     ["rinklog_meta"] + ["rm"] * 3
+
+
+def _hash_cell(rng: random.Random, raw: sqlite3.Connection, key: tuple, value):
+    """A new value for an ``events.hash`` cell (schema 5: the 32 bytes at a checkpoint,
+    NULL between): a checkpoint's emptied or changed; a NULL cell given the row's own hash
+    (what the store computes for it), other bytes or text."""
+    if value is not None:
+        return rng.choice([None, _mutate_value(rng, value), value.hex()])
+    stream = raw.execute("SELECT stream FROM streams WHERE key = ?", (key[0],)).fetchone()
+    choices = [bytes(rng.randrange(256) for _ in range(32)), "x"]
+    if stream is not None:
+        with EventStore(raw.execute("PRAGMA database_list").fetchone()[2],
+                        create=False) as store:
+            choices.append(bytes.fromhex(store.read(stream[0], key[1], key[1],
+                                                    decode=False)[0].hash))
+    return rng.choice(choices)
 
 
 def _mutate_value(rng: random.Random, value):
@@ -418,7 +434,16 @@ def _one_mutation(rng: random.Random, path: Path) -> tuple[str, list[str]] | Non
                           "LIMIT 1 OFFSET ?", (rng.randrange(count),)).fetchone()
         key, values = row[:len(keys)], row[len(keys):]
         col = rng.randrange(len(cols))
-        new = _mutate_value(rng, values[col])
+        if (table, cols[col]) == ("events", "hash"):
+            if rng.random() < 0.5:  # a checkpoint's cell as often as a NULL one
+                stored = raw.execute("SELECT count(*) FROM events WHERE hash IS NOT NULL")
+                row = raw.execute("SELECT stream_key, seq, * FROM events WHERE hash IS NOT NULL"
+                                  " LIMIT 1 OFFSET ?",
+                                  (rng.randrange(stored.fetchone()[0]),)).fetchone()
+                key, values = row[:2], row[2:]
+            new = _hash_cell(rng, raw, key, values[col])
+        else:
+            new = _mutate_value(rng, values[col])
         where = " AND ".join(f"[{k}]=?" for k in keys)
         names = dict(raw.execute("SELECT key, stream FROM streams"))
         try:
@@ -610,6 +635,11 @@ def test_a_season_game_relabelled_with_other_options_is_caught(tmp_path: Path) -
     "UPDATE streams SET format = 'two' WHERE stream = ?",
     "UPDATE streams SET format = 2.0 + 0.5 WHERE stream = ?",
     "UPDATE streams SET format = 1 WHERE stream = ?",  # msgpack: the JSON does not decode
+    "UPDATE streams SET hash_every = 'every' WHERE stream = ?",
+    "UPDATE streams SET hash_every = 32.0 + 0.5 WHERE stream = ?",
+    "UPDATE streams SET hash_every = 1 WHERE stream = ?",  # a hash expected on every row
+    f"UPDATE events SET hash = NULL WHERE stream_key = {KEY} AND seq = 32",  # a checkpoint
+    f"UPDATE events SET hash = 'x' WHERE stream_key = {KEY} AND seq = 31",  # a NULL cell
     "UPDATE blobs SET content = 'text' WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
     "UPDATE blobs SET media_type = 3 WHERE hash IN (SELECT hash FROM blobs LIMIT 1) AND ? != ''",
 ])
@@ -721,8 +751,9 @@ def test_rows_of_a_live_game_folded_before_it_went_on_audit_clean(base: Path,
 
 def test_import_is_audited_where_it_lands_and_refused_whole(base: Path, tmp_path: Path) -> None:
     # The database already holds the game's season, with the head the file's season has but
-    # a changed row: the file verifies on its own, yet `audit` of the game in this database
-    # fails (its season fails its chain check). Import must refuse it and write nothing.
+    # a changed row: the file verifies on its own, yet the season in this database fails its
+    # chain check (so would `audit` of the game there). Import must refuse it and write
+    # nothing.
     with open_store(base) as store:
         game = next(s.stream for s in store.streams(kind="game") if s.meta.get("season"))
         season = store.info(game).meta["season"]
@@ -735,7 +766,7 @@ def test_import_is_audited_where_it_lands_and_refused_whole(base: Path, tmp_path
     with open_store(path) as store:
         verify_export(data)  # the file alone is sound
         before = store.connection.execute("SELECT count(*) FROM events").fetchone()
-        with pytest.raises(ImportRefused, match="fails its season check"):
+        with pytest.raises(ImportRefused, match=f"season {season} fails its chain check"):
             import_game(store, data)
         assert not store.exists(game)
         assert store.connection.execute("SELECT count(*) FROM events").fetchone() == before

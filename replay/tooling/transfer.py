@@ -325,12 +325,18 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
 def _season_growth(store: EventStore, season_id: str, file: ExportFile) -> list[ExportRow]:
     """A season stream already stored and the one in the file must be one stream at two
     moments (each export carries the season up to its game's record): the rows the file
-    has beyond the stored ones; StreamConflict for another season."""
+    has beyond the stored ones; StreamConflict for another season, ImportRefused when the
+    stored one fails its own chain (its rows' hashes are computed from their payloads, so a
+    changed row makes it differ from the file's season, which is not its fault)."""
     stored = [r.hash for r in store.raw_rows(season_id)]
     carried = [r.hash for r in file.season_rows]
     shorter = min(len(stored), len(carried))
     if stored[:shorter] != carried[:shorter] or \
             store.info(season_id).format != file.season_payload_format:
+        broken = store.verify(season_id)
+        if broken is not None:
+            raise ImportRefused(f"{store.path}: its season {season_id} fails its chain check "
+                                f"at event {broken} (run rinklog audit); nothing written")
         raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
     return list(file.season_rows[len(stored):])
 

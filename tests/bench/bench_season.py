@@ -379,7 +379,7 @@ def main(argv: list[str] | None = None) -> None:
                                    f"{parts['of which hash']:.1f}), the read models "
                                    f"{parts['rm_ tables (read models)']:.1f}; the payload "
                                    "is the hash chain's and the rest is near SQLite's least: "
-                                   "only a shorter per-row hash reaches 150, docs/storage.md"))
+                                   "schema 5 stores a row's hash at checkpoints only, docs/storage.md"))
     if args.profile:
         with tempfile.TemporaryDirectory(prefix="rinklog-bench-") as tmp:
             profile_breakdown(Path(tmp) / "profile.db", league, fixtures[:args.profile],
