@@ -107,13 +107,14 @@ def chain_break(rows: Iterable[ChainRow], expected_head: str | None = None,
     for NULL) had its ``hash`` computed from the payloads by the store, once: it must store
     that hash where ``hash_every`` says it is kept and nothing elsewhere, so a changed
     payload fails the next checkpoint, a hash written into a NULL cell or a changed
-    ``hash_every`` fails where they differ (``hash_every`` None, for a caller that does not
-    know the stream's: every hash that is stored must be right). Any other row (an export's, an older layout's,
-    whose ``hash`` is a claim) has its hash recomputed here. With ``expected_head`` (the
-    stream's recorded head hash) the last row's hash must equal it, else the break is past
-    the last row.
+    ``hash_every`` fails where they differ (``hash_every`` None, for a caller that does
+    not know the stream's: every hash that is stored must be right). Any other row (an
+    export's, an older layout's, whose ``hash`` is a claim) has its hash recomputed here.
+    With ``expected_head`` (the stream's recorded head hash) the last row's hash must equal
+    it, else the break is past the last row.
     """
-    prev, prev_bytes = GENESIS, bytes(32)  # the previous hash as hex and (None: stale) bytes
+    prev = GENESIS
+    prev_bytes: bytes | None = bytes(32)  # the previous hash as bytes (None: not yet)
     blake2b = hashlib.blake2b
     unset = msgspec.UNSET
     checked = n = 0  # the last seq whose hash was held to a stored or claimed one

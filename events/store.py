@@ -410,10 +410,9 @@ class EventStore:
         if version >= 3:
             if ("streams" in tables and not self._has_column("streams", "key")) or \
                     ("events" in tables and not self._has_column("events", "stream_key")) or \
-                    (version >= 4 and "streams" in tables
-                     and not self._has_column("streams", "format")) or \
-                    (version == 5 and "streams" in tables
-                     and not self._has_column("streams", "hash_every")):
+                    ("streams" in tables and (
+                        self._has_column("streams", "format") != (version >= 4)
+                        or self._has_column("streams", "hash_every") != (version >= 5))):
                 raise CorruptDatabase(f"{self.path}: schema version {version} but the "
                                       "streams or events table is not of that schema")
         if version == SCHEMA_VERSION:

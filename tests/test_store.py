@@ -779,3 +779,15 @@ def test_read_returns_what_was_appended(fresh_store: EventStore, batches) -> Non
     assert [r.event for r in rows] == flat
     assert version == len(flat) == fresh_store.version(stream)
     assert verify_chain(rows, expected_head=fresh_store.head_hash(stream)) is None
+
+
+@pytest.mark.parametrize("version", ["3", "4"])
+def test_a_schema_5_file_that_says_an_older_version_is_refused(db_path: Path,
+                                                              version: str) -> None:
+    """Its streams table has the later columns: no migration runs on it (it would add
+    them again), for writing or reading."""
+    EventStore(db_path, decoders=SAMPLE).close()
+    tamper(db_path, f"UPDATE rinklog_meta SET value = '{version}' WHERE key = 'schema_version'")
+    for create in (True, False):
+        with pytest.raises(CorruptDatabase, match=f"schema version {version} but the streams"):
+            EventStore(db_path, decoders=SAMPLE, create=create)
