@@ -25,8 +25,11 @@ __all__ = [
     "HASH_EVERY_WRITTEN",
     "ChainBreak",
     "ChainRow",
+    "Chained",
     "chain_break",
     "chain_hashes",
+    "chained",
+    "checkpoint_cells",
     "stored_cell",
     "stored_cells",
 ]
@@ -86,6 +89,35 @@ def stored_cells(hashes: Sequence[bytes], first_seq: int, every: int) -> list[by
     cells: list[bytes | None] = [None] * len(hashes)
     first = -first_seq % every  # the index of the first checkpoint
     cells[first::every] = hashes[first::every]
+    return cells
+
+
+class Chained(msgspec.Struct, frozen=True):
+    """A new stream's rows encoded and chained where the game was played (a season's
+    worker, which audits exactly these rows), as the writer inserts them: only the hashes
+    the store keeps travel (:data:`HASH_EVERY`), so the writer neither hashes nor builds
+    a list of a game's hashes."""
+
+    tags: list[str]  # each row's type tag
+    payloads: list[bytes]  # each row's payload
+    checkpoints: list[bytes]  # the hashes of rows HASH_EVERY, 2 * HASH_EVERY, ...
+    head: bytes  # the last row's hash (the stream's head)
+
+
+def chained(encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> Chained:
+    """A new stream's ``(tag, payload)`` rows with their :func:`chain_hashes` (every row's,
+    from GENESIS) as :meth:`EventStore.append_chained` takes them."""
+    if not encoded or len(hashes) != len(encoded):
+        raise ValueError(f"{len(hashes)} hashes for {len(encoded)} rows: one a row, at least one")
+    return Chained([tag for tag, _ in encoded], [payload for _, payload in encoded],
+                   list(hashes[HASH_EVERY - 1::HASH_EVERY]), hashes[-1])
+
+
+def checkpoint_cells(rows: int, checkpoints: Sequence[bytes]) -> list[bytes | None]:
+    """The ``events.hash`` cells of a new stream's ``rows`` rows from seq 1, given the
+    hashes of its checkpoints (:class:`Chained`): NULL but every HASH_EVERY-th."""
+    cells: list[bytes | None] = [None] * rows
+    cells[HASH_EVERY - 1::HASH_EVERY] = checkpoints
     return cells
 
 

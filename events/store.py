@@ -57,9 +57,11 @@ from events.checkpoints import (
     GENESIS,
     HASH_EVERY,
     HASH_EVERY_WRITTEN,
+    Chained,
     ChainRow,
     chain_break,
     chain_hashes,
+    checkpoint_cells,
     stored_cell,
     stored_cells,
 )
@@ -706,24 +708,46 @@ class EventStore:
         system: str | None = None,
         meta: dict[str, Any] | None = None,
         format: int | None = None,
-        hashes: Sequence[bytes] | None = None,
     ) -> int:
         """:meth:`append` for events already encoded as ``(type tag, payload)`` in payload
-        ``format`` (:func:`events.formats.encode_events`), e.g. by a worker process: the
-        same checks, chain and single transaction (the payloads are not decoded here: the
-        reader and the audit decode them). ``format`` None: the new stream's
-        :data:`~events.formats.NEW_STREAM_FORMAT`, or the existing stream's own; a format
-        that is not the existing stream's is refused.
+        ``format`` (:func:`events.formats.encode_events`): the same checks, chain and single
+        transaction (the payloads are not decoded here: the reader and the audit decode
+        them). ``format`` None: the new stream's :data:`~events.formats.NEW_STREAM_FORMAT`,
+        or the existing stream's own; a format that is not the existing stream's is refused.
+        """
+        return self._append_rows(stream, [tag for tag, _ in encoded],
+                                 [payload for _, payload in encoded], None, expected_version,
+                                 kind=kind, system=system, meta=meta, format=format)
 
-        ``hashes``, for a new stream only (``expected_version=0``), are the rows' chain
-        hashes as :func:`chain_hashes` gives them, computed (and audited) by the caller:
-        they are stored as given, so a wrong one is what ``rinklog audit`` reports."""
+    def append_chained(
+        self,
+        stream: str,
+        rows: Chained,
+        *,
+        kind: str = "game",
+        system: str | None = None,
+        meta: dict[str, Any] | None = None,
+        format: int | None = None,
+    ) -> int:
+        """A new stream of rows already encoded and chained by the caller
+        (:func:`events.checkpoints.chained`; a season's worker, which audits exactly these
+        rows): :meth:`append_encoded` with ``expected_version=0``, the checkpoint hashes
+        and the head stored as given, so a wrong one is what ``rinklog audit`` reports.
+        The writer only inserts: nothing of a game is hashed or rebuilt twice."""
+        return self._append_rows(stream, rows.tags, rows.payloads, rows, 0, kind=kind,
+                                 system=system, meta=meta, format=format)
+
+    def _append_rows(self, stream: str, tags: list[str], payloads: list[bytes],
+                     chained: Chained | None, expected_version: int, *, kind: str,
+                     system: str | None, meta: dict[str, Any] | None,
+                     format: int | None) -> int:
         if not stream:
             raise ValueError("stream id must not be empty")
         if format is not None:
             check_format(format)
-        if hashes is not None and (expected_version != 0 or len(hashes) != len(encoded)):
-            raise ValueError("hashes are taken only for a new stream, one per event")
+        if chained is not None and len(chained.checkpoints) != len(payloads) // HASH_EVERY:
+            raise ValueError(f"stream {stream!r}: {len(chained.checkpoints)} checkpoint "
+                             f"hashes for {len(payloads)} rows (one every {HASH_EVERY})")
         self._check_writable()
         db = self._db
         with self._transaction():
@@ -750,28 +774,28 @@ class EventStore:
                                      f"events encoded in format {format} cannot join it")
                 if meta:
                     self._merge_meta(stream, current[3], meta)
-            if not encoded:
+            if not payloads:
                 return actual
-            try:
-                bytes.fromhex(head)  # the chain goes on from it
-            except (TypeError, ValueError):
-                raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed head "
-                                      "hash (run rinklog audit)") from None
-            if hashes is None:
-                hashes = chain_hashes((payload for _, payload in encoded), head)
+            if chained is None:
+                try:
+                    hashes = chain_hashes(payloads, head)  # the chain goes on from the head
+                except (TypeError, ValueError):
+                    raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed "
+                                          "head hash (run rinklog audit)") from None
+                cells, last = stored_cells(hashes, actual + 1, every), hashes[-1]
+            else:  # a new stream: its checkpoints are every HASH_EVERY-th row's from seq 1
+                cells, last = checkpoint_cells(len(payloads), chained.checkpoints), chained.head
             type_keys = self._type_keys
             new_keys: dict[str, int] = {}
-            tags = [tag for tag, _ in encoded]
             for tag in dict.fromkeys(tags):  # in order of first appearance, as ever
                 if tag not in type_keys:  # a tag new to this store
                     new_keys[tag] = self._type_key(tag)
             keys = {**type_keys, **new_keys}
-            seq = actual + len(encoded)
+            seq = actual + len(payloads)
             # the rows built by C-level iterators: the writer's share of a season game is
             # this and SQLite's own inserting
             rows = zip(itertools.repeat(key, len(tags)), range(actual + 1, seq + 1),
-                       map(keys.__getitem__, tags), [payload for _, payload in encoded],
-                       stored_cells(hashes, actual + 1, every), strict=True)
+                       map(keys.__getitem__, tags), payloads, cells, strict=True)
             try:
                 db.executemany(
                     "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
@@ -784,7 +808,7 @@ class EventStore:
                 ) from None
             db.execute(
                 "UPDATE streams SET version = ?, head_hash = ? WHERE key = ?",
-                (seq, hashes[-1].hex(), key),
+                (seq, last.hex(), key),
             )
         type_keys.update(new_keys)  # committed
         return seq

@@ -350,21 +350,26 @@ def save(store: EventStore, game_id: str, version: int,
             _ensure_tables(sqlite_utils.Database(conn))
             _READY.add(store)
         for projection, tables in rows.items():
-            _write(conn, projection, game_id, version, tables)
+            _write(conn, projection, game_id, tables)
+        _move_checkpoints(conn, rows, game_id, version)
 
 
-def _write(conn: Any, projection: str, game_id: str, version: int,
-           rows: dict[str, list[tuple]]) -> None:
-    """Replace one game's rows of one projection (:func:`_tuples`) and move its
-    checkpoint."""
+def _write(conn: Any, projection: str, game_id: str, rows: dict[str, list[tuple]]) -> None:
+    """Replace one game's rows of one projection (:func:`_tuples`); its checkpoint is
+    moved by :func:`_move_checkpoints`."""
     for table in _OWNED[projection]:
         delete, insert = _STATEMENTS[table]
         conn.execute(delete, (game_id,))
         batch = rows.get(table)
         if batch:
             conn.executemany(insert, batch)
-    conn.execute(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
-                 " VALUES (?, ?, ?)", (projection, game_id, version))
+
+
+def _move_checkpoints(conn: Any, projections: Iterable[str], game_id: str,
+                      version: int) -> None:
+    """Each projection written of a game now holds it at ``version``: one statement."""
+    conn.executemany(f"INSERT OR REPLACE INTO {CHECKPOINTS} (projection, stream, seq)"
+                     " VALUES (?, ?, ?)", [(p, game_id, version) for p in projections])
 
 
 def _update(store: EventStore, game_ids: Iterable[str] | None,
@@ -392,8 +397,9 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
             folded += len(events)
             game = _Game(read_models(info.system), info.stream, events)
             for projection in stale:
-                _write(conn, projection, info.stream, info.version,
+                _write(conn, projection, info.stream,
                        _tuples(projection, _BUILDERS[projection](game)))
+            _move_checkpoints(conn, stale, info.stream, info.version)
         if wanted is None:
             _write_standings(store)
         conn.execute("COMMIT")

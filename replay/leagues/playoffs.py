@@ -34,12 +34,13 @@ from engine.league.playoffs import RULE as BRACKET_RULE
 from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from events import formats
+from events.checkpoints import Chained, chain_hashes, chained
 from events.common import Absent, GameEnded, GamesOut
 from events.errors import CardError, RinklogError, StreamConflict
 from events.formats import encode_events
 from events.league import SeasonCreated
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
-from events.store import EventStore, chain_hashes
+from events.store import EventStore
 from projections import store as read_models
 from replay.leagues.league import league_dir, load_league
 from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
@@ -121,10 +122,9 @@ class _Fixture:
 @dataclass(frozen=True)
 class _Played:
     game_id: str
-    encoded: list[tuple[str, bytes]]
-    hashes: list[bytes]
+    rows: Chained  # its events as stored: tags, payloads, checkpoint hashes, head
     meta: dict[str, Any]
-    rows: dict[str, dict[str, list[dict]]]
+    read_models: dict[str, dict[str, list[tuple]]]  # projections.store.game_rows
     winner: str  # the winning team's id
     failure: AuditFinding | None = None  # what the audit found (None: passed, or not run)
     games_out: tuple[GamesOut, ...] = ()  # what it rules for its teams' later games (15, 17)
@@ -216,7 +216,7 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
     games_out = tuple(system.games_out(played.events)) if system.games_out is not None else ()
-    return _Played(game_id, encoded, hashes, meta, rows, winner, failure, games_out)
+    return _Played(game_id, chained(encoded, hashes), meta, rows, winner, failure, games_out)
 
 
 def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list[_Played]:
@@ -242,17 +242,18 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
     events = bracket_game(bracket, game.round, game.slot, played.game_id, played.winner)
     try:
         with store.transaction():
-            store.append_encoded(played.game_id, played.encoded, 0, kind="game",
+            store.append_chained(played.game_id, played.rows, kind="game",
                                  system=setup.game.system.name, meta=played.meta,
-                                 format=formats.NEW_STREAM_FORMAT, hashes=played.hashes)
+                                 format=formats.NEW_STREAM_FORMAT)
             record_game(store, season_id, played.game_id, PLAYOFF_NUMBER, SIMULATED,
-                        played.hashes[-1].hex())
+                        played.rows.head.hex())
             store.append(season_id, events, store.version(season_id))
     except StreamConflict:
         raise StreamConflict(f"season {season_id}: another run stored {played.game_id} "
                              "meanwhile; let it finish (or stop it) and run again") from None
-    if played.rows:
-        read_models.save(store, played.game_id, len(played.encoded), played.rows)
+    if played.read_models:
+        read_models.save(store, played.game_id, len(played.rows.payloads),
+                         played.read_models)
     return fold(events, bracket)
 
 

@@ -23,11 +23,12 @@ from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
 from events.catalogue import LEAGUE
+from events.checkpoints import Chained, chain_hashes, chained
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import encode_events, same_event
 from events.league import SeasonCreated, SeasonTableGameStarted
-from events.store import EventStore, chain_hashes
+from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
 from replay.leagues.availability import Availability, stored_availability
@@ -83,13 +84,12 @@ class _WorkerSetup:
 
 @dataclass(frozen=True)
 class _Played:
-    """A game played in a worker, ready for the writer: its rows and their chain hashes,
+    """A game played in a worker, ready for the writer: its rows and the hashes stored,
     its index, the rows of its read models, and what the audit found (None: it passed, or
     it was not audited)."""
 
     game_id: str
-    encoded: list[tuple[str, bytes]]
-    hashes: list[bytes]
+    rows: Chained  # its events as stored: tags, payloads, checkpoint hashes, head
     meta: dict[str, Any]
     read_models: dict[str, dict[str, list[tuple]]]  # projections.store.game_rows
     failure: AuditFinding | None
@@ -162,7 +162,7 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
     rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
             if failure is None else {})
     games_out = tuple(system.games_out(game.events)) if system.games_out is not None else ()
-    return _Played(game_id, encoded, hashes, meta, rows, failure, games_out, number)
+    return _Played(game_id, chained(encoded, hashes), meta, rows, failure, games_out, number)
 
 
 def _pins(setup: _WorkerSetup, season_id: str) -> list[Any]:
@@ -293,20 +293,18 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                 # the game, the season's record of it and its read models: one transaction
                 # (one commit a game), so a stopped season never keeps a game without them
                 with store.transaction():
-                    store.append_encoded(played.game_id, played.encoded, 0, kind="game",
-                                         system=system.name, meta=played.meta,
-                                         format=worker.format,
-                                         hashes=played.hashes)
+                    version = store.append_chained(played.game_id, played.rows, kind="game",
+                                                   system=system.name, meta=played.meta,
+                                                   format=worker.format)
                     record_game(store, season_id, played.game_id, played.number,
-                                SIMULATED, played.hashes[-1].hex())
+                                SIMULATED, played.rows.head.hex())
                     if played.read_models:
-                        read_models.save(store, played.game_id, len(played.encoded),
-                                         played.read_models)
+                        read_models.save(store, played.game_id, version, played.read_models)
             except StreamConflict:  # stored since this run listed what to play
                 raise StreamConflict(_writing_meanwhile(
                     season_id, f"stored {played.game_id} while this run played it")) from None
             done += 1
-            events += len(played.encoded)
+            events += len(played.rows.payloads)
             if progress:
                 progress(done, len(cut))
     finally:

@@ -217,8 +217,9 @@ def size_breakdown(conn: sqlite3.Connection, events: int) -> dict[str, float]:
     """Bytes an event of each table and index (``dbstat``, the file as it is), the
     ``rm_`` tables together, and what an event row holds on average."""
     by_table = dict(conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
-    payload, hashes = conn.execute("SELECT avg(length(payload)), avg(length(hash))"
-                                   " FROM events").fetchone()
+    # the hash's bytes over every row: NULL between checkpoints (schema 5) counts as 0
+    payload, hashes = conn.execute("SELECT avg(length(payload)),"
+                                   " sum(length(hash)) * 1.0 / count(*) FROM events").fetchone()
     read_models = sum(v for k, v in by_table.items() if k.startswith("rm_"))
     table = by_table.get("events", 0)
     return {"events table": table / events, "of which payload": payload or 0.0,
