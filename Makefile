@@ -53,7 +53,7 @@ compile: $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 
 uncompile:
-	rm -f engine/*/*.so engine/compiled.json
+	rm -f engine/*.so engine/*/*.so projections/*.so projections/*/*.so engine/compiled.json
 	rm -rf build
 
 lint: $(STAMP)

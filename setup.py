@@ -37,23 +37,52 @@ ROOT = Path(__file__).resolve().parent
 # Every system's engine package (engine/<system>/ with a system.py), a compiled group each.
 PACKAGES = tuple(sorted(path.parent.name for path in (ROOT / "engine").glob("*/system.py")))
 SKIP = {"__init__.py", "explain.py", "system.py"}
+# The engine's shared modules a game's play and audit run through: the seeded dice's
+# derivation (every roll of a seeded game) and the one game loop (every step).
+ENGINE_SHARED = ("engine/dice.py", "engine/loop.py")
+# The read-model folds (projections/<system>/, each system's scoresheet, toi, penalties and
+# stats) and the shared modules a rebuild and an audit fold every event through (the
+# stream index, the stats' sums): one group, projections/compiled. Not the registry, the
+# store (SQLite's time, not Python's), the standings or any module of msgspec data models.
+FOLD_PACKAGES = ("bones", "dicehockey")
+FOLD_SHARED = ("projections/index.py", "projections/models/stats.py")
 # A class with keyword options (msgspec's ``frozen=True``...) or a Struct base.
 _DATA_MODEL = re.compile(r"^class \w+\([^)]*(\bStruct\b|=)", re.MULTILINE)
-# The build record engine/__init__.py reads: which sources the compiled modules came from.
+# The build record events/build.py reads: which sources the compiled modules came from.
 RECORD = "compiled.json"
 # The sources a compiled module may depend on (mypyc inlines Final constants and reads the
 # types of the modules it imports): an edit to any of them makes the build stale.
-RECORDED = ("engine", "events")
+RECORDED = ("engine", "events", "projections")
 
 
-def rules_modules(package: str) -> list[str]:
-    """The rules modules of ``engine/<package>`` to compile, as paths from the root."""
+def _compilable(folder: Path) -> list[str]:
+    """The modules of ``folder`` to compile, as paths from the root: not a package's
+    ``__init__``, an explainer, a registration or a module of msgspec data models."""
     chosen = []
-    for path in sorted((ROOT / "engine" / package).glob("*.py")):
+    for path in sorted(folder.glob("*.py")):
         if path.name in SKIP or _DATA_MODEL.search(path.read_text(encoding="utf-8")):
             continue
         chosen.append(str(path.relative_to(ROOT)))
     return chosen
+
+
+def rules_modules(package: str) -> list[str]:
+    """The rules modules of ``engine/<package>`` to compile, as paths from the root."""
+    return _compilable(ROOT / "engine" / package)
+
+
+def fold_modules() -> list[str]:
+    """The read-model modules to compile: every system's folds and the shared ones."""
+    return [*(m for system in FOLD_PACKAGES for m in _compilable(ROOT / "projections" / system)),
+            *FOLD_SHARED]
+
+
+def compiled_groups() -> list[tuple[list[str], str]]:
+    """Every module the build compiles, in groups (a shared library each, built side by
+    side): a group a system's rules, the engine's shared modules, the read-model folds."""
+    return [*((rules_modules(package), f"engine.{package}.compiled") for package in PACKAGES),
+            (list(ENGINE_SHARED), "engine.compiled"),
+            (fold_modules(), "projections.compiled")]
 
 
 def source_digests() -> dict[str, str]:
@@ -88,7 +117,7 @@ def compiled_extensions() -> list:
     except ImportError as error:
         note(f"mypyc is not installed ({error}): pure-Python engine")
         return []
-    groups = [(rules_modules(package), f"engine.{package}.compiled") for package in PACKAGES]
+    groups = compiled_groups()
     start = time.perf_counter()
     cwd = os.getcwd()
     os.chdir(ROOT)  # mypyc writes its C under build/ and names modules from the paths

@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any
 
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
@@ -81,7 +81,7 @@ class ToiFold:
                 self.close_one(side, pid)
 
     def apply(self, e: Any) -> None:
-        handler = self.HANDLERS.get(type(e))
+        handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -119,12 +119,6 @@ class ToiFold:
         for side in SIDES:
             for entry in getattr(e, side).roster:
                 self.player(side, entry.id).entry = entry
-
-    # The events time on ice reads, each with its handler.
-    HANDLERS: ClassVar[dict[type, Callable[[ToiFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, PeriodEnded: _period_edge,
-        PeriodStarted: _period_edge, GameCreated: _game_created,
-    }
 
     def result(self) -> Toi:
         if self.created is None:
@@ -167,10 +161,19 @@ class ToiFold:
         return Toi(game_id=created.game_id, players=players, shifts=shifts)
 
 
+# The events time on ice reads, each with its handler.
+_HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
+    SequencePlayed: ToiFold._sequence_played,
+    PeriodEnded: ToiFold._period_edge,
+    PeriodStarted: ToiFold._period_edge,
+    GameCreated: ToiFold._game_created,
+}
+
+
 def build_toi(events: Iterable[Any]) -> Toi:
     """Fold a game's events (from its first, ``GameCreated``) into time on ice and shifts."""
     fold = ToiFold()
-    handlers = fold.HANDLERS
+    handlers = _HANDLERS
     for event in events:
         handler = handlers.get(type(event))
         if handler is not None:
