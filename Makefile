@@ -15,7 +15,7 @@ $(STAMP): $(BIN)/python pyproject.toml setup.py
 	touch $(STAMP)
 
 # The install compiles the engine (setup.py: mypyc, where there is a C compiler); built
-# again here when a source it came from changed since (engine/__init__.py: "stale").
+# again here when a source it came from changed since (events/build.py: "stale").
 current-engine: $(STAMP)
 	@$(BIN)/python -c 'import sys, engine; sys.exit(engine.BUILD.why.startswith("stale"))' \
 		2>/dev/null || $(MAKE) --no-print-directory compile
@@ -34,7 +34,7 @@ TEST_WORKERS ?= 2
 test: current-engine
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
-# The same suite on the pure-Python engine (RINKLOG_PURE=1, engine/__init__.py).
+# The same suite on the pure-Python engine and folds (RINKLOG_PURE=1, events/build.py).
 test-pure: $(STAMP)
 	RINKLOG_PURE=1 PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
@@ -53,7 +53,7 @@ compile: $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 
 uncompile:
-	rm -f engine/*/*.so engine/compiled.json
+	rm -f engine/*.so engine/*/*.so projections/*.so projections/*/*.so engine/compiled.json
 	rm -rf build
 
 lint: $(STAMP)

@@ -1,23 +1,27 @@
-"""The build: the rules engines compiled with mypyc when this machine can, else pure Python.
+"""The build: the rules engines and the read-model folds compiled with mypyc when this
+machine can, else pure Python.
 
 ``pip install .`` and ``pip install -e .`` (``make run``'s editable install) both run this.
-Every rules module of engine/bones, engine/dicehockey and engine/matrix is compiled by
-mypyc to C and built with the C compiler; a compiled module is an extension file beside
-its source that Python imports instead. When mypyc or the compiler is missing, or
-anything in the build fails, the install still succeeds with the pure-Python engine (one
-note says why). Compiled or pure, a game's events are the same bytes:
-tests/test_compiled.py plays one seeded game of every system and option both ways.
+Every rules module of engine/bones, engine/dicehockey and engine/matrix, the engine's
+shared seeded dice and game loop (engine/dice.py, engine/loop.py) and the read-model
+folds (projections/bones, projections/dicehockey, the stream index and the stats' sums)
+are compiled by mypyc to C and built with the C compiler, in one build; a compiled module
+is an extension file beside its source that Python imports instead. When mypyc or the
+compiler is missing, or anything in the build fails, the install still succeeds pure
+(one note says why). Compiled or pure, a game's events and its read-model rows are the
+same bytes: tests/test_compiled.py plays and folds one seeded game of every system and
+option both ways.
 
-``RINKLOG_PURE=1`` plays the pure engine even where compiled modules are installed, and a
-compiled engine older than its sources (an edit, a checkout) is never played: engine/
-__init__.py checks the build record this writes (engine/compiled.json) on import.
-``RINKLOG_COMPILE=0`` builds pure Python on purpose.
+``RINKLOG_PURE=1`` runs the sources even where compiled modules are installed, and a
+build older than its sources (an edit, a checkout) never runs: events/build.py checks the
+build record this writes (engine/compiled.json) when ``engine`` or ``projections`` is
+imported. ``RINKLOG_COMPILE=0`` builds pure Python on purpose.
 
 Not compiled: each package's ``__init__``, the explainers (words, not play), the
-registration objects (system.py), and every module that defines msgspec data models
-(cards, coach settings, code cells, dice rolls): mypyc would build their classes with
-plain annotations, and msgspec would stop checking the constraints a card or coach file
-must meet.
+registration objects (system.py), the read models' registry and store, and every module
+that defines msgspec data models (cards, coach settings, code cells, dice rolls, the
+read-model types): mypyc would build their classes with plain annotations, and msgspec
+would stop checking the constraints a card or coach file must meet.
 """
 
 from __future__ import annotations
@@ -37,23 +41,54 @@ ROOT = Path(__file__).resolve().parent
 # Every system's engine package (engine/<system>/ with a system.py), a compiled group each.
 PACKAGES = tuple(sorted(path.parent.name for path in (ROOT / "engine").glob("*/system.py")))
 SKIP = {"__init__.py", "explain.py", "system.py"}
+# The engine's shared modules a game's play and audit run through: the seeded dice's
+# derivation (every roll of a seeded game) and the one game loop (every step).
+ENGINE_SHARED = ("engine/dice.py", "engine/loop.py")
+# The read-model folds (projections/<system>/, each system's scoresheet, toi, penalties and
+# stats) and the shared modules a rebuild and an audit fold every event through (the
+# stream index, the stats' sums): one group, projections/compiled. Not the registry, the
+# store (SQLite's time, not Python's), the standings or any module of msgspec data models.
+FOLD_PACKAGES = tuple(sorted(path.parent.name for path in
+                            (ROOT / "projections").glob("*/__init__.py")
+                            if path.parent.name != "models"))  # the shared types: msgspec
+FOLD_SHARED = ("projections/index.py", "projections/models/stats.py")
 # A class with keyword options (msgspec's ``frozen=True``...) or a Struct base.
 _DATA_MODEL = re.compile(r"^class \w+\([^)]*(\bStruct\b|=)", re.MULTILINE)
-# The build record engine/__init__.py reads: which sources the compiled modules came from.
+# The build record events/build.py reads: which sources the compiled modules came from.
 RECORD = "compiled.json"
 # The sources a compiled module may depend on (mypyc inlines Final constants and reads the
 # types of the modules it imports): an edit to any of them makes the build stale.
-RECORDED = ("engine", "events")
+RECORDED = ("engine", "events", "projections")
 
 
-def rules_modules(package: str) -> list[str]:
-    """The rules modules of ``engine/<package>`` to compile, as paths from the root."""
+def _compilable(folder: Path) -> list[str]:
+    """The modules of ``folder`` to compile, as paths from the root: not a package's
+    ``__init__``, an explainer, a registration or a module of msgspec data models."""
     chosen = []
-    for path in sorted((ROOT / "engine" / package).glob("*.py")):
+    for path in sorted(folder.glob("*.py")):
         if path.name in SKIP or _DATA_MODEL.search(path.read_text(encoding="utf-8")):
             continue
         chosen.append(str(path.relative_to(ROOT)))
     return chosen
+
+
+def rules_modules(package: str) -> list[str]:
+    """The rules modules of ``engine/<package>`` to compile, as paths from the root."""
+    return _compilable(ROOT / "engine" / package)
+
+
+def fold_modules() -> list[str]:
+    """The read-model modules to compile: every system's folds and the shared ones."""
+    return [*(m for system in FOLD_PACKAGES for m in _compilable(ROOT / "projections" / system)),
+            *FOLD_SHARED]
+
+
+def compiled_groups() -> list[tuple[list[str], str]]:
+    """Every module the build compiles, in groups (a shared library each, built side by
+    side): a group a system's rules, the engine's shared modules, the read-model folds."""
+    return [*((rules_modules(package), f"engine.{package}.compiled") for package in PACKAGES),
+            (list(ENGINE_SHARED), "engine.compiled"),
+            (fold_modules(), "projections.compiled")]
 
 
 def source_digests() -> dict[str, str]:
@@ -88,7 +123,7 @@ def compiled_extensions() -> list:
     except ImportError as error:
         note(f"mypyc is not installed ({error}): pure-Python engine")
         return []
-    groups = [(rules_modules(package), f"engine.{package}.compiled") for package in PACKAGES]
+    groups = compiled_groups()
     start = time.perf_counter()
     cwd = os.getcwd()
     os.chdir(ROOT)  # mypyc writes its C under build/ and names modules from the paths

@@ -1,12 +1,16 @@
-"""One seeded game of every system, ruleset and option, hashed: the digest the compiled
-and the pure-Python engine must both give (tests/test_compiled.py).
+"""One seeded game of every system, ruleset and option, hashed: the digests the compiled
+and the pure-Python build must both give (tests/test_compiled.py).
 
-Every event the rules produce goes in, as its tag and its deterministic JSON, game by game
-in the order of ``GAMES`` (then a Matrix Hockey season of the text's twelve teams). The
-events are the engine's output only: the store and its encoding play no part.
+The engine's digest: every event the rules produce, as its tag and its deterministic
+JSON, game by game in the order of ``GAMES`` (then a Matrix Hockey season of the text's
+twelve teams). The events are the engine's output only: the store and its encoding play
+no part. The read models' digest: the rows of every stored read model folded from each
+of those games (``projections.store.game_rows``, table by table, as JSON), then the
+stream index of every stream (the season's too): the folds' output only.
 
-Run: ``python tests/engine_digest.py`` (``RINKLOG_PURE=1`` for the pure engine) prints
-the engine this process plays and the digest.
+Run: ``python tests/engine_digest.py`` (``RINKLOG_PURE=1`` for the pure build) prints
+the build this process runs, the two digests and the files Bones' game module and
+Bones' time-on-ice fold came from.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from engine.matrix.state import evolve, initial_state
 from engine.systems import system_of
 from events.base import tag_of
 from events.bones import FaceoffOptions
+from projections.index import stream_index
+from projections.store import PROJECTIONS, game_rows
 from replay.systems import kit_for
 from replay.systems.matrix.demo import demo_picks
 from replay.systems.matrix.files import season_opened
@@ -93,18 +99,41 @@ def matrix_season_events(seed: str = "digest") -> list[Any]:
     return events + closed
 
 
-def digest() -> str:
-    sha = hashlib.sha256()
+@dataclass(frozen=True)
+class Digests:
+    """The engine's digest (the events) and the read models' (what is folded from them)."""
+
+    engine: str
+    read_models: str
+
+
+def digests() -> Digests:
     streams = [game_events(game, n) for n, game in enumerate(GAMES)]
-    for stream in [*streams, matrix_season_events()]:
+    season = matrix_season_events()
+    sha = hashlib.sha256()
+    for stream in [*streams, season]:
         for event in stream:
             sha.update(tag_of(type(event)).encode())
             sha.update(_JSON.encode(event))
         sha.update(b"\n")
-    return sha.hexdigest()
+    folded = hashlib.sha256()
+    for n, (game, events) in enumerate(zip(GAMES, streams, strict=True)):
+        rows = game_rows(system_of(game.ruleset).name, f"digest-{n}", events, PROJECTIONS)
+        folded.update(_JSON.encode(rows))  # projection -> table -> sorted rows, in order
+    for stream in [*streams, season]:
+        index = stream_index(stream)
+        folded.update(_JSON.encode([index.kind, index.meta]))
+    return Digests(sha.hexdigest(), folded.hexdigest())
+
+
+def digest() -> str:
+    return digests().engine
 
 
 if __name__ == "__main__":
     import engine.bones.game
+    import projections.bones.toi
 
-    print("compiled" if engine.BUILD.compiled else "pure", digest(), engine.bones.game.__file__)
+    both = digests()
+    print("compiled" if engine.BUILD.compiled else "pure", both.engine, both.read_models,
+          engine.bones.game.__file__, projections.bones.toi.__file__)

@@ -1,5 +1,6 @@
-"""The compiled engine (setup.py, mypyc) and the pure-Python one play the same bytes, and a
-compiled engine older than its sources never plays (engine/__init__.py)."""
+"""The compiled build (setup.py, mypyc) and the pure-Python one play the same bytes and fold
+the same read-model rows, and a compiled build older than its sources never runs
+(events/build.py, run by engine/__init__.py and projections/__init__.py)."""
 
 from __future__ import annotations
 
@@ -15,21 +16,27 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine_digest import digest
+from engine_digest import digests
 
 import engine
 import engine.bones.game
+import projections.bones.toi
 
 ROOT = Path(__file__).resolve().parents[1]
 # One seeded game of every system, ruleset and option (tests/engine_digest.py), taken from
 # the pure-Python engine. It changes only when a rule changes: then take the new one from
 # `RINKLOG_PURE=1 .venv/bin/python tests/engine_digest.py`, in the rule's commit.
 DIGEST = "7841b2e02b03d98d57c89f1eb302edf622d11199777b1a15b3d316fbfd635519"
+# The read models of those games (every stored table's rows) and every stream's index,
+# folded by the pure-Python folds before they were compiled (the commit that compiled
+# them changed no row). It changes when a rule or a read model's counting changes: take
+# the new one from the same command, in that commit.
+READ_MODELS_DIGEST = "08c257a9dc88b1d9602eceb4fd4666fb83dc0711693f6bb318dace69d2515775"
 
 
 def run_digest(**env: str) -> list[str]:
-    """tests/engine_digest.py in a fresh process: the engine it played, its digest and the
-    file Bones' game module came from."""
+    """tests/engine_digest.py in a fresh process: the build it ran, its two digests and the
+    files Bones' game module and time-on-ice fold came from."""
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "engine_digest.py")],
                           capture_output=True, text=True, check=True, cwd=ROOT,
                           env={**os.environ, **env})
@@ -37,20 +44,23 @@ def run_digest(**env: str) -> list[str]:
 
 
 def test_the_pure_engine_plays_the_recorded_digest() -> None:
-    played, pure_digest, module = run_digest(RINKLOG_PURE="1")
-    assert (played, pure_digest) == ("pure", DIGEST)
-    assert module.endswith("game.py")  # RINKLOG_PURE plays the sources, compiled or not
+    played, pure_digest, pure_read_models, module, fold = run_digest(RINKLOG_PURE="1")
+    assert (played, pure_digest, pure_read_models) == ("pure", DIGEST, READ_MODELS_DIGEST)
+    # RINKLOG_PURE runs the sources, compiled or not
+    assert module.endswith("game.py") and fold.endswith("toi.py")
 
 
 def test_this_process_plays_the_same_digest_compiled_when_it_can() -> None:
     """``make test`` runs compiled where the build compiled (``make test-pure``: pure)."""
-    assert digest() == DIGEST
+    both = digests()
+    assert (both.engine, both.read_models) == (DIGEST, READ_MODELS_DIGEST)
     installed = bool(engine.compiled_modules())
+    modules = (engine.bones.game, projections.bones.toi)
     if installed and not os.environ.get("RINKLOG_PURE"):
         assert engine.BUILD.compiled, f"{engine.BUILD.why}: `make compile` rebuilds it"
-        assert not engine.bones.game.__file__.endswith(".py")
+        assert not any(m.__file__.endswith(".py") for m in modules)
     else:
-        assert engine.bones.game.__file__.endswith(".py")
+        assert all(m.__file__.endswith(".py") for m in modules)
 
 
 def fake_build(tmp_path: Path) -> Path:
@@ -98,6 +108,35 @@ def test_rinklog_pure_plays_the_sources_past_a_current_build(tmp_path: Path) -> 
     assert pure.stderr == ""
 
 
+def test_a_stale_compiled_fold_runs_its_source_without_the_engine(tmp_path: Path) -> None:
+    """The read models check the same record on import (projections never import the
+    engine): an edited fold runs its source, one line says so, and no engine is loaded."""
+    for top in ("engine", "projections"):
+        shutil.copytree(ROOT / top, tmp_path / top, ignore=shutil.ignore_patterns(
+            "*.so", "*.pyd", "compiled.json", "__pycache__"))
+    toi = tmp_path / "projections" / "bones" / "toi.py"
+    (toi.parent / f"toi{importlib.machinery.EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    (tmp_path / "engine" / "compiled.json").write_text(json.dumps({"sources": {
+        "../projections/bones/toi.py": hashlib.sha256(toi.read_bytes()).hexdigest()}}))
+    code = "import sys, projections.bones.toi as t; print('engine' in sys.modules, t.__file__)"
+    environ = {k: v for k, v in os.environ.items() if k != "RINKLOG_PURE"}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=tmp_path, env={**environ, "PYTHONPATH": str(tmp_path)})
+
+    current = run()  # the record matches: the (empty) compiled fold is tried
+    assert current.returncode != 0 and "ImportError" in current.stderr
+    toi.write_text(toi.read_text() + "\n# edited\n")
+    os.utime(toi, (toi.stat().st_mtime + 10,) * 2)
+    stale = run()
+    assert stale.returncode == 0, stale.stderr
+    assert stale.stdout.split() == ["False", str(toi)]
+    assert stale.stderr.splitlines() == [
+        "rinklog: stale: projections/bones/toi.py changed since the engine was compiled; "
+        "playing the pure-Python engine (`make compile` rebuilds it)"]
+
+
 def test_compiled_modules_without_a_build_record_are_stale(tmp_path: Path) -> None:
     copy = fake_build(tmp_path)
     (copy / "compiled.json").unlink()
@@ -114,8 +153,8 @@ def test_the_compiled_classes_keep_what_python_code_does_with_them() -> None:
     import setup
 
     frozen, coaches = [], []
-    for package in setup.PACKAGES:
-        for module in setup.rules_modules(package):
+    for modules, _ in setup.compiled_groups():
+        for module in modules:
             text = (ROOT / module).read_text(encoding="utf-8")
             frozen += [(module, m.start()) for m in re.finditer(
                 r"^@dataclass\(frozen=True", text, re.MULTILINE)
@@ -126,6 +165,7 @@ def test_the_compiled_classes_keep_what_python_code_does_with_them() -> None:
     assert (frozen, coaches) == ([], [])
     from engine.bones.state import Retaliation
     from engine.dicehockey.rulesets import DICEHOCKEY
+    from projections.models.stats import goalie_figures
 
-    for value in (Retaliation("MI", "minor", 2), DICEHOCKEY):
+    for value in (Retaliation("MI", "minor", 2), DICEHOCKEY, goalie_figures(30, 28, 2, 3600)):
         assert copy.deepcopy(value) == value == pickle.loads(pickle.dumps(value))

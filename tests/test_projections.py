@@ -95,6 +95,27 @@ def test_goal_scorer_was_on_the_ice(n: int) -> None:
             assert e.scorer in (e.home_on_ice if e.side == "home" else e.away_on_ice)
 
 
+def test_6_40_a_stint_is_a_run_of_consecutive_sequences_and_an_open_one_counts() -> None:
+    """6.40 (the counting of projections/bones/toi.py): a stint is a run of consecutive
+    sequences a skater is listed in; a sequence that does not list him, or a gap in the
+    sequences, ends it; 1-2 sequences are half a shift, 3 or more a full one; a stint still
+    running where the stream stops counts as it stands. Times are 24 s a sequence (6.10)."""
+    created = _games()[0][0]
+    a, b = [entry.id for entry in created.home.roster if entry.position != "G"][:2]
+
+    def played(sequence: int, *home: str) -> SequencePlayed:
+        return SequencePlayed(period=1, sequence=sequence, home=list(home), away=[],
+                              home_goalie=None, away_goalie=None)
+
+    # a: 1-3 then, after the gap at 4, 5-6 (still running); b: 1-2
+    toi = build_toi([created, played(1, a, b), played(2, a, b), played(3, a), played(5, a),
+                     played(6, a)])
+    shifts = {(s.player, s.start, s.end, s.charge) for s in toi.shifts}
+    assert shifts == {(a, 0, 72, 1.0), (a, 96, 144, 0.5), (b, 0, 48, 0.5)}
+    rows = {p.player: (p.sequences, p.shifts, p.toi) for p in toi.players if p.player in (a, b)}
+    assert rows == {a: (5, 1.5, 120), b: (2, 0.5, 48)}
+
+
 @SETTINGS
 @given(game_index)
 def test_skater_and_goalie_time_adds_up(n: int) -> None:

@@ -28,7 +28,7 @@ short; a pulled goalie is not counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any
 
 from events.bones import GoalScored, PenaltyAssessed, PenaltyEnded, SequencePlayed
 from events.common import GameCreated, other_side
@@ -89,7 +89,7 @@ class PenaltyFold:
         return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
 
     def apply(self, e: Any) -> None:
-        handler = self.HANDLERS.get(type(e))
+        handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -139,12 +139,6 @@ class PenaltyFold:
     def _game_created(self, e: GameCreated) -> None:
         self.created = e
 
-    # The events the penalty timers read, each with its handler.
-    HANDLERS: ClassVar[dict[type, Callable[[PenaltyFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, PenaltyAssessed: _penalty_assessed,
-        PenaltyEnded: _penalty_ended, GoalScored: _goal_scored, GameCreated: _game_created,
-    }
-
     def result(self, at: int | None = None) -> PenaltyReport:
         if self.created is None:
             raise ValueError("a penalty report needs the stream's GameCreated event")
@@ -183,6 +177,16 @@ class PenaltyFold:
             sequences=list(self.sequences))
 
 
+# The events the penalty timers read, each with its handler.
+_HANDLERS: dict[type, Callable[[PenaltyFold, Any], None]] = {
+    SequencePlayed: PenaltyFold._sequence_played,
+    PenaltyAssessed: PenaltyFold._penalty_assessed,
+    PenaltyEnded: PenaltyFold._penalty_ended,
+    GoalScored: PenaltyFold._goal_scored,
+    GameCreated: PenaltyFold._game_created,
+}
+
+
 def build_penalties(events: Iterable[Any], at: int | None = None) -> PenaltyReport:
     """Fold a game's events (from its first) into its penalty report.
 
@@ -190,7 +194,7 @@ def build_penalties(events: Iterable[Any], at: int | None = None) -> PenaltyRepo
     ``at`` (running penalties with time left, strength per team).
     """
     fold = PenaltyFold()
-    handlers = fold.HANDLERS
+    handlers = _HANDLERS
     for n, event in enumerate(events, start=1):
         if at is not None and n > at:
             break

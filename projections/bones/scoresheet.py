@@ -32,7 +32,7 @@ Counting rules (documented in docs/json.md):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any
 
 from events.bones import (
     AssistsAwarded,
@@ -144,7 +144,7 @@ class ScoresheetFold:
     def apply(self, e: Any) -> None:
         """Fold one event: the handler of its type; the events a scoresheet does not read
         (a third of a stream: rolls, passes, penalty calls...) cost one dict look-up."""
-        handler = self.HANDLERS.get(type(e))
+        handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -243,19 +243,6 @@ class ScoresheetFold:
         for sheet in (e.home, e.away):
             self.names.update((r.id, r.name) for r in sheet.roster)
 
-    # The events a scoresheet reads, each with its handler (every event type is a leaf
-    # class, so its exact type finds it).
-    HANDLERS: ClassVar[dict[type, Callable[[ScoresheetFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, ShotTaken: _shot_taken,
-        GoalieResult: _goalie_result, PenaltyShotAwarded: _penalty_shot_awarded,
-        GoalScored: _goal_scored, ExactTime: _exact_time, AssistsCounted: _assists_counted,
-        AssistsAwarded: _assists_awarded, PenaltyAssessed: _penalty_assessed,
-        FaceoffRolled: _faceoff_rolled, LinesChanged: _lines_changed,
-        GoalieInjured: _goalie_injured, PeriodStarted: _period_started,
-        ShootoutAttempt: _shootout_attempt, GameEnded: _game_ended,
-        GameCreated: _game_created,
-    }
-
     def name(self, pid: str) -> str:
         return self.names.get(pid, pid)
 
@@ -345,10 +332,32 @@ class ScoresheetFold:
                           penalties=penalties, goalies=goalies, shootout=shootout)
 
 
+# The events a scoresheet reads, each with its handler (every event type is a leaf
+# class, so its exact type finds it).
+_HANDLERS: dict[type, Callable[[ScoresheetFold, Any], None]] = {
+    SequencePlayed: ScoresheetFold._sequence_played,
+    ShotTaken: ScoresheetFold._shot_taken,
+    GoalieResult: ScoresheetFold._goalie_result,
+    PenaltyShotAwarded: ScoresheetFold._penalty_shot_awarded,
+    GoalScored: ScoresheetFold._goal_scored,
+    ExactTime: ScoresheetFold._exact_time,
+    AssistsCounted: ScoresheetFold._assists_counted,
+    AssistsAwarded: ScoresheetFold._assists_awarded,
+    PenaltyAssessed: ScoresheetFold._penalty_assessed,
+    FaceoffRolled: ScoresheetFold._faceoff_rolled,
+    LinesChanged: ScoresheetFold._lines_changed,
+    GoalieInjured: ScoresheetFold._goalie_injured,
+    PeriodStarted: ScoresheetFold._period_started,
+    ShootoutAttempt: ScoresheetFold._shootout_attempt,
+    GameEnded: ScoresheetFold._game_ended,
+    GameCreated: ScoresheetFold._game_created,
+}
+
+
 def build_scoresheet(events: Iterable[Any]) -> Scoresheet:
     """Fold a game's events (from its first, ``GameCreated``) into its scoresheet."""
     fold = ScoresheetFold()
-    handlers = fold.HANDLERS
+    handlers = _HANDLERS
     for event in events:
         handler = handlers.get(type(event))
         if handler is not None:

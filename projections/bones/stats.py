@@ -30,7 +30,7 @@ games' counts with the ratios recomputed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any
 
 from events.bones import (
     AssistsAwarded,
@@ -72,7 +72,7 @@ class StatsFold:
     def apply(self, e: Any) -> None:
         if self.sheet is not None:
             self.sheet.apply(e)
-        handler = self.HANDLERS.get(type(e))
+        handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -141,14 +141,6 @@ class StatsFold:
             for r in sheet.roster:
                 st.names[(sheet.team_id, r.id)] = (r.name, r.position)
 
-    # The events the stats read beyond the scoresheet's, each with its handler.
-    HANDLERS: ClassVar[dict[type, Callable[[StatsFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, ShotTaken: _shot_taken, GoalScored: _goal_scored,
-        AssistsAwarded: _assists_awarded, PenaltyAssessed: _penalty_assessed,
-        FaceoffRolled: _faceoff_rolled, PeriodStarted: _period_started,
-        GameCreated: _game_created,
-    }
-
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
         """The stats; ``scoresheet`` is the game's, folded from the same events (needed
         when the fold has no sheet of its own)."""
@@ -161,6 +153,19 @@ class StatsFold:
         return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net, self.sequences)
 
 
+# The events the stats read beyond the scoresheet's, each with its handler.
+_HANDLERS: dict[type, Callable[[StatsFold, Any], None]] = {
+    SequencePlayed: StatsFold._sequence_played,
+    ShotTaken: StatsFold._shot_taken,
+    GoalScored: StatsFold._goal_scored,
+    AssistsAwarded: StatsFold._assists_awarded,
+    PenaltyAssessed: StatsFold._penalty_assessed,
+    FaceoffRolled: StatsFold._faceoff_rolled,
+    PeriodStarted: StatsFold._period_started,
+    GameCreated: StatsFold._game_created,
+}
+
+
 def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> GameStats:
     """Fold one game's events (from its first, ``GameCreated``) into its stats.
 
@@ -170,7 +175,7 @@ def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> 
         events = list(events)  # folded twice: once for the scoresheet
         scoresheet = build_scoresheet(events)
     fold = StatsFold(own_sheet=False)
-    handlers = fold.HANDLERS
+    handlers = _HANDLERS
     for event in events:
         handler = handlers.get(type(event))
         if handler is not None:

@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from typing import Any, ClassVar
+from typing import Any
 
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
@@ -56,8 +56,12 @@ class ToiFold:
         # once in result() instead of three counters a player moved every sequence.
         self.listed: dict[tuple[str, str], list[Sequence[str]]] = {
             (side, kind): [] for side in SIDES for kind in STRENGTHS}
-        # The stints running, by side then player: (period, first seq, last seq).
-        self.open: dict[str, dict[str, tuple[int, int, int]]] = {s: {} for s in SIDES}
+        # The stints running, by side then player: (period, first seq). Every stint running
+        # on a side was last listed by the side's latest SequencePlayed (one not listed
+        # ends), so their last seq is one number a side, moved once a sequence instead of
+        # a stint each.
+        self.open: dict[str, dict[str, tuple[int, int]]] = {s: {} for s in SIDES}
+        self.last: dict[str, int] = dict.fromkeys(SIDES, 0)
         self.period = 0
 
     def player(self, side: str, pid: str) -> _Player:
@@ -70,7 +74,8 @@ class ToiFold:
         return p
 
     def close_one(self, side: str, pid: str) -> None:
-        period, first, last = self.open[side].pop(pid)
+        period, first = self.open[side].pop(pid)
+        last = self.last[side]
         p = self.players[(side, pid)]
         p.stints.append((period, first, last))
         p.shifts += 1.0 if last - first + 1 >= 3 else 0.5
@@ -81,7 +86,7 @@ class ToiFold:
                 self.close_one(side, pid)
 
     def apply(self, e: Any) -> None:
-        handler = self.HANDLERS.get(type(e))
+        handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
 
@@ -100,16 +105,24 @@ class ToiFold:
                 for pid in listed:
                     self.player(side, pid)  # first seen here (not on the roster)
             opened = self.open[side]
-            for pid in [pid for pid in opened if pid not in skaters]:
-                self.close_one(side, pid)  # not listed: his stint ended with the last one
-            for pid in skaters:
-                stint = opened.get(pid)
-                if stint is not None and stint[0] == period and stint[2] == sequence - 1:
-                    opened[pid] = (period, stint[1], sequence)
-                else:
-                    if stint is not None:
+            if opened:  # every stint running is of this period (a new one ended them all)
+                if self.last[side] == sequence - 1:
+                    for pid in [pid for pid in opened if pid not in skaters]:
+                        self.close_one(side, pid)  # not listed: his stint ended last sequence
+                else:  # a gap in the sequences: every stint ended with the last one listed
+                    for pid in list(opened):
                         self.close_one(side, pid)
-                    opened[pid] = (period, sequence, sequence)
+            self.last[side] = sequence  # the stints listed again go on to this sequence
+            for pid in skaters:
+                if pid not in opened:
+                    opened[pid] = (period, sequence)
+            if len(opened) != len(skaters):  # a skater listed twice: each repeat ends his
+                seen = set()  # stint at this sequence and starts another one here
+                for pid in skaters:
+                    if pid in seen:
+                        self.close_one(side, pid)
+                        opened[pid] = (period, sequence)
+                    seen.add(pid)
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
@@ -120,27 +133,22 @@ class ToiFold:
             for entry in getattr(e, side).roster:
                 self.player(side, entry.id).entry = entry
 
-    # The events time on ice reads, each with its handler.
-    HANDLERS: ClassVar[dict[type, Callable[[ToiFold, Any], None]]] = {
-        SequencePlayed: _sequence_played, PeriodEnded: _period_edge,
-        PeriodStarted: _period_edge, GameCreated: _game_created,
-    }
-
     def result(self) -> Toi:
         if self.created is None:
             raise ValueError("time on ice needs the stream's GameCreated event")
         created = self.created
         team = {s: getattr(created, s).team_id for s in SIDES}
         # Stints still open (a stream read up to some event) count as they stand.
-        pending = {(side, pid): [stint] for side, opened in self.open.items()
-                   for pid, stint in opened.items()}
+        pending = {(side, pid): [(period, first, self.last[side])]
+                   for side, opened in self.open.items()
+                   for pid, (period, first) in opened.items()}
         listed = {group: Counter(chain.from_iterable(sequences))
                   for group, sequences in self.listed.items()}
         players, shifts = [], []
         for key in self.order:
             side, pid = key
             p = self.players[key]
-            ev, pp, sh = (listed[side, kind][pid] for kind in STRENGTHS)
+            ev, pp, sh = listed[side, "ev"][pid], listed[side, "pp"][pid], listed[side, "sh"][pid]
             stints = p.stints + pending.get(key, [])
             charged = p.shifts + sum(1.0 if b - a + 1 >= 3 else 0.5
                                      for _, a, b in pending.get(key, []))
@@ -167,10 +175,19 @@ class ToiFold:
         return Toi(game_id=created.game_id, players=players, shifts=shifts)
 
 
+# The events time on ice reads, each with its handler.
+_HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
+    SequencePlayed: ToiFold._sequence_played,
+    PeriodEnded: ToiFold._period_edge,
+    PeriodStarted: ToiFold._period_edge,
+    GameCreated: ToiFold._game_created,
+}
+
+
 def build_toi(events: Iterable[Any]) -> Toi:
     """Fold a game's events (from its first, ``GameCreated``) into time on ice and shifts."""
     fold = ToiFold()
-    handlers = fold.HANDLERS
+    handlers = _HANDLERS
     for event in events:
         handler = handlers.get(type(event))
         if handler is not None:

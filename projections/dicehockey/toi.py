@@ -59,7 +59,11 @@ class ToiFold:
             handler(self, event)
 
     def player(self, side: str, pid: str) -> _Player:
-        return self.players.setdefault((side, pid), _Player())
+        key = (side, pid)
+        p = self.players.get(key)
+        if p is None:  # not setdefault: it would make a _Player every timing space
+            p = self.players[key] = _Player()
+        return p
 
     def close(self, key: tuple[str, str]) -> None:
         self.players[key].stints.append(self.open.pop(key))
@@ -72,7 +76,12 @@ class ToiFold:
             for pid in [*skaters, *([goalie] if goalie else [])]:
                 p = self.player(side, pid)
                 p.spaces += 1
-                setattr(p, kind, getattr(p, kind) + 1)
+                if kind == "ev":  # not setattr by name: a compiled class reads its slots
+                    p.ev += 1
+                elif kind == "pp":
+                    p.pp += 1
+                else:
+                    p.sh += 1
             for key in [k for k in self.open if k[0] == side and k[1] not in skaters]:
                 self.close(key)
             for pid in skaters:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from projections.models.scoresheet import Scoresheet
 
 __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "GoalieFigures", "Key",
@@ -25,6 +27,8 @@ TEAM_COUNTS = ("gp", "w", "l", "otl", "t", "gf", "ga", "ppo", "ppg", "pko", "ppg
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
 
 
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class GoalieFigures:
     """A goalie's rates over any set of games, as every page and command shows them.
