@@ -95,29 +95,33 @@ def stored_cells(hashes: Sequence[bytes], first_seq: int, every: int) -> list[by
 class Chained(msgspec.Struct, frozen=True):
     """A new stream's rows encoded and chained where the game was played (a season's
     worker, which audits exactly these rows), as the writer inserts them: only the hashes
-    the store keeps travel (:data:`HASH_EVERY`), so the writer neither hashes nor builds
-    a list of a game's hashes."""
+    the store keeps travel, so the writer neither hashes nor builds a list of a game's
+    hashes."""
 
     tags: list[str]  # each row's type tag
     payloads: list[bytes]  # each row's payload
-    checkpoints: list[bytes]  # the hashes of rows HASH_EVERY, 2 * HASH_EVERY, ...
+    every: int  # the stream's hash_every: a hash kept on every such row
+    checkpoints: list[bytes]  # the hashes of rows every, 2 * every, ...
     head: bytes  # the last row's hash (the stream's head)
 
 
 def chained(encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> Chained:
     """A new stream's ``(tag, payload)`` rows with their :func:`chain_hashes` (every row's,
-    from GENESIS) as :meth:`EventStore.append_chained` takes them."""
+    from GENESIS) as :meth:`EventStore.append_chained` takes them, checkpoints every
+    :data:`HASH_EVERY` rows."""
     if not encoded or len(hashes) != len(encoded):
         raise ValueError(f"{len(hashes)} hashes for {len(encoded)} rows: one a row, at least one")
-    return Chained([tag for tag, _ in encoded], [payload for _, payload in encoded],
-                   list(hashes[HASH_EVERY - 1::HASH_EVERY]), hashes[-1])
+    every = HASH_EVERY
+    return Chained([tag for tag, _ in encoded], [payload for _, payload in encoded], every,
+                   list(hashes[every - 1::every]), hashes[-1])
 
 
-def checkpoint_cells(rows: int, checkpoints: Sequence[bytes]) -> list[bytes | None]:
+def checkpoint_cells(rows: int, checkpoints: Sequence[bytes], every: int
+                     ) -> list[bytes | None]:
     """The ``events.hash`` cells of a new stream's ``rows`` rows from seq 1, given the
-    hashes of its checkpoints (:class:`Chained`): NULL but every HASH_EVERY-th."""
+    hashes of its checkpoints (:class:`Chained`): NULL but every ``every``-th."""
     cells: list[bytes | None] = [None] * rows
-    cells[HASH_EVERY - 1::HASH_EVERY] = checkpoints
+    cells[every - 1::every] = checkpoints
     return cells
 
 

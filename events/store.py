@@ -745,9 +745,11 @@ class EventStore:
             raise ValueError("stream id must not be empty")
         if format is not None:
             check_format(format)
-        if chained is not None and len(chained.checkpoints) != len(payloads) // HASH_EVERY:
+        if chained is not None and (chained.every != HASH_EVERY or len(chained.checkpoints)
+                                    != len(payloads) // HASH_EVERY):
             raise ValueError(f"stream {stream!r}: {len(chained.checkpoints)} checkpoint "
-                             f"hashes for {len(payloads)} rows (one every {HASH_EVERY})")
+                             f"hashes, one every {chained.every} of {len(payloads)} rows; a "
+                             f"new stream keeps one every {HASH_EVERY}")
         self._check_writable()
         db = self._db
         with self._transaction():
@@ -784,7 +786,8 @@ class EventStore:
                                           "head hash (run rinklog audit)") from None
                 cells, last = stored_cells(hashes, actual + 1, every), hashes[-1]
             else:  # a new stream: its checkpoints are every HASH_EVERY-th row's from seq 1
-                cells, last = checkpoint_cells(len(payloads), chained.checkpoints), chained.head
+                cells, last = (checkpoint_cells(len(payloads), chained.checkpoints, every),
+                               chained.head)
             type_keys = self._type_keys
             new_keys: dict[str, int] = {}
             for tag in dict.fromkeys(tags):  # in order of first appearance, as ever

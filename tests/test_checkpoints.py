@@ -15,7 +15,7 @@ import pytest
 from setups import simulate
 
 import events.store
-from events.checkpoints import HASH_EVERY, chain_break, stored_cells
+from events.checkpoints import HASH_EVERY, chain_break, chain_hashes, chained, stored_cells
 from events.store import GENESIS, chain_hash
 from replay.tooling import audit as audit_module
 from replay.tooling.audit import audit_all, audit_game
@@ -245,3 +245,31 @@ def test_a_stream_with_a_hash_on_every_row_given_checkpoints_is_caught(dbs,
     _raw(path, "UPDATE streams SET hash_every = 32 WHERE stream = ?", GAME)
     failure = _failure(path)
     assert failure.seq == 1 and "no hash stored at event 1" in failure.expected
+
+
+def test_a_worker_chained_game_is_stored_as_the_store_would_chain_it(tmp_path: Path) -> None:
+    """A season's writer inserts a worker's rows (Chained: tags, payloads, the checkpoint
+    hashes, the head) as they are: the same rows, cells and head as append_encoded's own
+    chaining; a Chained laid out for another hash_every is refused before anything is
+    written."""
+    with open_store(tmp_path / "src.db") as store:
+        simulate(store, "HFX", "QUE", seed="ckpt", game_id=GAME)
+        encoded = [(r.type, r.payload) for r in store.raw_rows(GAME)]
+    hashes = chain_hashes(payload for _, payload in encoded)
+    rows = chained(encoded, hashes)
+    assert len(rows.checkpoints) == len(encoded) // HASH_EVERY > 0
+    with open_store(tmp_path / "out.db") as store:
+        store.append_encoded("by-store", encoded, 0, system="bones")
+        assert store.append_chained("by-worker", rows, system="bones") == len(encoded)
+        wrong = msgspec.structs.replace(rows, every=1, checkpoints=list(hashes))
+        with pytest.raises(ValueError, match="one every 1"):
+            store.append_chained("refused", wrong, system="bones")
+        assert not store.exists("refused")
+        assert store.head_hash("by-worker") == store.head_hash("by-store") == hashes[-1].hex()
+    got = _raw(tmp_path / "out.db", "SELECT e.seq, e.type_key, e.payload, e.hash FROM events e"
+               f" WHERE e.stream_key = {KEY} ORDER BY seq", "by-worker")
+    want = _raw(tmp_path / "out.db", "SELECT e.seq, e.type_key, e.payload, e.hash FROM events e"
+                f" WHERE e.stream_key = {KEY} ORDER BY seq", "by-store")
+    assert got == want
+    assert [seq for seq, _, _, cell in got if cell is not None] == \
+        list(range(HASH_EVERY, len(encoded) + 1, HASH_EVERY))

@@ -26,6 +26,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+import events.checkpoints
 import events.formats
 import events.store
 from events.catalogue import open_store
@@ -288,6 +289,7 @@ def _write_as_schema(path: Path, version: int, patch: pytest.MonkeyPatch) -> Non
     hash on every row, ``events.hash NOT NULL``, no hash_every column (schema 3: every
     stream msgpack, no format column either), that schema's event_rows view."""
     patch.setattr(events.store, "HASH_EVERY", 1)  # a hash on every row
+    patch.setattr(events.checkpoints, "HASH_EVERY", 1)  # as a season's workers chain them
     if version == 3:  # write as rinklog did before format 2
         patch.setattr(events.formats, "NEW_STREAM_FORMAT", MSGPACK)
         patch.setattr(events.store, "NEW_STREAM_FORMAT", MSGPACK)
