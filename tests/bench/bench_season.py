@@ -154,7 +154,7 @@ STEPS = (
     ("  of which the seeded dice", "_dice"),
     ("  of which decoding the rows", "_decode"),
     ("read models folded", "game_rows"),
-    ("writer: insert the events", "append_encoded"),
+    ("writer: insert the events", "append_chained"),
     ("writer: insert the read models", "save"),
 )
 
