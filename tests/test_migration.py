@@ -332,11 +332,16 @@ def schema3_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def _copy_of(template: Path, folder: Path) -> Path:
+    """A test's own copy of a module's template database."""
+    path = folder / template.name
+    path.write_bytes(template.read_bytes())
+    return path
+
+
 @pytest.fixture
 def schema3_db(schema3_template: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "s3.db"
-    path.write_bytes(schema3_template.read_bytes())
-    return path
+    return _copy_of(schema3_template, tmp_path)
 
 
 def _heads(path: Path) -> dict[str, str]:
@@ -450,9 +455,7 @@ def schema4_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def schema4_db(schema4_template: Path, tmp_path: Path) -> Path:
-    path = tmp_path / "s4.db"
-    path.write_bytes(schema4_template.read_bytes())
-    return path
+    return _copy_of(schema4_template, tmp_path)
 
 
 def test_a_read_only_open_of_schema_4_reads_every_hash_and_writes_nothing(
