@@ -378,7 +378,8 @@ def main(argv: list[str] | None = None) -> None:
                                    f"over; the events table is {parts['events table']:.1f} "
                                    f"(payload {parts['of which payload']:.1f}, hash "
                                    f"{parts['of which hash']:.1f}), the read models "
-                                   f"{parts['rm_ tables (read models)']:.1f}; the payload "
+                                   f"{parts['rm_ tables (read models)']:.1f} (rm_toi_shifts "
+                                   f"{parts['  rm_toi_shifts']:.1f}); the payload "
                                    "is the hash chain's and the rest is near SQLite's least: "
                                    "schema 5 stores a row's hash at checkpoints only, docs/storage.md"))
     if args.profile:
