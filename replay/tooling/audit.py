@@ -118,6 +118,7 @@ from replay.tooling.game_setup import GameOptions
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
 from replay.tooling.refold import Mismatch, recheck
 from replay.tooling.registry import ruleset_of_season
+from replay.tooling.scan import Kinds
 from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
@@ -359,7 +360,7 @@ class _Audit:
             raise _Failed(found.check, found.seq, found.expected, found.recorded, found.rule)
         if created.season:
             self._season_game(created, season_of, bool(forks))
-        self._dice(created)
+        self._dice(created, forks)
         # A simulated game's choices are its default coach's, with the habits it records
         # (docs/coach.md): re-derived, not only checked for legality. A game played at the
         # table (typed choices) and a branch's continuation are held to legality.
@@ -391,7 +392,7 @@ class _Audit:
 
     def _lineage(self, created: GameCreated) -> list[int]:
         """Check each BranchStarted (seq, parent hash, ids); return their seqs."""
-        forks = [seq for seq, e in enumerate(self.events, 1) if isinstance(e, BranchStarted)]
+        forks = _BRANCHES.seqs(self.events)
         owner = created.game_id
         for seq in forks:
             fork = self.events[seq - 1]
@@ -498,13 +499,19 @@ class _Audit:
                 else "out: " + ", ".join(f"{a.team} {a.player}" for a in got),
                 "games missed (DICE Hockey 15, 17)")
 
-    def _dice(self, created: GameCreated) -> None:
+    def _dice(self, created: GameCreated, forks: list[int]) -> None:
         system = system_of(created.ruleset)
         roll_event, derive_roll, game_id = system.roll_event, system.derive_roll, created.game_id
         schedule: DiceSchedule = [(1, created.seed if created.dice == "seeded" else None)]
         rolls = 0
-        for seq, event in enumerate(self.events, start=1):
-            if isinstance(event, roll_event):
+        events = self.events
+        # every roll (found in one pass: scan.py) and every branch event (``forks``, the
+        # lineage check's), in stream order
+        rolls_at = _kinds(roll_event).seqs(events)
+        branches = set(forks)
+        for seq in sorted(rolls_at + forks) if forks else rolls_at:
+            event = events[seq - 1]
+            if seq not in branches:
                 rolls = event.n
                 seed = seed_for(schedule, rolls)
                 if seed is None:
@@ -514,7 +521,8 @@ class _Audit:
                 if want != event.roll:
                     raise _Failed("dice", seq, f"roll {event.n} = {want} (seed {seed!r}, game "
                                   f"{created.game_id})", str(event.roll), "3.00 seeded dice")
-            elif isinstance(event, BranchStarted):
+            else:
+                assert isinstance(event, BranchStarted)
                 schedule = _checked_schedule(seq, event, schedule, rolls)
 
     # --- a season refereed by rinklog (Matrix Hockey) ---------------------------------------
@@ -588,6 +596,15 @@ class _Audit:
         if self.record.meta != want:
             raise _Failed("index", len(self.events), f"meta {want}", f"meta {self.record.meta}",
                           "stream index (derived from the events)")
+
+
+_BRANCHES = Kinds(BranchStarted)
+
+
+@functools.lru_cache(maxsize=16)
+def _kinds(*classes: type) -> Kinds:
+    """The :class:`Kinds` of ``classes``, one a system's roll event (kept across games)."""
+    return Kinds(classes)
 
 
 def _checked_schedule(seq: int, fork: BranchStarted, before: DiceSchedule, rolls: int) -> DiceSchedule:
@@ -840,9 +857,10 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 "postseason", found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
-        report = _held_to_read_models(report, stored_differences(store, game_id, events)
-                                      if report.kind == "game"
-                                      else stored_standings_differences(store, game_id))
+        differences = (stored_differences(store, game_id, events)
+                       if report.kind == "game"
+                       else stored_standings_differences(store, game_id))
+        report = _held_to_read_models(report, differences)
     if report.ok and report.kind == "season":
         found = audit_postseason.lottery_in_store(store, game_id, events)
         if found is not None:

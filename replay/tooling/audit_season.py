@@ -21,6 +21,7 @@ Each returns a :class:`Finding` (or None), which the audit reports as its ``seas
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,6 +41,7 @@ from events.postseason import PostseasonEvent
 from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, coach_setup, ruleset_of
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
 from replay.tooling.audit_odds import recorded_odds, replayed_run
+from replay.tooling.scan import Kinds
 
 __all__ = ["BEFORE_RECORDS", "Finding", "game_habits", "game_notes", "missing_games",
            "season_game", "season_stream"]
@@ -124,10 +126,11 @@ def game_notes(events: Sequence[Event], created: GameCreated) -> Finding | None:
     for cls in GAME_NOTES:
         if at < len(events) and isinstance(events[at], cls):
             at += 1
-    for seq, event in enumerate(events[at:], at + 1):
-        if isinstance(event, GAME_NOTES):
-            return Finding("kind", seq, f"{type(event).__name__} only right after "
-                           "GameCreated, once", f"at seq {seq}", "game stream")
+    seq = _NOTES.first(itertools.islice(events, at, None), at + 1)
+    if seq is not None:
+        event = events[seq - 1]
+        return Finding("kind", seq, f"{type(event).__name__} only right after "
+                       "GameCreated, once", f"at seq {seq}", "game stream")
     for seq, event in enumerate(events[1:at], 2):
         if isinstance(event, SeasonGameOpened) and (not created.season
                                                     or event.season != created.season):
@@ -137,6 +140,9 @@ def game_notes(events: Sequence[Event], created: GameCreated) -> Finding | None:
             return Finding("kind", seq, "no coach habits in a game played at the table "
                            "(its choices are typed)", "GameCoachSet", "docs/coach.md")
     return None
+
+
+_NOTES = Kinds(GAME_NOTES)
 
 
 def game_habits(events: Sequence[Event]) -> tuple[dict, dict]:

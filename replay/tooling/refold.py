@@ -23,6 +23,7 @@ from events.league import GAME_NOTES
 from events.store import EventStore
 from projections.store import stored_differences
 from replay.tooling.game_streams import load_inputs, read_game, read_stream
+from replay.tooling.scan import Kinds
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,16 @@ def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
     the choices instead of the stream: each recorded choice must then be his, byte for
     byte, as every rule's event is the rules' (the audit of a simulated game).
     """
-    forks = [seq for seq, e in enumerate(events, 1) if isinstance(e, _NOT_RULES)]
+    forks = _NOT_RULES.seqs(events)
     if not forks:
         return _refold(events, home, away, charts, then, coach)
-    result = _refold([e for e in events if not isinstance(e, _NOT_RULES)],
-                     home, away, charts, then, coach)
+    kept: list[Event] = []  # the events between them, a slice at a time (one pass above)
+    after = 0
+    for fork in forks:
+        kept += events[after:fork - 1]
+        after = fork
+    kept += events[after:]
+    result = _refold(kept, home, away, charts, then, coach)
     if result.mismatch is not None:
         seq = result.mismatch.seq
         for fork in forks:
@@ -78,7 +84,7 @@ def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
     return result
 
 
-_NOT_RULES = (BranchStarted, *GAME_NOTES)
+_NOT_RULES = Kinds((BranchStarted, *GAME_NOTES))
 
 
 class _StreamEnd(Exception):
