@@ -521,13 +521,14 @@ def dump(db: str | Path | EventStore) -> dict[str, list[tuple]]:
             store.close()
 
 
-def stored_differences(store: EventStore, game_id: str, events: list[Any]) -> list[str] | None:
+def stored_differences(store: EventStore, game_id: str, events: list[Any], *,
+                       system: str | None = None) -> list[str] | None:
     """Read-only: the stored read models of one game that differ from a rebuild from
     ``events`` (an empty list: identical). Each projection is held to the events up to its
     checkpoint (rows stored before a live game went on are a fold of its first events);
     None when no read model of the game is stored. Rows with no checkpoint of their own
     are :func:`unaccounted_rows`."""
-    stored = stored_read_models(store, game_id)
+    stored = stored_read_models(store, game_id, system=system)
     return None if stored is None else read_model_differences(stored, game_id, events)
 
 
@@ -542,22 +543,18 @@ class StoredReadModels(msgspec.Struct, frozen=True):
     tables: dict[str, tuple[list[str], list[tuple]]]  # table -> (columns, rows)
 
 
-def stored_read_models(store: EventStore, game_id: str) -> StoredReadModels | None:
-    """Read-only: a game's stored read models (None when none is stored)."""
+def stored_read_models(store: EventStore, game_id: str, *,
+                       system: str | None = None) -> StoredReadModels | None:
+    """Read-only: a game's stored read models (None when none is stored). ``system``: the
+    game's system as its streams row gives it, when the caller has read that row already."""
     conn = store.connection
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                        (CHECKPOINTS,)).fetchone():
+    stored_columns = _stored_columns(store)
+    if CHECKPOINTS not in stored_columns:
         return None
     marks = dict(conn.execute(f"SELECT projection, seq FROM {CHECKPOINTS} WHERE stream = ?",
                               (game_id,)))
     if not marks:
         return None
-    # every rm_ table's stored columns, in one query (not a PRAGMA a table a game)
-    stored_columns: dict[str, set[str]] = {}
-    for table, column in conn.execute(
-            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
-            " WHERE m.type = 'table' AND m.name LIKE 'rm\\_%' ESCAPE '\\'"):
-        stored_columns.setdefault(table, set()).add(column)
     tables = {}
     for table, (owner, columns, _) in TABLES.items():
         if owner not in marks or owner not in _BUILDERS:
@@ -570,7 +567,31 @@ def stored_read_models(store: EventStore, game_id: str) -> StoredReadModels | No
         tables[table] = (names, sorted(conn.execute(
             f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
             (game_id,)).fetchall()))
-    return StoredReadModels(store.info(game_id).system, marks, tables)
+    return StoredReadModels(store.info(game_id).system if system is None else system,
+                            marks, tables)
+
+
+# each store's rm_ tables and their columns, read again only when its schema changed
+_COLUMNS: weakref.WeakKeyDictionary[EventStore, tuple[int, dict[str, set[str]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _stored_columns(store: EventStore) -> dict[str, set[str]]:
+    """Every ``rm_`` table the database holds, with its columns: read in one query the
+    first time, then again only when the file's schema cookie (``PRAGMA schema_version``,
+    which SQLite bumps on every change of any table, by any connection) has moved."""
+    conn = store.connection
+    version = conn.execute("PRAGMA schema_version").fetchone()[0]
+    kept = _COLUMNS.get(store)
+    if kept is not None and kept[0] == version:
+        return kept[1]
+    stored_columns: dict[str, set[str]] = {}
+    for table, column in conn.execute(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+            " WHERE m.type = 'table' AND m.name LIKE 'rm\\_%' ESCAPE '\\'"):
+        stored_columns.setdefault(table, set()).add(column)
+    _COLUMNS[store] = (version, stored_columns)
+    return stored_columns
 
 
 def read_model_differences(stored: StoredReadModels, game_id: str,

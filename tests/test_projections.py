@@ -259,6 +259,28 @@ def golden(tmp_path_factory) -> tuple[Path, str]:
     return db, result.game_id
 
 
+def test_the_stored_columns_are_read_again_once_the_schema_changes(golden, tmp_path) -> None:
+    """The comparison the audit makes reads a store's rm_ tables and columns once, and again
+    once the file's schema has changed (here by another connection): a table stored
+    without a column is held to the columns it has, not to those read before."""
+    db, game_id = tmp_path / "golden.db", golden[1]
+    db.write_bytes(golden[0].read_bytes())
+    with open_store(db) as store:
+        rm.update(store)
+        events = [row.event for row in store.iter_events(game_id)]
+        before = rm.stored_read_models(store, game_id)
+        assert before is not None and "charge" in before.tables["rm_toi_shifts"][0]
+        raw = sqlite3.connect(db)
+        raw.execute("ALTER TABLE rm_toi_shifts DROP COLUMN charge")
+        raw.commit()
+        raw.close()
+        after = rm.stored_read_models(store, game_id)
+        assert after is not None and "charge" not in after.tables["rm_toi_shifts"][0]
+        assert after.tables["rm_toi_shifts"][1] == [
+            row[:-1] for row in before.tables["rm_toi_shifts"][1]]
+        assert rm.stored_differences(store, game_id, events) == []
+
+
 @pytest.fixture
 def snapshot_json(snapshot):
     return snapshot.use_extension(JSONSnapshotExtension)

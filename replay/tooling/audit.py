@@ -847,9 +847,11 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
                seasons: SeasonLookup | None = None) -> AuditReport:
     """Audit one stored stream (a game or a season), and the read models stored for it."""
     rows = store.raw_rows(game_id)
-    if not rows and store.stream_record(game_id) is None:
+    record = store.stream_record(game_id)  # read once: the audit's and the read models'
+    if not rows and record is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")
-    report, events = _audit_in_store(store, game_id, seasons, rows)
+    report, events = audit_stream_events(game_id, record, rows, store,
+                                         seasons or _StoreSeasons(store))
     if report.ok and report.kind == "season":
         # its playoffs, re-derived from its standings and playoff games (issue 22)
         found = audit_playoffs.check_postseason(store, game_id)
@@ -857,7 +859,9 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 "postseason", found.seq, found.expected, found.recorded, found.rule))
     if report.ok and read_models and report.kind in ("game", "season"):
-        differences = (stored_differences(store, game_id, events)
+        # ``record`` passed the index check: its system is the one the events give
+        assert record is not None
+        differences = (stored_differences(store, game_id, events, system=record.system)
                        if report.kind == "game"
                        else stored_standings_differences(store, game_id))
         report = _held_to_read_models(report, differences)
