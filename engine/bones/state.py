@@ -8,7 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -16,7 +16,7 @@ from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
 from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
-SKATER_SLOTS = ("LW", "C", "RW", "LD", "RD")
+SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
 SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
@@ -74,14 +74,28 @@ class TeamState:
     tactic: str | None = None
 
     def skaters_on_ice(self) -> list[str]:
-        ids = list(filter(None, map(self.slots.get, SKATER_SLOTS)))  # the filled slots
-        if self.pulled and self.slots["G"]:
-            ids.append(self.slots["G"])
+        # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
+        # native dict and list operations (filter/map/get would be generic calls), and this
+        # is asked over a thousand times a game.
+        slots = self.slots
+        ids: list[str] = []
+        for slot in SKATER_SLOTS:
+            pid = slots.get(slot)
+            if pid:
+                ids.append(pid)
+        if self.pulled:
+            extra = slots["G"]
+            if extra:
+                ids.append(extra)
         return ids
 
     def five_skater_slots(self) -> bool:
         """Every skater slot filled (a sixth attacker in G aside)."""
-        return all(map(self.slots.get, SKATER_SLOTS))
+        slots = self.slots
+        for slot in SKATER_SLOTS:
+            if not slots.get(slot):
+                return False
+        return True
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""
