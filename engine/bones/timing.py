@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.bones.state import SECONDS_PER_SEQUENCE, GameState, PlayerStatus, TeamState
 from events.bones import LinesChanged, PenaltyEnded, SequencePlayed
 from events.errors import RinklogError
 
-FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
-REST_SEQUENCES = 3  # 6.41: a skater rests at least 3 sequences before he returns
-MAX_STINT = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
+FULL_SHIFT_MIN: Final = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
+REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
+MAX_STINT: Final = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
 
 
 def ticking_penalties(team: TeamState) -> list[int]:
