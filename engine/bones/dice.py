@@ -18,6 +18,9 @@ from events.errors import RollError
 __all__ = ["DiceRange", "Roll", "derive_roll", "parse_roll"]
 
 _RANGE = re.compile(r"^\s*([1-6])-(\d{1,2})(?:\((\d)\))?\s*$")
+# Every range parsed, by its text: a game reads the same few card ranges on every shot,
+# and a DiceRange is frozen, so one parse serves them all.
+_PARSED: dict[str, DiceRange] = {}
 
 
 class DiceRange(msgspec.Struct, frozen=True):
@@ -34,6 +37,9 @@ class DiceRange(msgspec.Struct, frozen=True):
 
     @classmethod
     def parse(cls, text: str) -> DiceRange:
+        known = _PARSED.get(text) if isinstance(text, str) else None
+        if known is not None:
+            return known
         match = _RANGE.match(text) if isinstance(text, str) else None
         if match is None:
             raise ValueError(f"not a dice range: {text!r} (expected like '2-10' or '3-6(3)')")
@@ -43,7 +49,8 @@ class DiceRange(msgspec.Struct, frozen=True):
             raise ValueError(f"not a dice range: {text!r} (white total must be 2-12)")
         if red is not None and not 1 <= red <= 6:
             raise ValueError(f"not a dice range: {text!r} (red number must be 1-6)")
-        return cls(blue, white, red)
+        parsed = _PARSED[text] = cls(blue, white, red)
+        return parsed
 
     def contains(self, roll: Roll) -> bool:
         if roll.blue != self.blue:
