@@ -11,7 +11,7 @@ import re
 
 import msgspec
 
-from engine.dice import derive_faces
+from engine.bones.rolls import derive_roll
 from events.bones import Roll
 from events.errors import RollError
 
@@ -77,13 +77,3 @@ def parse_roll(text: str) -> Roll:
         )
     blue, w1, w2, red = (int(p) for p in parts)
     return Roll(blue, (w1, w2), red)
-
-
-def derive_roll(seed: str, game_id: str, n: int) -> Roll:
-    """The n-th roll of a seeded Hockey Bones game: a pure function of (seed, game id, n).
-
-    Four d6 faces from :func:`engine.dice.derive_faces` (a byte below 252 gives
-    ``byte % 6 + 1``), in the order blue, white, white, red. See docs/dice.md.
-    """
-    blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
-    return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)
