@@ -41,10 +41,11 @@ class DiceSource(Protocol):
 
 
 @lru_cache(maxsize=16)
-def _keyed_blake2b(key: bytes) -> Any:
-    """BLAKE2b keyed with ``key``, copied for each block hashed: the same digests as
-    keying it anew, without hashing the key's block once a roll (a game keeps one seed)."""
-    return hashlib.blake2b(key=key)
+def _keyed_blake2b(seed: str) -> Any:
+    """BLAKE2b keyed with the first 64 bytes of the UTF-8 ``seed``, copied for each block
+    hashed: the same digests as keying it anew, without encoding the seed and hashing the
+    key's block once a roll (a game keeps one seed)."""
+    return hashlib.blake2b(key=seed.encode()[:64])
 
 
 def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> list[int]:
@@ -56,14 +57,14 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
     every face is equally likely; the other bytes are skipped, and the next block is
     hashed if a digest was not enough. See docs/dice.md.
     """
-    keyed = _keyed_blake2b(seed.encode()[:64])
+    keyed = _keyed_blake2b(seed)
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0
     while True:
         blake = keyed.copy()
         blake.update(f"{game_id}:{n}:{block}".encode())
-        digest = blake.digest()
+        digest: bytes = blake.digest()  # typed: compiled, its bytes are read natively
         for byte in digest:
             if byte < limit:
                 faces.append(byte % sides)

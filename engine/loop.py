@@ -96,11 +96,14 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
 
     ``coach_asked`` says the coach already had his say at the current step (a game resumed
     just after his choices were stored)."""
+    # What the loop asks of the rules at every step, read once (a system's rules are
+    # fixed for a game): a step then makes no attribute look-ups on the system.
+    decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
+    window_steps, choice_rules = rules.window_steps, rules.choice_rules
     for _ in range(rules.max_steps):
         if state.finished:
             return
-        if state.coach_window and state.queue[0].kind in rules.window_steps \
-                and not coach_asked:
+        if state.coach_window and state.queue[0].kind in window_steps and not coach_asked:
             choices: list[Event] = []
             for ask in rules.window_asks(state.queue[0], coach):
                 for choice in list(ask(state)):
@@ -110,7 +113,8 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
                 yield choices
         coach_asked = False
         step = state.queue[0]
-        if step.kind in rules.choice_rules:
+        kind = step.kind
+        if kind in choice_rules:
             yield _choose(rules, state, step, coach)
             continue
         batch: list[Event] = []
@@ -118,11 +122,11 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
         if step.needs_roll:
             n = state.rolls + 1
             roll = dice.roll(n)
-            rolled = rules.roll_event(n=n, roll=roll, purpose=step.kind)
-            rules.evolve(state, rolled)
+            rolled = roll_event(n=n, roll=roll, purpose=kind)
+            evolve(state, rolled)
             batch.append(rolled)
-        for event in rules.decide(state, roll):
-            rules.evolve(state, event)
+        for event in decide(state, roll):
+            evolve(state, event)
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {rules.max_steps} steps")

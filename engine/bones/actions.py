@@ -6,7 +6,7 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 import msgspec
@@ -31,19 +31,27 @@ ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ActionOutcome:
     """What one action cell comes to (8.00-8.20), before the puck moves: the fields of
     its ``ActionResolved`` event. A value, never changed (``replace`` makes another); not
-    frozen only because a frozen dataclass is slow to build, and one is built a roll."""
+    frozen only because a frozen dataclass is slow to build, and one is built a roll (its
+    ``__init__`` written out for that too: compiled, a generated one stays interpreted)."""
 
     result: ActionResult
     rule: str
-    value: int | None = None  # the numeric code after modifiers, or the number compared
-    target: int | None = None  # the Team Defense (or other total) it was compared with
-    modifiers: list[str] = field(default_factory=list)
-    shooter: str | None = None  # who shoots because of it
-    shot: str = ""  # the shot's kind: "normal", "R" (11.20) or "N" (10.11)
+    value: int | None  # the numeric code after modifiers, or the number compared
+    target: int | None  # the Team Defense (or other total) it was compared with
+    modifiers: list[str]
+    shooter: str | None  # who shoots because of it
+    shot: str  # the shot's kind: "normal", "R" (11.20) or "N" (10.11)
+
+    def __init__(self, result: ActionResult, rule: str, value: int | None = None,
+                 target: int | None = None, modifiers: list[str] | None = None,
+                 shooter: str | None = None, shot: str = "") -> None:
+        self.result, self.rule, self.value, self.target = result, rule, value, target
+        self.modifiers = [] if modifiers is None else modifiers
+        self.shooter, self.shot = shooter, shot
 
 
 class ModifiedValue(NamedTuple):
@@ -134,24 +142,25 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     kept = bool(moved) and isinstance(moved[-1], PuckPassed)
     pp = pp_rules(state, side)
     first_pp_pass = kept and pp and state.pp_passes == 0
+    shot, shooter = outcome.shot, outcome.shooter  # as the puck's move leaves them
     if kept:
         # 12.00: the puck stayed with the team, so this is a pass. A forechecked pass's
         # automatic shot (8.10 Pf) is the interceptor's, and no interceptor got the puck;
         # only a second power-play pass brings a shot, the receiver's (13.00).
         shot = "N" if pp and state.pp_passes >= 1 else ""
-        outcome = replace(outcome, shot=shot, shooter=moved[-1].to_player if shot else None)
-    elif moved and outcome.shot and outcome.shooter is None:
-        outcome = replace(outcome, shooter=moved[-1].to_player)  # 8.10 Pf: the interceptor shoots
+        shooter = moved[-1].to_player if shot else None
+    elif moved and shot and shooter is None:
+        shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
     events.append(ActionResolved(
         side=side, player=pid, slot=slot, cell=text, result=outcome.result, value=outcome.value,
         target=outcome.target, modifiers=outcome.modifiers, time=uses_time, roll=state.rolls,
-        rule=outcome.rule, shooter=outcome.shooter, shot=outcome.shot, injury=cell.injury,
+        rule=outcome.rule, shooter=shooter, shot=shot, injury=cell.injury,
     ))
     if moved:
         events.extend(moved)
-        if cell.injury and not outcome.shooter:
+        if cell.injury and not shooter:
             events.append(PlayStopped(reason="injury", zone=None))
     elif outcome.result == "stoppage":
         zone = side if outcome.modifiers[:1] == ["icing"] else None

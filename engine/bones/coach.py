@@ -10,6 +10,8 @@ sets its habits.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Skater
@@ -23,13 +25,14 @@ from engine.bones.state import (
     TACTIC_OPTIONS,
     TACTIC_RULES,
     GameState,
+    PlayerStatus,
     TeamState,
     other,
 )
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
-FORWARDS = ("LW", "C", "RW")
+FORWARDS: Final = ("LW", "C", "RW")
 
 
 class _Roster:
@@ -80,6 +83,39 @@ class _Bench:
     def freshness(self, pid: str) -> float:
         """Shifts left before his shift rating is used up (6.40)."""
         return self.roster.shift[pid] - self.team.players[pid].shifts
+
+
+def _unit_score(unit: dict[str, str], ready: set[str], shift: dict[str, float],
+                players: dict[str, PlayerStatus], bonus: dict[str, int] | None) -> float:
+    """A unit's score: its ready members' mean freshness (6.40), plus one a member, plus
+    their assist ratings on the power play or their defense on the penalty kill."""
+    members, fresh, extra = 0, 0.0, 0
+    for pid in unit.values():
+        if pid in ready:
+            members += 1
+            fresh += shift[pid] - players[pid].shifts
+            if bonus is not None:
+                extra += bonus[pid]
+    if not members:
+        return -1e9
+    score = fresh / members + members
+    if bonus is not None:
+        score += extra
+    return score
+
+
+def _misplaced_ready(roster: _Roster, ready: set[str], pid: str, slot: str) -> bool:
+    """15.10: at 5 on 5 a forward plays only where he is rated while someone rated for
+    the slot is ready."""
+    return roster.out_of_position(pid, slot) and bool((roster.rated[slot] & ready) - {pid})
+
+
+def _put(chosen: dict[str, str], open_slots: list[str], ready: set[str], slot: str,
+         pid: str) -> None:
+    """``pid`` takes ``slot``: the slot is no longer open, and he is no longer ready."""
+    chosen[slot] = pid
+    open_slots.remove(slot)
+    ready.discard(pid)
 
 
 # compiled (setup.py), still a base class: a test or a tool may subclass the default coach
@@ -217,43 +253,21 @@ class DefaultCoach:
         """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
         a player placed leaves ``ready``."""
         roster, players = bench.roster, bench.team.players
-
-        def misplaced(pid: str, slot: str) -> bool:
-            """15.10: at 5 on 5 a forward plays only where he is rated while someone
-            rated for the slot is ready."""
-            return five and roster.out_of_position(pid, slot) \
-                and bool((roster.rated[slot] & ready) - {pid})
-
-        # A unit's score: its ready members' mean freshness, plus one a member, plus
-        # their assist ratings on the power play or their defense on the penalty kill.
-        shift = roster.shift
         bonus = roster.pp_bonus if strength == "pp" else (
             roster.pk_bonus if strength == "sh" else None)
-
-        def unit_score(unit: dict[str, str]) -> float:
-            members = [p for p in unit.values() if p in ready]
-            if not members:
-                return -1e9
-            base = sum([shift[p] - players[p].shifts for p in members]) / len(members) \
-                + len(members)
-            if bonus is not None:
-                base += sum([bonus[p] for p in members])
-            return base
-
-        def place(slot: str, pid: str) -> None:
-            chosen[slot] = pid
-            open_slots.remove(slot)
-            ready.discard(pid)
-
-        for unit in sorted(units, key=unit_score, reverse=True):
+        # Every unit scored before any is placed, the best first (ties in roster order).
+        scores = [_unit_score(unit, ready, roster.shift, players, bonus) for unit in units]
+        for best in sorted(range(len(units)), key=scores.__getitem__, reverse=True):
+            unit = units[best]
             for slot in list(open_slots):
                 pid = unit.get(slot)
                 if pid is None and slot == "C" and "C" not in unit:
                     continue
                 if pid is None:
                     pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
-                if pid and pid in ready and not misplaced(pid, slot):
-                    place(slot, pid)
+                if pid and pid in ready and not (five and _misplaced_ready(roster, ready, pid,
+                                                                            slot)):
+                    _put(chosen, open_slots, ready, slot, pid)
             if not open_slots:
                 return
         # Anyone rested who can play: a forward for a forward slot first (15.10).
@@ -263,12 +277,12 @@ class DefaultCoach:
                                                 slot not in roster.positions[p],
                                                 -bench.freshness(p), p))
             if pool:
-                place(slot, pool[0])
+                _put(chosen, open_slots, ready, slot, pool[0])
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
             placed = set(chosen.values())
             pool = [p for p in roster.skaters if not players[p].out and p not in placed]
             pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
-            place(slot, pool[0])
+            _put(chosen, open_slots, ready, slot, pool[0])
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
         """14.60: the other team is called for a delayed penalty; the goalie comes off for

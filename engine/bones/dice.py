@@ -11,13 +11,16 @@ import re
 
 import msgspec
 
-from engine.dice import derive_faces
+from engine.bones.rolls import derive_roll
 from events.bones import Roll
 from events.errors import RollError
 
 __all__ = ["DiceRange", "Roll", "derive_roll", "parse_roll"]
 
 _RANGE = re.compile(r"^\s*([1-6])-(\d{1,2})(?:\((\d)\))?\s*$")
+# Every range parsed, by its text: a game reads the same few card ranges on every shot,
+# and a DiceRange is frozen, so one parse serves them all.
+_PARSED: dict[str, DiceRange] = {}
 
 
 class DiceRange(msgspec.Struct, frozen=True):
@@ -34,6 +37,9 @@ class DiceRange(msgspec.Struct, frozen=True):
 
     @classmethod
     def parse(cls, text: str) -> DiceRange:
+        known = _PARSED.get(text) if isinstance(text, str) else None
+        if known is not None:
+            return known
         match = _RANGE.match(text) if isinstance(text, str) else None
         if match is None:
             raise ValueError(f"not a dice range: {text!r} (expected like '2-10' or '3-6(3)')")
@@ -43,7 +49,8 @@ class DiceRange(msgspec.Struct, frozen=True):
             raise ValueError(f"not a dice range: {text!r} (white total must be 2-12)")
         if red is not None and not 1 <= red <= 6:
             raise ValueError(f"not a dice range: {text!r} (red number must be 1-6)")
-        return cls(blue, white, red)
+        parsed = _PARSED[text] = cls(blue, white, red)
+        return parsed
 
     def contains(self, roll: Roll) -> bool:
         if roll.blue != self.blue:
@@ -70,13 +77,3 @@ def parse_roll(text: str) -> Roll:
         )
     blue, w1, w2, red = (int(p) for p in parts)
     return Roll(blue, (w1, w2), red)
-
-
-def derive_roll(seed: str, game_id: str, n: int) -> Roll:
-    """The n-th roll of a seeded Hockey Bones game: a pure function of (seed, game id, n).
-
-    Four d6 faces from :func:`engine.dice.derive_faces` (a byte below 252 gives
-    ``byte % 6 + 1``), in the order blue, white, white, red. See docs/dice.md.
-    """
-    blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
-    return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)

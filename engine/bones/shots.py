@@ -17,6 +17,9 @@ from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
 PENALTY_SHOT_RANGE = "3-6"  # 10.60
 EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50
+RANGE_RULES = {"N": "10.10", "P": "10.20", "S": "10.30", "D": "10.40"}  # each range's rule
+# Ruling R-10.70a: the blockers that count in the checking game (three otherwise).
+CHECKING_BLOCKERS = {"checking1": 4, "checking2": 5}
 SCREEN_REDS = 2  # 10.70: on the table's white total, red 1-2 is a screen, 3-6 a block
 # FaceOff 10.70: by the number of Blocked Shot ratings among the LD and RD players.
 BLUE_LINE_BLOCK_WHITES = {1: [3], 2: [3, 11]}
@@ -79,7 +82,7 @@ def blockers(state: GameState, defending: str) -> int:
     level = state.home.tactic or state.away.tactic
     if state.strength(defending) == "sh":
         return count
-    cap = {"checking1": 4, "checking2": 5}.get(level or "", 3)
+    cap = CHECKING_BLOCKERS.get(level or "", 3)
     return min(count, cap)
 
 
@@ -109,7 +112,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
         # 10.70: a screened shot reads the blue die one lower for the range check.
         checked = Roll(max(1, roll.blue - 1), roll.whites, roll.red) if roll.blue > 1 else None
     in_range = True if checked is None else DiceRange.parse(text).contains(checked)
-    rule = "10.70" if block else {"N": "10.10", "P": "10.20", "S": "10.30", "D": "10.40"}[name]
+    rule = "10.70" if block else RANGE_RULES[name]
     events = [_shot(state, side, pid, "rebound" if kind == "rebound" else "normal", name, text,
                     in_range, count, block, rule)]
     if block == "blocked":

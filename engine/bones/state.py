@@ -8,7 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -16,7 +16,7 @@ from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import Ruleset
 from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
-SKATER_SLOTS = ("LW", "C", "RW", "LD", "RD")
+SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
 SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
@@ -74,14 +74,28 @@ class TeamState:
     tactic: str | None = None
 
     def skaters_on_ice(self) -> list[str]:
-        ids = list(filter(None, map(self.slots.get, SKATER_SLOTS)))  # the filled slots
-        if self.pulled and self.slots["G"]:
-            ids.append(self.slots["G"])
+        # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
+        # native dict and list operations (filter/map/get would be generic calls), and this
+        # is asked over a thousand times a game.
+        slots = self.slots
+        ids: list[str] = []
+        for slot in SKATER_SLOTS:
+            pid = slots.get(slot)
+            if pid:
+                ids.append(pid)
+        if self.pulled:
+            extra = slots["G"]
+            if extra:
+                ids.append(extra)
         return ids
 
     def five_skater_slots(self) -> bool:
         """Every skater slot filled (a sixth attacker in G aside)."""
-        return all(map(self.slots.get, SKATER_SLOTS))
+        slots = self.slots
+        for slot in SKATER_SLOTS:
+            if not slots.get(slot):
+                return False
+        return True
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""
@@ -109,32 +123,44 @@ class Retaliation:
     short: int  # time sequences the team plays short (14.10)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
     the context a kind needs, each named for what it holds (left empty by other kinds).
 
     A step is replaced in the queue, never changed. It is not a frozen dataclass only for
     speed: hundreds are made a game, and a frozen one takes seven times as long to build
-    in pure Python (every field set through ``object.__setattr__``)."""
+    in pure Python (every field set through ``object.__setattr__``). Its ``__init__`` is
+    written out for the same reason: compiled (setup.py), a dataclass's generated one
+    stays interpreted Python."""
 
     kind: str
-    side: str = ""
-    player: str = ""
-    number: int = 0  # assists still to give (16.00, 21.10); the shootout round (21.00)
+    side: str
+    player: str
+    number: int  # assists still to give (16.00, 21.10); the shootout round (21.00)
     # shot, goalie: the kind of shot: "normal", "R" (11.20), "N" (10.11), "rebound" or
     # "ps", a penalty shot (10.60).
-    shot: str = ""
-    in_range: bool = False  # goalie: the shot was in the shooter's range (11.10)
-    shooter: str = ""  # rebound, rebound_lower, clearing: who took the shot (11.20)
-    source: str = ""  # penalty: whose card the penalty came off, "action" or "goalie" (14.20)
-    retaliation: Retaliation | None = None  # retaliation; arc for MI and MA (14.30, 21.20)
-    draw: str = ""  # arc, arc_rest: what the ARC draw gives, "assist", "MI", "MA" or "GM"
-    goalie: str = ""  # assist_ranks, arc: the goalie who already has an assist (16.00, 21.10)
-    incident: str = ""  # time: whose exact time is rolled, "goal" or "penalty" (6.30)
-    reason: str = ""  # stop: why play stops, "goal" or "penalty"
-    zone: str | None = None  # faceoff: whose defensive zone (7.30); None at centre ice
-    decided: str = ""  # end_game: "SO" or "TIE" (21.00, FaceOff 5.00); "" by the clock
+    shot: str
+    in_range: bool  # goalie: the shot was in the shooter's range (11.10)
+    shooter: str  # rebound, rebound_lower, clearing: who took the shot (11.20)
+    source: str  # penalty: whose card the penalty came off, "action" or "goalie" (14.20)
+    retaliation: Retaliation | None  # retaliation; arc for MI and MA (14.30, 21.20)
+    draw: str  # arc, arc_rest: what the ARC draw gives, "assist", "MI", "MA" or "GM"
+    goalie: str  # assist_ranks, arc: the goalie who already has an assist (16.00, 21.10)
+    incident: str  # time: whose exact time is rolled, "goal" or "penalty" (6.30)
+    reason: str  # stop: why play stops, "goal" or "penalty"
+    zone: str | None  # faceoff: whose defensive zone (7.30); None at centre ice
+    decided: str  # end_game: "SO" or "TIE" (21.00, FaceOff 5.00); "" by the clock
+
+    def __init__(self, kind: str, side: str = "", player: str = "", number: int = 0,
+                 shot: str = "", in_range: bool = False, shooter: str = "", source: str = "",
+                 retaliation: Retaliation | None = None, draw: str = "", goalie: str = "",
+                 incident: str = "", reason: str = "", zone: str | None = None,
+                 decided: str = "") -> None:
+        self.kind, self.side, self.player, self.number = kind, side, player, number
+        self.shot, self.in_range, self.shooter, self.source = shot, in_range, shooter, source
+        self.retaliation, self.draw, self.goalie = retaliation, draw, goalie
+        self.incident, self.reason, self.zone, self.decided = incident, reason, zone, decided
 
     @property
     def needs_roll(self) -> bool:

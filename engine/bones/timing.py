@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.bones.state import SECONDS_PER_SEQUENCE, GameState, PlayerStatus, TeamState
 from events.bones import LinesChanged, PenaltyEnded, SequencePlayed
 from events.errors import RinklogError
 
-FULL_SHIFT_MIN = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
-REST_SEQUENCES = 3  # 6.41: a skater rests at least 3 sequences before he returns
-MAX_STINT = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
+FULL_SHIFT_MIN: Final = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
+REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
+MAX_STINT: Final = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
 
 
 def ticking_penalties(team: TeamState) -> list[int]:
@@ -55,9 +57,7 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.sequence = event.sequence
     state.shots_this_sequence = 0
     for team in (state.home, state.away):
-        on_ice = set(team.skaters_on_ice())
-        if not team.pulled:
-            on_ice.add(team.goalie)
+        on_ice = on_the_ice(team)
         for pid, status in team.players.items():
             if pid in on_ice:
                 status.stint += 1
@@ -74,6 +74,14 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.coach_window = True
 
 
+def on_the_ice(team: TeamState) -> set[str]:
+    """Everyone on the ice: the skaters (a sixth attacker too) and the goalie in net."""
+    on_ice = set(team.skaters_on_ice())
+    if not team.pulled:
+        on_ice.add(team.goalie)
+    return on_ice
+
+
 def end_stint(status: PlayerStatus) -> None:
     """Charge the shift a player just finished (6.40) and start his rest (6.41)."""
     if status.stint > 0:
@@ -84,15 +92,16 @@ def end_stint(status: PlayerStatus) -> None:
 
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
-    before = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
+    before = on_the_ice(team)
     was_pulled = team.pulled
     team.slots = dict(event.slots)
     team.pulled = event.slots.get("G") != team.goalie
     if team.pulled and not was_pulled:
         team.pulled_on_the_fly = event.on_the_fly
-    after = set(team.skaters_on_ice()) | ({team.goalie} if not team.pulled else set())
-    for pid in before - after:
-        end_stint(team.players[pid])
+    after = on_the_ice(team)
+    for pid in before:
+        if pid not in after:  # 6.40, 6.41: off the ice, his shift ends and his rest starts
+            end_stint(team.players[pid])
 
 
 def excess_shifts(status: PlayerStatus) -> int:

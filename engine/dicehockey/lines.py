@@ -35,6 +35,7 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
 
 
 _SLOTS_SEEN: dict[tuple, tuple[object, object, dict[str, str | None]]] = {}
+_NOBODY_OUT: frozenset[str] = frozenset()  # the common key part: one object, hashed once
 
 
 def slots_for(team: TeamState, forwards: int, defense: int,
@@ -45,7 +46,8 @@ def slots_for(team: TeamState, forwards: int, defense: int,
     A pure function of the team's cards and the key below, asked thousands of times a
     game for a few dozen different answers: each answer is kept (with its cards and
     lineup cards, so a reused ``id`` never matches) and handed out as a copy."""
-    key = (id(team.team), id(team.lines), forwards, defense, extra, frozenset(team.out),
+    key = (id(team.team), id(team.lines), forwards, defense, extra,
+           frozenset(team.out) if team.out else _NOBODY_OUT,
            tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
     seen = _SLOTS_SEEN.get(key)
     if seen is not None and seen[0] is team.team and seen[1] is team.lines:
@@ -145,19 +147,25 @@ class Changes(NamedTuple):
     defense: bool
 
 
+# The four answers, made once: compiled, building a NamedTuple runs its interpreted __new__.
+_BOTH, _NEITHER = Changes(True, True), Changes(False, False)
+_FORWARDS_ONLY, _DEFENSE_ONLY = Changes(True, False), Changes(False, True)
+
+
 def may_change(state: GameState, side: str) -> Changes:
     """Whether ``side`` may move its forward and its defense pawn now (9): at a whistle
     or after a dump both (ruling R-DH-9d); otherwise by who has the puck."""
     if not state.coach_window:
-        return Changes(False, False)
+        return _NEITHER
     if state.window in ("stoppage", "dump"):
-        return Changes(True, True)
+        return _BOTH
     if state.puck is None:
-        return Changes(False, False)
+        return _NEITHER
     on_defense = state.carrier_slot in DEFENSE_SLOTS
-    if side == state.puck.side:
-        return Changes(forwards=on_defense, defense=not on_defense)
-    return Changes(forwards=True, defense=on_defense)
+    if side == state.puck.side:  # the carrier's unit stays: the other one may change
+        return _FORWARDS_ONLY if on_defense else _DEFENSE_ONLY
+    return _BOTH if on_defense else _FORWARDS_ONLY  # the forwards, and the pair too when
+    # the puck is with the other team's defense
 
 
 def rotation(team: TeamState) -> tuple[int, ...]:

@@ -29,28 +29,38 @@ SHIFT_SPACES = 2  # 9: "A line change must be made after two timing spaces"
 MAX_POSSESSIONS = 2  # 9: "If a line stays on the ice for more than two possessions"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
     the context a kind needs (left empty by other kinds).
 
     A step is made anew each time the queue is read, never changed. It is not a frozen
     dataclass only for speed: a thousand are made a game, and a frozen one takes seven
-    times as long to build in pure Python (every field set through ``object.__setattr__``)."""
+    times as long to build in pure Python (every field set through ``object.__setattr__``).
+    Its ``__init__`` is written out for the same reason: compiled (setup.py), a
+    dataclass's generated one stays interpreted Python."""
 
     kind: str
-    side: str = ""  # whose step: the shooter's, the penalized player's, the dumping team's
-    player: str = ""  # the shooter, the penalized or injured player, the carrier
-    shot: str = ""  # shot: "PS", "GS" or "breakaway"; so_card/so_shot: the shot's kind
-    source: str = ""  # penalty_who, penalty_what, penalty_tie: "skater" or "goalie" (15)
-    team: str = ""  # penalty_what: the penalized player's side; penalty_tie: Chart A's team
-    miss: str = ""  # shot: on a missed breakaway, the other team's slot that gets the puck
-    reason: str = ""  # dump: "choice", "line_overstayed" or "21B"
-    number: int = 0  # so_card, so_shot: the round; penalty_tie: the rank; special_penalty:
+    side: str  # whose step: the shooter's, the penalized player's, the dumping team's
+    player: str  # the shooter, the penalized or injured player, the carrier
+    shot: str  # shot: "PS", "GS" or "breakaway"; so_card/so_shot: the shot's kind
+    source: str  # penalty_who, penalty_what, penalty_tie: "skater" or "goalie" (15)
+    team: str  # penalty_what: the penalized player's side; penalty_tie: Chart A's team
+    miss: str  # shot: on a missed breakaway, the other team's slot that gets the puck
+    reason: str  # dump: "choice", "line_overstayed" or "21B"
+    number: int  # so_card, so_shot: the round; penalty_tie: the rank; special_penalty:
     # the Special Play chart's number
-    upto: int = 0  # so_shot: the range read (00-upto)
-    card: str = ""  # so_shot: "shooter" or "goalie"
-    picks: tuple[tuple[str, str], ...] = ()  # special_penalty: (side, player) tie picks (15)
+    upto: int  # so_shot: the range read (00-upto)
+    card: str  # so_shot: "shooter" or "goalie"
+    picks: tuple[tuple[str, str], ...]  # special_penalty: (side, player) tie picks (15)
+
+    def __init__(self, kind: str, side: str = "", player: str = "", shot: str = "",
+                 source: str = "", team: str = "", miss: str = "", reason: str = "",
+                 number: int = 0, upto: int = 0, card: str = "",
+                 picks: tuple[tuple[str, str], ...] = ()) -> None:
+        self.kind, self.side, self.player, self.shot = kind, side, player, shot
+        self.source, self.team, self.miss, self.reason = source, team, miss, reason
+        self.number, self.upto, self.card, self.picks = number, upto, card, picks
 
     @property
     def needs_roll(self) -> bool:
