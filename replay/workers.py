@@ -13,6 +13,7 @@ within ``POLL`` seconds and ends.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -144,6 +145,17 @@ class _WorkerError:
     message: str
 
 
+def _quiet_collector() -> None:
+    """A worker's garbage collector, set for many like jobs: what ``init`` built (the
+    season, cards, charts, the compiled modules' objects) is moved out of its reach, and
+    it runs after 10,000 new objects instead of 700. A game allocates hundreds of thousands
+    of short-lived objects; at the defaults the collector took about 7% of a season
+    worker's CPU (bench_season: 36.1-37.0 -> 33.9-34.4 ms a game, the same peak memory).
+    Collection still runs, so a cycle is still freed."""
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
+
+
 def _work(conn: Any, others: list[Any], init: Callable[..., None], task: Callable[[Any], Any],
           initargs: tuple, parent: int) -> None:
     """A worker: run each job it is sent until told to stop or its parent is gone."""
@@ -151,6 +163,7 @@ def _work(conn: Any, others: list[Any], init: Callable[..., None], task: Callabl
     for other in others:
         other.close()  # the parent's ends of the other workers' pipes are not ours
     init(*initargs)
+    _quiet_collector()
     try:
         while os.getppid() == parent:
             if not conn.poll(POLL):
