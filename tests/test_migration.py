@@ -344,6 +344,16 @@ def schema3_db(schema3_template: Path, tmp_path: Path) -> Path:
     return _copy_of(schema3_template, tmp_path)
 
 
+def _exported_and_imported(game: str, db: list[str], folder: Path) -> Path:
+    """``game`` exported from ``db`` and imported into a new database, which audits clean."""
+    exported = folder / f"{game}.rinklog"
+    assert main(["export", game, "-o", str(exported), *db]) == 0
+    other = folder / f"{game}.db"
+    assert main(["import", str(exported), "--db", str(other)]) == 0
+    assert main(["audit", "--all", "--db", str(other)]) == 0
+    return other
+
+
 def _heads(path: Path) -> dict[str, str]:
     return dict(_raw(path, "SELECT stream, head_hash FROM streams"))
 
@@ -400,11 +410,7 @@ def test_opening_schema_3_for_writing_migrates_every_stream_as_format_1(
     assert main(["receipt", "--all", "-o", str(tmp_path / "r.json"), *db]) == 0
     assert main(["audit", "--receipt", str(tmp_path / "r.json"), *db]) == 0
     for game in ("HFX-QUE-2027", "b1", "d-b", "demo-1-0001", "matrix-example-2026-s1"):
-        exported = tmp_path / f"{game}.rinklog"
-        assert main(["export", game, "-o", str(exported), *db]) == 0
-        other = tmp_path / f"{game}.db"
-        assert main(["import", str(exported), "--db", str(other)]) == 0
-        assert main(["audit", "--all", "--db", str(other)]) == 0
+        other = _exported_and_imported(game, db, tmp_path)
         with open_store(other) as store:
             assert store.head_hash(game) == _heads(schema3_db)[game]
             assert {s.format for s in store.streams()} == {MSGPACK}
@@ -497,11 +503,7 @@ def test_opening_schema_4_for_writing_adds_hash_every_and_touches_no_row(
     capsys.readouterr()
     assert main(["audit", "--all", *db]) == 0
     for game in ("HFX-QUE-2027", "b2", "demo-1-0001"):  # an import stores checkpoints
-        exported = tmp_path / f"{game}.rinklog"
-        assert main(["export", game, "-o", str(exported), *db]) == 0
-        other = tmp_path / f"{game}.db"
-        assert main(["import", str(exported), "--db", str(other)]) == 0
-        assert main(["audit", "--all", "--db", str(other)]) == 0
+        other = _exported_and_imported(game, db, tmp_path)
         with open_store(other) as store:
             assert store.head_hash(game) == _heads(schema4_db)[game]
             assert store.stream_record(game).hash_every == HASH_EVERY
