@@ -999,34 +999,16 @@ class EventStore:
         key = self._events_key(stream)
         if key is None:
             return []
-        if self._layout < 3:
-            return [StoredEvent(r.seq if type(r.seq) is int else -1, _text(r.type), None,
-                                r.payload if isinstance(r.payload, bytes) else
-                                _text(r.payload).encode("utf-8", "surrogatepass"),
-                                _text(r.prev_hash), _text(r.hash))
-                    for r in self._gen_rows(stream, key, 1, -1, None)]
-        # The compact layout in one pass (what the audit reads of every stream): each value
-        # that is not of its type read as above, every hash computed from the payloads
-        # once (from GENESIS: no stored hash is trusted), beside what its cell stores.
-        rows = []
-        blake2b = hashlib.blake2b
-        prev, prev_bytes = GENESIS, bytes(32)
-        for seq, tag, payload, cell in self._db.execute(
-                "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
-                " LEFT JOIN event_types t ON t.key = e.type_key"
-                " WHERE e.stream_key = ? AND e.seq >= 1 ORDER BY e.seq", (key,)).fetchall():
-            if type(seq) is not int:
-                seq = -1
-            if type(tag) is not str:
-                tag = "" if tag is None else _text(tag)
-            if type(payload) is not bytes:
-                payload = _text(payload).encode("utf-8", "surrogatepass")
-            digest = blake2b(prev_bytes + payload, digest_size=32)
-            prev_bytes, digest = digest.digest(), digest.hexdigest()
-            rows.append(StoredEvent(seq, tag, None, payload, prev, digest,
-                                    None if cell is None else stored_cell(cell)))
-            prev = digest
-        return rows
+        # every hash computed from the payloads (in the compact layout, once, from
+        # GENESIS: no stored hash is trusted), beside what its cell stores; a row of
+        # another SQLite type than its column's made again so that it cannot check out
+        return [row if (type(row.seq) is int and type(row.type) is str
+                        and type(row.payload) is bytes and type(row.prev_hash) is str
+                        and type(row.hash) is str)
+                else StoredEvent(row.seq if type(row.seq) is int else -1, _text(row.type), None,
+                                 _blob_bytes(row.payload), _text(row.prev_hash),
+                                 _text(row.hash), row.stored)
+                for row in self._gen_rows(stream, key, 1, -1, None)]
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True
