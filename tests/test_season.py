@@ -245,9 +245,9 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
     the run in one line before it is written; the games before it stay, and a sound
     run plays on from there."""
     from events.errors import RinklogError
-    from replay.leagues import runner as season
+    from replay.leagues import handover  # where a worker chains the game it hands over
 
-    real = season.chain_hashes
+    real = handover.chain_hashes
 
     def wrong_for_game_three(payloads, *args):
         hashes = real(payloads, *args)
@@ -263,7 +263,7 @@ def test_a_game_that_fails_its_audit_is_not_stored(tmp_path, league, monkeypatch
         assert store.version("demo-t-0001") != LENGTH_OF_GAME_THREE
         assert store.version("demo-t-0002") != LENGTH_OF_GAME_THREE
 
-    monkeypatch.setattr(season, "chain_hashes", wrong_for_game_three)
+    monkeypatch.setattr(handover, "chain_hashes", wrong_for_game_three)
     with pytest.raises(RinklogError, match=r"demo-t-0003 fails its audit as played "
                                            r"\(chain check at event \d+"):
         play(tmp_path / "caught.db", league, workers=workers)

@@ -34,14 +34,14 @@ from engine.league.playoffs import RULE as BRACKET_RULE
 from engine.league.playoffs import Bracket, ScheduledGame, fold, open_playoffs
 from engine.league.playoffs import record_game as bracket_game
 from events import formats
-from events.checkpoints import Chained, chain_hashes, chained
+from events.checkpoints import Chained
 from events.common import Absent, GameEnded, GamesOut
 from events.errors import CardError, RinklogError, StreamConflict
-from events.formats import encode_events
 from events.league import SeasonCreated
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore
 from projections import store as read_models
+from replay.leagues.handover import hand_over
 from replay.leagues.league import league_dir, load_league
 from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
 from replay.leagues.naming import (
@@ -75,7 +75,7 @@ from replay.leagues.playoff_wave import (
 from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
-from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded
+from replay.tooling.audit import AuditFinding, MemoryBlobs
 from replay.tooling.game_setup import GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.workers import Workers, open_crew
@@ -198,25 +198,18 @@ def _play_with(setup: _Setup, fixture: _Fixture) -> _Played:
     if not isinstance(ended, GameEnded) or ended.winner == "none":
         raise RinklogError(f"playoff game {game_id} ended without a winner (its ruleset's "
                            f"{PLAYOFF_OPTION!r} option must play overtime to one)")
-    encoded = encode_events(played.events, formats.NEW_STREAM_FORMAT)
-    hashes = chain_hashes(payload for _, payload in encoded)
     winner = game.home if ended.winner == "home" else game.away
-    meta, events, failure = played.meta(), played.events, None
+    lookup = None
     if setup.audit:  # the checks of rinklog audit on exactly the rows to be stored
         record = SeriesGameRecorded(round=game.round, slot=game.slot, game=game.game,
                                     game_id=game_id, home=game.home, away=game.away,
                                     winner=winner, rule=BRACKET_RULE)
         lookup = _Seasons(season, dataclasses.replace(setup.ledger,
                                                       series_games={game_id: record}))
-        report, events = audit_encoded(game_id, kind="game", system=system.name,
-                                       format=formats.NEW_STREAM_FORMAT, meta=meta,
-                                       encoded=encoded, hashes=hashes, blobs=setup.blobs,
-                                       season_of=lookup)
-        failure = report.failure
-    rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
-            if failure is None else {})
-    games_out = tuple(system.games_out(played.events)) if system.games_out is not None else ()
-    return _Played(game_id, chained(encoded, hashes), meta, rows, winner, failure, games_out)
+    ready = hand_over(played, game_id, system, format=formats.NEW_STREAM_FORMAT,
+                      blobs=setup.blobs, projections=setup.read_models, season_of=lookup)
+    return _Played(game_id, ready.rows, ready.meta, ready.read_models, winner, ready.failure,
+                   ready.games_out)
 
 
 def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list[_Played]:

@@ -23,15 +23,16 @@ from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
 from events.catalogue import LEAGUE
-from events.checkpoints import Chained, chain_hashes, chained
+from events.checkpoints import Chained
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
-from events.formats import encode_events, same_event
+from events.formats import same_event
 from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
 from replay.leagues.availability import Availability, stored_availability
+from replay.leagues.handover import hand_over
 from replay.leagues.ledger import (
     SIMULATED,
     SeasonLedger,
@@ -43,7 +44,7 @@ from replay.leagues.ledger import (
 )
 from replay.leagues.naming import game_seed, season_game_id
 from replay.systems import Kit, kit_for, kit_for_system
-from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_encoded, audit_game
+from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_game
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
 from replay.tooling.registry import DEFAULT_RULESET, ruleset_of_season
@@ -148,21 +149,11 @@ def _play(fixture: tuple[int, str, str, str, str, tuple[Absent, ...]]) -> _Playe
                      seed=dice_seed, goalies=(home_goalie, away_goalie),
                      season=season.season_id, number=number, absent=absent,
                      notes=_pins(setup, season.season_id))
-    encoded = encode_events(game.events, setup.format)
-    hashes = chain_hashes(payload for _, payload in encoded)
-    meta = game.meta()
-    events, failure = game.events, None
-    if setup.audit:
-        # the full audit of the rows the writer will store; the read models are then
-        # folded from the events it decoded from them, not from the live ones
-        report, events = audit_encoded(game_id, kind="game", system=system.name,
-                                       format=setup.format, meta=meta, encoded=encoded,
-                                       hashes=hashes, blobs=setup.blobs, season_of=_season_of)
-        failure = report.failure
-    rows = (read_models.game_rows(system.name, game_id, events, setup.read_models)
-            if failure is None else {})
-    games_out = tuple(system.games_out(game.events)) if system.games_out is not None else ()
-    return _Played(game_id, chained(encoded, hashes), meta, rows, failure, games_out, number)
+    ready = hand_over(game, game_id, system, format=setup.format, blobs=setup.blobs,
+                      projections=setup.read_models,
+                      season_of=_season_of if setup.audit else None)
+    return _Played(game_id, ready.rows, ready.meta, ready.read_models, ready.failure,
+                   ready.games_out, number)
 
 
 def _pins(setup: _WorkerSetup, season_id: str) -> list[Any]:

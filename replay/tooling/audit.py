@@ -123,7 +123,7 @@ from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
            "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
-           "season_lookup", "stream_decoder", "stream_system"]
+           "season_lookup", "SeasonLookup", "stream_decoder", "stream_system"]
 
 
 
