@@ -3,12 +3,16 @@ CLI builds one (replay/tooling/game_setup.py), then the library's own call with 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
+
+from typer.testing import CliRunner
 
 from engine.systems import system_of
 from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.store import EventStore
+from replay.cli.app import main
 from replay.systems import kit_for
 from replay.tooling import game_streams
 from replay.tooling.game_setup import Dice, GameOptions, GameSetup
@@ -37,3 +41,13 @@ def simulate(store: EventStore, home: str, away: str, *, seed: str | None = None
     """``rinklog sim``'s library call: a seeded game between two fixture teams."""
     return game_streams.simulate(store, setup_for(home, away, dice=Dice(seed=seed), **setup),
                                  game_id=game_id)
+
+
+def run_cli(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    """``rinklog ARGV`` through ``main`` (its error handling), ``stdin`` as its input:
+    the exit code, stdout and stderr."""
+    with CliRunner().isolation(input=stdin) as (out, err, _):
+        code = main(argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        return code, out.getvalue().decode(), err.getvalue().decode()

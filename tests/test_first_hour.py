@@ -5,22 +5,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from replay.cli.app import main
-
-
-def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    """``rinklog ARGV`` through ``main`` (its error handling), with ``stdin`` as input."""
-    with CliRunner().isolation(input=stdin) as (out, err, _):
-        code = main(argv)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        return code, out.getvalue().decode(), err.getvalue().decode()
+from setups import run_cli as run
 
 
 def one_line_error(code: int, err: str, exit_code: int = 1) -> str:

@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
+from setups import run_cli as run
 
 from events.common import Absent, GameCreated, GameEnded, GamesOut
 from events.league import SeasonGameRecorded, SeasonTableGameStarted
@@ -32,22 +31,12 @@ from events.postseason import (
     SeriesGameRecorded,
     SeriesWon,
 )
-from replay.cli.app import main
 from replay.leagues.availability import Availability, PlayoffAvailability
 from replay.tooling.game_streams import open_store
 from tests.forge import replace_stream
 
 DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"
 SEASON = "tbl-3"
-
-
-def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    """``rinklog ARGV`` through ``main`` (its error handling), ``stdin`` as its input."""
-    with CliRunner().isolation(input=stdin) as (out, err, _):
-        code = main(argv)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        return code, out.getvalue().decode(), err.getvalue().decode()
 
 
 def one_line_error(result: tuple[int, str, str]) -> str:
