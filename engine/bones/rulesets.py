@@ -57,6 +57,9 @@ class Ruleset:
     name: str
     version: int
     title: str
+    # Older versions whose stored games this rinklog still plays and re-checks as they were
+    # played (GameCreated.ruleset_version); none: Hockey Bones 1 games are refused by name.
+    replays: tuple[int, ...] = ()
     # Section numbers of this ruleset that differ from Hockey Bones' (rule text wins).
     sections: dict[str, str] = field(default_factory=dict)
     # 10.70: "bones" counts blockers on the ice (its 5-row table); "blue_line" counts the

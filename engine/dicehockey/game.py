@@ -229,6 +229,9 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     ruleset = RULESETS.get(created.ruleset)
     if ruleset is None:
         raise IllegalChoice(f"{created.ruleset!r} is not a DICE Hockey ruleset")
+    if created.ruleset_version not in (ruleset.version, *ruleset.replays):
+        raise IllegalChoice(f"{created.ruleset} version {created.ruleset_version}: this "
+                            f"rinklog plays versions {(ruleset.version, *ruleset.replays)}")
     options = frozenset(created.options or [])
     foreign = [field.name for field in msgspec.structs.fields(GameCreated)
                if field.name not in OWN_FIELDS and field.default is not msgspec.NODEFAULT
@@ -253,7 +256,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
 
     state = GameState(game_id=created.game_id, ruleset=ruleset, charts=charts,
                       home=team_state("home", home), away=team_state("away", away),
-                      options=options, regular_length=home.timing + away.timing)
+                      options=options, version=created.ruleset_version,
+                      regular_length=home.timing + away.timing)
     apply_absent(state, created)  # 15, 17: out from the season's earlier games
     return state
 

@@ -26,6 +26,10 @@ class Ruleset:
     name: str
     version: int
     title: str
+    # Older versions whose stored games this rinklog still plays and re-checks as they were
+    # played: a game keeps the version it was created under (GameCreated.ruleset_version,
+    # GameState.version), and each rule that changed since says so where it is decided.
+    replays: tuple[int, ...] = ()
     options: tuple[str, ...] = tuple(OPTIONS)
 
     @property
@@ -34,5 +38,10 @@ class Ruleset:
         return self.options
 
 
-DICEHOCKEY = Ruleset(name="dicehockey", version=1, title="DICE Hockey (1st edition, 2009)")
+# Version 2 (rules round 4): what the rules decide differently for a game created since.
+# Each is read through GameState.version where it is decided (engine/dicehockey/*), so a
+# version-1 game stored before replays, audits and branches byte for byte as it was played.
+VERSION_2 = 2
+DICEHOCKEY = Ruleset(name="dicehockey", version=VERSION_2, replays=(1,),
+                     title="DICE Hockey (1st edition, 2009)")
 RULESETS: dict[str, Ruleset] = {DICEHOCKEY.name: DICEHOCKEY}

@@ -202,6 +202,7 @@ class GameState:
     home: TeamState
     away: TeamState
     options: frozenset[str] = frozenset()
+    version: int = 0  # the ruleset version the game was created under (rulesets.VERSION_2)
     period: int = 0
     period_live: bool = False  # between PeriodStarted and PeriodEnded
     period_opened: bool = False  # the period's first face-off has been taken

@@ -343,7 +343,7 @@ class _Audit:
               season_of: SeasonLookup) -> None:
         rulesets = {r: s.rulesets[r] for s in SYSTEMS.values() for r in s.rulesets}
         rules = rulesets.get(created.ruleset)
-        if rules is None or rules.version != created.ruleset_version:
+        if rules is None or created.ruleset_version not in (rules.version, *rules.replays):
             known = ", ".join(f"{r.name} version {r.version}" for r in rulesets.values())
             raise _Failed("identity", 1, f"a ruleset this rinklog plays ({known}); a game of "
                           "an older version is checked by the rinklog that played it",
