@@ -27,11 +27,13 @@ __all__ = [
     "ChainRow",
     "Chained",
     "chain_break",
+    "chain_hash",
     "chain_hashes",
     "chained",
     "checkpoint_cells",
     "stored_cell",
     "stored_cells",
+    "verify_chain",
 ]
 
 GENESIS = "0" * 64
@@ -66,6 +68,11 @@ class ChainBreak(msgspec.Struct, frozen=True):
     seq: int  # the first seq affected (past the last row: the head)
     expected: str
     found: str
+
+
+def chain_hash(prev_hash: str, payload: bytes) -> str:
+    """The hash of an event: BLAKE2b-256 of the previous hash's 32 bytes + the payload."""
+    return hashlib.blake2b(bytes.fromhex(prev_hash) + payload, digest_size=32).hexdigest()
 
 
 def chain_hashes(payloads: Iterable[bytes], head: str = GENESIS) -> list[bytes]:
@@ -197,6 +204,23 @@ def chain_break(rows: Iterable[ChainRow], expected_head: str | None = None,
         return ChainBreak(n + 1, f"head hash {prev[:16]}… of the last event",
                           f"{expected_head[:16]}… ({why})")
     return None
+
+
+def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None,
+                 hash_every: int | None = None) -> int | None:
+    """The first seq at which a stream read from seq 1 stops checking out, else None.
+
+    Row n must have ``seq == n``, ``prev_hash`` equal to row n-1's hash (:data:`GENESIS`
+    for n = 1) and ``hash == chain_hash(prev_hash, payload)``, and a row the store read
+    must store that hash where the stream's ``hash_every`` keeps one and nothing elsewhere
+    (a changed payload is caught at the next checkpoint; without ``hash_every``, every hash
+    it stores must be right); so a removed row (a gap) and reordered rows are caught at the
+    first seq affected. With ``expected_head`` (the stream's recorded head hash), a changed
+    last payload and missing rows at the end are reported too, as the first seq past the
+    last row.
+    """
+    found = chain_break(rows, expected_head, hash_every)
+    return None if found is None else found.seq
 
 
 def _events(first: int, last: int) -> str:

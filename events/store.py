@@ -19,33 +19,21 @@ and the store decodes a stream's payloads with that system's type from the mappi
 built with, in the stream's format. It never drops or rewrites event rows; schema changes
 are additive.
 
-Schema versions (docs/storage.md): 1 had no ``streams.system``; 2 adds it; 3 is the
-compact layout: an ``events`` row is ``(stream_key, seq, type_key, payload, hash)``, keyed
-by the integer ``streams.key`` and ``event_types.key``, the hash as its 32 raw bytes and no
-stored ``prev_hash`` (it is the previous row's hash); the ``event_rows`` view shows the
-rows with schema 2's columns, as text, for plain SQL. Schema 4 adds ``streams.format``, the
-payload format of each stream (1 for every stream written before), and the per-type views
-of format-2 events (events/views.py). Schema 5 adds ``streams.hash_every``: a stream created
-since stores its rows' hashes only at checkpoints (every 32nd row, NULL between;
-events/checkpoints.py), every older stream keeps 1 (every row's hash). A row's hash is
-always computed from the payloads when it is read, so the API is unchanged. Opening a
-schema-1 to -4 database for writing migrates it to 5 in one transaction (schema 1's system
-is filled from ``kind``: every stream schema 1 ever held was a Hockey Bones game or a
-season), after checking that every row of schema 1 or 2 links to the one before, so no
-stored ``prev_hash`` that says otherwise is dropped. A read-only open (``create=False``)
-writes nothing and reads an older layout as it is (a schema-1 stream's system from its
-``kind``, every older stream as format 1 and hash_every 1). Payloads and hashes are never
-changed, so every head hash, receipt and export stays as it was.
+This module is the streams: creating, appending (one transaction, with the version the
+caller decided from), branching and listing them. Beside it, each doing one thing behind
+this module's API: events/schema.py (the tables, the schema versions and the migrations of
+an older database), events/rows.py (reading rows, each hash computed from the payloads),
+events/checkpoints.py (the chain and its checkpoints), events/blobs.py (content-addressed
+blobs) and events/transactions.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -53,22 +41,22 @@ from typing import Any
 import msgspec
 
 from events.base import tag_of
+from events.blobs import Blobs, blob_hash
 from events.checkpoints import (
     GENESIS,
     HASH_EVERY,
     HASH_EVERY_WRITTEN,
     Chained,
     ChainRow,
-    chain_break,
+    chain_hash,
     chain_hashes,
     checkpoint_cells,
-    stored_cell,
     stored_cells,
+    verify_chain,
 )
 from events.errors import CorruptDatabase, RinklogError, StreamConflict, UnknownGame
 from events.formats import (
     FORMATS,
-    MSGPACK,
     NEW_STREAM_FORMAT,
     Decoder,
     check_format,
@@ -76,6 +64,10 @@ from events.formats import (
     encoder,
     struct_classes,
 )
+from events.rows import RowReader, StoredEvent
+from events.schema import SCHEMA_VERSION, Layout, open_layout
+from events.transactions import Transaction
+from events.values import text
 from events.views import refresh_views
 
 __all__ = [
@@ -93,158 +85,8 @@ __all__ = [
     "verify_chain",
 ]
 
-SCHEMA_VERSION = 5
-
 _META_ENCODER = msgspec.json.Encoder(order="sorted")
-_OUR_TABLES = frozenset({"rinklog_meta", "events", "streams", "event_types", "blobs"})
-_OLD_TABLES = frozenset({"rinklog_meta", "events", "streams", "blobs"})  # schemas 1 and 2
-_READ_CHUNK = 2000
-
-_BLOBS = """
-CREATE TABLE IF NOT EXISTS blobs (
-    hash TEXT PRIMARY KEY,  -- BLAKE2b-256 hex of content
-    media_type TEXT NOT NULL,
-    content BLOB NOT NULL
-);
-"""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rinklog_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS streams (
-    key INTEGER PRIMARY KEY AUTOINCREMENT,  -- events.stream_key, never reused
-    stream TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    head_hash TEXT NOT NULL,  -- hex
-    meta TEXT NOT NULL,  -- JSON object
-    system TEXT NOT NULL,  -- the system whose events decode the stream
-    format INTEGER NOT NULL DEFAULT 1,  -- its payload format (events/formats.py)
-    hash_every INTEGER NOT NULL DEFAULT 1  -- a row's hash is stored when seq % it = 0
-);
-CREATE TABLE IF NOT EXISTS event_types (
-    key INTEGER PRIMARY KEY,  -- events.type_key
-    tag TEXT NOT NULL UNIQUE  -- the event's tag (its first value in the payload)
-);
-CREATE TABLE IF NOT EXISTS events (
-    stream_key INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    type_key INTEGER NOT NULL,
-    payload BLOB NOT NULL,  -- the event's bytes in the stream's format
-    hash BLOB,  -- BLAKE2b-256 (32 bytes) of the previous row's hash + payload, at a
-                -- checkpoint of the stream's hash_every (NULL elsewhere)
-    PRIMARY KEY (stream_key, seq)
-) WITHOUT ROWID;
-""" + _BLOBS + f"""
-CREATE VIEW IF NOT EXISTS event_rows (stream, seq, type, payload, prev_hash, hash) AS
-SELECT s.stream, e.seq, t.tag,
-       CASE s.format WHEN 2 THEN CAST(e.payload AS TEXT) ELSE e.payload END,
-       CASE WHEN e.seq = 1 THEN '{GENESIS}' ELSE (SELECT lower(hex(p.hash)) FROM events p
-            WHERE p.stream_key = e.stream_key AND p.seq = e.seq - 1
-            AND p.hash IS NOT NULL) END,
-       CASE WHEN e.hash IS NOT NULL THEN lower(hex(e.hash)) END
-FROM events e JOIN streams s ON s.key = e.stream_key
-LEFT JOIN event_types t ON t.key = e.type_key;
-"""
-
-# Schema 2's tables, for a database that lacks one of them when it is migrated.
-_SCHEMA_2 = """
-CREATE TABLE IF NOT EXISTS events (
-    stream TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    type TEXT NOT NULL,
-    payload BLOB NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (stream, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS streams (
-    stream TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    head_hash TEXT NOT NULL,
-    meta TEXT NOT NULL,
-    system TEXT NOT NULL
-);
-""" + _BLOBS
-
-# Schema 1 -> 2: every stream a schema-1 database holds is a season (league events) or a
-# game of the one system rinklog then played (Hockey Bones, with FaceOff 2008 as a ruleset).
-_SCHEMA1_SYSTEM = "CASE kind WHEN 'season' THEN 'league' ELSE 'bones' END"
-_MIGRATE_1_TO_2 = (
-    "ALTER TABLE streams ADD COLUMN system TEXT NOT NULL DEFAULT ''",
-    f"UPDATE streams SET system = {_SCHEMA1_SYSTEM}",
-)
-
-# Schema 2 -> the compact layout, run after _UNLINKED found every row linked to the one
-# before. Payloads are copied as stored (a text one a hand edit left stays text); a hash was
-# checked to be 64 lowercase hex digits, so its 32 bytes give back the same text. Every
-# stream keeps payload format 1 and hash_every 1 (the columns' defaults).
-_MIGRATE_2_TO_5 = (
-    "ALTER TABLE events RENAME TO events_2",
-    "ALTER TABLE streams RENAME TO streams_2",
-    *(s for s in _SCHEMA.split(";") if "rinklog_meta" not in s and "blobs" not in s),
-    "INSERT INTO streams (stream, kind, version, head_hash, meta, system)"
-    " SELECT stream, kind, version, head_hash, meta, system FROM streams_2 ORDER BY rowid",
-    "INSERT INTO event_types (tag) SELECT DISTINCT type FROM events_2 ORDER BY type",
-    "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
-    " SELECT s.key, e.seq, t.key, e.payload, rinklog_unhex(e.hash) FROM events_2 e"
-    " JOIN streams s ON s.stream = e.stream JOIN event_types t ON t.tag = e.type"
-    " ORDER BY s.key, e.seq",
-    "DROP TABLE events_2",
-    "DROP TABLE streams_2",
-)
-
-# Schema 3 -> 4: every stream written so far is msgpack (format 1).
-_MIGRATE_3_TO_4 = ("ALTER TABLE streams ADD COLUMN format INTEGER NOT NULL DEFAULT 1",)
-
-# Schema 4 -> 5: every stream written so far stores every row's hash (hash_every 1); the
-# events table's hash column loses its NOT NULL (_nullable_hash) and event_rows learns to
-# show the NULL cells between checkpoints.
-_MIGRATE_4_TO_5 = (
-    "ALTER TABLE streams ADD COLUMN hash_every INTEGER NOT NULL DEFAULT 1",
-    "DROP VIEW IF EXISTS event_rows",
-    next(s for s in _SCHEMA.split(";") if "VIEW" in s),
-)
-_HASH_NOT_NULL = re.compile(r"\bhash\s+BLOB\s+NOT\s+NULL\b", re.IGNORECASE)
-
-# The first row (stream, seq) of schema 2 that does not link to the row before it (seq
-# not 1..n, prev_hash not the previous hash or GENESIS, a hash that is not 64 lowercase hex
-# digits), or that belongs to no listed stream: what schema 3 could not keep.
-_UNLINKED = f"""
-SELECT stream, seq, why FROM (
-    SELECT stream, seq,
-        CASE WHEN stream NOT IN (SELECT stream FROM streams) THEN 'belongs to no listed stream'
-             WHEN seq IS NOT row_number() OVER w THEN 'is out of sequence'
-             WHEN prev_hash IS NOT lag(hash, 1, '{GENESIS}') OVER w
-                 THEN 'does not link to the event before it'
-             WHEN typeof(hash) != 'text' OR length(hash) != 64
-                  OR hash GLOB '*[^0-9a-f]*' THEN 'has a malformed hash'
-             WHEN typeof(type) != 'text' THEN 'has a malformed type' END AS why
-    FROM events WINDOW w AS (PARTITION BY stream ORDER BY seq)
-) WHERE why IS NOT NULL LIMIT 1
-"""
 _ORPHAN = re.compile(r"\(rows of no stream, key (-?[0-9]+)\)")  # stream_ids' name of them
-
-
-class StoredEvent(msgspec.Struct, frozen=True, gc=False):
-    """One row of a stream: the decoded event with its bytes and hashes.
-
-    ``event`` is None when the row was read with ``decode=False``. ``prev_hash`` and
-    ``hash`` are the chain's, computed from the payloads when the store read the row;
-    ``stored`` is then what its hash cell holds (hex, None for NULL: a stream stores its
-    hashes only at checkpoints, events/checkpoints.py), which :func:`verify_chain` holds to
-    ``hash``. A row made otherwise (an older layout's, a forger's) leaves ``stored`` UNSET:
-    its ``hash`` is a claim, which :func:`verify_chain` recomputes.
-    """
-
-    seq: int
-    type: str
-    event: Any
-    payload: bytes
-    prev_hash: str
-    hash: str
-    stored: str | None | msgspec.UnsetType = msgspec.UNSET
-
 
 class StreamInfo(msgspec.Struct, frozen=True):
     """A stream as listed by :meth:`EventStore.streams`, without reading its events."""
@@ -287,44 +129,6 @@ def _decode_meta(stream: str, text: str) -> dict[str, Any]:
     return meta
 
 
-def _text(value: Any) -> str:
-    """A stored value as text (bytes decoded leniently)."""
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)
-
-
-def _blob_bytes(value: Any) -> bytes:
-    """Stored content as bytes (text a hand edit left is encoded, so it fails its hash)."""
-    return value if isinstance(value, bytes) else _text(value).encode("utf-8", "surrogatepass")
-
-
-def chain_hash(prev_hash: str, payload: bytes) -> str:
-    """The hash of an event: BLAKE2b-256 of the previous hash's 32 bytes + the payload."""
-    return hashlib.blake2b(bytes.fromhex(prev_hash) + payload, digest_size=32).hexdigest()
-
-
-def blob_hash(content: bytes) -> str:
-    """The content address of a blob: BLAKE2b-256 hex of its bytes."""
-    return hashlib.blake2b(content, digest_size=32).hexdigest()
-
-
-def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None,
-                 hash_every: int | None = None) -> int | None:
-    """The first seq at which a stream read from seq 1 stops checking out, else None.
-
-    Row n must have ``seq == n``, ``prev_hash`` equal to row n-1's hash (:data:`GENESIS`
-    for n = 1) and ``hash == chain_hash(prev_hash, payload)``, and a row the store read
-    must store that hash where the stream's ``hash_every`` keeps one and nothing elsewhere
-    (events/checkpoints.py: a changed payload is caught at the next checkpoint; without
-    ``hash_every``, every hash it stores must be right); so a
-    removed row (a gap) and reordered rows are caught at the first seq affected. With
-    ``expected_head`` (the stream's recorded head hash), a changed last payload and missing
-    rows at the end are reported too, as the first seq past the last row.
-    """
-    found = chain_break(rows, expected_head, hash_every)
-    return None if found is None else found.seq
-
 
 class EventStore:
     """An SQLite database of event streams and content-addressed blobs.
@@ -351,12 +155,6 @@ class EventStore:
         self._tags: dict[type, str] = {}
         self._type_keys: dict[str, int] = {}  # event_types, as committed
         self._orphans: dict[str, Any] = {}  # stream_ids' names of rows of no stream: key
-        self._system_sql = "system"  # the column, or its schema-1 derivation from kind
-        self._format_sql = "format"  # the column, or 1 in a layout older than schema 4
-        self._hash_every_sql = "hash_every"  # the column, or 1 in one older than schema 5
-        # the layout read: 5, or an older one opened read-only (4: no hash_every column;
-        # 3: compact, no format column either; 2: schema 1's and 2's rows)
-        self._layout = SCHEMA_VERSION
         if not create and str(path) != ":memory:" and not self.path.exists():
             raise RinklogError(f"{self.path}: no such database")
         try:
@@ -364,10 +162,14 @@ class EventStore:
         except sqlite3.Error as err:
             raise RinklogError(f"{self.path}: cannot open database ({err})") from None
         try:
-            self._open(create)
+            self._layout: Layout = open_layout(self._db, self.path, create)
+            if create and self._types is not None:
+                refresh_views(self._db, self._event_classes())
         except BaseException:
             self._db.close()
             raise
+        self._blobs = Blobs(self._db, self.path)
+        self._reader = RowReader(self._db, self.path, self._layout)
 
     def refuse_as_output(self, path: str | Path) -> None:
         """No command writes over the database it reads, whatever ``--force`` says: refuse
@@ -384,172 +186,16 @@ class EventStore:
             raise RinklogError(f"{path}: is the database {self.path} (or a file SQLite keeps "
                                "beside it); choose another output path; nothing written")
 
-    def _open(self, writable: bool) -> None:
-        db = self._db
-        try:  # look before changing anything: a foreign file is refused untouched
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as err:  # a damaged schema too
-            raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
-        if tables and "rinklog_meta" not in tables:
-            others = ", ".join(sorted(tables)[:5])
-            raise CorruptDatabase(
-                f"{self.path} is not a rinklog database (it holds other tables: {others})"
-            )
-        try:
-            if writable or not tables:  # the journal mode is kept in the file: set it once
-                db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            # Checkpoint (and fsync) every ~16 MB of WAL rather than every 4 MB: appends of
-            # whole games run ~10% faster; the WAL file is cut back to 64 MB at most.
-            db.execute("PRAGMA wal_autocheckpoint=4000")
-            db.execute("PRAGMA journal_size_limit=67108864")
-        except sqlite3.DatabaseError as err:
-            raise CorruptDatabase(f"{self.path} is not a rinklog database ({err})") from None
-        if "rinklog_meta" not in tables:
-            with self._transaction():  # a new database
-                self._create_schema()
-        version = self._check_version()
-        if version >= 3:
-            if ("streams" in tables and not self._has_column("streams", "key")) or \
-                    ("events" in tables and not self._has_column("events", "stream_key")) or \
-                    ("streams" in tables and (
-                        self._has_column("streams", "format") != (version >= 4)
-                        or self._has_column("streams", "hash_every") != (version >= 5))):
-                raise CorruptDatabase(f"{self.path}: schema version {version} but the "
-                                      "streams or events table is not of that schema")
-        if version == SCHEMA_VERSION:
-            if not tables >= _OUR_TABLES:
-                with self._transaction():  # one lacking tables: they are empty
-                    self._create_schema()
-        elif writable:
-            self._migrate()
-        elif version in (3, 4):  # read as it is, every stream hash_every 1 (and, in
-            # schema 3, format 1); nothing is written
-            self._layout, self._hash_every_sql = version, "1"
-            if version == 3:
-                self._format_sql = str(MSGPACK)
-            if not tables >= _OUR_TABLES:
-                raise CorruptDatabase(f"{self.path}: a schema-{version} database lacking tables "
-                                      f"({', '.join(sorted(_OUR_TABLES - tables))}); open it "
-                                      "for writing to add them")
-        else:  # read in its own layout; nothing is written
-            self._layout, self._format_sql, self._hash_every_sql = 2, str(MSGPACK), "1"
-            if version == 2 and not self._has_column("streams", "system"):
-                raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
-                                      "has no system column")
-            if not tables >= _OLD_TABLES:
-                raise CorruptDatabase(f"{self.path}: a schema-{version} database lacking "
-                                      f"tables ({', '.join(sorted(_OLD_TABLES - tables))}); "
-                                      "open it for writing to add them")
-            if not self._has_column("streams", "system"):
-                self._system_sql = _SCHEMA1_SYSTEM
-        if writable and self._types is not None:
-            refresh_views(self._db, self._event_classes())
-
-    def _migrate(self) -> None:
-        """Schema 1, 2, 3 or 4 -> 5 in one transaction (another process may have done it
-        meanwhile); from 1 or 2 refused, writing nothing, when a row does not link to the
-        one before it, and the space the old rows took is given back afterwards (VACUUM),
-        when no one else is reading."""
-        db = self._db
-        db.create_function("rinklog_unhex", 1, bytes.fromhex, deterministic=True)
-        with self._transaction():
-            version = self._check_version()
-            if version == SCHEMA_VERSION:
-                return
-            if version in (3, 4):
-                for statement in (*_MIGRATE_3_TO_4[:4 - version], *_MIGRATE_4_TO_5):
-                    db.execute(statement)
-                self._nullable_hash()
-                self._set_version()
-                return
-            for statement in _SCHEMA_2.split(";"):  # a table it lacked, as it would have been
-                if statement.strip():
-                    db.execute(statement)
-            if version == 2 and not self._has_column("streams", "system"):
-                raise CorruptDatabase(f"{self.path}: schema version 2 but the streams table "
-                                      "has no system column")
-            if not self._has_column("streams", "system"):  # schema 1
-                for statement in _MIGRATE_1_TO_2:
-                    db.execute(statement)
-            bad = db.execute(_UNLINKED).fetchone()
-            if bad is not None:
-                raise CorruptDatabase(
-                    f"{self.path}: cannot migrate this schema-{version} database to schema "
-                    f"{SCHEMA_VERSION}: stream {_text(bad[0])!r} event {_text(bad[1])} "
-                    f"{bad[2]}; nothing was changed (rinklog audit reads it as it is)")
-            for statement in _MIGRATE_2_TO_5:
-                if statement.strip():
-                    db.execute(statement)
-            self._set_version()
-        try:
-            db.execute("VACUUM")
-        except sqlite3.OperationalError:  # busy, or no room for the copy: it stays larger
-            pass
-
-    def _nullable_hash(self) -> None:
-        """Schema 4 -> 5: ``events.hash`` may be NULL (a row between checkpoints). No row
-        changes, so the table's definition is edited in place, as SQLite documents for
-        dropping a NOT NULL constraint (lang_altertable.html, "otheralter"), rather than
-        every row copied to a new table."""
-        db = self._db
-        sql = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table'"
-                         " AND name = 'events'").fetchone()[0]
-        nullable, found = _HASH_NOT_NULL.subn("hash BLOB", sql, count=1)
-        if not found:
-            raise CorruptDatabase(f"{self.path}: cannot migrate to schema {SCHEMA_VERSION}: "
-                                  "the events table is not of schema 4 (its hash column); "
-                                  "nothing was changed")
-        version = db.execute("PRAGMA schema_version").fetchone()[0]
-        db.execute("PRAGMA writable_schema = ON")
-        try:
-            db.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table'"
-                       " AND name = 'events'", (nullable,))
-            db.execute(f"PRAGMA schema_version = {int(version) + 1}")
-        finally:
-            db.execute("PRAGMA writable_schema = OFF")
-
-    def _has_column(self, table: str, column: str) -> bool:
-        return any(r[1] == column for r in self._db.execute(f"PRAGMA table_info({table})"))
-
-    def _create_schema(self) -> None:
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                self._db.execute(statement)
-        self._db.execute(
-            "INSERT OR IGNORE INTO rinklog_meta (key, value) VALUES ('schema_version', ?)",
-            (str(SCHEMA_VERSION),),
-        )
-
-    def _set_version(self) -> None:
-        self._db.execute("UPDATE rinklog_meta SET value = ? WHERE key = 'schema_version'",
-                         (str(SCHEMA_VERSION),))
-
-    def _check_version(self) -> int:
-        """The schema version (1 to this rinklog's); a newer or invalid one is refused."""
-        row = self._db.execute(
-            "SELECT value FROM rinklog_meta WHERE key = 'schema_version'"
-        ).fetchone()
-        value = str(row[0]) if row is not None else ""
-        if value in ("1", "2", "3", "4", str(SCHEMA_VERSION)):
-            return int(value)
-        if value.isascii() and value.isdigit() and int(value) > SCHEMA_VERSION:
-            raise CorruptDatabase(
-                f"{self.path} was written by a newer rinklog (schema version {value}, "
-                f"this one reads up to {SCHEMA_VERSION})"
-            )
-        raise CorruptDatabase(f"{self.path}: rinklog_meta has no valid schema_version ({value!r})")
-
     # --- plumbing ---------------------------------------------------------------------
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db)
 
-    def transaction(self) -> _Transaction:
+    def transaction(self) -> Transaction:
         """One transaction around several writes (and reads of what they wrote): every
         append and blob inside it commits with it or, on any exception, none does."""
         self._check_writable()
-        return _Transaction(self._db, on_rollback=self._type_keys.clear)
+        return Transaction(self._db, on_rollback=self._type_keys.clear)
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -586,16 +232,17 @@ class EventStore:
         """``(kind, version, head_hash, meta, system, key, format, hash_every)`` of a
         stream, or None; ``key`` is what its event rows are stored under (the stream id in
         an older layout)."""
+        layout = self._layout
         return self._db.execute(
-            f"SELECT kind, version, head_hash, meta, {self._system_sql},"
-            f" {'stream' if self._layout == 2 else 'key'}, {self._format_sql},"
-            f" {self._hash_every_sql} FROM streams WHERE stream = ?", (stream,)
+            f"SELECT kind, version, head_hash, meta, {layout.system_sql},"
+            f" {'stream' if layout.version == 2 else 'key'}, {layout.format_sql},"
+            f" {layout.hash_every_sql} FROM streams WHERE stream = ?", (stream,)
         ).fetchone()
 
     def _events_key(self, stream: str) -> Any:
         """What a stream's rows are stored under, whether or not it is listed (rows of no
         stream by the name :meth:`stream_ids` gave them)."""
-        if self._layout == 2:
+        if self._layout.version == 2:
             return stream
         found = self._db.execute("SELECT key FROM streams WHERE stream = ?",
                                  (stream,)).fetchone()
@@ -637,15 +284,15 @@ class EventStore:
         if event_type is None:
             known = ", ".join(sorted(self._types))
             raise CorruptDatabase(
-                f"{self.path}: stream {stream!r} is of system {_text(system)!r}, which this "
+                f"{self.path}: stream {stream!r} is of system {text(system)!r}, which this "
                 f"rinklog does not know (it knows {known}; run rinklog audit)"
             )
         return decoder(event_type, format)
 
     def _check_writable(self) -> None:
-        if self._layout != SCHEMA_VERSION:
-            old = 1 if self._system_sql != "system" else self._layout
-            raise RinklogError(f"{self.path} is a schema-{old} database opened read-only: a "
+        if not self._layout.current:
+            raise RinklogError(f"{self.path} is a schema-{self._layout.schema} database opened "
+                               "read-only: a "
                                "command that writes (sim, branch, import...) migrates it first")
 
     def _check_system(self, stream: str, system: str | None) -> str:
@@ -854,7 +501,7 @@ class EventStore:
                 raise StreamConflict(f"stream {child!r} already exists; nothing was written")
             head = GENESIS
             if upto_seq:  # the hash of row upto_seq, from the checkpoint before it
-                last = next(self._gen_rows(parent, source[5], upto_seq, upto_seq, None), None)
+                last = next(self._reader.rows(parent, source[5], upto_seq, upto_seq, None), None)
                 if last is None or last.seq != upto_seq:
                     raise CorruptDatabase(f"{self.path}: stream {parent!r} lacks event {upto_seq}")
                 head = last.hash
@@ -882,30 +529,17 @@ class EventStore:
 
         Idempotent: storing the same bytes again writes nothing (the first media type stays).
         """
-        digest = blob_hash(content)
-        with self._transaction():
-            self._db.execute(
-                "INSERT OR IGNORE INTO blobs (hash, media_type, content) VALUES (?, ?, ?)",
-                (digest, media_type, bytes(content)),
-            )
-        return digest
+        return self._blobs.put(content, media_type)
 
     # --- reading ----------------------------------------------------------------------
 
     def get_blob(self, digest: str) -> bytes:
         """The bytes stored under ``digest``; checked against it on the way out."""
-        row = self._db.execute("SELECT content FROM blobs WHERE hash = ?", (digest,)).fetchone()
-        if row is None:
-            raise CorruptDatabase(f"{self.path} holds no blob {digest}")
-        content = _blob_bytes(row[0])
-        if blob_hash(content) != digest:
-            raise CorruptDatabase(f"{self.path}: blob {digest} does not match its hash")
-        return content
+        return self._blobs.get(digest)
 
     def has_blob(self, digest: str) -> bool:
         """Whether a blob with this hash is stored."""
-        found = self._db.execute("SELECT 1 FROM blobs WHERE hash = ?", (digest,)).fetchone()
-        return found is not None
+        return self._blobs.has(digest)
 
     def exists(self, stream: str) -> bool:
         """Whether the stream exists (it may hold no events yet)."""
@@ -933,8 +567,8 @@ class EventStore:
 
     def streams(self, kind: str | None = None) -> list[StreamInfo]:
         """Every stream (of ``kind``, if given) in creation order, without reading events."""
-        sql = (f"SELECT stream, kind, version, head_hash, meta, {self._system_sql},"
-               f" {self._format_sql} FROM streams")
+        sql = (f"SELECT stream, kind, version, head_hash, meta, {self._layout.system_sql},"
+               f" {self._layout.format_sql} FROM streams")
         args: tuple[str, ...] = ()
         if kind is not None:
             sql += " WHERE kind = ?"
@@ -948,9 +582,10 @@ class EventStore:
 
     def stream_record(self, stream: str) -> StreamRecord | None:
         """A stream's ``streams`` row as stored, or None."""
+        layout = self._layout
         row = self._db.execute(
-            f"SELECT stream, kind, version, head_hash, meta, {self._system_sql},"
-            f" {self._format_sql}, {self._hash_every_sql} FROM streams WHERE stream = ?",
+            f"SELECT stream, kind, version, head_hash, meta, {layout.system_sql},"
+            f" {layout.format_sql}, {layout.hash_every_sql} FROM streams WHERE stream = ?",
             (stream,),
         ).fetchone()
         if row is None:
@@ -959,9 +594,9 @@ class EventStore:
         # As stored, whatever SQLite's loose typing let a hand edit put there: a version,
         # format or hash_every that is not an integer reads as -1, which matches no stream,
         # no format and no hash_every, and the rest as text.
-        return StreamRecord(_text(stream_id), _text(kind),
-                            version if type(version) is int else -1, _text(head), _text(meta),
-                            _text(system), format if type(format) is int else -1,
+        return StreamRecord(text(stream_id), text(kind),
+                            version if type(version) is int else -1, text(head), text(meta),
+                            text(system), format if type(format) is int else -1,
                             every if type(every) is int else -1)
 
     def stream_ids(self) -> list[str]:
@@ -969,7 +604,7 @@ class EventStore:
         the table does not list are orphans the audit reports)."""
         listed = [r[0] for r in self._db.execute("SELECT stream FROM streams ORDER BY rowid")]
         seen = set(listed)
-        if self._layout == 2:
+        if self._layout.version == 2:
             orphans = [r[0] for r in self._db.execute("SELECT DISTINCT stream FROM events")
                        if r[0] not in seen]
             return listed + sorted(orphans, key=str)
@@ -983,32 +618,18 @@ class EventStore:
 
     def blob_record(self, digest: str) -> tuple[bytes, str] | None:
         """A blob's content and media type as stored (unchecked), or None."""
-        row = self._db.execute(
-            "SELECT content, media_type FROM blobs WHERE hash = ?", (digest,)
-        ).fetchone()
-        return None if row is None else (_blob_bytes(row[0]), _text(row[1]))
+        return self._blobs.record(digest)
 
     def blob_hashes(self) -> list[str]:
         """The hash column of every stored blob."""
-        return [str(r[0]) for r in self._db.execute("SELECT hash FROM blobs ORDER BY hash")]
+        return self._blobs.hashes()
 
     def raw_rows(self, stream: str) -> list[StoredEvent]:
         """A stream's event rows as stored, undecoded, whether or not it is listed; a value
         a hand edit left with another SQLite type is read so that it cannot check out (a
         payload as bytes, hashes and type as text, a seq that is not an integer as -1)."""
         key = self._events_key(stream)
-        if key is None:
-            return []
-        # every hash computed from the payloads (in the compact layout, once, from
-        # GENESIS: no stored hash is trusted), beside what its cell stores; a row of
-        # another SQLite type than its column's made again so that it cannot check out
-        return [row if (type(row.seq) is int and type(row.type) is str
-                        and type(row.payload) is bytes and type(row.prev_hash) is str
-                        and type(row.hash) is str)
-                else StoredEvent(row.seq if type(row.seq) is int else -1, _text(row.type), None,
-                                 _blob_bytes(row.payload), _text(row.prev_hash),
-                                 _text(row.hash), row.stored)
-                for row in self._gen_rows(stream, key, 1, -1, None)]
+        return [] if key is None else self._reader.raw(stream, key)
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True
@@ -1032,71 +653,15 @@ class EventStore:
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
         decoder = self._decoder_for(stream, row[4], row[6]) if decode else None  # once a read
-        return self._gen_rows(stream, row[5], start, stop if stop is not None else -1, decoder,
-                              _text(row[4]))
-
-    def _gen_rows(self, stream: str, key: Any, start: int, stop: int,
-                  decoder: Decoder | None, system: str = "") -> Iterator[StoredEvent]:
-        """Rows of ``stream`` (stored under ``key``) from ``start`` to ``stop`` (-1: the
-        end), decoded with ``decoder`` (the stream's system's, in its format) unless it is
-        None."""
-        if self._layout >= 3:
-            # hashed forward from the last hash stored before ``start`` (GENESIS if none):
-            # the rows from there to ``start`` are read for their payloads
-            first, prev = 1, bytes(32)
-            if start > 1:
-                found = self._db.execute(
-                    "SELECT seq, hash FROM events WHERE stream_key = ? AND seq < ?"
-                    " AND typeof(hash) = 'blob' AND length(hash) = 32"
-                    " ORDER BY seq DESC LIMIT 1", (key, start)).fetchone()
-                if found is not None and type(found[0]) is int:
-                    first, prev = found[0] + 1, found[1]
-            cursor = self._db.execute(
-                "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
-                " LEFT JOIN event_types t ON t.key = e.type_key"
-                " WHERE e.stream_key = ? AND e.seq >= ? AND (? < 0 OR e.seq <= ?)"
-                " ORDER BY e.seq",
-                (key, min(first, start), stop, stop),
-            )
-            chunks = _linked(cursor, prev, start)
-        else:
-            cursor = self._db.execute(
-                "SELECT seq, type, payload, prev_hash, hash FROM events"
-                " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
-                (key, start, stop, stop),
-            )
-            chunks = ([(*r, msgspec.UNSET) for r in chunk]  # hashes as stored: claims
-                      for chunk in iter(lambda: cursor.fetchmany(_READ_CHUNK), []))
-        decode_one = None if decoder is None else decoder.decode
-        tags: dict[type, str] = {}
-        for chunk in chunks:
-            for seq, type_, payload, prev_hash, digest, cell in chunk:
-                event = None
-                if decode_one is not None:
-                    try:
-                        if not isinstance(payload, bytes):
-                            raise ValueError(f"a {type(payload).__name__} payload, not bytes")
-                        event = decode_one(payload)
-                    except (msgspec.DecodeError, ValueError) as err:  # ValueError: mangled UTF-8
-                        raise CorruptDatabase(
-                            f"{self.path}: stream {stream!r} event {seq} does not decode as an "
-                            f"event of system {system!r} ({err})"
-                        ) from None
-                    cls = type(event)
-                    tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
-                    if tag != type_ and isinstance(event, msgspec.Struct):
-                        raise CorruptDatabase(
-                            f"{self.path}: stream {stream!r} event {seq} is stored as {type_!r}"
-                            f" but decodes as {tag!r}"
-                        )
-                yield StoredEvent(seq, type_, event, payload, prev_hash, digest, cell)
+        return self._reader.rows(stream, row[5], start, stop if stop is not None else -1,
+                                 decoder, text(row[4]))
 
     def verify(self, stream: str) -> int | None:
         """Check a stream's hash chain and recorded head; the first bad seq, or None."""
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
-        return verify_chain(self._gen_rows(stream, row[5], 1, -1, None), expected_head=row[2],
+        return verify_chain(self._reader.rows(stream, row[5], 1, -1, None), expected_head=row[2],
                             hash_every=row[7] if type(row[7]) is int else -1)
 
     def _hash_every(self, stream: str, every: Any) -> int:
@@ -1109,58 +674,3 @@ class EventStore:
 
 def _frozen(classes: list[type] | None) -> frozenset[type] | None:
     return None if classes is None else frozenset(classes)
-
-
-def _linked(cursor: sqlite3.Cursor, prev: bytes,
-            start: int) -> Iterator[list[tuple[Any, ...]]]:
-    """Compact-layout rows ``(seq, tag, payload, hash cell)`` a chunk at a time as ``(seq,
-    type, payload, prev_hash, hash, stored)`` from seq ``start`` on: each hash computed
-    from the payloads, forward from ``prev`` (the 32-byte hash of the row before the first
-    one read; the rows before ``start`` are read only for that), each prev_hash the hash
-    of the row before, its type the tag its type key names ("" for none), ``stored`` what
-    its hash cell holds (events.checkpoints.stored_cell)."""
-    blake2b = hashlib.blake2b
-    prev_hex = prev.hex()
-    while chunk := cursor.fetchmany(_READ_CHUNK):
-        out = []
-        for seq, tag, payload, cell in chunk:
-            digest = blake2b(prev + (payload if type(payload) is bytes else _blob_bytes(payload)),
-                             digest_size=32)
-            prev, digest = digest.digest(), digest.hexdigest()
-            if type(seq) is not int or seq >= start:
-                out.append((seq, "" if tag is None else tag, payload, prev_hex, digest,
-                            None if cell is None else stored_cell(cell)))
-            prev_hex = digest
-        yield out
-
-
-class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception. Inside a
-    transaction already open on the connection (:meth:`EventStore.transaction`) it is part
-    of that one: the outer one commits or rolls back."""
-
-    def __init__(self, db: sqlite3.Connection,
-                 on_rollback: Callable[[], None] | None = None) -> None:
-        self._db = db
-        self._outer = False
-        self._on_rollback = on_rollback  # e.g. forget event_types keys learnt inside it
-
-    def __enter__(self) -> None:
-        self._outer = self._db.in_transaction
-        if not self._outer:
-            self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._outer:
-            return
-        if exc_type is None:
-            self._db.execute("COMMIT")
-        else:
-            self._db.execute("ROLLBACK")
-            if self._on_rollback is not None:
-                self._on_rollback()

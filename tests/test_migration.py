@@ -33,7 +33,8 @@ from events.catalogue import open_store
 from events.errors import CorruptDatabase, RinklogError
 from events.formats import JSON, MSGPACK
 from events.league import SeasonCreated
-from events.store import _MIGRATE_1_TO_2, GENESIS, HASH_EVERY, SCHEMA_VERSION
+from events.schema import MIGRATE_1_TO_2
+from events.store import GENESIS, HASH_EVERY, SCHEMA_VERSION
 from replay.cli.app import main
 from replay.tooling.audit import audit_all, audit_game
 from replay.tooling.transfer import ImportRefused, export_game, verify_export
@@ -49,7 +50,7 @@ def old_db(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     path = tmp_path / "old.db"
     path.write_bytes(gzip.decompress((DATA / "schema1.db.gz").read_bytes()))
     if request.param == 2:  # what rinklog at schema 2 did to it on a writing open
-        _raw(path, "BEGIN; " + "; ".join(_MIGRATE_1_TO_2) + "; UPDATE rinklog_meta SET value"
+        _raw(path, "BEGIN; " + "; ".join(MIGRATE_1_TO_2) + "; UPDATE rinklog_meta SET value"
                    " = '2' WHERE key = 'schema_version'; COMMIT; VACUUM;")
     return path
 

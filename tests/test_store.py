@@ -535,9 +535,9 @@ def _old_db(db_path: Path, version: int) -> str:
     """A database in schema 1's or 2's layout, as rinklog wrote it before schema 3 (one
     events table keyed by the stream id, hex hashes and prev_hash): a game of 3 events, its
     branch at 2 and an empty season. The hash of its bytes."""
-    from events.store import _SCHEMA_2
+    from events.schema import SCHEMA_2
     db = sqlite3.connect(db_path, isolation_level=None)
-    db.executescript(_SCHEMA_2 + "CREATE TABLE rinklog_meta (key TEXT PRIMARY KEY,"
+    db.executescript(SCHEMA_2 + "CREATE TABLE rinklog_meta (key TEXT PRIMARY KEY,"
                      " value TEXT NOT NULL);")
     db.execute("INSERT INTO rinklog_meta VALUES ('schema_version', ?)", (str(version),))
     prev, rows = GENESIS, []

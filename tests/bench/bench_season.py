@@ -59,7 +59,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from events.store import _SCHEMA
+from events.schema import SCHEMA
 from projections import store as rm
 from projections.store import TABLES
 from replay.leagues.league import load_league
@@ -70,7 +70,7 @@ from replay.tooling.audit import audit_all, audit_game, season_lookup
 from replay.tooling.game_setup import league_setup
 from replay.tooling.game_streams import open_store
 
-EVENTS_DDL = next(s for s in _SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
+EVENTS_DDL = next(s for s in SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
 
 
 def cpu_model() -> str:

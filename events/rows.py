@@ -1,0 +1,149 @@
+"""Reading a stream's rows: each hash computed from the payloads as it is read, the stored
+cell beside it, the payload decoded with the stream's system's type (docs/storage.md).
+
+No stored hash is trusted: in the compact layout (schema 3 on) a row's hash is hashed
+forward from the last checkpoint before the first row asked for (events/checkpoints.py);
+an older layout's stored hashes are read as claims, which the chain check recomputes."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from events.base import tag_of
+from events.checkpoints import stored_cell
+from events.errors import CorruptDatabase
+from events.formats import Decoder
+from events.schema import Layout
+from events.values import blob_bytes, text
+
+__all__ = ["READ_CHUNK", "RowReader", "StoredEvent"]
+
+READ_CHUNK = 2000
+
+
+class StoredEvent(msgspec.Struct, frozen=True, gc=False):
+    """One row of a stream: the decoded event with its bytes and hashes.
+
+    ``event`` is None when the row was read with ``decode=False``. ``prev_hash`` and
+    ``hash`` are the chain's, computed from the payloads when the store read the row;
+    ``stored`` is then what its hash cell holds (hex, None for NULL: a stream stores its
+    hashes only at checkpoints, events/checkpoints.py), which ``verify_chain`` holds to
+    ``hash``. A row made otherwise (an older layout's, a forger's) leaves ``stored`` UNSET:
+    its ``hash`` is a claim, which ``verify_chain`` recomputes.
+    """
+
+    seq: int
+    type: str
+    event: Any
+    payload: bytes
+    prev_hash: str
+    hash: str
+    stored: str | None | msgspec.UnsetType = msgspec.UNSET
+
+
+class RowReader:
+    """The ``events`` rows of one database, in the layout it is read in."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, layout: Layout) -> None:
+        self._db = db
+        self._path = path
+        self._layout = layout
+
+    def rows(self, stream: str, key: Any, start: int, stop: int,
+             decoder: Decoder | None, system: str = "") -> Iterator[StoredEvent]:
+        """Rows of ``stream`` (stored under ``key``) from ``start`` to ``stop`` (-1: the
+        end), decoded with ``decoder`` (the stream's system's, in its format) unless it is
+        None."""
+        chunks = (self._compact(key, start, stop) if self._layout.version >= 3
+                  else self._old(key, start, stop))
+        decode_one = None if decoder is None else decoder.decode
+        tags: dict[type, str] = {}
+        for chunk in chunks:  # the decoding inline: it runs once for every event read
+            for seq, type_, payload, prev_hash, digest, cell in chunk:
+                event = None
+                if decode_one is not None:
+                    try:
+                        if not isinstance(payload, bytes):
+                            raise ValueError(f"a {type(payload).__name__} payload, not bytes")
+                        event = decode_one(payload)
+                    except (msgspec.DecodeError, ValueError) as err:  # ValueError: bad UTF-8
+                        raise CorruptDatabase(
+                            f"{self._path}: stream {stream!r} event {seq} does not decode as "
+                            f"an event of system {system!r} ({err})") from None
+                    cls = type(event)
+                    tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
+                    if tag != type_ and isinstance(event, msgspec.Struct):
+                        raise CorruptDatabase(
+                            f"{self._path}: stream {stream!r} event {seq} is stored as "
+                            f"{type_!r} but decodes as {tag!r}")
+                yield StoredEvent(seq, type_, event, payload, prev_hash, digest, cell)
+
+    def raw(self, stream: str, key: Any) -> list[StoredEvent]:
+        """A stream's rows as stored, undecoded; a value a hand edit left with another
+        SQLite type is read so that it cannot check out (a payload as bytes, hashes and
+        type as text, a seq that is not an integer as -1)."""
+        return [row if (type(row.seq) is int and type(row.type) is str
+                        and type(row.payload) is bytes and type(row.prev_hash) is str
+                        and type(row.hash) is str)
+                else StoredEvent(row.seq if type(row.seq) is int else -1, text(row.type), None,
+                                 blob_bytes(row.payload), text(row.prev_hash),
+                                 text(row.hash), row.stored)
+                for row in self.rows(stream, key, 1, -1, None)]
+
+    def _compact(self, key: Any, start: int, stop: int) -> Iterator[list[tuple[Any, ...]]]:
+        # hashed forward from the last hash stored before ``start`` (GENESIS if none): the
+        # rows from there to ``start`` are read for their payloads
+        first, prev = 1, bytes(32)
+        if start > 1:
+            found = self._db.execute(
+                "SELECT seq, hash FROM events WHERE stream_key = ? AND seq < ?"
+                " AND typeof(hash) = 'blob' AND length(hash) = 32"
+                " ORDER BY seq DESC LIMIT 1", (key, start)).fetchone()
+            if found is not None and type(found[0]) is int:
+                first, prev = found[0] + 1, found[1]
+        cursor = self._db.execute(
+            "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
+            " LEFT JOIN event_types t ON t.key = e.type_key"
+            " WHERE e.stream_key = ? AND e.seq >= ? AND (? < 0 OR e.seq <= ?)"
+            " ORDER BY e.seq",
+            (key, min(first, start), stop, stop),
+        )
+        return _linked(cursor, prev, start)
+
+    def _old(self, key: Any, start: int, stop: int) -> Iterator[list[tuple[Any, ...]]]:
+        cursor = self._db.execute(
+            "SELECT seq, type, payload, prev_hash, hash FROM events"
+            " WHERE stream = ? AND seq >= ? AND (? < 0 OR seq <= ?) ORDER BY seq",
+            (key, start, stop, stop),
+        )
+        return ([(*r, msgspec.UNSET) for r in chunk]  # hashes as stored: claims
+                for chunk in iter(lambda: cursor.fetchmany(READ_CHUNK), []))
+
+
+def _linked(cursor: sqlite3.Cursor, prev: bytes,
+            start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """Compact-layout rows ``(seq, tag, payload, hash cell)`` a chunk at a time as ``(seq,
+    type, payload, prev_hash, hash, stored)`` from seq ``start`` on: each hash computed
+    from the payloads, forward from ``prev`` (the 32-byte hash of the row before the first
+    one read; the rows before ``start`` are read only for that), each prev_hash the hash
+    of the row before, its type the tag its type key names ("" for none), ``stored`` what
+    its hash cell holds (events.checkpoints.stored_cell)."""
+    blake2b = hashlib.blake2b
+    prev_hex = prev.hex()
+    while chunk := cursor.fetchmany(READ_CHUNK):
+        out = []
+        for seq, tag, payload, cell in chunk:
+            digest = blake2b(prev + (payload if type(payload) is bytes else blob_bytes(payload)),
+                             digest_size=32)
+            prev, digest = digest.digest(), digest.hexdigest()
+            if type(seq) is not int or seq >= start:
+                out.append((seq, "" if tag is None else tag, payload, prev_hex, digest,
+                            None if cell is None else stored_cell(cell)))
+            prev_hex = digest
+        yield out
