@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from events.common import GameCreated
 from events.catalogue import open_store
+from events.common import GameCreated
 from replay.tooling.game_streams import read_game
 from tests.setups import run_cli
 
