@@ -28,10 +28,10 @@ import replay.systems.matrix.season as library
 from engine.matrix.dice import odds_run_seed as matrix_run_seed
 from engine.matrix.recheck import recheck
 from engine.matrix.seasons import season_records
-from events.errors import StreamConflict
 from events.matrix import MatrixOddsRecorded, OddsRunReplayed
 from replay.cli.app import main
 from replay.leagues.naming import odds_run_seed
+from replay.leagues.season_stream import SeasonChanged
 from replay.systems.matrix.demo import demo_picks
 from replay.systems.matrix.odds import (
     matrix_odds_season,
@@ -268,7 +268,8 @@ def test_a_season_changed_while_the_odds_ran_refuses_them(league, recorded, tmp_
     db = tmp_path / "changed.db"
     shutil.copy(recorded["db"], db)
     report = matrix_report(league["stored"], "7", league["results"])  # read after week 5
-    with open_store(db) as store, pytest.raises(StreamConflict, match="changed while"):
+    refused = r"changed while this ran \(version \d+, now \d+\): nothing written"
+    with open_store(db) as store, pytest.raises(SeasonChanged, match=refused):
         record_matrix_odds(store, league["stored"], report)
     assert _odds_events(db, league["id"]) == _odds_events(recorded["db"], league["id"])
 

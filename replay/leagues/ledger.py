@@ -45,6 +45,7 @@ from events.postseason import (
 )
 from events.store import EventStore
 from replay.leagues.naming import playoff_game_id
+from replay.leagues.season_stream import SeasonStream
 from replay.systems import kit_for
 from replay.tooling.game_setup import GameOptions, GameSetup
 from replay.tooling.registry import ruleset_of_season
@@ -235,12 +236,11 @@ def game_notes(habits: Habits, season: str = "", opening: str = "") -> list[Even
 
 # --- writing -----------------------------------------------------------------------------
 
-def record_game(store: EventStore, season_id: str, game: str, number: int, mode: str,
-                head: str) -> None:
+def record_game(season: SeasonStream, game: str, number: int, mode: str, head: str) -> None:
     """Append the record of a stored game to its season (inside the caller's
-    :meth:`EventStore.transaction`, with the game's rows)."""
-    store.append(season_id, [SeasonGameRecorded(game=game, number=number, mode=mode,
-                                                head=head)], store.version(season_id))
+    :meth:`EventStore.transaction`, with the game's rows), onto the version the caller
+    decided from."""
+    season.append([SeasonGameRecorded(game=game, number=number, mode=mode, head=head)])
 
 
 def recording_committer(store: EventStore, game_id: str,
@@ -259,9 +259,10 @@ def recording_committer(store: EventStore, game_id: str,
         if not any(isinstance(e, GameEnded) for e in batch):
             commit(batch)
             return
-        with store.transaction():
+        with store.transaction():  # the season read inside it: nothing else writes now
             commit(batch)
-            record_game(store, season, game_id, number, TABLE, store.head_hash(game_id))
+            record_game(SeasonStream.at(store, season), game_id, number, TABLE,
+                        store.head_hash(game_id))
 
     return recording
 

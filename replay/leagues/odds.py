@@ -29,7 +29,7 @@ from engine.league.formats import PlayoffFormat
 from engine.league.playoffs import fold
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
-from events.errors import RinklogError, StreamConflict
+from events.errors import RinklogError
 from events.odds import OddsRecorded, OddsRunReplayed, TeamOdds
 from events.postseason import (
     LotteryDraw,
@@ -53,6 +53,7 @@ from replay.leagues.playoff_wave import (
     wave_status,
 )
 from replay.leagues.postseason import previous_first_pick
+from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.tooling.registry import ruleset_of_season
 from replay.workers import open_crew
@@ -85,9 +86,9 @@ def odds_season(store: EventStore, season_id: str,
     ``[playoffs]`` format (None: no postseason) when the season has not opened them."""
     if store.exists(season_id) and store.info(season_id).kind == "matrix_season":
         raise RinklogError(f"season {season_id} {MATRIX_REFUSED}")
+    version = store.version(season_id)  # read first: what the odds are decided from
     found = load_season(store, season_id)
     created = found.created
-    version = store.version(season_id)
     ledger = ledger_of(store, season_id)
     ruleset = ruleset_of_season(created)
     system = system_of(ruleset)
@@ -302,11 +303,7 @@ def record_odds(store: EventStore, stored: StoredSeason, report: OddsReport) -> 
         raise RinklogError(f"season {season_id} has games begun at the table and not ended "
                            f"({', '.join(map(str, stored.in_progress))}): record odds once "
                            "they end")
-    try:
-        store.append(season_id, [report.event()], stored.version)
-    except StreamConflict:
-        raise StreamConflict(f"season {season_id} changed while the odds ran (a game or "
-                             "the playoffs stored meanwhile); run odds again") from None
+    SeasonStream(store, season_id, stored.version).append([report.event()])
 
 
 def write_audited(db: str | Path, out: Path, run: int,
@@ -366,9 +363,8 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
                            "replaying an odds run")
 
     def write(store: EventStore) -> None:
-        store.append(season_id, [OddsRunReplayed(
-            seed=seed, run=run, run_seed=odds_run_seed(season_id, seed, run))],
-            store.version(season_id))
+        SeasonStream(store, season_id, stored.version).append([OddsRunReplayed(
+            seed=seed, run=run, run_seed=odds_run_seed(season_id, seed, run))])
         setup = season_game_setup(created, season.teams, season.charts, season.habits)
         if season.remaining:
             run_season(store, setup, league=created.league,

@@ -18,6 +18,7 @@ from replay.leagues.playoff_wave import (
     wave_of,
     wave_status,
 )
+from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.tooling.game_streams import create_game
 
@@ -33,6 +34,7 @@ def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
     the season stream with its first events; once it ends the season records it (mode
     ``table``) and the next ``rinklog playoffs`` records its series result in its slot.
     Returns the game id."""
+    season = SeasonStream.at(store, season_id)  # what this command decides from
     created = load_season(store, season_id).created
     bracket = bracket_of(store, season_id)
     if bracket is None:
@@ -60,6 +62,5 @@ def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
     with store.transaction():  # the game's first events and the season's mark, before any roll
         store.append(game_id, made.events, expected_version=0, kind="game",
                      system=setup.system.name, meta=made.meta())
-        store.append(season_id, [SeasonTableGameStarted(game=game_id, number=PLAYOFF_NUMBER)],
-                     store.version(season_id))
+        season.append([SeasonTableGameStarted(game=game_id, number=PLAYOFF_NUMBER)])
     return game_id

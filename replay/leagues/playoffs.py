@@ -73,6 +73,7 @@ from replay.leagues.playoff_wave import (
     wave_status,
 )
 from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
+from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
 from replay.tooling.audit import AuditFinding, MemoryBlobs
@@ -222,11 +223,11 @@ def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list
     return [done[i] for i in range(len(fixtures))]
 
 
-def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGame,
-           bracket: Bracket) -> Bracket:
-    """The game, the season's record of it and the bracket's events, in one transaction;
-    then its read models."""
-    season_id = setup.season.season_id
+def _store(season: SeasonStream, setup: _Setup, played: _Played, game: ScheduledGame,
+            bracket: Bracket) -> Bracket:
+    """The game, the season's record of it and the bracket's events, in one transaction
+    onto the season as this run decided from it; then its read models."""
+    store, season_id = season.store, season.season_id
     if played.failure is not None:  # a rinklog bug: the games before it are kept
         f = played.failure
         raise RinklogError(f"playoff game {played.game_id} failed its audit as played "
@@ -238,9 +239,9 @@ def _store(store: EventStore, setup: _Setup, played: _Played, game: ScheduledGam
             store.append_chained(played.game_id, played.rows, kind="game",
                                  system=setup.game.system.name, meta=played.meta,
                                  format=formats.NEW_STREAM_FORMAT)
-            record_game(store, season_id, played.game_id, PLAYOFF_NUMBER, SIMULATED,
+            record_game(season, played.game_id, PLAYOFF_NUMBER, SIMULATED,
                         played.rows.head.hex())
-            store.append(season_id, events, store.version(season_id))
+            season.append(events)
     except StreamConflict:
         raise StreamConflict(f"season {season_id}: another run stored {played.game_id} "
                              "meanwhile; let it finish (or stop it) and run again") from None
@@ -263,6 +264,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     if workers < 1:
         raise RinklogError(f"--workers must be at least 1, got {workers}")
     start = time.perf_counter()
+    season = SeasonStream.at(store, season_id)  # what this run decides from
     created = load_season(store, season_id).created
     _refuse_open_season(store, created)
     events = postseason_events(store, season_id)
@@ -271,7 +273,7 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
             raise RinklogError(f"league {created.league} has no [playoffs] table in its "
                                "league.toml: its seasons have no postseason")
         opening = opening_events(store, created, fmt)
-        store.append(season_id, opening, store.version(season_id))
+        season.append(opening)
         events = opening
     bracket = fold(bracket_events(events))
     game_setup, ledger = season_setup(store, created)
@@ -309,11 +311,11 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
             for game in wave:
                 if game.status == READY:
                     done = next(played)
-                    bracket = _store(store, setup, done, scheduled(game), bracket)
+                    bracket = _store(season, setup, done, scheduled(game), bracket)
                     out.record_outs(game.game_id, done.games_out)
                     played_now += 1
                 else:
-                    bracket = _record_table_game(store, season_id, game, bracket)
+                    bracket = _record_table_game(season, game, bracket)
                 stored += 1
                 if progress:
                     progress(stored)
@@ -324,22 +326,17 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
                          time.perf_counter() - start, tuple(overplays), waiting)
 
 
-def _record_table_game(store: EventStore, season_id: str, game: WaveGame,
-                       bracket: Bracket) -> Bracket:
+def _record_table_game(season: SeasonStream, game: WaveGame, bracket: Bracket) -> Bracket:
     """The series record of a playoff game played at the table and ended (its season
     recorded it, mode ``table``, in the transaction of its last rows): the bracket's
     events it brings, in its slot."""
-    last = ended(store, game.game_id)
+    last = ended(season.store, game.game_id)
     if last is None or last.winner == "none":
         raise RinklogError(f"playoff game {game.game_id} ended without a winner (its "
                            f"ruleset's {PLAYOFF_OPTION!r} option must play overtime to one)")
     winner = game.home if last.winner == "home" else game.away
     events = bracket_game(bracket, game.round, game.slot, game.game_id, winner)
-    try:
-        store.append(season_id, events, store.version(season_id))
-    except StreamConflict:
-        raise StreamConflict(f"season {season_id}: another run recorded {game.game_id} "
-                             "meanwhile; let it finish (or stop it) and run again") from None
+    season.append(events)
     return fold(events, bracket)
 
 
@@ -386,6 +383,7 @@ def open_postseason(store: EventStore, season_id: str,
     """``rinklog playoffs --ready``: open a season's playoffs (PlayoffsOpened, round 1) if
     they are not open yet, as :func:`run_playoffs` does first, playing no game; the games
     ready to play (:func:`replay.leagues.playoff_wave.ready_games`)."""
+    season = SeasonStream.at(store, season_id)  # what this command decides from
     created = load_season(store, season_id).created
     if not _opened(store, season_id):
         _refuse_open_season(store, created)
@@ -393,7 +391,7 @@ def open_postseason(store: EventStore, season_id: str,
         if fmt is None:
             raise RinklogError(f"league {created.league} has no [playoffs] table in its "
                                "league.toml: its seasons have no postseason")
-        store.append(season_id, opening_events(store, created, fmt), store.version(season_id))
+        season.append(opening_events(store, created, fmt))
     return ready_games(store, season_id)
 
 
@@ -424,6 +422,7 @@ def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] 
     not open yet, their opening is appended with the lottery, in one transaction, so the
     season stream records the seeds the lottery leaves out and the audit re-derives both
     (R-post-31d). A league with no ``[playoffs]`` table draws with rule 9's six."""
+    season = SeasonStream.at(store, season_id)  # what this command decides from
     created = load_season(store, season_id).created
     opening: list[Any] = []
     if (not read_lottery(store, season_id).opened and not _opened(store, season_id)
@@ -432,5 +431,5 @@ def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] 
         fmt = league_playoffs(created, league)
         if fmt is not None:
             opening = opening_events(store, created, fmt)
-    return draw_lottery(store, season_id, rolls, opening)
+    return draw_lottery(store, season_id, rolls, opening, season=season)
 

@@ -35,6 +35,7 @@ from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
 from replay.leagues.ledger import ledger_of
 from replay.leagues.naming import season_game_id
+from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season, seasons, standings
 
 __all__ = ["LOTTERY_ID", "DrawnLottery", "RegularSeasonOpen", "draw_lottery",
@@ -162,12 +163,15 @@ def lottery_events(table: list[str], playoffs: list[str], previous_first: str,
 
 
 def draw_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None = None,
-                 opening: Sequence[Any] = ()) -> DrawnLottery:
+                 opening: Sequence[Any] = (), *,
+                 season: SeasonStream | None = None) -> DrawnLottery:
     """Draw the season's lottery and append it to the season stream (once; refused before
     the regular season is complete, and once drawn). ``opening``: the playoffs' opening
     (PlayoffsOpened, round 1) of the league's ``[playoffs]`` format, appended first in the
     same transaction, whose seeds are the playoff teams (R-post-31d;
-    ``replay.leagues.playoffs.draw_season_lottery`` gives it)."""
+    ``replay.leagues.playoffs.draw_season_lottery`` gives it). ``season``: the season as
+    the caller read it before deciding the opening (None: as it stands now)."""
+    season = season or SeasonStream.at(store, season_id)
     found = load_season(store, season_id)
     events = season_events(store, season_id)
     if lottery_view(events).opened:
@@ -193,5 +197,5 @@ def draw_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None 
                            previous_first_pick(store, season_id),
                            ledger_of(store, season_id).dice_seed(), rolls)  # odds.md
     with store.transaction():
-        store.append(season_id, [*opening, *drawn], store.version(season_id))
+        season.append([*opening, *drawn])
     return DrawnLottery(lottery_view(drawn), len(drawn))

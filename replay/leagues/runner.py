@@ -22,7 +22,6 @@ from msgspec import UNSET
 from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
-from events.catalogue import LEAGUE
 from events.checkpoints import Chained
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
@@ -43,6 +42,7 @@ from replay.leagues.ledger import (
     record_game,
 )
 from replay.leagues.naming import game_seed, season_game_id
+from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
 from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_game
 from replay.tooling.game_setup import GameOptions, GameSetup
@@ -236,13 +236,10 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                             # UNSET for the default ruleset, so its seasons' bytes are unchanged
                             ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
                             **setup.options.season_fields(system, formats.NEW_STREAM_FORMAT))
-    if not store.exists(season_id):
+    season = SeasonStream.at(store, season_id)  # what this run decides from
+    if not season.version:
         opening = opening_events(created, coach)
-        try:
-            store.append(season_id, opening, 0, kind="season", system=LEAGUE,
-                         meta=stream_index(opening).meta)
-        except StreamConflict:  # another run created it since the check above
-            raise StreamConflict(_writing_meanwhile(season_id, "created the season first")) from None
+        season.create(opening, meta=stream_index(opening).meta)
     else:
         recorded = store.read(season_id, 1, 1)[0].event
         if not same_event(recorded, created) and _cut_short(
@@ -287,8 +284,8 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                     version = store.append_chained(played.game_id, played.rows, kind="game",
                                                    system=system.name, meta=played.meta,
                                                    format=worker.format)
-                    record_game(store, season_id, played.game_id, played.number,
-                                SIMULATED, played.rows.head.hex())
+                    record_game(season, played.game_id, played.number, SIMULATED,
+                                played.rows.head.hex())
                     if played.read_models:
                         read_models.save(store, played.game_id, version, played.read_models)
             except StreamConflict:  # stored since this run listed what to play
@@ -390,6 +387,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     simulated game, and ``rinklog season`` skips it. Returns the game id."""
     if not store.exists(season_id) or store.info(season_id).kind != "season":
         raise RinklogError(f"no season {season_id!r} in {store.path}")
+    stream = SeasonStream.at(store, season_id)  # what this command decides from
     season = store.read(season_id, 1, 1)[0].event
     assert isinstance(season, SeasonCreated)
     fixture = next((f for f in season.schedule if f[0] == number), None)
@@ -431,6 +429,5 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     with store.transaction():  # the game's first events and the season's mark, before any roll
         store.append(game_id, game.events, expected_version=0, kind="game",
                      system=system.name, meta=game.meta())
-        store.append(season_id, [SeasonTableGameStarted(game=game_id, number=number)],
-                     store.version(season_id))
+        stream.append([SeasonTableGameStarted(game=game_id, number=number)])
     return game_id

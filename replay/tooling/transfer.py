@@ -32,6 +32,7 @@ from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from projections.systems import read_models
 from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger
+from replay.leagues.season_stream import SeasonStream
 from replay.tooling.audit import (
     AuditReport,
     audit_game,
@@ -291,19 +292,18 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
     if store.exists(entry.game):
         raise StreamConflict(f"game {entry.game} is already in {store.path}; nothing written")
     season_id = verified.report.index.get("season")
+    season = SeasonStream.at(store, season_id) if season_id else None  # decided from
     more: list[ExportRow] = []  # the file's season records the stored season lacks
-    if season_id and store.exists(season_id):
+    if season is not None and season.version:
         more = _season_growth(store, season_id, file)
     with store.transaction():
         for blob in file.blobs:
             store.put_blob(blob.content, blob.media_type)
-        if season_id and not store.exists(season_id):
-            store.append_encoded(season_id, [(r.type, r.payload) for r in file.season_rows],
-                                 0, kind="season", system=LEAGUE, meta=verified.season_meta,
-                                 format=file.season_payload_format)
-        if more:
-            store.append_encoded(season_id, [(r.type, r.payload) for r in more],
-                                 store.version(season_id))
+        if season is not None and not season.version:
+            season.create_encoded([(r.type, r.payload) for r in file.season_rows],
+                                  meta=verified.season_meta, format=file.season_payload_format)
+        elif more:
+            season.append_encoded([(r.type, r.payload) for r in more])
         store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
                              kind=entry.kind, system=_system(verified.report.ruleset),
                              meta=verified.report.index, format=file.payload_format)

@@ -34,7 +34,7 @@ from engine.matrix.referee import close_season, play_week
 from engine.matrix.seasons import season_records
 from engine.matrix.state import WEEKS, SeasonState, evolve
 from engine.matrix.wg import GROUP_ROUNDS
-from events.errors import RinklogError, StreamConflict
+from events.errors import RinklogError
 from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, PicksSent
 from events.store import EventStore
 from replay.leagues.naming import odds_run_seed
@@ -296,11 +296,7 @@ def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
     except RinklogError as err:
         raise RinklogError(f"season {season.season_id}: odds not recorded: {err}") from None
     now = library.Season(season.season_id, state, list(season.events), len(season.events))
-    try:
-        library.record(store, now, season.season_id, [event])
-    except StreamConflict:
-        raise StreamConflict(f"season {season.season_id} changed while the odds ran (picks "
-                             "or a week stored meanwhile); run odds again") from None
+    library.record(store, now, season.season_id, [event])  # SeasonChanged if it moved on
 
 
 def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: Path) -> Path:

@@ -23,6 +23,7 @@ from events.errors import RinklogError, UnknownGame
 from events.matrix import GamePlayed, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
+from replay.leagues.season_stream import SeasonStream
 from replay.systems.matrix.files import read_picks, season_opened
 
 __all__ = ["KIND", "SYSTEM", "PicksRecorded", "Season", "WeekPlayed", "close", "cups", "join_waiting_list",
@@ -57,8 +58,8 @@ def record(store: EventStore, season: Season | None, stream: str, events: list[A
     index folded from all its events; a conflict if the season changed since it was read."""
     before = season.events if season else []
     index = stream_index([*before, *events])
-    return store.append(stream, events, season.version if season else 0, kind=KIND,
-                        system=SYSTEM, meta=index.meta)
+    written = SeasonStream(store, stream, season.version if season else 0)
+    return written.append_with_index(events, index.meta, kind=KIND, system=SYSTEM)
 
 
 def _open(store: EventStore, created: SeasonOpened) -> str:

@@ -1,0 +1,93 @@
+"""The one writer of a season stream: every command that changes a season appends here.
+
+A command reads the season's version before it decides anything (:meth:`SeasonStream.at`),
+decides from what it then reads, and appends with that version, in the same transaction
+as everything it writes with it (a game's rows, read models). Another command that
+appended meanwhile makes the append a :class:`SeasonChanged`: refused in one line, and
+the transaction around it writes nothing. A command that appends more than once (a season
+run recording game after game) goes on from its own last append, so anything another
+command appends in between refuses its next one.
+
+A league season (``kind`` ``season``, the league events) and a Matrix Hockey season
+(``matrix_season``) are both written through this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from events.base import Event
+from events.catalogue import LEAGUE
+from events.errors import RinklogError, StreamConflict
+from events.store import EventStore
+
+__all__ = ["SeasonChanged", "SeasonStream"]
+
+
+class SeasonChanged(RinklogError):
+    """A season appended to by another command after this one read it; nothing written."""
+
+
+@dataclass
+class SeasonStream:
+    """A season stream as a command read it: ``version`` is what it decided from (0: a
+    season not created yet), then its own appends' versions."""
+
+    store: EventStore
+    season_id: str
+    version: int
+
+    @classmethod
+    def at(cls, store: EventStore, season_id: str) -> SeasonStream:
+        """The season as it stands now: read this before reading anything to decide from."""
+        return cls(store, season_id, store.version(season_id))
+
+    def events(self) -> list[Any]:
+        """The season's events up to the version read (none of another command's since)."""
+        if not self.version:
+            return []
+        return [row.event for row in self.store.read(self.season_id, 1, self.version)]
+
+    def append(self, events: Sequence[Event]) -> int:
+        """Append ``events`` onto the version decided from; :class:`SeasonChanged` if the
+        season moved on meanwhile (the caller's transaction then writes nothing)."""
+        return self._append(lambda: self.store.append(self.season_id, events, self.version))
+
+    def append_encoded(self, rows: Sequence[tuple[str, bytes]]) -> int:
+        """:meth:`append` of rows already encoded in the stream's format (an import)."""
+        return self._append(lambda: self.store.append_encoded(self.season_id, rows,
+                                                              self.version))
+
+    def create(self, events: Sequence[Event], *, kind: str = "season", system: str = LEAGUE,
+               meta: dict[str, Any] | None = None) -> int:
+        """Create the season with its first events (its opening)."""
+        return self._append(lambda: self.store.append(self.season_id, events, 0, kind=kind,
+                                                      system=system, meta=meta))
+
+    def create_encoded(self, rows: Sequence[tuple[str, bytes]], *, meta: dict[str, Any],
+                       format: int) -> int:
+        """Create the season from rows already encoded (an import of its export)."""
+        return self._append(lambda: self.store.append_encoded(
+            self.season_id, rows, 0, kind="season", system=LEAGUE, meta=meta, format=format))
+
+    def append_with_index(self, events: Sequence[Event], meta: dict[str, Any], *, kind: str,
+                          system: str) -> int:
+        """Append (or create, at version 0) with the stream's index metadata refreshed."""
+        return self._append(lambda: self.store.append(self.season_id, events, self.version,
+                                                      kind=kind, system=system, meta=meta))
+
+    def _append(self, write: Callable[[], int]) -> int:
+        try:
+            self.version = write()
+        except StreamConflict:
+            if not self.version:
+                raise SeasonChanged(f"season {self.season_id} was created by another "
+                                    "command while this ran: nothing written; run it "
+                                    "again") from None
+            now = self.store.version(self.season_id)
+            raise SeasonChanged(f"season {self.season_id} changed while this ran (version "
+                                f"{self.version}, now {now}): nothing written; run it "
+                                "again") from None
+        return self.version
