@@ -410,19 +410,14 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
 
 
 def save_standings(store: EventStore) -> None:
-    """Store every season's standings (``rm_standings``), in one transaction: what
-    :func:`update` writes after folding every game (a season run stores them at its end)."""
-    conn = store.connection
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    """Store every season's standings (``rm_standings``), in one transaction or as part of
+    the caller's: what :func:`update` writes after folding every game (a season run stores
+    them at its end, a game played at the table with its last events)."""
+    with store.transaction():  # or part of the caller's (a table game's last batch)
         if store not in _READY:
-            _ensure_tables(sqlite_utils.Database(conn))
+            _ensure_tables(sqlite_utils.Database(store.connection))
             _READY.add(store)
         _write_standings(store)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def _write_standings(store: EventStore) -> None:

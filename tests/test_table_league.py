@@ -76,3 +76,26 @@ def test_play_season_game_at_the_prompt_stops_and_the_run_skips_it(tmp_path: Pat
     assert "has no game 99999" in capsys.readouterr().err
     assert main(["play", "--season", "demo-1", "--db", str(db)]) == 1
     assert "go together" in capsys.readouterr().err
+
+
+def test_a_table_game_leaves_the_season_audited_and_its_receipt_given(tmp_path: Path,
+                                                                       capsys) -> None:
+    """Issue 32 (2): read models move with their events. Right after a game of a season
+    played at the table ends, with no other command, the season's stored standings hold
+    it, `audit --all` passes and `receipt --season` is given (before, both refused until
+    `projections update`: "rm_standings: 8 stored rows differ from the 8 its games give")."""
+    db = tmp_path / "league.db"
+    assert main(["season", "--games", "4", "--workers", "1", "--db", str(db)]) == 0
+    with open_store(db) as store:
+        gid = table_game(store, "demo-1", 5)
+        table = _Table("bones")
+        continue_game(resume_point(store, gid), table.coach, table.coach,
+                      store_committer(store, gid))
+        stored = store.connection.execute(
+            "SELECT sum(gp) FROM rm_standings WHERE season = 'demo-1'").fetchone()[0]
+        assert stored == 2 * 5  # games 1-4 and the table's 5
+        assert store.connection.execute(
+            "SELECT count(*) FROM rm_scoresheet_games WHERE game_id = ?", (gid,)).fetchone()[0] > 0
+    capsys.readouterr()
+    assert main(["audit", "--all", "--db", str(db)]) == 0, capsys.readouterr()
+    assert main(["receipt", "--season", "demo-1", "--db", str(db)]) == 0, capsys.readouterr()

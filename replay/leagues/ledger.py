@@ -44,6 +44,7 @@ from events.postseason import (
     SeriesGameRecorded,
 )
 from events.store import EventStore
+from projections import store as read_models
 from replay.leagues.naming import playoff_game_id
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import kit_for
@@ -52,7 +53,8 @@ from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
            "coach_setup", "game_notes", "habits_of_coach", "ledger_of", "read_ledger",
-           "record_game", "recorded_games", "recording_committer", "ruleset_of"]
+           "record_game", "recorded_games", "recording_committer", "ruleset_of",
+           "save_read_models"]
 
 SIMULATED, TABLE = "simulated", "table"
 
@@ -263,8 +265,19 @@ def recording_committer(store: EventStore, game_id: str,
             commit(batch)
             record_game(SeasonStream.at(store, season), game_id, number, TABLE,
                         store.head_hash(game_id))
+            save_read_models(store, game_id)
 
     return recording
+
+
+def save_read_models(store: EventStore, game_id: str) -> None:
+    """A season game's read models and every season's standings, inside the caller's
+    transaction: a game played at the table is current in the season's standings, leaders
+    and pages (and its audit) when it is stored, as a simulated one is (issue 32)."""
+    events = [row.event for row in store.read(game_id)]
+    system = system_of(events[0].ruleset).name
+    read_models.save(store, game_id, len(events), read_models.game_rows(system, game_id, events))
+    read_models.save_standings(store)
 
 
 def opening_events(created: SeasonCreated, setup: Any) -> list[Event]:
