@@ -132,7 +132,7 @@ def test_a_replayed_run_audits_clean_and_stands_as_the_run(half, one_worker) -> 
                  "--league", str(half["folder"]), "--db", str(half["db"])]) == 0
     run = results[1]
     with open_store(out) as store:
-        assert all(r.ok for r in audit_all(store))
+        assert all(r.ok for r in audit_all(store, odds_run=True))
         table = standings(store, load_season(store, SEASON))
         assert {r.team: r.points for r in table} == run.points
         events = [row.event for row in store.read(SEASON)]
@@ -333,3 +333,49 @@ def test_a_playoff_game_ended_at_the_table_stands_in_every_run(half) -> None:
     assert won.champion == results[0].champion
     assert next(e.winner for e in events if type(e).__name__ == "SeriesGameRecorded"
                 and e.game_id == game) == winner
+
+
+def test_an_odds_run_is_never_the_season(half, capsys, tmp_path) -> None:
+    """Issue 32 (3): a database written by `odds --replay` is marked wherever its season is
+    shown or checked: `audit --all` fails naming the run and seed unless `--odds-run`,
+    `receipt --season` refuses it, the listings say so first and every page has a banner;
+    a forger who takes the marker out (re-hashing the season's chain) fails the audit,
+    because the games after it are seeded from the run."""
+    from events.odds import OddsRunReplayed
+    from replay.reports.season_site import season_files
+    from tests.forge import replace_stream
+
+    with open_store(half["db"]) as store:
+        version = store.version(SEASON)
+    out = tmp_path / "run1.db"
+    assert main(["odds", SEASON, "--seed", "7", "--replay", "1", "--out", str(out),
+                 "--league", str(half["folder"]), "--db", str(half["db"])]) == 0
+    capsys.readouterr()
+    note = f"season {SEASON} is odds run 1 of seed 7 from version {version}, not the season " \
+           "as played"
+    assert main(["audit", "--all", "--db", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert f"{SEASON}: FAILED at seq {version + 1}: odds run check" in printed
+    assert note in printed
+    assert main(["audit", "--all", "--odds-run", "--db", str(out)]) == 0
+    assert f"warning: {note}" in capsys.readouterr().out
+    assert main(["receipt", "--season", SEASON, "--db", str(out)]) == 1
+    assert capsys.readouterr().err == f"rinklog: error: {note}: it gets no season receipt\n"
+    for argv in (["standings", "--season", SEASON], ["bracket", SEASON],
+                 ["lottery", SEASON], ["games"]):
+        assert main([*argv, "--db", str(out)]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == f"NOTE: {note}", argv
+    assert main(["standings", "--season", SEASON, "--json", "--db", str(out)]) == 0
+    assert capsys.readouterr().err == f"rinklog: warning: {note}\n"  # the JSON stays JSON
+    with open_store(out) as store:
+        pages = season_files(store, SEASON)
+    html = [page for path, page in pages.items() if path.endswith(".html")]
+    assert html and all(f'<p class="banner" role="alert">{note}</p>' in p for p in html)
+    # the marker taken out, the season's chain hashed again as an honest one
+    with open_store(out) as store:
+        events = [row.event for row in store.read(SEASON)
+                  if not isinstance(row.event, OddsRunReplayed)]
+    replace_stream(out, SEASON, events, kind="season", system="league")
+    assert main(["audit", "--all", "--odds-run", "--db", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert "FAILED" in printed and "odds run check" not in printed

@@ -100,6 +100,17 @@ def out(text: str = "") -> None:
     typer.echo(text)
 
 
+def odds_runs_first(notes: list[str], machine: bool) -> None:
+    """A database written by ``rinklog odds --replay`` says what it is before anything
+    else (issue 32): the first lines of a listing, or warnings on stderr before its JSON
+    or CSV (which stay parseable)."""
+    for note in notes:
+        if machine:
+            typer.echo(f"rinklog: warning: {note}", err=True)
+        else:
+            out(f"NOTE: {note}")
+
+
 def dump(obj: Any) -> None:
     """Pretty JSON for people and machines."""
     out(json.dumps(obj, indent=2, ensure_ascii=False))

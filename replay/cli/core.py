@@ -24,6 +24,7 @@ from replay.cli.common import (
     OptionalRuleOption,
     RulesetOption,
     dump_csv,
+    odds_runs_first,
     one_format,
     optional_rules,
 )
@@ -159,10 +160,12 @@ def games(
 
     Example: rinklog games --db rinklog.db --ids
     """
+    from replay.leagues.ledger import odds_runs
     from replay.tooling.game_streams import stream_list
     one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = stream_list(store)
+        odds_runs_first(odds_runs(store), as_json or as_csv or ids)
     if as_json:
         _dump(rows)
         return

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from replay.cli.common import CliError, DbOption, dump, out, read_store
+from replay.cli.common import CliError, DbOption, dump, odds_runs_first, out, read_store
 
 if TYPE_CHECKING:
     from projections.postseason import BracketView, LotteryView
@@ -83,6 +83,7 @@ def lottery(
     Example: rinklog lottery dicedemo-2026 --draw --db season.db
     """
     from projections.postseason import lottery_json
+    from replay.leagues.ledger import odds_runs
     from replay.leagues.postseason import read_lottery
     from replay.tooling.game_streams import open_store
     if rolls is not None and not draw:
@@ -98,6 +99,7 @@ def lottery(
     else:
         with read_store(db) as store:
             view = read_lottery(store, season_id)
+            odds_runs_first(odds_runs(store, season_id), as_json)
     if as_json:
         dump(lottery_json(view))
     else:
@@ -136,12 +138,14 @@ def bracket(
     Example: rinklog bracket dicedemo-2026 --db season.db
     """
     from projections.postseason import bracket_json
+    from replay.leagues.ledger import odds_runs
     from replay.leagues.playoffs import ready_games  # the wave, read only
     from replay.leagues.postseason import read_bracket
 
     with read_store(db) as store:
         view = read_bracket(store, season_id)
         ready = ready_games(store, season_id) if not as_json else []
+        odds_runs_first(odds_runs(store, season_id), as_json)
     if as_json:
         dump(bracket_json(view))
     else:

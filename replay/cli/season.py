@@ -21,6 +21,7 @@ from replay.cli.common import (
     CsvOption,
     DbOption,
     dump_csv,
+    odds_runs_first,
     one_format,
     progress_bar,
     read_store,
@@ -136,6 +137,7 @@ def standings(
 
     Example: rinklog standings --db season.db
     """
+    from replay.leagues.ledger import odds_runs
     from replay.leagues.stored_seasons import division_standings, load_season
     from replay.leagues.stored_seasons import standings as season_standings
     one_format(as_json, as_csv)
@@ -143,6 +145,7 @@ def standings(
         raise CliError(f"--by takes league, conference or division, not {by!r}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
+        odds_runs_first(odds_runs(store, found.created.season_id), as_json or as_csv)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]
         else:

@@ -69,14 +69,15 @@ def _audit_text(r: AuditReport) -> str:
                     + "".join(f"\n  warning: {w}" for w in r.warnings))
         return (f"{r.game_id}: ok ({status}{r.events} events; hash chain, "
                 f"{r.seeded_rolls} seeded rolls, every decision re-checked)  "
-                f"head {r.head_hash[:16]}…")
+                f"head {r.head_hash[:16]}…" + "".join(f"\n  warning: {w}" for w in r.warnings))
     f = r.failure
     return (f"{r.game_id}: FAILED at seq {f.seq}: {f.check} check (rule {f.rule}): "
             f"expected {f.expected}; recorded {f.recorded}")
 
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
-                  db: str, as_json: bool, workers: int, cluster: str | None) -> None:
+                  db: str, as_json: bool, workers: int, cluster: str | None,
+                  odds_run: bool) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
     from replay.tooling.receipts import load_verify_key
     from replay.tooling.season_receipts import audit_season_receipt
@@ -85,7 +86,7 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
-                                     workers=workers, cluster=cluster)
+                                     workers=workers, cluster=cluster, odds_run=odds_run)
     if as_json:
         _dump([r.to_json() for r in found.reports])
     else:
@@ -192,6 +193,9 @@ def audit(
         "--workers", help="with --all: processes auditing a big database's streams "
         "(default 2)")] = None,
     cluster: ClusterOption = None,
+    odds_run: Annotated[bool, typer.Option(
+        "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
+        "it is (without it, its season fails: it is not the season as played)")] = False,
 ) -> None:
     """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
     choice, the stream index and stored read models; with --receipt, that each game is
@@ -202,7 +206,7 @@ def audit(
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
-    from replay.tooling.audit import audit_all, audit_game
+    from replay.tooling.audit import audit_all, audit_game, mark_odds_runs
     from replay.tooling.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.tooling.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
@@ -210,7 +214,7 @@ def audit(
         raise CliError("--cluster audits with --all (game ids are audited here)")
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
-                      cluster)
+                      cluster, odds_run)
         return
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -223,10 +227,10 @@ def audit(
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
     with _read_store(db) as store:
         if all_games:
-            reports = audit_all(store, workers=workers, cluster=cluster)
+            reports = audit_all(store, workers=workers, cluster=cluster, odds_run=odds_run)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
-            reports = [audit_game(store, g) for g in ids]
+            reports = mark_odds_runs(store, [audit_game(store, g) for g in ids], odds_run)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     if as_json:

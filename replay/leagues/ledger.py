@@ -34,6 +34,7 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
+from events.matrix import OddsRunReplayed as MatrixOddsRunReplayed
 from events.odds import OddsRunReplayed
 from events.postseason import (
     LotteryDraw,
@@ -54,7 +55,7 @@ from replay.tooling.registry import ruleset_of_season
 __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
            "coach_setup", "game_notes", "habits_of_coach", "ledger_of", "read_ledger",
            "record_game", "recorded_games", "recording_committer", "ruleset_of",
-           "save_read_models"]
+           "odds_run_of", "odds_runs", "save_read_models"]
 
 SIMULATED, TABLE = "simulated", "table"
 
@@ -88,6 +89,15 @@ class SeasonLedger:
     bracket_events: tuple[Event, ...] = ()
     # rinklog odds --replay (docs/odds.md): the OddsRunReplayed's seq and the run's seed
     reseeded: tuple[int, str] | None = None
+    replayed: OddsRunReplayed | None = None  # that event: the database is an odds run
+
+    @property
+    def odds_run(self) -> str | None:
+        """What a season written by ``rinklog odds --replay`` is, in one line (None: the
+        season as played). Every command that shows or checks a season says it first."""
+        if self.replayed is None or self.reseeded is None:
+            return None
+        return _odds_run_line(self.created.season_id, self.replayed, self.reseeded[0])
 
     def next_playoff_game(self, game: str) -> ScheduledGame | None:
         """The series game the bracket has made ready under id ``game`` (a playoff game
@@ -135,6 +145,7 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     started: dict[str, tuple[int, int]] = {}
     series: dict[str, SeriesGameRecorded] = {}
     reseeded: tuple[int, str] | None = None
+    replayed: OddsRunReplayed | None = None
     for seq, event in enumerate(events, 1):
         if isinstance(event, SeasonGameRecorded):
             games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
@@ -143,11 +154,46 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
         elif isinstance(event, SeriesGameRecorded):
             series[event.game_id] = event
         elif isinstance(event, OddsRunReplayed) and reseeded is None:
-            reseeded = (seq, event.run_seed)
+            reseeded, replayed = (seq, event.run_seed), event
     bracket = tuple(e for e in events if isinstance(e, PostseasonEvent)
                     and not isinstance(e, LotteryOpened | LotteryDraw | LotteryOrderSet))
     return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
-                        series, bracket, reseeded)
+                        series, bracket, reseeded, replayed)
+
+
+def odds_run_of(season_id: str, events: Sequence[Event]) -> tuple[int, str] | None:
+    """Where a season stream says it is an odds run (``rinklog odds --replay``: its
+    OddsRunReplayed, a league season's or a Matrix season's) and what it is, in one line;
+    None for the season as played."""
+    for seq, event in enumerate(events, 1):
+        if isinstance(event, OddsRunReplayed | MatrixOddsRunReplayed):
+            return seq, _odds_run_line(season_id, event, seq)
+    return None
+
+
+def _odds_run_line(season_id: str, event: OddsRunReplayed | MatrixOddsRunReplayed,
+                   seq: int) -> str:
+    return (f"season {season_id} is odds run {event.run} of seed {event.seed} from version "
+            f"{seq - 1}, not the season as played")
+
+
+def odds_runs(store: EventStore, season_id: str | None = None) -> list[str]:
+    """The line of :func:`odds_run_of` for each season in the database that is an odds
+    run (or for season ``season_id`` alone): what ``audit``, ``receipt --season``, the
+    listings and the pages say first."""
+    kinds = ("season", "matrix_season")
+    ids = ([s.stream for k in kinds for s in store.streams(kind=k)] if season_id is None
+           else [season_id] if store.exists(season_id) and store.info(season_id).kind in kinds
+           else [])
+    notes = []
+    for stream in ids:
+        try:
+            found = odds_run_of(stream, [row.event for row in store.read(stream)])
+        except RinklogError:  # a stream that does not decode: its audit says so
+            continue
+        if found is not None:
+            notes.append(found[1])
+    return notes
 
 
 def ledger_of(store: EventStore, season_id: str) -> SeasonLedger:

@@ -19,6 +19,7 @@ from projections.postseason import BracketView, LotteryView, bracket_view, lotte
 from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
+from replay.leagues.ledger import odds_runs
 from replay.leagues.stored_seasons import division_standings, load_season, standings
 from replay.reports.bracket import postseason_page
 from replay.reports.games import load_game
@@ -401,4 +402,14 @@ def season_files(store: EventStore, season_id: str,
                  (f"../{team_href(player.team)}", player.team_name)])
         if progress is not None:
             progress(done, pages)
-    return files
+    return _with_banner(files, odds_runs(store, season_id))
+
+
+def _with_banner(files: dict[str, str], notes: list[str]) -> dict[str, str]:
+    """Every page of a season written by ``rinklog odds --replay`` says what it is at its
+    top (issue 32): the banner right after the ``<body>`` that base.html.j2 opens once."""
+    if not notes:
+        return files
+    banner = render("_banner.html.j2", notes=notes)
+    return {path: page.replace("<body>\n", f"<body>\n{banner}", 1) if path.endswith(".html")
+            else page for path, page in files.items()}

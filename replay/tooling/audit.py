@@ -94,7 +94,7 @@ from replay.leagues.availability import (
     stored_availability,
     stored_playoff_availability,
 )
-from replay.leagues.ledger import SeasonLedger, coach_for, read_ledger
+from replay.leagues.ledger import SeasonLedger, coach_for, odds_run_of, read_ledger
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     game_seed,
@@ -123,7 +123,8 @@ from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "audit_all", "audit_blobs",
            "audit_encoded", "audit_game", "audit_stream", "audit_stream_events",
-           "season_lookup", "SeasonLookup", "stream_decoder", "stream_system"]
+           "mark_odds_runs", "season_lookup", "SeasonLookup", "stream_decoder",
+           "stream_system"]
 
 
 
@@ -884,13 +885,15 @@ def _held_to_read_models(report: AuditReport, differences: list[str] | None) -> 
 PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a fork)
 
 
-def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None
-              ) -> list[AuditReport]:
+def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None, *,
+              odds_run: bool = False) -> list[AuditReport]:
     """Every stream of the database (listed or orphaned), then every blob; with
     ``workers`` > 1 a big database's streams are audited by that many processes (each
     opens the file read-only), the reports in the same order. With ``cluster`` (a Dask
     scheduler's address) its workers audit the game streams, sent to them whole
-    (:mod:`replay.tooling.audit_shipped`), and this process the rest."""
+    (:mod:`replay.tooling.audit_shipped`), and this process the rest. A season written by
+    ``rinklog odds --replay`` fails, named as the odds run it is, unless ``odds_run``
+    (then it passes with that warning): :func:`mark_odds_runs`."""
     ids = store.stream_ids()
     seasons = _StoreSeasons(store)
     if cluster is not None:
@@ -899,8 +902,32 @@ def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
-    return (_with_missing_season_games(store, seasons, reports) + audit_blobs(store)
-            + audit_unaccounted_rows(store))
+    reports = mark_odds_runs(store, _with_missing_season_games(store, seasons, reports),
+                             odds_run)
+    return reports + audit_blobs(store) + audit_unaccounted_rows(store)
+
+
+def mark_odds_runs(store: EventStore, reports: list[AuditReport],
+                   allowed: bool) -> list[AuditReport]:
+    """``reports`` with each season that is an odds run (an OddsRunReplayed in its
+    stream, docs/odds.md) named as one: failed unless ``allowed``, else warned. The marker
+    cannot be taken out unseen: the games (or weeks) after it are seeded from the run, and
+    the audit holds their dice to it (issue 32)."""
+    out = []
+    for report in reports:
+        found = None
+        if report.ok and report.kind in ("season", "matrix_season"):
+            found = odds_run_of(report.game_id,
+                                [row.event for row in store.read(report.game_id)])
+        if found is None:
+            out.append(report)
+        elif allowed:
+            out.append(dataclasses.replace(report, warnings=(*report.warnings, found[1])))
+        else:
+            out.append(dataclasses.replace(report, failure=AuditFinding(
+                "odds run", found[0], "the season as played (`rinklog audit --all "
+                "--odds-run` audits an odds run's database as one)", found[1], "docs/odds.md")))
+    return out
 
 
 def _with_missing_season_games(store: EventStore, seasons: _StoreSeasons,

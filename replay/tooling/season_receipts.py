@@ -34,9 +34,15 @@ from engine.systems import SEASON_SYSTEMS, system_of
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
 from events.store import EventStore
-from replay.leagues.ledger import recorded_games
+from replay.leagues.ledger import odds_runs, recorded_games
 from replay.tooling import merkle
-from replay.tooling.audit import AuditFinding, AuditReport, audit_all, audit_game
+from replay.tooling.audit import (
+    AuditFinding,
+    AuditReport,
+    audit_all,
+    audit_game,
+    mark_odds_runs,
+)
 from replay.tooling.game_streams import season_kinds
 from replay.tooling.receipts import ReceiptError, Signature, sign_receipt, verify_signature
 from replay.tooling.registry import ruleset_of_season
@@ -193,6 +199,8 @@ def season_receipt(store: EventStore, season: str,
     and every game in it are audited first (with their stored read models and the
     season's standings): a season with a failing stream gets no receipt."""
     _season_info(store, season)
+    for odds_run in odds_runs(store, season):  # issue 32: an odds run is never the season
+        raise ReceiptError(f"{odds_run}: it gets no season receipt")
     now = _now(store, season)
     streams = [season] if now.system in SEASON_SYSTEMS else [season, *(g.game for g in now.games)]
     for stream in streams:
@@ -274,14 +282,15 @@ def _finding(stream: str, expected: str, recorded: str, head: str = "") -> Audit
 
 def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.VerifyKey | None,
                          *, all_streams: bool = False, workers: int = 1,
-                         cluster: str | None = None) -> SeasonAudit:
+                         cluster: str | None = None, odds_run: bool = False) -> SeasonAudit:
     """Audit the database (every stream with ``all_streams``, else the season and its
     games) and hold its season to the receipt in ``path``: the season stream extends the
     one published, today's games extend the published ones (an RFC 6962 consistency proof
     from the published tree to today's), and each published game is still there, with its
     head, in its place. Every game that differs, is missing, was added among the
     published ones or moved is named; games played since are listed, not failed.
-    ``workers``, ``cluster``: as :func:`replay.tooling.audit.audit_all`'s."""
+    ``workers``, ``cluster``, ``odds_run``: as :func:`replay.tooling.audit.audit_all`'s
+    (a season written by ``rinklog odds --replay`` is named as one and fails)."""
     receipt = load_season_receipt(path)
     signer = verify_signature(receipt, str(path), pinned)
     if not store.exists(receipt.season):
@@ -289,11 +298,11 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
                                      "no such season in the database")], signer, [])
     now = _now(store, receipt.season)
     if all_streams:
-        reports = audit_all(store, workers=workers, cluster=cluster)
+        reports = audit_all(store, workers=workers, cluster=cluster, odds_run=odds_run)
     else:
         streams = [receipt.season] + ([] if now.system in SEASON_SYSTEMS
                                       else [g.game for g in now.games])
-        reports = [audit_game(store, s) for s in streams]
+        reports = mark_odds_runs(store, [audit_game(store, s) for s in streams], odds_run)
     findings = [*_season_findings(store, receipt, now, str(path)),
                 *_game_findings(receipt.games, now.games, str(path))]
     published, today = len(receipt.games), len(now.games)
