@@ -148,3 +148,6 @@ class SeasonSystem:
     season_game_id: Callable[[str, Event], str | None]
     fold: Callable[[Sequence[Event]], Any]  # a season's events -> its state
     standings: Callable[[Any], list[dict[str, Any]]]  # a state -> its standings rows
+    # the event that makes a stream an odds run (``rinklog odds --replay``: never the
+    # season as played, replay/leagues/ledger.py), None for a system without odds runs
+    odds_run_event: type[Event] | None = None

@@ -13,7 +13,8 @@ from events.errors import RinklogError
 
 ROOT = Path(__file__).resolve().parent.parent
 # Tooling that works on any system's streams: it asks the registry, never a system package.
-SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/refold.py",
+SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/audit_stream.py",
+                "replay/tooling/audit_report.py", "replay/tooling/refold.py",
                 "replay/tooling/session.py", "replay/tooling/transfer.py",
                 "replay/tooling/game_streams.py", "replay/tooling/explain.py",
                 "replay/tooling/game_setup.py", "replay/tooling/registry.py",

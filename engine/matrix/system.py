@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.matrix import explain, recheck, seasons
 from engine.matrix.state import evolve, initial_state
 from engine.registration import SeasonSystem
-from events.matrix import DieRolled, MatrixEvent, SeasonOpened
+from events.matrix import DieRolled, MatrixEvent, OddsRunReplayed, SeasonOpened
 
 SYSTEM = SeasonSystem(
     name="matrix",
@@ -25,4 +25,5 @@ SYSTEM = SeasonSystem(
     season_game_id=seasons.season_game_id,
     fold=recheck.fold,
     standings=seasons.standings_rows,
+    odds_run_event=OddsRunReplayed,
 )

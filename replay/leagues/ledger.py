@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from engine.league.playoffs import ScheduledGame, fold, next_games
-from engine.systems import system_of
+from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
 from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, UnknownGame
@@ -34,7 +34,6 @@ from events.league import (
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
-from events.matrix import OddsRunReplayed as MatrixOddsRunReplayed
 from events.odds import OddsRunReplayed
 from events.postseason import (
     LotteryDraw,
@@ -166,13 +165,17 @@ def odds_run_of(season_id: str, events: Sequence[Event]) -> tuple[int, str] | No
     OddsRunReplayed, a league season's or a Matrix season's) and what it is, in one line;
     None for the season as played."""
     for seq, event in enumerate(events, 1):
-        if isinstance(event, OddsRunReplayed | MatrixOddsRunReplayed):
+        if isinstance(event, _ODDS_RUN_EVENTS):
             return seq, _odds_run_line(season_id, event, seq)
     return None
 
 
-def _odds_run_line(season_id: str, event: OddsRunReplayed | MatrixOddsRunReplayed,
-                   seq: int) -> str:
+# a league season's, and each season system's (Matrix Hockey's), from the registry
+_ODDS_RUN_EVENTS = (OddsRunReplayed, *(s.odds_run_event for s in SEASON_SYSTEMS.values()
+                                       if s.odds_run_event is not None))
+
+
+def _odds_run_line(season_id: str, event: Any, seq: int) -> str:
     return (f"season {season_id} is odds run {event.run} of seed {event.seed} from version "
             f"{seq - 1}, not the season as played")
 
