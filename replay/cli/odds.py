@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -75,32 +76,12 @@ def odds(
 
     Example: rinklog odds dicedemo-2026 --runs 1000 --seed 7 --db season.db
     """
-    one_format(as_json, as_csv)
-    if replay is not None and out_db is None:
-        raise CliError("--replay needs --out DB (the database to write the run to)")
-    if out_db is not None and replay is None:
-        raise CliError("--out goes with --replay R (the run to write)")
-    if replay is None and runs < 1:
-        raise CliError(f"--runs must be at least 1, got {runs}")
+    _check_options(as_json, as_csv, replay, out_db, runs, record)
     workers = workers_or_cluster(workers, cluster)
-    if out_db is not None and out_db.exists():
-        raise CliError(f"--out {out_db}: the file exists; rinklog odds --replay writes a new "
-                       "database only")
-    if record and replay is not None:
-        raise CliError("give --record or --replay, not both")
-    from replay.leagues.league import load_league  # noqa: PLC0415 - lazy: the CLI starts fast
     from replay.leagues.odds import odds_season, record_odds, replay_run, report_of, run_odds
+    from replay.systems import KITS  # noqa: PLC0415 - lazy: the CLI starts fast
 
-    def playoffs(name: str):  # noqa: ANN202 - the league's [playoffs] (None: none)
-        try:
-            return load_league(league or name).playoffs
-        except CardError as err:
-            if league is not None:
-                raise
-            raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
-                               f"({err}); give --league FOLDER for its [playoffs]") from None
-
-    from replay.systems import KITS  # noqa: PLC0415
+    playoffs = _playoffs_of(season_id, league)
 
     with read_store(db) as store:
         # a season system's own season stream (Matrix Hockey): its kit's odds
@@ -110,18 +91,10 @@ def odds(
             season = system_odds.read(store, season_id)
         else:
             stored = odds_season(store, season_id, playoffs)
-    if system_odds is not None and replay is not None:
-        assert out_db is not None
-        written = system_odds.replay(db, season_id, seed, replay, out_db)
-        out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
-            "audited clean")
-        return
     if system_odds is not None:
-        with _bar(runs) as progress:
-            system_report = system_odds.report(season, seed, runs, workers, cluster, progress)
-        if record:
-            _record_system(db, system_odds, season, system_report)
-        _print_system(system_report, as_json, as_csv, per_run, record)
+        _system_odds(db, system_odds, season_id, season,
+                     _Asked(seed, runs, workers, cluster, replay, out_db, record),
+                     (as_json, as_csv, per_run))
         return
     if replay is not None:
         assert out_db is not None
@@ -142,15 +115,84 @@ def odds(
         dump(report.to_json(per_run))
         return
     if as_csv:
-        rows = []
-        for t in report.teams:
-            line = report.team_json(t)
-            rows.append({**{k: v for k, v in line.items() if k not in ("rounds", "picks")},
-                         **{f"round_{k}": p for k, p in enumerate(line["rounds"], 1)},
-                         **{f"pick_{k}": p for k, p in enumerate(line["picks"], 1)}})
-        dump_csv(rows)
+        _dump_csv(report)
         return
     _print(report, record)
+
+
+def _check_options(as_json: bool, as_csv: bool, replay: int | None, out_db: Path | None,
+                   runs: int, record: bool) -> None:
+    one_format(as_json, as_csv)
+    if replay is not None and out_db is None:
+        raise CliError("--replay needs --out DB (the database to write the run to)")
+    if out_db is not None and replay is None:
+        raise CliError("--out goes with --replay R (the run to write)")
+    if replay is None and runs < 1:
+        raise CliError(f"--runs must be at least 1, got {runs}")
+    if out_db is not None and out_db.exists():
+        raise CliError(f"--out {out_db}: the file exists; rinklog odds --replay writes a new "
+                       "database only")
+    if record and replay is not None:
+        raise CliError("give --record or --replay, not both")
+
+
+def _dump_csv(report: Any) -> None:
+    """One row a team: its figures, a column for each round and each pick."""
+    rows = []
+    for t in report.teams:
+        line = report.team_json(t)
+        rows.append({**{k: v for k, v in line.items() if k not in ("rounds", "picks")},
+                     **{f"round_{k}": p for k, p in enumerate(line["rounds"], 1)},
+                     **{f"pick_{k}": p for k, p in enumerate(line["picks"], 1)}})
+    dump_csv(rows)
+
+
+def _playoffs_of(season_id: str, league: str | None) -> Callable[[str], Any]:
+    """The ``[playoffs]`` of a season's league by its name (None: it has none), or of
+    ``--league``; a league found by neither is one line saying to give ``--league``."""
+    from replay.leagues.league import load_league  # noqa: PLC0415 - lazy: the CLI starts fast
+
+    def playoffs(name: str) -> Any:
+        try:
+            return load_league(league or name).playoffs
+        except CardError as err:
+            if league is not None:
+                raise
+            raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
+                               f"({err}); give --league FOLDER for its [playoffs]") from None
+
+    return playoffs
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What ``rinklog odds`` was asked to do with a season system's season."""
+
+    seed: str
+    runs: int
+    workers: int
+    cluster: str | None
+    replay: int | None
+    out_db: Path | None
+    record: bool
+
+
+def _system_odds(db: str, system_odds: Any, season_id: str, season: Any, asked: _Asked,
+                 formats: tuple[bool, bool, bool]) -> None:
+    """A season system's odds (Matrix Hockey), through its kit: a run replayed as a
+    database, or the odds of many runs (recorded, if asked) printed."""
+    if asked.replay is not None:
+        assert asked.out_db is not None
+        written = system_odds.replay(db, season_id, asked.seed, asked.replay, asked.out_db)
+        out(f"season {season_id}: odds run {asked.replay} (seed {asked.seed!r}) "
+            f"written to {written}, audited clean")
+        return
+    with _bar(asked.runs) as progress:
+        report = system_odds.report(season, asked.seed, asked.runs, asked.workers,
+                                    asked.cluster, progress)
+    if asked.record:
+        _record_system(db, system_odds, season, report)
+    _print_system(report, *formats, asked.record)
 
 
 def _record_system(db: str, system_odds, season, report) -> None:  # noqa: ANN001 - the kit's

@@ -536,6 +536,28 @@ def _season_table_game(store: Any, season: str, game: str) -> str:
     return playoff_table_game(store, season, game)
 
 
+def _check_play_options(new: bool, home: str | None, away: str | None, resume: str | None,
+                        season: str | None, number: str | None, db: str) -> None:
+    """``rinklog play``'s three ways (a new game, a season's, a resumed one), one at a time."""
+    if (season is None) != (number is None):
+        raise CliError("--season SEASON and --game N go together")
+    if season is not None and (new or resume):
+        # The season's game takes its teams, cards and options from the season.
+        raise CliError("--season/--game take no --home/--away/--game-id/--league/"
+                       "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
+    if resume is None and season is None and (home is None or away is None):
+        raise CliError("give --home TEAM --away TEAM, --season S --game N, "
+                       "or --resume GAME")
+    if resume is not None and new:
+        # A game's options are fixed when it is created (GameCreated).
+        raise CliError("--resume takes no --home/--away/--game-id/--league/"
+                       "--late-penalty-house-rule/--ruleset/--optional-rule")
+    if (resume or season) and not Path(db).exists():
+        # A game to resume (or a stored season's) is in an existing database: a wrong
+        # --db is refused, not answered with a new empty one.
+        raise CliError(f"{db}: no such database (give the --db the game is in)")
+
+
 @app.command("play")
 def play_cmd(
     home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
@@ -577,24 +599,8 @@ def play_cmd(
     from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
     new = bool(home or away or game_id or league or late_penalty_house_rule
                or ruleset != DEFAULT_RULESET or optional_rule)
-    if (season is None) != (number is None):
-        raise CliError("--season SEASON and --game N go together")
-    if season is not None and (new or resume):
-        # The season's game takes its teams, cards and options from the season.
-        raise CliError("--season/--game take no --home/--away/--game-id/--league/"
-                       "--late-penalty-house-rule/--ruleset/--optional-rule/--resume")
-    if resume is None and season is None and (home is None or away is None):
-        raise CliError("give --home TEAM --away TEAM, --season S --game N, "
-                       "or --resume GAME")
-    if resume is not None and new:
-        # A game's options are fixed when it is created (GameCreated).
-        raise CliError("--resume takes no --home/--away/--game-id/--league/"
-                       "--late-penalty-house-rule/--ruleset/--optional-rule")
+    _check_play_options(new, home, away, resume, season, number, db)
     names = optional_rules(optional_rule, ruleset)
-    if (resume or season) and not Path(db).exists():
-        # A game to resume (or a stored season's) is in an existing database: a wrong
-        # --db is refused, not answered with a new empty one.
-        raise CliError(f"{db}: no such database (give the --db the game is in)")
     with open_store(db) as store:
         scheduled = (_season_table_game(store, season, number) if season and number
                      else None)

@@ -222,34 +222,9 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     season_id = f"{league}-{seed}"
     system, coach = setup.system, setup.coach
     start = time.perf_counter()
-    cards = {tid: _canonical.encode(t) for tid, t in setup.teams.items()}
-    chart_bytes = _canonical.encode(setup.charts)
-    team_hashes = {tid: store.put_blob(content, CARD_MEDIA) for tid, content in cards.items()}
-    charts_hash = store.put_blob(chart_bytes, CHART_MEDIA)
-    # what the workers' audits read of them: the same bytes, by hash
-    blobs = {team_hashes[tid]: (content, CARD_MEDIA) for tid, content in cards.items()}
-    blobs[charts_hash] = (chart_bytes, CHART_MEDIA)
-    created = SeasonCreated(season_id=season_id, league=league, seed=seed,
-                            charts_hash=charts_hash, team_hashes=team_hashes,
-                            schedule=[tuple(f) for f in schedule],
-                            divisions=[(c, d, list(t)) for c, d, t in divisions],
-                            # UNSET for the default ruleset, so its seasons' bytes are unchanged
-                            ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
-                            **setup.options.season_fields(system, formats.NEW_STREAM_FORMAT))
+    created, blobs = _season_created(store, setup, league, schedule, seed, divisions)
     season = SeasonStream.at(store, season_id)  # what this run decides from
-    if not season.version:
-        opening = opening_events(created, coach)
-        season.create(opening, meta=stream_index(opening).meta)
-    else:
-        recorded = store.read(season_id, 1, 1)[0].event
-        if not same_event(recorded, created) and _cut_short(
-                recorded, created):
-            raise RinklogError(f"season {season_id} was stored by an older rinklog with only "
-                               f"its first {len(recorded.schedule)} games scheduled, so it "
-                               "cannot grow; start it again in another --db")
-        if not same_event(recorded, created):
-            raise RinklogError(f"season {season_id} is already in this database with another "
-                               "league, schedule or cards; use another --seed or --db")
+    _open_season(season, created, coach)
     ledger = ledger_of(store, season_id)
     check_opening(ledger, coach)
     if audit:  # the season stream itself, which every game's audit is held to
@@ -277,20 +252,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
         for played in results:
             if played.failure is not None:
                 raise RinklogError(_failed(played.game_id, played.failure, "played"))
-            try:
-                # the game, the season's record of it and its read models: one transaction
-                # (one commit a game), so a stopped season never keeps a game without them
-                with store.transaction():
-                    version = store.append_chained(played.game_id, played.rows, kind="game",
-                                                   system=system.name, meta=played.meta,
-                                                   format=worker.format)
-                    record_game(season, played.game_id, played.number, SIMULATED,
-                                played.rows.head.hex())
-                    if played.read_models:
-                        read_models.save(store, played.game_id, version, played.read_models)
-            except StreamConflict:  # stored since this run listed what to play
-                raise StreamConflict(_writing_meanwhile(
-                    season_id, f"stored {played.game_id} while this run played it")) from None
+            _store_played(season, played, system.name, worker.format)
             done += 1
             events += len(played.rows.payloads)
             if progress:
@@ -305,6 +267,62 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start, audited=len(todo) if audit else 0,
                      read_models=tuple(projections), writer_cpu=writer_cpu)
+
+
+def _season_created(store: EventStore, setup: GameSetup, league: str,
+                    schedule: Sequence[tuple[int, str, str]], seed: str,
+                    divisions: Sequence[tuple[str, str, list[str]]]
+                    ) -> tuple[SeasonCreated, dict[str, tuple[bytes, str]]]:
+    """The season's first event, its cards and charts stored as blobs, and those blobs'
+    bytes by hash (what the workers' audits read of them: the same bytes)."""
+    cards = {tid: _canonical.encode(t) for tid, t in setup.teams.items()}
+    chart_bytes = _canonical.encode(setup.charts)
+    team_hashes = {tid: store.put_blob(content, CARD_MEDIA) for tid, content in cards.items()}
+    charts_hash = store.put_blob(chart_bytes, CHART_MEDIA)
+    blobs = {team_hashes[tid]: (content, CARD_MEDIA) for tid, content in cards.items()}
+    blobs[charts_hash] = (chart_bytes, CHART_MEDIA)
+    created = SeasonCreated(season_id=f"{league}-{seed}", league=league, seed=seed,
+                            charts_hash=charts_hash, team_hashes=team_hashes,
+                            schedule=[tuple(f) for f in schedule],
+                            divisions=[(c, d, list(t)) for c, d, t in divisions],
+                            # UNSET for the default ruleset, so its seasons' bytes are unchanged
+                            ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
+                            **setup.options.season_fields(setup.system,
+                                                          formats.NEW_STREAM_FORMAT))
+    return created, blobs
+
+
+def _open_season(season: SeasonStream, created: SeasonCreated, coach: Any) -> None:
+    """Create the season with its opening, or check that the one stored is this one."""
+    if not season.version:
+        opening = opening_events(created, coach)
+        season.create(opening, meta=stream_index(opening).meta)
+        return
+    recorded = season.store.read(season.season_id, 1, 1)[0].event
+    if not same_event(recorded, created) and _cut_short(recorded, created):
+        raise RinklogError(f"season {season.season_id} was stored by an older rinklog with "
+                           f"only its first {len(recorded.schedule)} games scheduled, so it "
+                           "cannot grow; start it again in another --db")
+    if not same_event(recorded, created):
+        raise RinklogError(f"season {season.season_id} is already in this database with "
+                           "another league, schedule or cards; use another --seed or --db")
+
+
+def _store_played(season: SeasonStream, played: _Played, system: str, format: int) -> None:
+    """The game, the season's record of it and its read models: one transaction (one
+    commit a game), so a stopped season never keeps a game without them."""
+    store = season.store
+    try:
+        with store.transaction():
+            version = store.append_chained(played.game_id, played.rows, kind="game",
+                                           system=system, meta=played.meta, format=format)
+            record_game(season, played.game_id, played.number, SIMULATED,
+                        played.rows.head.hex())
+            if played.read_models:
+                read_models.save(store, played.game_id, version, played.read_models)
+    except StreamConflict:  # stored since this run listed what to play
+        raise StreamConflict(_writing_meanwhile(
+            season.season_id, f"stored {played.game_id} while this run played it")) from None
 
 
 def _writing_meanwhile(season_id: str, what: str) -> str:
