@@ -164,6 +164,23 @@ def test_dice_a_window_takes_one_change_a_team_and_home_answers_away() -> None:
     assert (state.away.forwards, state.home.forwards) == (1, 1)  # the loop applies them
 
 
+def test_dice_3_9_home_typed_first_is_answered_by_away_and_home_counters() -> None:
+    """3: "The away team must make this decision first and then the home team can
+    counter" (9 the same for changes). Typed home first, then away: the away team's
+    change stands first and the home team's answer after it is taken (it was refused:
+    "home has changed its lines at this window already", so away countered home)."""
+    state = _dice_state()
+    coach, shown = _dice_prompt("lines home 2 2", "lines away 3 3", "lines home 3 1", "")
+    away, home = coach.lines(state)
+    assert (away.side, away.forwards, away.defense) == ("away", 3, 3)
+    assert (home.side, home.forwards, home.defense) == ("home", 3, 1)
+    assert not any("not allowed" in s for s in shown), shown
+    # home first and no away answer: it stands, after away's (none): one change
+    coach, shown = _dice_prompt("lines home 2 2", "")
+    (home,) = coach.lines(state)
+    assert (home.side, home.forwards, home.defense) == ("home", 2, 2)
+
+
 def test_dice_in_play_a_person_starts_a_change_a_dump_and_a_goalie_pull() -> None:
     """9: with his LD holding the puck a team may change its forward line, and dump; 22:
     the goalie may be pulled at any window, for the skater the person names. The default

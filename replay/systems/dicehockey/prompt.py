@@ -32,7 +32,8 @@ from events.errors import IllegalChoice
 from replay.systems.kit import Prompter, TableDice
 
 HELP = ("enter = as shown (once you chose: done); 'none' = no change; 'lines home|away F D' "
-        "(forward line 1-4, pair 1-3; each team once a window, away then home may answer); "
+        "(forward line 1-4, pair 1-3; once a team a window: away decides first, home may "
+        "answer, typed after away's); "
         "'timeout home|away' (then asked whether to add a shot/turnover); 'pull home|away "
         "[ID]' / 'back home|away' (the goalie); 'dump' (the team with the puck); lineup cards "
         "(10: between periods, at that team's time out, after its player's injury): 'cards "
@@ -81,24 +82,26 @@ class PromptCoach(TableDice):
                 self._out("  " + HELP)
                 continue
             if not answer or self.dice_typed(answer):
-                return chosen or proposal
+                return _away_first(state, chosen) if chosen else proposal
             if answer.lower() == "none":
-                return chosen
+                return _away_first(state, chosen)
             choice = self._choice(trial, answer)
             if choice is None:
                 continue
-            problem = _twice(chosen, choice)
+            kept = _countered(chosen, choice)  # home's answer replaces its first change
+            problem = _twice(kept, choice)
+            judged = trial if kept is chosen else _applied(state, kept)
             if problem is None:
                 try:  # the rules judge it now: nothing illegal is handed to the loop
-                    check_choice(trial, choice)
+                    check_choice(judged, choice)
                 except IllegalChoice as err:
                     problem = str(err)
             if problem is not None:
                 self._out(f"  not allowed: {problem}")
                 continue
-            trial = copy.deepcopy(trial) if trial is state else trial
+            trial = copy.deepcopy(judged) if judged is state else judged
             evolve(trial, choice)  # the next choice is judged after this one
-            chosen.append(choice)
+            chosen = [*kept, choice]
 
     def _pick(self, state: GameState, step: Step) -> Event:
         """15: who of the tied players took the penalty; 22: the delayed penalty's extra
@@ -266,6 +269,48 @@ def _words(state: GameState, choice: Event) -> str:
         return f"{state.team(choice.side).team.id} names {choice.player}"
     return type(choice).__name__
 
+
+
+def _countered(chosen: list[Event], choice: Event) -> list[Event]:
+    """3, 9: "The away team must make this decision first and then the home team can
+    counter": a home change typed after the away team changed following home's first one
+    is home's answer, in place of that first change (``chosen`` as it is otherwise)."""
+    if not (isinstance(choice, LinesChanged) and choice.side == "home"):
+        return chosen
+    changes = [i for i, c in enumerate(chosen) if isinstance(c, LinesChanged)]
+    sides = [chosen[i].side for i in changes]  # type: ignore[attr-defined]
+    if sides[-2:] != ["home", "away"]:
+        return chosen
+    return [c for i, c in enumerate(chosen) if i != changes[-2]]
+
+
+def _away_first(state: GameState, chosen: list[Event]) -> list[Event]:
+    """The window's choices with the away team's line change before the home team's
+    (3: the away team decides first), however they were typed; as typed when the rules
+    take them only so."""
+    changes = {c.side: i for i, c in enumerate(chosen) if isinstance(c, LinesChanged)}
+    if not {"home", "away"} <= set(changes) or changes["away"] < changes["home"]:
+        return chosen
+    ordered = [c for i, c in enumerate(chosen) if i != changes["away"]]
+    ordered.insert(changes["home"], chosen[changes["away"]])
+    trial = copy.deepcopy(state)
+    try:
+        for choice in ordered:
+            check_choice(trial, choice)
+            evolve(trial, choice)
+    except IllegalChoice:
+        return chosen
+    return ordered
+
+
+def _applied(state: GameState, chosen: list[Event]) -> GameState:
+    """The game as ``chosen`` leave it (``state`` itself when none)."""
+    if not chosen:
+        return state
+    trial = copy.deepcopy(state)
+    for choice in chosen:
+        evolve(trial, choice)
+    return trial
 
 
 def _twice(chosen: list[Event], choice: Event) -> str | None:
