@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.dicehockey.lines import on_ice, skaters_on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.puck import assists, count_space, strength
+from engine.dicehockey.rulesets import VERSION_2
 from engine.dicehockey.state import FORWARD_SLOTS, GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import (
@@ -75,8 +76,11 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     # counts no space past the period's length
     spaces = count_space(state, "shot", "22") if first and state.space < state.length else []
     if goal:
+        # 9, 12: the goal goes in at the space its shot fills (version 1 stored the one
+        # before a possession's first shot: such a game keeps it)
+        at = state.space + len(spaces) if state.version >= VERSION_2 else state.space
         return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=False),
-                *spaces, *goal_events(state, side, shooter, empty_net)]
+                *spaces, *goal_events(state, side, shooter, empty_net, space=at)]
     if read_on is goalie and min(99, value) >= GOALIE_PENALTY:
         return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=True),
                 *spaces]
@@ -93,13 +97,15 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
 
 
 def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
-                kind: str = "", rule: str = "8") -> list[Event]:
+                kind: str = "", rule: str = "8", space: int | None = None) -> list[Event]:
     """A goal (5, 7, 15): assists, delayed penalties erased, a power-play minor ended (a
-    double minor's first two clears), then a face-off."""
+    double minor's first two clears), then a face-off. ``space``: the timing space it goes
+    in at (None: the count as it stands)."""
     opponent = state.team(other(side))
     events: list[Event] = [GoalScored(
         side=side, scorer=scorer, assists=assists(state, scorer) if kind != "PS" else [],
-        goalie=None if empty_net else opponent.goalie, period=state.period, space=state.space,
+        goalie=None if empty_net else opponent.goalie, period=state.period,
+        space=state.space if space is None else space,
         strength=kind or ("EN" if empty_net else strength(state, side)),
         home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
         roll=state.rolls, rule=rule)]

@@ -9,6 +9,7 @@ from engine.dicehockey import game
 from engine.dicehockey.cards import Goalie, PassBand, SaveBand, Skater
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import give_puck
+from engine.dicehockey.rulesets import DICEHOCKEY
 from engine.dicehockey.state import GameState, Step
 from events.common import GameCreated, TeamSheet
 from events.dicehockey import Roll
@@ -21,8 +22,9 @@ def created(game_id: str = "dh-rules", seed: str = "t", options: list[str] | Non
             **kw) -> GameCreated:
     sheet = TeamSheet(team_id="X", name="X", card_hash="0", roster=[])
     extra = {"options": sorted(options)} if options else {}
-    return GameCreated(game_id=game_id, ruleset="dicehockey", ruleset_version=1, home=sheet,
-                       away=sheet, charts_hash="0", dice="seeded", seed=seed, **extra, **kw)
+    kw.setdefault("ruleset_version", DICEHOCKEY.version)  # the rules as they are now
+    return GameCreated(game_id=game_id, ruleset="dicehockey", home=sheet, away=sheet,
+                       charts_hash="0", dice="seeded", seed=seed, **extra, **kw)
 
 
 def new_state(options: list[str] | None = None) -> GameState:

@@ -113,6 +113,30 @@ def test_22_only_the_first_shot_of_a_possession_is_a_timing_space() -> None:
     assert len(spaces) == 1 and state.possession_shots == 3 and state.space == 1
 
 
+def test_9_12_a_goal_on_a_possessions_first_shot_is_at_the_space_that_shot_fills() -> None:
+    """9: "A timing space is either a turnover or the offensive team's first shot during
+    that possession." A goal on that first shot goes in at the space the shot fills: at
+    space 4, the shot is space 5 and so is the goal (the scoresheet's time). A goal on a
+    later shot of the possession is at the space already counted. Version 1 stored the
+    space before the shot's (4): such a game keeps it (tests/data)."""
+    state = shooting()
+    state.space = 4
+    events = shot(state, "PS", 3)  # Malone 00-28: the possession's first shot, a goal
+    counted = next(e for e in events if isinstance(e, TimingSpaceCounted))
+    goal = next(e for e in events if isinstance(e, GoalScored))
+    assert (counted.space, goal.space) == (5, 5)
+    state = shooting()
+    state.space = 4
+    shot(state, "PS", 80)  # saved, the offense keeps it (Malone's To O C): space 5
+    events = shot(state, "PS", 3)  # a rebound goal: no space of its own
+    assert not any(isinstance(e, TimingSpaceCounted) for e in events)
+    assert next(e for e in events if isinstance(e, GoalScored)).space == 5
+    state = shooting()
+    state.version, state.space = 1, 4  # as a version-1 game played it
+    goal = next(e for e in shot(state, "PS", 3) if isinstance(e, GoalScored))
+    assert goal.space == 4
+
+
 def test_8_goal_stops_play_and_credits_the_goalie_against() -> None:
     state = shooting()
     events = shot(state, "PS", 3)

@@ -66,3 +66,35 @@ def test_a_new_game_is_created_under_version_2(tmp_path: Path) -> None:
     with open_store(db) as store:
         (game_id,) = store.stream_ids()
         assert read_game(store, game_id)[0].ruleset_version == 2
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_events_and_explain_say_the_goals_space_the_scoresheet_says(tmp_path: Path, v1_db: Path,
+                                                                    version: int) -> None:
+    """DICE 9, 12 (issue 31, item 9): a goal's timing space in `rinklog events` and
+    `rinklog explain` is the scoresheet's in a version-2 game; a version-1 game keeps the
+    bytes it stored (one space early for a goal on a possession's first shot)."""
+    import json
+
+    if version == 2:
+        db, game_id = str(tmp_path / "v2.db"), "ALD-BRK-s9-dicehockey"
+        assert run_cli(["sim", "--ruleset", "dicehockey", "--league", "dicedemo",
+                        "--home", "ALD", "--away", "BRK", "--seed", "s9", "--db", db])[0] == 0
+    else:
+        db, game_id = str(v1_db), "ALD-BRK-v1-2-dicehockey"
+    code, out, _ = run_cli(["scoresheet", game_id, "--json", "--db", db])
+    sheet = [(g["period"], g["time"]) for g in json.loads(out)["goals"]]
+    with open_store(db) as store:
+        goals = [(e.period, e.space) for e in read_game(store, game_id)
+                 if type(e).__name__ == "GoalScored"]
+    assert len(goals) == len(sheet) >= 3
+    if version == 2:
+        assert goals == sheet
+    else:  # stored as played: at least one goal on a first shot, one space early
+        assert goals != sheet and all(g in (s, (s[0], s[1] - 1)) for g, s in zip(goals, sheet))
+    for number, (period, time) in enumerate(sheet, 1):
+        code, out, _ = run_cli(["explain", game_id, "--goal", str(number), "--db", db])
+        assert code == 0 and f"period {period}, space {time}," in out.splitlines()[0]
+        said = next(line for line in out.splitlines() if "GoalScored" in line)
+        stored = goals[number - 1]
+        assert f"period {stored[0]} space {stored[1]};" in said  # the event as stored
