@@ -87,6 +87,7 @@ class Charts(msgspec.Struct, frozen=True):
 class Ruleset:
     name: str = "coinflip"
     version: int = 1
+    replays: tuple[int, ...] = ()  # no older version's games to re-check
     title: str = "Coinflip Hockey"
     option_names: tuple[str, ...] = ()
 

@@ -128,7 +128,7 @@ class DefaultCoach:
             defense = _next(defense, (1, 2, 3), team.d_waiting)
         if (forwards, defense) == (team.forwards, team.defense):
             return None
-        slots = slots_for(team, forwards, defense, extra)
+        slots = slots_for(team, forwards, defense, extra, state.version)
         if not keeps_carrier(state, side, slots):
             return None
         return LinesChanged(side=side, forwards=forwards, defense=defense, slots=slots,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.dicehockey.cards import Lines
+from engine.dicehockey.rulesets import VERSION_2
 from engine.dicehockey.state import (
     DEFENSE_SLOTS,
     FORWARD_SLOTS,
@@ -38,15 +39,16 @@ _SLOTS_SEEN: dict[tuple, tuple[object, object, dict[str, str | None]]] = {}
 _NOBODY_OUT: frozenset[str] = frozenset()  # the common key part: one object, hashed once
 
 
-def slots_for(team: TeamState, forwards: int, defense: int,
-              extra: str | None = None) -> dict[str, str | None]:
+def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = None,
+              version: int = VERSION_2) -> dict[str, str | None]:
     """The slots of a team with these pawns (15, ruling R-DH-15i: PK boxes; ruling
     R-DH-10a: stand-ins).
 
     A pure function of the team's cards and the key below, asked thousands of times a
     game for a few dozen different answers: each answer is kept (with its cards and
-    lineup cards, so a reused ``id`` never matches) and handed out as a copy."""
-    key = (id(team.team), id(team.lines), forwards, defense, extra,
+    lineup cards, so a reused ``id`` never matches) and handed out as a copy. ``version``:
+    the ruleset version of the game (GameState.version), with an extra attacker."""
+    key = (id(team.team), id(team.lines), forwards, defense, extra, version,
            frozenset(team.out) if team.out else _NOBODY_OUT,
            tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
     seen = _SLOTS_SEEN.get(key)
@@ -54,13 +56,13 @@ def slots_for(team: TeamState, forwards: int, defense: int,
         return dict(seen[2])
     if len(_SLOTS_SEEN) > 4096:
         _SLOTS_SEEN.clear()
-    players = _slots_for(team, forwards, defense, extra)
+    players = _slots_for(team, forwards, defense, extra, version)
     _SLOTS_SEEN[key] = (team.team, team.lines, dict(players))
     return players
 
 
 def _slots_for(team: TeamState, forwards: int, defense: int,
-               extra: str | None) -> dict[str, str | None]:
+               extra: str | None, version: int) -> dict[str, str | None]:
     players: dict[str, str | None] = dict(line_players(team, forwards, defense))
     taken = set(players.values())
     for slot, pid in players.items():
@@ -80,9 +82,13 @@ def _slots_for(team: TeamState, forwards: int, defense: int,
     if extra:
         # 22: the extra attacker (goalie pulled, or a delayed call) is a sixth skater: one
         # whose line has since come on plays his own slot, and the first free dressed
-        # skater takes the extra attacker's place (ruling R-DH-22f).
+        # skater takes the extra attacker's place (ruling R-DH-22f). One in the box (15:
+        # "Take the player off of his line and place him in the penalty box"), injured or
+        # ejected is off the ice: the first free skater takes his place too (ruling
+        # R-DH-22g; version 1 kept him on).
+        gone = extra in team.out and version >= VERSION_2
         players["EA"] = extra if extra not in taken and extra not in players.values() \
-            else _free_skater(team, set(players.values()))
+            and not gone else _free_skater(team, set(players.values()))
     return players
 
 
@@ -104,7 +110,8 @@ def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> s
 
 def on_ice(state: GameState, side: str) -> dict[str, str | None]:
     team = state.team(side)
-    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side))
+    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side),
+                     state.version)
 
 
 def skaters_on_ice(state: GameState, side: str) -> list[str]:
@@ -208,7 +215,8 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
 
 def expected_slots(state: GameState, event: LinesChanged) -> dict[str, str | None]:
     team = state.team(event.side)
-    return slots_for(team, event.forwards, event.defense, extra_attacker(state, event.side))
+    return slots_for(team, event.forwards, event.defense, extra_attacker(state, event.side),
+                     state.version)
 
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:

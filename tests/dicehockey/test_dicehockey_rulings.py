@@ -212,3 +212,39 @@ def test_r_22f_an_extra_attacker_whose_line_comes_on_is_not_counted_twice() -> N
     skaters = [p for p in slots.values() if p is not None]
     assert slots["LW"] == extra and slots["EA"] != extra
     assert len(skaters) == len(set(skaters)) == 6
+
+
+@pytest.mark.parametrize("kind", ["minor", "misconduct"])
+def test_r_22g_a_penalized_extra_attacker_goes_to_the_box(kind: str) -> None:
+    """15: "Take the player off of his line and place him in the penalty box" holds for
+    the extra attacker too (22: "place your extra skater there"). With the goalie still
+    pulled his box is filled: after a minor as 15 fills any hole ("No matter which player
+    the penalty was on, the LW box is empty": the LW steps into it, a man short); after a
+    misconduct, not short, by the first free dressed skater (as R-DH-22f). Version 1 kept
+    him on as the extra attacker from the box."""
+    from events.dicehockey import PenaltyAssessed
+
+    state = new_state()
+    carry(state, "home", "C")
+    state.coach_window = True
+    on = set(on_ice(state, "home").values())
+    extra = next(c.id for c in state.home.team.skaters if c.id not in on)
+    evolve(state, GoalieChanged(side="home", goalie=state.home.goalie, pulled=True,
+                                extra_attacker=extra, rule="22"))
+    assert on_ice(state, "home")["EA"] == extra
+    left_wing = on_ice(state, "home")["LW"]
+    short = kind == "minor"
+    evolve(state, PenaltyAssessed(id=1, side="home", player=extra, infraction="hooking",
+                                  kind=kind, minutes=2 if short else 10,
+                                  clears=2 if short else 0, spaces=0 if short else 10,
+                                  short=short, period=1, space=0, roll=1, rule="15"))
+    slots = on_ice(state, "home")
+    skaters = [p for p in slots.values() if p is not None]
+    assert extra not in skaters
+    assert len(skaters) == len(set(skaters)) == (5 if short else 6)
+    if short:
+        assert slots["LW"] is None and slots["EA"] == left_wing
+    else:
+        assert slots["EA"] is not None and slots["EA"] not in on
+    state.version = 1  # as a version-1 game played it: he stayed on from the box
+    assert on_ice(state, "home")["EA"] == extra

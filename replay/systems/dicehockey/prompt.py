@@ -158,7 +158,8 @@ class PromptCoach(TableDice):
             if not (1 <= forwards <= 4 and 1 <= defense <= 3):
                 self._out("  forward lines are 1-4, pairs 1-3")
                 return None
-            slots = slots_for(team, forwards, defense, extra_attacker(state, side))
+            slots = slots_for(team, forwards, defense, extra_attacker(state, side),
+                              state.version)
             return LinesChanged(side=side, forwards=forwards, defense=defense, slots=slots,
                                 rule="9")
         if words[0] in ("cards", "swap", "lineup") and side:

@@ -1,0 +1,67 @@
+"""Invariants over whole seeded DICE Hockey games, event by event
+(tests/dicehockey/dicehockey_invariants.py): what a season must never break."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from dicehockey_invariants import boxed_on_ice
+from dicehockey_support import created
+
+from engine.dice import SeededDice
+from engine.dicehockey import game
+from engine.dicehockey.coach import DefaultCoach
+from engine.dicehockey.dice import derive_roll
+from engine.dicehockey.rulesets import DICEHOCKEY
+from engine.dicehockey.system import SYSTEM
+from events.dicehockey import GoalieChanged, PenaltyAssessed
+from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
+
+# DRF v ALD, seed s155: the home team's extra attacker (its goalie pulled) takes a minor
+# late in the game. Version 1 kept him on as the extra attacker from the box.
+BOXED_EXTRA_ATTACKER = ("DRF", "ALD", "s155", "g155")
+OTHERS = [("ALD", "BRK", "i1", "i1"), ("CDV", "DRF", "i2", "i2"), ("BRK", "CDV", "i3", "i3")]
+
+
+@functools.cache
+def played(home: str, away: str, seed: str, game_id: str, version: int):
+    made = created(game_id=game_id, seed=seed, ruleset_version=version)
+    teams = find_dicehockey_team(home), find_dicehockey_team(away)
+    state = game.initial_state(made, *teams, dicehockey_charts())
+    events = [e for batch in SYSTEM.steps(state, SeededDice(seed, game_id, derive_roll),
+                                          DefaultCoach()) for e in batch]
+    return made, teams, events
+
+
+@pytest.mark.parametrize("fixture", [BOXED_EXTRA_ATTACKER, *OTHERS])
+def test_15_22_no_player_in_the_box_stands_on_the_ice(fixture) -> None:
+    """15: "Take the player off of his line and place him in the penalty box": at no
+    event of a seeded game does a boxed (or ejected, injured) player stand in a slot of
+    his team, the extra attacker's included (ruling R-DH-22g)."""
+    made, (home, away), events = played(*fixture, DICEHOCKEY.version)
+    assert boxed_on_ice(made, home, away, dicehockey_charts(), events) == []
+
+
+def penalized_extra_attackers(events) -> list[tuple[str, str]]:
+    """(side, player) of each penalty on a team's extra attacker for its pulled goalie."""
+    pulled: dict[str, str | None] = {}
+    found = []
+    for event in events:
+        if isinstance(event, GoalieChanged):
+            pulled[event.side] = event.extra_attacker if event.pulled else None
+        elif isinstance(event, PenaltyAssessed) and pulled.get(event.side) == event.player:
+            found.append((event.side, event.player))
+    return found
+
+
+def test_the_invariant_finds_version_1s_boxed_extra_attacker() -> None:
+    """The fixture's game has the case under both versions' rules (the pulled goalie's
+    extra attacker penalized); under version 1's the invariant names him standing in his
+    slot from the box, so it can fail."""
+    for version in (1, DICEHOCKEY.version):
+        assert penalized_extra_attackers(played(*BOXED_EXTRA_ATTACKER, version)[2]) == \
+            [("home", "tobin-delorme")]
+    made, (home, away), events = played(*BOXED_EXTRA_ATTACKER, 1)
+    found = boxed_on_ice(made, home, away, dicehockey_charts(), events)
+    assert found and all(" EA tobin-delorme (box)" in f for f in found)
