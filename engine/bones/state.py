@@ -270,7 +270,10 @@ class GameState:
     # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
     options: frozenset[str] = frozenset()
     nhl_bench_range: str = ""  # FaceOff 6.00: a draft league's range for both teams
-    nhl_gm_range: str = ""  # FaceOff 14.51: likewise for game misconducts
+    nhl_gm_range: str = ""  # 14.51 (both texts): likewise for game misconducts
+    # A Hockey Bones draft league's game (the game option "draft_league"): draft rules 16
+    # and 28 in play (engine/bones/draft.py), the NHL game-misconduct range above (14.51).
+    draft_league: bool = False
     arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
