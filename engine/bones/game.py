@@ -28,7 +28,14 @@ from engine.bones import (
 )
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
-from engine.bones.rulesets import DRAFT_LEAGUE, OPTIONAL_RULES, PLAYOFF, Ruleset, find_ruleset
+from engine.bones.rulesets import (
+    DRAFT_LEAGUE,
+    OPTIONAL_RULES,
+    PLAYOFF,
+    UNUSED_IN_DRAFT_LEAGUES,
+    Ruleset,
+    find_ruleset,
+)
 from engine.bones.state import (
     CHOICE_STEPS,
     TACTIC_OPTIONS,
@@ -311,6 +318,9 @@ def check_choice(state: GameState, event: Event) -> None:
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
                                 "before the face-off")
         rule = state.ruleset.cite(TACTIC_RULES[event.tactic])
+        if state.draft_league and TACTIC_OPTIONS[event.tactic] in UNUSED_IN_DRAFT_LEAGUES:
+            raise IllegalChoice(f"draft rule 28: a draft league does not use the "
+                                f"{TACTIC_OPTIONS[event.tactic].replace('_', ' ')} ({rule})")
         if not state.uses(TACTIC_OPTIONS[event.tactic]):
             raise IllegalChoice(f"{rule}: {event.tactic} is an optional rule this game "
                                 "did not turn on")

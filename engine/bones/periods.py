@@ -27,8 +27,10 @@ def apply_period_started(state: GameState, event: PeriodStarted) -> None:
         for status in team.players.values():
             if status.out == "period":
                 status.out = ""  # 18.10 P: back for the next period
-    # 5.00: bench-minor checks before every period, then the opening face-off.
-    state.queue[0:1] = [Step("bench", side="home"), Step("bench", side="away"), Step("faceoff")]
+    # 5.00: bench-minor checks before every period, then the opening face-off. Draft rule
+    # 28: a draft league does not predetermine bench penalties (ruling R-draft-28).
+    checks = [] if state.draft_league else [Step("bench", side="home"), Step("bench", side="away")]
+    state.queue[0:1] = [*checks, Step("faceoff")]
     state.coach_window = True
 
 

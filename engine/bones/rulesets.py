@@ -36,6 +36,11 @@ PLAYOFF = "playoff"
 # NHL game-misconduct range in GameCreated.nhl_gm_range (14.51): the in-game draft rules
 # (engine/bones/draft.py) hang off it. Set by the league, never named on a command line.
 DRAFT_LEAGUE = "draft_league"
+# Draft rule 28: "We do not use the following Faceoff rules: Predetermining game
+# misconducts or bench penalties. Checking game. Injuries. Pressure Offense." The standing
+# rules of Hockey Bones (18.00-20.00) a draft league's game does not use (GameState.uses);
+# the bench checks of 5.00 are dropped in periods.py (ruling R-draft-28).
+UNUSED_IN_DRAFT_LEAGUES = frozenset({"injuries", "pressure_offense", "checking_game"})
 
 # Hockey Bones section -> FaceOff 2008 section, where the numbers differ.
 FACEOFF_SECTIONS = {

@@ -13,7 +13,7 @@ from typing import Final, Literal, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
-from engine.bones.rulesets import Ruleset
+from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Ruleset
 from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
 SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
@@ -283,9 +283,13 @@ class GameState:
     def uses(self, rule: str) -> bool:
         """Whether a rule that is optional in some ruleset is in play: fatigue, injuries,
         pressure offense and the checking game stand in Hockey Bones (17.00-20.00) and
-        are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only."""
+        are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only. A
+        Hockey Bones draft league uses no injuries, pressure offense or checking game
+        (draft rule 28)."""
         if self.ruleset.optional_rules:
             return rule in self.options
+        if self.draft_league and rule in UNUSED_IN_DRAFT_LEAGUES:
+            return False
         return rule != "arc_cards"
 
     def status(self, player_id: str) -> PlayerStatus:
