@@ -6,6 +6,7 @@ checks, 7.00 face-off), until a goal: no shootout, no tie."""
 
 from __future__ import annotations
 
+from engine.bones import draft
 from engine.bones.dice import DiceRange
 from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
@@ -69,6 +70,13 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
         for status in team.players.values():
             end_stint(status)  # ruling R-6.40a: a period's end ends every shift
             status.rest = 99
+        if state.draft_league:
+            draft.leave_at_period_end(team)  # draft rule 16
+    if state.draft_league:
+        # The period is over and the puck dead: nobody holds it past the period's end, so
+        # a carrier whose card turned over leaves the ice too (draft rule 16). Other
+        # games keep their carrier until the face-off, as they were played.
+        state.puck = None
     if game_over(state):
         state.queue[0:1] = [Step("end_game")]
     elif state.period >= 3 and state.playoff:

@@ -22,6 +22,7 @@ SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
+REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
 NOBODY_SHORT = (0, 0)
 
 
@@ -36,6 +37,12 @@ class PlayerStatus:
     shifts: float = 0.0  # shifts charged so far (6.40, 17.00)
     modifier: int = 0  # cumulative injury penalty to numeric and P codes (18.10)
     out: str = ""  # "" available, "box", "period" (injured), "game"
+    # Draft rule 16, set only in a draft league's game (engine/bones/draft.py): this stint
+    # had a special-teams sequence; his card is turned over (he sits out his next shift);
+    # the shifts he has played in a row (each begun after less than 3 sequences of rest).
+    special: bool = False
+    sit_out: bool = False
+    run: int = 0
 
     @property
     def is_goalie(self) -> bool:
