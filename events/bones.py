@@ -407,7 +407,9 @@ class ShootoutAttempt(Event, frozen=True):
 class FaceoffOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """FaceOff 2008's options of a game or league (all off by default): the optional rules
     17.000-20.000, the ARC cards (21.000), and a draft league's NHL bench-penalty range
-    (6.00). A game records them in its GameCreated fields named ``faceoff_*``."""
+    (6.00) and game-misconduct range (14.51; a Hockey Bones draft league's range is kept
+    here too, R-draft-14.51). A game records them in its GameCreated fields named
+    ``faceoff_*`` and ``nhl_*``."""
 
     fatigue: bool = False  # 17.000
     injuries: bool = False  # 18.000

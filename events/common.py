@@ -89,7 +89,8 @@ class GameCreated(Event, frozen=True):
     faceoff_arc_cards: bool | UnsetType = UNSET
     # FaceOff 6.00: a draft league's NHL bench-penalty range, used instead of the teams'.
     nhl_bench_range: str | UnsetType = UNSET
-    nhl_gm_range: str | UnsetType = UNSET  # FaceOff 14.51: likewise for game misconducts
+    # 14.51 (FaceOff's and Hockey Bones' draft leagues): likewise for game misconducts
+    nhl_gm_range: str | UnsetType = UNSET
     # The optional rules of any other game system, by the names its ruleset gives them
     # (sorted; UNSET when none, so the field adds nothing to the bytes of older games).
     options: list[str] | UnsetType = UNSET

@@ -273,6 +273,65 @@ def test_faceoff_6_00_14_51_draft_league_sets_the_nhl_ranges(tmp_path: Path) -> 
 
 def _bones_draft(root: Path) -> None:
     text = (root / "league.toml").read_text()
-    (root / "league.toml").write_text(text.replace('ruleset = "faceoff2008"\n', "")
+    (root / "league.toml").write_text(text.replace('ruleset = "faceoff2008"\n',
+                                                   'nhl_gm_range = "2-4"\n')
                                       .split("[faceoff]")[0])
     load_league(root)
+
+
+def _bones_draft_league(tmp_path: Path, extra: str = 'nhl_gm_range = "2-4"\n') -> Path:
+    """The small league (demo teams, which pass the draft rules) as a Hockey Bones draft
+    league: ``draft_rules = true`` and ``extra`` top-level keys."""
+    root = _small(tmp_path)
+    text = (root / "league.toml").read_text()
+    (root / "league.toml").write_text(text.replace("games = 6\n",
+                                                   f"games = 6\ndraft_rules = true\n{extra}"))
+    return root
+
+
+def test_bones_14_51_draft_league_declares_the_nhl_game_misconduct_range(tmp_path: Path) -> None:
+    """14.51: "(Draft leagues use the NHL Game Misconduct Penalty range.)" The text prints
+    no such range: a draft league gives it (``nhl_gm_range``, ruling R-draft-14.51), only a
+    draft league does, and one without it is refused in one line naming the field."""
+    with pytest.raises(CardError) as caught:
+        load_league(_bones_draft_league(tmp_path / "a", extra=""))
+    message = str(caught.value)
+    assert "\n" not in message and "14.51" in message and "nhl_gm_range" in message
+    with pytest.raises(CardError, match="nhl_gm_range"):  # not a draft league
+        load_league(_small(tmp_path / "b", 'name = "b"\nnhl_gm_range = "2-4"\n'
+                           '[[conferences]]\nname = "One"\n[[conferences.divisions]]\n'
+                           'name = "A"\nteams = ["ALD", "BRK", "CDV", "DRF"]\n'))
+    with pytest.raises(CardError, match="nhl_gm_range"):
+        load_league(_bones_draft_league(tmp_path / "c", 'nhl_gm_range = "2-x"\n'))
+    with pytest.raises(CardError, match=r"\[faceoff\]"):  # FaceOff's are in its table
+        load_league(_faceoff(tmp_path / "d", extra='draft_rules = true\nnhl_gm_range = "2-4"\n',
+                             table='nhl_bench_range = "1-5"\nnhl_gm_range = "2-4"\n'))
+    assert load_league(_bones_draft_league(tmp_path / "e")).league.nhl_gm_range == "2-4"
+
+
+def test_bones_draft_league_games_record_the_option_and_the_nhl_range(tmp_path: Path) -> None:
+    """Every game of a Hockey Bones draft league records ``draft_league`` and the league's
+    NHL game-misconduct range (14.51), and audits clean; without the range the season
+    does not start (one line naming the field)."""
+    from setups import run_cli
+
+    from events.common import GameCreated
+    from replay.cli.app import main
+    from replay.tooling.game_streams import open_store, read_game
+
+    bare = _bones_draft_league(tmp_path / "bare", extra="")
+    code, out, err = run_cli(["season", "--league", str(bare), "--seed", "t", "--games", "1",
+                              "--workers", "1", "--db", str(tmp_path / "bare.db")])
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+    assert "nhl_gm_range" in err and "14.51" in err
+    root = _bones_draft_league(tmp_path / "ok")
+    db = tmp_path / "draft.db"
+    assert main(["season", "--league", str(root), "--seed", "t", "--games", "2",
+                 "--workers", "1", "--db", str(db), "--json"]) == 0
+    assert main(["audit", "--all", "--db", str(db)]) == 0
+    with open_store(db) as store:
+        firsts = [read_game(store, s.stream)[0] for s in store.streams(kind="game")]
+    assert len(firsts) == 2
+    for created in firsts:
+        assert isinstance(created, GameCreated) and created.ruleset == "bones"
+        assert (created.options, created.nhl_gm_range) == (["draft_league"], "2-4")

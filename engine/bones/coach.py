@@ -15,6 +15,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Skater
+from engine.bones.draft import barred
 from engine.bones.lines import skater_slots
 from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
@@ -69,7 +70,7 @@ class _Roster:
 class _Bench:
     """One team as the coach sees it at one decision: who is on the ice, and who is fit
     to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
-    sequences, 6.40), not hurt or in the box."""
+    sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16)."""
 
     __slots__ = ("team", "roster", "on_ice", "fit")
 
@@ -78,7 +79,8 @@ class _Bench:
         self.on_ice = set(team.skaters_on_ice())
         players, on_ice = team.players, self.on_ice
         self.fit = {pid for pid in roster.skaters if not (s := players[pid]).out
-                    and (s.stint < stay if pid in on_ice else s.rest >= REST_SEQUENCES)}
+                    and (s.stint < stay if pid in on_ice
+                         else s.rest >= REST_SEQUENCES and not barred(s))}
 
     def freshness(self, pid: str) -> float:
         """Shifts left before his shift rating is used up (6.40)."""
@@ -116,6 +118,14 @@ def _put(chosen: dict[str, str], open_slots: list[str], ready: set[str], slot: s
     chosen[slot] = pid
     open_slots.remove(slot)
     ready.discard(pid)
+
+
+def _not_barred(pool: list[str], players: dict[str, PlayerStatus],
+                on_ice: set[str]) -> list[str]:
+    """The pool without the bench players draft rule 16 keeps off; all of it when that
+    leaves nobody (a slot is never left empty, 15.00)."""
+    kept = [p for p in pool if p in on_ice or not barred(players[p])]
+    return kept or pool
 
 
 # compiled (setup.py), still a base class: a test or a tool may subclass the default coach
@@ -229,7 +239,8 @@ class DefaultCoach:
             return False
         players = bench.team.players
         return any(q not in bench.on_ice and not players[q].out
-                   and players[q].rest >= REST_SEQUENCES for q in roster.rated[slot])
+                   and players[q].rest >= REST_SEQUENCES and not barred(players[q])
+                   for q in roster.rated[slot])
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
@@ -280,7 +291,8 @@ class DefaultCoach:
                 _put(chosen, open_slots, ready, slot, pool[0])
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
             placed = set(chosen.values())
-            pool = [p for p in roster.skaters if not players[p].out and p not in placed]
+            pool = _not_barred([p for p in roster.skaters if not players[p].out
+                                and p not in placed], players, bench.on_ice)
             pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
             _put(chosen, open_slots, ready, slot, pool[0])
 
@@ -290,8 +302,9 @@ class DefaultCoach:
         team = state.team(side)
         slots = self.choose(state, side, on_the_fly=True)  # the five, as on any change
         taken = set(slots.values())
-        free = [p for p, s in team.players.items()
-                if isinstance(s.card, Skater) and not s.out and p not in taken]
+        free = _not_barred([p for p, s in team.players.items()
+                            if isinstance(s.card, Skater) and not s.out and p not in taken],
+                           team.players, set(team.skaters_on_ice()))
         on_ice = set(team.skaters_on_ice())
         rested = [p for p in free if p not in on_ice and team.players[p].rest >= REST_SEQUENCES]
         if rested:

@@ -28,7 +28,14 @@ from engine.bones import (
 )
 from engine.bones.cards import Charts, Goalie, Team
 from engine.bones.lines import check_lines
-from engine.bones.rulesets import OPTIONAL_RULES, PLAYOFF, Ruleset, find_ruleset
+from engine.bones.rulesets import (
+    DRAFT_LEAGUE,
+    OPTIONAL_RULES,
+    PLAYOFF,
+    UNUSED_IN_DRAFT_LEAGUES,
+    Ruleset,
+    find_ruleset,
+)
 from engine.bones.state import (
     CHOICE_STEPS,
     TACTIC_OPTIONS,
@@ -221,7 +228,8 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
                       overtime_skaters=created.overtime_skaters,
                       late_penalty_house_rule=created.late_penalty_house_rule,
                       options=options, nhl_bench_range=nhl[0], nhl_gm_range=nhl[1],
-                      playoff=PLAYOFF in (created.options or []))
+                      playoff=PLAYOFF in (created.options or []),
+                      draft_league=DRAFT_LEAGUE in (created.options or []))
     state.queue.append(Step("start_period"))
     return state
 
@@ -234,19 +242,20 @@ def ruleset_options(created: GameCreated, ruleset: Ruleset, charts: Charts,
     options = frozenset(name for name, field in OPTIONAL_RULES.items()
                         if created.option(field))
     named = created.options or []
-    unknown = sorted(set(named) - {PLAYOFF})
+    known = {PLAYOFF, DRAFT_LEAGUE} if ruleset.draft_league_setup else {PLAYOFF}
+    unknown = sorted(set(named) - known)
     if unknown:
         # GameCreated.options records by name only the options every Bones ruleset
-        # takes (ruling R-6.00c); FaceOff's optional rules have fields of their own.
+        # takes (ruling R-6.00c) and a Hockey Bones draft league's game; FaceOff's
+        # optional rules have fields of their own.
         raise IllegalChoice(f"{ruleset.title} has no game option {', '.join(unknown)} "
-                            f"(its options: {', '.join(ruleset.option_names)})")
+                            f"(its options: {', '.join(ruleset.option_names)}"
+                            + (f"; {DRAFT_LEAGUE} for a draft league's games)"
+                               if ruleset.draft_league_setup else ")"))
     if options and not ruleset.optional_rules:
         raise IllegalChoice(f"{ruleset.title} has no optional rules to turn on: "
                             f"{', '.join(sorted(options))}")
-    nhl = (created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range"))
-    if any(nhl) and not ruleset.draft_nhl_ranges:
-        raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00, 14.51) use "
-                            "NHL bench-penalty and game-misconduct ranges")
+    _check_nhl_ranges(created, ruleset, DRAFT_LEAGUE in named)
     if "arc_cards" in options and charts.arc is msgspec.UNSET:
         raise IllegalChoice("21.000: the game uses the ARC cards, and its chart pack has none")
     if ruleset.shootout and any(g.shootout == "" for t in teams for g in t.goalies):
@@ -255,6 +264,32 @@ def ruleset_options(created: GameCreated, ruleset: Ruleset, charts: Charts,
         raise IllegalChoice(f"{ruleset.title} has no quick reference: its late-penalty "
                             "house rule is not one of its options")
     return options
+
+
+def _check_nhl_ranges(created: GameCreated, ruleset: Ruleset, draft: bool) -> None:
+    """The NHL ranges a draft league's game records: FaceOff's (6.00, 14.51: bench
+    penalties and game misconducts, ruling R-FO-6.00a), Hockey Bones' (14.51 only, and
+    then always: ruling R-draft-14.51; its 5.00 has no such sentence)."""
+    bench, gm = created.option_text("nhl_bench_range"), created.option_text("nhl_gm_range")
+    if ruleset.draft_nhl_ranges:
+        return
+    if not ruleset.draft_league_setup:
+        if bench or gm:
+            raise IllegalChoice(f"{ruleset.title}: only FaceOff's draft leagues (6.00, 14.51) "
+                                "use NHL bench-penalty and game-misconduct ranges")
+        return
+    if bench:
+        raise IllegalChoice(f"{ruleset.title} 5.00: no NHL bench-penalty range "
+                            "(GameCreated.nhl_bench_range): only FaceOff's draft leagues use "
+                            "one (FaceOff 6.00); draft rule 28 drops the bench checks")
+    if draft and not gm:
+        raise IllegalChoice(f"{ruleset.title} 14.51: a draft league game (option "
+                            f"{DRAFT_LEAGUE}) uses the NHL Game Misconduct range, and "
+                            "GameCreated.nhl_gm_range is not set (a league's nhl_gm_range)")
+    if gm and not draft:
+        raise IllegalChoice(f"{ruleset.title} 14.51: only a draft league game (option "
+                            f"{DRAFT_LEAGUE}) uses an NHL Game Misconduct range "
+                            "(GameCreated.nhl_gm_range)")
 
 
 def check_choice(state: GameState, event: Event) -> None:
@@ -283,6 +318,9 @@ def check_choice(state: GameState, event: Event) -> None:
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "
                                 "before the face-off")
         rule = state.ruleset.cite(TACTIC_RULES[event.tactic])
+        if state.draft_league and TACTIC_OPTIONS[event.tactic] in UNUSED_IN_DRAFT_LEAGUES:
+            raise IllegalChoice(f"draft rule 28: a draft league does not use the "
+                                f"{TACTIC_OPTIONS[event.tactic].replace('_', ' ')} ({rule})")
         if not state.uses(TACTIC_OPTIONS[event.tactic]):
             raise IllegalChoice(f"{rule}: {event.tactic} is an optional rule this game "
                                 "did not turn on")

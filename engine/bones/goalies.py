@@ -140,6 +140,8 @@ def decide_clearing(state: GameState, step: Step, roll: Roll) -> list:
     total = clearing_total(state, side, rebounder).total
     table = state.charts.clearing
     text = table[min(total, len(table) - 1)]
+    # 11.20 "roll all four dice": in range as 3.20 reads it, blue and whites against the
+    # range's numbers, the red at a parenthesised value (ruling R-11.20a).
     cleared = DiceRange.parse(text).contains(roll)
     events: list = [ClearingChecked(side=other(side), total=total, range=text, cleared=cleared,
                                     roll=state.rolls, rule="11.20")]

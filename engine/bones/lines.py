@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.bones import draft
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, TeamState, other
 from engine.bones.timing import REST_SEQUENCES
@@ -44,7 +45,8 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
                 and rested_on_bench(team, on_ice_now | set(ids)):
             # R-6.41a: with nobody rested on the bench, the freshest may come back early.
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
-    problem = _out_of_position(state, event)
+    problem = (draft.fault(state, event) if state.draft_league else None) \
+        or _out_of_position(state, event)
     if problem:
         return problem
     goalie = slots["G"]
@@ -87,13 +89,13 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
 
 
 def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "") -> str | None:
-    """A skater on the bench, rested (6.41), not hurt or in the box and not in
-    ``unavailable``; with ``rated_for``, a forward rated for that slot (15.10). None if
-    there is nobody."""
+    """A skater on the bench, rested (6.41), not hurt or in the box, not sitting out
+    under draft rule 16 and not in ``unavailable``; with ``rated_for``, a forward rated for
+    that slot (15.10). None if there is nobody."""
     for pid, status in team.players.items():
         card = status.card
         if (pid in unavailable or status.out or not isinstance(card, Skater)
-                or status.rest < REST_SEQUENCES):
+                or status.rest < REST_SEQUENCES or draft.barred(status)):
             continue
         if rated_for and (card.is_defenseman or rated_for not in card.positions):
             continue

@@ -267,7 +267,7 @@ def decide_game_misconduct(state: GameState, step: Step, roll: Roll) -> list:
         assert isinstance(card, Goalie)
         text, rule = card.gm_range, "14.52"
     else:
-        # FaceOff 14.51: a draft league uses the NHL game-misconduct range.
+        # 14.51, both texts: "Draft leagues use the NHL Game Misconduct Penalty range."
         text, rule = state.nhl_gm_range or team.team.game_misconduct, "14.51"
     in_range = DiceRange.parse(text).contains(roll)
     return [GameMisconductChecked(side=step.side, range=text, in_range=in_range,

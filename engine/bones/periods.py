@@ -6,6 +6,7 @@ checks, 7.00 face-off), until a goal: no shootout, no tie."""
 
 from __future__ import annotations
 
+from engine.bones import draft
 from engine.bones.dice import DiceRange
 from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
 from engine.bones.timing import end_stint
@@ -27,8 +28,10 @@ def apply_period_started(state: GameState, event: PeriodStarted) -> None:
         for status in team.players.values():
             if status.out == "period":
                 status.out = ""  # 18.10 P: back for the next period
-    # 5.00: bench-minor checks before every period, then the opening face-off.
-    state.queue[0:1] = [Step("bench", side="home"), Step("bench", side="away"), Step("faceoff")]
+    # 5.00: bench-minor checks before every period, then the opening face-off. Draft rule
+    # 28: a draft league does not predetermine bench penalties (ruling R-draft-28).
+    checks = [] if state.draft_league else [Step("bench", side="home"), Step("bench", side="away")]
+    state.queue[0:1] = [*checks, Step("faceoff")]
     state.coach_window = True
 
 
@@ -67,6 +70,13 @@ def apply_period_ended(state: GameState, event: PeriodEnded) -> None:
         for status in team.players.values():
             end_stint(status)  # ruling R-6.40a: a period's end ends every shift
             status.rest = 99
+        if state.draft_league:
+            draft.leave_at_period_end(team)  # draft rule 16
+    if state.draft_league:
+        # The period is over and the puck dead: nobody holds it past the period's end, so
+        # a carrier whose card turned over leaves the ice too (draft rule 16). Other
+        # games keep their carrier until the face-off, as they were played.
+        state.puck = None
     if game_over(state):
         state.queue[0:1] = [Step("end_game")]
     elif state.period >= 3 and state.playoff:

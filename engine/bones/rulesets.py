@@ -31,6 +31,17 @@ OPTIONAL_RULES = {
 # Both rulesets take it; it is recorded by name in GameCreated.options.
 PLAYOFF = "playoff"
 
+# A game of a Hockey Bones draft league (a league with ``draft_rules = true``; the rules
+# text's "Draft League Setup"), recorded by name in GameCreated.options with the league's
+# NHL game-misconduct range in GameCreated.nhl_gm_range (14.51): the in-game draft rules
+# (engine/bones/draft.py) hang off it. Set by the league, never named on a command line.
+DRAFT_LEAGUE = "draft_league"
+# Draft rule 28: "We do not use the following Faceoff rules: Predetermining game
+# misconducts or bench penalties. Checking game. Injuries. Pressure Offense." The standing
+# rules of Hockey Bones (18.00-20.00) a draft league's game does not use (GameState.uses);
+# the bench checks of 5.00 are dropped in periods.py (ruling R-draft-28).
+UNUSED_IN_DRAFT_LEAGUES = frozenset({"injuries", "pressure_offense", "checking_game"})
+
 # Hockey Bones section -> FaceOff 2008 section, where the numbers differ.
 FACEOFF_SECTIONS = {
     "3.20": "3.10",  # FaceOff keeps the dice-range rules under 3.10
@@ -76,7 +87,8 @@ class Ruleset:
     # FaceOff 6.00, 14.51: a draft league's games use the league's NHL bench-penalty and
     # game-misconduct ranges instead of the teams' (a FaceOff league option).
     draft_nhl_ranges: bool = False
-    # Hockey Bones' Draft League Setup (roster and rating rules, standings rule 29);
+    # Hockey Bones' Draft League Setup (roster and rating rules, standings rule 29; in
+    # game: 14.51's NHL range, draft rules 16 and 28, the game option DRAFT_LEAGUE);
     # FaceOff has no such section.
     draft_league_setup: bool = True
 

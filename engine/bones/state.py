@@ -13,7 +13,7 @@ from typing import Final, Literal, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
-from engine.bones.rulesets import Ruleset
+from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Ruleset
 from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
 SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
@@ -22,6 +22,7 @@ SIDES = ("home", "away")
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
+REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
 NOBODY_SHORT = (0, 0)
 
 
@@ -36,6 +37,12 @@ class PlayerStatus:
     shifts: float = 0.0  # shifts charged so far (6.40, 17.00)
     modifier: int = 0  # cumulative injury penalty to numeric and P codes (18.10)
     out: str = ""  # "" available, "box", "period" (injured), "game"
+    # Draft rule 16, set only in a draft league's game (engine/bones/draft.py): this stint
+    # had a special-teams sequence; his card is turned over (he sits out his next shift);
+    # the shifts he has played in a row (each begun after less than 3 sequences of rest).
+    special: bool = False
+    sit_out: bool = False
+    run: int = 0
 
     @property
     def is_goalie(self) -> bool:
@@ -270,7 +277,10 @@ class GameState:
     # "pressure_offense", "checking_game", "arc_cards"); see ``uses``.
     options: frozenset[str] = frozenset()
     nhl_bench_range: str = ""  # FaceOff 6.00: a draft league's range for both teams
-    nhl_gm_range: str = ""  # FaceOff 14.51: likewise for game misconducts
+    nhl_gm_range: str = ""  # 14.51 (both texts): likewise for game misconducts
+    # A Hockey Bones draft league's game (the game option "draft_league"): draft rules 16
+    # and 28 in play (engine/bones/draft.py), the NHL game-misconduct range above (14.51).
+    draft_league: bool = False
     arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
 
@@ -280,9 +290,13 @@ class GameState:
     def uses(self, rule: str) -> bool:
         """Whether a rule that is optional in some ruleset is in play: fatigue, injuries,
         pressure offense and the checking game stand in Hockey Bones (17.00-20.00) and
-        are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only."""
+        are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only. A
+        Hockey Bones draft league uses no injuries, pressure offense or checking game
+        (draft rule 28)."""
         if self.ruleset.optional_rules:
             return rule in self.options
+        if self.draft_league and rule in UNUSED_IN_DRAFT_LEAGUES:
+            return False
         return rule != "arc_cards"
 
     def status(self, player_id: str) -> PlayerStatus:

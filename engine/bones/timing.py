@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.bones import draft
+from engine.bones.state import REST_SEQUENCES as REST_SEQUENCES
 from engine.bones.state import SECONDS_PER_SEQUENCE, GameState, PlayerStatus, TeamState
 from events.bones import LinesChanged, PenaltyEnded, SequencePlayed
 from events.errors import RinklogError
 
 FULL_SHIFT_MIN: Final = 3  # 6.40: 3-5 consecutive sequences make a full shift, 1-2 a half
-REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
 MAX_STINT: Final = 5  # 6.40: no more than 5 consecutive sequences, save the puck carrier
 
 
@@ -56,6 +57,8 @@ def play_sequence(state: GameState) -> list:
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.sequence = event.sequence
     state.shots_this_sequence = 0
+    if state.draft_league:
+        draft.mark_special_teams(state, event)  # draft rule 16
     for team in (state.home, state.away):
         on_ice = on_the_ice(team)
         for pid, status in team.players.items():
@@ -86,6 +89,8 @@ def end_stint(status: PlayerStatus) -> None:
     """Charge the shift a player just finished (6.40) and start his rest (6.41)."""
     if status.stint > 0:
         status.shifts += 1.0 if status.stint >= FULL_SHIFT_MIN else 0.5
+    if status.special:  # draft rule 16: a special-teams stint, he sits out his next shift
+        status.special, status.sit_out = False, True
     status.stint = 0
     status.rest = 0
 
@@ -102,6 +107,12 @@ def apply_lines(state: GameState, event: LinesChanged) -> None:
     for pid in before:
         if pid not in after:  # 6.40, 6.41: off the ice, his shift ends and his rest starts
             end_stint(team.players[pid])
+    if state.draft_league:  # draft rule 16: who went on, who sat out a shift
+        arrived = {slot: pid for slot, pid in event.slots.items()
+                   if pid and pid not in before and not team.players[pid].is_goalie}
+        for pid in arrived.values():
+            draft.went_on(team.players[pid])
+        draft.sat_out(team, arrived)
 
 
 def excess_shifts(status: PlayerStatus) -> int:

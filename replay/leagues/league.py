@@ -15,7 +15,9 @@ must not share one). Errors are ``CardError`` one-liners naming the file and fie
 
 ``draft_rules = true`` in ``league.toml`` turns on the draft league rules of the rules
 text (replay/systems/bones/draft_rules.py): ``load_league`` then refuses a league whose teams break
-them, every violation in the one-line message (``rinklog league check`` lists them).
+them, every violation in the one-line message (``rinklog league check`` lists them). A Hockey
+Bones draft league also gives ``nhl_gm_range`` (14.51), and its games are played by the
+in-game draft rules (the game option ``draft_league``: engine/bones/draft.py).
 
 The folder is a fixtures root: ``find_team(id, loaded.root)`` finds ``root/teams``, and
 ``simulate(..., fixtures=loaded.root)`` plays the league's teams with the standard
@@ -63,6 +65,9 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     conferences: Annotated[list[Conference], Meta(min_length=1)]
     games: Annotated[int, Meta(ge=1, le=200)] = 82  # a season's games per team
     draft_rules: bool = False  # the rules text's draft league rules (replay/systems/bones/draft_rules.py)
+    # Hockey Bones 14.51: "Draft leagues use the NHL Game Misconduct Penalty range"; the
+    # text prints none, so a Hockey Bones draft league gives it (ruling R-draft-14.51)
+    nhl_gm_range: str = ""
     overtime_skaters: Literal[3, 5] = 5  # 5 per the text (6.00); 3 for today's 3-on-3 overtime
     late_penalty_house_rule: bool = False  # the quick reference's house rule (off: the text)
     ruleset: str = DEFAULT_RULESET  # any registered ruleset: "faceoff2008", ...

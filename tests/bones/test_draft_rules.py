@@ -297,7 +297,8 @@ def write_league(root: Path, teams: list[Team], draft_rules: bool, games: int = 
     half = len(ids) // 2
     (root / "league.toml").write_text(
         f'name = "draft"\ngames = {games}\ndraft_rules = {str(draft_rules).lower()}\n'
-        f'[[conferences]]\nname = "One"\n'
+        + ('nhl_gm_range = "1-7"\n' if draft_rules else "")  # 14.51, ruling R-draft-14.51
+        + f'[[conferences]]\nname = "One"\n'
         f'[[conferences.divisions]]\nname = "A"\nteams = {ids[:half]!r}\n'
         f'[[conferences.divisions]]\nname = "B"\nteams = {ids[half:]!r}\n'.replace("'", '"'),
         encoding="utf-8")

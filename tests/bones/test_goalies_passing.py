@@ -223,3 +223,34 @@ def test_12_10_pulled_goalie_three_men_up_always_keeps(state):
     pid, _ = carrier(state)
     for red in range(1, 6):
         assert isinstance(passing.resolve_interception(state, "home", pid, red)[0], PuckPassed)
+
+
+def test_11_20a_ruling_clearing_reads_all_four_dice_red_for_a_parenthesised_range(state):
+    """11.20: "roll all four dice and refer to the CLEARING TABLE ... Check to see if the
+    blue and white die roll is "in range"". 3.20: a dice range is compared with "a single
+    roll of all four dice"; for 3-6(3) "a blue die result of 3 with a white dice total of 6
+    and a red die result of 1, 2, or 3" is in range. Ruling R-11.20a: blue and whites are
+    compared with the range's numbers, the red decides only at a parenthesised value (3.20),
+    and the same roll's red then picks the interceptor (quick reference: "red die for
+    player on def team who now has puck")."""
+    plain(state, "home")
+    state.charts = msgspec.structs.replace(state.charts, clearing=["3-6(3)"] * 11)
+    shooter = state.home.slots["C"]
+    step = Step("clearing", side="home", player=state.home.slots["LW"], shooter=shooter)
+
+    def cleared(roll) -> bool:
+        first = goalies.decide_clearing(state, step, roll)[0]
+        assert isinstance(first, ClearingChecked) and first.range == "3-6(3)"
+        return first.cleared
+
+    # the text's Example 1 for 3-6(3), red last
+    assert [cleared(R(b, 3, 3, 6)) for b in (1, 2)] == [True, True]  # blue below 3
+    assert [cleared(R(3, w, 1, 6)) for w in (1, 4)] == [True, True]  # whites 2, 5
+    assert [cleared(R(3, 3, 3, red)) for red in range(1, 7)] == [True] * 3 + [False] * 3
+    assert not cleared(R(3, 4, 3, 1))  # whites 7: out, whatever the red
+    assert not cleared(R(4, 1, 1, 1))  # blue above 3
+    # the red die of the clearing roll picks the defender who takes the puck (12.00)
+    events = goalies.decide_clearing(state, step, R(3, 3, 3, 2))
+    card = state.home.card(shooter)
+    intercept = next(e for e in events if isinstance(e, PuckIntercepted))
+    assert (intercept.side, intercept.slot) == ("away", card.passes[1])

@@ -18,7 +18,7 @@ import replay.systems.bones.draft_rules as draft_rules
 from engine.bones.cards import Charts, Team
 from engine.bones.coach import DEFAULT_POLICY, CoachPolicy, DefaultCoach
 from engine.bones.dice import DiceRange
-from engine.bones.rulesets import PLAYOFF, RULESETS
+from engine.bones.rulesets import DRAFT_LEAGUE, PLAYOFF, RULESETS
 from events.bones import FaceoffOptions
 from replay.data.reading import FIXTURES, describe
 from replay.systems.bones.library import (
@@ -69,8 +69,14 @@ def faceoff_of(league: Any) -> FaceoffOptions:
 
 def league_options(league: Any) -> dict[str, Any]:
     """A league's options as this kit records them: FaceOff's, from its ``[faceoff]``, and
-    those by name (``options = ["playoff"]``, ruling R-6.00c)."""
-    return {"faceoff": faceoff_of(league), "options": tuple(league.options)}
+    those by name (``options = ["playoff"]``, ruling R-6.00c). A Hockey Bones draft league's
+    games are recorded with the option ``draft_league`` and the league's NHL
+    game-misconduct range (14.51), which the season keeps with FaceOff's ranges."""
+    faceoff, names = faceoff_of(league), tuple(league.options)
+    if league.draft_rules and RULESETS[league.ruleset].draft_league_setup:
+        faceoff = msgspec.structs.replace(faceoff, nhl_gm_range=league.nhl_gm_range)
+        names = (*names, DRAFT_LEAGUE)
+    return {"faceoff": faceoff, "options": names}
 
 
 def check_league_options(league: Any) -> None:
@@ -87,8 +93,22 @@ def check_league_options(league: Any) -> None:
         raise ValueError("FaceOff 6.00, 14.51: a draft league (draft_rules = true) sets "
                          "the NHL ranges [faceoff] nhl_bench_range and nhl_gm_range, and "
                          "only a draft league does")
+    if league.nhl_gm_range and rules.draft_nhl_ranges:
+        raise ValueError("FaceOff 6.00, 14.51: a FaceOff draft league sets its NHL ranges in "
+                         "[faceoff] (nhl_bench_range, nhl_gm_range), not nhl_gm_range")
+    if rules.draft_league_setup and league.draft_rules != bool(league.nhl_gm_range):
+        # 14.51: "(Draft leagues use the NHL Game Misconduct Penalty range.)" (ruling
+        # R-draft-14.51: the text prints none, the league gives it, and only a draft league)
+        raise ValueError(f"{rules.title} 14.51: a draft league (draft_rules = true) uses the "
+                         "NHL Game Misconduct range: set nhl_gm_range (a dice range such as "
+                         '"1-7"), and only a draft league does')
     for text in filter(None, nhl):
         DiceRange.parse(text)
+    if league.nhl_gm_range:
+        try:
+            DiceRange.parse(league.nhl_gm_range)
+        except ValueError as err:
+            raise ValueError(f"nhl_gm_range: {err}") from None
 
 
 _DRAFT_RULES = DraftRules(title="the draft league rules of the Hockey Bones text",

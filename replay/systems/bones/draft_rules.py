@@ -27,13 +27,15 @@ holds no reserves). What is checked, by draft rule (paraphrased; see docs/ruling
 - 21: a forward lines up only at a position of his card (so a centre at centre);
   defensemen play either side of a pair.
 
-Not checked: 3-5, 7, 8, 10, 23-26 and the draft lottery are front-office rules (drafts,
-trades, claims, votes) with nothing in a team file to check; 9 and 27 concern playoffs,
-played by ``rinklog playoffs`` (docs/postseason.md), not a line-up; 13 (the overplay
-penalty) cannot arise while 12 holds;
-16 and 20 are in-game shift management (the engine's coach), 22 (out of position) needs
-the whole 30-man roster and free agents, 28 picks optional game rules (engine switches,
-not a line-up); 29, the tiebreakers, is always applied by ``projections.standings``.
+Not checked here: 3-5, 7, 8, 10, 23-26 and the draft lottery are front-office rules
+(drafts, trades, claims, votes) with nothing in a team file to check; 9 and 27 concern
+playoffs, played by ``rinklog playoffs`` (docs/postseason.md), not a line-up; 13 (the
+overplay penalty) cannot arise while 12 holds; 16 (sitting out after special teams, no
+three consecutive shifts) and 28 (FaceOff rules not used) hold in the league's games,
+which record the option ``draft_league`` (engine/bones/draft.py, GameState.uses); 20 (the
+five-man rotation) cannot be written in a team's pairs; 22 (out of position) needs the
+whole 30-man roster and free agents; 29, the tiebreakers, is always applied by
+``projections.standings``; 30 (zero shooting ranges) is not applied.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.bones.cards import Goalie, Skater, Team
+from engine.bones.draft import REGULAR_LINES  # rules 14, 16, 17: three lines, three pairs
 from replay.systems.kit import DraftRuleError
 
 __all__ = ["CHECKED_RULES", "DRESSED_GOALIES", "DRESSED_SKATERS", "DraftRuleError", "Violation",
@@ -56,7 +59,6 @@ MIN_ACTIVE_SHIFT = 7.0  # rule 14
 MIN_FIRST_LINE_SHIFT = 9.0  # rule 15
 MIN_POSITION_TOTAL = 26.0  # rule 17
 MIN_DEFENSE_TOTAL = 56.0  # rule 18
-REGULAR_LINES = 3  # rules 16, 17: the three regular forward lines (and three pairs)
 FORWARD_SLOTS = ("LW", "C", "RW")
 
 CHECKED_RULES = (2, 6, 11, 12, 14, 15, 17, 18, 21)
