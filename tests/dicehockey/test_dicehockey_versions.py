@@ -91,7 +91,7 @@ def test_events_and_explain_say_the_goals_space_the_scoresheet_says(tmp_path: Pa
     if version == 2:
         assert goals == sheet
     else:  # stored as played: at least one goal on a first shot, one space early
-        assert goals != sheet and all(g in (s, (s[0], s[1] - 1)) for g, s in zip(goals, sheet))
+        assert goals != sheet and all(g in (s, (s[0], s[1] - 1)) for g, s in zip(goals, sheet, strict=True))
     for number, (period, time) in enumerate(sheet, 1):
         code, out, _ = run_cli(["explain", game_id, "--goal", str(number), "--db", db])
         assert code == 0 and f"period {period}, space {time}," in out.splitlines()[0]
