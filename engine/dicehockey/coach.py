@@ -21,16 +21,19 @@ from mypy_extensions import mypyc_attr
 
 from engine.dicehockey import penalties
 from engine.dicehockey.lines import (
+    Turns,
     extra_attacker,
     held,
     keeps_carrier,
+    line_turns,
     may_change,
     must_start_fourth,
     on_ice,
+    pair_turns,
     rotation,
     slots_for,
 )
-from engine.dicehockey.state import LINES, PAIRS, SIDES, GameState, TeamState, other
+from engine.dicehockey.state import PAIRS, SIDES, GameState, TeamState, other
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
@@ -46,13 +49,13 @@ PULL_SPACES_LEFT = 2  # pull the goalie with two timing spaces left in the third
 FOURTH_FROM = 0.4  # send the fourth line once this share of the period has gone
 
 
-def _next(current: int, lines: tuple[int, ...], waiting: dict[int, set[int]],
-          ignore_waiting: bool = False, every: tuple[int, ...] = PAIRS) -> int:
-    """The next line after ``current``, in order, that may come back (9; ``every``: all
-    the team's lines or pairs); ``current`` when none may."""
+def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
+    """The next line after ``current``, in order, that may come back (9, by the rules'
+    own ``held``; ``turns`` None: no waiting, as on the penalty kill); ``current`` when
+    none may."""
     start = lines.index(current) + 1 if current in lines else 0
     for line in (*lines[start:], *lines[:start]):
-        if line != current and (ignore_waiting or not held(waiting, line, every, current)):
+        if line != current and (turns is None or not held(turns, line)):
             return line
     return current
 
@@ -121,11 +124,11 @@ class DefaultCoach:
             if must_start_fourth(state, side):
                 forwards = 4
             elif short and forwards not in (1, 2):
-                forwards = _next(forwards, (1, 2), team.f_waiting, ignore_waiting=True)
+                forwards = _next(forwards, (1, 2), None)
             elif team.f_full():  # 9: after a full shift (ruling R-DH-9b)
                 forwards = self._next_forwards(state, team)
         if may_d and team.d_full():
-            defense = _next(defense, (1, 2, 3), team.d_waiting)
+            defense = _next(defense, PAIRS, pair_turns(state, team))
         if (forwards, defense) == (team.forwards, team.defense):
             return None
         slots = slots_for(team, forwards, defense, extra, state.version)
@@ -136,11 +139,11 @@ class DefaultCoach:
 
     def _next_forwards(self, state: GameState, team: TeamState) -> int:
         if team.men_short():  # 15: lines 1 and 2 kill; the power play keeps to 9's rotation
-            return _next(team.forwards, (1, 2), team.f_waiting, ignore_waiting=True)
+            return _next(team.forwards, (1, 2), None)
         if not team.fourth_played and not team.fourth_in_rotation and team.forwards != 4 \
                 and state.space >= FOURTH_FROM * state.length:
             return 4  # 9: the fourth line's full shift this period
-        return _next(team.forwards, rotation(team), team.f_waiting, every=LINES)
+        return _next(team.forwards, rotation(team), line_turns(state, team))
 
     def _dump(self, state: GameState) -> DumpDeclared | None:
         """Dump to change both units when a tired one cannot come off otherwise (9)."""

@@ -194,11 +194,10 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     # ruling R-DH-9b: a team killing a penalty sends lines 1 and 2 (15), outside the
     # rotation; the team on the power play keeps to it (9 makes no exception)
     if event.forwards != team.forwards and not team.men_short() and \
-            held(team.f_waiting, event.forwards, LINES, team.forwards):
+            held(line_turns(state, team), event.forwards):
         return (f"9: line {event.forwards} waits for lines "
                 f"{sorted(team.f_waiting[event.forwards])} to take a full shift")
-    if event.defense != team.defense and \
-            held(team.d_waiting, event.defense, PAIRS, team.defense):
+    if event.defense != team.defense and held(pair_turns(state, team), event.defense):
         return (f"9: pair {event.defense} waits for pairs "
                 f"{sorted(team.d_waiting[event.defense])} to take a full shift")
     if not keeps_carrier(state, event.side, expected_slots(state, event)):
@@ -248,10 +247,12 @@ def shifts_taken(team: TeamState) -> None:
     holds back the lines waiting for it. Asked each time a space or a possession counts."""
     if team.f_full():
         _arrive(team.f_waiting, team.forwards)
+        _latest(team.f_shifts, team.forwards)
         if team.forwards == 4:
             team.fourth_played = True  # 9: the fourth line's full shift this period
     if team.d_full():
         _arrive(team.d_waiting, team.defense)
+        _latest(team.d_shifts, team.defense)
 
 
 def _forward_waits(team: TeamState, line: int) -> set[int]:
@@ -266,28 +267,66 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     return set(rotation(team)) - {line}
 
 
-def held(waiting: dict[int, set[int]], line: int, lines: tuple[int, ...], on: int) -> bool:
-    """Whether ``line`` (one of ``lines``, with ``on`` on the ice) may not come on yet (9,
-    11): it waits for a line still to take its full shift.
+class Turns(NamedTuple):
+    """One team's forward lines (or pairs) as the rotation reads them (9, 11)."""
+
+    waiting: dict[int, set[int]]  # whom each line that left waits for, in leaving order
+    every: tuple[int, ...]  # all its lines (1-4) or pairs (1-3)
+    regular: tuple[int, ...]  # the rotation's: 1-3, and 4 once it joined; the pairs
+    on: int  # the line on the ice
+    shifts: list[int]  # in the order of their latest full shift, oldest first
+    version: int  # the ruleset version the game was created under
+
+
+def line_turns(state: GameState, team: TeamState) -> Turns:
+    return Turns(team.f_waiting, LINES, rotation(team), team.forwards, team.f_shifts,
+                 state.version)
+
+
+def pair_turns(state: GameState, team: TeamState) -> Turns:
+    return Turns(team.d_waiting, PAIRS, PAIRS, team.defense, team.d_shifts, state.version)
+
+
+def held(turns: Turns, line: int) -> bool:
+    """Whether ``line`` may not come on yet (9, 11): it waits for a line still to take
+    its full shift. The rules' check (``change_fault``) and the default coach both ask
+    this.
 
     Ruling R-DH-9b: a shift cut short (a penalty kill, a coach's early change) can leave
     lines waiting for each other, none of which could ever come on. Once the line on the
     ice has had its full shift (nobody waits for it), a line can still take a shift when
-    it waits for nobody or only for lines that can; of the lines that cannot, the one
-    that has waited longest (left first) may come on."""
+    it waits for nobody or only for lines that can. When no rotation line can (9: "You
+    must use all 3 lines regularly"), the one the rotation owes a shift comes on: the one
+    whose latest full shift is the oldest (one that has had none first; then the one
+    that left first). Version 1 let the one that left first come on even when another
+    line could, which could skip a line for good."""
+    waiting = turns.waiting
     if not waiting.get(line):
         return False
-    if any(on in others for others in waiting.values()):
+    if any(turns.on in others for others in waiting.values()):
         return True
-    can = {on, *(each for each in lines if not waiting.get(each))}
+    can = {turns.on, *(each for each in turns.every if not waiting.get(each))}
     grew = True
     while grew:
-        more = {each for each in lines if each not in can and waiting[each] <= can}
+        more = {each for each in turns.every if each not in can and waiting[each] <= can}
         grew = bool(more)
         can |= more
     if line in can:
         return True
-    return next(each for each in waiting if each not in can) != line
+    if turns.version < VERSION_2:  # ruling R-DH-9b, version 1: the line that left first
+        return next(each for each in waiting if each not in can) != line
+    if any(each in can for each in turns.regular if each != turns.on):
+        return True  # ruling R-DH-9b: a rotation line can still take its turn first
+    return line != owed(turns)
+
+
+def owed(turns: Turns) -> int:
+    """Ruling R-DH-9b: of the rotation lines off the ice, the one whose latest full shift
+    is the oldest (none at all first), then the one that left first."""
+    left = list(turns.waiting)
+    return min((each for each in turns.regular if each != turns.on and each in left),
+               key=lambda each: (turns.shifts.index(each) if each in turns.shifts else -1,
+                                 left.index(each)))
 
 
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
@@ -299,6 +338,14 @@ def _arrive(waiting: dict[int, set[int]], line: int) -> None:
     """Ruling R-DH-9b: a line's full shift counts for the lines waiting for it."""
     for others in waiting.values():
         others.discard(line)
+
+
+def _latest(shifts: list[int], line: int) -> None:
+    """Ruling R-DH-9b: ``line`` has the latest full shift (asked again while it stays on)."""
+    if not shifts or shifts[-1] != line:
+        if line in shifts:
+            shifts.remove(line)
+        shifts.append(line)
 
 
 # --- lineup cards (10) -------------------------------------------------------------------
@@ -359,4 +406,6 @@ def rest_all(team: TeamState) -> None:
     """12, 9: a time out or a new period rests every line."""
     team.f_waiting.clear()
     team.d_waiting.clear()
+    team.f_shifts.clear()
+    team.d_shifts.clear()
     team.f_spaces = team.d_spaces = team.f_possessions = team.d_possessions = 0

@@ -1,8 +1,9 @@
 """Passing (7, 8, 9, 15, 20, 21C, 21D, 22): the carrier rolls on his passing column.
 
 The roll is modified (``pass_modifier``) by the defense and the passer (7), by a rebound
-(8, passer only), by a tired line (9: the defense ignores its ratings and the passer
-takes -10), or on the power play by PP + PK instead (21D, doubled at 5 on 3). Rolls of
+(8, passer only; against a tired defense with its -10 still, ruling R-DH-8b), by a tired
+line (9: the defense ignores its ratings and the passer takes -10), or on the power play
+by PP + PK instead (21D, doubled at 5 on 3). Rolls of
 95-99 are never modified (20, 21D); a modified number above 94 is a dead puck and a
 face-off (21C, which takes precedence over 20's cap at 94: ruling R-DH-21Ca); nothing reads
 below 00 (20). Then the column says: PS/GS (a shot), To (a pass), TRV A 90-94 (the
@@ -18,6 +19,7 @@ from typing import NamedTuple
 from engine.dicehockey.cards import PassBand, Skater
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
+from engine.dicehockey.rulesets import VERSION_2
 from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
@@ -42,6 +44,11 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     if state.uses("learning_game"):
         return Modifier(0, [])
     if state.rebound:  # 8: a rebound ignores the defense until the whistle
+        # ruling R-DH-8b: 9's -10 against a tired defense is no defensive rating and holds
+        # "At any time" (version 1 dropped it on a rebound)
+        if opponent.tired() and state.version >= VERSION_2:
+            return Modifier(passer.passer + TIRED, [f"8: rebound, passer {passer.passer}",
+                                                    "9: tired defense -10"])
         return Modifier(passer.passer, [f"8: rebound, passer {passer.passer}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
         return Modifier(passer.passer + TIRED, [f"7: passer {passer.passer}",

@@ -119,6 +119,10 @@ class TeamState:
     # 9, 11: a line may not come back until each line named here has been on since
     f_waiting: dict[int, set[int]] = field(default_factory=dict)
     d_waiting: dict[int, set[int]] = field(default_factory=dict)
+    # ruling R-DH-9b: the lines (pairs) in the order of their latest full shift, oldest
+    # first; one that has had none is not listed (the rotation owes it most)
+    f_shifts: list[int] = field(default_factory=list)
+    d_shifts: list[int] = field(default_factory=list)
     fourth_played: bool = False  # 9: the fourth line had a full shift this period
     fourth_in_rotation: bool = False  # 9: it sat a period, so it starts and rotates
     pulled: bool = False  # 22: goalie pulled for ``extra_attacker``

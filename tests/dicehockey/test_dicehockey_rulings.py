@@ -10,6 +10,7 @@ from engine.dicehockey.coach import DefaultCoach
 from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import on_ice, slots_for
 from engine.dicehockey.puck import count_space, whistle
+from engine.dicehockey.rulesets import VERSION_2
 from engine.dicehockey.state import Call, Step
 from events.dicehockey import (
     DumpDeclared,
@@ -24,6 +25,35 @@ from events.dicehockey import (
 
 def test_r_6a_a_face_off_range_never_leaves_00_99() -> None:
     assert faceoffs.home_upto(30, -30) == 99 and faceoffs.home_upto(-30, 30) == -1
+
+
+@pytest.mark.parametrize(("version", "modifier"), [(VERSION_2, -5 - 10), (1, -5)])
+def test_r_8b_a_rebound_against_a_tired_defense_keeps_the_minus_10(version, modifier) -> None:
+    """8: "After a shot has been saved, if it goes to an offensive player ignore all
+    defensive ratings and only use the player's passer rating ... If he is in possession
+    of a rebound he ignores any defense and now gets to subtract -5" (Hossa, passer -5).
+    9: "At any time you leave a line in after their playing time has run out ... On
+    defense ignore your defense ratings and subtract -10 to your opponents passing
+    numbers." The -10 is no defensive rating (9 names it besides ignoring them) and 9
+    says "at any time": Hossa's rebound against a tired pair is -5 - 10 = -15 (ruling
+    R-DH-8b). Version 1 dropped the -10 (-5), and its games keep that."""
+    state = new_state()
+    state.version = version
+    plain(state)
+    rate(state, "home", "C", passer=-5)
+    rate(state, "away", "LD", defense=5)
+    rate(state, "away", "RD", defense=4)
+    carry(state, "home", "C")
+    state.rebound = True
+    state.away.d_spaces = 2  # 9: "A line change must be made after two timing spaces"
+    assert state.away.tired()
+    event = decide(state, 40)[0]
+    assert event.modifier == modifier and event.value == 40 + modifier
+    assert ("9: tired defense -10" in event.modifiers) == (version == VERSION_2)
+    carry(state, "home", "C")
+    state.rebound = True
+    state.away.d_spaces = 0  # rested: the rebound ignores the +9 defense, passer only
+    assert decide(state, 40)[0].modifier == -5
 
 
 def test_r_9a_a_line_is_tired_as_soon_as_its_two_spaces_are_used() -> None:

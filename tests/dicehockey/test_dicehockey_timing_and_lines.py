@@ -11,6 +11,7 @@ from engine.dicehockey import game, periods
 from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import may_change, slots_for
 from engine.dicehockey.puck import count_space, give_puck
+from engine.dicehockey.rulesets import VERSION_2
 from engine.dicehockey.state import Penalty, Step
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 from events.dicehockey import (
@@ -239,10 +240,12 @@ def changed(state, side: str, forwards: int, defense: int = 1) -> None:
     evolve(state, event)
 
 
-def test_9_line_1_waits_until_lines_2_and_3_have_taken_a_full_shift() -> None:
+@pytest.mark.parametrize("version", [1, VERSION_2])
+def test_9_line_1_waits_until_lines_2_and_3_have_taken_a_full_shift(version: int) -> None:
     """9: "Line 1 cannot come back onto the ice until Lines 2 and 3 have taken a full
     shift": 1 -> 2 -> 3 -> 1 at one whistle is refused."""
     state = new_state()
+    state.version = version  # both versions hold this (ruling R-DH-9b)
     whistle_window(state)
     changed(state, "home", 2)
     changed(state, "home", 3)  # 2 -> 3 at the same whistle: 3 is rested
@@ -250,9 +253,11 @@ def test_9_line_1_waits_until_lines_2_and_3_have_taken_a_full_shift() -> None:
         check_choice(state, change(state, "home", 1, 1))
 
 
-def test_9_a_full_shift_is_two_timing_spaces_one_is_not_enough() -> None:
+@pytest.mark.parametrize("version", [1, VERSION_2])
+def test_9_a_full_shift_is_two_timing_spaces_one_is_not_enough(version: int) -> None:
     """9: "A line change must be made after two timing spaces": a full shift is two."""
     state = new_state()
+    state.version = version  # both versions hold this (ruling R-DH-9b)
     whistle_window(state)
     changed(state, "home", 2)
     spaces(state, 2)
@@ -267,11 +272,13 @@ def test_9_a_full_shift_is_two_timing_spaces_one_is_not_enough() -> None:
     changed(state, "home", 1)
 
 
-def test_r_9b_two_possessions_are_a_full_shift() -> None:
+@pytest.mark.parametrize("version", [1, VERSION_2])
+def test_r_9b_two_possessions_are_a_full_shift(version: int) -> None:
     """Ruling R-DH-9b: "If a line stays on the ice for more than two possessions, you
     MUST dump": two possessions are all a line may play, a full shift though fewer than
     two spaces went by."""
     state = new_state()
+    state.version = version  # both versions hold this (ruling R-DH-9b)
     whistle_window(state)
     changed(state, "home", 2)
     give_puck(state, "home", pid(state, "home", "C"))
@@ -281,10 +288,12 @@ def test_r_9b_two_possessions_are_a_full_shift() -> None:
     assert state.home.f_waiting[1] == {3}
 
 
-def test_r_9b_the_team_on_the_power_play_keeps_to_the_rotation() -> None:
+@pytest.mark.parametrize("version", [1, VERSION_2])
+def test_r_9b_the_team_on_the_power_play_keeps_to_the_rotation(version: int) -> None:
     """9 exempts nobody: the power play's lines rotate; the team killing the penalty sends
     lines 1 and 2 only (15), so it cannot."""
     state = new_state()
+    state.version = version  # both versions hold this (ruling R-DH-9b)
     state.away.penalties.append(Penalty(1, pid(state, "away", "RW"), "minor", 2, 0, True))
     whistle_window(state)
     changed(state, "home", 2)
@@ -295,8 +304,9 @@ def test_r_9b_the_team_on_the_power_play_keeps_to_the_rotation() -> None:
 
 
 def test_r_9b_when_every_line_waits_the_one_that_left_first_comes_on() -> None:
-    """Ruling R-DH-9b: shifts cut short can leave each line waiting for another; the one
-    that has waited longest may then come on."""
+    """Ruling R-DH-9b as version 1 played it (kept for its stored games): shifts cut
+    short can leave each line waiting for another; the one that has waited longest may
+    then come on. Version 2 sends the line owed a shift (test_dicehockey_rotation.py)."""
     state = new_state()
     whistle_window(state)
     changed(state, "home", 2)
@@ -309,10 +319,12 @@ def test_r_9b_when_every_line_waits_the_one_that_left_first_comes_on() -> None:
     changed(state, "home", 1)
 
 
-def test_9_11_a_b_stamina_line_waits_for_the_other_three() -> None:
+@pytest.mark.parametrize("version", [1, VERSION_2])
+def test_9_11_a_b_stamina_line_waits_for_the_other_three(version: int) -> None:
     """11: "his line cannot come back onto the ice until lines 3, 4, and 1 have had a
     shift" (here line 1 has the B: it waits for 2, 3 and 4)."""
     state = new_state()
+    state.version = version  # both versions hold this (ruling R-DH-9b)
     whistle_window(state)
     rate(state, "home", "C", stamina="B")
     for line in (2, 3):
