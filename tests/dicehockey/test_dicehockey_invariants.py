@@ -18,9 +18,12 @@ from engine.dicehockey.system import SYSTEM
 from events.dicehockey import GoalieChanged, PenaltyAssessed
 from replay.systems.dicehockey.library import dicehockey_charts, find_dicehockey_team
 
-# DRF v ALD, seed s155: the home team's extra attacker (its goalie pulled) takes a minor
-# late in the game. Version 1 kept him on as the extra attacker from the box.
-BOXED_EXTRA_ATTACKER = ("DRF", "ALD", "s155", "g155")
+# DRF v ALD, seed s155, under version 1's rules: the home team's extra attacker (its
+# goalie pulled) takes a minor late in the game, and stays on from the box.
+BOXED_IN_VERSION_1 = ("DRF", "ALD", "s155", "g155")
+# GLN v FRN, seed s1222, under the rules as they are: the same case (found by playing
+# seeded games until one came).
+PENALIZED_EXTRA_ATTACKER = ("GLN", "FRN", "s1222", "g1222")
 OTHERS = [("ALD", "BRK", "i1", "i1"), ("CDV", "DRF", "i2", "i2"), ("BRK", "CDV", "i3", "i3")]
 
 
@@ -34,7 +37,7 @@ def played(home: str, away: str, seed: str, game_id: str, version: int):
     return made, teams, events
 
 
-@pytest.mark.parametrize("fixture", [BOXED_EXTRA_ATTACKER, *OTHERS])
+@pytest.mark.parametrize("fixture", [PENALIZED_EXTRA_ATTACKER, *OTHERS])
 def test_15_22_no_player_in_the_box_stands_on_the_ice(fixture) -> None:
     """15: "Take the player off of his line and place him in the penalty box": at no
     event of a seeded game does a boxed (or ejected, injured) player stand in a slot of
@@ -56,12 +59,12 @@ def penalized_extra_attackers(events) -> list[tuple[str, str]]:
 
 
 def test_the_invariant_finds_version_1s_boxed_extra_attacker() -> None:
-    """The fixture's game has the case under both versions' rules (the pulled goalie's
-    extra attacker penalized); under version 1's the invariant names him standing in his
-    slot from the box, so it can fail."""
-    for version in (1, DICEHOCKEY.version):
-        assert penalized_extra_attackers(played(*BOXED_EXTRA_ATTACKER, version)[2]) == \
-            [("home", "tobin-delorme")]
-    made, (home, away), events = played(*BOXED_EXTRA_ATTACKER, 1)
+    """The fixtures have the case (the pulled goalie's extra attacker penalized); under
+    version 1's rules the invariant names him standing in his slot from the box, so it
+    can fail."""
+    assert penalized_extra_attackers(played(*PENALIZED_EXTRA_ATTACKER, DICEHOCKEY.version)[2]) \
+        == [("home", "ulric-lachance")]
+    made, (home, away), events = played(*BOXED_IN_VERSION_1, 1)
+    assert penalized_extra_attackers(events) == [("home", "tobin-delorme")]
     found = boxed_on_ice(made, home, away, dicehockey_charts(), events)
     assert found and all(" EA tobin-delorme (box)" in f for f in found)
