@@ -71,27 +71,55 @@ def test_a_rolled_back_atomic_write_leaves_neither_stream_changed(season_db: Pat
         assert [g.game for g in recorded_games(store, "demo-1")][-1] == "demo-1-0003"
 
 
-def test_season_games_exported_one_by_one_import_with_their_season(season_db: Path,
-                                                                    tmp_path: Path) -> None:
-    """Each export carries the season up to its game's record; importing them one by one
-    grows the season stream as the writer did, and the database audits whole."""
-    target = tmp_path / "commissioner.db"
+def test_a_season_travels_whole_and_its_games_only_into_it(season_db: Path,
+                                                           tmp_path: Path) -> None:
+    """Issue 32 (4): `rinklog export S` writes the season stream and every game as one
+    file that imports and audits whole. A game of the season imports only into the
+    database that holds its season, where it is checked against the season's ledger and
+    recorded through the season's writer; into one without it, it is refused in one line
+    naming the season to import first (it used to write the season as of the game's record,
+    and `audit --all` then named the season's other games as deleted or moved)."""
+    from test_table_league import _Table
+
+    from replay.leagues.runner import table_game
+    from replay.leagues.season_transfer import export_season, import_file, verify_file
+    from replay.tooling.session import continue_game, resume_point, store_committer
+    from replay.tooling.transfer import ImportRefused
+
     with open_store(season_db) as store:
-        files = [export_game(store, f"demo-1-000{n}") for n in (1, 2)]
-        heads = [store.read("demo-1", n, n)[0].hash for n in (3, 4)]
-    with open_store(target) as other:
-        import_game(other, files[0])
-        assert other.head_hash("demo-1") == heads[0]  # opening + game 1's record
+        whole = export_season(store, "demo-1")
+        one = export_game(store, "demo-1-0002")
+        heads = {s.stream: s.head_hash for s in store.streams()}
+    commissioner = tmp_path / "commissioner.db"
+    with open_store(commissioner) as other:
+        imported = import_file(other, verify_file(whole, "season.rinklog"))
+        assert (imported.season, imported.games) == ("demo-1", 3)
+        assert {s.stream: s.head_hash for s in other.streams()} == heads
         assert all(r.ok for r in audit_all(other))
-        import_game(other, files[1])
-        assert other.head_hash("demo-1") == heads[1]
-        assert all(r.ok for r in audit_all(other))
-    # the second alone names the first, which its season recorded, as missing
     alone = tmp_path / "alone.db"
+    with open_store(alone) as other, pytest.raises(ImportRefused) as refused:
+        import_game(other, one, "game2.rinklog")
+    assert "a game of season demo-1" in str(refused.value)
+    assert "import the season first" in str(refused.value)
     with open_store(alone) as other:
-        import_game(other, files[1])
-        failing = [r.game_id for r in audit_all(other) if not r.ok]
-    assert failing == ["demo-1-0001"]
+        assert other.stream_ids() == []  # nothing written
+    # a game played at the table in a copy of the season comes home to the commissioner
+    coach = tmp_path / "coach.db"
+    coach.write_bytes(commissioner.read_bytes())
+    with open_store(coach) as store:
+        gid = table_game(store, "demo-1", 4)
+        table = _Table("bones")
+        continue_game(resume_point(store, gid), table.coach, table.coach,
+                      store_committer(store, gid))
+        played = export_game(store, gid)
+    with open_store(commissioner) as other:
+        before = other.version("demo-1")
+        import_game(other, played, "game4.rinklog")
+        records = [r.event for r in other.read("demo-1", before + 1)]
+        assert [(type(e).__name__, e.game) for e in records] == [
+            ("SeasonTableGameStarted", gid), ("SeasonGameRecorded", gid)]
+        bad = [(r.game_id, r.failure) for r in audit_all(other) if not r.ok]
+        assert bad == []
 
 
 def test_a_season_stored_before_season_records_cannot_grow(season_db: Path,

@@ -184,7 +184,9 @@ def test_export_and_import_of_a_migrated_game(old_db: Path, tmp_path: Path, game
     with open_store(old_db):
         pass  # migrate
     exported = tmp_path / f"{game}.rinklog"
-    assert main(["export", game, "-o", str(exported), "--db", str(old_db)]) == 0
+    # a season's game travels with its season (issue 32): the season's file carries it
+    assert main(["export", SEASON_OF.get(game, game), "-o", str(exported),
+                 "--db", str(old_db)]) == 0
     new_db = tmp_path / "new.db"
     assert main(["import", str(exported), "--db", str(new_db)]) == 0
     assert main(["audit", "--all", "--db", str(new_db)]) == 0
@@ -345,10 +347,14 @@ def schema3_db(schema3_template: Path, tmp_path: Path) -> Path:
     return _copy_of(schema3_template, tmp_path)
 
 
+SEASON_OF = {"demo-s1-0001": "demo-s1", "demo-1-0001": "demo-1"}
+
+
 def _exported_and_imported(game: str, db: list[str], folder: Path) -> Path:
-    """``game`` exported from ``db`` and imported into a new database, which audits clean."""
+    """``game`` exported from ``db`` (a season's game with its season) and imported into a
+    new database, which audits clean."""
     exported = folder / f"{game}.rinklog"
-    assert main(["export", game, "-o", str(exported), *db]) == 0
+    assert main(["export", SEASON_OF.get(game, game), "-o", str(exported), *db]) == 0
     other = folder / f"{game}.db"
     assert main(["import", str(exported), "--db", str(other)]) == 0
     assert main(["audit", "--all", "--db", str(other)]) == 0
@@ -428,7 +434,11 @@ def _as_version_2(data: bytes) -> bytes:
 def test_an_export_file_of_version_2_imports_as_format_1(schema1_db: Path, tmp_path: Path,
                                                          capsys) -> None:
     with open_store(schema1_db) as store:  # migrate
-        for game in ("bones-1-b1", "demo-s1-0001"):
+        v2 = tmp_path / "season-game.rinklog"
+        v2.write_bytes(_as_version_2(export_game(store, "demo-s1-0001")))
+        assert main(["import", str(v2), "--db", str(tmp_path / "alone.db")]) == 1
+        assert "a game of season demo-s1" in capsys.readouterr().err  # read, then refused
+        for game in ("bones-1-b1",):
             v2 = tmp_path / f"{game}.rinklog"
             v2.write_bytes(_as_version_2(export_game(store, game)))
             target = tmp_path / f"{game}.db"

@@ -342,16 +342,22 @@ def test_signed_export_and_import_with_receipt(base: Path, tmp_path: Path) -> No
     generate_key(key)
     signing = load_signing_key(key)
     pinned = load_verify_key(f"{key}.pub")
+    from replay.leagues.season_transfer import export_season, import_file, verify_file
+
     with open_store(base) as store:
-        season_game = next(s.stream for s in store.streams(kind="game") if s.meta.get("season"))
-        for game in (GAME, f"{GAME}-b1", season_game):
-            data = export_game(store, game, signing)
+        season = next(s.stream for s in store.streams(kind="season"))
+        for game in (GAME, f"{GAME}-b1", season):  # a season travels whole (issue 32)
+            data = (export_season if game == season else export_game)(store, game, signing)
             target = tmp_path / f"{game}.db"
             with open_store(target) as other:
-                verified = import_game(other, data, public_key=pinned)
+                verified = import_file(other, verify_file(data, public_key=pinned))
                 assert verified.signed_by == pinned.encode().hex()
                 assert all(r.ok for r in audit_all(other))
                 assert other.head_hash(game) == store.head_hash(game)
+            with open_store(tmp_path / f"other-{game}.db") as other, \
+                    pytest.raises(ImportRefused, match="not the league key|not signed"):
+                import_file(other, verify_file(data, public_key=load_verify_key(
+                    generate_key(tmp_path / f"{game}.other.key"))))
     unsigned = tmp_path / "unsigned.rinklog"
     assert main(["export", GAME, "-o", str(unsigned), "--db", str(base)]) == 0
     assert main(["export", GAME, "-o", str(unsigned), "--db", str(base)]) == 1  # no overwrite

@@ -424,7 +424,7 @@ def diff(
 
 @app.command("export")
 def export_cmd(
-    game: Annotated[str, typer.Argument(help="game id")],
+    game: Annotated[str, typer.Argument(help="game id, or a season id: the whole season")],
     output: Annotated[Path, typer.Option("-o", "--output", help="file to write")],
     sign_key: Annotated[Path | None, typer.Option(
         "--sign-key", help="the league's secret key file: sign the file's receipt")] = None,
@@ -433,16 +433,18 @@ def export_cmd(
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
-    """Write one audited game to a portable, self-verifying file (events, cards,
-    charts and its receipt, signed with --sign-key).
+    """Write one audited game, or a whole season (a season id: its stream and every game),
+    to a portable, self-verifying file (events, cards, charts and its receipt, signed with
+    --sign-key).
 
     Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
+    Example: rinklog export demo-2026 -o season.rinklog --db season.db
     """
+    from replay.leagues.season_transfer import export_file
     from replay.tooling.receipts import load_signing_key
-    from replay.tooling.transfer import write_export
     key = load_signing_key(sign_key) if sign_key is not None else None
     with _read_store(db) as store:
-        size = write_export(store, game, output, force=force, key=key)
+        size = export_file(store, game, output, force=force, key=key)
     if as_json:
         _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
     else:
@@ -460,30 +462,38 @@ def import_cmd(
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
-    """Verify an export file completely, then add its game (refused if present).
+    """Verify an export file completely, then add its game (refused if present; a game of
+    a season only into the database holding that season, recorded there) or its whole
+    season (refused if the database holds it).
 
     Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
     """
+    from replay.leagues.season_transfer import ImportedSeason, import_file, verify_file
     from replay.tooling.game_streams import open_store
-    from replay.tooling.receipts import load_receipt, load_verify_key
-    from replay.tooling.transfer import import_verified, verify_export
+    from replay.tooling.receipts import load_verify_key
     try:
         data = file.read_bytes()
     except OSError as err:
         raise CliError(f"{file}: cannot read: {err.strerror or err}") from None
-    checks = {"public_key": load_verify_key(public_key) if public_key else None,
-              "receipt": load_receipt(receipt) if receipt else None,
-              "receipt_origin": str(receipt)}
-    verified = verify_export(data, str(file), **checks)  # before the database is opened
+    verified = verify_file(data, str(file), receipt=receipt,  # before the database is opened
+                           public_key=load_verify_key(public_key) if public_key else None)
     with open_store(db) as store:
-        import_verified(store, verified)
-    report = verified.report
+        done = import_file(store, verified)
+    signed = f", signed by {done.signed_by[:16]}…" if done.signed_by else ""
+    if isinstance(done, ImportedSeason):
+        if as_json:
+            _dump({"season": done.season, "games": done.games, "events": done.events,
+                   "head_hash": done.head, "signed_by": done.signed_by})
+        else:
+            _out(f"imported season {done.season}: {done.games} games, {done.events} "
+                 f"events, audit ok, head {done.head[:16]}…{signed}")
+        return
+    report = done.report
     if as_json:
-        _dump({**report.to_json(), "signed_by": verified.signed_by})
+        _dump({**report.to_json(), "signed_by": done.signed_by})
     else:
         _out(f"imported {report.game_id}: {report.events} events, audit ok, "
-             f"head {report.head_hash[:16]}…"
-             + (f", signed by {verified.signed_by[:16]}…" if verified.signed_by else ""))
+             f"head {report.head_hash[:16]}…{signed}")
 
 
 @app.command()

@@ -16,7 +16,6 @@ was exported with, so with the same bytes and head hash.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -31,7 +30,7 @@ from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from projections.systems import read_models
-from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger
+from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger, save_read_models
 from replay.leagues.season_stream import SeasonStream
 from replay.tooling.audit import (
     AuditReport,
@@ -293,20 +292,25 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
         raise StreamConflict(f"game {entry.game} is already in {store.path}; nothing written")
     season_id = verified.report.index.get("season")
     season = SeasonStream.at(store, season_id) if season_id else None  # decided from
-    more: list[ExportRow] = []  # the file's season records the stored season lacks
-    if season is not None and season.version:
-        more = _season_growth(store, season_id, file)
+    if season is not None and not season.version:
+        raise ImportRefused(
+            f"{verified.origin}: {entry.game} is a game of season {season_id}, which "
+            f"{store.path} does not hold: import the season first (`rinklog export "
+            f"{season_id} -o FILE` on its database, then `rinklog import FILE`); nothing "
+            "written")
+    # the season's own records of this game that the stored season lacks (issue 32):
+    # checked against the stored ledger by the audit below, in the same transaction
+    records = _records_of(store, season_id, file, entry.game) if season is not None else []
     with store.transaction():
         for blob in file.blobs:
             store.put_blob(blob.content, blob.media_type)
-        if season is not None and not season.version:
-            season.create_encoded([(r.type, r.payload) for r in file.season_rows],
-                                  meta=verified.season_meta, format=file.season_payload_format)
-        elif more:
-            season.append_encoded([(r.type, r.payload) for r in more])
+        if records:
+            season.append_encoded([(r.type, r.payload) for r in records])  # type: ignore[union-attr]
         store.append_encoded(entry.game, [(r.type, r.payload) for r in file.rows], 0,
                              kind=entry.kind, system=_system(verified.report.ruleset),
                              meta=verified.report.index, format=file.payload_format)
+        if season is not None:  # its season's standings, leaders and pages hold it now
+            save_read_models(store, entry.game)
         # What was written is audited where it now lies, exactly as `rinklog audit` will
         # (with the database's own season stream and blobs): an import that audit would
         # refuse is rolled back whole.
@@ -322,23 +326,27 @@ def import_verified(store: EventStore, verified: Verified) -> Verified:
     return verified
 
 
-def _season_growth(store: EventStore, season_id: str, file: ExportFile) -> list[ExportRow]:
-    """A season stream already stored and the one in the file must be one stream at two
-    moments (each export carries the season up to its game's record): the rows the file
-    has beyond the stored ones; StreamConflict for another season, ImportRefused when the
-    stored one fails its own chain (its rows' hashes are computed from their payloads, so a
-    changed row makes it differ from the file's season, which is not its fault)."""
-    stored = [r.hash for r in store.raw_rows(season_id)]
-    carried = [r.hash for r in file.season_rows]
-    shorter = min(len(stored), len(carried))
-    if stored[:shorter] != carried[:shorter] or \
-            store.info(season_id).format != file.season_payload_format:
+def _records_of(store: EventStore, season_id: str, file: ExportFile,
+                game: str) -> list[ExportRow]:
+    """The file's season rows that record ``game`` (its start at the table, its record)
+    and that the stored season lacks. The file's season and the stored one must be one
+    season (the same opening, so the same schedule, cards and seed); StreamConflict for
+    another season, ImportRefused when the stored one fails its own chain (its rows'
+    hashes are computed from their payloads, so a changed row makes it differ from the
+    file's season, which is not its fault)."""
+    stored = store.raw_rows(season_id)
+    opening = min(2, len(file.season_rows))
+    if [r.hash for r in stored[:opening]] != [r.hash for r in file.season_rows[:opening]] \
+            or store.info(season_id).format != file.season_payload_format:
         broken = store.verify(season_id)
         if broken is not None:
             raise ImportRefused(f"{store.path}: its season {season_id} fails its chain check "
                                 f"at event {broken} (run rinklog audit); nothing written")
         raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
-    return list(file.season_rows[len(stored):])
+    read = decoder(ALL_EVENTS, file.season_payload_format or MSGPACK).decode
+    held = {(r.type, bytes(r.payload)) for r in stored}
+    return [r for r in file.season_rows
+            if getattr(read(r.payload), "game", None) == game and (r.type, r.payload) not in held]
 
 
 def _system(ruleset: str) -> str:
@@ -451,18 +459,3 @@ def _decode(payload: bytes, format: int) -> Any:
         return decoder(ALL_EVENTS, format).decode(payload)  # any system's (tags never clash)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return decoder(Any, format).decode(payload)
-
-
-def write_export(store: EventStore, game_id: str, path: Path, *, force: bool = False,
-                 key: nacl.signing.SigningKey | None = None) -> int:
-    """Write a game's export file; an existing file (and the database itself) is never
-    overwritten unless ``force`` (and the database never)."""
-    store.refuse_as_output(path)
-    if path.exists() and not force:
-        raise RinklogError(f"{path} already exists; give --force to overwrite it")
-    data = export_game(store, game_id, key)
-    try:
-        path.write_bytes(data)
-    except OSError as err:
-        raise RinklogError(f"{path}: cannot write: {err.strerror or err}") from None
-    return len(data)
