@@ -55,29 +55,7 @@ def why(state: GameState, event: Event, rolls: dict[int, Roll]) -> str:
     head = f"{rule_of(event)}: " if rule_of(event) else ""
     rolled = f"roll {roll_text(roll)}" if roll is not None else "no roll"
     if isinstance(event, ev.ActionResolved):
-        who = _name(state, event.player)
-        text = f"{head}{rolled} → cell {event.cell!r} on {_possessive(who)} card ({event.slot})"
-        mods = [m for m in event.modifiers if not m.startswith("9.")]
-        if event.value is not None and mods:
-            text += "; " + ", ".join(mods) + f" = {event.value}"
-        elif event.value is not None:
-            text += f"; value {event.value}"
-        elif mods:
-            text += "; " + ", ".join(mods)
-        if event.target is not None:
-            how = next((m for m in event.modifiers if m.startswith("9.")), "")
-            if not how and event.rule == "9.00":
-                how = team_defense(state, "away" if event.side == "home" else "home",
-                                   event.slot).how
-            if event.rule == "9.00" or how:
-                sign = "≥" if event.value is not None and event.value >= event.target else "<"
-                text += f" {sign} team defense {event.target}" + (f" ({how})" if how else "")
-            else:
-                text += f" against {event.target}"
-        text += f" → {event.result.replace('_', ' ')}"
-        if event.shooter and event.shooter != event.player:
-            text += f" by {_name(state, event.shooter)}"
-        return text + (" (uses a time sequence)" if event.time else " (no time used)")
+        return _action(state, event, f"{head}{rolled}")
     if isinstance(event, ev.ShotTaken):
         result = "in range: on target" if event.in_range else "out of range: no goal"
         block = f", {event.block} ({event.blockers} blockers)" if event.block else ""
@@ -133,6 +111,33 @@ def why(state: GameState, event: Event, rolls: dict[int, Roll]) -> str:
     fields = msgspec.structs.asdict(event)
     shown = ", ".join(f"{k}={v!r}" for k, v in fields.items() if k not in ("rule", "roll"))
     return f"{head}{rolled}; {shown}" if (head or roll) else shown or "no fields"
+
+
+def _action(state: GameState, event: ev.ActionResolved, rolled: str) -> str:
+    """An action's cell, its modifiers against the team defense, and what it gave."""
+    who = _name(state, event.player)
+    text = f"{rolled} → cell {event.cell!r} on {_possessive(who)} card ({event.slot})"
+    mods = [m for m in event.modifiers if not m.startswith("9.")]
+    if event.value is not None and mods:
+        text += "; " + ", ".join(mods) + f" = {event.value}"
+    elif event.value is not None:
+        text += f"; value {event.value}"
+    elif mods:
+        text += "; " + ", ".join(mods)
+    if event.target is not None:
+        how = next((m for m in event.modifiers if m.startswith("9.")), "")
+        if not how and event.rule == "9.00":
+            how = team_defense(state, "away" if event.side == "home" else "home",
+                               event.slot).how
+        if event.rule == "9.00" or how:
+            sign = "≥" if event.value is not None and event.value >= event.target else "<"
+            text += f" {sign} team defense {event.target}" + (f" ({how})" if how else "")
+        else:
+            text += f" against {event.target}"
+    text += f" → {event.result.replace('_', ' ')}"
+    if event.shooter and event.shooter != event.player:
+        text += f" by {_name(state, event.shooter)}"
+    return text + (" (uses a time sequence)" if event.time else " (no time used)")
 
 
 def describe(state: GameState | None, event: Event) -> str | None:
