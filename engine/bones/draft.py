@@ -87,7 +87,8 @@ def went_on(status: PlayerStatus) -> None:
 def sat_out(team: TeamState, arrived: dict[str, str]) -> None:
     """A change put ``arrived`` (slot -> skater) on the ice: each turned-over card of a
     player who could have played that shift at a slot of his kind is turned back."""
-    kinds = {slot in FORWARD_SLOTS for slot in arrived if slot in (*FORWARD_SLOTS, *DEFENSE_SLOTS)}
+    kinds = {slot in FORWARD_SLOTS for slot in arrived
+             if slot in FORWARD_SLOTS or slot in DEFENSE_SLOTS}
     if not kinds:
         return
     for pid, status in team.players.items():

@@ -229,9 +229,11 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
     ruleset = RULESETS.get(created.ruleset)
     if ruleset is None:
         raise IllegalChoice(f"{created.ruleset!r} is not a DICE Hockey ruleset")
-    if created.ruleset_version not in (ruleset.version, *ruleset.replays):
+    if created.ruleset_version != ruleset.version and \
+            created.ruleset_version not in ruleset.replays:
+        played = ", ".join(str(v) for v in sorted({ruleset.version, *ruleset.replays}))
         raise IllegalChoice(f"{created.ruleset} version {created.ruleset_version}: this "
-                            f"rinklog plays versions {(ruleset.version, *ruleset.replays)}")
+                            f"rinklog plays versions {played}")
     options = frozenset(created.options or [])
     foreign = [field.name for field in msgspec.structs.fields(GameCreated)
                if field.name not in OWN_FIELDS and field.default is not msgspec.NODEFAULT

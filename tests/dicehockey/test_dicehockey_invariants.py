@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from dicehockey_invariants import boxed_on_ice
+from dicehockey_invariants import Rotation, boxed_on_ice, skipped_lines
 from dicehockey_support import created
 
 from engine.dice import SeededDice
@@ -68,3 +68,31 @@ def test_the_invariant_finds_version_1s_boxed_extra_attacker() -> None:
     assert penalized_extra_attackers(events) == [("home", "tobin-delorme")]
     found = boxed_on_ice(made, home, away, dicehockey_charts(), events)
     assert found and all(" EA tobin-delorme (box)" in f for f in found)
+
+
+@pytest.mark.parametrize("fixture", [PENALIZED_EXTRA_ATTACKER, *OTHERS])
+def test_9_no_rotation_line_is_skipped_in_a_seeded_game(fixture) -> None:
+    """9: "You must use all 3 lines regularly": in a seeded game no rotation line (or
+    pair) has two full shifts with another rotation line having none between them, but
+    across a penalty kill, a time out or a period's end (ruling R-DH-9b)."""
+    made, (home, away), events = played(*fixture, DICEHOCKEY.version)
+    assert skipped_lines(made, home, away, dicehockey_charts(), events) == []
+
+
+def test_the_rotation_watch_finds_the_issues_sequence_under_version_1_only() -> None:
+    """The issue's changes (line 3 on and off for line 4 at one whistle, then lines 4, 1
+    and 2 a full shift each, three times over): version 1's rules took them, and the
+    watch names line 1 coming back before line 3 had a shift; version 2 refuses them."""
+    from test_dicehockey_rotation import EXPLOIT, spaces, state_of, try_change
+
+    for version, skips in ((1, True), (DICEHOCKEY.version, False)):
+        state, watch = state_of(version), Rotation()
+        for line, n in EXPLOIT:
+            if try_change(state, "home", line, 1) is None:
+                watch.after(state)
+                for _ in range(n):
+                    spaces(state, 1)
+                    watch.after(state)
+        found = [f for f in watch.found if f.startswith("home forwards")]
+        assert bool(found) == skips, found
+        assert all("before [3]" in f for f in found)
