@@ -162,7 +162,7 @@ def skipped(shifts: list[int], regular: tuple[int, ...]) -> str | None:
     return None
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(actions=ACTIONS, fourth_joined=st.booleans())
 def test_r_9b_property_no_rotation_line_is_skipped(actions, fourth_joined) -> None:
     """9: "You must use all 3 lines regularly" (4 too, once it "must now become part of
