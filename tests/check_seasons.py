@@ -4,8 +4,8 @@ and every game is replayed event by event against the invariants the suite check
 few games:
 
 - DICE Hockey: no player in the box (or out of the game) stands in a slot, the extra
-  attacker's included (15, 22; ruling R-DH-22g), and no rotation line or pair is skipped
-  (9; ruling R-DH-9b);
+  attacker's included (15, 22; ruling R-DH-22g), no rotation line or pair is skipped
+  (9; ruling R-DH-9b), and every goal records the timing space the scoresheet prints (9, 12);
 - the Hockey Bones draft league: no breach of draft rule 16 or rule 28, and every game
   misconduct check with the league's NHL range (14.51).
 
@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE / "dicehockey"), str(HERE / "bones"), str(HERE.parent)]
 
-from dicehockey_invariants import boxed_on_ice, skipped_lines  # noqa: E402
+from dicehockey_invariants import boxed_on_ice, goal_spaces_off, skipped_lines  # noqa: E402
 from test_draft_league_games import rule_16_and_28_breaches  # noqa: E402
 
 from replay.cli.app import main  # noqa: E402
@@ -46,7 +46,8 @@ def dice_season(where: Path, games: int, seed: str) -> list[str]:
             inputs = load_inputs(store, events[0])
             failures += [f"{info.stream} {f}" for f in
                          boxed_on_ice(events[0], *inputs, events[1:])
-                         + skipped_lines(events[0], *inputs, events[1:])]
+                         + skipped_lines(events[0], *inputs, events[1:])
+                         + goal_spaces_off(events)]
     return failures
 
 

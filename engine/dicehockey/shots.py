@@ -78,7 +78,9 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if goal:
         # 9, 12: the goal goes in at the space its shot fills (version 1 stored the one
         # before a possession's first shot: such a game keeps it)
-        at = state.space + len(spaces) if state.version >= VERSION_2 else state.space
+        # (one space: count_space also ends box times, 18, in the same list)
+        at = state.space + (1 if spaces else 0) if state.version >= VERSION_2 \
+            else state.space
         return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=False),
                 *spaces, *goal_events(state, side, shooter, empty_net, space=at)]
     if read_on is goalie and min(99, value) >= GOALIE_PENALTY:

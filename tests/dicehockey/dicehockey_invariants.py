@@ -86,3 +86,19 @@ class Rotation:
             del run[:run.index(on) + 1]
         run.append(on)
         self.counted[key] = True
+
+
+def goal_spaces_off(events: Iterable[Any]) -> list[str]:
+    """9, 12: a goal's recorded space against the spaces counted so far in its period
+    (what the scoresheet prints): every goal that says another, as "period P space S
+    (counted C)". A version-1 game has them (one short on a possession's first shot)."""
+    counted, found = 0, []
+    for event in events:
+        name = type(event).__name__
+        if name == "PeriodStarted":
+            counted = 0
+        elif name == "TimingSpaceCounted":
+            counted = event.space
+        elif name == "GoalScored" and event.space != counted:
+            found.append(f"goal period {event.period} space {event.space} (counted {counted})")
+    return found

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from dicehockey_invariants import Rotation, boxed_on_ice, skipped_lines
+from dicehockey_invariants import Rotation, boxed_on_ice, goal_spaces_off, skipped_lines
 from dicehockey_support import created
 
 from engine.dice import SeededDice
@@ -96,3 +96,12 @@ def test_the_rotation_watch_finds_the_issues_sequence_under_version_1_only() -> 
         found = [f for f in watch.found if f.startswith("home forwards")]
         assert bool(found) == skips, found
         assert all("before [3]" in f for f in found)
+
+
+def test_9_12_every_goal_records_the_space_counted_and_version_1_did_not() -> None:
+    """9: a possession's first shot is a timing space, and a goal on it goes in at that
+    space (version 2), as the scoresheet prints; version 1 recorded one short, so the
+    check can fail (with a fight's box time ending on the same shot too: 18)."""
+    for fixture in (PENALIZED_EXTRA_ATTACKER, *OTHERS):
+        assert goal_spaces_off(played(*fixture, DICEHOCKEY.version)[2]) == []
+    assert goal_spaces_off(played(*BOXED_IN_VERSION_1, 1)[2])

@@ -137,6 +137,22 @@ def test_9_12_a_goal_on_a_possessions_first_shot_is_at_the_space_that_shot_fills
     assert goal.space == 4
 
 
+def test_9_18_a_goal_on_the_space_that_ends_a_fight_is_still_in_that_one_space() -> None:
+    """18: a fight's box time is counted in timing spaces; the possession's first shot
+    that ends it is still one space (9), and so the goal on it: at space 4, both 5."""
+    from engine.dicehockey.state import Penalty
+
+    state = shooting()
+    state.space = 4
+    for side in ("home", "away"):
+        state.team(side).penalties.append(Penalty(
+            id=len(state.team(side).penalties) + 1, player=pid(state, side, "RD"),
+            kind="fight", clears_left=0, spaces_left=1, short=False))
+    events = shot(state, "PS", 3)
+    assert [e.space for e in events if isinstance(e, TimingSpaceCounted)] == [5]
+    assert next(e for e in events if isinstance(e, GoalScored)).space == 5
+
+
 def test_8_goal_stops_play_and_credits_the_goalie_against() -> None:
     state = shooting()
     events = shot(state, "PS", 3)
