@@ -88,15 +88,6 @@ class SeasonLedger:
     bracket_events: tuple[Event, ...] = ()
     # rinklog odds --replay (docs/odds.md): the OddsRunReplayed's seq and the run's seed
     reseeded: tuple[int, str] | None = None
-    replayed: OddsRunReplayed | None = None  # that event: the database is an odds run
-
-    @property
-    def odds_run(self) -> str | None:
-        """What a season written by ``rinklog odds --replay`` is, in one line (None: the
-        season as played). Every command that shows or checks a season says it first."""
-        if self.replayed is None or self.reseeded is None:
-            return None
-        return _odds_run_line(self.created.season_id, self.replayed, self.reseeded[0])
 
     def next_playoff_game(self, game: str) -> ScheduledGame | None:
         """The series game the bracket has made ready under id ``game`` (a playoff game
@@ -144,7 +135,6 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     started: dict[str, tuple[int, int]] = {}
     series: dict[str, SeriesGameRecorded] = {}
     reseeded: tuple[int, str] | None = None
-    replayed: OddsRunReplayed | None = None
     for seq, event in enumerate(events, 1):
         if isinstance(event, SeasonGameRecorded):
             games.append(RecordedGame(event.game, event.number, event.mode, event.head, seq))
@@ -153,11 +143,11 @@ def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
         elif isinstance(event, SeriesGameRecorded):
             series[event.game_id] = event
         elif isinstance(event, OddsRunReplayed) and reseeded is None:
-            reseeded, replayed = (seq, event.run_seed), event
+            reseeded = (seq, event.run_seed)
     bracket = tuple(e for e in events if isinstance(e, PostseasonEvent)
                     and not isinstance(e, LotteryOpened | LotteryDraw | LotteryOrderSet))
     return SeasonLedger(created, coach, hashes[1] if coach is not None else "", games, started,
-                        series, bracket, reseeded, replayed)
+                        series, bracket, reseeded)
 
 
 def odds_run_of(season_id: str, events: Sequence[Event]) -> tuple[int, str] | None:
@@ -166,18 +156,14 @@ def odds_run_of(season_id: str, events: Sequence[Event]) -> tuple[int, str] | No
     None for the season as played."""
     for seq, event in enumerate(events, 1):
         if isinstance(event, _ODDS_RUN_EVENTS):
-            return seq, _odds_run_line(season_id, event, seq)
+            return seq, (f"season {season_id} is odds run {event.run} of seed {event.seed} "
+                         f"from version {seq - 1}, not the season as played")
     return None
 
 
 # a league season's, and each season system's (Matrix Hockey's), from the registry
 _ODDS_RUN_EVENTS = (OddsRunReplayed, *(s.odds_run_event for s in SEASON_SYSTEMS.values()
                                        if s.odds_run_event is not None))
-
-
-def _odds_run_line(season_id: str, event: Any, seq: int) -> str:
-    return (f"season {season_id} is odds run {event.run} of seed {event.seed} from version "
-            f"{seq - 1}, not the season as played")
 
 
 def odds_runs(store: EventStore, season_id: str | None = None) -> list[str]:

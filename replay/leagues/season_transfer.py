@@ -35,6 +35,7 @@ from replay.tooling.transfer import (
     ImportRefused,
     Verified,
     export_game,
+    export_rows,
     import_verified,
     verify_export,
 )
@@ -132,9 +133,8 @@ def export_season(store: EventStore, season_id: str,
 
 def _stream(store: EventStore, stream: str) -> ExportStream:
     info = store.info(stream)
-    rows = [ExportRow(r.seq, r.type, r.payload, r.prev_hash, r.hash)
-            for r in store.raw_rows(stream)]
-    return ExportStream(stream, info.kind, info.system, info.format, info.meta, rows)
+    return ExportStream(stream, info.kind, info.system, info.format, info.meta,
+                        export_rows(store, stream))
 
 
 def _season_blobs(store: EventStore, season_id: str) -> list[str]:

@@ -100,7 +100,7 @@ def export_game(store: EventStore, game_id: str,
     if report.kind != "game" and report.kind not in season_kinds():
         raise RinklogError(f"{game_id} is a {report.kind or 'stream'}, not a game")
     receipt = make_receipt([entry_for(report)], key)
-    rows = _rows(store, game_id)
+    rows = export_rows(store, game_id)
     format = store.info(game_id).format
     created = decoder(ALL_EVENTS, format).decode(rows[0].payload)
     if not isinstance(created, GameCreated):  # a refereed season: no blobs, no season
@@ -115,7 +115,7 @@ def export_game(store: EventStore, game_id: str,
         ledger = ledger_of(store, created.season)
         record = ledger.record_of(game_id)
         upto = record.seq if record is not None else ledger.started.get(game_id, (0, 0))[1]
-        season_rows = _rows(store, created.season)[:upto or None]
+        season_rows = export_rows(store, created.season)[:upto or None]
         season_format = store.info(created.season).format
         season = decoder(ALL_EVENTS, season_format).decode(season_rows[0].payload)
         assert isinstance(season, SeasonCreated)
@@ -129,7 +129,8 @@ def export_game(store: EventStore, game_id: str,
                                       payload_format=format, season_payload_format=season_format))
 
 
-def _rows(store: EventStore, stream: str) -> list[ExportRow]:
+def export_rows(store: EventStore, stream: str) -> list[ExportRow]:
+    """A stream's rows as stored, as an export file carries them."""
     return [ExportRow(r.seq, r.type, r.payload, r.prev_hash, r.hash)
             for r in store.raw_rows(stream)]
 
