@@ -368,8 +368,8 @@ def test_odds_on_a_cluster_are_the_odds_of_two_local_workers(
 def test_a_matrix_seasons_odds_on_a_cluster_are_the_local_ones(
         cluster: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """A Matrix Hockey season's odds (its kit's, docs/odds.md), cluster or local."""
-    import replay.systems.matrix.season as library  # noqa: PLC0415 - the Matrix writer
-    from replay.systems.matrix.demo import demo_picks  # noqa: PLC0415
+    import replay.leagues.matrix.season as library  # noqa: PLC0415 - the Matrix writer
+    from replay.leagues.matrix.demo import demo_picks  # noqa: PLC0415
 
     folder = tmp_path / "two"
     shutil.copytree(ROOT / "fixtures/matrix/leagues/demo", folder)

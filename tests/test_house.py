@@ -19,13 +19,15 @@ MAX_LINES = 80
 
 # The registries: one line a system each, so they import every system's package.
 REGISTRIES = frozenset({"events/catalogue.py", "engine/systems.py", "projections/systems.py",
-                        "replay/systems/__init__.py"})
+                        "replay/systems/__init__.py", "replay/leagues/systems.py",
+                        "replay/reports/systems.py", "replay/cli/app.py"})
 
 
 def system_packages(systems: list[str]) -> tuple[str, ...]:
     """Each system's package in every layer (a module or a package, by dotted name)."""
     return tuple(f"{layer}.{name}" for name in systems
-                 for layer in ("engine", "events", "projections", "replay.systems"))
+                 for layer in ("engine", "events", "projections", "replay.systems",
+                               "replay.leagues", "replay.reports", "replay.cli"))
 
 
 # Where Hockey Bones' options may be read by name: its own packages. DICE Hockey's rules

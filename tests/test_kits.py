@@ -1,6 +1,7 @@
 """Each system's tooling kit is one typed object declared in its own package, and the
 system-blind tooling reaches a system only through KITS: ``cards validate`` asks each kit
-whether a file is its own, and the root app adds each kit's CLI sub-app in one loop."""
+whether a file is its own. A system's own commands live in the command line's layer
+(replay/cli/<system>.py), which the root app names one line a system."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import typer
 
 from replay.cli.app import app
-from replay.data.validate import validate_path
+from replay.leagues.validate import validate_path
 from replay.systems import KITS, Kit, SeasonKit, SystemKit
 
 TOY_FAULT = "toy.toml: field 'pucks': a toy fault"
@@ -41,20 +42,19 @@ def test_cards_validate_asks_each_kit(tmp_path: Path, monkeypatch: pytest.Monkey
     assert validate_path(tmp_path) == [TOY_FAULT]
 
 
-def test_the_root_adds_each_kits_commands() -> None:
+def test_the_root_adds_each_systems_commands() -> None:
     root = typer.main.get_command(app)
     commands = root.commands  # type: ignore[attr-defined]
-    assert {k.system for k in KITS.values() if k.cli is not None} == {"matrix"}
     assert "matrix" in commands and "open" in commands["matrix"].commands
     # Hockey Bones' card generator joins the shared ``cards validate``
     assert list(commands["cards"].commands) == ["validate", "generate"]
 
 
-@pytest.mark.parametrize("module", ["replay.systems.matrix.cli", "replay.systems.bones.cli"])
+@pytest.mark.parametrize("module", ["replay.cli.matrix", "replay.cli.bones"])
 def test_a_kits_commands_import_first(module: str) -> None:
-    """A kit's cli module imports replay/cli, whose package builds the root app, which asks
-    the kit for its sub-app: imported first, in a fresh interpreter, it still works and
-    the root has every command."""
+    """A system's cli module imports replay/cli's helpers, and the root app imports it:
+    imported first, in a fresh interpreter, it still works and the root has every
+    command."""
     code = (f"import {module}; import typer; from replay.cli.app import app; "
             "c = typer.main.get_command(app).commands; "
             "print(sorted(c['cards'].commands), len(c['matrix'].commands))")

@@ -24,7 +24,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import replay.systems.matrix.season as library
+import replay.leagues.matrix.season as library
 from engine.matrix.dice import odds_run_seed as matrix_run_seed
 from engine.matrix.recheck import recheck
 from engine.matrix.seasons import season_records
@@ -32,15 +32,15 @@ from events.matrix import MatrixOddsRecorded, OddsRunReplayed
 from replay.cli.app import main
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.season_stream import SeasonChanged
-from replay.systems.matrix.demo import demo_picks
-from replay.systems.matrix.odds import (
+from replay.leagues.matrix.demo import demo_picks
+from replay.leagues.matrix.odds import (
     matrix_odds_season,
     matrix_report,
     record_matrix_odds,
     run_matrix_odds,
 )
-from replay.systems.matrix.odds_page import ODDS
-from replay.systems.matrix.site import matrix_files
+from replay.reports.matrix.odds_page import ODDS
+from replay.reports.matrix.site import matrix_files
 from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store
 

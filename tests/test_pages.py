@@ -28,8 +28,8 @@ from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import period_label
-from replay.systems.matrix import season as matrix
-from replay.systems.matrix.site import build_matrix_site
+from replay.leagues.matrix import season as matrix
+from replay.reports.matrix.site import build_matrix_site
 from replay.tooling import merkle
 from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
 from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON

@@ -23,7 +23,7 @@ from events.matrix import GamePlayed, WeekEnded
 from projections import store as read_models
 from replay.cli.app import main
 from replay.leagues.runner import table_game
-from replay.systems.matrix import season as matrix
+from replay.leagues.matrix import season as matrix
 from replay.tooling import merkle
 from replay.tooling.audit import audit_all
 from replay.tooling.receipts import generate_key, load_signing_key, load_verify_key

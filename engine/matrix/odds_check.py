@@ -1,6 +1,6 @@
 """An odds record in a season stream (``rinklog odds --record``, docs/odds.md), checked
 against the season before it: what the audit's re-check (engine/matrix/recheck.py) and
-the recorder (replay/systems/matrix/odds.py, before it appends) ask of a
+the recorder (replay/leagues/matrix/odds.py, before it appends) ask of a
 :class:`MatrixOddsRecorded`. Pure: a record is a reading of the season, no rule and no
 die; only the sums its counts must make are checked, not the runs themselves.
 """
@@ -34,7 +34,7 @@ def odds_places(state: SeasonState) -> Places:
     """3.1.6: the top two of a division with a parent go up (a team that can no longer be
     promoted leaves its place to the next, ruling M-3.1.6b: fewer only when fewer than two
     may go up), the last four of a division with children go down. An odds run sends no
-    team ONR (replay/systems/matrix/odds.py), so no team loses promotion in a run."""
+    team ONR (replay/leagues/matrix/odds.py), so no team loses promotion in a run."""
     up, down = {}, {}
     for d in state.divisions:
         parent, children = parent_and_children(state, d.id)

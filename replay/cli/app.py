@@ -22,8 +22,19 @@ import msgspec
 import typer
 
 from events.errors import RinklogError
-from replay.cli import cards, core, lottery, odds, playoffs, projections, reports, season, tooling
-from replay.systems import KITS
+from replay.cli import (
+    bones,
+    cards,
+    core,
+    lottery,
+    matrix,
+    odds,
+    playoffs,
+    projections,
+    reports,
+    season,
+    tooling,
+)
 
 app = typer.Typer(
     name="rinklog",
@@ -64,11 +75,10 @@ def _root(version: Annotated[bool, typer.Option(
 for module in (core, projections, tooling, season, playoffs, lottery, odds, reports):
     app.add_typer(module.app)
 app.add_typer(cards.app, name="cards")
-for kit in KITS.values():
-    if kit.cli is not None:
-        app.add_typer(kit.cli(), name=kit.system)
-    if kit.cards_cli is not None:
-        cards.app.add_typer(kit.cards_cli())
+# each system's own commands, one line a system: the command line is the layer above
+# every system's kit, so it names them here (docs/systems.md)
+app.add_typer(matrix.app, name="matrix")
+cards.app.add_typer(bones.app)
 for name, sub_app in (("projections", projections.projections_app),
                       ("league", season.league_app)):
     app.add_typer(sub_app, name=name)

@@ -1,5 +1,5 @@
 """``rinklog cards``: validate player and team cards (a sub-app of the root); each system's
-kit adds its own card commands (Hockey Bones' ``generate``: replay/systems/bones/cli.py)."""
+kit adds its own card commands (Hockey Bones' ``generate``: replay/cli/bones.py)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def cards_validate(
 
     Example: rinklog cards validate fixtures/bones/teams
     """
-    from replay.data.validate import validate_path
+    from replay.leagues.validate import validate_path
     errors = validate_path(path)
     count = len(list(path.rglob("*.toml"))) if path.is_dir() else int(path.exists())
     if as_json:

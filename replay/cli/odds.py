@@ -79,14 +79,14 @@ def odds(
     _check_options(as_json, as_csv, replay, out_db, runs, record)
     workers = workers_or_cluster(workers, cluster)
     from replay.leagues.odds import odds_season, record_odds, replay_run, report_of, run_odds
-    from replay.systems import KITS  # noqa: PLC0415 - lazy: the CLI starts fast
+    from replay.leagues.systems import SEASON_ODDS  # noqa: PLC0415
 
     playoffs = _playoffs_of(season_id, league)
 
     with read_store(db) as store:
         # a season system's own season stream (Matrix Hockey): its kit's odds
-        own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
-        system_odds = own.odds() if own is not None and own.odds is not None else None
+        system_odds = SEASON_ODDS.get(store.info(season_id).system) \
+            if store.exists(season_id) else None
         if system_odds is not None:
             season = system_odds.read(store, season_id)
         else:

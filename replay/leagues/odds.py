@@ -62,7 +62,7 @@ __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percent
            "record_odds", "replay_run", "report_of", "run_crew", "run_odds", "write_audited"]
 
 MATRIX_REFUSED = ("is a Matrix Hockey season: its odds are its system's (rinklog odds "
-                  "reaches them through the Matrix kit, replay/systems/matrix/odds.py)")
+                  "reaches them through the Matrix kit, replay/leagues/matrix/odds.py)")
 
 Progress = Callable[[int, int], None]  # (runs done, runs)
 

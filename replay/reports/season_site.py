@@ -3,7 +3,7 @@
 goals-per-game distribution. :func:`build_season_site` is a pure function of the read
 models (standings records, each game's scoresheet, the season's summed stats);
 :func:`season_files` reads a store (writing nothing) and renders every page. A Matrix
-Hockey season has its own, simpler site (its kit's ``site``: replay/systems/matrix/site.py).
+Hockey season has its own, simpler site (its kit's ``site``: replay/reports/matrix/site.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from replay.reports.odds_page import ODDS, odds_page
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
-from replay.systems import KITS
+from replay.reports.systems import SITES
 
 TOP = 10
 GOALIE_GAMES = 5  # as `rinklog leaders`: goalies with 5 games or more (fewer early on)
@@ -360,9 +360,9 @@ def season_files(store: EventStore, season_id: str,
     sheet its pages share (a game page alone, ``report GAME``, has it inline).
     ``progress(done, total)`` hears of each game's page as it is made, then of each
     player's (the total grows by the players once the games are read)."""
-    own = KITS.get(store.info(season_id).system) if store.exists(season_id) else None
-    if own is not None and own.site is not None:  # a season system's own site (Matrix)
-        return own.site(store, season_id)
+    own = SITES.get(store.info(season_id).system) if store.exists(season_id) else None
+    if own is not None:  # a season system's own site (Matrix)
+        return own(store, season_id)
     season = load_season(store, season_id)
     tables = [("League", standings(store, season))]
     if season.created.divisions:

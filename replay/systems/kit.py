@@ -7,17 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import msgspec
 
 from events.base import Event
 from events.errors import CardError, RollError
 
-if TYPE_CHECKING:  # the kit's users import the registry: types only, no import cycle
-    import typer
-
-    from events.store import EventStore
 
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
@@ -111,50 +107,12 @@ def never_recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
-class OddsReport(Protocol):
-    """A season system's odds as counted (``SeasonOdds.report``): docs/odds.md's JSON,
-    its CSV rows and its printed lines."""
-
-    def to_json(self, per_run: bool = False) -> dict[str, Any]: ...
-    def csv_rows(self) -> list[dict[str, Any]]: ...
-    def lines(self) -> list[str]: ...
-
-
-@dataclass(frozen=True)
-class SeasonOdds:
-    """``rinklog odds`` of a season system's season stream (docs/odds.md): the shared
-    command reads the season (``read``: store, season id -> what every run starts from),
-    plays and counts the runs (``report``: season, seed, runs, workers, cluster address
-    or None, progress(done, runs) or None), or writes run R as a database of its own
-    (``replay``: db, season id, seed, R, out -> the path written, audited clean).
-    ``record``: ``--record``, the report appended to the season stream (store, what
-    ``read`` gave, the report), refused if the season changed since ``read``."""
-
-    read: Callable[[EventStore, str], Any]
-    report: Callable[[Any, str, int, int, str | None, Callable[[int, int], None] | None],
-                     OddsReport]
-    replay: Callable[[str | Path, str, str, int, Path], Path]
-    record: Callable[[EventStore, Any, Any], None]
-
-
 @dataclass(frozen=True, kw_only=True)
 class SystemKit:
     """What every system's kit declares for the system-blind tooling."""
 
     system: str  # the system's name in engine/systems.py (SYSTEMS or SEASON_SYSTEMS)
     recognise: Recognise = never_recognise  # its data files, for ``cards validate``
-    # its own commands, ``rinklog <system> ...``: a typer sub-app the root adds (built on
-    # demand: the sub-app imports replay/cli, which imports this registry)
-    cli: Callable[[], typer.Typer] | None = None
-    # its commands under ``rinklog cards`` beside the shared ``validate`` (Hockey Bones:
-    # ``generate``), built on demand likewise
-    cards_cli: Callable[[], typer.Typer] | None = None
-    # the pages ``rinklog report`` writes for a season stream of this system (file name
-    # -> text), when the system has its own site (Matrix Hockey's season page)
-    site: Callable[[EventStore, str], dict[str, str]] | None = None
-    # ``rinklog odds`` of a season stream of this system, when the system plays its own
-    # seasons (Matrix Hockey's weeks and close), built on demand likewise
-    odds: Callable[[], SeasonOdds] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -196,11 +154,11 @@ class Kit(SystemKit):
 @dataclass(frozen=True, kw_only=True)
 class SeasonKit(SystemKit):
     """A season system's kit (Matrix Hockey: rinklog referees a league's season): its
-    files, its commands and its site are its own, so each is required."""
+    files are its own, so ``recognise`` is required. Its season commands, odds, pages and
+    sub-app live in the layers above (replay/leagues/<system>/, replay/reports/<system>/,
+    replay/cli/<system>.py), each registered there."""
 
     recognise: Recognise
-    cli: Callable[[], typer.Typer]
-    site: Callable[[EventStore, str], dict[str, str]]
 
 
 STATUS_WORDS = ("score", "clock", "status")  # answered at any prompt, never a roll or choice

@@ -13,7 +13,7 @@ rinklog (docs/trust.md has a verifier in a page of standard-library Python).
 
 A game of a league season (Hockey Bones, FaceOff 2008, DICE Hockey) is its own stream and
 its head is that stream's head hash. A Matrix Hockey season is one stream
-(replay/systems/matrix/season.py) whose games are its ``GamePlayed`` events; a game's head is the
+(replay/leagues/matrix/season.py) whose games are its ``GamePlayed`` events; a game's head is the
 season stream's hash at that event, which covers the game and everything the season
 recorded before it (the picks, the draws and the dice it was played from).
 """

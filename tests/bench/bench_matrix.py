@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from replay.systems.matrix import season as library
-from replay.systems.matrix.demo import run_demo_season
+from replay.leagues.matrix import season as library
+from replay.leagues.matrix.demo import run_demo_season
 from replay.tooling.audit import audit_all
 from replay.tooling.game_streams import open_store
 

@@ -15,7 +15,7 @@ import tomli_w
 from engine.bones.codes import GoalieCell, SkaterCell, parse_goalie_cell, parse_skater_cell
 from events.errors import CardError, UnknownTeam
 from replay.data.reading import FIXTURES
-from replay.data.validate import validate_path
+from replay.leagues.validate import validate_path
 from replay.systems.bones import cardgen
 from replay.systems.bones.library import (
     default_charts,

@@ -182,7 +182,7 @@ def test_the_card_generator_is_deterministic_and_its_teams_load(tmp_path: Path) 
 
 
 def test_cards_validate_knows_dice_hockey_files(tmp_path: Path) -> None:
-    from replay.data.validate import validate_path
+    from replay.leagues.validate import validate_path
 
     assert validate_path(FIXTURES / "dicehockey") == []
     data = pack_data()

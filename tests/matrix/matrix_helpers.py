@@ -86,6 +86,6 @@ def score(events: list[Any], home: str, competition: str = "championship") -> tu
 
 def everyone(state: SeasonState, week: int, seed: str = "m") -> dict[str, list[Pick]]:
     """Picks for every team playing ``week`` (the demo managers', none ONR)."""
-    from replay.systems.matrix.demo import demo_picks
+    from replay.leagues.matrix.demo import demo_picks
 
     return {s.team: list(s.picks) for s in demo_picks(state, week, seed, onr_rate=0.0)}

@@ -33,8 +33,8 @@ from events.matrix import (
     WeekStarted,
 )
 from replay.cli.app import main
-from replay.systems.matrix import season as library
-from replay.systems.matrix.demo import run_demo_season
+from replay.leagues.matrix import season as library
+from replay.leagues.matrix.demo import run_demo_season
 from replay.tooling.audit import audit_all, audit_game
 from tests.forge import audit_forged
 
@@ -86,7 +86,7 @@ def test_the_demo_season_and_the_next_audit_clean(demo) -> None:
 def _small_season(seed: str, weeks: int = 3) -> list:
     with open_store(":memory:") as store:
         season = library.open_league(store, "example", seed)
-        from replay.systems.matrix.demo import demo_picks
+        from replay.leagues.matrix.demo import demo_picks
 
         for week in range(1, weeks + 1):
             loaded = library.load(store, season)
@@ -322,7 +322,7 @@ def test_the_waiting_list_commands_and_a_dummy_s_slot_handed_on_audit_clean(caps
         assert run(capsys, "matrix", "wait", season, "--id", team_id, "--name", name, *db)[0] == 0
     code, _, err = run(capsys, "matrix", "wait", season, "--id", "snowmen", "--name", "X", *db)
     assert code == 1 and err.count("\n") == 1 and "snowmen" in err
-    from replay.systems.matrix.demo import demo_picks
+    from replay.leagues.matrix.demo import demo_picks
 
     with open_store(tmp_path / "w.db", create=False) as store:
         for week in range(1, 12):

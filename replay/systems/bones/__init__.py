@@ -5,13 +5,11 @@ its calibration figures, its coach files and its prompt coach."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import typer
 
 import replay.systems.bones.calibration as calibration
 import replay.systems.bones.draft_rules as draft_rules
@@ -137,17 +135,12 @@ def recognise(path: Path, data: Mapping[str, Any]) -> Faults | None:
     return None
 
 
-def _cards_cli() -> typer.Typer:
-    # By name, when the root asks: cli.py imports the command line's helpers, which this
-    # kit's registry is imported beside.
-    return importlib.import_module("replay.systems.bones.cli").app
-
 
 def season_coach(setup: tuple[CoachPolicy, CoachPolicy]) -> DefaultCoach:
     return DefaultCoach(*setup)
 
 
-KIT = Kit(system="bones", recognise=recognise, cards_cli=_cards_cli, find_team=find_team,
+KIT = Kit(system="bones", recognise=recognise, find_team=find_team,
           list_teams=list_teams, load_team=load_team, default_charts=default_charts,
           game_charts=game_charts, game_options=game_options,
           leagues_dir=Path(FIXTURES) / "bones" / "leagues",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
-import replay.systems.matrix.season as library
+import replay.leagues.matrix.season as library
 from engine.matrix import referee
 from engine.matrix.extra_time import available_extra_time
 from engine.matrix.goals import column_value

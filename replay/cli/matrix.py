@@ -2,7 +2,7 @@
 
 Matrix Hockey's own commands, on its sub-app ``app`` (the root app adds it with every
 kit's in one loop; the kit names this module: __init__.py). Thin commands over
-:mod:`replay.systems.matrix.season`: each opens the store, makes one library call and
+:mod:`replay.leagues.matrix.season`: each opens the store, makes one library call and
 prints. Read commands (results, standings, teams, cups) never write.
 """
 
@@ -39,7 +39,7 @@ def open_cmd(
 
     Example: rinklog matrix open --league demo --seed 2026 --db league.db
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(library.open_league(store, league, seed))
@@ -56,7 +56,7 @@ def picks_cmd(
 
     Example: rinklog matrix picks matrix-demo-2026-s1 --week 1 week1.toml
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         done = library.send_picks(store, season, week, file)
@@ -79,7 +79,7 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
 
     Example: rinklog matrix play matrix-demo-2026-s1 --week 1
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         played = library.play(store, season, week)
@@ -100,7 +100,7 @@ def results_cmd(season: SeasonArg,
 
     Example: rinklog matrix results matrix-demo-2026-s1 --week 1 --json
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.results(store, season, week)
@@ -124,7 +124,7 @@ def standings_cmd(season: SeasonArg,
 
     Example: rinklog matrix standings matrix-demo-2026-s1 --division elite
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     one_format(as_json, as_csv)
     with read_store(db) as store:
         rows = library.standings(store, season, division)
@@ -149,7 +149,7 @@ def teams_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOptio
 
     Example: rinklog matrix teams matrix-demo-2026-s1 --json
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     with read_store(db) as store:
         rows = library.teams(store, season)
     if as_json:
@@ -170,7 +170,7 @@ def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption
 
     Example: rinklog matrix cups matrix-demo-2026-s1 --json
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     with read_store(db) as store:
         cups = library.cups(store, season)
     if as_json:
@@ -204,7 +204,7 @@ def wait_cmd(
 
     Example: rinklog matrix wait matrix-demo-2026-s1 --id late-comers --name "Late Comers"
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         place = library.join_waiting_list(store, season, team_id, name)
@@ -222,7 +222,7 @@ def replace_cmd(
 
     Example: rinklog matrix replace matrix-demo-2026-s1 sleigh-dogs
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         new_name = library.replace_new_team(store, season, team)
@@ -236,7 +236,7 @@ def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
 
     Example: rinklog matrix close matrix-demo-2026-s1
     """
-    import replay.systems.matrix.season as library
+    import replay.leagues.matrix.season as library
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(library.close(store, season))
@@ -252,7 +252,7 @@ def demo_cmd(season: SeasonArg, db: DbOption = "rinklog.db",
 
     Example: rinklog matrix demo matrix-demo-2026-s1 --db league.db
     """
-    from replay.systems.matrix.demo import run_demo_season
+    from replay.leagues.matrix.demo import run_demo_season
     from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(run_demo_season(store, season, seed, close=close))

@@ -1,5 +1,5 @@
 """A Matrix Hockey season's page: the results week by week and the championship
-standings of each division, from the referee's read models (replay/systems/matrix/season.py
+standings of each division, from the referee's read models (replay/leagues/matrix/season.py
 ``results`` and ``standings``), plus the goals-per-game distribution. Matrix Hockey
 records results, not games played shot by shot: there are no game pages. Odds recorded in
 the season (``rinklog odds --record``) get a page of their own (odds_page.py), linked from
@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import replay.systems.matrix.season as matrix
+import replay.leagues.matrix.season as matrix
 from engine.matrix.seasons import parent_and_children
 from events.matrix import MatrixOddsRecorded
 from events.store import EventStore
 from replay.reports.plots import Histogram, histogram
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
-from replay.systems.matrix.odds_page import ODDS, matrix_odds_page
+from replay.reports.matrix.odds_page import ODDS, matrix_odds_page
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
 

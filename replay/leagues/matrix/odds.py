@@ -16,7 +16,7 @@ same odds with any number of workers.
 ``--replay R --out DB`` writes run R as a database (:func:`replay_matrix_run`);
 ``--record`` appends the counts to the season stream as a MatrixOddsRecorded
 (:func:`record_matrix_odds`), which the audit checks adds up (engine/matrix/odds_check.py)
-and the season's page draws (replay/systems/matrix/site.py). ``rinklog odds`` (the shared
+and the season's page draws (replay/reports/matrix/site.py). ``rinklog odds`` (the shared
 command, replay/cli/odds.py) reaches all of it through the Matrix kit (:data:`ODDS`,
 ``SeasonKit.odds``), never by importing this package.
 """
@@ -39,8 +39,8 @@ from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, P
 from events.store import EventStore
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
-from replay.systems.kit import SeasonOdds
-from replay.systems.matrix.demo import demo_picks
+from replay.leagues.season_odds import SeasonOdds
+from replay.leagues.matrix.demo import demo_picks
 
 __all__ = ["ODDS", "MatrixOddsReport", "MatrixOddsSeason", "MatrixRunResult",
            "init_matrix_odds", "matrix_odds", "matrix_odds_season", "matrix_odds_task",
@@ -284,7 +284,7 @@ def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
     """``--record``: the odds appended to the season stream as a MatrixOddsRecorded, onto
     the events they were read from (a season that changed while the odds ran refuses
     them), checked as the audit will check them."""
-    import replay.systems.matrix.season as library  # noqa: PLC0415 - the writer only here
+    import replay.leagues.matrix.season as library  # noqa: PLC0415 - the writer only here
 
     event = odds_record(report)
     state = fold(season.events)
@@ -306,7 +306,7 @@ def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: 
     with the run seed's dice), then the close (``rinklog matrix close``'s events; the next
     season is not opened). The audit holds the dice after the OddsRunReplayed to the run
     seed (engine/matrix/recheck.py)."""
-    import replay.systems.matrix.season as library  # noqa: PLC0415 - the writer only here
+    import replay.leagues.matrix.season as library  # noqa: PLC0415 - the writer only here
 
     def write(store: EventStore) -> None:
         season = library.load(store, season_id)

@@ -1,0 +1,1 @@
+"""Matrix Hockey's season page and its odds page."""
