@@ -144,7 +144,7 @@ class SeasonSystem:
     why: Callable[[Any, Event, dict[int, Any]], str]
     summary: Callable[[Any], dict[str, Any]]
     # (season id, event) -> the id of the season game the event records, or None: a season
-    # receipt's leaves (replay/tooling/season_receipts.py)
+    # receipt's leaves (replay/leagues/season_receipts.py)
     season_game_id: Callable[[str, Event], str | None]
     fold: Callable[[Sequence[Event]], Any]  # a season's events -> its state
     standings: Callable[[Any], list[dict[str, Any]]]  # a state -> its standings rows

@@ -29,8 +29,8 @@ from dicehockey_invariants import boxed_on_ice, goal_spaces_off, skipped_lines  
 from test_draft_league_games import rule_16_and_28_breaches  # noqa: E402
 
 from replay.cli.app import main  # noqa: E402
+from replay.games.game_streams import load_inputs, open_store, read_game  # noqa: E402
 from replay.leagues.league import load_league  # noqa: E402
-from replay.tooling.game_streams import load_inputs, open_store, read_game  # noqa: E402
 
 NHL_GM_RANGE = "1-7"
 

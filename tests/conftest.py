@@ -93,7 +93,7 @@ def _slow_entry(item: pytest.Item) -> str | None:
 @pytest.fixture
 def store(tmp_path: Path):
     """A new, empty database of the test's own (``open_store``), open for writing."""
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
 
     with open_store(tmp_path / "games.db") as db:
         yield db

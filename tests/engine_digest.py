@@ -32,10 +32,10 @@ from events.base import tag_of
 from events.bones import FaceoffOptions
 from projections.index import stream_index
 from projections.store import PROJECTIONS, game_rows
-from replay.systems import kit_for
+from replay.games.game_streams import play_game
 from replay.leagues.matrix.demo import demo_picks
+from replay.systems import kit_for
 from replay.systems.matrix.files import season_opened
-from replay.tooling.game_streams import play_game
 
 _JSON = msgspec.json.Encoder(order="deterministic")
 

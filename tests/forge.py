@@ -11,7 +11,7 @@ from events.base import tag_of
 from events.formats import NEW_STREAM_FORMAT, encoder
 from events.store import GENESIS, StoredEvent, StreamRecord, chain_hash, encode_meta
 from projections.index import stream_index
-from replay.tooling.audit import AuditReport, BlobSource, audit_stream, stream_system
+from replay.leagues.audit import AuditReport, BlobSource, audit_stream, stream_system
 
 
 def chained(events: Sequence[Any], format: int = NEW_STREAM_FORMAT) -> list[StoredEvent]:
@@ -49,7 +49,7 @@ def replace_stream(path: Any, stream: str, events: Sequence[Any], *, kind: str =
     it held (if anything): the rows deleted behind rinklog's back, then written as the
     store writes a stream (the chain hashed from the genesis, the index derived from the
     events), so the forgery is as consistent as an honest stream. Returns its head."""
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
 
     delete_stream(path, stream)
     with open_store(path) as store:
@@ -74,7 +74,7 @@ def rebuild_read_models(path: Any) -> None:
     """Every read model and the standings rebuilt from the streams as they now are (a
     forger covering his tracks)."""
     from projections import store as read_models
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
 
     with open_store(path) as store:
         read_models.rebuild(store)

@@ -1,5 +1,5 @@
 """Game setups for tests: a :class:`GameSetup` built from teams and options the way the
-CLI builds one (replay/tooling/game_setup.py), then the library's own call with it."""
+CLI builds one (replay/games/game_setup.py), then the library's own call with it."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from engine.systems import system_of
 from events.bones import NO_FACEOFF_OPTIONS, FaceoffOptions
 from events.store import EventStore
 from replay.cli.app import main
+from replay.games import game_streams
+from replay.games.game_setup import Dice, GameOptions, GameSetup
+from replay.games.registry import DEFAULT_RULESET
 from replay.systems import kit_for
-from replay.tooling import game_streams
-from replay.tooling.game_setup import Dice, GameOptions, GameSetup
-from replay.tooling.registry import DEFAULT_RULESET
 
 
 def setup_for(home: Any, away: Any, charts: Any = None, *, ruleset: str = DEFAULT_RULESET,

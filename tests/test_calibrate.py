@@ -136,9 +136,9 @@ def test_faceoff_5_00_a_tie_went_to_overtime(tmp_path) -> None:
     a shootout). HFX-QUE seed 1 under FaceOff ends in a tie (the README's example)."""
     from setups import simulate
 
+    from replay.games.game_streams import open_store, read_game
     from replay.leagues.calibrate import game_figures
     from replay.systems.bones.library import default_charts
-    from replay.tooling.game_streams import open_store, read_game
 
     with open_store(tmp_path / "t.db") as store:
         result = simulate(store, "HFX", "QUE", seed="1", ruleset="faceoff2008")
@@ -178,9 +178,9 @@ def test_goalie_minutes_are_the_minutes_charged_to_goalies(tmp_path) -> None:
     from setups import simulate
 
     from events.bones import PenaltyAssessed
+    from replay.games.game_streams import open_store, read_game
     from replay.systems.bones.calibration import goalie_minutes
     from replay.systems.bones.library import find_team
-    from replay.tooling.game_streams import open_store, read_game
 
     goalies = {g.id for t in ("HFX", "QUE") for g in find_team(t).goalies}
     with open_store(tmp_path / "g.db") as store:

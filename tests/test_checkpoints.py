@@ -17,11 +17,11 @@ from setups import simulate
 import events.store
 from events.checkpoints import HASH_EVERY, chain_break, chain_hashes, chained, stored_cells
 from events.store import GENESIS, chain_hash
-from replay.tooling import audit as audit_module
-from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.game_streams import open_store
-from replay.tooling.session import branch_game
-from replay.tooling.transfer import export_game, import_game
+from replay.games.game_streams import open_store
+from replay.games.session import branch_game
+from replay.leagues import audit as audit_module
+from replay.leagues.audit import audit_all, audit_game
+from replay.leagues.transfer import export_game, import_game
 
 GAME = "HFX-QUE-ckpt"
 KEY = "(SELECT key FROM streams WHERE stream = ?)"

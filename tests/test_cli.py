@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store
+from replay.games.game_streams import open_store
 
 
 def _every_command() -> list[list[str]]:
@@ -302,7 +302,7 @@ def test_cards_generate(capsys, tmp_path: Path) -> None:
 
 def test_sim_late_penalty_house_rule_is_an_option_recorded_in_the_game(capsys, tmp_path: Path) -> None:
     from events.common import GameCreated
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
 
     db = tmp_path / "late.db"
     code, _, _ = run(capsys, "sim", "--home", "HFX", "--away", "QUE", "--seed", "5",
@@ -321,7 +321,7 @@ def test_sim_late_penalty_house_rule_is_an_option_recorded_in_the_game(capsys, t
 def test_sim_faceoff2008_json_and_its_options(capsys, tmp_path: Path) -> None:
     """The issue's command line: a FaceOff 2008 game, stored, audited clean."""
     from events.common import GameCreated
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
 
     db = tmp_path / "fo.db"
     code, out, _ = run(capsys, "sim", "--ruleset", "faceoff2008", "--home", "HFX", "--away",

@@ -28,7 +28,7 @@ import pytest
 
 from events.errors import RinklogError
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store
+from replay.games.game_streams import open_store
 from replay.workers import Crew, open_crew
 from tests import cluster_tasks
 
@@ -98,8 +98,8 @@ def test_a_leagues_setup_pickles_plainly_and_names_no_file(league: str, tmp_path
     and names no file of this machine (the league folder, the coach file)."""
     import pickle
 
+    from replay.games.game_setup import league_setup
     from replay.leagues.league import load_league
-    from replay.tooling.game_setup import league_setup
 
     coach = tmp_path / "coach.toml"
     coach.write_text("pull_goalie_at = 44\n")

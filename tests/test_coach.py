@@ -11,9 +11,9 @@ from engine.bones.coach import CoachPolicy, DefaultCoach
 from events.bones import LinesChanged, TacticDeclared
 from events.errors import CardError
 from replay.cli.app import main
+from replay.games.game_streams import load_inputs, open_store, read_game
+from replay.games.refold import recheck
 from replay.systems.bones.library import load_coach
-from replay.tooling.game_streams import load_inputs, open_store, read_game
-from replay.tooling.refold import recheck
 
 
 def write(tmp_path: Path, text: str) -> Path:

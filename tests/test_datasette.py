@@ -155,8 +155,8 @@ def test_every_canned_query_runs_in_plain_sqlite(season_db: Path) -> None:
 def test_events_as_json_for_plain_sql(tmp_path: Path) -> None:
     """projections update --events keeps every game event as JSON: json_extract reads
     any field, the rows equal the events, and the audit holds them to the stream."""
-    from replay.tooling.audit import audit_all
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
+    from replay.leagues.audit import audit_all
 
     db = tmp_path / "events.db"
     assert main(["sim", "--home", "HFX", "--away", "QUE", "--seed", "sql", "--db", str(db)]) == 0

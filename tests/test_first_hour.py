@@ -268,7 +268,7 @@ def test_sim_and_play_record_the_league_options(tmp_path: Path) -> None:
 
     from events.common import GameCreated
     from replay.data.reading import FIXTURES
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
 
     league = tmp_path / "house"
     shutil.copytree(FIXTURES / "bones" / "leagues" / "demo", league)

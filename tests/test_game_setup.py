@@ -12,14 +12,15 @@ import pytest
 
 import engine.systems
 from replay.cli.app import main
-from replay.tooling import game_setup as setup_lib
-from replay.tooling import game_streams
-from replay.tooling.game_setup import Dice, game_setup
-from replay.tooling.game_streams import open_store, simulate
-from replay.tooling.registry import DEFAULT_RULESET
+from replay.games import game_setup as setup_lib
+from replay.leagues import league as league_lib
+from replay.games import game_streams
+from replay.games.game_setup import Dice, game_setup
+from replay.games.game_streams import open_store, simulate
+from replay.games.registry import DEFAULT_RULESET
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = [p for folder in ("replay/cli", "replay/tooling", "replay/leagues", "replay/reports")
+SHARED = [p for folder in ("replay/cli", "replay/games", "replay/leagues", "replay/reports")
           for p in sorted((ROOT / folder).glob("*.py"))
           if p.name != "matrix.py"]  # house-kits moves the Matrix CLI into its system package
 
@@ -51,13 +52,13 @@ def test_a_sim_looks_its_ruleset_up_once(tmp_path, monkeypatch) -> None:
 
 def test_sim_with_a_league_loads_it_once(tmp_path, monkeypatch, capsys) -> None:
     loads: list[str] = []
-    real = setup_lib.load_league
+    real = league_lib.load_league
 
     def counted(name):
         loads.append(str(name))
         return real(name)
 
-    monkeypatch.setattr(setup_lib, "load_league", counted)
+    monkeypatch.setattr(league_lib, "load_league", counted)
     assert main(["sim", "--league", "demo", "--home", "ALD", "--away", "BRK", "--seed", "1",
                  "--db", str(tmp_path / "l.db")]) == 0
     assert loads == ["demo"]
@@ -77,7 +78,7 @@ def test_the_default_ruleset_is_the_registrys_first() -> None:
 
 
 def test_no_shared_tooling_names_a_system_as_a_default() -> None:
-    """A default system comes from the registry (replay/tooling/registry.py), not a literal."""
+    """A default system comes from the registry (replay/games/registry.py), not a literal."""
     named = [f"{p.relative_to(ROOT)}:{node.lineno}" for p in SHARED
              for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
              if isinstance(node, ast.Constant) and node.value == "bones"]

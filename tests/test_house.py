@@ -160,7 +160,7 @@ DOC_PATH = re.compile(r"(?<![\w./-])((?:engine|events|projections|replay|tests|f
                       r"/[a-z_][\w./-]*)")
 
 
-# A module or a name in one, dotted (``replay.tooling.game_streams.simulate``).
+# A module or a name in one, dotted (``replay.games.game_streams.simulate``).
 DOTTED = re.compile(r"(?<![\w./-])((?:engine|events|projections|replay)(?:\.[A-Za-z_]\w*)+)")
 # A layout line that opens a folder: ``engine/`` at the left, ``  tooling/`` inside one.
 FOLDER = re.compile(r"^( {0,2})([a-z_]+)/\s")
@@ -230,18 +230,36 @@ def test_the_path_check_finds_a_path_that_is_gone() -> None:
     assert missing_names("`replay.tooling.games.simulate`, `engine.loop.steps`, "
                          "`engine.registration.GameSystem.nothing`, cli/projections.py.") == [
         "replay.tooling.games.simulate", "engine.registration.GameSystem.nothing"]
-    layout = ("replay/       tooling\n  tooling/    games.py (gone), refold.py\n"
-              "  leagues/    league.py, season.py\ntests/        playthrough.py, nothere.py\n")
-    assert missing_in_layout(layout, ROOT) == ["replay/tooling/games.py",
-                                               "replay/leagues/season.py", "tests/nothere.py"]
+    layout = ("replay/       tooling\n  games/      games.py (gone), refold.py\n"
+              "  leagues/    league.py, gone.py\ntests/        playthrough.py, nothere.py\n")
+    assert missing_in_layout(layout, ROOT) == ["replay/games/games.py",
+                                               "replay/leagues/gone.py", "tests/nothere.py"]
 
 
-# --- no import cycles -------------------------------------------------------------------
+# --- no import cycles, and replay/ in layers ----------------------------------------------
+
+
+def _targets(node: ast.AST, package: str) -> list[str]:
+    """The modules one node imports: ``import a.b``; ``from a.b import c`` imports ``a.b``
+    and, when ``c`` is a module, ``a.b.c``; ``importlib.import_module("a.b")`` imports
+    ``a.b`` (wiring by an import string is an import all the same)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom):
+        parts = package.split(".")
+        base = ".".join([*(parts[:len(parts) - node.level + 1] if node.level else []),
+                         *([node.module] if node.module else [])])
+        return [base, *(f"{base}.{a.name}" for a in node.names)]
+    if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"):
+        return [node.args[0].value]
+    return []
 
 
 def import_graph(root: Path) -> dict[str, set[str]]:
-    """Module -> the project modules it imports, every import statement counted (inside a
-    function or ``TYPE_CHECKING`` too); ``from a.b import c`` imports ``a.b``."""
+    """Module -> the project modules it imports, every import counted (inside a function
+    or ``TYPE_CHECKING`` too, and an ``import_module`` string): see :func:`_targets`."""
     modules: dict[str, Path] = {}
     for path in sorted(root.glob("*/**/*.py")):
         rel = path.relative_to(root)
@@ -252,15 +270,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = package.split(".")[:len(package.split(".")) - node.level + 1] \
-                    if node.level else []
-                targets = [".".join([*base, *([node.module] if node.module else [])])]
-            else:
-                continue
-            graph[name] |= {t for t in targets if t in modules and t != name}
+            graph[name] |= {t for t in _targets(node, package) if t in modules and t != name}
     return graph
 
 
@@ -274,7 +284,7 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     def visit(module: str) -> None:
         order[module] = low[module] = len(order)
         stack.append(module)
-        for other in graph[module]:
+        for other in sorted(graph[module]):
             if other not in order:
                 visit(other)
                 low[module] = min(low[module], low[other])
@@ -287,14 +297,47 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
             if group:
                 cycles.append(sorted([module, *group]))
 
-    for module in graph:
+    for module in sorted(graph):
         if module not in order:
             visit(module)
     return cycles
 
 
+# replay/'s folders (and its two loose modules), lowest first: each imports only what
+# stands before it (README "Layout"). A folder not named here is refused until placed.
+REPLAY_LAYERS = ("cluster", "workers", "data", "systems", "games", "leagues", "reports",
+                 "datasette", "cli")
+
+
+def _replay_folder(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "replay" and len(parts) > 1 else None
+
+
+def arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from one of replay/'s folders into its own level or above it (another
+    folder's), and every module in a folder :data:`REPLAY_LAYERS` does not place."""
+    rank = {name: i for i, name in enumerate(REPLAY_LAYERS)}
+    found = []
+    for module, targets in sorted(graph.items()):
+        here = _replay_folder(module)
+        if here is None:
+            continue
+        if here not in rank:
+            found.append(f"{module}: replay/{here} is in no layer")
+            continue
+        found += [f"{module} -> {t}" for t in sorted(targets)
+                  if (there := _replay_folder(t)) not in (None, here)
+                  and rank.get(there, len(rank)) >= rank[here]]
+    return found
+
+
 def test_no_import_cycles() -> None:
     assert import_cycles(import_graph(ROOT)) == []
+
+
+def test_no_folder_of_replay_imports_one_above_it() -> None:
+    assert arrows_up(import_graph(ROOT)) == []
 
 
 def test_the_cycle_check_finds_a_planted_cycle(tmp_path: Path) -> None:
@@ -303,3 +346,41 @@ def test_the_cycle_check_finds_a_planted_cycle(tmp_path: Path) -> None:
     (tmp_path / "engine" / "toy" / "system.py").write_text("from engine.toy import rules\n")
     (tmp_path / "engine" / "toy" / "rules.py").write_text("X = 1\n")
     assert import_cycles(import_graph(tmp_path)) == [["engine.toy", "engine.toy.system"]]
+
+
+PLANTED_CIRCLES = {
+    # ``from pkg import module`` imports the module: a circle through it
+    "from": {"replay/games/a.py": "from replay.games import b\n",
+             "replay/games/b.py": "def f():\n    from replay.games.a import X\n"},
+    # an import string is an import: a circle through one
+    "string": {"replay/systems/__init__.py": "import importlib\n"
+                                             "def cli():\n"
+                                             "    return importlib.import_module('replay.cli.x')\n",
+               "replay/cli/__init__.py": "",
+               "replay/cli/x.py": "from replay.systems import KITS\n"},
+}
+
+
+def _plant(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_the_cycle_check_sees_from_imports_and_import_strings(tmp_path: Path) -> None:
+    _plant(tmp_path / "from", PLANTED_CIRCLES["from"])
+    assert import_cycles(import_graph(tmp_path / "from")) == [["replay.games.a", "replay.games.b"]]
+    _plant(tmp_path / "string", PLANTED_CIRCLES["string"])
+    assert import_cycles(import_graph(tmp_path / "string")) == [["replay.cli.x", "replay.systems"]]
+
+
+def test_the_layer_check_finds_an_arrow_up(tmp_path: Path) -> None:
+    _plant(tmp_path, {"replay/games/a.py": "from replay.leagues.ledger import X\n",
+                      "replay/leagues/ledger.py": "from replay.games.a import Y\n",
+                      "replay/leagues/odds.py": "from replay.leagues import ledger\n",
+                      "replay/misc/z.py": "",
+                      "replay/reports/page.py": "from replay.data import reading\n",
+                      "replay/data/reading.py": ""})
+    assert arrows_up(import_graph(tmp_path)) == [
+        "replay.games.a -> replay.leagues.ledger", "replay.misc.z: replay/misc is in no layer"]

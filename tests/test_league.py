@@ -192,7 +192,7 @@ def test_schedule_needs_even_teams(tmp_path: Path) -> None:
 def test_late_penalty_house_rule_is_a_league_option_off_by_default(tmp_path: Path) -> None:
     from events.common import GameCreated
     from replay.cli.app import main
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
 
     assert load_league(_small(tmp_path / "off")).league.late_penalty_house_rule is False
     root = _small(tmp_path / "on")
@@ -223,7 +223,7 @@ def test_faceoff_league_records_its_ruleset_and_options_in_every_game(tmp_path: 
     from events.common import GameCreated
     from events.league import SeasonCreated
     from replay.cli.app import main
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
 
     root = _faceoff(tmp_path, table="fatigue = true\narc_cards = true\n")
     league = load_league(root).league
@@ -317,7 +317,7 @@ def test_bones_draft_league_games_record_the_option_and_the_nhl_range(tmp_path: 
 
     from events.common import GameCreated
     from replay.cli.app import main
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
 
     bare = _bones_draft_league(tmp_path / "bare", extra="")
     code, out, err = run_cli(["season", "--league", str(bare), "--seed", "t", "--games", "1",

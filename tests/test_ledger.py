@@ -11,10 +11,10 @@ from events.common import GameCoachSet, SeasonGameOpened
 from events.errors import RinklogError
 from events.league import SeasonCoachSet, SeasonCreated, SeasonGameRecorded
 from replay.cli.app import main
+from replay.games.game_streams import open_store, read_game
+from replay.leagues.audit import audit_all
 from replay.leagues.stored_seasons import recorded_games
-from replay.tooling.audit import audit_all
-from replay.tooling.game_streams import open_store, read_game
-from replay.tooling.transfer import export_game, import_game
+from replay.leagues.transfer import export_game, import_game
 
 
 @pytest.fixture(scope="module")
@@ -81,10 +81,11 @@ def test_a_season_travels_whole_and_its_games_only_into_it(season_db: Path,
     and `audit --all` then named the season's other games as deleted or moved)."""
     from test_table_league import _Table
 
+    from replay.games.session import continue_game, resume_point
+    from replay.leagues.ledger import table_committer
     from replay.leagues.runner import table_game
     from replay.leagues.season_transfer import export_season, import_file, verify_file
-    from replay.tooling.session import continue_game, resume_point, store_committer
-    from replay.tooling.transfer import ImportRefused
+    from replay.leagues.transfer import ImportRefused
 
     with open_store(season_db) as store:
         whole = export_season(store, "demo-1")
@@ -110,7 +111,7 @@ def test_a_season_travels_whole_and_its_games_only_into_it(season_db: Path,
         gid = table_game(store, "demo-1", 4)
         table = _Table("bones")
         continue_game(resume_point(store, gid), table.coach, table.coach,
-                      store_committer(store, gid))
+                      table_committer(store, gid))
         played = export_game(store, gid)
     with open_store(commissioner) as other:
         before = other.version("demo-1")
@@ -143,7 +144,7 @@ def test_a_branch_of_a_season_game_is_no_game_of_its_record(season_db: Path,
                                                             tmp_path: Path) -> None:
     """A what-if of a season game keeps the season's pin and is audited as a branch: the
     season's record holds its games, not their branches."""
-    from replay.tooling.session import branch_game
+    from replay.games.session import branch_game
 
     db = tmp_path / "whatif.db"
     db.write_bytes(season_db.read_bytes())

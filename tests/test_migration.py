@@ -36,8 +36,8 @@ from events.league import SeasonCreated
 from events.schema import MIGRATE_1_TO_2
 from events.store import GENESIS, HASH_EVERY, SCHEMA_VERSION
 from replay.cli.app import main
-from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.transfer import ImportRefused, export_game, verify_export
+from replay.leagues.audit import audit_all, audit_game
+from replay.leagues.transfer import ImportRefused, export_game, verify_export
 
 DATA = Path(__file__).resolve().parent / "data"
 HEADS = {s["stream"]: s for s in json.loads((DATA / "schema1-heads.json").read_text())}

@@ -21,16 +21,16 @@ import pytest
 
 from events.odds import OddsRecorded, TeamOdds
 from replay.cli.app import main
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store
+from replay.leagues.audit import audit_all, audit_game
+from replay.leagues.audit_odds import recorded_odds
 from replay.leagues.league import load_league
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import odds_season, report_of, run_odds
 from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
 from replay.leagues.stored_seasons import load_season, standings
-from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.audit_odds import recorded_odds
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 
 DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"
 SEED = "od"

@@ -30,8 +30,8 @@ from engine.matrix.recheck import recheck
 from engine.matrix.seasons import season_records
 from events.matrix import MatrixOddsRecorded, OddsRunReplayed
 from replay.cli.app import main
-from replay.leagues.naming import odds_run_seed
-from replay.leagues.season_stream import SeasonChanged
+from replay.games.game_streams import open_store
+from replay.leagues.audit import audit_all
 from replay.leagues.matrix.demo import demo_picks
 from replay.leagues.matrix.odds import (
     matrix_odds_season,
@@ -39,10 +39,10 @@ from replay.leagues.matrix.odds import (
     record_matrix_odds,
     run_matrix_odds,
 )
+from replay.leagues.naming import odds_run_seed
+from replay.leagues.season_stream import SeasonChanged
 from replay.reports.matrix.odds_page import ODDS
 from replay.reports.matrix.site import matrix_files
-from replay.tooling.audit import audit_all
-from replay.tooling.game_streams import open_store
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures/matrix/leagues/demo"
 PLAYED = 5

@@ -21,17 +21,17 @@ from projections.stats import combine
 from projections.systems import READ_MODELS, read_models
 from projections.toi import ShiftLine, Toi
 from replay.cli.app import main
+from replay.leagues import merkle
+from replay.leagues.matrix import season as matrix
+from replay.leagues.season_receipts import leaf_bytes, season_leaves, season_receipt
 from replay.reports.game_page import KIND_WORDS
 from replay.reports.games import load_game
+from replay.reports.matrix.site import build_matrix_site
 from replay.reports.plots import histogram
 from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import period_label
-from replay.leagues.matrix import season as matrix
-from replay.reports.matrix.site import build_matrix_site
-from replay.tooling import merkle
-from replay.tooling.season_receipts import leaf_bytes, season_leaves, season_receipt
 from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"

@@ -324,7 +324,7 @@ def test_dicehockey_status_counts_timing_spaces_and_the_man_short(tmp_path):
     from setups import simulate
 
     from engine.systems import system_of
-    from replay.tooling.game_streams import load_inputs, open_store, read_game
+    from replay.games.game_streams import load_inputs, open_store, read_game
 
     system = system_of("dicehockey")
     with open_store(tmp_path / "d.db") as store:

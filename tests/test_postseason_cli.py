@@ -26,7 +26,7 @@ from engine.league.formats import divisions_of, parse_playoff_format
 from engine.league.playoffs import fold, open_playoffs, record_game
 from events.postseason import LotteryDraw, LotteryOrderSet
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store
+from replay.games.game_streams import open_store
 from tests.forge import replace_stream
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "dicehockey" / "leagues" / "dicedemo"

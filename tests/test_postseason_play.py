@@ -23,15 +23,15 @@ from events.common import GameCreated, GameEnded
 from events.errors import CardError, RinklogError
 from events.postseason import SeriesGameRecorded
 from replay.cli.app import main
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store
+from replay.leagues.audit import audit_all
 from replay.leagues.league import bundled_leagues, load_league
 from replay.leagues.playoff_setup import playoff_options
 from replay.leagues.playoffs import play_postseason, postseason_events
 from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
 from replay.leagues.stored_seasons import load_season, standings
-from replay.tooling.audit import audit_all
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 from tests.forge import replace_stream
 
 DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"

@@ -31,8 +31,8 @@ from events.postseason import (
     SeriesGameRecorded,
     SeriesWon,
 )
+from replay.games.game_streams import open_store
 from replay.leagues.availability import Availability, PlayoffAvailability
-from replay.tooling.game_streams import open_store
 from tests.forge import replace_stream
 
 DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"

@@ -18,7 +18,7 @@ from events.dicehockey import PeriodLengthSet
 from events.errors import RinklogError
 from projections import store as rm
 from projections.systems import READ_MODELS, SYSTEMS, read_models_of
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEM_PACKAGES = ("events.bones", "events.dicehockey", "events.matrix", "projections.bones",

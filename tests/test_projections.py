@@ -24,7 +24,7 @@ from projections.scoresheet import build_scoresheet
 from projections.stats import build_stats, combine
 from projections.toi import build_toi
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 GAMES = 20
@@ -400,8 +400,8 @@ def test_strength_labels_follow_a_three_on_three_overtime():
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
     from projections.penalties import build_penalties
+    from replay.games.game_streams import play_game
     from replay.systems.bones.library import default_charts, find_team
-    from replay.tooling.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     checked = 0

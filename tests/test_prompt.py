@@ -6,7 +6,7 @@ from typer.testing import CliRunner
 
 from events.bones import DiceRolled
 from replay.cli.app import app
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 
 def test_prompt_reasks_a_typo_and_records_only_good_rolls(tmp_path):

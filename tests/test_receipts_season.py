@@ -22,12 +22,14 @@ from events.errors import RinklogError
 from events.matrix import GamePlayed, WeekEnded
 from projections import store as read_models
 from replay.cli.app import main
-from replay.leagues.runner import table_game
+from replay.games.session import continue_game, resume_point
+from replay.leagues import merkle
+from replay.leagues.audit import audit_all
+from replay.leagues.ledger import table_committer
 from replay.leagues.matrix import season as matrix
-from replay.tooling import merkle
-from replay.tooling.audit import audit_all
-from replay.tooling.receipts import generate_key, load_signing_key, load_verify_key
-from replay.tooling.season_receipts import (
+from replay.leagues.receipts import generate_key, load_signing_key, load_verify_key
+from replay.leagues.runner import table_game
+from replay.leagues.season_receipts import (
     audit_season_receipt,
     encode,
     load_season_receipt,
@@ -35,7 +37,6 @@ from replay.tooling.season_receipts import (
     season_proof,
     season_receipt,
 )
-from replay.tooling.session import continue_game, resume_point, store_committer
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "trust.md"
 BONES, DICE, MATRIX = "demo-r", "dicedemo-r", "matrix-example-7-s1"
@@ -253,7 +254,7 @@ def _replayed_at_the_table(db: Path, season: str, number: int) -> str:
     with open_store(db) as store:
         assert table_game(store, season, number) == game
         folded = resume_point(store, game)
-        continue_game(folded, _OtherDice(game), DefaultCoach(), store_committer(store, game))
+        continue_game(folded, _OtherDice(game), DefaultCoach(), table_committer(store, game))
     read_models.update(db)
     return game
 

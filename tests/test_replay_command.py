@@ -8,7 +8,7 @@ import json
 from setups import simulate
 
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store
+from replay.games.game_streams import open_store
 
 
 def test_replay_confirms_the_stored_read_models(tmp_path, capsys):

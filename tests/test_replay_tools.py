@@ -20,17 +20,17 @@ from events.base import tag_of
 from events.checkpoints import HASH_EVERY
 from events.common import BranchStarted
 from replay.cli.app import app, main
-from replay.systems import Prompter, kit_for
-from replay.tooling.audit import audit_game
-from replay.tooling.game_streams import open_store, read_game
-from replay.tooling.session import (
+from replay.games.game_streams import open_store, read_game
+from replay.games.session import (
     branch_game,
     continue_game,
     new_live_game,
     resume_point,
     store_committer,
 )
-from replay.tooling.transfer import diff_games, export_game, import_game
+from replay.leagues.audit import audit_game
+from replay.leagues.transfer import diff_games, export_game, import_game
+from replay.systems import Prompter, kit_for
 
 FAST = settings(max_examples=12, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])

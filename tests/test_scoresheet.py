@@ -17,7 +17,7 @@ from events.bones import (
 )
 from events.common import GameEnded
 from projections.scoresheet import build_scoresheet
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 MATCHUPS = [("HFX", "QUE", "2026"), ("HFX", "WPG", "3"), ("SAS", "QUE", "11"),
             ("WPG", "SAS", "8"), ("QUE", "HFX", "5"), ("SAS", "HFX", "19")]
@@ -151,7 +151,7 @@ def test_an_awarded_penalty_shot_is_listed_with_the_penalties(tmp_path):
 
     from events.bones import PenaltyShotAwarded
     from projections.scoresheet import build_scoresheet
-    from replay.tooling.game_streams import open_store, read_game
+    from replay.games.game_streams import open_store, read_game
 
     with open_store(tmp_path / "ps.db") as store:
         game = simulate(store, "WPG", "SAS", seed="ps37", game_id="ps37").game_id

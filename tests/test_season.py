@@ -11,12 +11,12 @@ import pytest
 
 from events.common import GameEnded
 from events.errors import RinklogError
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store, read_game
 from replay.leagues.league import load_league
 from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
 from replay.leagues.stored_seasons import load_season, standings
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store, read_game
 
 GAMES = 24
 
@@ -224,7 +224,7 @@ def test_a_season_keeps_every_read_model_current(played_once, straight):
     """A season stores every read model of each game as it stores the game, and the
     standings at its end: nothing is left to catch up, and the rows equal a rebuild."""
     from projections import store as read_models
-    from replay.tooling.audit import audit_all
+    from replay.leagues.audit import audit_all
 
     run = played_once[1]
     assert run.read_models == read_models.PROJECTIONS and run.audited == GAMES

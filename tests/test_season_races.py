@@ -19,8 +19,8 @@ import pytest
 from events.postseason import PlayoffsOpened
 from events.store import EventStore
 from replay.cli.app import main
+from replay.games.game_streams import open_store
 from replay.leagues.season_stream import SeasonStream
-from replay.tooling.game_streams import open_store
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "dicehockey" / "leagues" / "dicedemo"
 SEASON = "dicedemo-7"

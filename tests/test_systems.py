@@ -13,11 +13,11 @@ from events.errors import RinklogError
 
 ROOT = Path(__file__).resolve().parent.parent
 # Tooling that works on any system's streams: it asks the registry, never a system package.
-SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/audit_stream.py",
-                "replay/tooling/audit_report.py", "replay/tooling/refold.py",
-                "replay/tooling/session.py", "replay/tooling/transfer.py",
-                "replay/tooling/game_streams.py", "replay/tooling/explain.py",
-                "replay/tooling/game_setup.py", "replay/tooling/registry.py",
+SYSTEM_BLIND = ["replay/leagues/audit.py", "replay/leagues/audit_stream.py",
+                "replay/leagues/audit_report.py", "replay/games/refold.py",
+                "replay/games/session.py", "replay/leagues/transfer.py",
+                "replay/games/game_streams.py", "replay/games/explain.py",
+                "replay/games/game_setup.py", "replay/games/registry.py",
                 "replay/cli/core.py", "replay/cli/cards.py",
                 "replay/cli/app.py", "replay/cli/common.py", "replay/cli/tooling.py",
                 "replay/cli/projections.py", "replay/cli/season.py",
@@ -26,7 +26,7 @@ SYSTEM_BLIND = ["replay/tooling/audit.py", "replay/tooling/audit_stream.py",
                 "replay/leagues/league.py", "replay/leagues/runner.py",
                 "replay/leagues/stored_seasons.py", "replay/leagues/calibrate.py",
                 "replay/leagues/schedule.py", "replay/leagues/ledger.py",
-                "replay/tooling/audit_season.py", "replay/cli/reports.py",
+                "replay/leagues/audit_season.py", "replay/cli/reports.py",
                 *[f"replay/reports/{name}.py" for name in (
                     "__init__", "pages", "games", "game_page", "shift_chart", "plots", "units",
                     "render", "season_site")]]

@@ -11,12 +11,13 @@ from typer.testing import CliRunner
 from engine.systems import system_of
 from events.common import GameEnded
 from replay.cli.app import app, main
+from replay.games.game_streams import open_store, read_game
+from replay.games.session import continue_game, resume_point
+from replay.leagues.audit import audit_all
+from replay.leagues.ledger import table_committer
 from replay.leagues.runner import season_game_id, table_game
 from replay.leagues.stored_seasons import load_season, standings
 from replay.systems import Prompter, kit_for
-from replay.tooling.audit import audit_all
-from replay.tooling.game_streams import open_store, read_game
-from replay.tooling.session import continue_game, resume_point, store_committer
 
 
 class _Table:
@@ -40,7 +41,7 @@ def test_a_table_game_counts_in_the_season_and_the_season_skips_it(tmp_path: Pat
         assert gid == season_game_id("demo-1", 5)
         table = _Table("bones")
         continue_game(resume_point(store, gid), table.coach, table.coach,
-                      store_committer(store, gid))
+                      table_committer(store, gid))
         created, *_, end = read_game(store, gid)
         assert created.live and created.dice == "manual" and created.number == 5
         assert isinstance(end, GameEnded)
@@ -90,7 +91,7 @@ def test_a_table_game_leaves_the_season_audited_and_its_receipt_given(tmp_path: 
         gid = table_game(store, "demo-1", 5)
         table = _Table("bones")
         continue_game(resume_point(store, gid), table.coach, table.coach,
-                      store_committer(store, gid))
+                      table_committer(store, gid))
         stored = store.connection.execute(
             "SELECT sum(gp) FROM rm_standings WHERE season = 'demo-1'").fetchone()[0]
         assert stored == 2 * 5  # games 1-4 and the table's 5

@@ -19,7 +19,7 @@ from events.catalogue import open_store
 from projections import systems as read_model_registry
 from projections.store import rebuild
 from replay import systems as kits
-from replay.tooling.audit import audit_game
+from replay.leagues.audit import audit_game
 
 
 @pytest.fixture

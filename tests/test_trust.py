@@ -32,20 +32,21 @@ from events.store import EventStore, encode_meta
 from projections import store as read_models
 from projections.index import stream_index
 from replay.cli.app import main
-from replay.leagues.ledger import coach_habits, recorded_games
-from replay.leagues.naming import game_seed
-from replay.leagues.runner import table_game
-from replay.tooling.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
-from replay.tooling.game_streams import (
+from replay.games.coach_habits import coach_habits
+from replay.games.game_streams import (
     create_game,
     load_inputs,
     open_store,
     play_game,
     read_game,
 )
-from replay.tooling.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
-from replay.tooling.session import branch_game, continue_game, new_live_game, resume_point, store_committer
-from replay.tooling.transfer import (
+from replay.games.session import branch_game, continue_game, new_live_game, resume_point
+from replay.leagues.audit import AuditReport, audit_all, audit_blobs, audit_game, audit_stream
+from replay.leagues.ledger import recorded_games, table_committer
+from replay.leagues.naming import game_seed
+from replay.leagues.receipts import ReceiptEntry, generate_key, load_signing_key, load_verify_key
+from replay.leagues.runner import table_game
+from replay.leagues.transfer import (
     ExportFile,
     ExportRow,
     ImportRefused,
@@ -81,7 +82,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
         gid = new_live_game(store, setup_for("HFX", "QUE"))
         folded = resume_point(store, gid)
         try:
-            continue_game(folded, _Half(200), DefaultCoach(), store_committer(store, gid))
+            continue_game(folded, _Half(200), DefaultCoach(), table_committer(store, gid))
         except KeyboardInterrupt:
             pass
     assert main(["season", "--league", "demo", "--seed", "t", "--games", "2", "--workers", "1",
@@ -664,7 +665,7 @@ def test_audit_all_in_workers_reports_the_same_as_in_one_process(tmp_path: Path,
                                                                   monkeypatch) -> None:
     """audit --all with worker processes (each opening the file read-only) gives the
     reports of a single-process audit, in the same order, a tampered game included."""
-    from replay.tooling import audit as audit_module
+    from replay.leagues import audit as audit_module
 
     db = tmp_path / "season.db"
     assert main(["season", "--games", "6", "--workers", "1", "--db", str(db)]) == 0
@@ -739,13 +740,13 @@ def test_rows_of_a_live_game_folded_before_it_went_on_audit_clean(base: Path,
         gid = new_live_game(store, setup_for("WPG", "SAS"))
         try:
             continue_game(resume_point(store, gid), _Half(100), DefaultCoach(),
-                          store_committer(store, gid))
+                          table_committer(store, gid))
         except KeyboardInterrupt:
             pass
         read_models.update(store, [gid])
         try:
             continue_game(resume_point(store, gid), _Half(150), DefaultCoach(),
-                          store_committer(store, gid))
+                          table_committer(store, gid))
         except KeyboardInterrupt:
             pass
         assert store.version(gid) > store.connection.execute(
@@ -857,7 +858,7 @@ def ledger_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with open_store(path) as store:
         gid = table_game(store, SEASON, 3)
         continue_game(resume_point(store, gid), _Typed("table"), DefaultCoach(),
-                      store_committer(store, gid))
+                      table_committer(store, gid))
     rebuild_read_models(path)
     return path
 

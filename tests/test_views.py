@@ -16,7 +16,7 @@ from events.formats import MSGPACK
 from events.store import EventStore
 from events.views import event_views, view_name
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 
 def _sql(path: Path, sql: str, *args: object) -> list[tuple]:

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from events.common import BranchStarted, GameEnded
 from replay.cli.app import app, main
-from replay.tooling.audit import audit_game
-from replay.tooling.game_streams import open_store, read_game
-from replay.tooling.transfer import diff_games
+from replay.games.game_streams import open_store, read_game
+from replay.leagues.audit import audit_game
+from replay.leagues.transfer import diff_games
 
 GAMES = {"bones": ("HFX", "QUE"), "dicehockey": ("ALD", "BRK")}
 

@@ -1,7 +1,7 @@
 """Hockey Bones (and FaceOff 2008) in words: why an event happened, given the state
 before it (its roll, the card cell, modifiers, totals, the rule), and the one-line wording
 ``rinklog play`` prints. Pure functions of (state, event): the registry hands them to the
-system-blind explainer (replay/tooling/explain.py).
+system-blind explainer (replay/games/explain.py).
 """
 
 from __future__ import annotations

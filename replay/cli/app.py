@@ -3,7 +3,7 @@
 Each command opens the store (``--db PATH``, default ``$RINKLOG_DB`` else ``./rinklog.db``),
 calls one library function and prints. Every command module (replay/cli/*.py) has its
 own typer app of module-level commands; this root takes each module's commands in, then
-the sub-apps (``cards``, ``matrix``, ``projections``, ``league``), in one loop each.
+the sub-apps (``cards``, ``matrix``, ``projections``, ``league``).
 A command imports its library code in its own body, so ``rinklog --help`` and each
 command load only what they use (a ``rinklog`` process starts in about 0.3 s of CPU, not
 0.8 s; the tests start dozens).

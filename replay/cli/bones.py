@@ -1,8 +1,7 @@
 """Hockey Bones' own commands: ``rinklog cards generate`` (its card generator, cardgen.py).
 
-Its ``app``, which the root app adds to ``rinklog cards`` beside the shared ``cards
-validate``, in the one loop over the kits (the kit names this module: __init__.py). A command is one
-library call.
+Its ``app``, which the root app (app.py) adds to ``rinklog cards`` beside the shared
+``cards validate``. A command is one library call.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""``rinklog cards``: validate player and team cards (a sub-app of the root); each system's
-kit adds its own card commands (Hockey Bones' ``generate``: replay/cli/bones.py)."""
+"""``rinklog cards``: validate player and team cards (a sub-app of the root); the root app
+adds each system's own card commands (Hockey Bones' ``generate``: replay/cli/bones.py)."""
 
 from __future__ import annotations
 

@@ -32,12 +32,12 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import table as _table
+from replay.games.registry import DEFAULT_RULESET
 from replay.systems import kit_for
-from replay.tooling.registry import DEFAULT_RULESET
 
 if TYPE_CHECKING:
     from projections.scoresheet import Scoresheet
-    from replay.tooling.game_setup import GameSetup
+    from replay.games.game_setup import GameSetup
 
 app = typer.Typer(rich_markup_mode=None)
 """The first commands; the root app takes them in (``add_typer`` without a name)."""
@@ -120,8 +120,9 @@ def sim(
     (league teams: rinklog sim --league demo --home ALD --away BRK --seed 1)
     (FaceOff 2008: add --ruleset faceoff2008 [--optional-rule fatigue ...])
     """
-    from replay.tooling.game_setup import Dice, game_setup
-    from replay.tooling.game_streams import open_store, simulate
+    from replay.games.game_setup import Dice, game_setup
+    from replay.games.game_streams import open_store, simulate
+    from replay.leagues.league import load_league
     names = optional_rules(optional_rule, ruleset)
     if (seed is None) == (rolls is None):
         raise CliError("give exactly one of --seed S or --rolls FILE")
@@ -135,7 +136,8 @@ def sim(
             raise CliError(f"{rolls}: cannot read rolls: {getattr(err, 'strerror', '') or err}"
                            ) from None
     with open_store(db) as store:
-        setup = game_setup(ruleset, home, away, league=league, optional_rules=names,
+        setup = game_setup(ruleset, home, away, league=league and load_league(league),
+                           optional_rules=names,
                            late_penalty_house_rule=late_penalty_house_rule, coach_file=coach,
                            dice=dice)
         if prompt:  # a person types each roll, read as the game's system reads them
@@ -160,8 +162,8 @@ def games(
 
     Example: rinklog games --db rinklog.db --ids
     """
+    from replay.games.game_streams import stream_list
     from replay.leagues.ledger import odds_runs
-    from replay.tooling.game_streams import stream_list
     one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = stream_list(store)
@@ -209,7 +211,7 @@ def events(
 
     Example: rinklog events HFX-QUE-2026 --json
     """
-    from replay.tooling.game_streams import read_stream
+    from replay.games.game_streams import read_stream
     with _read_store(db) as store:
         read_stream(store, game)  # UnknownGame with the ids there are
         for row in store.iter_events(game):
@@ -281,7 +283,7 @@ def scoresheet(
     Example: rinklog scoresheet HFX-QUE-2026 --db rinklog.db
     """
     from projections.systems import game_read_models
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
         events = read_game(store, game)

@@ -83,9 +83,9 @@ def lottery(
     Example: rinklog lottery dicedemo-2026 --draw --db season.db
     """
     from projections.postseason import lottery_json
+    from replay.games.game_streams import open_store
     from replay.leagues.ledger import odds_runs
     from replay.leagues.postseason import read_lottery
-    from replay.tooling.game_streams import open_store
     if rolls is not None and not draw:
         raise CliError("--rolls goes with --draw (dice for drawing the lottery)")
     if league is not None and not draw:

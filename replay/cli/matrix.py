@@ -1,7 +1,7 @@
 """``rinklog matrix``: Matrix Hockey, a league played by mail, refereed by rinklog.
 
-Matrix Hockey's own commands, on its sub-app ``app`` (the root app adds it with every
-kit's in one loop; the kit names this module: __init__.py). Thin commands over
+Matrix Hockey's own commands, on its sub-app ``app`` (the root app, app.py, names it).
+Thin commands over
 :mod:`replay.leagues.matrix.season`: each opens the store, makes one library call and
 prints. Read commands (results, standings, teams, cups) never write.
 """
@@ -40,7 +40,7 @@ def open_cmd(
     Example: rinklog matrix open --league demo --seed 2026 --db league.db
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         out(library.open_league(store, league, seed))
 
@@ -57,7 +57,7 @@ def picks_cmd(
     Example: rinklog matrix picks matrix-demo-2026-s1 --week 1 week1.toml
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         done = library.send_picks(store, season, week, file)
     out(f"{season}: week {week}: picks of {done.teams} teams recorded")
@@ -80,7 +80,7 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
     Example: rinklog matrix play matrix-demo-2026-s1 --week 1
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         played = library.play(store, season, week)
     out(f"{season}: week {week}: {len(played.games)} games")
@@ -205,7 +205,7 @@ def wait_cmd(
     Example: rinklog matrix wait matrix-demo-2026-s1 --id late-comers --name "Late Comers"
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         place = library.join_waiting_list(store, season, team_id, name)
     out(f"{season}: {team_id} is number {place} on the waiting list")
@@ -223,7 +223,7 @@ def replace_cmd(
     Example: rinklog matrix replace matrix-demo-2026-s1 sleigh-dogs
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         new_name = library.replace_new_team(store, season, team)
     out(f"{season}: {team} is now played by {new_name}")
@@ -237,7 +237,7 @@ def close_cmd(season: SeasonArg, db: DbOption = "rinklog.db") -> None:
     Example: rinklog matrix close matrix-demo-2026-s1
     """
     import replay.leagues.matrix.season as library
-    from replay.tooling.game_streams import open_store
+    from replay.games.game_streams import open_store
     with open_store(db) as store:
         out(library.close(store, season))
 
@@ -252,7 +252,7 @@ def demo_cmd(season: SeasonArg, db: DbOption = "rinklog.db",
 
     Example: rinklog matrix demo matrix-demo-2026-s1 --db league.db
     """
+    from replay.games.game_streams import open_store
     from replay.leagues.matrix.demo import run_demo_season
-    from replay.tooling.game_streams import open_store
     with open_store(db) as store:
         out(run_demo_season(store, season, seed, close=close))

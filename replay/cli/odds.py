@@ -84,7 +84,7 @@ def odds(
     playoffs = _playoffs_of(season_id, league)
 
     with read_store(db) as store:
-        # a season system's own season stream (Matrix Hockey): its kit's odds
+        # a season system's own season stream (Matrix Hockey): its own odds
         system_odds = SEASON_ODDS.get(store.info(season_id).system) \
             if store.exists(season_id) else None
         if system_odds is not None:
@@ -107,7 +107,7 @@ def odds(
         results = run_odds(stored.odds, seed, runs, workers, cluster, progress)
     report = report_of(stored, seed, results)
     if record:
-        from replay.tooling.game_streams import open_store  # noqa: PLC0415
+        from replay.games.game_streams import open_store  # noqa: PLC0415
 
         with open_store(db) as store:
             record_odds(store, stored, report)
@@ -196,8 +196,8 @@ def _system_odds(db: str, system_odds: Any, season_id: str, season: Any, asked: 
 
 
 def _record_system(db: str, system_odds, season, report) -> None:  # noqa: ANN001 - the kit's
-    """``--record`` of a season system's odds: its kit appends them (SeasonOdds.record)."""
-    from replay.tooling.game_streams import open_store  # noqa: PLC0415
+    """``--record`` of a season system's odds: its odds append them (SeasonOdds.record)."""
+    from replay.games.game_streams import open_store  # noqa: PLC0415
 
     with open_store(db) as store:
         system_odds.record(store, season, report)

@@ -46,8 +46,8 @@ def playoffs(
     Example: rinklog playoffs dicedemo-2026 --db season.db
     Example: rinklog playoffs dicedemo-2026 --ready --db season.db
     """
+    from replay.games.game_streams import open_store
     from replay.leagues.playoffs import open_postseason, run_playoffs
-    from replay.tooling.game_streams import open_store
     workers = workers_or_cluster(workers, cluster)
     with open_store(db) as store:
         if ready:

@@ -51,7 +51,7 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     --csv gives the players' rows. Example: rinklog toi HFX-QUE-2026 --json
     """
     from projections.systems import game_read_models
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
@@ -89,7 +89,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     --csv gives the penalties' rows. Example: rinklog penalties HFX-QUE-2026 --at 600 --json
     """
     from projections.systems import game_read_models
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
@@ -127,7 +127,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
 
 def _game_stats(store: EventStore, game: str) -> GameStats:
     from projections.systems import game_read_models
-    from replay.tooling.game_streams import read_game
+    from replay.games.game_streams import read_game
     events = read_game(store, game)
     stats = game_read_models(store, game).stats(events)
     stats.games[:] = [game]  # the stream's id: a branch's own, not its parent's

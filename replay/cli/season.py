@@ -69,11 +69,11 @@ def season(
 
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
+    from replay.games.game_setup import league_setup
+    from replay.games.game_streams import open_store
     from replay.leagues.league import load_league
     from replay.leagues.runner import run_season
     from replay.leagues.schedule import make_schedule
-    from replay.tooling.game_setup import league_setup
-    from replay.tooling.game_streams import open_store
     workers = workers_or_cluster(workers, cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")

@@ -2,8 +2,8 @@
 
 Each is a module-level command of :data:`app`, which the root (replay/cli/app.py) adds
 with the other modules' commands. Each is a thin shell over a library call in
-replay/tooling/audit.py, replay/tooling/session.py, replay/tooling/transfer.py or
-replay/tooling/explain.py; errors a user can cause are RinklogErrors (a wrong option: a
+replay/leagues/audit.py, replay/games/session.py, replay/leagues/transfer.py or
+replay/games/explain.py; errors a user can cause are RinklogErrors (a wrong option: a
 CliError), one line and exit 1.
 """
 
@@ -31,12 +31,12 @@ from replay.cli.common import (
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
+from replay.games.registry import DEFAULT_RULESET
 from replay.systems import Prompter, kit_for
-from replay.tooling.registry import DEFAULT_RULESET
 
 if TYPE_CHECKING:
-    from replay.tooling.audit import AuditReport
-    from replay.tooling.refold import SeasonRerun
+    from replay.games.refold import SeasonRerun
+    from replay.leagues.audit import AuditReport
 
 app = typer.Typer(rich_markup_mode=None)
 """The replay tooling commands; the root app takes them in (``add_typer`` without a name)."""
@@ -79,8 +79,8 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
                   db: str, as_json: bool, workers: int, cluster: str | None,
                   odds_run: bool) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
-    from replay.tooling.receipts import load_verify_key
-    from replay.tooling.season_receipts import audit_season_receipt
+    from replay.leagues.receipts import load_verify_key
+    from replay.leagues.season_receipts import audit_season_receipt
     if games:
         raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -127,8 +127,8 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
 
     Example: rinklog replay HFX-QUE-2026 --db rinklog.db
     """
-    from replay.tooling.game_streams import season_kinds
-    from replay.tooling.refold import rerun, rerun_season
+    from replay.games.game_streams import season_kinds
+    from replay.games.refold import rerun, rerun_season
     with _read_store(db) as store:
         if store.exists(game) and store.info(game).kind in season_kinds():
             _replay_season(rerun_season(store, game), as_json)
@@ -206,9 +206,9 @@ def audit(
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
-    from replay.tooling.audit import audit_all, audit_game, mark_odds_runs
-    from replay.tooling.receipts import held_to, load_receipt, load_verify_key, verify_signature
-    from replay.tooling.season_receipts import is_season_receipt
+    from replay.leagues.audit import audit_all, audit_game, mark_odds_runs
+    from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
+    from replay.leagues.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
@@ -271,11 +271,11 @@ def receipt(
     Example: rinklog receipt HFX-QUE-2026 --sign-key league.key -o results.json
     Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
     """
-    from replay.tooling.audit import audit_game
-    from replay.tooling.game_streams import season_kinds
-    from replay.tooling.receipts import encode_receipt, entry_for, load_signing_key, make_receipt
-    from replay.tooling.season_receipts import encode as encode_season
-    from replay.tooling.season_receipts import season_proof, season_receipt
+    from replay.games.game_streams import season_kinds
+    from replay.leagues.audit import audit_game
+    from replay.leagues.receipts import encode_receipt, entry_for, load_signing_key, make_receipt
+    from replay.leagues.season_receipts import encode as encode_season
+    from replay.leagues.season_receipts import season_proof, season_receipt
     if season is not None and (game or all_games):
         raise CliError("--season takes no game ids or --all (its games are in it)")
     if proof is not None and season is None:
@@ -325,7 +325,7 @@ def keygen(
 
     Example: rinklog keygen league.key
     """
-    from replay.tooling.receipts import generate_key
+    from replay.leagues.receipts import generate_key
     public = generate_key(output)
     _out(f"secret key {output}, public key {output}.pub: {public}")
 
@@ -356,7 +356,7 @@ def branch(
     Example: rinklog branch HFX-QUE-2026 --at 400 --seed other
     Example: rinklog branch HFX-QUE-2026 --at 1000 --choice 'away G=ID'
     """
-    from replay.tooling.session import branch_game
+    from replay.games.session import branch_game
     lines = None
     if rolls is not None:
         try:
@@ -397,7 +397,7 @@ def diff(
 
     Example: rinklog diff HFX-QUE-2026 HFX-QUE-2026-b1
     """
-    from replay.tooling.transfer import diff_games, goal_words, outcome_diff
+    from replay.leagues.transfer import diff_games, goal_words, outcome_diff
     with _read_store(db) as store:
         d = diff_games(store, game_a, game_b)
         outcome = outcome_diff(store, game_a, game_b) if d.seq is not None else None
@@ -440,8 +440,8 @@ def export_cmd(
     Example: rinklog export HFX-QUE-2026 -o game.rinklog --sign-key league.key
     Example: rinklog export demo-2026 -o season.rinklog --db season.db
     """
+    from replay.leagues.receipts import load_signing_key
     from replay.leagues.season_transfer import export_file
-    from replay.tooling.receipts import load_signing_key
     key = load_signing_key(sign_key) if sign_key is not None else None
     with _read_store(db) as store:
         size = export_file(store, game, output, force=force, key=key)
@@ -468,9 +468,9 @@ def import_cmd(
 
     Example: rinklog import game.rinklog --public-key league.key.pub --db commissioner.db
     """
+    from replay.games.game_streams import open_store
+    from replay.leagues.receipts import load_verify_key
     from replay.leagues.season_transfer import ImportedSeason, import_file, verify_file
-    from replay.tooling.game_streams import open_store
-    from replay.tooling.receipts import load_verify_key
     try:
         data = file.read_bytes()
     except OSError as err:
@@ -516,8 +516,8 @@ def explain(
     Example: rinklog explain HFX-QUE-2026 120
     Example: rinklog explain HFX-QUE-2026 --goal 2
     """
-    from replay.tooling.explain import explain as explain_seq
-    from replay.tooling.explain import explain_play
+    from replay.games.explain import explain as explain_seq
+    from replay.games.explain import explain_play
     if [seq, goal, penalty].count(None) != 2:
         raise CliError("give one of: an event SEQ, --goal N or --penalty N")
     with _read_store(db) as store:
@@ -568,6 +568,18 @@ def _check_play_options(new: bool, home: str | None, away: str | None, resume: s
         raise CliError(f"{db}: no such database (give the --db the game is in)")
 
 
+
+def _new_table_game(store: Any, ruleset: str, home: str, away: str, league: str | None,
+                    rules: tuple[str, ...], late_penalty_house_rule: bool,
+                    game_id: str | None) -> str:
+    """A new game to play at the table, stored (its GameCreated) before the first roll."""
+    from replay.games.game_setup import game_setup
+    from replay.games.session import new_live_game
+    from replay.leagues.league import load_league
+    setup = game_setup(ruleset, home, away, league=league and load_league(league),
+                       optional_rules=rules, late_penalty_house_rule=late_penalty_house_rule)
+    return new_live_game(store, setup, game_id=game_id)
+
 @app.command("play")
 def play_cmd(
     home: Annotated[str | None, typer.Option("--home", help="home team id")] = None,
@@ -603,10 +615,10 @@ def play_cmd(
     Example: rinklog play --home HFX --away QUE --db league.db
     Example: rinklog play --season dicedemo-2026 --game dicedemo-2026-p1-1-1 --db season.db
     """
-    from replay.tooling.explain import describe
-    from replay.tooling.game_setup import game_setup
-    from replay.tooling.game_streams import open_store
-    from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
+    from replay.games.explain import describe
+    from replay.games.game_streams import open_store
+    from replay.games.session import continue_game, resume_point
+    from replay.leagues.ledger import table_committer
     new = bool(home or away or game_id or league or late_penalty_house_rule
                or ruleset != DEFAULT_RULESET or optional_rule)
     _check_play_options(new, home, away, resume, season, number, db)
@@ -614,9 +626,9 @@ def play_cmd(
     with open_store(db) as store:
         scheduled = (_season_table_game(store, season, number) if season and number
                      else None)
-        gid = resume or scheduled or new_live_game(store, game_setup(
-            ruleset, str(home), str(away), league=league, optional_rules=names,
-            late_penalty_house_rule=late_penalty_house_rule), game_id=game_id)
+        gid = resume or scheduled or _new_table_game(
+            store, ruleset, str(home), str(away), league, names, late_penalty_house_rule,
+            game_id)
         folded = resume_point(store, gid)
         words = system_of(folded.created.ruleset).status
         coach = kit_for(folded.created.ruleset).prompt_coach(
@@ -638,7 +650,7 @@ def play_cmd(
                 if line:
                     _out(line)
 
-        commit = store_committer(store, gid, show)
+        commit = table_committer(store, gid, show)
         try:
             continue_game(folded, coach, coach, commit)
         except (Quit, typer.Abort, KeyboardInterrupt, EOFError):

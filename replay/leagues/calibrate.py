@@ -45,12 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from projections.systems import read_models
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store, read_game
 from replay.leagues.league import LoadedLeague, load_league
 from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
 from replay.systems import kit_for_system
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store, read_game
 
 __all__ = ["NHL_2023_24", "NHL_SEASON", "Blocks", "Row", "Table", "calibrate", "game_figures",
            "independent_tie"]

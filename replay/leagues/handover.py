@@ -18,8 +18,8 @@ from events.checkpoints import Chained, chain_hashes, chained
 from events.common import GamesOut
 from events.formats import encode_events
 from projections import store as read_models
-from replay.tooling.audit import AuditFinding, BlobSource, SeasonLookup, audit_encoded
-from replay.tooling.game_streams import PlayedGame
+from replay.games.game_streams import PlayedGame
+from replay.leagues.audit import AuditFinding, BlobSource, SeasonLookup, audit_encoded
 
 __all__ = ["HandedOver", "hand_over"]
 

@@ -38,8 +38,8 @@ from engine.league.formats import divisions_of as format_divisions
 from engine.systems import SYSTEMS, system_of
 from events.errors import CardError, RinklogError
 from replay.data.reading import convert, read_toml, show_path
+from replay.games.registry import DEFAULT_RULESET
 from replay.systems import DraftRuleError, kit_for, kit_for_system
-from replay.tooling.registry import DEFAULT_RULESET
 
 __all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague",
            "bundled_leagues", "league_dir", "load_league"]

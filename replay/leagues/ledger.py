@@ -9,7 +9,7 @@ roll. Every game of the season pins the opening's hash (``SeasonGameOpened``, ri
 its GameCreated), so the season's schedule cannot change under games already played.
 
 This module reads and writes those facts; the audit holds the games to them
-(:mod:`replay.tooling.audit_season`). A season stream of ``SeasonCreated`` alone was
+(:mod:`replay.leagues.audit_season`). A season stream of ``SeasonCreated`` alone was
 written before season records: it has no ledger (``SeasonLedger.recorded`` is False).
 """
 
@@ -19,18 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
 from engine.league.playoffs import ScheduledGame, fold, next_games
 from engine.systems import SEASON_SYSTEMS, system_of
 from events.base import Event
 from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, UnknownGame
 from events.league import (
-    GameCoachSet,
     SeasonCoachSet,
     SeasonCreated,
-    SeasonGameOpened,
     SeasonGameRecorded,
     SeasonTableGameStarted,
 )
@@ -45,21 +41,19 @@ from events.postseason import (
 )
 from events.store import EventStore
 from projections import store as read_models
+from replay.games.coach_habits import Habits, coach_habits, coach_setup
+from replay.games.game_setup import GameOptions, GameSetup
+from replay.games.registry import ruleset_of_season
+from replay.games.session import store_committer
 from replay.leagues.naming import playoff_game_id
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import kit_for
-from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.registry import ruleset_of_season
 
-__all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "coach_for", "coach_habits",
-           "coach_setup", "game_notes", "habits_of_coach", "ledger_of", "read_ledger",
-           "record_game", "recorded_games", "recording_committer", "ruleset_of",
+__all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "ledger_of", "read_ledger",
+           "record_game", "recorded_games", "recording_committer", "table_committer", "ruleset_of",
            "odds_run_of", "odds_runs", "save_read_models"]
 
 SIMULATED, TABLE = "simulated", "table"
-
-Habits = tuple[dict[str, Any], dict[str, Any]]  # (home, away): settings that differ
-
 
 @dataclass(frozen=True)
 class RecordedGame:
@@ -127,7 +121,7 @@ def ruleset_of(created: SeasonCreated) -> str:
 
 def read_ledger(events: Sequence[Event], hashes: Sequence[str]) -> SeasonLedger:
     """The ledger of a season stream's events and their row hashes (the stream is
-    assumed to have passed its own audit, :func:`replay.tooling.audit_season.season_stream`)."""
+    assumed to have passed its own audit, :func:`replay.leagues.audit_season.season_stream`)."""
     created = events[0]
     assert isinstance(created, SeasonCreated)
     coach = events[1] if len(events) > 1 and isinstance(events[1], SeasonCoachSet) else None
@@ -201,33 +195,6 @@ def recorded_games(store: EventStore, season_id: str) -> list[RecordedGame]:
     return list(ledger_of(store, season_id).games)
 
 
-# --- coach habits ------------------------------------------------------------------------
-
-def _changed(policy: Any) -> dict[str, Any]:
-    default = type(policy)()
-    return {name: msgspec.to_builtins(getattr(policy, name))
-            for name in policy.__struct_fields__
-            if getattr(policy, name) != getattr(default, name)}
-
-
-def coach_habits(setup: Any) -> Habits:
-    """The habits a system's coach setup (``Kit.coach_setup_file``'s value; None or ``()``:
-    the default coach) gives, as recorded: per side, only what differs from the default."""
-    if not setup:
-        return {}, {}
-    home, away = setup
-    return _changed(home), _changed(away)
-
-
-def habits_of_coach(coach: Any) -> Habits:
-    """The habits of a coach object a simulated game is played with (a Hockey Bones
-    DefaultCoach keeps its per-side policies; a coach without any is the default)."""
-    policies = getattr(coach, "policies", None)
-    if not isinstance(policies, dict):
-        return {}, {}
-    return coach_habits((policies["home"], policies["away"]))
-
-
 def season_game_setup(created: SeasonCreated, teams: dict[str, Any], charts: Any,
                       habits: Habits) -> GameSetup:
     """The setup a stored season's games are played with: its teams' cards and charts (as
@@ -239,38 +206,6 @@ def season_game_setup(created: SeasonCreated, teams: dict[str, Any], charts: Any
                      coach=coach_setup(ruleset, habits))
 
 
-def coach_setup(ruleset: str, habits: Habits) -> Any:
-    """The coach setup recorded habits give (the inverse of :func:`coach_habits`);
-    ValueError when they are not settings of the ruleset's coach."""
-    default = kit_for(ruleset).default_coach_setup
-    if not default:
-        if any(habits):
-            raise ValueError(f"the {ruleset} default coach has no coach-file settings")
-        return default
-    try:
-        return tuple(msgspec.convert({**msgspec.to_builtins(d), **h}, type(d))
-                     for d, h in zip(default, habits, strict=True))
-    except msgspec.ValidationError as err:
-        raise ValueError(f"coach settings: {err}") from None
-
-
-def coach_for(ruleset: str, habits: Habits) -> Any:
-    """The default coach that plays with ``habits`` (ValueError as :func:`coach_setup`)."""
-    return kit_for(ruleset).season_coach(coach_setup(ruleset, habits))
-
-
-def game_notes(habits: Habits, season: str = "", opening: str = "") -> list[Event]:
-    """The events a new game carries right after its GameCreated: the season opening it
-    is played under (a season game of a season that keeps records) and its coach's
-    habits (only when some differ from the default coach's)."""
-    notes: list[Event] = []
-    if season and opening:
-        notes.append(SeasonGameOpened(season=season, opening=opening))
-    if any(habits):
-        notes.append(GameCoachSet(home=habits[0], away=habits[1]))
-    return notes
-
-
 # --- writing -----------------------------------------------------------------------------
 
 def record_game(season: SeasonStream, game: str, number: int, mode: str, head: str) -> None:
@@ -278,6 +213,15 @@ def record_game(season: SeasonStream, game: str, number: int, mode: str, head: s
     :meth:`EventStore.transaction`, with the game's rows), onto the version the caller
     decided from."""
     season.append([SeasonGameRecorded(game=game, number=number, mode=mode, head=head)])
+
+
+def table_committer(store: EventStore, game_id: str,
+                    on_events: Callable[[list[Event]], None] | None = None
+                    ) -> Callable[[list[Event]], None]:
+    """The ``commit`` of a game played at the table (``rinklog play``): each batch stored
+    as it comes (replay/games/session.py ``store_committer``), and a game of a season
+    that keeps records recorded by its season as it ends (issue 20)."""
+    return recording_committer(store, game_id, store_committer(store, game_id, on_events))
 
 
 def recording_committer(store: EventStore, game_id: str,

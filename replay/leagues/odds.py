@@ -41,7 +41,9 @@ from events.postseason import (
 )
 from events.store import EventStore
 from projections.postseason import lottery_view
-from replay.leagues.ledger import coach_setup, ledger_of, season_game_setup
+from replay.games.coach_habits import coach_setup
+from replay.games.registry import ruleset_of_season
+from replay.leagues.ledger import ledger_of, season_game_setup
 from replay.leagues.naming import odds_run_seed, season_game_id
 from replay.leagues.odds_run import OddsSeason, RunResult, init_odds, odds_task
 from replay.leagues.playoff_wave import (
@@ -55,7 +57,6 @@ from replay.leagues.playoff_wave import (
 from replay.leagues.postseason import previous_first_pick
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
-from replay.tooling.registry import ruleset_of_season
 from replay.workers import open_crew
 
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
@@ -311,8 +312,8 @@ def write_audited(db: str | Path, out: Path, run: int,
     """A copy of ``db`` at ``out``, ``write`` applied to it, the whole database audited:
     written as ``.{name}.partial`` beside ``out`` and renamed once audited clean (a killed
     replay leaves no ``out``; an existing ``out`` is never overwritten)."""
-    from replay.tooling.audit import audit_all  # noqa: PLC0415 - writers only here
-    from replay.tooling.game_streams import open_store  # noqa: PLC0415
+    from replay.games.game_streams import open_store  # noqa: PLC0415
+    from replay.leagues.audit import audit_all  # noqa: PLC0415 - writers only here
 
     if out.exists():
         raise RinklogError(f"--out {out}: the file exists; rinklog odds --replay writes a new "

@@ -32,8 +32,11 @@ from events.errors import RinklogError
 from events.league import SeasonCreated
 from events.postseason import DRAFT_TEAMS, PlayoffFormat
 from projections.standings import build_standings
+from replay.games.coach_habits import game_notes
+from replay.games.game_setup import GameSetup
+from replay.games.game_streams import play_game
 from replay.leagues.availability import Availability, PlayoffAvailability
-from replay.leagues.ledger import game_notes, season_game_setup
+from replay.leagues.ledger import season_game_setup
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     game_seed,
@@ -47,8 +50,6 @@ from replay.leagues.playoff_wave import recorded_games, wave_of
 from replay.leagues.postseason import LOTTERY_ID
 from replay.leagues.runner import goalie_starts
 from replay.systems import kit_for_system
-from replay.tooling.game_setup import GameSetup
-from replay.tooling.game_streams import play_game
 
 __all__ = ["OddsSeason", "RunResult", "init_odds", "odds_task", "play_run"]
 

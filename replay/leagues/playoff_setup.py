@@ -18,11 +18,11 @@ from events.common import GameCreated
 from events.errors import RinklogError
 from events.league import SeasonCreated
 from events.store import EventStore
+from replay.games.game_setup import GameOptions, GameSetup
+from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import SeasonLedger, ledger_of, season_game_setup
 from replay.leagues.naming import PLAYOFF_OPTION
 from replay.systems import Kit, kit_for_system
-from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["playoff_goalies", "playoff_options", "playoff_pick", "playoff_starter",
            "season_setup", "series_starts"]

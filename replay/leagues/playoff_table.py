@@ -7,7 +7,8 @@ from __future__ import annotations
 from events.errors import RinklogError
 from events.league import SeasonTableGameStarted
 from events.store import EventStore
-from replay.leagues.ledger import game_notes
+from replay.games.coach_habits import game_notes
+from replay.games.game_streams import create_game
 from replay.leagues.naming import PLAYOFF_NUMBER
 from replay.leagues.playoff_setup import playoff_goalies, season_setup
 from replay.leagues.playoff_wave import (
@@ -20,7 +21,6 @@ from replay.leagues.playoff_wave import (
 )
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
-from replay.tooling.game_streams import create_game
 
 __all__ = ["playoff_table_game"]
 

@@ -41,9 +41,13 @@ from events.league import SeasonCreated
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore
 from projections import store as read_models
+from replay.games.coach_habits import game_notes
+from replay.games.game_setup import GameSetup
+from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
+from replay.leagues.audit import AuditFinding, MemoryBlobs
 from replay.leagues.handover import hand_over
 from replay.leagues.league import league_dir, load_league
-from replay.leagues.ledger import SIMULATED, SeasonLedger, game_notes, ledger_of, record_game
+from replay.leagues.ledger import SIMULATED, SeasonLedger, ledger_of, record_game
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     PLAYOFF_OPTION,
@@ -76,9 +80,6 @@ from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
-from replay.tooling.audit import AuditFinding, MemoryBlobs
-from replay.tooling.game_setup import GameSetup
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.workers import Workers, open_crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",

@@ -8,7 +8,7 @@ season's first pick (:func:`previous_first_pick`). Its dice are seeded from the 
 seed (:data:`LOTTERY_ID`, ``engine.league.lottery.seeded_lottery_roll``) or typed at the
 table. Its events (LotteryOpened, one LotteryDraw per pick, LotteryOrderSet) are appended
 to the season stream in one transaction, after the rules took every roll, so a lottery is
-either whole or not there. The audit re-derives it (replay/tooling/audit_postseason.py).
+either whole or not there. The audit re-derives it (replay/leagues/audit_postseason.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Seasons: a league's schedule played in worker processes, every game its own stream.
 
 Workers play games in memory, encode and chain them, audit each on exactly those rows
-(:func:`replay.tooling.audit.audit_encoded`) and fold its read models; this process is the
+(:func:`replay.leagues.audit.audit_encoded`) and fold its read models; this process is the
 only writer and appends each game with its read models in one transaction, in schedule
 order. A season that is
 stopped (Ctrl-C, a killed process) keeps every finished game and no half game; running
@@ -30,13 +30,17 @@ from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
+from replay.games.coach_habits import game_notes
+from replay.games.game_setup import GameOptions, GameSetup
+from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
+from replay.games.registry import DEFAULT_RULESET, ruleset_of_season
+from replay.leagues.audit import AuditFinding, MemoryBlobs, audit_game
 from replay.leagues.availability import Availability, stored_availability
 from replay.leagues.handover import hand_over
 from replay.leagues.ledger import (
     SIMULATED,
     SeasonLedger,
     check_opening,
-    game_notes,
     ledger_of,
     opening_events,
     record_game,
@@ -44,10 +48,6 @@ from replay.leagues.ledger import (
 from replay.leagues.naming import game_seed, season_game_id
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
-from replay.tooling.audit import AuditFinding, MemoryBlobs, audit_game
-from replay.tooling.game_setup import GameOptions, GameSetup
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, create_game, play_game
-from replay.tooling.registry import DEFAULT_RULESET, ruleset_of_season
 from replay.workers import open_crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")

@@ -9,7 +9,7 @@ a database in memory first, audits every stream there as ``rinklog audit --all``
 and makes the season's receipt again, which must be the one in the file; only then is it
 written, the season through its one writer (replay/leagues/season_stream.py), in one
 transaction, and audited again where it lies. A game file (``rinklog export GAME``) goes
-to replay/tooling/transfer.py: this module hands both kinds to the CLI.
+to replay/leagues/transfer.py: this module hands both kinds to the CLI.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from events.catalogue import LEAGUE, open_store
 from events.errors import RinklogError, StreamConflict
 from events.store import EventStore
 from projections import store as read_models
+from replay.leagues.audit import audit_all, audit_game
+from replay.leagues.receipts import ReceiptError, load_receipt, verify_signature
+from replay.leagues.season_receipts import SeasonReceipt, season_receipt
 from replay.leagues.season_stream import SeasonStream
-from replay.tooling.audit import audit_all, audit_game
-from replay.tooling.receipts import ReceiptError, load_receipt, verify_signature
-from replay.tooling.season_receipts import SeasonReceipt, season_receipt
-from replay.tooling.transfer import (
+from replay.leagues.transfer import (
     ExportBlob,
     ExportRow,
     ImportRefused,
@@ -96,7 +96,7 @@ class ImportedSeason:
 def export_file(store: EventStore, stream: str, path: Path, *, force: bool = False,
                 key: nacl.signing.SigningKey | None = None) -> int:
     """``rinklog export ID -o PATH``: a season's file for a season id, a game's for a game
-    (replay/tooling/transfer.py); the bytes written. Neither an existing file (unless
+    (replay/leagues/transfer.py); the bytes written. Neither an existing file (unless
     ``force``) nor the database itself is ever written over."""
     store.refuse_as_output(path)
     if path.exists() and not force:
@@ -153,7 +153,7 @@ def verify_file(data: bytes, origin: str = "file", *,
                 public_key: nacl.signing.VerifyKey | None = None,
                 receipt: Path | None = None) -> Verified | VerifiedSeason:
     """Check an export file completely, before any database is opened: a game's
-    (:func:`replay.tooling.transfer.verify_export`, held to ``receipt`` if given) or a
+    (:func:`replay.leagues.transfer.verify_export`, held to ``receipt`` if given) or a
     season's (:func:`verify_season`)."""
     try:
         kind = msgspec.msgpack.decode(data, type=_Header).format
@@ -172,7 +172,7 @@ def verify_file(data: bytes, origin: str = "file", *,
 def import_file(store: EventStore, verified: Verified | VerifiedSeason
                 ) -> Verified | ImportedSeason:
     """Write a verified export: a game (into a database holding its season, if it has
-    one: :func:`replay.tooling.transfer.import_verified`) or a whole season."""
+    one: :func:`replay.leagues.transfer.import_verified`) or a whole season."""
     if isinstance(verified, VerifiedSeason):
         return import_season(store, verified)
     return import_verified(store, verified)

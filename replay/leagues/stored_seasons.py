@@ -15,10 +15,10 @@ from events.store import EventStore
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import goalie_figures
+from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
 from replay.leagues.naming import is_playoff_game
-from replay.tooling.registry import ruleset_of_season
 
 
 @dataclass(frozen=True)

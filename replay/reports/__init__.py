@@ -1,7 +1,7 @@
 """Pages people look at: a game's printable summary, its shift chart, a season's site.
 
 Each page is a view model built by a pure function of read-model values (game_page.py,
-shift_chart.py, plots.py, season_site.py; a Matrix season's is its kit's site) and
+shift_chart.py, plots.py, season_site.py; a Matrix season's is matrix/site.py) and
 rendered by a Jinja2 template shipped in ``templates/`` (SVG inline, no network, no
 JavaScript; CSS inline on a game's page alone, one shared ``style.css`` in a season's
 site).

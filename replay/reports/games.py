@@ -16,8 +16,8 @@ from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.systems import game_read_models
 from projections.toi import Toi
+from replay.games.game_streams import load_inputs, read_game
 from replay.reports.game_page import GamePage, build_game_page
-from replay.tooling.game_streams import load_inputs, read_game
 
 
 @dataclass(frozen=True)

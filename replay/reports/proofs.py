@@ -1,5 +1,5 @@
 """Each game's head and its inclusion proof in its season's tree (season receipts,
-replay/tooling/season_receipts.py), for the season pages: a reader copies a game's proof
+replay/leagues/season_receipts.py), for the season pages: a reader copies a game's proof
 into the verifier of docs/trust.md and checks it against the league's published receipt."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.store import EventStore
-from replay.tooling.season_receipts import encode, season_proofs
+from replay.leagues.season_receipts import encode, season_proofs
 
 __all__ = ["GameProof", "game_proofs"]
 

@@ -1,7 +1,9 @@
 """Each system's tooling kit: what the system-blind tooling needs of a system beyond
 its rules (engine/systems.py): its teams and chart pack on disk, the chart pack a game's
 options call for, its prompts at the table, which data files are its own (``cards
-validate``), its own CLI commands and its own site.
+validate``). What a system does above the kits (Matrix Hockey's season commands and
+odds, its pages, its sub-app) lives in those layers, named by their registries
+(replay/leagues/systems.py, replay/reports/systems.py, replay/cli/app.py).
 
 The engine registry holds the pure rules; a kit holds what reads files or talks to a
 person, so it lives in replay/. Tooling finds a game's kit from its ruleset

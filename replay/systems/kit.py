@@ -14,7 +14,6 @@ import msgspec
 from events.base import Event
 from events.errors import CardError, RollError
 
-
 Root = str | Path | None  # a fixtures root (a league folder); None: the shipped fixtures
 
 class League(Protocol):

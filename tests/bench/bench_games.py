@@ -29,9 +29,9 @@ from setups import setup_for, simulate  # noqa: E402
 import engine  # noqa: E402
 from engine.dice import SeededDice  # noqa: E402
 from engine.systems import system_of  # noqa: E402
+from replay.games.game_streams import load_inputs, open_store, play_game, read_game  # noqa: E402
+from replay.games.refold import recheck  # noqa: E402
 from replay.systems import kit_for  # noqa: E402
-from replay.tooling.game_streams import load_inputs, open_store, play_game, read_game  # noqa: E402
-from replay.tooling.refold import recheck  # noqa: E402
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 PLAY_TEAMS = {"bones": TEAMS, "dicehockey": ("ALD", "BRK", "CDV", "DRF", "ELM", "FRN", "GLN",

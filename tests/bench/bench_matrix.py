@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from replay.games.game_streams import open_store
+from replay.leagues.audit import audit_all
 from replay.leagues.matrix import season as library
 from replay.leagues.matrix.demo import run_demo_season
-from replay.tooling.audit import audit_all
-from replay.tooling.game_streams import open_store
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,13 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store
 from replay.leagues import odds_run
 from replay.leagues.league import load_league
 from replay.leagues.odds import odds_season, run_odds
 from replay.leagues.runner import run_season
 from replay.leagues.schedule import make_schedule
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 
 DICEDEMO = Path(__file__).resolve().parents[2] / "fixtures/dicehockey/leagues/dicedemo"
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: setups
 from setups import simulate  # noqa: E402
 
 from projections import store as rm  # noqa: E402
-from replay.tooling.game_streams import open_store  # noqa: E402
+from replay.games.game_streams import open_store  # noqa: E402
 
 TEAMS = ("HFX", "QUE", "WPG", "SAS")
 

@@ -62,13 +62,13 @@ from pathlib import Path
 from events.schema import SCHEMA
 from projections import store as rm
 from projections.store import TABLES
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store
+from replay.leagues.audit import audit_all, audit_game, season_lookup
 from replay.leagues.league import load_league
 from replay.leagues.runner import run_season, season_game_id
 from replay.leagues.schedule import make_schedule
 from replay.systems import kit_for
-from replay.tooling.audit import audit_all, audit_game, season_lookup
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 
 EVENTS_DDL = next(s for s in SCHEMA.split(";") if "TABLE IF NOT EXISTS events" in s)
 

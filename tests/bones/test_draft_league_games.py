@@ -368,8 +368,8 @@ def test_seeded_draft_league_games_keep_rules_16_and_28_and_audit_clean(tmp_path
     import shutil
 
     from replay.cli.app import main
+    from replay.games.game_streams import open_store, read_game
     from replay.leagues.league import load_league
-    from replay.tooling.game_streams import open_store, read_game
 
     demo = load_league("demo")
     root = tmp_path / "draft"

@@ -15,8 +15,8 @@ from engine.bones.rulesets import RULESETS
 from events.bones import NO_FACEOFF_OPTIONS, DiceRolled, FaceoffOptions, Roll
 from events.common import GameEnded
 from events.errors import RinklogError
-from replay.tooling.game_streams import load_inputs, open_store, read_game
-from replay.tooling.refold import recheck
+from replay.games.game_streams import load_inputs, open_store, read_game
+from replay.games.refold import recheck
 
 _games = itertools.count()
 

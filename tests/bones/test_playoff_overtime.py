@@ -25,7 +25,7 @@ from engine.bones.state import Step
 from events.bones import ActionResolved, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameCreated, GameEnded, PeriodStarted
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 RULESETS_BOTH = ("bones", "faceoff2008")
 PLAYOFF = ["playoff"]
@@ -231,8 +231,8 @@ def test_6_00c_sim_optional_rule_playoff_plays_to_a_goal_and_audits_clean(
 
 @pytest.mark.parametrize("ruleset", RULESETS_BOTH)
 def test_6_00c_seeded_playoff_games_never_end_tied_nor_in_a_shootout(ruleset, tmp_path):
-    from replay.tooling.game_setup import Dice, game_setup
-    from replay.tooling.game_streams import simulate
+    from replay.games.game_setup import Dice, game_setup
+    from replay.games.game_streams import simulate
 
     with open_store(tmp_path / "many.db") as store:
         results = [simulate(store, game_setup(ruleset, "HFX", "QUE", optional_rules=PLAYOFF,

@@ -60,7 +60,7 @@ def test_6_00_three_on_three_overtime_games_play_to_the_end():
     from engine.bones.dice import derive_roll
     from engine.dice import SeededDice
     from events.bones import SequencePlayed
-    from replay.tooling.game_streams import play_game
+    from replay.games.game_streams import play_game
 
     home, away, charts = find_team("WPG"), find_team("SAS"), default_charts()
     seen_ot = 0

@@ -22,8 +22,8 @@ from events.bones import (
 )
 from events.common import GameEnded, PeriodEnded
 from projections.scoresheet import build_scoresheet
+from replay.games.game_streams import open_store, play_game, read_game
 from replay.systems.bones.library import default_charts, find_team
-from replay.tooling.game_streams import open_store, play_game, read_game
 
 # HFX and QUE both dress a "teo-eskola" (player ids are unique only within a team), so
 # the on-ice checks below pair teams whose ids do not collide; see

@@ -199,7 +199,7 @@ def test_whole_game_snapshot(playthrough) -> None:
 
 
 def test_the_system_blind_recheck_accepts_a_game_and_finds_a_forged_assist() -> None:
-    from replay.tooling.refold import recheck
+    from replay.games.refold import recheck
 
     made, _, batches = play("CDV", "DRF", "recheck")
     events = [made, *[e for b in batches for e in b]]

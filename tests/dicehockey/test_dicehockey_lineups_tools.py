@@ -18,10 +18,10 @@ from engine.dicehockey.dice import derive_roll
 from events import dicehockey as ev
 from events.common import PeriodStarted
 from replay.cli.app import app, main
+from replay.games.game_streams import open_store, read_game
+from replay.games.session import continue_game, new_live_game, resume_point, store_committer
+from replay.leagues.audit import audit_game
 from replay.systems import Prompter, kit_for
-from replay.tooling.audit import audit_game
-from replay.tooling.game_streams import open_store, read_game
-from replay.tooling.session import continue_game, new_live_game, resume_point, store_committer
 
 sys.path.insert(0, str(Path(__file__).parent / "rules"))
 from setups import setup_for

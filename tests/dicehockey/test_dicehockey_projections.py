@@ -38,7 +38,7 @@ from projections.dicehockey import build_penalties, build_scoresheet, build_stat
 from projections.dicehockey.ice import unique
 from projections.systems import READ_MODELS, read_models
 from replay.cli.app import main
-from replay.tooling.game_streams import open_store, read_game
+from replay.games.game_streams import open_store, read_game
 
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ["h1", "h2", "h3", "h4", "h5"]

@@ -240,8 +240,8 @@ def test_r_9b_the_audit_refuses_a_stored_change_the_rotation_refuses(tmp_path) -
     from setups import setup_for
 
     from events import dicehockey as ev
-    from replay.tooling.game_streams import open_store, read_game
-    from replay.tooling.session import (
+    from replay.games.game_streams import open_store, read_game
+    from replay.games.session import (
         continue_game,
         new_live_game,
         resume_point,

@@ -14,7 +14,7 @@ import pytest
 
 from events.catalogue import open_store
 from events.common import GameCreated
-from replay.tooling.game_streams import read_game
+from replay.games.game_streams import read_game
 from tests.setups import run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -11,14 +11,14 @@ import pytest
 from events.common import GameCreated
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
 from replay.cli.app import main
+from replay.games.game_setup import league_setup
+from replay.games.game_streams import open_store
 from replay.leagues import availability
+from replay.leagues.audit import audit_all
 from replay.leagues.league import load_league
 from replay.leagues.naming import season_game_id
 from replay.leagues.runner import run_season, table_game
 from replay.leagues.schedule import make_schedule
-from replay.tooling.audit import audit_all
-from replay.tooling.game_setup import league_setup
-from replay.tooling.game_streams import open_store
 
 GAMES = 40  # ten games a team in the eight-team DICE Hockey demo league
 SEASON = "dicedemo-t"
@@ -135,7 +135,7 @@ def test_15_17_a_table_game_waits_for_its_teams_earlier_games(league, tmp_path) 
 
 
 def test_17_explain_names_who_is_not_dressed(season) -> None:
-    from replay.tooling.explain import explain_event
+    from replay.games.explain import explain_event
 
     path, games, _ = season
     first = min(n for n, events in games.items() if events[0].absent)

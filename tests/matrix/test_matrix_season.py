@@ -33,9 +33,9 @@ from events.matrix import (
     WeekStarted,
 )
 from replay.cli.app import main
+from replay.leagues.audit import audit_all, audit_game
 from replay.leagues.matrix import season as library
 from replay.leagues.matrix.demo import run_demo_season
-from replay.tooling.audit import audit_all, audit_game
 from tests.forge import audit_forged
 
 

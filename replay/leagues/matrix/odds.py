@@ -37,10 +37,10 @@ from engine.matrix.wg import GROUP_ROUNDS
 from events.errors import RinklogError
 from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, PicksSent
 from events.store import EventStore
+from replay.leagues.matrix.demo import demo_picks
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
 from replay.leagues.season_odds import SeasonOdds
-from replay.leagues.matrix.demo import demo_picks
 
 __all__ = ["ODDS", "MatrixOddsReport", "MatrixOddsSeason", "MatrixRunResult",
            "init_matrix_odds", "matrix_odds", "matrix_odds_season", "matrix_odds_task",

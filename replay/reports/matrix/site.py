@@ -15,10 +15,10 @@ import replay.leagues.matrix.season as matrix
 from engine.matrix.seasons import parent_and_children
 from events.matrix import MatrixOddsRecorded
 from events.store import EventStore
+from replay.reports.matrix.odds_page import ODDS, matrix_odds_page
 from replay.reports.plots import Histogram, histogram
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
-from replay.reports.matrix.odds_page import ODDS, matrix_odds_page
 
 COMPETITIONS = {"championship": "Championship", "kdh": "KDH cup", "wg": "WG cup"}
 

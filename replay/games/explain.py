@@ -20,7 +20,7 @@ from events.common import GameCreated
 from events.errors import RinklogError
 from events.store import EventStore
 from projections.systems import read_models
-from replay.tooling.game_streams import load_inputs, read_stream
+from replay.games.game_streams import load_inputs, read_stream
 
 PLAY_EVENTS = 80  # a play told further back than this starts at its last 80 events
 

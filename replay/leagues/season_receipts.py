@@ -2,7 +2,7 @@
 
 The leaves are the season's games in the order the season recorded them
 (:func:`season_leaves`), each the bytes ``["GAME-ID","HEAD"]`` (compact JSON); the tree is
-RFC 6962's (:mod:`replay.tooling.merkle`), as Certificate Transparency builds it. A receipt
+RFC 6962's (:mod:`replay.leagues.merkle`), as Certificate Transparency builds it. A receipt
 signs the tree head as a CT log signs its tree head: the root and the number of games,
 with the season stream's head (and its number of events) and the season's standings'
 digest beside them. Games only ever join the end of a season, so a later season is a
@@ -34,18 +34,18 @@ from engine.systems import SEASON_SYSTEMS, system_of
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
 from events.store import EventStore
-from replay.leagues.ledger import odds_runs, recorded_games
-from replay.tooling import merkle
-from replay.tooling.audit import (
+from replay.games.game_streams import season_kinds
+from replay.games.registry import ruleset_of_season
+from replay.leagues import merkle
+from replay.leagues.audit import (
     AuditFinding,
     AuditReport,
     audit_all,
     audit_game,
     mark_odds_runs,
 )
-from replay.tooling.game_streams import season_kinds
-from replay.tooling.receipts import ReceiptError, Signature, sign_receipt, verify_signature
-from replay.tooling.registry import ruleset_of_season
+from replay.leagues.ledger import odds_runs, recorded_games
+from replay.leagues.receipts import ReceiptError, Signature, sign_receipt, verify_signature
 
 __all__ = ["InclusionProof", "SeasonAudit", "SeasonGame", "SeasonReceipt", "audit_season_receipt",
            "encode", "is_season_receipt", "leaf_bytes", "load_season_receipt", "season_leaves",
@@ -289,7 +289,7 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
     from the published tree to today's), and each published game is still there, with its
     head, in its place. Every game that differs, is missing, was added among the
     published ones or moved is named; games played since are listed, not failed.
-    ``workers``, ``cluster``, ``odds_run``: as :func:`replay.tooling.audit.audit_all`'s
+    ``workers``, ``cluster``, ``odds_run``: as :func:`replay.leagues.audit.audit_all`'s
     (a season written by ``rinklog odds --replay`` is named as one and fails)."""
     receipt = load_season_receipt(path)
     signer = verify_signature(receipt, str(path), pinned)

@@ -24,9 +24,9 @@ from events.common import Absent, GameCreated, GameEnded, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
-from replay.leagues.ledger import game_notes, habits_of_coach
-from replay.tooling.game_setup import GameSetup
-from replay.tooling.registry import DEFAULT_RULESET
+from replay.games.coach_habits import game_notes, habits_of_coach
+from replay.games.game_setup import GameSetup
+from replay.games.registry import DEFAULT_RULESET
 
 CARD_MEDIA = "application/x-rinklog-team+json"
 CHART_MEDIA = "application/x-rinklog-charts+json"

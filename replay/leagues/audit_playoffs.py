@@ -33,11 +33,11 @@ from events.postseason import (
     SeriesGameRecorded,
 )
 from events.store import EventStore
+from replay.games.registry import ruleset_of_season
 from replay.leagues.naming import playoff_game_id
 from replay.leagues.playoff_setup import playoff_starter
 from replay.leagues.stored_seasons import load_season, standings
 from replay.systems import kit_for_system
-from replay.tooling.registry import ruleset_of_season
 
 __all__ = ["PostseasonFinding", "check_postseason"]
 

@@ -2,7 +2,7 @@
 
 - :func:`season_stream`: a season stream is its SeasonCreated, then its SeasonCoachSet
   (habits the season's coach can take), then records (and the postseason's events,
-  which :mod:`replay.tooling.audit_postseason` checks): each names a scheduled game of the
+  which :mod:`replay.leagues.audit_postseason` checks): each names a scheduled game of the
   season by its own id, a game is recorded once, a table game is marked started before it
   is recorded and a simulated one never is. A stream of SeasonCreated alone was written
   before season records: it passes, with a warning.
@@ -38,10 +38,11 @@ from events.league import (
 )
 from events.odds import OddsRecorded, OddsRunReplayed
 from events.postseason import PostseasonEvent
-from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, coach_setup, ruleset_of
+from replay.games.coach_habits import coach_setup
+from replay.games.scan import Kinds
+from replay.leagues.audit_odds import recorded_odds, replayed_run
+from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, ruleset_of
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
-from replay.tooling.audit_odds import recorded_odds, replayed_run
-from replay.tooling.scan import Kinds
 
 __all__ = ["BEFORE_RECORDS", "Finding", "game_habits", "game_notes", "missing_games",
            "season_game", "season_stream"]

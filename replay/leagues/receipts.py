@@ -21,7 +21,7 @@ import nacl.exceptions
 import nacl.signing
 
 from events.errors import RinklogError
-from replay.tooling.audit import AuditFinding, AuditReport
+from replay.leagues.audit import AuditFinding, AuditReport
 
 __all__ = ["Receipt", "ReceiptEntry", "Signature", "check_entry", "entry_for", "generate_key", "held_to",
            "load_receipt", "load_signing_key", "load_verify_key", "sign_receipt",
@@ -66,7 +66,7 @@ class Receipt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Signed(Protocol):
     """What a signature is checked on: a game receipt or a season receipt
-    (replay/tooling/season_receipts.py)."""
+    (replay/leagues/season_receipts.py)."""
 
     @property
     def signature(self) -> Signature | None: ...

@@ -30,17 +30,16 @@ from events.league import SeasonCreated
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from projections.systems import read_models
-from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger, save_read_models
-from replay.leagues.season_stream import SeasonStream
-from replay.tooling.audit import (
+from replay.games.game_streams import read_game, read_stream, season_kinds
+from replay.leagues.audit import (
     AuditReport,
     audit_game,
     audit_stream,
     audit_stream_events,
     stream_system,
 )
-from replay.tooling.game_streams import read_game, read_stream, season_kinds
-from replay.tooling.receipts import (
+from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger, save_read_models
+from replay.leagues.receipts import (
     Receipt,
     ReceiptError,
     check_entry,
@@ -49,6 +48,7 @@ from replay.tooling.receipts import (
     make_receipt,
     verify_signature,
 )
+from replay.leagues.season_stream import SeasonStream
 
 FORMAT = "rinklog-export"
 FORMAT_VERSION = 3

@@ -22,8 +22,8 @@ from events.errors import IllegalChoice
 from events.league import GAME_NOTES
 from events.store import EventStore
 from projections.store import stored_differences
-from replay.tooling.game_streams import load_inputs, read_game, read_stream
-from replay.tooling.scan import Kinds
+from replay.games.game_streams import load_inputs, read_game, read_stream
+from replay.games.scan import Kinds
 
 
 @dataclass(frozen=True)

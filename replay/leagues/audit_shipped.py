@@ -7,7 +7,7 @@ So the process that reads the database sends each game stream whole: its stored 
 what the database says of its season, exactly as the local audit's season lookup answers
 it (the season's first event once its stream passes the audit, else why not; its
 ledger; who is out of the game). The worker runs the same checks on them
-(:func:`replay.tooling.audit.audit_stream_events`, then the read models), so a report is
+(:func:`replay.leagues.audit.audit_stream_events`, then the read models), so a report is
 the same as the local one. Every blob of the database and the facts of every season
 stream go to each worker once (the crew's ``init``); a game naming a season that is no
 season stream of the database takes its season's answer along.

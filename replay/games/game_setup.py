@@ -2,7 +2,7 @@
 
 The CLI (``sim``, ``play``) or a league's season builds a :class:`GameSetup` once (the
 ruleset looked up once, a league loaded once) and hands it to
-:func:`replay.tooling.game_streams.create_game`, ``play_game``, ``simulate`` and
+:func:`replay.games.game_streams.create_game`, ``play_game``, ``simulate`` and
 :func:`replay.leagues.runner.run_season`, which read its fields and never look the
 ruleset up again. Its :class:`GameOptions` are opaque to that shared code: they are
 recorded in a game's (or a season's) first event and pick its chart pack only through
@@ -21,7 +21,6 @@ from msgspec import UNSET, Raw
 from engine.dice import DiceSource, ManualDice, SeededDice
 from engine.systems import GameSystem, system_of
 from events.errors import RinklogError
-from replay.leagues.league import load_league
 from replay.systems import Kit, kit_for_system
 
 __all__ = ["Dice", "GameOptions", "GameSetup", "game_setup",
@@ -168,22 +167,21 @@ class GameSetup:
 
 
 def game_setup(ruleset: str, home_id: str, away_id: str, *,
-               league: str | Path | None = None, fixtures: str | Path | None = None,
+               league: Any = None, fixtures: str | Path | None = None,
                optional_rules: Sequence[str] = (), late_penalty_house_rule: bool = False,
                coach_file: Path | None = None, dice: Dice | None = None) -> GameSetup:
     """The setup of one game between two teams: the ruleset looked up once, the coach
-    file read, the league (its teams' folder, its overtime and house rule) loaded once,
-    the teams and the chart pack loaded once; the optional rules (checked names) are
-    recorded as the system's kit says. Without a league, the teams come from
-    ``fixtures`` (None: the shipped fixtures)."""
+    file read, the league (a loaded league.toml, replay/leagues/league.py: its teams'
+    folder, its overtime and house rule), the teams and the chart pack loaded once; the
+    optional rules (checked names) are recorded as the system's kit says. Without a
+    league, the teams come from ``fixtures`` (None: the shipped fixtures)."""
     system = system_of(ruleset)
     kit = kit_for_system(system.name)
     coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
     overtime_skaters = 5  # the text's overtime (6.00), unless the league sets its own
     if league is not None:
-        loaded = load_league(league)
-        fixtures, overtime_skaters = loaded.root, loaded.league.overtime_skaters
-        late_penalty_house_rule = late_penalty_house_rule or loaded.league.late_penalty_house_rule
+        fixtures, overtime_skaters = league.root, league.league.overtime_skaters
+        late_penalty_house_rule = late_penalty_house_rule or league.league.late_penalty_house_rule
     home, away = kit.find_team(home_id, fixtures), kit.find_team(away_id, fixtures)
     if home.id == away.id:
         raise RinklogError(f"a team cannot play itself: {home.id}")

@@ -1,9 +1,9 @@
 """The audit: hold a database's streams to their hash chains and to the rules, trusting
 nothing else.
 
-One stream is checked by :mod:`replay.tooling.audit_stream` (the checks, in order, and
-what each holds); what a check finds is an :class:`~replay.tooling.audit_report.AuditFinding`
-in the stream's :class:`~replay.tooling.audit_report.AuditReport`. This module runs the
+One stream is checked by :mod:`replay.leagues.audit_stream` (the checks, in order, and
+what each holds); what a check finds is an :class:`~replay.leagues.audit_report.AuditFinding`
+in the stream's :class:`~replay.leagues.audit_report.AuditReport`. This module runs the
 checks against a store: a stream with its season looked up there (:func:`audit_game`,
 with its stored read models), and every stream, blob and row of a database
 (:func:`audit_all`), here, on worker processes or on a Dask cluster's workers.
@@ -34,22 +34,17 @@ from projections.store import (
     stored_standings_differences,
     unaccounted_rows,
 )
-from replay.leagues.availability import (
-    Availability,
-    PlayoffAvailability,
-    stored_availability,
-    stored_playoff_availability,
-)
-from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
-from replay.tooling import audit_playoffs, audit_postseason, audit_season
-from replay.tooling.audit_report import (
+from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA
+from replay.games.registry import ruleset_of_season
+from replay.leagues import audit_playoffs, audit_postseason, audit_season
+from replay.leagues.audit_report import (
     AuditFinding,
     AuditReport,
     BlobSource,
     MemoryBlobs,
     SeasonLookup,
 )
-from replay.tooling.audit_shipped import (
+from replay.leagues.audit_shipped import (
     SeasonFacts,
     ShippedGame,
     ShippedSeasons,
@@ -57,15 +52,20 @@ from replay.tooling.audit_shipped import (
     shipped_game,
     unpacked_rows,
 )
-from replay.tooling.audit_stream import (
+from replay.leagues.audit_stream import (
     audit_encoded,
     audit_stream,
     audit_stream_events,
     stream_decoder,
     stream_system,
 )
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA
-from replay.tooling.registry import ruleset_of_season
+from replay.leagues.availability import (
+    Availability,
+    PlayoffAvailability,
+    stored_availability,
+    stored_playoff_availability,
+)
+from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
 from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
@@ -216,7 +216,7 @@ def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None, *
     ``workers`` > 1 a big database's streams are audited by that many processes (each
     opens the file read-only), the reports in the same order. With ``cluster`` (a Dask
     scheduler's address) its workers audit the game streams, sent to them whole
-    (:mod:`replay.tooling.audit_shipped`), and this process the rest. A season written by
+    (:mod:`replay.leagues.audit_shipped`), and this process the rest. A season written by
     ``rinklog odds --replay`` fails, named as the odds run it is, unless ``odds_run``
     (then it passes with that warning): :func:`mark_odds_runs`."""
     ids = store.stream_ids()

@@ -28,6 +28,7 @@ from events.errors import RinklogError
 from events.odds import OddsRunReplayed
 from events.postseason import LotteryDraw, LotteryOpened, LotteryOrderSet
 from events.store import EventStore
+from replay.leagues.audit_season import Finding
 from replay.leagues.postseason import (
     LOTTERY_ID,
     final_standings,
@@ -35,7 +36,6 @@ from replay.leagues.postseason import (
     playoff_teams,
     previous_first_pick,
 )
-from replay.tooling.audit_season import Finding
 
 __all__ = ["CHECK", "RULE", "lottery", "lottery_in_store"]
 

@@ -1,5 +1,5 @@
 """The audit of one stream: its rows held to their hash chain and to the rules, trusting
-nothing else (:mod:`replay.tooling.audit` runs it over a database).
+nothing else (:mod:`replay.leagues.audit` runs it over a database).
 
 A stream is checked in this order, and the first thing that does not check out is
 reported with its seq, the check, what was expected, what was recorded and the rule:
@@ -24,20 +24,20 @@ reported with its seq, the check, what was expected, what was recorded and the r
    store) the players out of it (``GameCreated.absent``) that the season's stored earlier
    games of its teams give (:mod:`replay.leagues.availability`: DICE Hockey 15, 17);
    it pins the season's opening, has the season's coach habits and is the game the
-   season recorded (:mod:`replay.tooling.audit_season`: the season as the ledger of its
+   season recorded (:mod:`replay.leagues.audit_season`: the season as the ledger of its
    games; ``audit_all`` names a recorded game the database does not hold);
 9. ``dice``: every seeded roll equals its derivation, with the dice schedule in force
    (the game's seed, then each branch's, all inside the chain);
 10. ``rules``: every decision follows from the state and its rolls; every choice of a
     simulated game is its default coach's with the habits it records, any other coach
-    choice is legal (:mod:`replay.tooling.refold`); only a live game (``GameCreated.live``) may stop
+    choice is legal (:mod:`replay.games.refold`); only a live game (``GameCreated.live``) may stop
     before the end;
 11. ``read models`` (:func:`audit_game` only): stored read models, where a game has
     them, equal a rebuild from its events; a season's stored standings equal those its
     games give;
 12. ``lottery`` (:func:`audit_game`, against a store): a season's draft lottery is the one
     rule 31 draws from its final standings and its league's previous first pick, a
-    seeded lottery's rolls their derivation (:mod:`replay.tooling.audit_postseason`).
+    seeded lottery's rolls their derivation (:mod:`replay.leagues.audit_postseason`).
 
 A season of a *season system* (Matrix Hockey, :data:`engine.systems.SEASON_SYSTEMS`: a
 league refereed by rinklog) goes through checks 1-6 as a game does (kind
@@ -78,7 +78,21 @@ from events.store import (
     encode_meta,
 )
 from projections.index import stream_index
-from replay.leagues.ledger import SeasonLedger, coach_for
+from replay.games.coach_habits import coach_for
+from replay.games.game_setup import GameOptions
+from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
+from replay.games.refold import Mismatch, recheck
+from replay.games.registry import ruleset_of_season
+from replay.games.scan import Kinds
+from replay.leagues import audit_season
+from replay.leagues.audit_report import (
+    AuditFailed,
+    AuditFinding,
+    AuditReport,
+    BlobSource,
+    SeasonLookup,
+)
+from replay.leagues.ledger import SeasonLedger
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
     game_seed,
@@ -89,19 +103,6 @@ from replay.leagues.naming import (
 )
 from replay.leagues.playoff_setup import playoff_options
 from replay.systems import kit_for_system
-from replay.tooling import audit_season
-from replay.tooling.audit_report import (
-    AuditFailed,
-    AuditFinding,
-    AuditReport,
-    BlobSource,
-    SeasonLookup,
-)
-from replay.tooling.game_setup import GameOptions
-from replay.tooling.game_streams import CARD_MEDIA, CHART_MEDIA, team_sheet
-from replay.tooling.refold import Mismatch, recheck
-from replay.tooling.registry import ruleset_of_season
-from replay.tooling.scan import Kinds
 
 __all__ = ["audit_encoded", "audit_stream", "audit_stream_events", "stream_decoder",
            "stream_system"]

@@ -26,17 +26,16 @@ from events.common import BranchStarted, GameCreated, GameEnded
 from events.errors import RinklogError, RollError, StreamConflict
 from events.store import EventStore
 from projections.index import stream_index
-from replay.leagues.ledger import recording_committer
-from replay.systems import Prompter, kit_for
-from replay.tooling.game_setup import GameSetup
-from replay.tooling.game_streams import (
+from replay.games.game_setup import GameSetup
+from replay.games.game_streams import (
     create_game,
     load_inputs,
     next_live_id,
     read_game,
     store_game,
 )
-from replay.tooling.refold import refold
+from replay.games.refold import refold
+from replay.systems import Prompter, kit_for
 
 __all__ = [
     "Folded",
@@ -358,7 +357,9 @@ def new_live_game(store: EventStore, setup: GameSetup, *, game_id: str | None = 
 def store_committer(store: EventStore, game_id: str,
                     on_events: Callable[[list[Event]], None] | None = None) -> Commit:
     """A ``commit`` that appends each batch with its expected version and keeps the
-    stream index (score, ``decided``) folded from the events as they come."""
+    stream index (score, ``decided``) folded from the events as they come. A season's
+    table game is played with replay/leagues/ledger.py's ``table_committer`` instead,
+    which also records it in its season as it ends."""
     index = stream_index(read_game(store, game_id))
     version = [store.version(game_id)]
 
@@ -372,8 +373,7 @@ def store_committer(store: EventStore, game_id: str,
         if on_events is not None:
             on_events(batch)
 
-    # a season's table game is recorded by its season as it ends (issue 20)
-    return recording_committer(store, game_id, commit)
+    return commit
 
 
 def resume_point(store: EventStore, game_id: str) -> Folded:
