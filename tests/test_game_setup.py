@@ -13,11 +13,11 @@ import pytest
 import engine.systems
 from replay.cli.app import main
 from replay.games import game_setup as setup_lib
-from replay.leagues import league as league_lib
 from replay.games import game_streams
 from replay.games.game_setup import Dice, game_setup
 from replay.games.game_streams import open_store, simulate
 from replay.games.registry import DEFAULT_RULESET
+from replay.leagues import league as league_lib
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = [p for folder in ("replay/cli", "replay/games", "replay/leagues", "replay/reports")
