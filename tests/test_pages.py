@@ -20,7 +20,7 @@ from projections.standings import build_standings
 from projections.stats import combine
 from projections.systems import READ_MODELS, read_models
 from projections.toi import ShiftLine, Toi
-from replay.cli.app import main
+from replay.cli.app import SYSTEM_PARTS, main
 from replay.leagues import merkle
 from replay.leagues.matrix import season as matrix
 from replay.leagues.season_receipts import leaf_bytes, season_leaves, season_receipt
@@ -545,7 +545,7 @@ def test_road_wins_and_regulation_wins_are_labelled_apart(db: Path, capsys) -> N
     assert "RegW" in header and "RW" not in header and "RdW" not in header
     with open_store(db, create=False) as store:
         league_page = season_files(store, SEASON)["index.html"]
-        matrix_page = next(iter(season_files(store, MATRIX).values()))
+        matrix_page = next(iter(season_files(store, MATRIX, sites=SYSTEM_PARTS.sites()).values()))
     assert '<abbr title="road wins">RdW</abbr>' in league_page and ">RW<" not in league_page
     assert '<abbr title="regulation wins">RegW</abbr>' in matrix_page
     assert ">RW<" not in matrix_page and "RegW: wins in regulation" in matrix_page

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 import typer
@@ -35,6 +35,7 @@ from replay.cli import (
     season,
     tooling,
 )
+from replay.cli.common import SystemParts
 
 app = typer.Typer(
     name="rinklog",
@@ -59,14 +60,30 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _season_odds() -> dict[str, Any]:
+    from replay.leagues.matrix.odds import ODDS as MATRIX_ODDS
+    return {"matrix": MATRIX_ODDS}
+
+
+def _sites() -> dict[str, Any]:
+    from replay.reports.matrix.site import matrix_files
+    return {"matrix": matrix_files}
+
+
+# Each system's parts above its kit, one line a system in each: the command line is the
+# one layer above them all, so it names them here and hands them down (docs/systems.md).
+SYSTEM_PARTS = SystemParts(season_odds=_season_odds, sites=_sites)
+
+
 @app.callback()
-def _root(version: Annotated[bool, typer.Option(
+def _root(ctx: typer.Context, version: Annotated[bool, typer.Option(
         "--version", help="print the version and exit", callback=_show_version,
         is_eager=True)] = False) -> None:
     """rinklog: an event-sourced engine for Hockey Bones.
 
     Example: rinklog sim --home HFX --away QUE --seed 2026
     """
+    ctx.obj = SYSTEM_PARTS
 
 
 # Every command module's own typer app, its commands at the root (in this order in --help),

@@ -7,7 +7,8 @@ import io
 import json
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
@@ -28,6 +29,23 @@ DB_HELP = "SQLite event store (default: $RINKLOG_DB, else ./rinklog.db)."
 class CliError(RinklogError):
     """A command-line option or value that cannot be used (an empty ``--db``, a count
     below one, options that exclude each other): the one error class of the CLI."""
+
+
+@dataclass(frozen=True)
+class SystemParts:
+    """What the root app (app.py, the one place that names every system's parts above
+    its kit) hands each command in ``ctx.obj``: each season system's odds (``rinklog
+    odds``) and its own season site (``rinklog report --season``), by system name, each
+    imported when a command asks (the CLI starts fast)."""
+
+    season_odds: Callable[[], Mapping[str, Any]]
+    sites: Callable[[], Mapping[str, Any]]
+
+
+def system_parts(ctx: typer.Context) -> SystemParts:
+    parts = ctx.find_root().obj
+    assert isinstance(parts, SystemParts), "the root app hands every command its parts"
+    return parts
 
 
 def _db_path(value: str) -> str:

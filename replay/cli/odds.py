@@ -27,6 +27,7 @@ from replay.cli.common import (
     out,
     progress_bar,
     read_store,
+    system_parts,
     workers_or_cluster,
 )
 
@@ -40,6 +41,7 @@ def _percent(p: float | None) -> str:
 
 @app.command()
 def odds(
+    ctx: typer.Context,
     season_id: Annotated[str, typer.Argument(help="the season id (rinklog season prints it)")],
     runs: Annotated[int, typer.Option(
         "--runs", help="how many times to play the rest of the season and its "
@@ -79,13 +81,12 @@ def odds(
     _check_options(as_json, as_csv, replay, out_db, runs, record)
     workers = workers_or_cluster(workers, cluster)
     from replay.leagues.odds import odds_season, record_odds, replay_run, report_of, run_odds
-    from replay.leagues.systems import SEASON_ODDS  # noqa: PLC0415
 
     playoffs = _playoffs_of(season_id, league)
 
     with read_store(db) as store:
         # a season system's own season stream (Matrix Hockey): its own odds
-        system_odds = SEASON_ODDS.get(store.info(season_id).system) \
+        system_odds = system_parts(ctx).season_odds().get(store.info(season_id).system) \
             if store.exists(season_id) else None
         if system_odds is not None:
             season = system_odds.read(store, season_id)

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from replay.cli.common import CliError, DbOption, out, progress_bar, read_store
+from replay.cli.common import CliError, DbOption, out, progress_bar, read_store, system_parts
 
 app = typer.Typer(rich_markup_mode=None)
 """The report commands; the root app takes them in (``add_typer`` without a name)."""
@@ -21,6 +21,7 @@ app = typer.Typer(rich_markup_mode=None)
 
 @app.command("report")
 def report(
+    ctx: typer.Context,
     game: Annotated[str | None, typer.Argument(help="game id (see rinklog games --ids)")] = None,
     season: Annotated[str | None, typer.Option(
         "--season", help="a season id instead of a game: write its site into the folder -o "
@@ -65,7 +66,7 @@ def report(
                     bar.update(task, completed=done, total=total)
 
                 files = write_season_report(store, season or "", output, force=force,
-                                            progress=tick)
+                                            progress=tick, sites=system_parts(ctx).sites())
             pages = sum(1 for f in files if f.suffix == ".html")
             shared = " and the style sheet they share" if len(files) > pages else ""
             out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")

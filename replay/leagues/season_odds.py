@@ -1,6 +1,6 @@
 """What a season system's odds give the shared ``rinklog odds`` (docs/odds.md): a season
 system (Matrix Hockey) plays its own seasons, so its odds are its own
-(replay/leagues/matrix/odds.py), registered in replay/leagues/systems.py."""
+(replay/leagues/matrix/odds.py), which the command line names (replay/cli/app.py)."""
 
 from __future__ import annotations
 

@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from events.errors import RinklogError
 from events.store import EventStore
 from replay.reports.games import game_page
 from replay.reports.render import render
-from replay.reports.season_site import season_files
+from replay.reports.season_site import Site, season_files
 
 
 def refuse_overwrite(path: Path, force: bool) -> None:
@@ -50,17 +50,18 @@ def write_game_report(store: EventStore, game_id: str, output: Path, *, force: b
 
 def write_season_report(store: EventStore, season_id: str, output: Path, *,
                         force: bool = False,
-                        progress: Callable[[int, int], None] | None = None) -> list[Path]:
+                        progress: Callable[[int, int], None] | None = None,
+                        sites: Mapping[str, Site] | None = None) -> list[Path]:
     """Write a season's site into the folder ``output``: index.html, a page per team,
     player and game, and the style sheet they share (a Matrix Hockey season: its results
-    and standings). ``progress(done, total)`` hears of each game's and player's page.
-    Returns the files."""
+    and standings, from its own site in ``sites``, season_site.py). ``progress(done,
+    total)`` hears of each game's and player's page. Returns the files."""
     output = Path(output)
     refuse_overwrite(output, force)
     if output.exists() and not output.is_dir():
         raise RinklogError(f"{output}: is a file; -o takes a folder for a season's site")
     store.refuse_as_output(output)
-    files = season_files(store, season_id, progress)
+    files = season_files(store, season_id, progress, sites=sites)
     for name in files:
         store.refuse_as_output(output / name)
     for name, text in files.items():

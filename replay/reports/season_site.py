@@ -9,7 +9,7 @@ Hockey season has its own, simpler site (its kit's ``site``: replay/reports/matr
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,7 +27,6 @@ from replay.reports.odds_page import ODDS, odds_page
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
-from replay.reports.systems import SITES
 
 TOP = 10
 GOALIE_GAMES = 5  # as `rinklog leaders`: goalies with 5 games or more (fewer early on)
@@ -354,13 +353,20 @@ def _postseason_files(store: EventStore, bracket: BracketView, lottery: LotteryV
     return files
 
 
+Site = Callable[[EventStore, str], dict[str, str]]
+"""A season system's own site (Matrix Hockey's): store, season id -> file name -> text."""
+
+
 def season_files(store: EventStore, season_id: str,
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, str]:
+                 progress: Callable[[int, int], None] | None = None, *,
+                 sites: Mapping[str, Site] | None = None) -> dict[str, str]:
     """Every page of a season's site, by its path in the site's folder, and the style
     sheet its pages share (a game page alone, ``report GAME``, has it inline).
     ``progress(done, total)`` hears of each game's page as it is made, then of each
-    player's (the total grows by the players once the games are read)."""
-    own = SITES.get(store.info(season_id).system) if store.exists(season_id) else None
+    player's (the total grows by the players once the games are read). ``sites``: each
+    season system's own site by its name (the command line's registry hands them down,
+    replay/cli/app.py), for a season stream of such a system."""
+    own = (sites or {}).get(store.info(season_id).system) if store.exists(season_id) else None
     if own is not None:  # a season system's own site (Matrix)
         return own(store, season_id)
     season = load_season(store, season_id)

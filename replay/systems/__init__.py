@@ -2,8 +2,8 @@
 its rules (engine/systems.py): its teams and chart pack on disk, the chart pack a game's
 options call for, its prompts at the table, which data files are its own (``cards
 validate``). What a system does above the kits (Matrix Hockey's season commands and
-odds, its pages, its sub-app) lives in those layers, named by their registries
-(replay/leagues/systems.py, replay/reports/systems.py, replay/cli/app.py).
+odds, its pages, its sub-app) lives in those layers, named by the command line
+(replay/cli/app.py), the one layer above them all, which hands them down.
 
 The engine registry holds the pure rules; a kit holds what reads files or talks to a
 person, so it lives in replay/. Tooling finds a game's kit from its ruleset
