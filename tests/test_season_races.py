@@ -69,10 +69,10 @@ def race(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
             the_other_command_first()
         return transaction(store)
 
-    def append_after_the_other(stream: SeasonStream, write):  # type: ignore[no-untyped-def]
+    def append_after_the_other(stream: SeasonStream, *how):  # type: ignore[no-untyped-def]
         if not stream.store.connection.in_transaction:
             the_other_command_first()
-        return append(stream, write)
+        return append(stream, *how)
 
     monkeypatch.setattr(EventStore, "transaction", transaction_after_the_other)
     monkeypatch.setattr(SeasonStream, "_append", append_after_the_other)

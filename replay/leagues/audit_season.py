@@ -1,11 +1,10 @@
 """The audit's checks of a season as the ledger of its games (issue 20, docs/trust.md).
 
-- :func:`season_stream`: a season stream is its SeasonCreated, then its SeasonCoachSet
-  (habits the season's coach can take), then records (and the postseason's events,
-  which :mod:`replay.leagues.audit_postseason` checks): each names a scheduled game of the
-  season by its own id, a game is recorded once, a table game is marked started before it
-  is recorded and a simulated one never is. A stream of SeasonCreated alone was written
-  before season records: it passes, with a warning.
+- :func:`season_stream`: a season stream folded by the season's own rules
+  (:mod:`replay.leagues.season`, the code every writer appends through): its
+  SeasonCreated, then its SeasonCoachSet, then records (and the postseason's events,
+  which :mod:`replay.leagues.audit_postseason` checks). A stream of SeasonCreated alone
+  was written before season records: it passes, with a warning.
 - :func:`game_notes`: the events a game carries right after its GameCreated (the season
   opening it pins, its coach's habits) stand there, once each, and only where they may.
 - :func:`season_game`: a game of a season that keeps records pins the season's opening,
@@ -30,93 +29,27 @@ from events.common import GameCreated, GameEnded
 from events.league import (
     GAME_NOTES,
     GameCoachSet,
-    SeasonCoachSet,
-    SeasonCreated,
     SeasonGameOpened,
-    SeasonGameRecorded,
-    SeasonTableGameStarted,
 )
-from events.odds import OddsRecorded, OddsRunReplayed
-from events.postseason import PostseasonEvent
-from replay.games.coach_habits import coach_setup
 from replay.games.scan import Kinds
-from replay.leagues.audit_odds import recorded_odds, replayed_run
-from replay.leagues.ledger import SIMULATED, TABLE, SeasonLedger, ruleset_of
-from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
+from replay.leagues import season
+from replay.leagues.ledger import SeasonLedger
+from replay.leagues.season import RULE, SIMULATED, TABLE, Finding
 
-__all__ = ["BEFORE_RECORDS", "Finding", "game_habits", "game_notes", "missing_games",
+__all__ = ["BEFORE_RECORDS", "RULE", "Finding", "game_habits", "game_notes", "missing_games",
            "season_game", "season_stream"]
 
 BEFORE_RECORDS = ("recorded before season records: its games are held to its schedule, "
                   "seed and options but not to a record of them (only a receipt does)")
 
-RULE = "season ledger"
-
-
-@dataclass(frozen=True)
-class Finding:
-    check: str
-    seq: int
-    expected: str
-    recorded: str
-    rule: str = RULE
-
 
 def season_stream(events: Sequence[Event]) -> Finding | None:
-    """The season stream's own record: what may follow its SeasonCreated."""
-    created = events[0]
-    assert isinstance(created, SeasonCreated)
-    if len(events) == 1:
-        return None
-    coach = events[1]
-    if not isinstance(coach, SeasonCoachSet):
-        return Finding("kind", 2, "SeasonCoachSet after SeasonCreated", type(coach).__name__)
+    """The season stream's own record, folded by the season's rules (season.py, the
+    writer's own): the first event they refuse, or None."""
     try:
-        coach_setup(ruleset_of(created), (coach.home, coach.away))
-    except ValueError as err:
-        return Finding("season", 2, f"coach settings of the {ruleset_of(created)} default "
-                       "coach", str(err), "docs/coach.md")
-    scheduled = {number for number, _, _ in created.schedule}
-    recorded: set[str] = set()
-    started: set[str] = set()
-    replayed = 0
-    for seq, event in enumerate(events[2:], 3):
-        if isinstance(event, PostseasonEvent):
-            continue  # the postseason's own checks (audit_postseason) hold it
-        if isinstance(event, OddsRunReplayed | OddsRecorded):  # docs/odds.md
-            played = sum(1 for g in recorded if not is_playoff_game(created.season_id, g))
-            wrong = (replayed_run(created, event, replayed)
-                     if isinstance(event, OddsRunReplayed)
-                     else recorded_odds(created, event, played))
-            replayed += isinstance(event, OddsRunReplayed)
-            if wrong is not None:
-                return Finding("season", seq, wrong, type(event).__name__, "docs/odds.md")
-            continue
-        if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
-            return Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
-                           type(event).__name__, "season stream")
-        # a playoff game (issue 22) has no schedule number, simulated or at the table
-        playoff = (event.number == PLAYOFF_NUMBER
-                   and is_playoff_game(created.season_id, event.game))
-        want = event.game if playoff else season_game_id(created.season_id, event.number)
-        if (event.number not in scheduled and not playoff) or event.game != want:
-            return Finding("season", seq, f"a game of the schedule of {created.season_id} "
-                           "under its own id", f"game {event.game!r}, number {event.number}")
-        if isinstance(event, SeasonTableGameStarted):
-            if event.game in started or event.game in recorded:
-                return Finding("season", seq, f"{event.game} started at the table once, "
-                               "before it is recorded", "a second start")
-            started.add(event.game)
-            continue
-        if event.game in recorded:
-            return Finding("season", seq, f"{event.game} recorded once", "a second record")
-        recorded.add(event.game)
-        if event.mode == TABLE and event.game not in started:
-            return Finding("season", seq, f"{event.game} marked started at the table before "
-                           "it is recorded as a table game", "no SeasonTableGameStarted")
-        if event.mode == SIMULATED and event.game in started:
-            return Finding("season", seq, f"{event.game} recorded as a table game (it was "
-                           "started at the table)", "recorded as simulated")
+        season.fold(events)
+    except season.SeasonRefused as refused:
+        return refused.finding
     return None
 
 

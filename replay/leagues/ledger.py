@@ -46,6 +46,7 @@ from replay.games.game_setup import GameOptions, GameSetup
 from replay.games.registry import ruleset_of_season
 from replay.games.session import store_committer
 from replay.leagues.naming import playoff_game_id
+from replay.leagues.season import SIMULATED, TABLE
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import kit_for
 
@@ -53,7 +54,6 @@ __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "ledger_of", "r
            "record_game", "recorded_games", "recording_committer", "table_committer", "ruleset_of",
            "odds_run_of", "odds_runs", "save_read_models"]
 
-SIMULATED, TABLE = "simulated", "table"
 
 @dataclass(frozen=True)
 class RecordedGame:

@@ -9,21 +9,28 @@ run recording game after game) goes on from its own last append, so anything ano
 command appends in between refuses its next one.
 
 A league season (``kind`` ``season``, the league events) and a Matrix Hockey season
-(``matrix_season``) are both written through this module.
+(``matrix_season``) are both written through this module. A league season's events are
+first folded by the season's rules (:mod:`replay.leagues.season`, the code the audit
+folds the stored stream with) onto the season as read: what they refuse is
+:class:`SeasonRefused`, one line, and nothing is written. (A Matrix season's events are
+the referee's, engine/matrix/, decided before they reach here; an import's rows are
+audited whole before they are.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from events.base import Event
 from events.catalogue import LEAGUE
 from events.errors import RinklogError, StreamConflict
+from events.league import SeasonCreated
 from events.store import EventStore
+from replay.leagues.season import SeasonRefused, SeasonState, fold
 
-__all__ = ["SeasonChanged", "SeasonStream"]
+__all__ = ["SeasonChanged", "SeasonRefused", "SeasonStream"]
 
 
 class SeasonChanged(RinklogError):
@@ -38,6 +45,8 @@ class SeasonStream:
     store: EventStore
     season_id: str
     version: int
+    # the league season folded at ``version`` (None: not folded yet, or not a league season)
+    _state: SeasonState | None = field(default=None, repr=False)
 
     @classmethod
     def at(cls, store: EventStore, season_id: str) -> SeasonStream:
@@ -50,10 +59,21 @@ class SeasonStream:
             return []
         return [row.event for row in self.store.read(self.season_id, 1, self.version)]
 
+    def state(self) -> SeasonState | None:
+        """The league season as its rules fold it at the version read (None: a season
+        system's stream, or none yet)."""
+        if self._state is None and self.version:
+            events = self.events()
+            if isinstance(events[0], SeasonCreated):
+                self._state = fold(events)
+        return self._state
+
     def append(self, events: Sequence[Event]) -> int:
         """Append ``events`` onto the version decided from; :class:`SeasonChanged` if the
-        season moved on meanwhile (the caller's transaction then writes nothing)."""
-        return self._append(lambda: self.store.append(self.season_id, events, self.version))
+        season moved on meanwhile, :class:`SeasonRefused` if the season's rules refuse
+        one of them (either way the caller's transaction then writes nothing)."""
+        return self._append(lambda: self.store.append(self.season_id, events, self.version),
+                            events)
 
     def append_encoded(self, rows: Sequence[tuple[str, bytes]]) -> int:
         """:meth:`append` of rows already encoded in the stream's format (an import)."""
@@ -64,7 +84,7 @@ class SeasonStream:
                meta: dict[str, Any] | None = None) -> int:
         """Create the season with its first events (its opening)."""
         return self._append(lambda: self.store.append(self.season_id, events, 0, kind=kind,
-                                                      system=system, meta=meta))
+                                                      system=system, meta=meta), events)
 
     def create_encoded(self, rows: Sequence[tuple[str, bytes]], *, meta: dict[str, Any],
                        format: int) -> int:
@@ -78,7 +98,8 @@ class SeasonStream:
         return self._append(lambda: self.store.append(self.season_id, events, self.version,
                                                       kind=kind, system=system, meta=meta))
 
-    def _append(self, write: Callable[[], int]) -> int:
+    def _append(self, write: Callable[[], int], events: Sequence[Event] = ()) -> int:
+        state = self._decided(events)
         try:
             self.version = write()
         except StreamConflict:
@@ -90,4 +111,15 @@ class SeasonStream:
             raise SeasonChanged(f"season {self.season_id} changed while this ran (version "
                                 f"{self.version}, now {now}): nothing written; run it "
                                 "again") from None
+        self._state = state
         return self.version
+
+    def _decided(self, events: Sequence[Event]) -> SeasonState | None:
+        """The league season with ``events`` folded on (refused as the audit would refuse
+        them); None when they are not a league season's to fold."""
+        if not events:
+            return None
+        state = self.state()
+        if state is None and not (not self.version and isinstance(events[0], SeasonCreated)):
+            return None
+        return fold(events, state)
