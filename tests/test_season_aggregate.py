@@ -15,7 +15,7 @@ from replay.cli.app import main
 from replay.games.game_streams import open_store
 from replay.leagues.audit_season import season_stream
 from replay.leagues.season import SeasonRefused, SeasonState, fold
-from replay.leagues.season_stream import SeasonStream
+from replay.leagues.season_stream import SeasonChanged, SeasonStream
 
 SEASON = "demo-1"
 HEAD = "ab" * 32
@@ -109,3 +109,34 @@ def test_a_refused_command_says_one_line(played: Path, tmp_path: Path,
                    "expected demo-1-0005 recorded once, got a second record (season ledger); "
                    "nothing written"]
     assert main(["audit", "--all", "--db", str(db)]) == 0
+
+
+def test_a_table_game_started_twice_at_once_is_refused_in_one_line(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two ``play --season S --game 5`` at once: the one that writes second finds the game
+    stored and is refused in one line naming how to resume it; the season marks it once."""
+    from events.store import EventStore
+    from replay.leagues.runner import table_game
+
+    db = tmp_path / "s.db"
+    db.write_bytes(played.read_bytes())
+    transaction, other = EventStore.transaction, []
+
+    def the_other_first(store: EventStore):  # type: ignore[no-untyped-def]
+        if not other:
+            other.append("")  # its own transaction goes ahead untouched
+            other[0] = table_game(store, SEASON, 5)  # decided and written whole
+        return transaction(store)
+
+    with open_store(db) as store:
+        monkeypatch.setattr(EventStore, "transaction", the_other_first)
+        with pytest.raises(SeasonChanged) as refused:
+            table_game(store, SEASON, 5)
+        monkeypatch.undo()
+    assert other == [f"{SEASON}-0005"]
+    assert str(refused.value) == (f"game {SEASON}-0005 was stored by another command while "
+                                  f"this ran: nothing written; resume it with rinklog play "
+                                  f"--resume {SEASON}-0005")
+    starts = [e for e in _events(db) if isinstance(e, SeasonTableGameStarted)]
+    assert [e.game for e in starts] == [f"{SEASON}-0005"]
+    assert season_stream(_events(db)) is None

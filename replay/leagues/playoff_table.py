@@ -5,7 +5,6 @@ plays it: it records its series result in its slot once it has ended."""
 from __future__ import annotations
 
 from events.errors import RinklogError
-from events.league import SeasonTableGameStarted
 from events.store import EventStore
 from replay.games.coach_habits import game_notes
 from replay.games.game_streams import create_game
@@ -59,8 +58,6 @@ def playoff_table_game(store: EventStore, season_id: str, game_id: str) -> str:
                        goalies=goalies, season=season_id, number=PLAYOFF_NUMBER, live=True,
                        absent=out.absent(game_id))  # R-post-absent: games missed carry on
     made.events.extend(game_notes(({}, {}), season_id, ledger.opening))
-    with store.transaction():  # the game's first events and the season's mark, before any roll
-        store.append(game_id, made.events, expected_version=0, kind="game",
-                     system=setup.system.name, meta=made.meta())
-        season.append([SeasonTableGameStarted(game=game_id, number=PLAYOFF_NUMBER)])
+    season.start_table_game(game_id, PLAYOFF_NUMBER, made.events, system=setup.system.name,
+                            meta=made.meta())
     return game_id

@@ -26,7 +26,7 @@ from events.checkpoints import Chained
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import same_event
-from events.league import SeasonCreated, SeasonTableGameStarted
+from events.league import SeasonCreated
 from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
@@ -444,8 +444,6 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
                      system=system.name, meta=game.meta())
         return game_id
     game.events.extend(game_notes(({}, {}), season_id, ledger.opening))
-    with store.transaction():  # the game's first events and the season's mark, before any roll
-        store.append(game_id, game.events, expected_version=0, kind="game",
-                     system=system.name, meta=game.meta())
-        stream.append([SeasonTableGameStarted(game=game_id, number=number)])
+    stream.start_table_game(game_id, number, game.events, system=system.name,
+                            meta=game.meta())
     return game_id

@@ -26,7 +26,7 @@ from typing import Any
 from events.base import Event
 from events.catalogue import LEAGUE
 from events.errors import RinklogError, StreamConflict
-from events.league import SeasonCreated
+from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore
 from replay.leagues.season import SeasonRefused, SeasonState, fold
 
@@ -97,6 +97,22 @@ class SeasonStream:
         """Append (or create, at version 0) with the stream's index metadata refreshed."""
         return self._append(lambda: self.store.append(self.season_id, events, self.version,
                                                       kind=kind, system=system, meta=meta))
+
+    def start_table_game(self, game_id: str, number: int, events: Sequence[Event], *,
+                         system: str, meta: dict[str, Any]) -> None:
+        """Store a season game's first events (one to be played at the table) and mark it
+        started in the season (SeasonTableGameStarted), in one transaction, before its
+        first roll. Another command that stored the same game meanwhile refuses it in one
+        line, with nothing written."""
+        with self.store.transaction():
+            try:
+                self.store.append(game_id, events, expected_version=0, kind="game",
+                                  system=system, meta=meta)
+            except StreamConflict:
+                raise SeasonChanged(f"game {game_id} was stored by another command while this "
+                                    f"ran: nothing written; resume it with rinklog play "
+                                    f"--resume {game_id}") from None
+            self.append([SeasonTableGameStarted(game=game_id, number=number)])
 
     def _append(self, write: Callable[[], int], events: Sequence[Event] = ()) -> int:
         state = self._decided(events)
