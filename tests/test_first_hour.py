@@ -157,6 +157,10 @@ def test_no_progress_bar_into_a_pipe(tmp_path: Path) -> None:
     code, out, err = run(["season", "--games", "2", "--workers", "1",
                           "--db", str(tmp_path / "s.db")])
     assert code == 0 and err == "" and out.startswith("season demo-1: 2 games played")
+    # run again: nothing left to play, and nothing said of --no-audit, which was not given
+    code, out, err = run(["season", "--games", "2", "--workers", "1",
+                          "--db", str(tmp_path / "s.db")])
+    assert code == 0 and out.startswith("season demo-1: 0 games played, 2 already stored")
 
 
 # --- branches are what-ifs ---------------------------------------------------------------

@@ -116,7 +116,8 @@ def season(
     if as_json:
         typer.echo(json.dumps(summary))
     else:
-        audited = " and audited" if run.audited else " (not audited: --no-audit)"
+        audited = ("" if not run.played else " and audited" if run.audited
+                   else " (not audited: --no-audit)")
         typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
                    f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
                    "read models and standings current")

@@ -94,9 +94,10 @@ def wave_status(store: EventStore, season_id: str, wave: list[ScheduledGame]) ->
         if game_id in started:
             status = ENDED_AT_THE_TABLE if ended(store, game_id) else AT_THE_TABLE
         elif store.exists(game_id):
-            raise RinklogError(f"playoff game {game_id} is in the database but its series "
-                               "has no record of it (another run writing it, or written "
-                               "otherwise); let that run finish, then run again")
+            raise RinklogError(f"playoff game {game_id} is stored but its series has no "
+                               "record of it yet: another command is storing it (run this "
+                               "again once it ends), or it was written some other way "
+                               "(rinklog audit --all names it)")
         out.append(WaveGame(game_id, game.round, game.slot, game.game, game.home, game.away,
                             status))
     return out

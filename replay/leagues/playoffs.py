@@ -226,8 +226,8 @@ def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list
 
 def _store(season: SeasonStream, setup: _Setup, played: _Played, game: ScheduledGame,
             bracket: Bracket) -> Bracket:
-    """The game, the season's record of it and the bracket's events, in one transaction
-    onto the season as this run decided from it; then its read models."""
+    """The game, its read models, the season's record of it and the bracket's events, in
+    one transaction onto the season as this run decided from it."""
     store, season_id = season.store, season.season_id
     if played.failure is not None:  # a rinklog bug: the games before it are kept
         f = played.failure
@@ -243,12 +243,12 @@ def _store(season: SeasonStream, setup: _Setup, played: _Played, game: Scheduled
             record_game(season, played.game_id, PLAYOFF_NUMBER, SIMULATED,
                         played.rows.head.hex())
             season.append(events)
+            if played.read_models:
+                read_models.save(store, played.game_id, len(played.rows.payloads),
+                                 played.read_models)
     except StreamConflict:
         raise StreamConflict(f"season {season_id}: another run stored {played.game_id} "
                              "meanwhile; let it finish (or stop it) and run again") from None
-    if played.read_models:
-        read_models.save(store, played.game_id, len(played.rows.payloads),
-                         played.read_models)
     return fold(events, bracket)
 
 
