@@ -51,7 +51,7 @@ from replay.leagues.season_stream import SeasonStream
 from replay.systems import kit_for
 
 __all__ = ["SIMULATED", "TABLE", "RecordedGame", "SeasonLedger", "ledger_of", "read_ledger",
-           "record_game", "recorded_games", "recording_committer", "table_committer", "ruleset_of",
+           "record_game", "recorded_games", "table_committer", "ruleset_of",
            "odds_run_of", "odds_runs", "save_read_models"]
 
 
@@ -221,11 +221,11 @@ def table_committer(store: EventStore, game_id: str,
     """The ``commit`` of a game played at the table (``rinklog play``): each batch stored
     as it comes (replay/games/session.py ``store_committer``), and a game of a season
     that keeps records recorded by its season as it ends (issue 20)."""
-    return recording_committer(store, game_id, store_committer(store, game_id, on_events))
+    return _recording(store, game_id, store_committer(store, game_id, on_events))
 
 
-def recording_committer(store: EventStore, game_id: str,
-                        commit: Callable[[list[Event]], None]) -> Callable[[list[Event]], None]:
+def _recording(store: EventStore, game_id: str,
+               commit: Callable[[list[Event]], None]) -> Callable[[list[Event]], None]:
     """``commit`` for a game played at the table: a game of a season that keeps records
     also gets its record (mode ``table``, its head) in the transaction that stores its
     last batch (the one with GameEnded). Any other game: ``commit`` itself."""

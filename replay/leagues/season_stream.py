@@ -136,6 +136,6 @@ class SeasonStream:
         if not events:
             return None
         state = self.state()
-        if state is None and not (not self.version and isinstance(events[0], SeasonCreated)):
+        if state is None and (self.version or not isinstance(events[0], SeasonCreated)):
             return None
         return fold(events, state)
