@@ -168,6 +168,39 @@ def test_audit_all_on_a_cluster_catches_a_tampered_stream_as_local(
                       f"{SEASON}-p1-2-1": "season"}
 
 
+@pytest.fixture
+def patching(cluster: str):
+    """The cluster's workers patched (tests/cluster_tasks.py: ``forge`` a game), put back
+    after the test: ``patching(how, arg)``."""
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        yield lambda how, arg: client.run(how, arg)
+    finally:
+        client.run(cluster_tasks.unforge)
+        client.close()
+
+
+def test_a_game_a_cluster_worker_forged_is_refused_and_nothing_of_it_stored(
+        patching, cluster: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 33: a worker that returns "a forged but self-consistent game (a die changed,
+    the chain re-hashed [...])" gets nothing stored and the command exits non-zero in one
+    line (tests/test_returned.py: every forgery, through the same check)."""
+    from tests.test_returned import nothing_stored_of
+
+    folder = _league(tmp_path)
+    db = tmp_path / "forged.db"
+    patching(cluster_tasks.forge, "die")
+    capsys.readouterr()
+    code = main(["season", "--league", str(folder), "--seed", "forge", "--cluster", cluster,
+                 "--db", str(db)])
+    err = capsys.readouterr().err
+    forged = f"tiny-forge-{cluster_tasks.FORGED:04d}"
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith(f"rinklog: error: {forged} as a worker returned it does not hold: "
+                          "dice check at event"), err
+    nothing_stored_of(db, forged)
+
+
 def test_a_task_that_raises_is_one_line_as_from_local_workers(cluster: str) -> None:
     messages = []
     for crew in (open_crew(1, int, math.sqrt, (), "root", cluster=cluster),

@@ -118,11 +118,13 @@ def audit_stream(stream: str, record: StreamRecord | None, rows: Sequence[ChainR
 
 
 def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
-                        blobs: BlobSource, season_of: SeasonLookup
+                        blobs: BlobSource, season_of: SeasonLookup, *, rules: bool = True
                         ) -> tuple[AuditReport, list[Event]]:
     """:func:`audit_stream`, with the events it decoded (all of them once the report is ok),
-    for callers that go on with them rather than decode the rows again."""
-    state = _Audit(stream, record, rows)
+    for callers that go on with them rather than decode the rows again. ``rules=False``:
+    a game's checks up to its dice, not the rules' re-run (a season's writer holds what
+    a worker returns to them, replay/leagues/returned.py)."""
+    state = _Audit(stream, record, rows, rules)
     try:
         state.run(blobs, season_of)
     except AuditFailed as failed:
@@ -132,11 +134,12 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
 
 def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dict[str, Any],
                   encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes],
-                  blobs: BlobSource, season_of: SeasonLookup
+                  blobs: BlobSource, season_of: SeasonLookup, rules: bool = True
                   ) -> tuple[AuditReport, list[Event]]:
     """Audit a new stream before it is stored: the rows, hashes and ``streams`` row that
     :meth:`EventStore.append_encoded` writes for it, checked exactly as :func:`audit_stream`
-    checks them once stored (a season's workers audit each game as they play it)."""
+    checks them once stored (a season's workers audit each game as they play it).
+    ``rules``: as :func:`audit_stream_events`."""
     head = hashes[-1].hex() if hashes else GENESIS
     record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system, format)
     rows, prev = [], GENESIS
@@ -144,14 +147,16 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
         this = digest.hex()
         rows.append(StoredEvent(seq, tag, None, payload, prev, this))
         prev = this
-    return audit_stream_events(stream, record, rows, blobs, season_of)
+    return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
 
 
 class _Audit:
     """The facts gathered so far, so a failure at any check still reports them."""
 
-    def __init__(self, stream: str, record: StreamRecord | None, rows: Sequence[ChainRow]):
+    def __init__(self, stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
+                 rules: bool = True):
         self.stream, self.record, self.rows = stream, record, rows
+        self.rules = rules  # False: a game's checks stop after its dice
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -276,6 +281,8 @@ class _Audit:
         if created.season:
             self._season_game(created, season_of, bool(forks))
         self._dice(created, forks)
+        if not self.rules:
+            return
         # A simulated game's choices are its default coach's, with the habits it records
         # (docs/coach.md): re-derived, not only checked for legality. A game played at the
         # table (typed choices) and a branch's continuation are held to legality.

@@ -77,6 +77,7 @@ from replay.leagues.playoff_wave import (
     wave_status,
 )
 from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
+from replay.leagues.returned import SlotSeasons, checked_return
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
@@ -224,16 +225,43 @@ def _wave(setup: _Setup, fixtures: list[_Fixture], crew: Workers | None) -> list
     return [done[i] for i in range(len(fixtures))]
 
 
+def _checked(setup: _Setup, fixture: _Fixture, played: _Played) -> _Played:
+    """A playoff game as a worker returned it, held here to what the writer can check
+    itself (replay/leagues/returned.py), its winner read from its own events."""
+    game = fixture.game
+    game_id = playoff_game_id(setup.season.season_id, game.round, game.slot, game.game)
+    if played.failure is not None:  # a rinklog bug: the games before it are kept
+        f = played.failure
+        raise RinklogError(f"playoff game {game_id} failed its audit as played "
+                           f"({f.check} check at seq {f.seq}: expected {f.expected}; "
+                           f"recorded {f.recorded}); nothing of it was stored")
+    record = SeriesGameRecorded(round=game.round, slot=game.slot, game=game.game,
+                                game_id=game_id, home=game.home, away=game.away,
+                                winner=played.winner, rule=BRACKET_RULE)
+    lookup = SlotSeasons(setup.season, dataclasses.replace(
+        setup.ledger, series_games={game_id: record}), fixture.absent)
+    back = checked_return(played, game_id, setup.game.system,
+                          format=formats.NEW_STREAM_FORMAT, blobs=setup.blobs,
+                          season_of=lookup, projections=setup.read_models)
+    ended = back.events[-1]
+    winner = ""
+    if isinstance(ended, GameEnded) and ended.winner in ("home", "away"):
+        winner = game.home if ended.winner == "home" else game.away
+    if winner != played.winner:
+        raise RinklogError(f"{game_id} as a worker returned it does not hold: its events "
+                           f"end with winner {winner or 'none'}, the worker said "
+                           f"{played.winner}; nothing of it was stored (does every worker "
+                           "run this rinklog, unchanged?)")
+    return _Played(game_id, back.rows, back.meta, back.read_models, winner, None,
+                   back.games_out)
+
+
 def _store(season: SeasonStream, setup: _Setup, played: _Played, game: ScheduledGame,
             bracket: Bracket) -> Bracket:
     """The game, its read models, the season's record of it and the bracket's events, in
-    one transaction onto the season as this run decided from it."""
+    one transaction onto the season as this run decided from it (``played``: checked,
+    :func:`_checked`)."""
     store, season_id = season.store, season.season_id
-    if played.failure is not None:  # a rinklog bug: the games before it are kept
-        f = played.failure
-        raise RinklogError(f"playoff game {played.game_id} failed its audit as played "
-                           f"({f.check} check at seq {f.seq}: expected {f.expected}; "
-                           f"recorded {f.recorded}); nothing of it was stored")
     events = bracket_game(bracket, game.round, game.slot, played.game_id, played.winner)
     try:
         with store.transaction():
@@ -308,10 +336,10 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
             for fixture in fixtures:
                 overplays += _overplays(game_setup, fixture,
                                         series_starts(store, bracket, fixture.game))
-            played = iter(_wave(setup, fixtures, crew))
+            played = iter(zip(fixtures, _wave(setup, fixtures, crew), strict=True))
             for game in wave:
                 if game.status == READY:
-                    done = next(played)
+                    done = _checked(setup, *next(played))
                     bracket = _store(season, setup, done, scheduled(game), bracket)
                     out.record_outs(game.game_id, done.games_out)
                     played_now += 1

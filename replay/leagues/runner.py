@@ -46,6 +46,7 @@ from replay.leagues.ledger import (
     record_game,
 )
 from replay.leagues.naming import game_seed, season_game_id
+from replay.leagues.returned import SlotSeasons, checked_return
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
 from replay.workers import open_crew
@@ -250,8 +251,6 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
     try:
         for played in results:
-            if played.failure is not None:
-                raise RinklogError(_failed(played.game_id, played.failure, "played"))
             _store_played(season, played, system.name, worker.format)
             done += 1
             events += len(played.rows.payloads)
@@ -339,20 +338,37 @@ def _failed(stream: str, failure: AuditFinding, how: str) -> str:
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
 
 
+def _checked(setup: _WorkerSetup, number: int, played: _Played,
+             availability: Availability) -> _Played:
+    """Game ``number`` as a worker returned it, held here to what the writer can check
+    itself (replay/leagues/returned.py) before anything is learned from it: what is
+    stored is what its events give. A failure its worker's audit found is a rinklog bug."""
+    game_id = season_game_id(setup.season.season_id, number)
+    if played.failure is not None:
+        raise RinklogError(_failed(game_id, played.failure, "played"))
+    lookup = SlotSeasons(setup.season, setup.ledger, availability.absent(number))
+    back = checked_return(played, game_id, setup.game.system, format=setup.format,
+                          blobs=setup.blobs, season_of=lookup,
+                          projections=setup.read_models)
+    return _Played(game_id, back.rows, back.meta, back.read_models, None, back.games_out,
+                   number)
+
+
 def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
              availability: Availability, cluster: str | None = None):
     """Played games in schedule order, from this process, a crew of worker processes or
-    a Dask cluster's workers."""
+    a Dask cluster's workers, each checked (:func:`_checked`) as it comes back."""
     if not todo or (cluster is None and (workers <= 1 or len(todo) < 2)):
         _init(setup)
-        return _in_turn(todo, availability)
+        return _in_turn(todo, setup, availability)
     return _pooled(todo, setup, workers, availability, cluster)
 
 
-def _in_turn(todo, availability: Availability):
+def _in_turn(todo, setup: _WorkerSetup, availability: Availability):
     """Games played here one after the other: every earlier game is known by then."""
     for f in todo:
-        played = _play((*f, tuple(availability.absent(f[0]))))
+        played = _checked(setup, f[0], _play((*f, tuple(availability.absent(f[0])))),
+                          availability)
         availability.record(f[0], played.games_out)
         yield played
 
@@ -371,7 +387,7 @@ def _pooled(todo, setup, workers, availability: Availability, cluster: str | Non
     ahead_most = _AHEAD * crew.size
     waiting = deque(todo)  # not sent yet, in schedule order
     order = deque(f[0] for f in todo)  # not yet yielded, in schedule order
-    done: dict[int, _Played] = {}
+    done: dict[int, _Played | RinklogError] = {}
     ahead = 0  # sent and not yet yielded
     try:
         while order:
@@ -387,11 +403,18 @@ def _pooled(todo, setup, workers, availability: Availability, cluster: str | Non
             waiting.extendleft(reversed(kept))
             if order[0] not in done:
                 number, played = crew.result()
+                try:
+                    played = _checked(setup, number, played, availability)
+                except RinklogError as refused:  # raised in its turn: the games before it
+                    done[number] = refused  # are stored (its rulings never known, so no
+                    continue  # later game of its teams is sent)
                 done[number] = played
                 availability.record(number, played.games_out)
                 continue
             game = done.pop(order.popleft())
             ahead -= 1
+            if isinstance(game, RinklogError):
+                raise game
             yield game
             del game
     finally:
