@@ -145,6 +145,15 @@ class ClusterCrew:
                                    f"({type(err).__name__}: {_line(err)}); do the workers "
                                    "run this rinklog version?") from None
 
+    def worker_names(self) -> list[str]:
+        """The cluster's workers as its scheduler lists them, ``name (address)`` each: who
+        ran the jobs, for a verdict that says so (an empty list: the scheduler is gone)."""
+        try:
+            workers = self.client.scheduler_info(n_workers=-1)["workers"]
+        except Exception:  # noqa: BLE001 - the scheduler may be gone already
+            return []
+        return sorted(f"{info.get('name', '?')} ({address})" for address, info in workers.items())
+
     def _workers(self) -> int:
         try:
             return len(self.client.nthreads())

@@ -109,3 +109,27 @@ def _refolded(played, system, events):
         read_models=game_rows(system.name, played.game_id, events, tuple(played.read_models)),
         games_out=tuple(system.games_out(events)))
 
+
+def lie(stream: str) -> None:
+    """In a worker: its ``audit --all --cluster`` task reports ``stream`` ("": every
+    stream) as passing, whatever its audit found (the task is sent by name, as
+    ``forge``'s)."""
+    import dataclasses
+
+    from replay.leagues import audit
+
+    honest = getattr(audit._shipped_audit, "honest", audit._shipped_audit)
+
+    def lying(game):
+        report = honest(game)
+        return dataclasses.replace(report, failure=None) if stream in ("", game.stream) \
+            else report
+
+    lying.honest = honest  # type: ignore[attr-defined]
+    audit._shipped_audit = lying
+
+
+def unlie() -> None:
+    from replay.leagues import audit
+
+    audit._shipped_audit = getattr(audit._shipped_audit, "honest", audit._shipped_audit)

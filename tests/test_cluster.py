@@ -170,14 +170,60 @@ def test_audit_all_on_a_cluster_catches_a_tampered_stream_as_local(
 
 @pytest.fixture
 def patching(cluster: str):
-    """The cluster's workers patched (tests/cluster_tasks.py: ``forge`` a game), put back
-    after the test: ``patching(how, arg)``."""
+    """The cluster's workers patched (tests/cluster_tasks.py: ``forge`` a game, ``lie``
+    about an audit), put back after the test: ``patching(how, arg)``."""
     client = distributed.Client(cluster, set_as_default=False)
     try:
         yield lambda how, arg: client.run(how, arg)
     finally:
         client.run(cluster_tasks.unforge)
+        client.run(cluster_tasks.unlie)
         client.close()
+
+
+def test_audit_all_on_a_cluster_names_its_workers_and_verify_catches_a_lying_one(
+        patching, seasons: dict[str, Path], cluster: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture) -> None:
+    """Issue 33: "`audit --all --cluster` says in its verdict that the rules were re-run
+    on the cluster's workers (named), and `--verify K` re-audits K games chosen by a seed
+    the command prints, locally". A game's stored read-model rows changed to 9 goals, and
+    a worker that says "passed" of it: the cluster's verdict alone passes it; re-audited
+    here, it fails in one line."""
+    game = f"{SEASON}-0005"
+    db = _tamper(seasons["cluster"], tmp_path,
+                 ("UPDATE rm_scoresheet_games SET home_goals = 9 WHERE game_id = ?", (game,)))
+    patching(cluster_tasks.lie, game)
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        addresses = list(client.scheduler_info(n_workers=-1)["workers"])
+    finally:
+        client.close()
+    capsys.readouterr()
+    assert main(["audit", "--all", "--cluster", cluster, "--verify", "0",
+                 "--db", str(db)]) == 0  # the lie, believed
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("cluster verdict: the rules of 11 games were re-run on the Dask "
+                           f"cluster at {cluster} by its workers ")
+    assert len(addresses) == 2 and all(a in said for a in addresses)
+    assert said.endswith("none of them re-audited here (--verify 0): their reports are "
+                         "their word (docs/trust.md)")
+    # every game re-audited here: the lie is found, in one line
+    assert main(["audit", "--all", "--cluster", cluster, "--verify", "11",
+                 "--db", str(db)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if "FAILED" in line] == [
+        f"{game}: FAILED at seq 834: verify check (rule docs/trust.md (audit --verify)): "
+        "expected the cluster's report as this process audits it: FAILED at seq 834, read "
+        "models check; recorded the cluster's worker reported: ok"]
+    assert out[-1].endswith(f": {game} audit otherwise here (docs/trust.md)")
+    # the seed the verdict printed chooses the same games again
+    seed = out[-1].split("--verify-seed ")[1].split(" ")[0]
+    lines = []
+    for _ in range(2):
+        assert main(["audit", "--all", "--cluster", cluster, "--verify", "3",
+                     "--verify-seed", seed, "--db", str(db)]) in (0, 1)
+        lines.append(capsys.readouterr().out.splitlines()[-1])
+    assert lines[0] == lines[1] and f"chosen by --verify-seed {seed} (" in lines[0]
 
 
 def test_a_game_a_cluster_worker_forged_is_refused_and_nothing_of_it_stored(

@@ -75,6 +75,34 @@ def _audit_text(r: AuditReport) -> str:
             f"expected {f.expected}; recorded {f.recorded}")
 
 
+def _all_reports(store: Any, workers: int, cluster: str | None, odds_run: bool,
+                 verify: int | None, seed: int | None) -> tuple[list[AuditReport], Any]:
+    """``audit --all``: here, or on a cluster (with its verdict, --verify's games
+    re-audited here)."""
+    from replay.leagues.audit import audit_all, audit_all_verdict
+    from replay.leagues.audit_verify import DEFAULT_VERIFY
+    if cluster is None:
+        return audit_all(store, workers=workers, odds_run=odds_run), None
+    return audit_all_verdict(store, cluster=cluster, odds_run=odds_run, verify_seed=seed,
+                             verify=DEFAULT_VERIFY if verify is None else verify)
+
+
+_VERIFY = ("with --cluster: re-audit this many of the games the cluster's workers audited "
+           "here, chosen by a seed the verdict prints (default 8; 0: none)")
+_SEED = "with --verify: choose the games by this seed (repeats a verdict's choice)"
+
+
+def _check_cluster(all_games: bool, verify: int | None, seed: int | None,
+                   cluster: str | None) -> None:
+    if cluster is not None and not all_games:
+        raise CliError("--cluster audits with --all (game ids are audited here)")
+    if (verify is not None or seed is not None) and cluster is None:
+        raise CliError("--verify and --verify-seed re-audit a cluster's reports here: "
+                       "give --cluster (without it every game is audited here)")
+    if verify is not None and verify < 0:
+        raise CliError(f"--verify must be 0 or more, got {verify}")
+
+
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
                   db: str, as_json: bool, workers: int, cluster: str | None,
                   odds_run: bool) -> None:
@@ -196,22 +224,25 @@ def audit(
     odds_run: Annotated[bool, typer.Option(
         "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
         "it is (without it, its season fails: it is not the season as played)")] = False,
+    verify: Annotated[int | None, typer.Option("--verify", help=_VERIFY)] = None,
+    verify_seed: Annotated[int | None, typer.Option("--verify-seed", help=_SEED)] = None,
 ) -> None:
     """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
     choice, the stream index and stored read models; with --receipt, that each game is
-    the one the receipt names.
+    the one the receipt names. With --cluster the rules are re-run by the cluster's
+    workers: the verdict names them, and --verify K re-audits K of their games here.
 
     Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
     what was expected, what was recorded and the rule.
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
-    from replay.leagues.audit import audit_all, audit_game, mark_odds_runs
+    from replay.leagues.audit import audit_game, mark_odds_runs
+    from replay.leagues.audit_verify import verdict_line
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
-    if cluster is not None and not all_games:
-        raise CliError("--cluster audits with --all (game ids are audited here)")
+    _check_cluster(all_games, verify, verify_seed, cluster)
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
                       cluster, odds_run)
@@ -225,9 +256,11 @@ def audit(
     if not all_games and not game and kept is None:
         raise CliError("give game ids, --all or --receipt FILE")
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
+    verdict = None
     with _read_store(db) as store:
         if all_games:
-            reports = audit_all(store, workers=workers, cluster=cluster, odds_run=odds_run)
+            reports, verdict = _all_reports(store, workers, cluster, odds_run, verify,
+                                            verify_seed)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
             reports = mark_odds_runs(store, [audit_game(store, g) for g in ids], odds_run)
@@ -244,6 +277,8 @@ def audit(
             _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
                  + (" (the league key)" if pinned is not None else " (key not pinned: "
                     "give --public-key to require the league's)"))
+    if verdict is not None:  # with --json on stderr: the JSON is the reports, as locally
+        typer.echo(verdict_line(verdict), err=as_json)
     if any(not r.ok for r in reports):
         raise typer.Exit(1)
 

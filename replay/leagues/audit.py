@@ -59,6 +59,7 @@ from replay.leagues.audit_stream import (
     stream_decoder,
     stream_system,
 )
+from replay.leagues.audit_verify import DEFAULT_VERIFY, ClusterVerdict, verified
 from replay.leagues.availability import (
     Availability,
     PlayoffAvailability,
@@ -69,7 +70,7 @@ from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
 from replay.workers import Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
-           "audit_all", "audit_blobs", "audit_encoded", "audit_game", "audit_stream",
+           "audit_all", "audit_all_verdict", "audit_blobs", "audit_encoded", "audit_game", "audit_stream",
            "audit_stream_events", "mark_odds_runs", "season_lookup", "stream_decoder",
            "stream_system"]
 
@@ -212,24 +213,41 @@ PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a
 
 def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None, *,
               odds_run: bool = False) -> list[AuditReport]:
+    """:func:`audit_all_verdict`'s reports, none re-audited here."""
+    return audit_all_verdict(store, workers, cluster, odds_run=odds_run, verify=0)[0]
+
+
+def audit_all_verdict(store: EventStore, workers: int = 1, cluster: str | None = None, *,
+                      odds_run: bool = False, verify: int = DEFAULT_VERIFY,
+                      verify_seed: int | None = None
+                      ) -> tuple[list[AuditReport], ClusterVerdict | None]:
     """Every stream of the database (listed or orphaned), then every blob; with
     ``workers`` > 1 a big database's streams are audited by that many processes (each
     opens the file read-only), the reports in the same order. With ``cluster`` (a Dask
     scheduler's address) its workers audit the game streams, sent to them whole
     (:mod:`replay.leagues.audit_shipped`), and this process the rest. A season written by
     ``rinklog odds --replay`` fails, named as the odds run it is, unless ``odds_run``
-    (then it passes with that warning): :func:`mark_odds_runs`."""
+    (then it passes with that warning): :func:`mark_odds_runs`.
+
+    With ``cluster``, the verdict too (None without): the workers that re-ran the rules,
+    and ``verify`` of the games they audited re-audited here, chosen by ``verify_seed``
+    (None: a seed drawn now); a game whose report here differs fails
+    (:mod:`replay.leagues.audit_verify`)."""
     ids = store.stream_ids()
     seasons = _StoreSeasons(store)
+    verdict = None
     if cluster is not None:
-        reports = _audit_on_cluster(store, ids, seasons, cluster)
+        reports, shipped, names = _audit_on_cluster(store, ids, seasons, cluster)
+        reports, verdict = verified(
+            reports, shipped, verify, verify_seed,
+            lambda stream: audit_game(store, stream, seasons=seasons), cluster, names)
     elif workers > 1 and len(ids) >= PARALLEL_FROM:
         reports = _audit_in_workers(store, ids, workers)
     else:
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
     reports = mark_odds_runs(store, _with_missing_season_games(store, seasons, reports),
                              odds_run)
-    return reports + audit_blobs(store) + audit_unaccounted_rows(store)
+    return reports + audit_blobs(store) + audit_unaccounted_rows(store), verdict
 
 
 def mark_odds_runs(store: EventStore, reports: list[AuditReport],
@@ -323,9 +341,10 @@ def _worker_audit(stream: str) -> AuditReport:
 
 
 def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
-                      cluster: str) -> list[AuditReport]:
+                      cluster: str) -> tuple[list[AuditReport], list[str], list[str]]:
     """The game streams audited by a Dask cluster's workers, the others (seasons, orphan
-    rows) here; every blob and the database's season streams go to each worker once."""
+    rows) here; every blob and the database's season streams go to each worker once.
+    Returns the reports, the streams the workers audited and the workers' names."""
     known = {info.stream: season_facts(seasons, info.stream)
              for info in store.streams(kind="season")}
     blobs = MemoryBlobs({digest: found for digest in store.blob_hashes()
@@ -333,6 +352,7 @@ def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
     crew = open_crew(1, _shipped_init, _shipped_audit, (blobs, known), "stream",
                      cluster=cluster)
     found: dict[str, AuditReport] = {}
+    shipped: list[str] = []
     todo = iter(ids)
     pending = 0  # sent, not yet back
     try:
@@ -343,6 +363,7 @@ def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
                     found[stream] = audit_game(store, stream, seasons=seasons)
                     continue
                 crew.submit(stream, shipped_game(store, stream, record, seasons, known))
+                shipped.append(stream)
                 pending += 1
                 if pending >= _AHEAD * crew.size:
                     break
@@ -351,9 +372,10 @@ def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
             stream, report = crew.result()
             found[stream] = report
             pending -= 1
+        names = crew.worker_names()  # type: ignore[attr-defined] - a cluster's crew
     finally:
         crew.stop()
-    return [found[stream] for stream in ids]
+    return [found[stream] for stream in ids], shipped, names
 
 
 _shipped: tuple[MemoryBlobs, dict[str, SeasonFacts]] | None = None
