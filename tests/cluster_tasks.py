@@ -35,7 +35,9 @@ def forge(how: str) -> None:
     - ``seed``: its GameCreated's dice seed another (re-hashed and folded as ``die``);
     - ``team``: played with its teams (and their goalies) swapped, its worker's audit
       (which finds it) said to pass, its read models folded as ``die``;
-    - ``out``: a player of the home side said to be out of its next 3 games."""
+    - ``out``: a player of the home side said to be out of its next 3 games;
+    - ``rule``: its GameEnded giving the home side a goal more (every die right; re-hashed
+      and folded as ``die``): only the rules tell."""
     from replay.leagues import runner
 
     honest = getattr(runner._play, "honest", runner._play)
@@ -88,6 +90,9 @@ def _forged(played, how: str):
         roll = events[at].roll
         events[at] = msgspec.structs.replace(events[at], roll=msgspec.structs.replace(
             roll, red=(roll.red + 1) % 10))
+    elif how == "rule":  # every die right, the final score one goal more for the home side
+        ended = events[-1]
+        events[-1] = msgspec.structs.replace(ended, home_goals=ended.home_goals + 1)
     elif how == "seed":  # (and "team": played so)
         events[0] = msgspec.structs.replace(events[0], seed=events[0].seed + "-forged")
     return _refolded(played, system, events)

@@ -105,3 +105,69 @@ def test_an_honest_worker_s_games_are_stored_as_played(league: Path, tmp_path: P
     with open_store(db) as store:
         assert store.exists(FORGED)
         assert ledger_of(store, SEASON).record_of(FORGED) is not None
+
+
+def test_a_rule_decision_forged_with_the_dice_right_is_found_only_where_the_rules_rerun(
+        league: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """What the writer's check cannot see (docs/trust.md): a game's final score forged with
+    every die right, re-hashed and folded again. Stored without --verify (the worker's
+    audit is its word; `rinklog audit` finds it after); refused, nothing stored, when
+    --verify chooses it: "think whether the writer should re-audit a sample of cluster
+    games locally (e.g. `season --cluster --verify K`)" (issue 33)."""
+    believed, caught = tmp_path / "believed.db", tmp_path / "caught.db"
+    cluster_tasks.forge("rule")
+    try:
+        assert main(["season", "--league", str(league), "--seed", SEED, "--games", "2",
+                     "--workers", "1", "--db", str(believed)]) == 0
+        capsys.readouterr()
+        code = main(["season", "--league", str(league), "--seed", SEED, "--games", "2",
+                     "--workers", "1", "--verify", "2", "--db", str(caught)])
+    finally:
+        cluster_tasks.unforge()
+    err = capsys.readouterr().err
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith(f"rinklog: error: {FORGED} as a worker returned it does not hold: "
+                          "rules check at event"), err
+    nothing_stored_of(caught, FORGED)
+    capsys.readouterr()
+    assert main(["audit", FORGED, "--db", str(believed)]) == 1
+    assert f"{FORGED}: FAILED at seq" in capsys.readouterr().out
+
+
+def test_a_forged_playoff_game_is_refused_as_a_season_game_is(
+        league: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture) -> None:
+    """The playoffs hand their games to the writer the same way (replay/leagues/playoffs.py):
+    a worker that says the loser of its game won it, and one that returns no read-model
+    rows, get nothing stored."""
+    import dataclasses
+
+    from replay.leagues import playoffs
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(league, folder)
+    toml = folder / "league.toml"
+    toml.write_text(toml.read_text() + "\n[playoffs]\nteams = 4\nseries = [1, 1]\n")
+    db = tmp_path / "season.db"
+    assert main(["season", "--league", str(folder), "--seed", SEED, "--no-audit",
+                 "--workers", "1", "--db", str(db)]) == 0
+    honest = playoffs._play_with
+    first = f"{SEASON}-p1-1-1"
+    forgeries = {
+        "winner": lambda p, game: dataclasses.replace(  # the loser, said to win
+            p, winner=game.away if p.winner == game.home else game.home),
+        "rows": lambda p, game: dataclasses.replace(p, read_models={}),
+    }
+    for how, forge in forgeries.items():
+        monkeypatch.setattr(playoffs, "_play_with", lambda setup, fixture, forge=forge:
+                            forge(honest(setup, fixture), fixture.game))
+        capsys.readouterr()
+        assert main(["playoffs", SEASON, "--league", str(folder), "--workers", "1",
+                     "--db", str(db)]) == 1, how
+        err = capsys.readouterr().err
+        assert err.startswith(f"rinklog: error: {first} as a worker returned it does not "
+                              "hold: "), err
+        assert err.count("\n") == 1
+        assert ("its events end with winner" if how == "winner" else "read models check") in err
+        with open_store(db) as store:
+            assert not store.exists(first)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -42,6 +42,12 @@ LeagueOption = Annotated[str, typer.Option(
     "--league", help="a league folder (with league.toml) or a bundled league's name (demo)")]
 
 
+_VERIFY = ("re-run the rules here on this many of the games the workers return, chosen by "
+           "a seed the summary prints, before they are stored (default: 8 with --cluster, "
+           "else 0; docs/trust.md)")
+_SEED = "with --verify: choose the games by this seed (repeats a run's choice)"
+
+
 @app.command()
 def season(
     league: LeagueOption = "demo",
@@ -60,6 +66,8 @@ def season(
         "--audit/--no-audit", help="audit each game in the worker that played it before it "
         "is stored (the checks of rinklog audit); --no-audit plays about a third faster")
     ] = True,
+    verify: Annotated[int | None, typer.Option("--verify", help=_VERIFY)] = None,
+    verify_seed: Annotated[int | None, typer.Option("--verify-seed", help=_SEED)] = None,
 ) -> None:
     """Simulate a league season, every game its own stream; stop and rerun to resume.
 
@@ -77,6 +85,8 @@ def season(
     workers = workers_or_cluster(workers, cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
+    if verify is not None and verify < 0:
+        raise CliError(f"--verify must be 0 or more, got {verify}")
     loaded = load_league(league)
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, seed)]
     total = len(fixtures) if games is None else min(games, len(fixtures))
@@ -101,26 +111,36 @@ def season(
         try:
             run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
                              workers=workers, progress=tick, divisions=loaded.divisions,
-                             games=games, audit=audit, cluster=cluster)
+                             games=games, audit=audit, cluster=cluster,
+                             verify=(8 if cluster else 0) if verify is None else verify,
+                             verify_seed=verify_seed)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
             typer.echo(f"rinklog: interrupted: {stored} of {total} games stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None
+    _season_summary(run, as_json)
+
+
+def _season_summary(run: Any, as_json: bool) -> None:
     summary = {"season": run.season_id, "games": run.games, "played": run.played,
                "already_stored": run.skipped, "events": run.events,
                "audited": run.audited, "read_models": list(run.read_models),
                "seconds": round(run.seconds, 2),
-               "games_per_second": round(run.played / run.seconds, 1) if run.seconds else 0.0}
+               "games_per_second": round(run.played / run.seconds, 1) if run.seconds else 0.0,
+               **({"verified": list(run.verified), "verify_seed": run.verify_seed}
+                  if run.verify_seed is not None else {})}
     if as_json:
         typer.echo(json.dumps(summary))
-    else:
-        audited = ("" if not run.played else " and audited" if run.audited
-                   else " (not audited: --no-audit)")
-        typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
-                   f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
-                   "read models and standings current")
+        return
+    audited = ("" if not run.played else " and audited" if run.audited
+               else " (not audited: --no-audit)")
+    verified = (f"; {len(run.verified)} re-audited here, chosen by --verify-seed "
+                f"{run.verify_seed}" if run.verify_seed is not None else "")
+    typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
+               f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
+               f"read models and standings current{verified}")
 
 
 @app.command()

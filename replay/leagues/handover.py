@@ -4,7 +4,8 @@ The regular season (runner.py) and the playoffs (playoffs.py) hand a game over t
 way: encoded in the stream's payload format and chained, audited on exactly those rows when
 the run audits (the checks of ``rinklog audit``), its read models folded from the events
 the audit decoded from them (not from the live ones), and what it rules for its teams'
-later games (DICE Hockey 15, 17). The writer then only inserts (events.checkpoints.Chained).
+later games (DICE Hockey 15, 17). The writer trusts none of it: it checks what comes back
+(replay/leagues/returned.py), then inserts (events.checkpoints.Chained).
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ holds, here and cheaply (no rule is re-run):
 
 What the writer stores is then what it derived: the chain it computed, the index and the
 read models it folded. What still passes: a rule decision changed while every die stays
-right (docs/trust.md); the worker's audit re-runs the rules, ``--verify K`` re-audits a
-sample here.
+right (docs/trust.md); the worker's audit re-runs the rules, and ``season --verify K``
+re-runs them here on K games chosen by a seed (``rules=True``).
 """
 
 from __future__ import annotations
@@ -90,10 +90,11 @@ class SlotSeasons:
 
 def checked_return(played: HandedBack, game_id: str, system: GameSystem[Any, Any, Any, Any],
                    *, format: int, blobs: BlobSource, season_of: SlotSeasons,
-                   projections: Sequence[str]) -> Returned:
+                   projections: Sequence[str], rules: bool = False) -> Returned:
     """``played``, returned by a worker for game ``game_id`` (the id the writer asked
     for), as the writer stores it; RinklogError in one line naming the game and the check
-    that does not hold."""
+    that does not hold. ``rules``: the rules re-run here too (the whole audit: a game
+    ``--verify`` chose)."""
     rows = played.rows
     if len(rows.tags) != len(rows.payloads) or not rows.payloads:
         _refuse(game_id, AuditFinding("chain", 0, "one type tag a payload, at least one",
@@ -109,7 +110,7 @@ def checked_return(played: HandedBack, game_id: str, system: GameSystem[Any, Any
                                       f"head {rows.head.hex()[:16]}…", "hash chain"))
     report, events = audit_encoded(game_id, kind="game", system=system.name, format=format,
                                    meta=played.meta, encoded=encoded, hashes=hashes,
-                                   blobs=blobs, season_of=season_of, rules=False)
+                                   blobs=blobs, season_of=season_of, rules=rules)
     if report.failure is not None:
         _refuse(game_id, report.failure)
     games_out = tuple(system.games_out(events)) if system.games_out is not None else ()

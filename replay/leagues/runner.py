@@ -2,14 +2,16 @@
 
 Workers play games in memory, encode and chain them, audit each on exactly those rows
 (:func:`replay.leagues.audit.audit_encoded`) and fold its read models; this process is the
-only writer and appends each game with its read models in one transaction, in schedule
-order. A season that is
+only writer: it checks each game that comes back (replay/leagues/returned.py) and appends
+it with its read models in one transaction, in schedule order. A season that is
 stopped (Ctrl-C, a killed process) keeps every finished game and no half game; running
 it again plays the rest, and the database ends up as if it had never stopped.
 """
 
 from __future__ import annotations
 
+import random
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -69,6 +71,8 @@ class SeasonRun:
     audited: int = 0  # games this run audited before storing them
     read_models: tuple[str, ...] = ()  # the read models stored beside each game
     writer_cpu: float = 0.0  # CPU seconds of this process from the first game to the last
+    verified: tuple[str, ...] = ()  # games whose rules this process re-ran (--verify)
+    verify_seed: int | None = None  # the seed they were chosen by
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,8 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                progress: Progress | None = None, games: int | None = None,
                audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS,
-               cluster: str | None = None) -> SeasonRun:
+               cluster: str | None = None, verify: int = 0,
+               verify_seed: int | None = None) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
     season plays the league's ruleset); resumable at any point.
@@ -217,7 +222,10 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     written (a rinklog bug: the games before it are kept).
 
     ``cluster``: a Dask scheduler's address; its workers play the games instead of
-    ``workers`` local processes (docs/cluster.md), this process still the only writer."""
+    ``workers`` local processes (docs/cluster.md), this process still the only writer.
+    Every game that comes back is checked here before it is stored (returned.py);
+    ``verify`` of them, chosen by ``verify_seed`` (None: drawn now), have their rules
+    re-run here too (docs/trust.md)."""
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
@@ -247,7 +255,10 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                     audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
     availability = stored_availability(store, season_id, schedule, system.games_out)
-    results = _results(todo, worker, workers, availability, cluster)
+    verify_seed = secrets.randbelow(2**32) if verify_seed is None else verify_seed
+    numbers = sorted(f[0] for f in todo)
+    rechecked = frozenset(random.Random(verify_seed).sample(numbers, min(verify, len(numbers))))
+    results = _results(todo, worker, workers, availability, cluster, rechecked)
     writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
     try:
         for played in results:
@@ -265,7 +276,9 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
         read_models.save_standings(store)
     return SeasonRun(season_id, len(cut), len(todo), len(cut) - len(todo), events,
                      time.perf_counter() - start, audited=len(todo) if audit else 0,
-                     read_models=tuple(projections), writer_cpu=writer_cpu)
+                     read_models=tuple(projections), writer_cpu=writer_cpu,
+                     verified=tuple(season_game_id(season_id, n) for n in sorted(rechecked)),
+                     verify_seed=verify_seed if verify else None)
 
 
 def _season_created(store: EventStore, setup: GameSetup, league: str,
@@ -338,42 +351,46 @@ def _failed(stream: str, failure: AuditFinding, how: str) -> str:
             f"{failure.rule}); nothing of it was written: please report it as a rinklog bug")
 
 
-def _checked(setup: _WorkerSetup, number: int, played: _Played,
-             availability: Availability) -> _Played:
+def _checked(setup: _WorkerSetup, number: int, played: _Played, availability: Availability,
+             rechecked: frozenset[int] = frozenset()) -> _Played:
     """Game ``number`` as a worker returned it, held here to what the writer can check
     itself (replay/leagues/returned.py) before anything is learned from it: what is
-    stored is what its events give. A failure its worker's audit found is a rinklog bug."""
+    stored is what its events give; its rules re-run here if it is ``rechecked``
+    (--verify). A failure its worker's audit found is a rinklog bug."""
     game_id = season_game_id(setup.season.season_id, number)
     if played.failure is not None:
         raise RinklogError(_failed(game_id, played.failure, "played"))
     lookup = SlotSeasons(setup.season, setup.ledger, availability.absent(number))
     back = checked_return(played, game_id, setup.game.system, format=setup.format,
                           blobs=setup.blobs, season_of=lookup,
-                          projections=setup.read_models)
+                          projections=setup.read_models, rules=number in rechecked)
     return _Played(game_id, back.rows, back.meta, back.read_models, None, back.games_out,
                    number)
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
-             availability: Availability, cluster: str | None = None):
+             availability: Availability, cluster: str | None = None,
+             rechecked: frozenset[int] = frozenset()):
     """Played games in schedule order, from this process, a crew of worker processes or
     a Dask cluster's workers, each checked (:func:`_checked`) as it comes back."""
     if not todo or (cluster is None and (workers <= 1 or len(todo) < 2)):
         _init(setup)
-        return _in_turn(todo, setup, availability)
-    return _pooled(todo, setup, workers, availability, cluster)
+        return _in_turn(todo, setup, availability, rechecked)
+    return _pooled(todo, setup, workers, availability, cluster, rechecked)
 
 
-def _in_turn(todo, setup: _WorkerSetup, availability: Availability):
+def _in_turn(todo, setup: _WorkerSetup, availability: Availability,
+             rechecked: frozenset[int]):
     """Games played here one after the other: every earlier game is known by then."""
     for f in todo:
         played = _checked(setup, f[0], _play((*f, tuple(availability.absent(f[0])))),
-                          availability)
+                          availability, rechecked)
         availability.record(f[0], played.games_out)
         yield played
 
 
-def _pooled(todo, setup, workers, availability: Availability, cluster: str | None = None):
+def _pooled(todo, setup, workers, availability: Availability, cluster: str | None = None,
+            rechecked: frozenset[int] = frozenset()):
     """Games from worker processes (or a cluster's), in schedule order, with at most
     ``_AHEAD`` games a worker played (or being played) ahead of the writer: a writer
     slower than the workers (a slow disk, a busy machine) makes them wait instead of
@@ -404,7 +421,7 @@ def _pooled(todo, setup, workers, availability: Availability, cluster: str | Non
             if order[0] not in done:
                 number, played = crew.result()
                 try:
-                    played = _checked(setup, number, played, availability)
+                    played = _checked(setup, number, played, availability, rechecked)
                 except RinklogError as refused:  # raised in its turn: the games before it
                     done[number] = refused  # are stored (its rulings never known, so no
                     continue  # later game of its teams is sent)
