@@ -77,8 +77,9 @@ def _audit_text(r: AuditReport) -> str:
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
                   db: str, as_json: bool, workers: int, cluster: str | None,
-                  odds_run: bool) -> None:
-    """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
+                  odds: tuple[bool, int]) -> None:
+    """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt
+    (``odds``: --odds-run, --odds-runs)."""
     from replay.leagues.receipts import load_verify_key
     from replay.leagues.season_receipts import audit_season_receipt
     if games:
@@ -86,7 +87,8 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
-                                     workers=workers, cluster=cluster, odds_run=odds_run)
+                                     workers=workers, cluster=cluster, odds_run=odds[0],
+                                     odds_replays=odds[1])
     if as_json:
         _dump([r.to_json() for r in found.reports])
     else:
@@ -196,25 +198,32 @@ def audit(
     odds_run: Annotated[bool, typer.Option(
         "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
         "it is (without it, its season fails: it is not the season as played)")] = False,
+    odds_runs: Annotated[int, typer.Option(
+        "--odds-runs", help="runs of each recorded odds table played again against its "
+        "leaves, chosen from the record's hash (0: its figures checked against its leaves "
+        "only)")] = 20,
 ) -> None:
     """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
     choice, the stream index and stored read models; with --receipt, that each game is
-    the one the receipt names.
+    the one the receipt names; a season's recorded odds against their runs.
 
     Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
     what was expected, what was recorded and the rule.
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
-    from replay.leagues.audit import audit_all, audit_game, mark_odds_runs
+    from replay.leagues.audit import audit_game, mark_odds_runs
+    from replay.leagues.audit_odds_runs import audit_database, check_odds_records
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
+    if odds_runs < 0:
+        raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
-                      cluster, odds_run)
+                      cluster, (odds_run, odds_runs))
         return
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -227,10 +236,12 @@ def audit(
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
     with _read_store(db) as store:
         if all_games:
-            reports = audit_all(store, workers=workers, cluster=cluster, odds_run=odds_run)
+            reports = audit_database(store, workers=workers, cluster=cluster,
+                                     odds_run=odds_run, odds_runs=odds_runs)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
-            reports = mark_odds_runs(store, [audit_game(store, g) for g in ids], odds_run)
+            reports = check_odds_records(store, mark_odds_runs(
+                store, [audit_game(store, g) for g in ids], odds_run), odds_runs)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     if as_json:
