@@ -31,6 +31,7 @@ from replay.cli.common import (
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
+from replay.cli.common import system_parts as _system_parts
 from replay.games.registry import DEFAULT_RULESET
 from replay.systems import Prompter, kit_for
 
@@ -77,9 +78,9 @@ def _audit_text(r: AuditReport) -> str:
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
                   db: str, as_json: bool, workers: int, cluster: str | None,
-                  odds: tuple[bool, int]) -> None:
+                  odds: tuple[bool, int, Any]) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt
-    (``odds``: --odds-run, --odds-runs)."""
+    (``odds``: --odds-run, --odds-runs, the season systems' odds)."""
     from replay.leagues.receipts import load_verify_key
     from replay.leagues.season_receipts import audit_season_receipt
     if games:
@@ -88,7 +89,7 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
                                      workers=workers, cluster=cluster, odds_run=odds[0],
-                                     odds_replays=odds[1])
+                                     odds_replays=odds[1], odds_systems=odds[2])
     if as_json:
         _dump([r.to_json() for r in found.reports])
     else:
@@ -180,6 +181,7 @@ def _replay_season(result: SeasonRerun, as_json: bool) -> None:
 
 @app.command()
 def audit(
+    ctx: typer.Context,
     game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
     all_games: Annotated[bool, typer.Option(
         "--all", help="audit every stream and blob in the database")] = False,
@@ -221,9 +223,10 @@ def audit(
         raise CliError("--cluster audits with --all (game ids are audited here)")
     if odds_runs < 0:
         raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")
+    systems = _system_parts(ctx).season_odds()  # a season system's odds records' check
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
-                      cluster, (odds_run, odds_runs))
+                      cluster, (odds_run, odds_runs, systems))
         return
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -237,11 +240,11 @@ def audit(
     with _read_store(db) as store:
         if all_games:
             reports = audit_database(store, workers=workers, cluster=cluster,
-                                     odds_run=odds_run, odds_runs=odds_runs)
+                                     odds_run=odds_run, odds_runs=odds_runs, systems=systems)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
             reports = check_odds_records(store, mark_odds_runs(
-                store, [audit_game(store, g) for g in ids], odds_run), odds_runs)
+                store, [audit_game(store, g) for g in ids], odds_run), odds_runs, systems)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     if as_json:

@@ -13,7 +13,7 @@ is not its leaf fails the season's audit, naming the run and the record's seq.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from msgspec import UNSET
@@ -32,23 +32,29 @@ OLD_FORM = ("odds recorded at seq {seq} in the old form (before their runs were 
 
 
 def audit_database(store: EventStore, *, odds_runs: int = ODDS_RUNS,
-                   **kwargs: Any) -> list[AuditReport]:
+                   systems: Mapping[str, Any] | None = None, **kwargs: Any) -> list[AuditReport]:
     """``rinklog audit --all``: :func:`replay.leagues.audit.audit_all` (``kwargs``: its
     workers, cluster, odds_run), each season then held to its odds records' runs
-    (:func:`check_odds_records`). Here, not in audit_all: playing a run takes the odds'
-    own modules, which audit a game themselves before they store it."""
-    return check_odds_records(store, audit_all(store, **kwargs), odds_runs)
+    (:func:`check_odds_records`; ``systems``: each season system's SeasonOdds by name,
+    which the command line hands down). Here, not in audit_all: playing a run takes the
+    odds' own modules, which audit a game themselves before they store it."""
+    return check_odds_records(store, audit_all(store, **kwargs), odds_runs, systems)
 
 
 def check_odds_records(store: EventStore, reports: Sequence[AuditReport],
-                       odds_runs: int = ODDS_RUNS) -> list[AuditReport]:
-    """``reports`` with each league season that passed held to its odds records' runs
-    (:func:`replay_odds_records`): its first run that does not replay fails it, and
-    what was not replayed is said as a warning."""
+                       odds_runs: int = ODDS_RUNS,
+                       systems: Mapping[str, Any] | None = None) -> list[AuditReport]:
+    """``reports`` with each season that passed held to its odds records' runs (a league
+    season's by :func:`replay_odds_records`, a season system's by its SeasonOdds'
+    ``audit``): its first run that does not replay fails it, and what was not replayed
+    is said as a warning."""
     out = []
     for report in reports:
-        if report.ok and report.kind == "season":
-            failure, warnings = replay_odds_records(store, report.game_id, odds_runs)
+        system = (systems or {}).get(report.ruleset) if report.kind != "season" else None
+        if report.ok and (report.kind == "season" or system is not None):
+            failure, warnings = (replay_odds_records(store, report.game_id, odds_runs)
+                                 if system is None
+                                 else system.audit(store, report.game_id, odds_runs))
             report = dataclasses.replace(report, failure=failure,
                                          warnings=(*report.warnings, *warnings))
         out.append(report)
