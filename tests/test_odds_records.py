@@ -144,6 +144,7 @@ def test_figures_edited_fail_audit_all(recorded) -> None:
     assert not report.ok
     assert report.failure.seq == len(_events(db))
     assert "leaves" in report.failure.expected
+    assert main(["audit", "--all", "--db", str(db)]) == 1  # the command, as a user runs it
 
 
 def test_a_root_that_does_not_match_the_leaves_fails(recorded) -> None:
@@ -168,6 +169,7 @@ def test_a_leaf_whose_run_does_not_replay_fails_naming_run_and_seq(recorded) -> 
     assert report.failure.check == "odds"
     assert report.failure.seq == len(_events(db))
     assert "run 2" in report.failure.expected
+    assert main(["audit", "--all", "--db", str(db)]) == 1
     # K = 0: totals only, and the verdict says so
     totals_only = _season_report(db, odds_runs=0)
     assert totals_only.ok
