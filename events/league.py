@@ -38,6 +38,9 @@ class SeasonCreated(Event, frozen=True):
     faceoff: Raw | UnsetType = UNSET
     # Another system's optional rules, by name, which every game records (UNSET: none).
     options: list[str] | UnsetType = UNSET
+    # The season stream's version (UNSET: 1, a season opened before issue 33): from 2
+    # every OddsRecorded in it carries its runs (docs/trust.md, "Recorded odds").
+    season_version: int | UnsetType = UNSET
 
 
 # --- the season as the ledger of its games (issue 20) ----------------------------------------

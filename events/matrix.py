@@ -20,12 +20,14 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import Event
 
 __all__ = [
     "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
-    "GameSide", "LuckyLoserChosen", "MatrixEvent", "MatrixOddsRecorded", "MatrixOddsTeam",
+    "GameSide", "LuckyLoserChosen", "MATRIX_SEASON_VERSION", "MatrixEvent", "MatrixOddsLeaf",
+    "MatrixOddsRecorded", "MatrixOddsTeam",
     "MatrixTable", "OddsRunReplayed", "Pick",
     "PickReplaced",
     "NewTeamReplaced", "PicksSent", "RefereeCupDrawsEntered", "RefereeDrawsEntered",
@@ -129,6 +131,13 @@ class SeasonOpened(_Event, tag="matrix.SeasonOpened"):
     previous: str = ""  # the season closed before, and its head hash
     previous_head: str = ""
     rule: str = "3.1.1"
+    # the season stream's version (UNSET: 1, opened before issue 33); from 2 every
+    # matrix.OddsRecorded in it carries its runs (docs/trust.md, "Recorded odds")
+    season_version: int | UnsetType = UNSET
+
+
+MATRIX_SEASON_VERSION = 2
+"""The version rinklog opens Matrix seasons with (``SeasonOpened.season_version``)."""
 
 
 class DieRolled(_Event, tag="matrix.DieRolled"):
@@ -353,6 +362,22 @@ class MatrixOddsTeam(_Data):
     wg: int
 
 
+class MatrixOddsLeaf(msgspec.Struct, frozen=True, array_like=True, forbid_unknown_fields=True):
+    """One run of a :class:`MatrixOddsRecorded`, a leaf of its Merkle tree (issue 33): the
+    run, its run seed, and by team (teams by their index in the season's team ids sorted)
+    its championship points (3.1.4) and its final place in its division (3.1.5), then the
+    teams that went up and down (3.1.6) and the KDH's and WG's winners (-1: none)."""
+
+    run: int
+    run_seed: str
+    points: list[int]
+    places: list[int]
+    promoted: list[int]
+    relegated: list[int]
+    kdh: int
+    wg: int
+
+
 class MatrixOddsRecorded(_Event, tag="matrix.OddsRecorded"):
     """``rinklog odds SEASON --record`` (docs/odds.md): the season's odds after
     ``weeks_played`` weeks (``weeks_remaining`` to play), from ``runs`` runs of the weeks
@@ -371,6 +396,10 @@ class MatrixOddsRecorded(_Event, tag="matrix.OddsRecorded"):
     relegation_places: int
     competitions: list[str]
     teams: list[MatrixOddsTeam]
+    # issue 33 (UNSET in a record written before, which only a season opened before may
+    # hold): the runs, one leaf a run in run order, and the hex RFC 6962 root of their bytes
+    root: str | UnsetType = UNSET
+    leaves: list[MatrixOddsLeaf] | UnsetType = UNSET
 
 
 class ClosingStarted(_Event, tag="matrix.ClosingStarted"):

@@ -312,3 +312,111 @@ def test_the_season_page_shows_the_odds_table_and_plot(recorded) -> None:
     assert "chance to go up" in plot
     elite = next(t for t in newest.teams if t.division == "elite")
     assert "chance to finish first" in page[page.index(f'id="odds-{elite.team}"'):]
+
+
+# --- issue 33: a record carries its runs; the audit holds it to them ---------------------------
+# "Record the runs as leaves of a Merkle tree (each run's seed and its result) with the root
+# and the totals in the event; the audit checks that the totals follow from the leaves, and
+# re-plays K runs [...] against their leaves." The forger re-hashes the season's stream.
+
+def _matrix_audit(db: Path, **kwargs):  # noqa: ANN003, ANN202
+    from replay.cli.app import _season_odds
+    from replay.leagues.audit_odds_runs import audit_database
+
+    with open_store(db) as store:
+        return audit_database(store, systems=_season_odds(), **kwargs)
+
+
+def _rewritten(recorded: dict, tmp_path: Path, events: list) -> Path:
+    from tests.forge import replace_stream
+
+    db = tmp_path / "forged.db"
+    shutil.copy(recorded["db"], db)
+    replace_stream(db, recorded["id"], events, kind="matrix_season", system="matrix")
+    return db
+
+
+def test_a_record_carries_its_runs_under_its_root(recorded) -> None:
+    from replay.leagues import merkle
+    from replay.leagues.odds_leaves import leaf_bytes
+
+    events = _odds_events(recorded["db"], recorded["id"])
+    record = [e for e in events if isinstance(e, MatrixOddsRecorded)][0]
+    assert [leaf.run for leaf in record.leaves] == [1, 2]
+    assert [leaf.run_seed for leaf in record.leaves] == [
+        odds_run_seed(recorded["id"], "7", r) for r in (1, 2)]
+    assert record.root == merkle.root([leaf_bytes(x) for x in record.leaves]).hex()
+    assert all(r.ok for r in _matrix_audit(recorded["db"]))
+
+
+def _last_record(recorded: dict) -> tuple[list, int]:
+    events = _odds_events(recorded["db"], recorded["id"])
+    at = max(i for i, e in enumerate(events) if isinstance(e, MatrixOddsRecorded))
+    return events, at
+
+
+def test_figures_not_following_from_the_leaves_fail(recorded, tmp_path) -> None:
+    """Two teams' KDH wins swapped in the figures: every sum still holds."""
+    events, at = _last_record(recorded)
+    record = events[at]
+    teams = list(record.teams)
+    won = next(i for i, t in enumerate(teams) if t.kdh)
+    other = next(i for i, t in enumerate(teams) if not t.kdh)
+    teams[won], teams[other] = (msgspec.structs.replace(teams[won], kdh=teams[won].kdh - 1),
+                                msgspec.structs.replace(teams[other], kdh=1))
+    forged = msgspec.structs.replace(record, teams=teams)
+    assert recheck([*events[:at], forged, *events[at + 1:]]) is None  # the sums hold
+    db = _rewritten(recorded, tmp_path, [*events[:at], forged, *events[at + 1:]])
+    bad = [r for r in _matrix_audit(db) if not r.ok]
+    assert [r.game_id for r in bad] == [recorded["id"]]
+    assert bad[0].failure.seq == at + 1 and "leaves" in bad[0].failure.expected
+
+
+def test_a_leaf_that_does_not_replay_fails(recorded, tmp_path) -> None:
+    from replay.leagues.matrix.odds_leaves import matrix_figures
+    from replay.leagues.odds_leaves import leaves_root
+
+    events, at = _last_record(recorded)
+    record = events[at]
+    leaf = record.leaves[1]
+    other = next(i for i in range(len(leaf.points)) if i != leaf.kdh)
+    leaves = [record.leaves[0], msgspec.structs.replace(leaf, kdh=other)]  # run 2's cup moved
+    state = library_fold(events[:at])
+    forged = msgspec.structs.replace(record, leaves=leaves, root=leaves_root(leaves),
+                                     teams=matrix_figures(state, leaves))
+    db = _rewritten(recorded, tmp_path, [*events[:at], forged, *events[at + 1:]])
+    bad = [r for r in _matrix_audit(db) if not r.ok]
+    assert [r.game_id for r in bad] == [recorded["id"]]
+    assert bad[0].failure.check == "odds" and "run 2" in bad[0].failure.expected
+    assert bad[0].failure.seq == at + 1
+    totals_only = [r for r in _matrix_audit(db, odds_runs=0) if r.game_id == recorded["id"]]
+    assert totals_only[0].ok and any("not replayed" in w for w in totals_only[0].warnings)
+
+
+def library_fold(events: list):  # noqa: ANN201
+    from engine.matrix.recheck import fold
+
+    return fold(events)
+
+
+def test_an_old_form_record_in_a_new_season_is_refused(recorded) -> None:
+    events, at = _last_record(recorded)
+    record = events[at]
+    old = msgspec.structs.replace(record, leaves=msgspec.UNSET, root=msgspec.UNSET)
+    found = recheck([*events[:at], old, *events[at + 1:]])
+    assert found is not None and found.seq == at + 1 and "runs" in found.recorded
+
+
+def test_a_season_opened_before_keeps_its_old_records(recorded, tmp_path) -> None:
+    """A season whose opening has no version (opened before issue 33) keeps a record
+    without runs: it audits, with a warning."""
+    events, at = _last_record(recorded)
+    opened = msgspec.structs.replace(events[0], season_version=msgspec.UNSET)
+    old = [opened, *(msgspec.structs.replace(e, leaves=msgspec.UNSET, root=msgspec.UNSET)
+                     if isinstance(e, MatrixOddsRecorded) else e for e in events[1:])]
+    assert recheck(old) is None
+    db = _rewritten(recorded, tmp_path, old)
+    reports = _matrix_audit(db)
+    assert all(r.ok for r in reports)
+    season = next(r for r in reports if r.game_id == recorded["id"])
+    assert any("old form" in w for w in season.warnings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from msgspec import UNSET
 from mypy_extensions import mypyc_attr
 
 from engine.matrix.seasons import PROMOTED, RELEGATED, parent_and_children, season_records
@@ -44,14 +45,21 @@ def odds_places(state: SeasonState) -> Places:
     return Places(up, down)
 
 
-def check_odds_record(state: SeasonState, event: MatrixOddsRecorded) -> MatrixOddsRecorded:
+def check_odds_record(state: SeasonState, event: MatrixOddsRecorded,
+                      runs_required: bool = False) -> MatrixOddsRecorded:
     """``event`` if it may follow ``state`` and adds up; a RinklogError saying what does
     not: recorded between weeks before the close, the weeks as played, every team once in
     its division, each place of a division one team a run, the promotion and relegation
     places filled every run, one winner a cup a run, no team's points below its points at
-    the record (3.1.4: points only grow)."""
+    the record (3.1.4: points only grow); with its runs (issue 33) where the season
+    requires them (``runs_required``; the runs themselves are held by the replay layer,
+    replay/leagues/matrix/odds_leaves.py, with the Merkle tree)."""
     if state.week or state.closed is not None:
         raise RinklogError("odds recorded inside a week or after the close")
+    if runs_required and (event.leaves is UNSET or event.root is UNSET):
+        raise RinklogError("odds recorded without their runs (the old form): this season "
+                           "records odds with their runs (a season of version 2, or one "
+                           "holding such a record already)")
     n = event.runs
     if n < 1:
         raise RinklogError(f"odds of {n} runs")

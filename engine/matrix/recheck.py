@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 from mypy_extensions import mypyc_attr
 
 from engine.matrix import waiting
@@ -33,6 +34,7 @@ from engine.matrix.table import check_table
 from events.errors import RinklogError
 from events.formats import same_event
 from events.matrix import (
+    MATRIX_SEASON_VERSION,
     ClosingStarted,
     DieRolled,
     MatrixOddsRecorded,
@@ -132,6 +134,7 @@ def recheck(events: Sequence[Any]) -> Finding | None:
         return found
     state = fold(decided)
     replayed = False
+    runs_required = _odds_runs_required(created)
     i = len(decided)
     while i < len(events):
         event = events[i]
@@ -162,7 +165,8 @@ def recheck(events: Sequence[Any]) -> Finding | None:
                 replayed = True
                 dice = SeededDie(event.run_seed, created.season_id)
             elif isinstance(event, MatrixOddsRecorded):  # a reading: its sums (docs/odds.md)
-                decided = [check_odds_record(state, event)]
+                decided = [check_odds_record(state, event, runs_required)]
+                runs_required = runs_required or event.leaves is not UNSET
             else:
                 return Finding(i + 1, "picks, a week started or the closing (what a command "
                                "starts with)", type(event).__name__, "referee")
@@ -189,6 +193,13 @@ def _odds_run(state: SeasonState, event: OddsRunReplayed, replayed: bool) -> Odd
         raise RinklogError(f"odds run {event.run} of seed {event.seed!r} has the run seed "
                            f"{want}, not {event.run_seed}")
     return event
+
+
+def _odds_runs_required(created: SeasonOpened) -> bool:
+    """Whether every odds record of the season must carry its runs (issue 33): a season
+    opened with its version (docs/trust.md, "Recorded odds")."""
+    version = created.season_version
+    return isinstance(version, int) and version >= MATRIX_SEASON_VERSION
 
 
 def check_lineage(previous: Sequence[Any], heads: Sequence[str], first: SeasonOpened

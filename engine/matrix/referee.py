@@ -317,4 +317,5 @@ def next_season(state: SeasonState, head_hash: str) -> SeasonOpened:
         closed.next_season, created.league, created.season + 1, created.seed, divisions,
         dict(state.matrices), list(created.competitions), list(created.kdh_weeks),
         list(created.wg_weeks), next_wg, [tuple(w) for w in state.waiting()], [],
-        previous=state.season_id, previous_head=head_hash)
+        previous=state.season_id, previous_head=head_hash,
+        season_version=created.season_version)  # the closed season's (issue 33)

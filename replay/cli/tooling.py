@@ -31,6 +31,7 @@ from replay.cli.common import (
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
+from replay.cli.common import system_parts as _system_parts
 from replay.games.registry import DEFAULT_RULESET
 from replay.systems import Prompter, kit_for
 
@@ -105,8 +106,9 @@ def _check_cluster(all_games: bool, verify: int | None, seed: int | None,
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
                   db: str, as_json: bool, workers: int, cluster: str | None,
-                  odds_run: bool) -> None:
-    """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
+                  odds: tuple[bool, int, Any]) -> None:
+    """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt
+    (``odds``: --odds-run, --odds-runs, the season systems' odds)."""
     from replay.leagues.receipts import load_verify_key
     from replay.leagues.season_receipts import audit_season_receipt
     if games:
@@ -114,7 +116,8 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
     pinned = load_verify_key(public_key) if public_key is not None else None
     with _read_store(db) as store:
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
-                                     workers=workers, cluster=cluster, odds_run=odds_run)
+                                     workers=workers, cluster=cluster, odds_run=odds[0],
+                                     odds_replays=odds[1], odds_systems=odds[2])
     if as_json:
         _dump([r.to_json() for r in found.reports])
     else:
@@ -206,6 +209,7 @@ def _replay_season(result: SeasonRerun, as_json: bool) -> None:
 
 @app.command()
 def audit(
+    ctx: typer.Context,
     game: Annotated[list[str] | None, typer.Argument(help="game ids")] = None,
     all_games: Annotated[bool, typer.Option(
         "--all", help="audit every stream and blob in the database")] = False,
@@ -224,13 +228,18 @@ def audit(
     odds_run: Annotated[bool, typer.Option(
         "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
         "it is (without it, its season fails: it is not the season as played)")] = False,
+    odds_runs: Annotated[int, typer.Option(
+        "--odds-runs", help="runs of each recorded odds table played again against its "
+        "leaves, chosen from the record's hash (0: its figures checked against its leaves "
+        "only)")] = 20,
     verify: Annotated[int | None, typer.Option("--verify", help=_VERIFY)] = None,
     verify_seed: Annotated[int | None, typer.Option("--verify-seed", help=_SEED)] = None,
 ) -> None:
     """Verify games: hash chain, identity, blobs, seeded dice, every decision and coach
     choice, the stream index and stored read models; with --receipt, that each game is
-    the one the receipt names. With --cluster the rules are re-run by the cluster's
-    workers: the verdict names them, and --verify K re-audits K of their games here.
+    the one the receipt names; a season's recorded odds against their runs. With --cluster
+    the rules are re-run by the cluster's workers: the verdict names them, and --verify K
+    re-audits K of their games here.
 
     Exit 0 when every game checks out; otherwise 1, naming the first failing seq,
     what was expected, what was recorded and the rule.
@@ -238,14 +247,18 @@ def audit(
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
     from replay.leagues.audit import audit_game, mark_odds_runs
+    from replay.leagues.audit_odds_runs import check_odds_records
     from replay.leagues.audit_verify import verdict_line
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
     workers = workers_or_cluster(workers, cluster)
     _check_cluster(all_games, verify, verify_seed, cluster)
+    if odds_runs < 0:
+        raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")
+    systems = _system_parts(ctx).season_odds()  # a season system's odds records' check
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
-                      cluster, odds_run)
+                      cluster, (odds_run, odds_runs, systems))
         return
     kept = load_receipt(receipt) if receipt is not None else None
     pinned = load_verify_key(public_key) if public_key is not None else None
@@ -261,9 +274,11 @@ def audit(
         if all_games:
             reports, verdict = _all_reports(store, workers, cluster, odds_run, verify,
                                             verify_seed)
+            reports = check_odds_records(store, reports, odds_runs, systems)
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
-            reports = mark_odds_runs(store, [audit_game(store, g) for g in ids], odds_run)
+            reports = check_odds_records(store, mark_odds_runs(
+                store, [audit_game(store, g) for g in ids], odds_run), odds_runs, systems)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     if as_json:

@@ -8,9 +8,11 @@
   up: the season's teams once each, ``games_played`` the regular-season games the stream
   recorded before it and ``games_remaining`` the rest of the schedule, every count within
   the runs, the playoff spots filled in every run, one champion a run (when the league
-  has a postseason) and each lottery pick one team's in every run. Its figures are not
-  re-run (a thousand runs of the rest of a season is no audit's cost): the event's seed
-  and runs are there for ``rinklog odds`` to run them again.
+  has a postseason) and each lottery pick one team's in every run. A record with its runs
+  (issue 33) is then held to them whole by replay/leagues/odds_leaves.py (its leaves,
+  their root, the figures their counts), and K of its runs are played again by
+  replay/leagues/audit_odds_runs.py (a thousand runs of the rest of a season is no
+  audit's cost; K chosen from the record's hash is).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ name and renamed only once whole and audited clean).
 
 from __future__ import annotations
 
-import math
 import os
 import sqlite3
 from collections.abc import Callable
@@ -30,7 +29,8 @@ from engine.league.playoffs import fold
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError
-from events.odds import OddsRecorded, OddsRunReplayed, TeamOdds
+from events.league import SeasonGameRecorded
+from events.odds import OddsLeaf, OddsRecorded, OddsRunReplayed, TeamOdds
 from events.postseason import (
     LotteryDraw,
     LotteryOpened,
@@ -44,7 +44,8 @@ from projections.postseason import lottery_view
 from replay.games.coach_habits import coach_setup
 from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import ledger_of, season_game_setup
-from replay.leagues.naming import odds_run_seed, season_game_id
+from replay.leagues.naming import PLAYOFF_NUMBER, odds_run_seed, season_game_id
+from replay.leagues.odds_leaves import leaves_root, odds_table, percentile, season_teams
 from replay.leagues.odds_run import OddsSeason, RunResult, init_odds, odds_task
 from replay.leagues.playoff_wave import (
     AT_THE_TABLE,
@@ -59,8 +60,9 @@ from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.workers import open_crew
 
-__all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "odds_season", "percentile",
-           "record_odds", "replay_run", "report_of", "run_crew", "run_odds", "write_audited"]
+__all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "leaf_of", "odds_season",
+           "percentile", "record_odds", "replay_run", "report_of", "run_crew", "run_odds",
+           "write_audited"]
 
 MATRIX_REFUSED = ("is a Matrix Hockey season: its odds are its system's (rinklog odds "
                   "reaches them through the Matrix kit, replay/leagues/matrix/odds.py)")
@@ -82,12 +84,16 @@ class StoredSeason:
 
 
 def odds_season(store: EventStore, season_id: str,
-                playoffs: Callable[[str], PlayoffFormat | None]) -> StoredSeason:
+                playoffs: Callable[[str], PlayoffFormat | None],
+                at: int | None = None) -> StoredSeason:
     """Read a stored season for odds; ``playoffs(league name)`` gives the league's
-    ``[playoffs]`` format (None: no postseason) when the season has not opened them."""
+    ``[playoffs]`` format (None: no postseason) when the season has not opened them.
+    ``at``: the season as its stream stood at that version (the audit's replay of an
+    odds record): the games and postseason it had recorded then, nothing else."""
     if store.exists(season_id) and store.info(season_id).kind == "matrix_season":
         raise RinklogError(f"season {season_id} {MATRIX_REFUSED}")
-    version = store.version(season_id)  # read first: what the odds are decided from
+    # read first: what the odds are decided from
+    version = store.version(season_id) if at is None else at
     found = load_season(store, season_id)
     created = found.created
     ledger = ledger_of(store, season_id)
@@ -101,9 +107,11 @@ def odds_season(store: EventStore, season_id: str,
     played: list[tuple[GameCreated, GameEnded]] = []
     outs: dict[int, tuple[GamesOut, ...]] = {}
     in_progress: list[int | str] = []
+    season_events = [row.event for row in store.read(season_id, 1, version)]
+    stored = _stored_games(store, season_id, created.schedule, season_events, at is not None)
     for number, _, _ in created.schedule:
         game_id = season_game_id(season_id, number)
-        if not store.exists(game_id):
+        if game_id not in stored:
             continue
         events = [row.event for row in store.read(game_id)]
         first, last = events[0], events[-1]
@@ -113,7 +121,7 @@ def odds_season(store: EventStore, season_id: str,
         played.append((first, last))
         outs[number] = tuple(system.games_out(events)) if system.games_out is not None else ()
     remaining = tuple(n for n, _, _ in created.schedule if n not in outs)
-    events = [row.event for row in store.read(season_id)]
+    events = season_events
     post = tuple(e for e in events if isinstance(e, PostseasonEvent)
                  and not isinstance(e, LotteryOpened | LotteryDraw | LotteryOrderSet))
     starts: dict[tuple[int, int], dict[str, int]] = {}
@@ -125,7 +133,7 @@ def odds_season(store: EventStore, season_id: str,
             for goalie in (game.home_goalie, game.away_goalie):
                 mine[goalie] = mine.get(goalie, 0) + 1
     opened = any(isinstance(e, PlayoffsOpened) for e in post)
-    table = _playoff_table(store, season_id, post, system) if opened else _Table()
+    table = _playoff_table(store, season_id, post, system, at is None) if opened else _Table()
     in_progress += table.in_progress
     lottery = lottery_view(events)
     drawn = (tuple(d.team for d in sorted(lottery.draws, key=lambda d: d.pick))
@@ -136,6 +144,17 @@ def odds_season(store: EventStore, season_id: str,
                       previous_first_pick(store, season_id), table.outs, table.winners)
     return StoredSeason(odds, {t: found.names.get(t, t) for t in teams}, version,
                         tuple(in_progress))
+
+
+def _stored_games(store: EventStore, season_id: str, schedule: list, events: list,
+                  recorded_only: bool) -> set[str]:
+    """The regular-season games odds go on from: every one stored, or (``recorded_only``,
+    the season at a version) those its stream recorded by then (a record waits for the
+    games begun at the table to end, and each is recorded as it ends)."""
+    if recorded_only:
+        return {e.game for e in events
+                if isinstance(e, SeasonGameRecorded) and e.number != PLAYOFF_NUMBER}
+    return {g for g in (season_game_id(season_id, n) for n, _, _ in schedule) if store.exists(g)}
 
 
 @dataclass
@@ -150,13 +169,14 @@ class _Table:
 
 
 def _playoff_table(store: EventStore, season_id: str, post: tuple[Any, ...],
-                   system: Any) -> _Table:
+                   system: Any, wave: bool = True) -> _Table:
     """The stored playoff games of an open bracket (replay/leagues/playoff_wave.py reads
-    the wave as ``rinklog playoffs`` does)."""
+    the wave as ``rinklog playoffs`` does; ``wave`` False: the bracket's recorded games
+    only, as at an odds record, which waits for the wave's games to be recorded)."""
     found = _Table()
     bracket = fold(post)
     games = [gid for gid, _, _ in recorded_games(bracket)]
-    if bracket.champion is None:
+    if bracket.champion is None and wave:
         for g in wave_status(store, season_id, wave_of(bracket)):
             if g.status == AT_THE_TABLE:
                 found.in_progress.append(g.game_id)
@@ -213,30 +233,23 @@ def run_crew(init: Callable[..., None], task: Callable[[int], Any], initargs: tu
     return [done[r] for r in range(1, runs + 1)]
 
 
-def percentile(values: list[int], p: float) -> int:
-    """The nearest-rank ``p`` percentile (the smallest value with at least ``p`` of the
-    values at or below it)."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p * len(ordered)) - 1)]
+def leaf_of(result: RunResult, teams: list[str]) -> OddsLeaf:
+    """A run as its record's leaf (``teams``: the season's, sorted, which it indexes)."""
+    index = {team: i for i, team in enumerate(teams)}
+    return OddsLeaf(run=result.run, run_seed=result.run_seed,
+                    points=[result.points.get(t, 0) for t in teams],
+                    playoffs=[index[t] for t in result.playoff_teams],
+                    advanced=[[index[t] for t in r] for r in result.advanced],
+                    rounds=result.rounds,
+                    champion=-1 if result.champion is None else index[result.champion],
+                    picks=[index[t] for t in result.picks])
 
 
 def count_runs(results: list[RunResult], teams: list[str]) -> list[TeamOdds]:
-    """Each team's counts over the runs (OddsRecorded's), teams in ``teams``' order."""
-    rounds = max((r.rounds for r in results), default=0)
-    picks = max((len(r.picks) for r in results), default=0)
-    out = []
-    for team in teams:
-        points = [r.points.get(team, 0) for r in results]
-        out.append(TeamOdds(
-            team=team, points_total=sum(points), points_p10=percentile(points, 0.1),
-            points_p90=percentile(points, 0.9),
-            playoffs=sum(team in r.playoff_teams for r in results),
-            rounds=[sum(1 for r in results if k < len(r.advanced) and team in r.advanced[k])
-                    for k in range(rounds)],
-            champion=sum(r.champion == team for r in results),
-            picks=[sum(1 for r in results if k < len(r.picks) and r.picks[k] == team)
-                   for k in range(picks)]))
-    return out
+    """Each team's counts over the runs (OddsRecorded's), best mean points first: the
+    counts of the runs' leaves (``teams``: the season's, sorted), as the audit counts
+    them (replay/leagues/odds_leaves.py)."""
+    return odds_table([leaf_of(r, teams) for r in results], teams)[0]
 
 
 @dataclass(frozen=True)
@@ -252,6 +265,8 @@ class OddsReport:
     teams: list[TeamOdds]
     names: dict[str, str]
     results: list[RunResult]
+    leaves: list[OddsLeaf] = field(default_factory=list)  # the runs, as recorded
+    playoffs: PlayoffFormat | None = None  # the [playoffs] the runs opened
 
     def team_json(self, t: TeamOdds) -> dict[str, Any]:
         n = self.runs
@@ -278,19 +293,26 @@ class OddsReport:
         return out
 
     def event(self) -> OddsRecorded:
+        """The record ``--record`` appends: the figures, the runs as leaves, their root
+        and the ``[playoffs]`` the runs opened (issue 33)."""
         return OddsRecorded(seed=self.seed, runs=self.runs, games_played=self.games_played,
                             games_remaining=self.games_remaining,
-                            playoff_spots=self.playoff_spots, teams=self.teams)
+                            playoff_spots=self.playoff_spots, teams=self.teams,
+                            root=leaves_root(self.leaves), leaves=self.leaves,
+                            playoffs=msgspec.UNSET if self.playoffs is None
+                            else self.playoffs)
 
 
 def report_of(stored: StoredSeason, seed: str, results: list[RunResult]) -> OddsReport:
-    """The report of the runs: teams by mean points, then title and playoff chances."""
+    """The report of the runs: teams by mean points, then title and playoff chances,
+    counted from the runs' leaves."""
     season = stored.odds
-    counts = count_runs(results, list(season.teams))
-    counts.sort(key=lambda t: (-t.points_total, -t.champion, -t.playoffs, t.team))
-    spots = max((len(r.playoff_teams) for r in results), default=0)
+    teams = season_teams(season.created)
+    leaves = [leaf_of(r, teams) for r in results]
+    counts, spots = odds_table(leaves, teams)
     return OddsReport(season.created.season_id, seed, len(results), len(season.played),
-                      len(season.remaining), spots, counts, stored.names, results)
+                      len(season.remaining), spots, counts, stored.names, results, leaves,
+                      season.playoff_format)
 
 
 def record_odds(store: EventStore, stored: StoredSeason, report: OddsReport) -> None:
@@ -304,6 +326,10 @@ def record_odds(store: EventStore, stored: StoredSeason, report: OddsReport) -> 
         raise RinklogError(f"season {season_id} has games begun at the table and not ended "
                            f"({', '.join(map(str, stored.in_progress))}): record odds once "
                            "they end")
+    if stored.odds.table_winners:  # the audit replays a record from the stream alone
+        raise RinklogError(f"season {season_id} has playoff games ended at the table and not "
+                           f"recorded in their series ({', '.join(stored.odds.table_winners)})"
+                           ": run rinklog playoffs to record them, then record odds")
     SeasonStream(store, season_id, stored.version).append([report.event()])
 
 

@@ -51,7 +51,7 @@ from replay.leagues.postseason import LOTTERY_ID
 from replay.leagues.runner import goalie_starts
 from replay.systems import kit_for_system
 
-__all__ = ["OddsSeason", "RunResult", "init_odds", "odds_task", "play_run"]
+__all__ = ["OddsSeason", "RunResult", "init_odds", "odds_task", "play_run", "play_runs"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,7 @@ class RunResult:
     champion: str | None
     picks: tuple[str, ...]
     games: int  # games this run played
+    run_seed: str = ""  # odds_run_seed(season, odds seed, run): its record's leaf keeps it
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,12 @@ def play_run(season: OddsSeason, seed: str, run: int) -> RunResult:
     return _play(_context_of(season, seed), run)
 
 
+def play_runs(season: OddsSeason, seed: str, runs: list[int]) -> list[RunResult]:
+    """The runs ``runs`` here, in that order (the audit's replay of an odds record)."""
+    ctx = _context_of(season, seed)
+    return [_play(ctx, run) for run in runs]
+
+
 def _play(ctx: _Context, run: int) -> RunResult:
     season = ctx.season
     created = season.created
@@ -173,7 +180,7 @@ def _play(ctx: _Context, run: int) -> RunResult:
     return RunResult(run, points, tuple(order), playoff_teams,
                      len(bracket.format.series or []) if bracket is not None else 0,
                      _advanced(bracket), bracket.champion if bracket is not None else None,
-                     _picks(season, order, playoff_teams, run_seed), games)
+                     _picks(season, order, playoff_teams, run_seed), games, run_seed)
 
 
 def _postseason(ctx: _Context, run_seed: str, order: list[str],

@@ -49,6 +49,7 @@ from replay.leagues.ledger import (
 )
 from replay.leagues.naming import game_seed, season_game_id
 from replay.leagues.returned import SlotSeasons, checked_return
+from replay.leagues.season import SEASON_VERSION
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
 from replay.workers import open_crew
@@ -300,7 +301,8 @@ def _season_created(store: EventStore, setup: GameSetup, league: str,
                             # UNSET for the default ruleset, so its seasons' bytes are unchanged
                             ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
                             **setup.options.season_fields(setup.system,
-                                                          formats.NEW_STREAM_FORMAT))
+                                                          formats.NEW_STREAM_FORMAT),
+                            season_version=SEASON_VERSION)  # odds with their runs, issue 33
     return created, blobs
 
 
@@ -311,6 +313,8 @@ def _open_season(season: SeasonStream, created: SeasonCreated, coach: Any) -> No
         season.create(opening, meta=stream_index(opening).meta)
         return
     recorded = season.store.read(season.season_id, 1, 1)[0].event
+    if isinstance(recorded, SeasonCreated) and recorded.season_version is UNSET:
+        created = msgspec.structs.replace(created, season_version=UNSET)  # opened before
     if not same_event(recorded, created) and _cut_short(recorded, created):
         raise RinklogError(f"season {season.season_id} was stored by an older rinklog with "
                            f"only its first {len(recorded.schedule)} games scheduled, so it "

@@ -16,6 +16,9 @@ command can write nothing the audit would refuse; the audit
   of the season (or a playoff game) by its own id; a game is recorded once; a table game
   is marked started once, before it is recorded, and a simulated one never is;
 - the odds (docs/odds.md): OddsRunReplayed and OddsRecorded each as audit_odds.py says;
+  an OddsRecorded in the old form (no runs, before issue 33) only in a season opened
+  before (``SeasonCreated.season_version`` UNSET) and before any record with its runs
+  (docs/trust.md, "Recorded odds");
 - the postseason's events, which :mod:`replay.leagues.audit_postseason` re-derives from
   the standings (a store's), pass here.
 """
@@ -24,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+
+from msgspec import UNSET
 
 from events.base import Event
 from events.errors import RinklogError
@@ -34,17 +39,21 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from events.odds import OddsRecorded, OddsRunReplayed
-from events.postseason import PostseasonEvent
+from events.postseason import PlayoffsOpened, PostseasonEvent
 from replay.games.coach_habits import coach_setup
 from replay.games.registry import ruleset_of_season
 from replay.leagues.audit_odds import recorded_odds, replayed_run
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
+from replay.leagues.odds_leaves import leaves_wrong
 
-__all__ = ["RULE", "SIMULATED", "TABLE", "Finding", "SeasonRefused", "SeasonState", "evolve",
-           "fold"]
+__all__ = ["RULE", "SEASON_VERSION", "SIMULATED", "TABLE", "Finding", "SeasonRefused",
+           "SeasonState", "evolve", "fold"]
 
 SIMULATED, TABLE = "simulated", "table"  # how a season game was played (its record's mode)
 RULE = "season ledger"
+SEASON_VERSION = 2
+"""The season stream version rinklog opens seasons with (``SeasonCreated.season_version``):
+2, every OddsRecorded carries its runs (issue 33). UNSET is 1: a season opened before."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,10 @@ class SeasonState:
     started: frozenset[str] = frozenset()  # table games marked started
     regular_played: int = 0  # regular-season games recorded (what odds are recorded at)
     replayed: int = 0  # odds runs replayed into it
+    # an OddsRecorded must carry its runs: a season of version 2, or one that holds such
+    # a record already (the writer was this rinklog's)
+    odds_runs_required: bool = False
+    playoffs_opened: bool = False  # its PlayoffsOpened stands
 
 
 def evolve(state: SeasonState, event: Event) -> SeasonState:
@@ -99,23 +112,46 @@ def _evolve(state: SeasonState, event: Event) -> SeasonState:
     if created is None:
         if not isinstance(event, SeasonCreated):
             raise _Refused(Finding("kind", seq, "SeasonCreated first", type(event).__name__))
-        return replace(state, created=event, version=seq)
+        version = 1 if event.season_version is UNSET else event.season_version
+        if version not in (1, SEASON_VERSION):
+            raise _Refused(Finding("season", seq, f"a season stream of version 1 or "
+                                   f"{SEASON_VERSION}", f"version {version}"))
+        return replace(state, created=event, version=seq,
+                       odds_runs_required=version >= SEASON_VERSION)
     if not state.opened:
         return _opening(state, created, event, seq)
     if isinstance(event, PostseasonEvent):  # audit_postseason.py holds these
-        return replace(state, version=seq)
-    if isinstance(event, OddsRunReplayed | OddsRecorded):  # docs/odds.md
-        wrong = (replayed_run(created, event, state.replayed)
-                 if isinstance(event, OddsRunReplayed)
-                 else recorded_odds(created, event, state.regular_played))
+        return replace(state, version=seq, playoffs_opened=state.playoffs_opened
+                       or isinstance(event, PlayoffsOpened))
+    if isinstance(event, OddsRunReplayed):  # docs/odds.md
+        wrong = replayed_run(created, event, state.replayed)
         if wrong is not None:
             raise _Refused(Finding("season", seq, wrong, type(event).__name__, "docs/odds.md"))
-        return replace(state, version=seq,
-                       replayed=state.replayed + isinstance(event, OddsRunReplayed))
+        return replace(state, version=seq, replayed=state.replayed + 1)
+    if isinstance(event, OddsRecorded):
+        return _odds_record(state, created, event, seq)
     if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
         raise _Refused(Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
                                type(event).__name__, "season stream"))
     return _game_record(state, created, event, seq)
+
+
+def _odds_record(state: SeasonState, created: SeasonCreated, event: OddsRecorded,
+                 seq: int) -> SeasonState:
+    """docs/odds.md: its sums, and its runs (issue 33) where the season requires them or
+    it carries them; a bracket already open leaves it no ``[playoffs]`` of its own."""
+    runs = event.leaves is not UNSET or event.root is not UNSET
+    wrong = recorded_odds(created, event, state.regular_played)
+    if wrong is None and (runs or state.odds_runs_required):
+        wrong = leaves_wrong(created, event)
+        if wrong is not None and not runs:
+            wrong += ("; this season records odds with their runs (a season of version "
+                      f"{SEASON_VERSION}, or one holding such a record already)")
+    if wrong is None and state.playoffs_opened and event.playoffs is not UNSET:
+        wrong = "no [playoffs] of its own: the season's bracket is open"
+    if wrong is not None:
+        raise _Refused(Finding("season", seq, wrong, "OddsRecorded", "docs/odds.md"))
+    return replace(state, version=seq, odds_runs_required=state.odds_runs_required or runs)
 
 
 def _opening(state: SeasonState, created: SeasonCreated, event: Event, seq: int) -> SeasonState:

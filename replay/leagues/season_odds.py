@@ -29,10 +29,14 @@ class SeasonOdds:
     or None, progress(done, runs) or None), or writes run R as a database of its own
     (``replay``: db, season id, seed, R, out -> the path written, audited clean).
     ``record``: ``--record``, the report appended to the season stream (store, what
-    ``read`` gave, the report), refused if the season changed since ``read``."""
+    ``read`` gave, the report), refused if the season changed since ``read``.
+    ``audit``: the season's odds records held to their runs (store, season id, runs to
+    play again of each -> the first failure as an AuditFinding or None, and warnings;
+    ``rinklog audit``, issue 33)."""
 
     read: Callable[[EventStore, str], Any]
     report: Callable[[Any, str, int, int, str | None, Callable[[int, int], None] | None],
                      OddsReport]
     replay: Callable[[str | Path, str, str, int, Path], Path]
     record: Callable[[EventStore, Any, Any], None]
+    audit: Callable[[EventStore, str, int], tuple[Any, list[str]]]

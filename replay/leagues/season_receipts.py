@@ -40,10 +40,10 @@ from replay.leagues import merkle
 from replay.leagues.audit import (
     AuditFinding,
     AuditReport,
-    audit_all,
     audit_game,
     mark_odds_runs,
 )
+from replay.leagues.audit_odds_runs import ODDS_RUNS, audit_database, check_odds_records
 from replay.leagues.ledger import odds_runs, recorded_games
 from replay.leagues.receipts import ReceiptError, Signature, sign_receipt, verify_signature
 
@@ -282,7 +282,9 @@ def _finding(stream: str, expected: str, recorded: str, head: str = "") -> Audit
 
 def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.VerifyKey | None,
                          *, all_streams: bool = False, workers: int = 1,
-                         cluster: str | None = None, odds_run: bool = False) -> SeasonAudit:
+                         cluster: str | None = None, odds_run: bool = False,
+                         odds_replays: int = ODDS_RUNS,
+                         odds_systems: Any = None) -> SeasonAudit:
     """Audit the database (every stream with ``all_streams``, else the season and its
     games) and hold its season to the receipt in ``path``: the season stream extends the
     one published, today's games extend the published ones (an RFC 6962 consistency proof
@@ -290,7 +292,10 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
     head, in its place. Every game that differs, is missing, was added among the
     published ones or moved is named; games played since are listed, not failed.
     ``workers``, ``cluster``, ``odds_run``: as :func:`replay.leagues.audit.audit_all`'s
-    (a season written by ``rinklog odds --replay`` is named as one and fails)."""
+    (a season written by ``rinklog odds --replay`` is named as one and fails);
+    ``odds_replays``, ``odds_systems``: the runs of each odds record played again and
+    the season systems' odds (audit_odds_runs.audit_database's ``odds_runs``,
+    ``systems``)."""
     receipt = load_season_receipt(path)
     signer = verify_signature(receipt, str(path), pinned)
     if not store.exists(receipt.season):
@@ -298,11 +303,14 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
                                      "no such season in the database")], signer, [])
     now = _now(store, receipt.season)
     if all_streams:
-        reports = audit_all(store, workers=workers, cluster=cluster, odds_run=odds_run)
+        reports = audit_database(store, workers=workers, cluster=cluster, odds_run=odds_run,
+                                 odds_runs=odds_replays, systems=odds_systems)
     else:
         streams = [receipt.season] + ([] if now.system in SEASON_SYSTEMS
                                       else [g.game for g in now.games])
-        reports = mark_odds_runs(store, [audit_game(store, s) for s in streams], odds_run)
+        reports = check_odds_records(store, mark_odds_runs(
+            store, [audit_game(store, s) for s in streams], odds_run), odds_replays,
+            odds_systems)
     findings = [*_season_findings(store, receipt, now, str(path)),
                 *_game_findings(receipt.games, now.games, str(path))]
     published, today = len(receipt.games), len(now.games)

@@ -23,6 +23,7 @@ command, replay/cli/odds.py) reaches all of it through the Matrix kit (:data:`OD
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +39,10 @@ from events.errors import RinklogError
 from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, PicksSent
 from events.store import EventStore
 from replay.leagues.matrix.demo import demo_picks
+from replay.leagues.matrix.odds_leaves import audit_records, leaves_wrong, matrix_leaf
 from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
+from replay.leagues.odds_leaves import leaves_root
 from replay.leagues.season_odds import SeasonOdds
 
 __all__ = ["ODDS", "MatrixOddsReport", "MatrixOddsSeason", "MatrixRunResult",
@@ -73,6 +76,7 @@ class MatrixRunResult:
     kdh_winner: str  # "" without a KDH
     wg_rounds: tuple[tuple[str, ...], ...]  # the WG's semi-finalists, then its finalists
     wg_winner: str  # "" without a WG
+    run_seed: str = ""  # odds_run_seed(season, odds seed, run): its record's leaf keeps it
 
 
 _base: SeasonState | None = None
@@ -135,7 +139,7 @@ def play_matrix_run(base: SeasonState, seed: str, run: int) -> MatrixRunResult:
     return MatrixRunResult(run, {t: table[t].points for t in state.teams}, places,
                            tuple(t for t, _, _ in closed.promoted),
                            tuple(t for t, _, _ in closed.relegated), kdh, closed.kdh_winner,
-                           wg, closed.wg_order[0] if closed.wg_order else "")
+                           wg, closed.wg_order[0] if closed.wg_order else "", run_seed)
 
 
 def run_matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1,
@@ -270,13 +274,16 @@ def matrix_report(season: MatrixOddsSeason, seed: str, results: list[MatrixRunRe
 
 
 def odds_record(report: MatrixOddsReport) -> MatrixOddsRecorded:
-    """The report as the season stream records it (``--record``)."""
+    """The report as the season stream records it (``--record``): the counts, and the
+    runs as leaves under their root (issue 33)."""
+    teams = sorted(t.team for t in report.teams)
+    leaves = [matrix_leaf(r, teams) for r in report.results]
     return MatrixOddsRecorded(
         report.seed, report.runs, report.weeks_played, report.weeks_remaining,
         report.promotion_places, report.relegation_places, list(report.competitions),
         [MatrixOddsTeam(t.team, t.division, t.points_total, t.points_p10, t.points_p90,
                         list(t.places), t.promoted, t.relegated, t.kdh, t.wg)
-         for t in report.teams])
+         for t in report.teams], root=leaves_root(leaves), leaves=leaves)
 
 
 def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
@@ -292,7 +299,10 @@ def record_matrix_odds(store: EventStore, season: MatrixOddsSeason,
         raise RinklogError(f"season {season.season_id} is closed: its odds are its close, "
                            "nothing to record")
     try:
-        check_odds_record(state, event)
+        check_odds_record(state, event, runs_required=True)
+        wrong = leaves_wrong(state, event)  # as the audit holds them (issue 33)
+        if wrong is not None:
+            raise RinklogError(f"its runs: expected {wrong}")
     except RinklogError as err:
         raise RinklogError(f"season {season.season_id}: odds not recorded: {err}") from None
     now = library.Season(season.season_id, state, list(season.events), len(season.events))
@@ -342,5 +352,6 @@ def matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1
 
 
 ODDS = SeasonOdds(read=matrix_odds_season, report=matrix_odds, replay=replay_matrix_run,
-                  record=record_matrix_odds)
+                  record=record_matrix_odds,
+                  audit=functools.partial(audit_records, play=play_matrix_run))
 """What the Matrix kit gives ``rinklog odds`` (``SeasonKit.odds``)."""

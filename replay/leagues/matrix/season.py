@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from engine.matrix import referee, waiting
 from engine.matrix.dice import SeededDie
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS
@@ -20,7 +22,7 @@ from engine.matrix.seasons import standings_rows
 from engine.matrix.state import COMPETITIONS, SeasonState, evolve
 from engine.matrix.table import check_table
 from events.errors import RinklogError, UnknownGame
-from events.matrix import GamePlayed, SeasonOpened
+from events.matrix import MATRIX_SEASON_VERSION, GamePlayed, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
 from replay.leagues.season_stream import SeasonStream
@@ -73,7 +75,9 @@ def _open(store: EventStore, created: SeasonOpened) -> str:
 
 def open_league(store: EventStore, league: str | Path, seed: str) -> str:
     """A league's first season; returns its id."""
-    return _open(store, season_opened(league, seed))
+    # every odds record of a season opened now carries its runs (issue 33, docs/trust.md)
+    return _open(store, msgspec.structs.replace(season_opened(league, seed),
+                                                season_version=MATRIX_SEASON_VERSION))
 
 
 def _plays(state: SeasonState, week: int) -> dict[str, list[str]]:
