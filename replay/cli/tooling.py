@@ -23,14 +23,19 @@ from replay.cli.common import (
     CliError,
     ClusterOption,
     DbOption,
+    InsecureClusterOption,
     OptionalRuleOption,
     RulesetOption,
+    TlsCaOption,
+    TlsCertOption,
+    TlsKeyOption,
     optional_rules,
     workers_or_cluster,
 )
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
+from replay.cluster_access import Cluster
 from replay.games.registry import DEFAULT_RULESET
 from replay.systems import Prompter, kit_for
 
@@ -76,7 +81,7 @@ def _audit_text(r: AuditReport) -> str:
 
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
-                  db: str, as_json: bool, workers: int, cluster: str | None,
+                  db: str, as_json: bool, workers: int, cluster: Cluster | None,
                   odds_run: bool) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt."""
     from replay.leagues.receipts import load_verify_key
@@ -192,7 +197,9 @@ def audit(
     workers: Annotated[int | None, typer.Option(
         "--workers", help="with --all: processes auditing a big database's streams "
         "(default 2)")] = None,
-    cluster: ClusterOption = None,
+    cluster: ClusterOption = None, tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
+    insecure_cluster: InsecureClusterOption = False,
     odds_run: Annotated[bool, typer.Option(
         "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
         "it is (without it, its season fails: it is not the season as played)")] = False,
@@ -209,7 +216,8 @@ def audit(
     from replay.leagues.audit import audit_all, audit_game, mark_odds_runs
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
-    workers = workers_or_cluster(workers, cluster)
+    workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
+                                          insecure=insecure_cluster)
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt

@@ -66,7 +66,7 @@ from replay.leagues.availability import (
     stored_playoff_availability,
 )
 from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
-from replay.workers import Crew, open_crew
+from replay.workers import Cluster, Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
            "audit_all", "audit_blobs", "audit_encoded", "audit_game", "audit_stream",
@@ -210,7 +210,7 @@ def _held_to_read_models(report: AuditReport, differences: list[str] | None) -> 
 PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a fork)
 
 
-def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None, *,
+def audit_all(store: EventStore, workers: int = 1, cluster: Cluster | None = None, *,
               odds_run: bool = False) -> list[AuditReport]:
     """Every stream of the database (listed or orphaned), then every blob; with
     ``workers`` > 1 a big database's streams are audited by that many processes (each
@@ -323,7 +323,7 @@ def _worker_audit(stream: str) -> AuditReport:
 
 
 def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
-                      cluster: str) -> list[AuditReport]:
+                      cluster: Cluster) -> list[AuditReport]:
     """The game streams audited by a Dask cluster's workers, the others (seasons, orphan
     rows) here; every blob and the database's season streams go to each worker once."""
     known = {info.stream: season_facts(seasons, info.stream)
@@ -331,7 +331,7 @@ def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
     blobs = MemoryBlobs({digest: found for digest in store.blob_hashes()
                          if (found := store.blob_record(digest)) is not None})
     crew = open_crew(1, _shipped_init, _shipped_audit, (blobs, known), "stream",
-                     cluster=cluster)
+                     cluster=cluster, result=AuditReport)
     found: dict[str, AuditReport] = {}
     todo = iter(ids)
     pending = 0  # sent, not yet back

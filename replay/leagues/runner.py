@@ -48,7 +48,7 @@ from replay.leagues.ledger import (
 from replay.leagues.naming import game_seed, season_game_id
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
-from replay.workers import open_crew
+from replay.workers import Cluster, open_crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
 
@@ -200,7 +200,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                progress: Progress | None = None, games: int | None = None,
                audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS,
-               cluster: str | None = None) -> SeasonRun:
+               cluster: Cluster | None = None) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
     season plays the league's ruleset); resumable at any point.
@@ -340,7 +340,7 @@ def _failed(stream: str, failure: AuditFinding, how: str) -> str:
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
-             availability: Availability, cluster: str | None = None):
+             availability: Availability, cluster: Cluster | None = None):
     """Played games in schedule order, from this process, a crew of worker processes or
     a Dask cluster's workers."""
     if not todo or (cluster is None and (workers <= 1 or len(todo) < 2)):
@@ -357,7 +357,7 @@ def _in_turn(todo, availability: Availability):
         yield played
 
 
-def _pooled(todo, setup, workers, availability: Availability, cluster: str | None = None):
+def _pooled(todo, setup, workers, availability: Availability, cluster: Cluster | None = None):
     """Games from worker processes (or a cluster's), in schedule order, with at most
     ``_AHEAD`` games a worker played (or being played) ahead of the writer: a writer
     slower than the workers (a slow disk, a busy machine) makes them wait instead of
@@ -367,7 +367,7 @@ def _pooled(todo, setup, workers, availability: Availability, cluster: str | Non
     teams having come back (availability.py: a system whose rulings end with the game
     never waits), so any number of workers plays the same games. The game the writer
     waits for next is always ready (every earlier game has come back), and always sent."""
-    crew = open_crew(workers, _init, _play, (setup,), "game", cluster=cluster)
+    crew = open_crew(workers, _init, _play, (setup,), "game", cluster=cluster, result=_Played)
     ahead_most = _AHEAD * crew.size
     waiting = deque(todo)  # not sent yet, in schedule order
     order = deque(f[0] for f in todo)  # not yet yielded, in schedule order
