@@ -1,14 +1,21 @@
-"""A Dask cluster's workers as a crew (``--cluster tcp://host:8786``, docs/cluster.md).
+"""A Dask cluster's workers as a crew (``--cluster tls://host:8786``, docs/cluster.md).
 
 :class:`ClusterCrew` has :class:`replay.workers.Crew`'s interface: ``submit(key, job)``,
 ``result() -> (key, result)`` in the order jobs finish, ``stop()``, and ``size``. The jobs
 go to a Dask scheduler (``distributed.Client.submit``), which hands them to its workers
 on other machines; whatever the command writes stays in this process. Nothing here knows
-what a job is: a command names its ``init``, ``task`` and ``initargs``. They, every job
-and every result travel as plain pickles (never Dask's fallback, which would copy a
-function's code): functions by their module's name, so a worker runs them from its own
-rinklog install, and nothing may refer to this machine's files. What does not pickle
-is one line naming it (a rinklog bug).
+what a job is: a command names its ``init``, ``task``, ``initargs`` and the type of a
+task's result. The setup and every job go to the workers as plain pickles (never Dask's
+fallback, which would copy a function's code): functions by their module's name, so a
+worker runs them from its own rinklog install, and nothing may refer to this machine's
+files. What does not pickle is one line naming it (a rinklog bug).
+
+What comes back is never unpickled by rinklog: a worker sends its result as msgpack
+(msgspec), and the crew decodes it as the type the command named; a result that does not
+decode as that type is one line naming the job, and nothing of it is stored. The client
+reads what the scheduler relays of a worker's result with Dask's msgpack deserializer
+only, so a result Dask would have pickled is refused unread (docs/cluster.md says what
+Dask itself still unpickles, and why TLS is the guard against a worker that is not one).
 
 - ``init(*initargs)`` runs once in each worker process before its first task of this
   crew: the initargs go to the cluster once (a task every job depends on, not a copy
@@ -41,8 +48,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import distributed
+import msgspec
 
 from events.errors import RinklogError
+from replay.cluster_access import Cluster, security
 
 __all__ = ["ClusterCrew"]
 
@@ -62,20 +71,25 @@ class ClusterCrew:
     once, then ``task(job)`` for each ``(key, job)`` submitted; results come back as
     ``(key, result)`` in the order they finish. ``what`` names a job in messages."""
 
-    def __init__(self, address: str, init: Callable[..., None], task: Callable[[Any], Any],
-                 initargs: tuple, what: str = "job") -> None:
+    def __init__(self, cluster: Cluster, init: Callable[..., None], task: Callable[[Any], Any],
+                 initargs: tuple, what: str = "job", result: Any = Any) -> None:
         # the client's own logs (a lost connection, a retry) would print tracebacks: this
         # crew says what went wrong in one line instead
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        address = cluster.address
         self.address, self.what = address, what
+        self.decoder = msgspec.msgpack.Decoder(result)
         self.token = uuid.uuid4().hex
-        # by plain pickle, as every job and result: functions by their module's name, so a
-        # worker runs its own rinklog's code, never a copy of this process's
+        # by plain pickle, as every job: functions by their module's name, so a worker
+        # runs its own rinklog's code, never a copy of this process's
         setup = _Setup(self.token, _pickled((init, task, initargs), f"{what}s' setup"))
         try:
-            self.client = distributed.Client(address, timeout=CONNECT_WAIT,
-                                             set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as err:
+            # results only through the scheduler, read with msgpack only: never a
+            # worker's pickle (Dask's "pickle" and "dask" serializers unpickle)
+            self.client = _Client(address, timeout=CONNECT_WAIT, set_as_default=False,
+                                  security=security(cluster), deserializers=["msgpack"],
+                                  direct_to_workers=False)
+        except Exception as err:  # noqa: BLE001 - OSError, TimeoutError, ssl.SSLError...
             raise RinklogError(f"cannot reach a Dask scheduler at {address} ({_line(err)}); "
                                f"{_HOW}") from None
         try:
@@ -135,15 +149,21 @@ class ClusterCrew:
                 continue
             key = self.keys.pop(future.key)
             del self.futures[future.key]
-            value = self._value(key, future)
-            if isinstance(value, _TaskError):
-                raise RinklogError(f"{self.what} {key} failed in a worker: {value.message}")
-            try:
-                return key, pickle.loads(value)
-            except Exception as err:  # noqa: BLE001 - a worker of another rinklog
-                raise RinklogError(f"{self.what} {key}: its result does not unpickle here "
-                                   f"({type(err).__name__}: {_line(err)}); do the workers "
-                                   "run this rinklog version?") from None
+            return key, self._decoded(key, self._value(key, future))
+
+    def _decoded(self, key: Any, value: Any) -> Any:
+        """A worker's reply, decoded as plain data: its result as the type the command
+        named, or what its task raised."""
+        what = self.what
+        try:
+            reply = _replies.decode(value)
+            if isinstance(reply, _Failed):
+                raise RinklogError(f"{what} {key} failed in a worker: {reply.message}")
+            return self.decoder.decode(reply.result)
+        except (msgspec.DecodeError, TypeError) as err:  # not msgpack, not the type
+            a = "an" if what[:1] in "aeiou" else "a"
+            raise RinklogError(f"{what} {key}: the worker's result is not {a} {what} result "
+                               f"({_line(err)}); nothing of it was stored") from None
 
     def worker_names(self) -> list[str]:
         """The cluster's workers as its scheduler lists them, ``name (address)`` each: who
@@ -178,7 +198,11 @@ class ClusterCrew:
             raise RinklogError(f"{self.what} {key} finished on the Dask cluster at "
                                f"{self.address} but its result did not arrive in "
                                f"{RESULT_WAIT:.0f} s; run the command again to go on") from None
-        except Exception as err:  # noqa: BLE001 - e.g. a result that does not unpickle
+        except TypeError as err:  # Dask's msgpack-only read refused the reply
+            raise RinklogError(f"{self.what} {key}: the worker's result is not plain data, "
+                               f"refused unread ({_line(err)}); nothing of it was stored"
+                               ) from None
+        except Exception as err:  # noqa: BLE001 - anything else Dask raises
             raise RinklogError(f"{self.what} {key} failed on the Dask cluster: "
                                f"{type(err).__name__}: {_line(err)}") from None
 
@@ -204,8 +228,9 @@ class ClusterCrew:
 
 def _same_rinklog(client: Any, address: str) -> None:
     """The scheduler and every worker run this rinklog version on this Python (minor)
-    version: the jobs and results are pickles of rinklog's own classes, read by the other
-    side's code (the scheduler reads the jobs' task specs too)."""
+    version: the jobs are pickles of rinklog's own classes and the results msgpack of its
+    result types, each read by the other side's code (the scheduler reads the jobs' task
+    specs too)."""
     want = _versions()
     try:
         found = {"scheduler": client.run_on_scheduler(_versions), **client.run(_versions)}
@@ -253,20 +278,36 @@ def _kept(setup: _Setup) -> _Setup:
     return setup
 
 
-@dataclass(frozen=True)
-class _TaskError:
+class _Done(msgspec.Struct, frozen=True, array_like=True, tag="done"):
+    """A worker's reply: its task's result (as sent)."""
+
+    result: Any
+
+
+class _Got(msgspec.Struct, frozen=True, array_like=True, tag="done"):
+    """A worker's reply as read: its task's result still msgpack, decoded as the crew's
+    result type."""
+
+    result: msgspec.Raw
+
+
+class _Failed(msgspec.Struct, frozen=True, array_like=True, tag="failed"):
+    """A worker's reply: what its task raised, one line."""
+
     message: str
 
+
+_replies = msgspec.msgpack.Decoder(_Got | _Failed)
+_encoder = msgspec.msgpack.Encoder()
 
 _lock = threading.Lock()  # one rinklog task at a time in a worker process
 _ready: str | None = None  # the token of the crew this process was last set up for
 _task: Callable[[Any], Any] | None = None  # that crew's task
 
 
-def _run(setup: _Setup, job: bytes) -> bytes | _TaskError:
+def _run(setup: _Setup, job: bytes) -> bytes:
     """In a Dask worker: the crew's ``init`` once (again when another crew's task ran
-    meanwhile), then the task on the job; its result pickled, or what it raised as a
-    :class:`_TaskError`."""
+    meanwhile), then the task on the job; its result or what it raised, as msgpack."""
     global _ready, _task
     with _lock:
         try:
@@ -276,9 +317,23 @@ def _run(setup: _Setup, job: bytes) -> bytes | _TaskError:
                 init(*initargs)
                 _ready = setup.token
             assert _task is not None
-            return pickle.dumps(_task(pickle.loads(job)), protocol=pickle.HIGHEST_PROTOCOL)
+            return _encoder.encode(_Done(_task(pickle.loads(job))))
         except Exception as err:  # noqa: BLE001 - the command reports it in one line
-            return _TaskError(f"{type(err).__name__}: {_line(err)}")
+            return _encoder.encode(_Failed(f"{type(err).__name__}: {_line(err)}"))
+
+
+class _Client(distributed.Client):
+    """Dask's client, which forgets a connection that never opened: Dask's own would try
+    to close it when collected, at the interpreter's exit, and print a traceback after
+    waiting 20 s for an event loop that had stopped."""
+
+    def start(self, **kwargs: Any) -> None:
+        try:
+            super().start(**kwargs)
+        except BaseException:
+            self.status = "closed"
+            self._loop_runner.stop()
+            raise
 
 
 def _line(err: BaseException) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
 
 from events.errors import RinklogError
+from replay.cluster_access import Cluster
 
 __all__ = ["Crew", "Workers", "open_crew"]
 
@@ -120,12 +121,15 @@ class Workers(Protocol):
 
 
 def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any],
-              initargs: tuple, what: str = "job", cluster: str | None = None) -> Workers:
+              initargs: tuple, what: str = "job", cluster: Cluster | None = None, *,
+              result: Any) -> Workers:
     """The workers a command asked for: ``workers`` local processes (a :class:`Crew`), or,
-    with ``cluster`` (``--cluster tcp://host:8786``), a Dask scheduler's workers with the
-    same ``submit``/``result``/``stop``/``size`` (replay/cluster.py). Dask is imported only
-    here, only with a cluster; ``--cluster`` and ``--workers`` are exclusive (the commands
-    say so: :func:`workers_or_cluster`)."""
+    with ``cluster`` (``--cluster tls://host:8786``), a Dask scheduler's workers with the
+    same ``submit``/``result``/``stop``/``size`` (replay/cluster.py). ``result``: the type
+    of what ``task`` returns, which a cluster's results are decoded as (msgspec: a Struct,
+    a dataclass...); never unpickled. Dask is imported only here, only with a cluster;
+    ``--cluster`` and ``--workers`` are exclusive (the commands say so:
+    :func:`workers_or_cluster`)."""
     if cluster is None:
         return Crew(workers, init, task, initargs, what)
     try:
@@ -137,7 +141,7 @@ def open_crew(workers: int, init: Callable[..., None], task: Callable[[Any], Any
                            f"({err}): install rinklog's cluster extra (pip install '.[cluster]' in "
                            "a rinklog checkout, docs/cluster.md)") from None
 
-    return ClusterCrew(cluster, init, task, initargs, what)
+    return ClusterCrew(cluster, init, task, initargs, what, result)
 
 
 @dataclass(frozen=True)

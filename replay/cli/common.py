@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from engine.systems import SYSTEMS
 from events.catalogue import open_store
 from events.errors import RinklogError
 from events.store import EventStore
+from replay.cluster_access import Cluster, cluster_at
 
 RULESETS = {name: rules for system in SYSTEMS.values() for name, rules in system.rulesets.items()}
 """Every ruleset of every registered game system, by name (each has a ``title``, a
@@ -59,30 +59,46 @@ DbOption = Annotated[str, typer.Option("--db", envvar="RINKLOG_DB", help=DB_HELP
                                       show_envvar=False, callback=_db_path)]
 
 ClusterOption = Annotated[str | None, typer.Option(
-    "--cluster", help="a Dask scheduler's address (tcp://host:8786): its workers do the "
-    "work instead of local processes, the database stays here; needs rinklog's cluster extra "
-    "(docs/cluster.md); not with --workers")]
+    "--cluster", help="a Dask scheduler's address (tls://host:8786, with --tls-*; plain "
+    "tcp:// only on this machine): its workers do the work instead of local processes, "
+    "the database stays here; needs rinklog's cluster extra (docs/cluster.md); not with "
+    "--workers")]
+TlsCaOption = Annotated[str | None, typer.Option(
+    "--tls-ca-file", help="with --cluster tls://: the cluster's certificate authority (PEM); "
+    "default: Dask's configuration (distributed.comm.tls.ca-file)")]
+TlsCertOption = Annotated[str | None, typer.Option(
+    "--tls-cert", help="with --cluster tls://: this command's certificate (PEM), signed by "
+    "the cluster's authority; default: distributed.comm.tls.client.cert")]
+TlsKeyOption = Annotated[str | None, typer.Option(
+    "--tls-key", help="with --cluster tls://: that certificate's key (PEM), unless the "
+    "certificate file holds it; default: distributed.comm.tls.client.key")]
+InsecureClusterOption = Annotated[bool, typer.Option(
+    "--insecure-cluster", help="allow --cluster tcp:// to another machine: not encrypted, "
+    "and any machine that can reach the scheduler can join it as a worker")]
 
 
-# a scheduler's address: [protocol://]host:port (an IPv6 host in brackets)
-_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
-                        r":[0-9]{1,5}$")
-
-
-def workers_or_cluster(workers: int | None, cluster: str | None, default: int = 2) -> int:
-    """The local worker processes a command runs (``--workers``, else ``default``), after
-    checking that ``--cluster`` (a Dask scheduler's workers instead) is not given too."""
+def workers_or_cluster(workers: int | None, cluster: str | None,
+                       tls: tuple[str | None, str | None, str | None] = (None, None, None),
+                       insecure: bool = False, default: int = 2
+                       ) -> tuple[int, Cluster | None]:
+    """The local worker processes a command runs (``--workers``, else ``default``) and the
+    cluster it runs on instead (``--cluster``, with ``tls``: ``--tls-ca-file``,
+    ``--tls-cert``, ``--tls-key``, and ``--insecure-cluster``: who may join it,
+    replay/cluster_access.py), after checking they are not both given."""
+    found = None
     if cluster is not None:
         if workers is not None:
             raise CliError("give --workers (local processes) or --cluster (a Dask "
                            "scheduler's workers), not both")
-        if not _SCHEDULER.match(cluster):
-            raise CliError(f"--cluster: {cluster!r} is not a Dask scheduler's address; give "
-                           "one as `dask scheduler` prints it, e.g. --cluster tcp://host:8786")
+        found = cluster_at(cluster, tls_ca_file=tls[0], tls_cert=tls[1], tls_key=tls[2],
+                           insecure=insecure)
+    elif any(tls) or insecure:
+        raise CliError("--tls-ca-file, --tls-cert, --tls-key and --insecure-cluster go "
+                       "with --cluster")
     workers = default if workers is None else workers
     if workers < 1:
         raise CliError(f"--workers must be at least 1, got {workers}")
-    return workers
+    return workers, found
 
 
 RulesetOption = Annotated[str, typer.Option(

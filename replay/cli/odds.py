@@ -21,6 +21,10 @@ from replay.cli.common import (
     ClusterOption,
     CsvOption,
     DbOption,
+    InsecureClusterOption,
+    TlsCaOption,
+    TlsCertOption,
+    TlsKeyOption,
     dump,
     dump_csv,
     one_format,
@@ -30,6 +34,7 @@ from replay.cli.common import (
     system_parts,
     workers_or_cluster,
 )
+from replay.cluster_access import Cluster
 
 app = typer.Typer(rich_markup_mode=None)
 """The odds command; the root app takes it in."""
@@ -50,7 +55,9 @@ def odds(
         "--seed", help="odds seed: run r's dice derive from (season, seed, r)")] = "1",
     workers: Annotated[int | None, typer.Option(
         "--workers", help="local worker processes (default 2)")] = None,
-    cluster: ClusterOption = None,
+    cluster: ClusterOption = None, tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
+    insecure_cluster: InsecureClusterOption = False,
     league: Annotated[str | None, typer.Option(
         "--league", help="the league folder or bundled name whose [playoffs] table the "
         "postseason plays (default: the season's league, by name)")] = None,
@@ -79,8 +86,9 @@ def odds(
     Example: rinklog odds dicedemo-2026 --runs 1000 --seed 7 --db season.db
     """
     _check_options(as_json, as_csv, replay, out_db, runs, record)
-    workers = workers_or_cluster(workers, cluster)
-    from replay.leagues.odds import odds_season, record_odds, replay_run, report_of, run_odds
+    workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
+                                          insecure=insecure_cluster)
+    from replay.leagues.odds import odds_season, record_odds, report_of, run_odds
 
     playoffs = _playoffs_of(season_id, league)
 
@@ -99,10 +107,7 @@ def odds(
         return
     if replay is not None:
         assert out_db is not None
-        fmt = None if stored.odds.postseason else stored.odds.playoff_format
-        written = replay_run(db, stored, seed, replay, out_db, fmt)
-        out(f"season {season_id}: odds run {replay} (seed {seed!r}) written to {written}, "
-            "audited clean")
+        _replay_run(db, season_id, stored, seed, replay, out_db)
         return
     with _bar(runs) as progress:
         results = run_odds(stored.odds, seed, runs, workers, cluster, progress)
@@ -119,6 +124,17 @@ def odds(
         _dump_csv(report)
         return
     _print(report, record)
+
+
+def _replay_run(db: str, season_id: str, stored: Any, seed: str, run: int,
+                out_db: Path) -> None:
+    """``--replay R --out DB``: a league season's odds run R written as a database."""
+    from replay.leagues.odds import replay_run
+
+    fmt = None if stored.odds.postseason else stored.odds.playoff_format
+    written = replay_run(db, stored, seed, run, out_db, fmt)
+    out(f"season {season_id}: odds run {run} (seed {seed!r}) written to {written}, "
+        "audited clean")
 
 
 def _check_options(as_json: bool, as_csv: bool, replay: int | None, out_db: Path | None,
@@ -172,7 +188,7 @@ class _Asked:
     seed: str
     runs: int
     workers: int
-    cluster: str | None
+    cluster: Cluster | None
     replay: int | None
     out_db: Path | None
     record: bool

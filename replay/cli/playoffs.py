@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from replay.cli.common import ClusterOption, DbOption, dump, workers_or_cluster
+from replay.cli.common import (
+    ClusterOption,
+    DbOption,
+    InsecureClusterOption,
+    TlsCaOption,
+    TlsCertOption,
+    TlsKeyOption,
+    dump,
+    workers_or_cluster,
+)
 
 if TYPE_CHECKING:
     from replay.leagues.playoffs import PostseasonRun, WaveGame
@@ -26,7 +35,9 @@ def playoffs(
     workers: Annotated[int | None, typer.Option(
         "--workers", help="worker processes (the games of a round's wave in parallel; "
         "default 2)")] = None,
-    cluster: ClusterOption = None,
+    cluster: ClusterOption = None, tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
+    insecure_cluster: InsecureClusterOption = False,
     league: Annotated[str | None, typer.Option(
         "--league", help="the league folder or bundled name whose [playoffs] table the "
         "postseason plays (default: the season's league, by name)")] = None,
@@ -48,7 +59,8 @@ def playoffs(
     """
     from replay.games.game_streams import open_store
     from replay.leagues.playoffs import open_postseason, run_playoffs
-    workers = workers_or_cluster(workers, cluster)
+    workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
+                                          insecure=insecure_cluster)
     with open_store(db) as store:
         if ready:
             _print_ready(season_id, open_postseason(store, season_id, league), as_json)

@@ -9,6 +9,7 @@ Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,6 +21,10 @@ from replay.cli.common import (
     ClusterOption,
     CsvOption,
     DbOption,
+    InsecureClusterOption,
+    TlsCaOption,
+    TlsCertOption,
+    TlsKeyOption,
     dump_csv,
     odds_runs_first,
     one_format,
@@ -48,6 +53,22 @@ _VERIFY = ("re-run the rules here on this many of the games the workers return, 
 _SEED = "with --verify: choose the games by this seed (repeats a run's choice)"
 
 
+def _ticker(bar: Any, task: Any) -> Callable[[int, int], None]:
+    """The progress bar's update after each game stored: games done, and games a second
+    since the first one this run stored."""
+    started: dict[str, Any] = {"at": None, "from": 0}
+
+    def tick(done: int, total: int) -> None:
+        import time
+
+        if started["at"] is None:
+            started["at"], started["from"] = time.perf_counter(), done
+        elapsed = time.perf_counter() - started["at"]
+        rate = (done - started["from"]) / elapsed if elapsed > 0 else 0.0
+        bar.update(task, completed=done, rate=f"{rate:.1f}")
+    return tick
+
+
 @app.command()
 def season(
     league: LeagueOption = "demo",
@@ -57,7 +78,9 @@ def season(
         "--games, to play on)")] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="worker processes (default 2)")] = None,
-    cluster: ClusterOption = None,
+    cluster: ClusterOption = None, tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
+    insecure_cluster: InsecureClusterOption = False,
     coach: Annotated[Path | None, typer.Option(
         "--coach", help="coach file for every team (docs/coach.md)")] = None,
     db: DbOption = "rinklog.db",
@@ -82,7 +105,8 @@ def season(
     from replay.leagues.league import load_league
     from replay.leagues.runner import run_season
     from replay.leagues.schedule import make_schedule
-    workers = workers_or_cluster(workers, cluster)
+    workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
+                                          insecure=insecure_cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
     if verify is not None and verify < 0:
@@ -96,18 +120,7 @@ def season(
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
     with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
         setup = league_setup(loaded, coach_file=coach)  # built once: every game plays it
-        task = bar.add_task("games", total=total, rate="-")
-        started = {"at": None, "from": 0}
-
-        def tick(done: int, total: int) -> None:
-            import time
-
-            if started["at"] is None:
-                started["at"], started["from"] = time.perf_counter(), done
-            elapsed = time.perf_counter() - started["at"]
-            rate = (done - started["from"]) / elapsed if elapsed > 0 else 0.0
-            bar.update(task, completed=done, rate=f"{rate:.1f}")
-
+        tick = _ticker(bar, bar.add_task("games", total=total, rate="-"))
         try:
             run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
                              workers=workers, progress=tick, divisions=loaded.divisions,

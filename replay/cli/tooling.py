@@ -23,8 +23,12 @@ from replay.cli.common import (
     CliError,
     ClusterOption,
     DbOption,
+    InsecureClusterOption,
     OptionalRuleOption,
     RulesetOption,
+    TlsCaOption,
+    TlsCertOption,
+    TlsKeyOption,
     optional_rules,
     workers_or_cluster,
 )
@@ -32,6 +36,7 @@ from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 from replay.cli.common import read_store as _read_store
 from replay.cli.common import system_parts as _system_parts
+from replay.cluster_access import Cluster
 from replay.games.registry import DEFAULT_RULESET
 from replay.systems import Prompter, kit_for
 
@@ -76,7 +81,7 @@ def _audit_text(r: AuditReport) -> str:
             f"expected {f.expected}; recorded {f.recorded}")
 
 
-def _all_reports(store: Any, workers: int, cluster: str | None, odds_run: bool,
+def _all_reports(store: Any, workers: int, cluster: Cluster | None, odds_run: bool,
                  verify: int | None, seed: int | None) -> tuple[list[AuditReport], Any]:
     """``audit --all``: here, or on a cluster (with its verdict, --verify's games
     re-audited here)."""
@@ -94,7 +99,7 @@ _SEED = "with --verify: choose the games by this seed (repeats a verdict's choic
 
 
 def _check_cluster(all_games: bool, verify: int | None, seed: int | None,
-                   cluster: str | None) -> None:
+                   cluster: Cluster | None) -> None:
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
     if (verify is not None or seed is not None) and cluster is None:
@@ -105,7 +110,7 @@ def _check_cluster(all_games: bool, verify: int | None, seed: int | None,
 
 
 def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games: bool,
-                  db: str, as_json: bool, workers: int, cluster: str | None,
+                  db: str, as_json: bool, workers: int, cluster: Cluster | None,
                   odds: tuple[bool, int, Any]) -> None:
     """``audit [--all] --receipt SEASON-RECEIPT``: the database held to a season's receipt
     (``odds``: --odds-run, --odds-runs, the season systems' odds)."""
@@ -224,7 +229,9 @@ def audit(
     workers: Annotated[int | None, typer.Option(
         "--workers", help="with --all: processes auditing a big database's streams "
         "(default 2)")] = None,
-    cluster: ClusterOption = None,
+    cluster: ClusterOption = None, tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
+    insecure_cluster: InsecureClusterOption = False,
     odds_run: Annotated[bool, typer.Option(
         "--odds-run", help="audit a database `rinklog odds --replay` wrote as the odds run "
         "it is (without it, its season fails: it is not the season as played)")] = False,
@@ -251,7 +258,8 @@ def audit(
     from replay.leagues.audit_verify import verdict_line
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
-    workers = workers_or_cluster(workers, cluster)
+    workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
+                                          insecure=insecure_cluster)
     _check_cluster(all_games, verify, verify_seed, cluster)
     if odds_runs < 0:
         raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")

@@ -67,7 +67,7 @@ from replay.leagues.availability import (
     stored_playoff_availability,
 )
 from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
-from replay.workers import Crew, open_crew
+from replay.workers import Cluster, Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
            "audit_all", "audit_all_verdict", "audit_blobs", "audit_encoded", "audit_game", "audit_stream",
@@ -211,13 +211,13 @@ def _held_to_read_models(report: AuditReport, differences: list[str] | None) -> 
 PARALLEL_FROM = 64  # streams: fewer are audited in this process (a crew costs a fork)
 
 
-def audit_all(store: EventStore, workers: int = 1, cluster: str | None = None, *,
+def audit_all(store: EventStore, workers: int = 1, cluster: Cluster | None = None, *,
               odds_run: bool = False) -> list[AuditReport]:
     """:func:`audit_all_verdict`'s reports, none re-audited here."""
     return audit_all_verdict(store, workers, cluster, odds_run=odds_run, verify=0)[0]
 
 
-def audit_all_verdict(store: EventStore, workers: int = 1, cluster: str | None = None, *,
+def audit_all_verdict(store: EventStore, workers: int = 1, cluster: Cluster | None = None, *,
                       odds_run: bool = False, verify: int = DEFAULT_VERIFY,
                       verify_seed: int | None = None
                       ) -> tuple[list[AuditReport], ClusterVerdict | None]:
@@ -240,7 +240,7 @@ def audit_all_verdict(store: EventStore, workers: int = 1, cluster: str | None =
         reports, shipped, names = _audit_on_cluster(store, ids, seasons, cluster)
         reports, verdict = verified(
             reports, shipped, verify, verify_seed,
-            lambda stream: audit_game(store, stream, seasons=seasons), cluster, names)
+            lambda stream: audit_game(store, stream, seasons=seasons), cluster.address, names)
     elif workers > 1 and len(ids) >= PARALLEL_FROM:
         reports = _audit_in_workers(store, ids, workers)
     else:
@@ -341,7 +341,7 @@ def _worker_audit(stream: str) -> AuditReport:
 
 
 def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
-                      cluster: str) -> tuple[list[AuditReport], list[str], list[str]]:
+                      cluster: Cluster) -> tuple[list[AuditReport], list[str], list[str]]:
     """The game streams audited by a Dask cluster's workers, the others (seasons, orphan
     rows) here; every blob and the database's season streams go to each worker once.
     Returns the reports, the streams the workers audited and the workers' names."""
@@ -350,7 +350,7 @@ def _audit_on_cluster(store: EventStore, ids: list[str], seasons: _StoreSeasons,
     blobs = MemoryBlobs({digest: found for digest in store.blob_hashes()
                          if (found := store.blob_record(digest)) is not None})
     crew = open_crew(1, _shipped_init, _shipped_audit, (blobs, known), "stream",
-                     cluster=cluster)
+                     cluster=cluster, result=AuditReport)
     found: dict[str, AuditReport] = {}
     shipped: list[str] = []
     todo = iter(ids)

@@ -58,7 +58,7 @@ from replay.leagues.playoff_wave import (
 from replay.leagues.postseason import previous_first_pick
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
-from replay.workers import open_crew
+from replay.workers import Cluster, open_crew
 
 __all__ = ["MATRIX_REFUSED", "OddsReport", "count_runs", "leaf_of", "odds_season",
            "percentile", "record_odds", "replay_run", "report_of", "run_crew", "run_odds",
@@ -193,17 +193,19 @@ def _playoff_table(store: EventStore, season_id: str, post: tuple[Any, ...],
 
 
 def run_odds(season: OddsSeason, seed: str, runs: int, workers: int = 1,
-             cluster: str | None = None, progress: Progress | None = None) -> list[RunResult]:
+             cluster: Cluster | None = None, progress: Progress | None = None) -> list[RunResult]:
     """Runs 1..``runs`` of a league season in run order (:func:`run_crew`)."""
-    return run_crew(init_odds, odds_task, (season, seed), runs, workers, cluster, progress)
+    return run_crew(init_odds, odds_task, (season, seed), runs, workers, cluster, progress,
+                    result=RunResult)
 
 
 def run_crew(init: Callable[..., None], task: Callable[[int], Any], initargs: tuple,
-             runs: int, workers: int = 1, cluster: str | None = None,
-             progress: Progress | None = None) -> list[Any]:
+             runs: int, workers: int = 1, cluster: Cluster | None = None,
+             progress: Progress | None = None, *, result: Any = Any) -> list[Any]:
     """Runs 1..``runs`` in run order: ``init(*initargs)`` once a worker, then ``task(run)``
     a run; here (one worker, no cluster), or by ``workers`` local processes or a Dask
-    cluster's workers (``cluster``), a window of them ahead."""
+    cluster's workers (``cluster``), a window of them ahead. ``result``: the type of what
+    ``task`` returns, which a cluster's results are decoded as (``open_crew``)."""
     if runs < 1:
         raise RinklogError(f"--runs must be at least 1, got {runs}")
     if workers < 1:
@@ -216,7 +218,7 @@ def run_crew(init: Callable[..., None], task: Callable[[int], Any], initargs: tu
             if progress:
                 progress(run, runs)
         return [done[r] for r in range(1, runs + 1)]
-    crew = open_crew(workers, init, task, initargs, "odds run", cluster=cluster)
+    crew = open_crew(workers, init, task, initargs, "odds run", cluster=cluster, result=result)
     try:
         sent = 0
         window = _AHEAD * (workers if cluster is None else max(workers, 8))

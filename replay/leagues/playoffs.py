@@ -81,7 +81,7 @@ from replay.leagues.returned import SlotSeasons, checked_return
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
-from replay.workers import Workers, open_crew
+from replay.workers import Cluster, Workers, open_crew
 
 __all__ = ["PLAYOFF_OPTION", "PostseasonRun", "WaveGame", "draw_season_lottery",
            "league_playoffs", "open_postseason", "play_postseason", "playoff_options",
@@ -283,7 +283,7 @@ def _store(season: SeasonStream, setup: _Setup, played: _Played, game: Scheduled
 def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None,
                     workers: int = 1, progress: Progress | None = None,
                     projections: tuple[str, ...] = read_models.PROJECTIONS,
-                    audit: bool = True, cluster: str | None = None) -> PostseasonRun:
+                    audit: bool = True, cluster: Cluster | None = None) -> PostseasonRun:
     """Play the postseason of a stored season to its champion, or on from where a
     stopped run left it. ``fmt``: the league's ``[playoffs]`` (None: the league has no
     postseason; a postseason already opened goes on with the format it recorded).
@@ -317,7 +317,8 @@ def play_postseason(store: EventStore, season_id: str, fmt: PlayoffFormat | None
     played_now = 0
     overplays: list[str] = []
     waiting = ""
-    crew = (open_crew(workers, _init, _play, (setup,), "playoff game", cluster=cluster)
+    crew = (open_crew(workers, _init, _play, (setup,), "playoff game", cluster=cluster,
+                      result=_Played)
             if (workers > 1 or cluster is not None) and bracket.champion is None else None)
     try:
         while bracket.champion is None and not waiting:
@@ -396,7 +397,7 @@ def _opened(store: EventStore, season_id: str) -> bool:
 def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
                  workers: int = 1, progress: Progress | None = None,
                  projections: tuple[str, ...] = read_models.PROJECTIONS,
-                 audit: bool = True, cluster: str | None = None) -> PostseasonRun:
+                 audit: bool = True, cluster: Cluster | None = None) -> PostseasonRun:
     """``rinklog playoffs``: the postseason of a stored season played (see
     :func:`play_postseason`) under its league's ``[playoffs]`` format, read from the
     league its SeasonCreated names (or ``league``) only when the playoffs are not open yet

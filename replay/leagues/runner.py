@@ -52,7 +52,7 @@ from replay.leagues.returned import SlotSeasons, checked_return
 from replay.leagues.season import SEASON_VERSION
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
-from replay.workers import open_crew
+from replay.workers import Cluster, open_crew
 
 _canonical = msgspec.json.Encoder(order="deterministic")
 
@@ -206,7 +206,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                progress: Progress | None = None, games: int | None = None,
                audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS,
-               cluster: str | None = None, verify: int = 0,
+               cluster: Cluster | None = None, verify: int = 0,
                verify_seed: int | None = None) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
@@ -373,7 +373,7 @@ def _checked(setup: _WorkerSetup, number: int, played: _Played, availability: Av
 
 
 def _results(todo: list[tuple[int, str, str, str, str]], setup: _WorkerSetup, workers: int,
-             availability: Availability, cluster: str | None = None,
+             availability: Availability, cluster: Cluster | None = None,
              rechecked: frozenset[int] = frozenset()):
     """Played games in schedule order, from this process, a crew of worker processes or
     a Dask cluster's workers, each checked (:func:`_checked`) as it comes back."""
@@ -393,7 +393,7 @@ def _in_turn(todo, setup: _WorkerSetup, availability: Availability,
         yield played
 
 
-def _pooled(todo, setup, workers, availability: Availability, cluster: str | None = None,
+def _pooled(todo, setup, workers, availability: Availability, cluster: Cluster | None = None,
             rechecked: frozenset[int] = frozenset()):
     """Games from worker processes (or a cluster's), in schedule order, with at most
     ``_AHEAD`` games a worker played (or being played) ahead of the writer: a writer
@@ -404,7 +404,7 @@ def _pooled(todo, setup, workers, availability: Availability, cluster: str | Non
     teams having come back (availability.py: a system whose rulings end with the game
     never waits), so any number of workers plays the same games. The game the writer
     waits for next is always ready (every earlier game has come back), and always sent."""
-    crew = open_crew(workers, _init, _play, (setup,), "game", cluster=cluster)
+    crew = open_crew(workers, _init, _play, (setup,), "game", cluster=cluster, result=_Played)
     ahead_most = _AHEAD * crew.size
     waiting = deque(todo)  # not sent yet, in schedule order
     order = deque(f[0] for f in todo)  # not yet yielded, in schedule order

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from events.store import EventStore
+from replay.workers import Cluster
 
 
 class OddsReport(Protocol):
@@ -25,9 +26,9 @@ class OddsReport(Protocol):
 class SeasonOdds:
     """``rinklog odds`` of a season system's season stream (docs/odds.md): the shared
     command reads the season (``read``: store, season id -> what every run starts from),
-    plays and counts the runs (``report``: season, seed, runs, workers, cluster address
-    or None, progress(done, runs) or None), or writes run R as a database of its own
-    (``replay``: db, season id, seed, R, out -> the path written, audited clean).
+    plays and counts the runs (``report``: season, seed, runs, workers, cluster (a
+    ``replay.workers.Cluster``) or None, progress(done, runs) or None), or writes run R
+    as a database of its own (``replay``: db, season id, seed, R, out -> the path written, audited clean).
     ``record``: ``--record``, the report appended to the season stream (store, what
     ``read`` gave, the report), refused if the season changed since ``read``.
     ``audit``: the season's odds records held to their runs (store, season id, runs to
@@ -35,7 +36,7 @@ class SeasonOdds:
     ``rinklog audit``, issue 33)."""
 
     read: Callable[[EventStore, str], Any]
-    report: Callable[[Any, str, int, int, str | None, Callable[[int, int], None] | None],
+    report: Callable[[Any, str, int, int, Cluster | None, Callable[[int, int], None] | None],
                      OddsReport]
     replay: Callable[[str | Path, str, str, int, Path], Path]
     record: Callable[[EventStore, Any, Any], None]

@@ -46,6 +46,7 @@ from replay.leagues.audit import (
 from replay.leagues.audit_odds_runs import ODDS_RUNS, audit_database, check_odds_records
 from replay.leagues.ledger import odds_runs, recorded_games
 from replay.leagues.receipts import ReceiptError, Signature, sign_receipt, verify_signature
+from replay.workers import Cluster
 
 __all__ = ["InclusionProof", "SeasonAudit", "SeasonGame", "SeasonReceipt", "audit_season_receipt",
            "encode", "is_season_receipt", "leaf_bytes", "load_season_receipt", "season_leaves",
@@ -282,7 +283,7 @@ def _finding(stream: str, expected: str, recorded: str, head: str = "") -> Audit
 
 def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.VerifyKey | None,
                          *, all_streams: bool = False, workers: int = 1,
-                         cluster: str | None = None, odds_run: bool = False,
+                         cluster: Cluster | None = None, odds_run: bool = False,
                          odds_replays: int = ODDS_RUNS,
                          odds_systems: Any = None) -> SeasonAudit:
     """Audit the database (every stream with ``all_streams``, else the season and its

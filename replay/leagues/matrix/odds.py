@@ -44,6 +44,7 @@ from replay.leagues.naming import odds_run_seed
 from replay.leagues.odds import Progress, percentile, run_crew, write_audited
 from replay.leagues.odds_leaves import leaves_root
 from replay.leagues.season_odds import SeasonOdds
+from replay.workers import Cluster
 
 __all__ = ["ODDS", "MatrixOddsReport", "MatrixOddsSeason", "MatrixRunResult",
            "init_matrix_odds", "matrix_odds", "matrix_odds_season", "matrix_odds_task",
@@ -143,10 +144,10 @@ def play_matrix_run(base: SeasonState, seed: str, run: int) -> MatrixRunResult:
 
 
 def run_matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1,
-                    cluster: str | None = None, progress: Progress | None = None
+                    cluster: Cluster | None = None, progress: Progress | None = None
                     ) -> list[MatrixRunResult]:
     return run_crew(init_matrix_odds, matrix_odds_task, (season, seed), runs, workers,
-                    cluster, progress)
+                    cluster, progress, result=MatrixRunResult)
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,7 @@ def replay_matrix_run(db: str | Path, season_id: str, seed: str, run: int, out: 
 
 
 def matrix_odds(season: MatrixOddsSeason, seed: str, runs: int, workers: int = 1,
-                cluster: str | None = None, progress: Progress | None = None
+                cluster: Cluster | None = None, progress: Progress | None = None
                 ) -> MatrixOddsReport:
     """Runs 1..``runs`` (:func:`run_matrix_odds`), counted (:func:`matrix_report`)."""
     return matrix_report(season, seed,
