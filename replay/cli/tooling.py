@@ -99,7 +99,9 @@ _SEED = "with --verify: choose the games by this seed (repeats a verdict's choic
 
 
 def _check_cluster(all_games: bool, verify: int | None, seed: int | None,
-                   cluster: Cluster | None) -> None:
+                   cluster: Cluster | None, odds_runs: int) -> None:
+    if odds_runs < 0:
+        raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")
     if cluster is not None and not all_games:
         raise CliError("--cluster audits with --all (game ids are audited here)")
     if (verify is not None or seed is not None) and cluster is None:
@@ -255,14 +257,11 @@ def audit(
     """
     from replay.leagues.audit import audit_game, mark_odds_runs
     from replay.leagues.audit_odds_runs import check_odds_records
-    from replay.leagues.audit_verify import verdict_line
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
     workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
                                           insecure=insecure_cluster)
-    _check_cluster(all_games, verify, verify_seed, cluster)
-    if odds_runs < 0:
-        raise CliError(f"--odds-runs must be 0 or more, got {odds_runs}")
+    _check_cluster(all_games, verify, verify_seed, cluster, odds_runs)
     systems = _system_parts(ctx).season_odds()  # a season system's odds records' check
     if receipt is not None and is_season_receipt(receipt):  # a season's receipt
         _audit_season(receipt, public_key, all_games, bool(game), db, as_json, workers,
@@ -289,6 +288,15 @@ def audit(
                 store, [audit_game(store, g) for g in ids], odds_run), odds_runs, systems)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
+    _print_audit(reports, db, as_json, (receipt, signer, pinned is not None), verdict)
+
+
+def _print_audit(reports: list[AuditReport], db: str, as_json: bool,
+                 signed: tuple[Path | None, str | None, bool], verdict: Any) -> None:
+    """``audit``'s reports (``signed``: the receipt, its signer, whether the key was
+    pinned), the cluster's verdict, and exit 1 if any failed."""
+    from replay.leagues.audit_verify import verdict_line
+    receipt, signer, pinned = signed
     if as_json:
         _dump([r.to_json() for r in reports])
     else:
@@ -298,7 +306,7 @@ def audit(
             _out(f"{db}: no games, seasons or blobs in the database: nothing to audit")
         if signer is not None:
             _out(f"receipt {receipt}: signature ok, key {signer[:16]}…"
-                 + (" (the league key)" if pinned is not None else " (key not pinned: "
+                 + (" (the league key)" if pinned else " (key not pinned: "
                     "give --public-key to require the league's)"))
     if verdict is not None:  # with --json on stderr: the JSON is the reports, as locally
         typer.echo(verdict_line(verdict), err=as_json)
