@@ -21,7 +21,10 @@ __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "Goalie
 
 SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
                  "ppp", "shp")
-GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so")
+# A goalie's own points and penalty minutes are on his goalie line (issue 34): he is
+# never a skater, so he has no skater line.
+GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so", "g", "a", "p", "pim")
+GOALIE_SCORING = ("g", "a", "p", "pim")  # what a goalie's line takes from the scoring
 TEAM_COUNTS = ("gp", "w", "l", "otl", "t", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
 
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
@@ -138,6 +141,7 @@ def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
         if g.decision:
             row[g.decision.lower()] = 1
         row["so"] = int((g.team, g.player) in credited)
+    _goalies_off_the_skaters(st)
     if sheet.decided is not None:
         for line, other in ((sheet.home, sheet.away), (sheet.away, sheet.home)):
             row = st.team(line.team)
@@ -157,6 +161,16 @@ def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
         for line in (sheet.home, sheet.away):
             st.team(line.team)
     return st
+
+
+def _goalies_off_the_skaters(st: GameStats) -> None:
+    """A goalie's goals, assists, points and penalty minutes, counted as a skater's by
+    the folds, moved to his goalie line: a goalie is listed as a goalie only."""
+    for key in [k for k in st.skaters if k in st.goalies or st.names.get(k, ("", ""))[1] == "G"]:
+        counts = st.skaters.pop(key)
+        row = st.goalie(key)
+        for name in GOALIE_SCORING:
+            row[name] += counts[name]
 
 
 def shutouts(sheet: Scoresheet, in_net: dict[Key, int]) -> set[Key]:

@@ -181,10 +181,11 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
                       t["pk_pct"] if t["pk_pct"] is not None else "-"] for t in out["teams"]])
     lines += ["", "Goalies"]
     lines += _table(["Team", "Goalie", "GP", "W", "L", "OTL", "SA", "SV", "GA", "SV%", "GAA",
-                     "SO"],
+                     "SO", "A", "PTS", "PIM"],
                     [[g["team"], g["name"], g["gp"], g["w"], g["l"], g["otl"], g["sa"], g["sv"],
                       g["ga"], g["sv_pct"] if g["sv_pct"] is not None else "-",
-                      g["gaa"] if g["gaa"] is not None else "-", g["so"]]
+                      g["gaa"] if g["gaa"] is not None else "-", g["so"], g["a"], g["p"],
+                      g["pim"]]
                      for g in out["goalies"]])
     lines += ["", "Skaters"]
     lines += _table(["Team", "Player", "GP", "G", "A", "P", "+/-", "PIM", "SOG", "BLK'd",

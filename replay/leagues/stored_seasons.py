@@ -14,7 +14,7 @@ from events.league import SeasonCreated
 from events.store import EventStore
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
-from projections.stats import goalie_figures
+from projections.stats import GOALIE_COUNTS, goalie_figures
 from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
@@ -112,18 +112,18 @@ def leaders(store: EventStore, season: Season, top: int = 10,
     db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}
-    # A goalie's penalty minutes (11.10 X) and assists (16.00) sit on a skater row whose gp
-    # is 0 (he is never a skater on the ice): on a board he shows the games he was in net.
-    in_net = {(t, p): gp for t, p, gp in db.execute(
-        f"SELECT team, player, SUM(gp) FROM rm_goalie_stats WHERE game_id IN ({marks}) "
-        f"GROUP BY team, player", season.game_ids)}
+    # A goalie's goals, assists and penalty minutes (16.00, 11.10 X) are on his goalie line
+    # (issue 34): the G, A, P and PIM boards read both lines, a goalie's gp his games in net.
     for title, column in SKATER_BOARDS.items():
+        lines = "rm_player_stats" if column not in GOALIE_COUNTS else (
+            f"(SELECT game_id, team, player, gp, {column} FROM rm_player_stats UNION ALL "
+            f"SELECT game_id, team, player, gp, {column} FROM rm_goalie_stats)")
         rows = db.execute(
-            f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM rm_player_stats "
+            f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM {lines} "
             f"WHERE game_id IN ({marks}) GROUP BY team, player ORDER BY v DESC, player "
             f"LIMIT ?", (*season.game_ids, top)).fetchall()
         boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p),
-                          "gp": gp or in_net.get((t, p), 0), "value": v}
+                          "gp": gp, "value": v}
                          for t, p, gp, v in rows]
     goalies = db.execute(
         f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi), "

@@ -190,7 +190,9 @@ def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
     ``rinklog leaders`` orders them: best first, then by player id."""
     boards = []
     for title, key in SKATER_BOARDS:
-        best = sorted(stats["skaters"], key=lambda s: (-s[key], s["player"]))[:top]
+        # a goalie's goals, assists and minutes are on his goalie line (issue 34)
+        lines = stats["skaters"] + [g for g in stats["goalies"] if key in g]
+        best = sorted(lines, key=lambda s: (-s[key], s["player"]))[:top]
         boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
                                               f"{s[key]:+d}" if key == "plus_minus" else str(s[key]),
                                               player_href(s["team"], s["player"]))
