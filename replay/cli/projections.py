@@ -143,27 +143,32 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
           all_games: Annotated[bool, typer.Option(
               "--all", help="every game in the database (not branches)")] = False,
           include_branches: IncludeBranches = False,
+          playoffs: Annotated[bool, typer.Option(
+              "--playoffs", help="the postseason's games (rinklog playoffs) instead of the "
+              "regular season's")] = False,
           db: DbOption = "rinklog.db",
           as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False,
           as_csv: CsvOption = False) -> None:
     """Skater, goalie and team stats for one game or summed over several.
 
-    --all sums every game but branches (what-ifs), unless --include-branches.
+    --all sums every game but branches (what-ifs), unless --include-branches, and but
+    playoff games: a regular season and a postseason are never summed together;
+    --playoffs sums the postseason's games alone.
 
     --csv gives one row per player: skaters, then goalies (``role``).
 
     Example: rinklog stats --all --json
     """
     from projections.stats import combine
+    from replay.leagues.stored_seasons import stats_games
     one_format(as_json, as_csv)
     if bool(games) == all_games:
         raise CliError("give game ids or --all (not both)")
     if include_branches and not all_games:
         raise CliError("--include-branches goes with --all")
     with _store(db) as store:
-        ids = [s.stream for s in store.streams(kind="game")
-               if include_branches or s.meta.get("parent") is None] if all_games \
-            else list(games or [])
+        ids = stats_games(store, list(games or []), all_games=all_games,
+                          include_branches=include_branches, playoffs=playoffs)
         total = combine(_game_stats(store, g) for g in ids)
     out = total.to_json()
     if as_json:
@@ -173,7 +178,8 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
         dump_csv([*({"role": "skater", **r} for r in out["skaters"]),
                   *({"role": "goalie", **r} for r in out["goalies"])])
         return
-    lines = [f"Stats over {len(out['games'])} game(s)", "", "Teams"]
+    lines = [f"Stats over {len(out['games'])} " + ("playoff " if playoffs else "") + "game(s)",
+             "", "Teams"]
     ties = ["T"] if any(t["t"] for t in out["teams"]) else []  # FaceOff 2008: ties stand
     lines += _table(["Team", "GP", "W", "L", "OTL", *ties, "GF", "GA", "PP%", "PK%"],
                     [[t["team"], t["gp"], t["w"], t["l"], t["otl"], *[t["t"] for _ in ties],

@@ -9,9 +9,9 @@ import msgspec
 
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded
-from events.errors import UnknownGame
+from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
-from events.store import EventStore
+from events.store import EventStore, StreamInfo
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import GOALIE_COUNTS, goalie_figures
@@ -71,6 +71,39 @@ def load_season(store: EventStore, season_id: str | None = None,
         names[team_id] = team.name
         names.update({p.id: p.name for p in system.roster(team)})
     return Season(created, sorted(ids), names)
+
+
+def in_postseason(games: dict[str, StreamInfo], stream: str) -> bool:
+    """Whether game ``stream`` is a playoff game (``{season}-p...``, ruling R-post-play),
+    or a branch of one (a branch follows the game it was made from); ``games``: every
+    game stream's info by id."""
+    info, seen = games[stream], {stream}
+    while (parent := info.meta.get("parent")) in games and parent not in seen:
+        seen.add(parent)
+        info = games[parent]
+    season = info.meta.get("season")
+    return bool(season) and is_playoff_game(season, info.stream)
+
+
+def stats_games(store: EventStore, games: list[str], *, all_games: bool = False,
+                include_branches: bool = False, playoffs: bool = False) -> list[str]:
+    """The games ``rinklog stats`` sums (issue 34: a regular season and a postseason are
+    never summed together): ``games`` as given, or with ``all_games`` every game but
+    branches (unless ``include_branches``); of those, the playoff games with ``playoffs``,
+    else every other game (a season's regular games, and games of no season). A given
+    game of the other part is refused, named in one line."""
+    streams = {info.stream: info for info in store.streams(kind="game")}
+    if all_games:
+        return [g for g, info in streams.items()
+                if (include_branches or info.meta.get("parent") is None)
+                and in_postseason(streams, g) == playoffs]
+    for game in games:
+        if game in streams and in_postseason(streams, game) != playoffs:
+            raise RinklogError(
+                f"{game} is a playoff game: give --playoffs (a postseason's games are summed "
+                "apart from the regular season's)" if not playoffs else
+                f"{game} is no playoff game: --playoffs sums the postseason's games only")
+    return list(games)
 
 
 def standings(store: EventStore, season: Season) -> list[Record]:
