@@ -147,7 +147,9 @@ class SeasonSystem:
     # receipt's leaves (replay/leagues/season_receipts.py)
     season_game_id: Callable[[str, Event], str | None]
     fold: Callable[[Sequence[Event]], Any]  # a season's events -> its state
-    standings: Callable[[Any], list[dict[str, Any]]]  # a state -> its standings rows
+    # a state -> its standings rows as a season receipt digests them (docs/trust.md): the
+    # form receipts were issued with, kept when the rows a command shows change
+    standings: Callable[[Any], list[dict[str, Any]]]
     # the event that makes a stream an odds run (``rinklog odds --replay``: never the
     # season as played, replay/leagues/ledger.py), None for a system without odds runs
     odds_run_event: type[Event] | None = None

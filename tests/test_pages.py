@@ -106,8 +106,11 @@ def test_box_score_rows_are_the_stats_and_sum_to_team_totals(db: Path, ruleset: 
         assert box.totals["pim"] == line.pim == sum(p.minutes for p in sheet.penalties
                                                     if p.team == line.team)
         assert box.totals["pim"] == sum(r.pim for r in box.skaters) + goalies + bench
-        assert goalies == sum(rows[(g.team, g.player)]["pim"] for g in sheet.goalies
-                              if g.team == line.team and (g.team, g.player) in rows)
+        # a goalie's minutes are on his goalie line (issue 34 item 3), never a skater row
+        lines = {(g["team"], g["player"]): g for g in stats["goalies"]}
+        assert not lines.keys() & rows.keys()
+        assert goalies == sum(lines[(g.team, g.player)]["pim"] for g in sheet.goalies
+                              if g.team == line.team)
         assert box.blocked == sum(line.blocked)
         benches += bench
         assert box.totals["shifts"] == sum(n for (team, _), n in shifts.items()

@@ -18,7 +18,7 @@ from engine.matrix.state import SeasonState
 from events.matrix import DivisionRanked, GamePlayed, TeamAllowance
 
 __all__ = ["Moves", "allowances", "cup_places", "moves", "next_wg", "parent_and_children", "rank_divisions",
-           "season_records"]
+           "receipt_standings_rows", "season_records"]
 
 PLACE_POINTS = {1: 4, 2: 3, 3: 2, 4: 1}  # 2.1.2.1: finishing 1st-4th of a division
 WG_POINTS = {1: 4, 2: 3, 3: 2, 4: 1}  # 2.1.2.1: the WG's first four
@@ -47,10 +47,19 @@ def standings_rows(state: SeasonState, divisions: list[str] | None = None) -> li
             rows.append({"division": d.id, "rank": rank, "team": team,
                          "name": state.teams[team].name, "points": r.points,
                          "played": r.played, "wins": r.wins, "regular_wins": r.regular_wins,
-                         "draws": r.draws, "losses": r.losses,
+                         "draws": r.draws, "losses": r.regular_losses,
                          "extra_time_losses": r.extra_time_losses,
                          "goals_for": r.goals_for, "goals_against": r.goals_against})
     return rows
+
+
+def receipt_standings_rows(state: SeasonState) -> list[dict]:
+    """The standings rows a season receipt digests (docs/trust.md): :func:`standings_rows`
+    with ``losses`` counting every loss, extra time's too, as the rows were when receipts
+    were first issued (issue 34 made the shown ``losses`` regular time's only), so a
+    receipt issued before still holds the season."""
+    return [{**row, "losses": row["losses"] + row["extra_time_losses"]}
+            for row in standings_rows(state)]
 
 
 def season_game_id(season_id: str, event: object) -> str | None:

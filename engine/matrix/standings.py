@@ -24,12 +24,18 @@ class Record:
     wins: int = 0
     regular_wins: int = 0
     draws: int = 0
-    losses: int = 0
+    losses: int = 0  # every loss: 3.1.5's "lowest number of losses" (regular and extra time)
     extra_time_losses: int = 0
     goals_for: int = 0
     goals_against: int = 0
     points: int = 0
     shutouts: int = 0  # 2.1.3.1: games the opponent scored none
+
+    @property
+    def regular_losses(self) -> int:
+        """The losses in regular time: the standings' L, beside OTL (extra-time losses), so
+        that played = wins + draws + L + OTL, as the NHL's GP = W + L + OTL."""
+        return self.losses - self.extra_time_losses
 
     @property
     def goal_difference(self) -> int:

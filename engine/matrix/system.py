@@ -24,6 +24,6 @@ SYSTEM = SeasonSystem(
     summary=explain.summary,
     season_game_id=seasons.season_game_id,
     fold=recheck.fold,
-    standings=seasons.standings_rows,
+    standings=seasons.receipt_standings_rows,
     odds_run_event=OddsRunReplayed,
 )

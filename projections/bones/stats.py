@@ -16,9 +16,9 @@ engine). Counting rules (also in docs/json.md):
   ``gp`` = 1 for every game the player is on the ice for at least one sequence;
 - goalies: ``gp`` (in net for at least one sequence), ``w``/``l``/``otl`` from the
   scoresheet's decision, ``sa``/``sv``/``ga``/``toi`` from the scoresheet's goalie line,
-  ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = a win with no goal against
-  and in net for every sequence of the game (``sv_pct`` and ``gaa``: ``goalie_figures``,
-  what every page and command shows);
+  ``sv_pct`` = sv / sa, ``gaa`` = ga × 3600 / toi, ``so`` = his team's only goalie
+  of a game in which it allowed no goal (``shutouts``, ruling S-1); ``sv_pct`` and
+  ``gaa``: ``goalie_figures``, what every page and command shows;
 - teams: ``gp``, ``w``, ``l``, ``otl`` (a loss in OT or SO), ``gf``/``ga`` (final score,
   shootout +1 included), ``ppo``/``ppg`` (own power plays), ``pko``/``ppga`` (the other
   side's), ``pp_pct`` = 100 × ppg / ppo, ``pk_pct`` = 100 × (1 - ppga / pko), ``blocked``.
@@ -62,7 +62,6 @@ class StatsFold:
         self.team_of: dict[str, str] = {}
         self.pending: tuple[str, str] | None = None  # (side, shooter) of a shot on goal
         self.last_goal: GoalScored | None = None
-        self.sequences = 0
         self.in_net: dict[Key, int] = {}
         self.on_ice: set[Key] = set()
 
@@ -78,7 +77,6 @@ class StatsFold:
 
     def _sequence_played(self, e: SequencePlayed) -> None:
         self.pending = None
-        self.sequences += 1
         for side, skaters, goalie in (("home", e.home, e.home_goalie),
                                       ("away", e.away, e.away_goalie)):
             for pid in skaters:
@@ -150,7 +148,7 @@ class StatsFold:
             sheet = self.sheet.result()
         else:
             raise ValueError("stats folded without their own scoresheet need the game's")
-        return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net, self.sequences)
+        return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
 
 
 # The events the stats read beyond the scoresheet's, each with its handler.

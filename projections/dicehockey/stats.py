@@ -14,8 +14,8 @@ Counting rules (docs/json.md, "DICE Hockey"):
   8); ``fow`` face-offs won (``FaceoffWon.winner``, 6; the loser is not a count);
   ``ppp``/``shp`` goals and assists on PP / SH goals;
 - goalies: as Hockey Bones' from the scoresheet's goalie line (``toi`` in timing spaces),
-  ``gp`` in net for a timing space, ``so`` a win with no goal against and in net for
-  every space; GAA is goals against per regulation game: ``ga`` / (``toi`` / the game's
+  ``gp`` in net for a timing space, ``so`` as Hockey Bones' (``shutouts``, ruling
+  S-1); GAA is goals against per regulation game: ``ga`` / (``toi`` / the game's
   regulation spaces, 12);
 - teams: as Hockey Bones' (``blocked`` 0).
 """
@@ -53,7 +53,6 @@ class DiceHockeyStatsFold:
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}
         self.shot_before_goal: str | None = None
-        self.sequences = 0  # timing spaces of the game
         self.in_net: dict[Key, int] = {}
         self.on_ice: set[Key] = set()
 
@@ -80,7 +79,6 @@ class DiceHockeyStatsFold:
                 self.stats.names[(sheet.team_id, r.id)] = (r.name, r.position)
 
     def _space(self, e: TimingSpaceCounted) -> None:
-        self.sequences += 1
         for side, listed in (("home", e.home_on_ice), ("away", e.away_on_ice)):
             self.on_ice.update(self.key(side, pid) for pid in unique(listed))
             goalie = self.sheet.ice.in_net(side)
@@ -122,7 +120,7 @@ class DiceHockeyStatsFold:
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
         sheet = scoresheet if scoresheet is not None else self.sheet.result()
-        st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net, self.sequences)
+        st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
         regulation = self.sheet.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():
             st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0

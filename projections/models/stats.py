@@ -17,11 +17,14 @@ from mypy_extensions import mypyc_attr
 from projections.models.scoresheet import Scoresheet
 
 __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "GoalieFigures", "Key",
-           "combine", "finish_game_stats", "goalie_figures", "point"]
+           "combine", "finish_game_stats", "goalie_figures", "point", "shutouts"]
 
 SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
                  "ppp", "shp")
-GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so")
+# A goalie's own points and penalty minutes are on his goalie line (issue 34): he is
+# never a skater, so he has no skater line.
+GOALIE_COUNTS = ("gp", "w", "l", "otl", "t", "sa", "sv", "ga", "toi", "so", "g", "a", "p", "pim")
+GOALIE_SCORING = ("g", "a", "p", "pim")  # what a goalie's line takes from the scoring
 TEAM_COUNTS = ("gp", "w", "l", "otl", "t", "gf", "ga", "ppo", "ppg", "pko", "ppga", "blocked")
 
 Key = tuple[str, str]  # (team id, player id): ids may repeat across teams
@@ -122,13 +125,14 @@ class GameStats:
 
 
 def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
-                      in_net: dict[Key, int], steps: int) -> GameStats:
+                      in_net: dict[Key, int]) -> GameStats:
     """One game's stats finished, as every system finishes them: ``gp`` for every skater
-    ``on_ice`` for a step; the goalie lines from the scoresheet's (``gp`` in net for a step,
-    of ``steps`` in all; ``w``/``l``/``otl``/``t`` the decision; ``so`` a win with no goal
-    against, in net for every step); the team lines from its result and power plays."""
+    ``on_ice`` for a step; the goalie lines from the scoresheet's (``gp`` in net for a step;
+    ``w``/``l``/``otl``/``t`` the decision; ``so`` see :func:`shutouts`); the team lines
+    from its result and power plays."""
     for key in sorted(on_ice):
         st.skater(key)["gp"] = 1
+    credited = shutouts(sheet, in_net)
     for g in sheet.goalies:
         row = st.goalie((g.team, g.player))
         row["gp"] = 1 if in_net.get((g.team, g.player)) else 0
@@ -136,8 +140,8 @@ def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
                                                        g.goals_against, g.toi)
         if g.decision:
             row[g.decision.lower()] = 1
-        full = in_net.get((g.team, g.player), 0) == steps
-        row["so"] = int(g.decision == "W" and g.goals_against == 0 and full)
+        row["so"] = int((g.team, g.player) in credited)
+    _goalies_off_the_skaters(st)
     if sheet.decided is not None:
         for line, other in ((sheet.home, sheet.away), (sheet.away, sheet.home)):
             row = st.team(line.team)
@@ -157,6 +161,33 @@ def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
         for line in (sheet.home, sheet.away):
             st.team(line.team)
     return st
+
+
+def _goalies_off_the_skaters(st: GameStats) -> None:
+    """A goalie's goals, assists, points and penalty minutes, counted as a skater's by
+    the folds, moved to his goalie line: a goalie is listed as a goalie only."""
+    for key in [k for k in st.skaters if k in st.goalies or st.names.get(k, ("", ""))[1] == "G"]:
+        counts = st.skaters.pop(key)
+        row = st.goalie(key)
+        for name in GOALIE_SCORING:
+            row[name] += counts[name]
+
+
+def shutouts(sheet: Scoresheet, in_net: dict[Key, int]) -> set[Key]:
+    """The goalies credited with a shutout (ruling S-1, the NHL's convention: the rule
+    texts keep no statistics): a finished game's only goalie of his team (in net for a
+    step; pulled for an extra attacker and back, or at the end, he is still the only one)
+    whose team allowed no goal in play. A shootout's goals are no goals against (a 0-0
+    game decided by one credits both goalies); an empty-net goal is one (no shutout)."""
+    if sheet.decided is None:
+        return set()
+    credited: set[Key] = set()
+    for team in (sheet.home.team, sheet.away.team):
+        goalies = [key for key, steps in in_net.items() if key[0] == team and steps]
+        allowed = any(goal.team != team for goal in sheet.goals)
+        if len(goalies) == 1 and not allowed:
+            credited.add(goalies[0])
+    return credited
 
 
 def combine(per_game: Iterable[GameStats]) -> GameStats:

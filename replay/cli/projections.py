@@ -143,27 +143,32 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
           all_games: Annotated[bool, typer.Option(
               "--all", help="every game in the database (not branches)")] = False,
           include_branches: IncludeBranches = False,
+          playoffs: Annotated[bool, typer.Option(
+              "--playoffs", help="the postseason's games (rinklog playoffs) instead of the "
+              "regular season's")] = False,
           db: DbOption = "rinklog.db",
           as_json: Annotated[bool, typer.Option("--json", help="the stats as JSON")] = False,
           as_csv: CsvOption = False) -> None:
     """Skater, goalie and team stats for one game or summed over several.
 
-    --all sums every game but branches (what-ifs), unless --include-branches.
+    --all sums every game but branches (what-ifs), unless --include-branches, and but
+    playoff games: a regular season and a postseason are never summed together;
+    --playoffs sums the postseason's games alone.
 
     --csv gives one row per player: skaters, then goalies (``role``).
 
     Example: rinklog stats --all --json
     """
     from projections.stats import combine
+    from replay.leagues.stored_seasons import stats_games
     one_format(as_json, as_csv)
     if bool(games) == all_games:
         raise CliError("give game ids or --all (not both)")
     if include_branches and not all_games:
         raise CliError("--include-branches goes with --all")
     with _store(db) as store:
-        ids = [s.stream for s in store.streams(kind="game")
-               if include_branches or s.meta.get("parent") is None] if all_games \
-            else list(games or [])
+        ids = stats_games(store, list(games or []), all_games=all_games,
+                          include_branches=include_branches, playoffs=playoffs)
         total = combine(_game_stats(store, g) for g in ids)
     out = total.to_json()
     if as_json:
@@ -173,7 +178,8 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
         dump_csv([*({"role": "skater", **r} for r in out["skaters"]),
                   *({"role": "goalie", **r} for r in out["goalies"])])
         return
-    lines = [f"Stats over {len(out['games'])} game(s)", "", "Teams"]
+    lines = [f"Stats over {len(out['games'])} " + ("playoff " if playoffs else "") + "game(s)",
+             "", "Teams"]
     ties = ["T"] if any(t["t"] for t in out["teams"]) else []  # FaceOff 2008: ties stand
     lines += _table(["Team", "GP", "W", "L", "OTL", *ties, "GF", "GA", "PP%", "PK%"],
                     [[t["team"], t["gp"], t["w"], t["l"], t["otl"], *[t["t"] for _ in ties],
@@ -181,10 +187,11 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
                       t["pk_pct"] if t["pk_pct"] is not None else "-"] for t in out["teams"]])
     lines += ["", "Goalies"]
     lines += _table(["Team", "Goalie", "GP", "W", "L", "OTL", "SA", "SV", "GA", "SV%", "GAA",
-                     "SO"],
+                     "SO", "A", "PTS", "PIM"],
                     [[g["team"], g["name"], g["gp"], g["w"], g["l"], g["otl"], g["sa"], g["sv"],
                       g["ga"], g["sv_pct"] if g["sv_pct"] is not None else "-",
-                      g["gaa"] if g["gaa"] is not None else "-", g["so"]]
+                      g["gaa"] if g["gaa"] is not None else "-", g["so"], g["a"], g["p"],
+                      g["pim"]]
                      for g in out["goalies"]])
     lines += ["", "Skaters"]
     lines += _table(["Team", "Player", "GP", "G", "A", "P", "+/-", "PIM", "SOG", "BLK'd",

@@ -9,12 +9,12 @@ import msgspec
 
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded
-from events.errors import UnknownGame
+from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
-from events.store import EventStore
+from events.store import EventStore, StreamInfo
 from projections import store as read_models
 from projections.standings import Record, build_standings, grouped_standings
-from projections.stats import goalie_figures
+from projections.stats import GOALIE_COUNTS, goalie_figures
 from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
@@ -73,6 +73,39 @@ def load_season(store: EventStore, season_id: str | None = None,
     return Season(created, sorted(ids), names)
 
 
+def in_postseason(games: dict[str, StreamInfo], stream: str) -> bool:
+    """Whether game ``stream`` is a playoff game (``{season}-p...``, ruling R-post-play),
+    or a branch of one (a branch follows the game it was made from); ``games``: every
+    game stream's info by id."""
+    info, seen = games[stream], {stream}
+    while (parent := info.meta.get("parent")) in games and parent not in seen:
+        seen.add(parent)
+        info = games[parent]
+    season = info.meta.get("season")
+    return bool(season) and is_playoff_game(season, info.stream)
+
+
+def stats_games(store: EventStore, games: list[str], *, all_games: bool = False,
+                include_branches: bool = False, playoffs: bool = False) -> list[str]:
+    """The games ``rinklog stats`` sums (issue 34: a regular season and a postseason are
+    never summed together): ``games`` as given, or with ``all_games`` every game but
+    branches (unless ``include_branches``); of those, the playoff games with ``playoffs``,
+    else every other game (a season's regular games, and games of no season). A given
+    game of the other part is refused, named in one line."""
+    streams = {info.stream: info for info in store.streams(kind="game")}
+    if all_games:
+        return [g for g, info in streams.items()
+                if (include_branches or info.meta.get("parent") is None)
+                and in_postseason(streams, g) == playoffs]
+    for game in games:
+        if game in streams and in_postseason(streams, game) != playoffs:
+            raise RinklogError(
+                f"{game} is a playoff game: give --playoffs (a postseason's games are summed "
+                "apart from the regular season's)" if not playoffs else
+                f"{game} is no playoff game: --playoffs sums the postseason's games only")
+    return list(games)
+
+
 def standings(store: EventStore, season: Season) -> list[Record]:
     """Standings from each game's first and last event (no need to read the rest)."""
     return build_standings(_results(store, season))
@@ -112,18 +145,18 @@ def leaders(store: EventStore, season: Season, top: int = 10,
     db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
     boards: dict[str, list[dict]] = {}
-    # A goalie's penalty minutes (11.10 X) and assists (16.00) sit on a skater row whose gp
-    # is 0 (he is never a skater on the ice): on a board he shows the games he was in net.
-    in_net = {(t, p): gp for t, p, gp in db.execute(
-        f"SELECT team, player, SUM(gp) FROM rm_goalie_stats WHERE game_id IN ({marks}) "
-        f"GROUP BY team, player", season.game_ids)}
+    # A goalie's goals, assists and penalty minutes (16.00, 11.10 X) are on his goalie line
+    # (issue 34): the G, A, P and PIM boards read both lines, a goalie's gp his games in net.
     for title, column in SKATER_BOARDS.items():
+        lines = "rm_player_stats" if column not in GOALIE_COUNTS else (
+            f"(SELECT game_id, team, player, gp, {column} FROM rm_player_stats UNION ALL "
+            f"SELECT game_id, team, player, gp, {column} FROM rm_goalie_stats)")
         rows = db.execute(
-            f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM rm_player_stats "
+            f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM {lines} "
             f"WHERE game_id IN ({marks}) GROUP BY team, player ORDER BY v DESC, player "
             f"LIMIT ?", (*season.game_ids, top)).fetchall()
         boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p),
-                          "gp": gp or in_net.get((t, p), 0), "value": v}
+                          "gp": gp, "value": v}
                          for t, p, gp, v in rows]
     goalies = db.execute(
         f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi), "

@@ -194,7 +194,7 @@ def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[PenaltyRow
 
 def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any]) -> list[GoalieRow]:
     order = {sheet.away.team: 0, sheet.home.team: 1}
-    pim = {(s["team"], s["player"]): s["pim"] for s in stats["skaters"]}
+    pim = {(g["team"], g["player"]): g["pim"] for g in stats["goalies"]}  # his goalie line's
     return [GoalieRow(team=g.team, name=g.name, decision=g.decision, toi=unit.show(g.toi),
                       shots_against=g.shots_against, saves=g.saves,
                       goals_against=g.goals_against,

@@ -121,6 +121,7 @@ class PlayerPage:
     goalie: bool
     season: dict[str, Any]  # the season's summed ``stats`` row (the team page's)
     games: list[PlayerGame]
+    playoffs: PlayerPage | None = None  # his postseason's line and log, when he played in it
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,18 @@ class TeamPage:
     goalies: list[dict[str, Any]]
     home: str = ""  # W-L-OTL (-T) at home
     road: str = ""  # and on the road
+    playoffs: TeamPlayoffs | None = None  # its postseason, apart, when it played in it
+
+
+@dataclass(frozen=True)
+class TeamPlayoffs:
+    """A team's postseason: its playoff games and its players' lines summed over them,
+    never with the regular season's (issue 34)."""
+
+    games: list[TeamGame]
+    skaters: list[dict[str, Any]]
+    goalies: list[dict[str, Any]]
+    record: str  # W-L-OTL over its playoff games
 
 
 @dataclass(frozen=True)
@@ -147,6 +160,7 @@ class SeasonSite:
     teams: list[TeamPage] = field(default_factory=list)
     players: list[PlayerPage] = field(default_factory=list)
     postseason: str = ""  # the playoffs page (bracket, series, lottery), when there is one
+    playoff_boards: list[Board] = field(default_factory=list)  # the postseason's leaders
     odds: str = ""  # the odds page (rinklog odds --record), when odds were recorded
 
 
@@ -190,7 +204,9 @@ def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
     ``rinklog leaders`` orders them: best first, then by player id."""
     boards = []
     for title, key in SKATER_BOARDS:
-        best = sorted(stats["skaters"], key=lambda s: (-s[key], s["player"]))[:top]
+        # a goalie's goals, assists and minutes are on his goalie line (issue 34)
+        lines = stats["skaters"] + [g for g in stats["goalies"] if key in g]
+        best = sorted(lines, key=lambda s: (-s[key], s["player"]))[:top]
         boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
                                               f"{s[key]:+d}" if key == "plus_minus" else str(s[key]),
                                               player_href(s["team"], s["player"]))
@@ -226,14 +242,17 @@ def _record(counts: Counter[str]) -> str:
     return text + (f"-{counts['T']}" if counts["T"] else "")
 
 
-def _team_games(team: str, sheets: list[tuple[int, Scoresheet]]
+def _team_games(team: str, sheets: list[tuple[int, Scoresheet]], playoffs: bool = False
                 ) -> list[tuple[TeamGame, Scoresheet]]:
     """The team's finished games in the season's order, each with the team's points and
-    W-L-OTL after it (a win 2 points, an OTL or a tie 1, as the standings count them)."""
+    W-L-OTL after it (a win 2 points, an OTL or a tie 1, as the standings count them);
+    ``playoffs``: numbered 1, 2... among the team's playoff games (they have no number in
+    the schedule)."""
     games, points, counts = [], 0, Counter[str]()
     for number, sheet in sheets:
         if sheet.decided is None or team not in (sheet.home.team, sheet.away.team):
             continue
+        number = len(games) + 1 if playoffs else number
         home = sheet.home.team == team
         mine, theirs = (sheet.home, sheet.away) if home else (sheet.away, sheet.home)
         result, won = _result(sheet, mine, theirs)
@@ -247,15 +266,30 @@ def _team_games(team: str, sheets: list[tuple[int, Scoresheet]]
     return games
 
 
+def _lines(team: str, stats: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The team's skaters (most points first) and goalies (most games first) who played."""
+    skaters = sorted((s for s in stats["skaters"] if s["team"] == team and s["gp"]),
+                     key=lambda s: (-s["p"], -s["g"], s["name"]))
+    goalies = sorted((g for g in stats["goalies"] if g["team"] == team and g["gp"]),
+                     key=lambda g: (-g["gp"], g["name"]))
+    return skaters, goalies
+
+
+def _team_playoffs(team: str, sheets: list[tuple[int, Scoresheet]],
+                   stats: dict[str, Any]) -> TeamPlayoffs | None:
+    games = [g for g, _ in _team_games(team, sheets, playoffs=True)]
+    if not games:
+        return None
+    skaters, goalies = _lines(team, stats)
+    return TeamPlayoffs(games, skaters, goalies, games[-1].record)
+
+
 def _team_page(team: str, name: str, record: StandingRow | None,
                sheets: list[tuple[int, Scoresheet]], stats: dict[str, Any]) -> TeamPage:
     games = [g for g, _ in _team_games(team, sheets)]
     plot = line_plot([g.points for g in games], f"{name}: points over the season",
                      "games played")
-    skaters = sorted((s for s in stats["skaters"] if s["team"] == team and s["gp"]),
-                     key=lambda s: (-s["p"], -s["g"], s["name"]))
-    goalies = sorted((g for g in stats["goalies"] if g["team"] == team and g["gp"]),
-                     key=lambda g: (-g["gp"], g["name"]))
+    skaters, goalies = _lines(team, stats)
     split = {where: _record(Counter(g.result for g in games if g.where == where))
              for where in ("vs", "at")}
     return TeamPage(team, name, record, games, plot, skaters, goalies, home=split["vs"],
@@ -263,9 +297,11 @@ def _team_page(team: str, name: str, record: StandingRow | None,
 
 
 def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
-                  per_game: Sequence[dict[str, Any]], stats: dict[str, Any]) -> list[PlayerPage]:
+                  per_game: Sequence[dict[str, Any]], stats: dict[str, Any],
+                  playoffs: bool = False) -> list[PlayerPage]:
     """A page per player who played: his season line (the summed stats row) and his log,
-    a row per game he played (his row of that game's stats)."""
+    a row per game he played (his row of that game's stats); ``playoffs``: of the
+    postseason's games."""
     lines: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
     for (_, sheet), game in zip(sheets, per_game, strict=True):
         lines[sheet.game_id] = {(r["team"], r["player"]): r
@@ -275,7 +311,7 @@ def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
     rows = [(g, True) for g in goalie_rows.values()]
     rows += [(s, False) for s in stats["skaters"]
              if s["gp"] and (s["team"], s["player"]) not in goalie_rows]
-    logs = {team: _team_games(team, sheets) for team in names}
+    logs = {team: _team_games(team, sheets, playoffs) for team in names}
     pages = []
     for row, goalie in rows:
         key = (row["team"], row["player"])
@@ -295,11 +331,15 @@ def build_season_site(season_id: str, league: str,
                       tables: list[tuple[str, list[Record]]],
                       sheets: list[tuple[int, Scoresheet]], stats: GameStats,
                       proofs: Sequence[GameProof] = (),
-                      per_game: Sequence[GameStats] = ()) -> SeasonSite:
+                      per_game: Sequence[GameStats] = (),
+                      playoff_sheets: Sequence[tuple[int, Scoresheet]] = (),
+                      playoff_games: Sequence[GameStats] = ()) -> SeasonSite:
     """The site of a season from its standings tables (the league's first), each game's
     scoresheet with its number in the schedule, the season's summed stats, each game's
     head and inclusion proof in the season's tree (the games in it) and each game's own
-    stats (in the sheets' order: the players' game logs; none, no player pages)."""
+    stats (in the sheets' order: the players' game logs; none, no player pages); the
+    postseason's games (their scoresheets and stats, in the bracket's order) give the team
+    and player pages a playoff section and the site a playoff leaders' board, apart."""
     summed = stats.to_json()
     standings = [_table(title, records) for title, records in tables]
     proved = {p.game: p for p in proofs}
@@ -316,7 +356,20 @@ def build_season_site(season_id: str, league: str,
     teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
     players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed)
                if per_game else [])
-    return SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
+    site = SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
+    return _with_playoffs(site, list(playoff_sheets), playoff_games) if playoff_games else site
+
+
+def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
+                   per_game: Sequence[GameStats]) -> SeasonSite:
+    """The site with the postseason's sections: each team's and player's, and its leaders."""
+    summed = combine(per_game).to_json()
+    names = {t.team: t.name for t in site.teams}
+    teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
+    theirs = {(p.team, p.player): p for p in
+              _player_pages(names, sheets, [g.to_json() for g in per_game], summed, True)}
+    players = [replace(p, playoffs=theirs.get((p.team, p.player))) for p in site.players]
+    return replace(site, teams=teams, players=players, playoff_boards=leaders(summed))
 
 
 STYLE = "style.css"  # the site's one stylesheet, shared by its pages
@@ -335,17 +388,17 @@ def _score(sheet: Scoresheet) -> str:
     return f"{sheet.away.goals}-{sheet.home.goals}{extra}"
 
 
-def _postseason_files(store: EventStore, bracket: BracketView, lottery: LotteryView,
-                      names: dict[str, str], scores: dict[str, str],
-                      written: dict[str, str]) -> dict[str, str]:
+def _postseason_files(bracket: BracketView, lottery: LotteryView, names: dict[str, str],
+                      scores: dict[str, str], written: dict[str, str],
+                      loaded: Mapping[str, Any]) -> dict[str, str]:
     """The playoffs page (bracket, each series' games, the lottery) and the page of each
     playoff game the season's own games did not already give (a playoff game's stream
-    may stand apart from the regular season's)."""
+    may stand apart from the regular season's); ``loaded``: the stored playoff games."""
     files: dict[str, str] = {}
     for game_id in (g for r in bracket.rounds for s in r.series for g in s.games):
-        if game_href(game_id) in written or not store.exists(game_id):
+        if game_href(game_id) in written or game_id not in loaded:
             continue
-        game = load_game(store, game_id)
+        game = loaded[game_id]
         scores[game_id] = _score(game.sheet)
         files[game_href(game_id)] = _game_page(game, bracket.season)
     files[PLAYOFFS] = postseason_page(bracket, lottery, names, scores, css=STYLE,
@@ -383,14 +436,19 @@ def season_files(store: EventStore, season_id: str,
         files[game_href(game_id)] = _game_page(game, season_id)
         if progress is not None:
             progress(done, total)
-    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
-                             game_proofs(store, season_id), per_game)
     events = [row.event for row in store.read(season_id)]
     bracket, lottery = bracket_view(season_id, events), lottery_view(events)
+    # the postseason's games, in the bracket's order: its own sections of the pages
+    loaded = {g: load_game(store, g) for r in bracket.rounds for s in r.series
+              for g in s.games if store.exists(g)}
+    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
+                             game_proofs(store, season_id), per_game,
+                             [(0, g.sheet) for g in loaded.values()],
+                             [g.stats for g in loaded.values()])
     if bracket.opened or lottery.opened:
         site = replace(site, postseason=PLAYOFFS)
         scores = {s.game_id: _score(s) for _, s in sheets}
-        files.update(_postseason_files(store, bracket, lottery, season.names, scores, files))
+        files.update(_postseason_files(bracket, lottery, season.names, scores, files, loaded))
     recorded = [e for e in events if isinstance(e, OddsRecorded)]
     if recorded:  # docs/odds.md
         site = replace(site, odds=ODDS)

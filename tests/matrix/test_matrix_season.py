@@ -24,6 +24,7 @@ from events.matrix import (
     BonusDrawn,
     ClosingStarted,
     DieRolled,
+    GamePlayed,
     Pick,
     PicksSent,
     RefereeDrawsEntered,
@@ -36,6 +37,7 @@ from replay.cli.app import main
 from replay.leagues.audit import audit_all, audit_game
 from replay.leagues.matrix import season as library
 from replay.leagues.matrix.demo import run_demo_season
+from replay.leagues.season_receipts import season_receipt
 from tests.forge import audit_forged
 
 
@@ -205,6 +207,52 @@ def test_standings_and_results_json_keys(capsys, demo) -> None:
     assert {r["decided"] for r in results} <= {"REG", "AP", "DRAW", "SO", "GROUP", "DIE",
                                                "FORFEIT"}
     assert {"competition", "week", "home", "away", "score", "decided"} <= set(results[0])
+
+
+def test_3_1_5_standings_gp_is_w_d_l_otl_counted_from_the_games(capsys, demo) -> None:
+    """Issue 34 item 4: "GP = W + L + OTL, as an NHL reader expects" (and D, Matrix
+    Hockey's draws, 3.1.2: "the game end in a draw"): L is the losses in regular time,
+    OTL those in extra time (3.1.5: "a game lost in extra time gives 1 point ; a game lost
+    in regular time gives 0 point"), each counted here from the season's GamePlayed."""
+    db, season, _ = demo
+    counted: dict[str, dict[str, int]] = {}
+    with open_store(db) as store:
+        games = [row.event for row in store.read(season)
+                 if isinstance(row.event, GamePlayed) and row.event.competition == "championship"]
+    for g in games:
+        for team in (g.home.team, g.away.team):
+            line = counted.setdefault(team, dict.fromkeys(("gp", "w", "d", "l", "otl"), 0))
+            line["gp"] += 1
+            if g.winner == team:
+                line["w"] += 1
+            elif not g.winner:
+                line["d"] += 1
+            else:
+                line["otl" if g.decided == "AP" else "l"] += 1
+    assert any(line["otl"] for line in counted.values())
+    _, out, _ = run(capsys, "matrix", "standings", season, "--json", "--db", str(db))
+    rows = json.loads(out)
+    assert {r["team"]: {"gp": r["played"], "w": r["wins"], "d": r["draws"], "l": r["losses"],
+                        "otl": r["extra_time_losses"]} for r in rows} == counted
+    assert all(r["played"] == r["wins"] + r["draws"] + r["losses"] + r["extra_time_losses"]
+               for r in rows)
+    _, text, _ = run(capsys, "matrix", "standings", season, "--db", str(db))
+    first = rows[0]
+    line = next(line for line in text.splitlines() if first["name"] in line).split()
+    gp, w, _, d, lost, otl = (int(x) for x in line[-9:-3])
+    assert gp == w + d + lost + otl == first["played"] and lost == first["losses"]
+
+
+def test_a_season_receipt_digests_the_standings_as_before_issue_34() -> None:
+    """A receipt issued before L became regular time's losses (issue 34 item 4) still
+    holds the season: its standings digest, taken with this code before the change."""
+    with open_store(":memory:") as store:
+        season = library.open_league(store, "example", "snapshot-1")
+        run_demo_season(store, season, "snapshot-1")
+        rows = library.standings(store, season)
+        digest = season_receipt(store, season).standings_digest
+    assert any(r["extra_time_losses"] for r in rows)  # the rows shown did change
+    assert digest == "9c75d29fbc165aa529f0e73d292c342a69dccaec7a43e87fadd71870631103f9"
 
 
 def test_a_closed_season_is_closed_once(capsys, demo) -> None:
