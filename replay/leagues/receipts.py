@@ -158,6 +158,8 @@ def load_receipt(path: Path) -> Receipt:
         raise ReceiptError(f"{path}: cannot read: {err.strerror or err}") from None
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
         raise ReceiptError(f"{path}: not a rinklog receipt ({err})") from None
+    except RecursionError:  # msgspec's decoder, on JSON nested deeper than Python recurses
+        raise ReceiptError(f"{path}: not a rinklog receipt (JSON nested too deeply)") from None
 
 
 # --- keys ------------------------------------------------------------------------------

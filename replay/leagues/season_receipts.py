@@ -244,7 +244,7 @@ def is_season_receipt(path: Path) -> bool:
     """Whether ``path`` holds a season receipt (rather than a receipt of games)."""
     try:
         found = msgspec.json.decode(path.read_bytes())
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, ValueError, RecursionError):
         return False  # the game receipts' loader says what is wrong with it
     return isinstance(found, dict) and found.get("format") == FORMAT
 
@@ -255,8 +255,12 @@ def load_season_receipt(path: Path) -> SeasonReceipt:
         receipt = msgspec.json.decode(path.read_bytes(), type=SeasonReceipt)
     except OSError as err:
         raise ReceiptError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+        # ValueError: a string that is not UTF-8
         raise ReceiptError(f"{path}: not a rinklog season receipt ({err})") from None
+    except RecursionError:  # msgspec's decoder, on JSON nested deeper than Python recurses
+        raise ReceiptError(f"{path}: not a rinklog season receipt (JSON nested too "
+                           "deeply)") from None
     if receipt.n_games != len(receipt.games) or _root(receipt.games) != receipt.root:
         raise ReceiptError(f"{path}: its {len(receipt.games)} games do not give its root "
                            f"and size ({receipt.n_games} games, root {receipt.root[:16]}…): "
