@@ -10,6 +10,8 @@ import json
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -553,6 +555,34 @@ def test_the_documented_verifier_checks_a_real_proof(request: pytest.FixtureRequ
     public = load_signing_key(key).verify_key.encode().hex()
     assert namespace["signed_by"](receipt, public)
     assert not namespace["signed_by"]({**receipt, "n_games": receipt["n_games"] + 1}, public)
+
+
+def test_the_documented_verifier_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    """Issue 33: "the offline verifier in docs/trust.md crashes on a non-hex path entry";
+    run as the page says (python verify.py RECEIPT PROOF), it says so in one line."""
+    script = tmp_path / "verify.py"
+    script.write_text(_doc_block("verifier"), encoding="utf-8")
+    leaf = ["g", "0" * 64]
+    games = [{"game": "g", "head": "0" * 64}, {"game": "h", "head": "1" * 64}]
+    receipt = {"n_games": 2, "games": games,
+               "root": merkle.root([json.dumps(g, separators=(",", ":")).encode()
+                                    for g in (leaf, ["h", "1" * 64])]).hex()}
+    (tmp_path / "r.json").write_text(json.dumps(receipt))
+    good = {"game": "g", "head": "0" * 64, "index": 0, "n_games": 2,
+            "path": [merkle.leaf_hash(b'["h","' + b"1" * 64 + b'"]').hex()]}
+    for proof, code, said in ((good, 0, "in the season"),
+                              ({**good, "index": 1}, 1, "NOT in the season"),
+                              ({**good, "path": ["zz" * 32]}, 1, "path entry 1 is not a hash"),
+                              ({**good, "path": ["00"]}, 1, "path entry 1 is not a hash"),
+                              ({**good, "index": "0"}, 1, "not a receipt and a proof"),
+                              ({"game": "g"}, 1, "not a receipt and a proof")):
+        (tmp_path / "p.json").write_text(json.dumps(proof))
+        done = subprocess.run([sys.executable, str(script), str(tmp_path / "r.json"),
+                               str(tmp_path / "p.json")], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == code, (proof, done.stderr)
+        shown = (done.stdout + done.stderr).strip()
+        assert said in shown and len(shown.splitlines()) == 1, shown
 
 
 def test_the_receipt_file_is_what_load_reads(bones: Path, key: Path, tmp_path: Path) -> None:
