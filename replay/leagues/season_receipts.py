@@ -312,8 +312,12 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
     published, today = len(receipt.games), len(now.games)
     leaves = [leaf_bytes(g) for g in now.games]
     proof = merkle.consistency_proof(leaves, published) if published <= today else []
-    extends = published <= today and merkle.verify_consistency(
-        published, today, bytes.fromhex(receipt.root), merkle.root(leaves), proof)
+    # every tree extends the empty one, whose root is SHA-256 of nothing (RFC 6962 2.1);
+    # a consistency proof starts from a tree of one leaf or more (RFC 9162 2.1.4.2)
+    extends = published <= today and (
+        merkle.verify_consistency(published, today, bytes.fromhex(receipt.root),
+                                  merkle.root(leaves), proof) if published
+        else bytes.fromhex(receipt.root) == merkle.root([]))
     notes = []
     if extends:
         notes.append(f"season {receipt.season}: the {published} games of receipt {path} are "
