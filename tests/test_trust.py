@@ -1152,3 +1152,16 @@ def test_keygen_refuses_a_key_git_would_commit(tmp_path: Path, capsys: pytest.Ca
     assert main(["keygen", str(outside / "league.key")]) == 0  # no work tree
     monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # git missing: no work tree
     assert main(["keygen", str(key.with_name("again.key"))]) == 0
+
+
+def test_export_of_a_broken_chain_names_the_break(base: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: "export of a stream with a broken chain says 'is a stream, not a game'
+    instead of naming the break"."""
+    path = _copy(base, tmp_path)
+    _sql(path, (f"DELETE FROM events WHERE seq = 3 AND stream_key={KEY}", (GAME,)))
+    capsys.readouterr()
+    assert main(["export", GAME, "-o", str(tmp_path / "x.rinklog"), "--db", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "chain check at event 3" in err, err
+    assert "not a game" not in err and not (tmp_path / "x.rinklog").exists()
