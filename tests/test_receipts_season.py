@@ -559,6 +559,25 @@ def test_the_documented_verifier_checks_a_real_proof(request: pytest.FixtureRequ
     assert not namespace["signed_by"]({**receipt, "n_games": receipt["n_games"] + 1}, public)
 
 
+def test_a_receipt_of_no_games_is_extended_by_every_season_from_the_empty_root(
+        bones: Path, tmp_path: Path) -> None:
+    """RFC 6962 2.1: "The hash of an empty list is the hash of an empty string"; a
+    consistency proof from a tree of size 0 proves nothing (transparency-dev/merkle's
+    vectors), so a receipt published before any game holds by its root alone."""
+    week = json.loads(_receipt(bones, BONES, tmp_path / "week.json").read_text())
+    with open_store(bones, create=False) as store:
+        opening = store.read(BONES, 2, 2)[0].hash
+    empty = {**week, "games": [], "n_games": 0, "season_events": 2,
+             "season_head": opening,
+             "root": hashlib.sha256(b"").hexdigest()}
+    (tmp_path / "empty.json").write_text(json.dumps(empty))
+    assert _run("audit", "--receipt", str(tmp_path / "empty.json"),
+                "--db", str(bones)) == 0
+    (tmp_path / "forged.json").write_text(json.dumps({**empty, "root": "00" * 32}))
+    assert _run("audit", "--receipt", str(tmp_path / "forged.json"),
+                "--db", str(bones)) == 1
+
+
 def test_the_documented_verifier_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     """Issue 33: "the offline verifier in docs/trust.md crashes on a non-hex path entry";
     run as the page says (python verify.py RECEIPT PROOF), it says so in one line."""
