@@ -182,7 +182,8 @@ def unignored_in_git(path: Path) -> tuple[Path, str] | None:
     inside = _git(folder, "rev-parse", "--show-toplevel")
     if inside is None or inside.returncode != 0 or not inside.stdout.strip():
         return None
-    if _git(folder, "check-ignore", "-q", "--no-index", path.name).returncode == 0:
+    ignored = _git(folder, "check-ignore", "-q", "--no-index", path.name)
+    if ignored is None or ignored.returncode != 1:  # 0: ignored; 128: git cannot tell
         return None
     top = Path(inside.stdout.strip())
     try:
