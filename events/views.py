@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from events.base import tag_of
 from events.formats import JSON, event_fields
+from events.transactions import Transaction
 
 __all__ = ["PREFIX", "event_views", "refresh_views", "view_name"]
 
@@ -67,12 +68,7 @@ def refresh_views(db: sqlite3.Connection, classes: Iterable[type]) -> None:
     stale = [name for name, sql in wanted.items() if stored.get(name) != sql]
     if not stale:
         return
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with Transaction(db):
         for name in stale:
             db.execute(f"DROP VIEW IF EXISTS {name}")
             db.execute(wanted[name])
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise

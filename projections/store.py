@@ -49,6 +49,7 @@ from events.base import tag_of
 from events.catalogue import open_store
 from events.common import GameCreated, GameEnded
 from events.store import EventStore
+from events.transactions import Transaction
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.registration import ReadModels
@@ -381,8 +382,7 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
         for game_id in sorted(wanted):
             store.info(game_id)  # UnknownGame for an id the database does not hold
     folded = 0
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with Transaction(conn):
         _ensure_tables(sdb)
         marks = {(p, s): q for p, s, q in
                  conn.execute(f"SELECT projection, stream, seq FROM {CHECKPOINTS}")}
@@ -402,10 +402,6 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
             _move_checkpoints(conn, stale, info.stream, info.version)
         if wanted is None:
             _write_standings(store)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return folded
 
 
@@ -481,17 +477,12 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
     store, close = _open(db)
     try:
         conn = store.connection
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with Transaction(conn):
             for name in VIEWS:
                 conn.execute(f"DROP VIEW IF EXISTS {name}")
             for name in [CHECKPOINTS, *TABLES, STANDINGS]:
                 conn.execute(f"DROP TABLE IF EXISTS {name}")
             _READY.discard(store)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return _update(store, game_ids, tuple(projections))
     finally:
         if close:

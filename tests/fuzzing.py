@@ -12,7 +12,8 @@ escapes ``main`` is a failure too: it would have been a traceback.
 
 Channels: rolls files (``sim --rolls FILE``), rolls typed at a prompt (``sim --rolls -``,
 ``play``), team / chart / league TOML files, command-line arguments, odd database files,
-export files (``import FILE``).
+export files (``import FILE``), receipts (``audit --receipt FILE``), lottery rolls
+(``lottery --draw --rolls FILE``), numeric options at their limits.
 """
 
 from __future__ import annotations
@@ -237,6 +238,68 @@ def export_file(work: Path, data: bytes, honest: bytes) -> Outcome:
         if rows:
             raise Failure("a refused export file left events in the database")
     return outcome
+
+
+def receipt_file(work: Path, data: bytes, db: Path) -> Outcome:
+    """``rinklog audit --receipt FILE``: a (changed) receipt of games or of a season."""
+    path = work / f"receipt-{_fresh()}.json"
+    path.write_bytes(data)
+    return run(["audit", "--receipt", str(path), "--db", str(db)])
+
+
+def lottery_rolls(work: Path, text: str, db: Path, season: str) -> Outcome:
+    """``rinklog lottery SEASON --draw --rolls FILE`` on a copy of a season's database."""
+    path, copy = work / f"lottery-{_fresh()}.txt", work / f"lottery-{_fresh()}.db"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    shutil.copy(db, copy)
+    return run(["lottery", season, "--draw", "--rolls", str(path), "--db", str(copy)])
+
+
+# Every whole-number option and argument of the CLI, in a command that reaches it
+# (``{season}``: a season of ``{league}``, a league of a few games; ``{game}`` one of its
+# games), the value at ``N``. tests/test_fuzz_inputs.py checks that this names every one there is.
+NUMERIC = {
+    ("penalties", "--at"): ["penalties", "{game}", "--at", "N"],
+    ("audit", "--workers"): ["audit", "{game}", "--workers", "N"],
+    ("branch", "--at"): ["branch", "{game}", "--at", "N", "--game-id", "b-N"],
+    ("explain", "seq"): ["explain", "{game}", "--", "N"],
+    ("explain", "--goal"): ["explain", "{game}", "--goal", "N"],
+    ("explain", "--penalty"): ["explain", "{game}", "--penalty", "N"],
+    ("season", "--games"): ["season", "--league", "{league}", "--seed", "N", "--games", "N",
+                            "--workers", "1"],
+    ("season", "--workers"): ["season", "--league", "{league}", "--seed", "N", "--games", "1",
+                              "--workers", "N"],
+    ("leaders", "--top"): ["leaders", "--season", "{season}", "--top", "N"],
+    ("calibrate", "--games"): ["calibrate", "--league", "{league}", "--games", "N"],
+    ("playoffs", "--workers"): ["playoffs", "{season}", "--workers", "N", "--ready"],
+    ("odds", "--runs"): ["odds", "{season}", "--runs", "N"],
+    ("odds", "--workers"): ["odds", "{season}", "--runs", "1", "--workers", "N"],
+    ("odds", "--replay"): ["odds", "{season}", "--replay", "N", "--out", "odds-N.db"],
+    ("serve", "--port"): ["serve", "--port", "N"],
+    ("matrix picks", "--week"): ["matrix", "picks", "{season}", "picks-N.txt", "--week", "N"],
+    ("matrix play", "--week"): ["matrix", "play", "{season}", "--week", "N"],
+    ("matrix results", "--week"): ["matrix", "results", "{season}", "--week", "N"],
+}
+LIMITS = ("0", "-1", str(2**63), "9" * 20)  # 2**63: past SQLite's INTEGER
+
+
+def numeric_option(work: Path, key: tuple[str, str], value: str, db: Path, season: str,
+                   league: Path) -> Outcome:
+    """One whole-number option at a limit, against a copy of a season's database."""
+    copy = work / f"numeric-{_fresh()}.db"
+    shutil.copy(db, copy)
+    names = {"{season}": season, "{game}": f"{season}-0001", "{league}": str(league)}
+    argv = [names.get(a, a) for a in NUMERIC[key]]
+    argv = [value if a == "N" else a.replace("-N", f"-{_fresh()}") for a in argv]
+    with contextlib.chdir(work):
+        return run([*argv, "--db", str(copy)], stdin="")
+
+
+def nested_json(depth: int, inside: bytes = b"") -> bytes:
+    """A JSON document of ``depth`` nested arrays (a recursion bomb), optionally as the
+    value of a field of an object that starts as ``inside`` does."""
+    bomb = b"[" * depth + b"]" * depth
+    return b"{" + inside + b'"x":' + bomb + b"}" if inside else bomb
 
 
 def honest_export(game_db: Path, work: Path) -> bytes:

@@ -7,6 +7,7 @@ channels with ten thousand random inputs.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import fuzzing
@@ -17,6 +18,9 @@ from hypothesis import strategies as st
 FUZZ = settings(max_examples=40, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
+
+DICEDEMO = fuzzing.ROOT / "fixtures" / "dicehockey" / "leagues" / "dicedemo"
+SEASON = "dicedemo-7"
 
 tricky_text = st.text(alphabet=st.one_of(st.sampled_from(fuzzing.TRICKY), st.characters()),
                       max_size=24)
@@ -139,3 +143,89 @@ def test_export_file_oddities(work: Path, honest: bytes) -> None:
                 fuzzing.nested_msgpack(100_000)):
         assert fuzzing.export_file(work, bad, honest).code == 1
     assert fuzzing.export_file(work, honest, honest).code == 0
+
+
+# --- receipts, lottery rolls, numeric options at their limits (issue 33) -----------------
+
+@pytest.fixture(scope="module")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole DICE Hockey season of the bundled dicedemo league at 2 games a team (its
+    lottery can be drawn), with a season receipt beside it."""
+    folder = tmp_path_factory.mktemp("fuzz-season")
+    league = folder / "mini"
+    shutil.copytree(DICEDEMO, league)
+    toml = league / "league.toml"
+    toml.write_text(toml.read_text().replace("games = 82", "games = 2"))
+    db = folder / "season.db"
+    assert fuzzing.run(["season", "--league", str(league), "--seed", "7", "--workers", "1",
+                        "--db", str(db)]).code == 0
+    assert fuzzing.run(["receipt", "--season", SEASON, "-o", str(folder / "receipt.json"),
+                        "--db", str(db)]).code == 0
+    return db
+
+
+def test_receipts_nested_too_deeply_are_refused_in_one_line(work: Path, game_db: Path) -> None:
+    """Issue 33: "audit --receipt with deeply nested JSON (RecursionError)" becomes one
+    clear line and a non-zero exit."""
+    for data in (fuzzing.nested_json(100_000),
+                 fuzzing.nested_json(100_000, b'"format":"rinklog-season-receipt",'),
+                 fuzzing.nested_json(100_000, b'"format":"rinklog-receipt","version":1,')):
+        assert fuzzing.receipt_file(work, data, game_db).code == 1
+
+
+@settings(FUZZ, max_examples=25)
+@given(data=st.data())
+def test_receipt_files(work: Path, season_db: Path, data: st.DataObject) -> None:
+    """A season receipt changed, random bytes or nested JSON: a report or one line."""
+    honest = (season_db.parent / "receipt.json").read_bytes()
+    changed = data.draw(st.one_of(mutated(honest), st.binary(max_size=200),
+                                  st.integers(1, 5000).map(fuzzing.nested_json)))
+    fuzzing.receipt_file(work, changed, season_db)  # a changed space may still pass
+
+
+def test_a_lottery_roll_in_another_scripts_digits_is_refused(work: Path,
+                                                             season_db: Path) -> None:
+    """Issue 33: "lottery --rolls with a line containing a non-ASCII digit such as ⑦
+    (ValueError)"; '⑦'.isdigit() holds, int('⑦') does not."""
+    for text in ("⑦\n", "٣\n", "²\n", "３\n"):
+        outcome = fuzzing.lottery_rolls(work, text, season_db, SEASON)
+        assert outcome.code == 1 and "not a whole number" in outcome.err, outcome
+
+
+@settings(FUZZ, max_examples=25)
+@given(text=roll_lines)
+def test_lottery_rolls(work: Path, season_db: Path, text: str) -> None:
+    fuzzing.lottery_rolls(work, text, season_db, SEASON)
+
+
+def _int_parameters() -> set[tuple[str, str]]:
+    """Every whole-number option or argument of the CLI, as (command, name)."""
+    import typer
+
+    from replay.cli.app import app
+
+    found: set[tuple[str, str]] = set()
+
+    def walk(command, path: list[str]) -> None:
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*path, name])
+        for param in getattr(command, "params", []) if not hasattr(command, "commands") else []:
+            annotation = param.type_descriptor.annotation
+            if annotation is int:
+                found.add((" ".join(path), param.opts[0]))
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def test_every_numeric_option_is_fuzzed() -> None:
+    assert _int_parameters() == set(fuzzing.NUMERIC)
+
+
+@pytest.mark.parametrize("key", sorted(fuzzing.NUMERIC))
+def test_numeric_options_at_their_limits(work: Path, season_db: Path,
+                                         key: tuple[str, str]) -> None:
+    """Issue 33: "leaders --top 99999999999999999999 (OverflowError)": every whole-number
+    option at 0, -1, past SQLite's INTEGER and at twenty nines ends in one clear line."""
+    for value in fuzzing.LIMITS:
+        fuzzing.numeric_option(work, key, value, season_db, SEASON, season_db.parent / "mini")

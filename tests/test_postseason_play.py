@@ -296,6 +296,28 @@ def test_audit_catches_a_forged_series_result(played, tmp_path: Path) -> None:
         (SEASON, "postseason", at + 1)]
 
 
+def test_a_playoff_game_whose_index_runs_past_its_rows_is_reported(
+        played, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: "a playoff game whose streams.version is past its rows makes audit --all
+    and audit SEASON crash (IndexError in the playoff audit) instead of reporting it"; the
+    streams table is an index, never evidence (docs/trust.md)."""
+    import sqlite3
+
+    db = tmp_path / "index.db"
+    shutil.copy(played["one"], db)
+    game = f"{SEASON}-p1-1-1"
+    raw = sqlite3.connect(db)
+    assert raw.execute("UPDATE streams SET version = version + 5 WHERE stream = ?",
+                       (game,)).rowcount == 1
+    raw.commit()
+    raw.close()
+    for argv in (["audit", "--all"], ["audit", SEASON]):
+        capsys.readouterr()
+        assert main([*argv, "--db", str(db)]) == 1
+        out = capsys.readouterr().out
+        assert f"{SEASON}: FAIL" in out and game in out, out
+
+
 def test_a_playoff_game_stored_without_its_series_record_stops_the_run(
         played, tmp_path: Path) -> None:
     db = tmp_path / "stray.db"

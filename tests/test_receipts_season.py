@@ -10,6 +10,8 @@ import json
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -117,8 +119,10 @@ def test_every_proof_of_small_trees_verifies_and_no_other() -> None:
         root = merkle.root(LEAVES[:size])
         for first in range(size + 1):
             proof = merkle.consistency_proof(LEAVES[:size], first)
+            # transparency-dev/merkle's vectors: "consistency check on empty tree (size1
+            # is zero) is useless" (tests/test_merkle_vectors.py)
             assert merkle.verify_consistency(first, size, merkle.root(LEAVES[:first]), root,
-                                             proof)
+                                             proof) is (first > 0)
             if 0 < first < size:
                 swapped = [*LEAVES[:first - 1], LEAVES[size - 1]]
                 assert not merkle.verify_consistency(first, size, merkle.root(swapped), root,
@@ -553,6 +557,53 @@ def test_the_documented_verifier_checks_a_real_proof(request: pytest.FixtureRequ
     public = load_signing_key(key).verify_key.encode().hex()
     assert namespace["signed_by"](receipt, public)
     assert not namespace["signed_by"]({**receipt, "n_games": receipt["n_games"] + 1}, public)
+
+
+def test_a_receipt_of_no_games_is_extended_by_every_season_from_the_empty_root(
+        bones: Path, tmp_path: Path) -> None:
+    """RFC 6962 2.1: "The hash of an empty list is the hash of an empty string"; a
+    consistency proof from a tree of size 0 proves nothing (transparency-dev/merkle's
+    vectors), so a receipt published before any game holds by its root alone."""
+    week = json.loads(_receipt(bones, BONES, tmp_path / "week.json").read_text())
+    with open_store(bones, create=False) as store:
+        opening = store.read(BONES, 2, 2)[0].hash
+    empty = {**week, "games": [], "n_games": 0, "season_events": 2,
+             "season_head": opening,
+             "root": hashlib.sha256(b"").hexdigest()}
+    (tmp_path / "empty.json").write_text(json.dumps(empty))
+    assert _run("audit", "--receipt", str(tmp_path / "empty.json"),
+                "--db", str(bones)) == 0
+    (tmp_path / "forged.json").write_text(json.dumps({**empty, "root": "00" * 32}))
+    assert _run("audit", "--receipt", str(tmp_path / "forged.json"),
+                "--db", str(bones)) == 1
+
+
+def test_the_documented_verifier_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    """Issue 33: "the offline verifier in docs/trust.md crashes on a non-hex path entry";
+    run as the page says (python verify.py RECEIPT PROOF), it says so in one line."""
+    script = tmp_path / "verify.py"
+    script.write_text(_doc_block("verifier"), encoding="utf-8")
+    leaf = ["g", "0" * 64]
+    games = [{"game": "g", "head": "0" * 64}, {"game": "h", "head": "1" * 64}]
+    receipt = {"n_games": 2, "games": games,
+               "root": merkle.root([json.dumps(g, separators=(",", ":")).encode()
+                                    for g in (leaf, ["h", "1" * 64])]).hex()}
+    (tmp_path / "r.json").write_text(json.dumps(receipt))
+    good = {"game": "g", "head": "0" * 64, "index": 0, "n_games": 2,
+            "path": [merkle.leaf_hash(b'["h","' + b"1" * 64 + b'"]').hex()]}
+    for proof, code, said in ((good, 0, "in the season"),
+                              ({**good, "index": 1}, 1, "NOT in the season"),
+                              ({**good, "path": ["zz" * 32]}, 1, "path entry 1 is not a hash"),
+                              ({**good, "path": ["00"]}, 1, "path entry 1 is not a hash"),
+                              ({**good, "index": "0"}, 1, "not a receipt and a proof"),
+                              ({"game": "g"}, 1, "not a receipt and a proof")):
+        (tmp_path / "p.json").write_text(json.dumps(proof))
+        done = subprocess.run([sys.executable, str(script), str(tmp_path / "r.json"),
+                               str(tmp_path / "p.json")], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == code, (proof, done.stderr)
+        shown = (done.stdout + done.stderr).strip()
+        assert said in shown and len(shown.splitlines()) == 1, shown
 
 
 def test_the_receipt_file_is_what_load_reads(bones: Path, key: Path, tmp_path: Path) -> None:

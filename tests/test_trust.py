@@ -1112,3 +1112,56 @@ def test_a_season_before_season_records_audits_with_a_warning(ledger_db: Path,
         reports = {r.game_id: r for r in audit_all(store)}
     assert all(r.ok for r in reports.values()), [r.failure for r in reports.values() if not r.ok]
     assert "before season records" in reports[SEASON].warnings[0]
+
+
+# --- keygen in a git work tree (issue 33 item 4) ---------------------------------------------
+
+def _git(folder: Path, *args: str) -> str:
+    import subprocess
+    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_keygen_refuses_a_key_git_would_commit(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: "keygen writes the key with mode 0600 (as now) and, inside a git work
+    tree, refuses a path that git would not ignore unless --force, naming the .gitignore
+    line to add"."""
+    if shutil.which("git") is None:
+        pytest.skip("no git here")
+    tree = tmp_path / "league"
+    (tree / "keys").mkdir(parents=True)
+    _git(tree, "init", "-q")
+    key = tree / "keys" / "league.key"
+    assert main(["keygen", str(key)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "/keys/league.key" in err and ".gitignore" in err, err
+    assert not key.exists() and not Path(f"{key}.pub").exists()  # nothing written
+    (tree / ".gitignore").write_text("*.key\n")
+    assert main(["keygen", str(key)]) == 0  # ignored: `git add .` leaves it out
+    assert key.stat().st_mode & 0o777 == 0o600
+    _git(tree, "add", ".")
+    assert _git(tree, "diff", "--cached", "--name-only").split() == [".gitignore",
+                                                                     "keys/league.key.pub"]
+    (tree / ".gitignore").unlink()
+    forced = tree / "forced.key"
+    assert main(["keygen", str(forced), "--force"]) == 0  # the user's call
+    assert forced.stat().st_mode & 0o777 == 0o600
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    assert main(["keygen", str(outside / "league.key")]) == 0  # no work tree
+    monkeypatch.setenv("PATH", str(tmp_path / "no-git-here"))  # git missing: no work tree
+    assert main(["keygen", str(key.with_name("again.key"))]) == 0
+
+
+def test_export_of_a_broken_chain_names_the_break(base: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 33: "export of a stream with a broken chain says 'is a stream, not a game'
+    instead of naming the break"."""
+    path = _copy(base, tmp_path)
+    _sql(path, (f"DELETE FROM events WHERE seq = 3 AND stream_key={KEY}", (GAME,)))
+    capsys.readouterr()
+    assert main(["export", GAME, "-o", str(tmp_path / "x.rinklog"), "--db", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "chain check at event 3" in err, err
+    assert "not a game" not in err and not (tmp_path / "x.rinklog").exists()

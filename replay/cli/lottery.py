@@ -35,7 +35,8 @@ def _typed_rolls(source: str) -> list[int]:
     except OSError as err:
         raise CliError(f"--rolls {source}: {err.strerror or err}") from None
     words = [w for w in re.split(r"[\s,]+", text) if w]
-    bad = next((w for w in words if not w.isdigit()), None)
+    # ASCII digits only: str.isdigit() also holds for '⑦' or '²', which int() refuses
+    bad = next((w for w in words if not (w.isascii() and w.isdigit())), None)
     if bad is not None:
         raise CliError(f"--rolls {source}: {bad!r} is not a whole number (one roll per "
                        "draw, 1 to the balls in the drum)")

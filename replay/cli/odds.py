@@ -126,6 +126,9 @@ def odds(
     _print(report, record)
 
 
+MOST_RUNS = 1_000_000
+
+
 def _replay_run(db: str, season_id: str, stored: Any, seed: str, run: int,
                 out_db: Path) -> None:
     """``--replay R --out DB``: a league season's odds run R written as a database."""
@@ -146,6 +149,10 @@ def _check_options(as_json: bool, as_csv: bool, replay: int | None, out_db: Path
         raise CliError("--out goes with --replay R (the run to write)")
     if replay is None and runs < 1:
         raise CliError(f"--runs must be at least 1, got {runs}")
+    if runs > MOST_RUNS:  # past it a run never ends (and past 2**63 no count is stored)
+        raise CliError(f"--runs must be at most {MOST_RUNS:,}, got {runs}")
+    if replay is not None and not 1 <= replay <= MOST_RUNS:  # runs are 1..--runs
+        raise CliError(f"--replay must be a run 1 to {MOST_RUNS:,}, got {replay}")
     if out_db is not None and out_db.exists():
         raise CliError(f"--out {out_db}: the file exists; rinklog odds --replay writes a new "
                        "database only")

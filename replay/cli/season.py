@@ -206,6 +206,9 @@ def standings(
                        f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
 
 
+MOST_TOP = 10_000  # more than any league's players
+
+
 @app.command()
 def leaders(
     season_id: SeasonOption = None,
@@ -228,8 +231,8 @@ def leaders(
     from replay.leagues.stored_seasons import leaders as season_leaders
     from replay.leagues.stored_seasons import load_season
     one_format(as_json, as_csv)
-    if top < 1:
-        raise CliError(f"--top must be at least 1, got {top}")
+    if not 1 <= top <= MOST_TOP:  # SQLite's LIMIT takes no number past 2**63
+        raise CliError(f"--top must be 1 to {MOST_TOP:,}, got {top}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches, playoffs=playoffs)
         boards = season_leaders(store, found, top=top)

@@ -385,14 +385,17 @@ def receipt(
 @app.command("keygen")
 def keygen(
     output: Annotated[Path, typer.Argument(help="secret key file to create (and FILE.pub)")],
+    force: Annotated[bool, typer.Option(
+        "--force", help="write FILE in a git work tree even where git would commit it")] = False,
 ) -> None:
     """Create a league signing key: the secret key in FILE (mode 0600, keep it out of
-    any database) and the public key in FILE.pub, to publish.
+    any database) and the public key in FILE.pub, to publish. In a git work tree, FILE must
+    be one git ignores (else `git add .` commits the secret key), or give --force.
 
     Example: rinklog keygen league.key
     """
     from replay.leagues.receipts import generate_key
-    public = generate_key(output)
+    public = generate_key(output, force=force)
     _out(f"secret key {output}, public key {output}.pub: {public}")
 
 

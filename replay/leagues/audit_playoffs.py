@@ -121,15 +121,24 @@ def _check(store: EventStore, created: SeasonCreated, post: list[tuple[int, Any]
         bracket = fold(expected, bracket)
 
 
+def _stored(store: EventStore, game_id: str, at: int, seq: int) -> Any:
+    """Event ``at`` of a playoff game; its streams row (an index, never evidence) may
+    count events that are not stored, which the record at ``seq`` then fails on."""
+    rows = store.read(game_id, at, at)
+    if not rows:
+        raise _Differs(PostseasonFinding(seq, f"{game_id}: event {at} (its streams row has "
+                                         f"{store.version(game_id)})", "not stored"))
+    return rows[0].event
+
+
 def _game(store: EventStore, bracket: Bracket, record: SeriesGameRecorded, game_id: str,
           seq: int, kit: Any, teams: dict[str, Any]) -> str:
     """The winner of a recorded series game from its own stream, once its id, rinks and
     starting goalies (rule 27) are the bracket's."""
     if not store.exists(game_id):
         raise _Differs(PostseasonFinding(seq, f"the game stream {game_id}", "none stored"))
-    version = store.version(game_id)
-    first = store.read(game_id, 1, 1)[0].event
-    last = store.read(game_id, version, version)[0].event
+    first = _stored(store, game_id, 1, seq)
+    last = _stored(store, game_id, store.version(game_id), seq)
     if not isinstance(first, GameCreated) or not isinstance(last, GameEnded) \
             or last.winner == "none":
         raise _Differs(PostseasonFinding(seq, f"{game_id} a finished game with a winner",
@@ -137,7 +146,7 @@ def _game(store: EventStore, bracket: Bracket, record: SeriesGameRecorded, game_
     series = bracket.series(record.round, record.slot)
     starts: dict[str, int] = {}
     for played in series.games:
-        prior = store.read(played.game_id, 1, 1)[0].event
+        prior = _stored(store, played.game_id, 1, seq)
         for goalie in (prior.home_goalie, prior.away_goalie):
             starts[goalie] = starts.get(goalie, 0) + 1
     home = series.home_of(len(series.games) + 1)

@@ -15,7 +15,9 @@ import hashlib
 from collections.abc import Sequence
 
 __all__ = ["consistency_proof", "inclusion_proof", "inclusion_proofs", "leaf_hash", "node_hash", "root",
-           "verify_consistency", "verify_inclusion"]
+           "verify_consistency", "verify_inclusion", "verify_inclusion_hash"]
+
+HASH_SIZE = 32  # SHA-256: a leaf hash or a proof's node of another length is no hash
 
 
 def leaf_hash(leaf: bytes) -> bytes:
@@ -103,9 +105,19 @@ def verify_inclusion(leaf: bytes, index: int, size: int, path: Sequence[bytes],
                      expected_root: bytes) -> bool:
     """Whether ``path`` proves ``leaf`` the ``index``-th of the ``size`` leaves whose tree
     hash is ``expected_root`` (RFC 9162 2.1.3.2)."""
-    if not 0 <= index < size:
+    return verify_inclusion_hash(leaf_hash(leaf), index, size, path, expected_root)
+
+
+def _hashes(*values: bytes) -> bool:
+    return all(len(v) == HASH_SIZE for v in values)
+
+
+def verify_inclusion_hash(hashed_leaf: bytes, index: int, size: int, path: Sequence[bytes],
+                          expected_root: bytes) -> bool:
+    """``verify_inclusion`` of a leaf given by its hash, as RFC 9162 2.1.3.2 states it."""
+    if not 0 <= index < size or not _hashes(hashed_leaf, *path):
         return False
-    fn, sn, r = index, size - 1, leaf_hash(leaf)
+    fn, sn, r = index, size - 1, hashed_leaf
     for p in path:
         if sn == 0:
             return False
@@ -123,10 +135,11 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
                        proof: Sequence[bytes]) -> bool:
     """Whether ``proof`` shows the tree of ``first`` leaves (root ``first_root``) is the
     start of the tree of ``second`` leaves (root ``second_root``) (RFC 9162 2.1.4.2)."""
-    if not 0 <= first <= second:
+    if not 0 < first <= second or not _hashes(*proof):
+        # 2.1.4.2 starts from a first tree of one leaf or more: a proof from the empty
+        # tree proves nothing (its root is SHA-256 of nothing whatever the other tree);
+        # a caller holding a size-0 root checks it is that hash, and needs no proof
         return False
-    if first == 0:
-        return not proof  # the empty tree is the start of every tree
     if first == second:
         return not proof and first_root == second_root
     path = list(proof)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -158,18 +159,55 @@ def load_receipt(path: Path) -> Receipt:
         raise ReceiptError(f"{path}: cannot read: {err.strerror or err}") from None
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
         raise ReceiptError(f"{path}: not a rinklog receipt ({err})") from None
+    except RecursionError:  # msgspec's decoder, on JSON nested deeper than Python recurses
+        raise ReceiptError(f"{path}: not a rinklog receipt (JSON nested too deeply)") from None
 
 
 # --- keys ------------------------------------------------------------------------------
 
-def generate_key(path: Path) -> str:
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str] | None:
+    """``git -C folder ARGS``; None when there is no git to run."""
+    try:
+        return subprocess.run(["git", "-C", str(folder), *args], capture_output=True,
+                              text=True, check=False)
+    except OSError:
+        return None
+
+
+def unignored_in_git(path: Path) -> tuple[Path, str] | None:
+    """For a file git would take in (inside a git work tree and not ignored, so `git add .`
+    commits it): the work tree's .gitignore and the line that ignores it. None outside a
+    work tree, when git is missing, or when git ignores the file already."""
+    folder = path.absolute().parent
+    inside = _git(folder, "rev-parse", "--show-toplevel")
+    if inside is None or inside.returncode != 0 or not inside.stdout.strip():
+        return None
+    ignored = _git(folder, "check-ignore", "-q", "--no-index", path.name)
+    if ignored is None or ignored.returncode != 1:  # 0: ignored; 128: git cannot tell
+        return None
+    top = Path(inside.stdout.strip())
+    try:
+        line = "/" + (folder.resolve() / path.name).relative_to(top.resolve()).as_posix()
+    except ValueError:  # a symlinked folder git reads elsewhere: name the file alone
+        line = path.name
+    return top / ".gitignore", line
+
+
+def generate_key(path: Path, force: bool = False) -> str:
     """Write a new secret signing key to ``path`` (mode 0600) and its public key to
-    ``path.pub``; refuse to overwrite either. Returns the public key (hex)."""
+    ``path.pub``; refuse to overwrite either, or (unless ``force``) to write the secret
+    key where git would commit it. Returns the public key (hex)."""
     public = path.with_name(path.name + ".pub")
     key = nacl.signing.SigningKey.generate()
     for target in (path, public):
         if target.exists():
             raise ReceiptError(f"{target} already exists; nothing written")
+    committed = None if force else unignored_in_git(path)
+    if committed is not None:
+        gitignore, line = committed
+        raise ReceiptError(f"{path} is in a git work tree and git would commit it (git add .):"
+                           f" add the line {line} to {gitignore}, or give a path outside the "
+                           "tree, or --force; nothing written")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as handle:

@@ -245,7 +245,7 @@ def is_season_receipt(path: Path) -> bool:
     """Whether ``path`` holds a season receipt (rather than a receipt of games)."""
     try:
         found = msgspec.json.decode(path.read_bytes())
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, ValueError, RecursionError):
         return False  # the game receipts' loader says what is wrong with it
     return isinstance(found, dict) and found.get("format") == FORMAT
 
@@ -256,8 +256,12 @@ def load_season_receipt(path: Path) -> SeasonReceipt:
         receipt = msgspec.json.decode(path.read_bytes(), type=SeasonReceipt)
     except OSError as err:
         raise ReceiptError(f"{path}: cannot read: {err.strerror or err}") from None
-    except (msgspec.DecodeError, msgspec.ValidationError) as err:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+        # ValueError: a string that is not UTF-8
         raise ReceiptError(f"{path}: not a rinklog season receipt ({err})") from None
+    except RecursionError:  # msgspec's decoder, on JSON nested deeper than Python recurses
+        raise ReceiptError(f"{path}: not a rinklog season receipt (JSON nested too "
+                           "deeply)") from None
     if receipt.n_games != len(receipt.games) or _root(receipt.games) != receipt.root:
         raise ReceiptError(f"{path}: its {len(receipt.games)} games do not give its root "
                            f"and size ({receipt.n_games} games, root {receipt.root[:16]}…): "
@@ -317,8 +321,12 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
     published, today = len(receipt.games), len(now.games)
     leaves = [leaf_bytes(g) for g in now.games]
     proof = merkle.consistency_proof(leaves, published) if published <= today else []
-    extends = published <= today and merkle.verify_consistency(
-        published, today, bytes.fromhex(receipt.root), merkle.root(leaves), proof)
+    # every tree extends the empty one, whose root is SHA-256 of nothing (RFC 6962 2.1);
+    # a consistency proof starts from a tree of one leaf or more (RFC 9162 2.1.4.2)
+    extends = published <= today and (
+        merkle.verify_consistency(published, today, bytes.fromhex(receipt.root),
+                                  merkle.root(leaves), proof) if published
+        else bytes.fromhex(receipt.root) == merkle.root([]))
     notes = []
     if extends:
         notes.append(f"season {receipt.season}: the {published} games of receipt {path} are "

@@ -97,6 +97,10 @@ def export_game(store: EventStore, game_id: str,
     """The export file of a game that passes the audit (a failing one is refused)."""
     read_stream(store, game_id)  # UnknownGame with the ids the database holds
     report = audit_game(store, game_id, read_models=False)
+    if report.failure is not None:  # a chain that breaks never says what the stream is
+        f = report.failure
+        raise RinklogError(f"{game_id} fails the audit ({f.check} check at event {f.seq}: "
+                           f"expected {f.expected}; recorded {f.recorded}); not exported")
     if report.kind != "game" and report.kind not in season_kinds():
         raise RinklogError(f"{game_id} is a {report.kind or 'stream'}, not a game")
     receipt = make_receipt([entry_for(report)], key)

@@ -4,10 +4,11 @@
 
 Inputs are spread over the channels of tests/fuzzing.py: rolls files, rolls typed at the
 ``sim --rolls -`` and ``play`` prompts, team / chart / league TOML files, command-line
-arguments, odd database files and export files (``import``). Each input runs in this process through
-``replay.cli.main``; one that raises out of it, prints a traceback, exits with another
-code than 0/1/2, or fails without a one-line ``rinklog: error:`` is a failure, and one
-still running after ``--timeout`` seconds is a hang. Exit 1 when any input failed or hung.
+arguments, odd database files, export files (``import``) and receipts (``audit
+--receipt``). Each input runs in this process through ``replay.cli.main``; one that raises
+out of it, prints a traceback, exits with another code than 0/1/2, or fails without a
+one-line ``rinklog: error:`` is a failure, and one still running after ``--timeout``
+seconds is a hang. Exit 1 when any input failed or hung.
 Not part of ``make test`` (about 10 minutes for 10,000 inputs on 2 cores).
 """
 
@@ -71,6 +72,17 @@ def channels(game_db: Path) -> dict[str, tuple[float, Callable[[random.Random, P
                 else fuzzing.mutate(rng, honest))
         return fuzzing.export_file(work, data, honest)
 
+    receipt = game_db.parent / "receipt.json"
+    assert fuzzing.run(["receipt", "--all", "-o", str(receipt), "--db", str(game_db)]).code == 0
+    kept = receipt.read_bytes()
+
+    def receipt_file(rng: random.Random, work: Path) -> object:
+        kind = rng.random()
+        data = (fuzzing.nested_json(rng.randint(1, 200_000)) if kind < 0.05 else
+                bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 200))) if kind < 0.1
+                else fuzzing.mutate(rng, kept))
+        return fuzzing.receipt_file(work, data, game_db)
+
     def odd_db(rng: random.Random, work: Path) -> object:
         data = bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 64)))
         return fuzzing.odd_database(work, rng.choice(fuzzing.ODD_DATABASES), data,
@@ -83,7 +95,8 @@ def channels(game_db: Path) -> dict[str, tuple[float, Callable[[random.Random, P
         "team toml": (0.1, toml("team", team)),
         "chart toml": (0.06, toml("chart", charts)),
         "league toml": (0.08, toml("league", fuzzing.LEAGUE_BASE)),
-        "export file": (0.1, export),
+        "export file": (0.08, export),
+        "receipt file": (0.02, receipt_file),
         "cli arguments": (0.14, lambda rng, work: fuzzing.cli_args(
             work, fuzzing.random_argv(rng, work / "args.db", every_command))),
         "odd database": (0.11, odd_db),
