@@ -33,6 +33,7 @@ class TypedSeasonCreated(Event, frozen=True, tag="SeasonCreated"):
     ruleset: str | UnsetType = UNSET
     faceoff: FaceoffOptions | UnsetType = UNSET
     options: list[str] | UnsetType = UNSET
+    season_version: int | UnsetType = UNSET  # added since as UNSET: no stored byte moves
 
 
 ARGS = ("L-s", "L", "s", "cc", {"QUE": "2", "HFX": "1"}, [(1, "HFX", "QUE")])
