@@ -50,6 +50,7 @@ from events.catalogue import open_store
 from events.common import GameCreated, GameEnded
 from events.store import EventStore
 from events.transactions import Transaction
+from projections import layouts
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.registration import ReadModels
@@ -545,15 +546,15 @@ def stored_read_models(store: EventStore, game_id: str, *,
     for table, (owner, columns, _) in TABLES.items():
         if owner not in marks or owner not in _BUILDERS:
             continue
-        # A builder's rows carry every column (_write reads them the same way); a table
-        # an older rinklog stored without a column added since is read with the others,
-        # and read_model_differences does not hold its projection's rows (a command that
-        # writes folds them again in this layout).
-        kept = stored_columns.get(table)
-        names = [c for c in columns if c in kept] if kept else list(columns)
+        # Every column the table has, today's in their order first (a builder's rows carry
+        # them the same way); read_model_differences holds a table an older rinklog stored
+        # in its own columns to that layout's rows, and one in no known layout (or none:
+        # no such table) is a finding (projections/layouts.py).
+        kept = stored_columns.get(table, set())
+        names = [c for c in columns if c in kept] + sorted(kept - columns.keys())
         tables[table] = (names, sorted(conn.execute(
             f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
-            (game_id,)).fetchall()))
+            (game_id,)).fetchall()) if names else [])
     return StoredReadModels(store.info(game_id).system if system is None else system,
                             marks, tables)
 
@@ -588,26 +589,30 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
     models = read_models(stored.system)
     games = {len(events): _Game(models, game_id, events)}
     differences = []
-    # A projection stored by an older rinklog in other columns may have counted otherwise
-    # (issue 34 moved a goalie's scoring to his goalie line): its rows are folded again
-    # when the file is next opened for writing (_relayout), and not held to today's fold.
-    older = {TABLES[table][0] for table, (names, _) in stored.tables.items()
-             if len(names) != len(TABLES[table][1])}
     for projection, mark in sorted(stored.marks.items()):
         if projection not in _BUILDERS or not 0 < mark <= len(events):
             differences.append(f"{CHECKPOINTS}: {projection!r} checkpoint at seq {mark} of a "
                                f"stream of {len(events)} events")
             continue
-        if projection in older:
+        # A projection an older rinklog stored in its own columns (its tables are folded
+        # again when the file is next opened for writing, _relayout) is held to the rows
+        # that rinklog folded from these events; columns no rinklog wrote are a finding.
+        owned = {table: names for table, (names, _) in stored.tables.items()
+                 if TABLES[table][0] == projection}
+        layout = layouts.layout_of(projection, {t: list(TABLES[t][1]) for t in owned}, owned)
+        if layout is None:
+            differences += [layouts.unknown_layout(table, names) for table, names
+                            in owned.items() if set(names) != set(TABLES[table][1])]
             continue
         # Rows folded before the stream grew (a live game) are held to the events they
         # were folded from: every stored row answers to the stream.
         if mark not in games:
             games[mark] = _Game(models, game_id, events[:mark])
         rows = _BUILDERS[projection](games[mark])
-        for table, (names, kept) in stored.tables.items():
-            if TABLES[table][0] != projection:
-                continue
+        if layout.goalies_as_skaters:
+            rows = layouts.goalies_as_skaters(rows, games[mark].stats, game_id)
+        for table in owned:
+            names, kept = stored.tables[table]
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
             if fresh != kept:
                 differences.append(f"{table}: {len(kept)} stored rows differ from the "

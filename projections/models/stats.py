@@ -79,6 +79,11 @@ class GameStats:
         # not seconds (DICE Hockey: timing spaces / the game's regulation spaces); its GAA
         # is goals against per regulation game. Not a count of its own (no JSON key).
         self.games_in_net: dict[Key, float] = {}
+        # One game's goalies as the folds counted them before their scoring moved to the
+        # goalie lines (issue 34): each one's skater row, and whether his goalie line was
+        # made for it (he never was in net). What a database stored before then keeps
+        # (projections/layouts.py derives its rows); not summed by add.
+        self.moved_to_goalie_lines: dict[Key, tuple[dict[str, int], bool]] = {}
 
     def skater(self, key: Key) -> dict[str, int]:
         return self.skaters.setdefault(key, dict.fromkeys(SKATER_COUNTS, 0))
@@ -167,7 +172,8 @@ def _goalies_off_the_skaters(st: GameStats) -> None:
     """A goalie's goals, assists, points and penalty minutes, counted as a skater's by
     the folds, moved to his goalie line: a goalie is listed as a goalie only."""
     for key in [k for k in st.skaters if k in st.goalies or st.names.get(k, ("", ""))[1] == "G"]:
-        counts = st.skaters.pop(key)
+        counts, made = st.skaters.pop(key), key not in st.goalies
+        st.moved_to_goalie_lines[key] = (counts, made)
         row = st.goalie(key)
         for name in GOALIE_SCORING:
             row[name] += counts[name]

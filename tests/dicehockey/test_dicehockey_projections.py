@@ -434,15 +434,18 @@ def test_leaders_show_the_goalies_figures_of_the_season_pages(capsys, dice_seaso
 
 
 def test_a_goalie_table_stored_without_games_in_net_is_folded_again(seeded, tmp_path) -> None:
-    """A database whose rm_goalie_stats an older rinklog stored (no ``games_in_net``): the
-    audit's comparison holds it to the columns it has, and a command that writes folds the
-    stats again into this layout (so `leaders` reads every game's GAA)."""
+    """A database whose rm_goalie_stats an older rinklog stored (no ``games_in_net``, nor
+    the ``g``, ``a``, ``p``, ``pim`` issue 34 added later): the audit's comparison holds it
+    to the columns it has (this game's goalies have no scoring of their own, so its rows
+    are that rinklog's too), and a command that writes folds the stats again into this
+    layout (so `leaders` reads every game's GAA)."""
     db = tmp_path / "old.db"
     shutil.copy(seeded[0], db)
     rm.update(db)
     with open_store(db) as store:
         conn = store.connection
-        conn.execute("ALTER TABLE rm_goalie_stats DROP COLUMN games_in_net")
+        for column in ("games_in_net", "g", "a", "p", "pim"):
+            conn.execute(f"ALTER TABLE rm_goalie_stats DROP COLUMN {column}")
         game = seeded[1][0][0].game_id
         assert rm.stored_differences(store, game, seeded[1][0]) == []
         rm.update(store, projections=("stats",))
