@@ -33,7 +33,7 @@ import itertools
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -170,6 +170,10 @@ class EventStore:
             raise
         self._blobs = Blobs(self._db, self.path)
         self._reader = RowReader(self._db, self.path, self._layout)
+        self.on_read: Callable[[str], None] | None = None
+        """Told the id of every stream :meth:`read` or :meth:`iter_events` is about to read
+        (a read command's check that what it shows is what was stored:
+        replay/data/integrity.py)."""
 
     def refuse_as_output(self, path: str | Path) -> None:
         """No command writes over the database it reads, whatever ``--force`` says: refuse
@@ -652,6 +656,8 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
+        if self.on_read is not None:
+            self.on_read(stream)
         decoder = self._decoder_for(stream, row[4], row[6]) if decode else None  # once a read
         return self._reader.rows(stream, row[5], start, stop if stop is not None else -1,
                                  decoder, text(row[4]))

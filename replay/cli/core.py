@@ -21,6 +21,7 @@ from replay.cli.common import (
     CliError,
     CsvOption,
     DbOption,
+    check_shown,
     OptionalRuleOption,
     RulesetOption,
     dump_csv,
@@ -167,6 +168,7 @@ def games(
     one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = stream_list(store)
+        check_shown(store, [r["game_id"] for r in rows])  # each listed stream's chain
         odds_runs_first(odds_runs(store), as_json or as_csv or ids)
     if as_json:
         _dump(rows)
