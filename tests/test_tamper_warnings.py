@@ -185,3 +185,57 @@ def test_serve_shows_a_banner_on_every_page(edit: str, db: Path) -> None:
 
 def test_serve_on_an_untouched_database_has_no_banner(db: Path) -> None:
     assert "rinklog-warning" not in _served(db, "/")
+
+
+MUTATIONS = {
+    "a payload byte": lambda c: edit_payload_byte_in(c, 40),
+    "the last payload": lambda c: edit_payload_byte_in(c, 1292),
+    "a stored checkpoint hash": lambda c: c.execute(
+        f"UPDATE events SET hash = zeroblob(32) WHERE stream_key = {KEY} AND seq = 64", (GAME,)),
+    "a hash written where none is kept": lambda c: c.execute(
+        f"UPDATE events SET hash = zeroblob(32) WHERE stream_key = {KEY} AND seq = 65", (GAME,)),
+    "the head": lambda c: c.execute(
+        "UPDATE streams SET head_hash = ? WHERE stream = ?", ("1" * 64, GAME)),
+    "the last row removed": lambda c: c.execute(
+        f"DELETE FROM events WHERE stream_key = {KEY} AND seq = 1292", (GAME,)),
+    "hash_every": lambda c: c.execute(
+        "UPDATE streams SET hash_every = 16 WHERE stream = ?", (GAME,)),
+}
+
+
+def edit_payload_byte_in(conn: sqlite3.Connection, seq: int) -> None:
+    (payload,) = conn.execute(f"SELECT payload FROM events WHERE stream_key = {KEY} AND seq = ?",
+                              (GAME, seq)).fetchone()
+    conn.execute(f"UPDATE events SET payload = ? WHERE stream_key = {KEY} AND seq = ?",
+                 (payload.replace(b"]", b" ]", 1), GAME, seq))
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS)
+def test_the_quick_pass_agrees_with_the_chain_check(mutation: str, db: Path) -> None:
+    """The quick pass every read command runs (EventStore.chain_holds) holds exactly when
+    the chain check (EventStore.verify) finds nothing: on an honest stream, and on each
+    edit."""
+    with open_store(db, create=False) as store:
+        assert store.chain_holds(GAME) and store.verify(GAME) is None
+    with sqlite3.connect(db) as conn:
+        MUTATIONS[mutation](conn)
+    with open_store(db, create=False) as store:
+        assert not store.chain_holds(GAME) and store.verify(GAME) is not None
+        assert store.chain_holds("demo-1-0001")
+
+
+def test_a_season_receipt_of_edited_standings_warns_first(
+        db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A season's receipt signs the digest of its stored standings (rm_standings): a row
+    edited there is named first (then the receipt's own audit refuses it)."""
+    run(["receipt", "--season", SEASON, "-o", str(tmp_path / "honest.json")], db, capsys)
+    assert "warning" not in capsys.readouterr().err
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rm_standings SET points = points + 2 WHERE season = ? AND rank = 1",
+                     (SEASON,))
+    assert main(["receipt", "--season", SEASON, "-o", str(tmp_path / "r.json"), "--db",
+                 str(db)]) == 1
+    err = capsys.readouterr().err
+    assert "fails the audit" in err.splitlines()[1]
+    assert err.startswith(f"rinklog: warning: season {SEASON}'s stored read model "
+                          "rm_standings does not match its events")

@@ -29,6 +29,7 @@ from replay.cli.common import (
     TlsCaOption,
     TlsCertOption,
     TlsKeyOption,
+    check_shown,
     optional_rules,
     workers_or_cluster,
 )
@@ -358,6 +359,7 @@ def receipt(
         if output is not None:
             store.refuse_as_output(output)
         if season is not None:
+            check_shown(store, [season], ("standings",))  # the receipt signs rm_standings
             made = (season_proof(store, season, proof) if proof is not None
                     else season_receipt(store, season, key))
         else:
