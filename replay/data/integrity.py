@@ -136,16 +136,29 @@ class ReadWatch:
         fresh = chain_breaks(self._store, new)
         for broken in fresh:
             self._chains[broken.stream].append(broken)
-        for projection in projections:
-            unread = [s for s in streams if (s, projection) not in self._models]
-            self._models.update(((s, projection), []) for s in unread)
-            for broken in read_model_breaks(self._store, unread, (projection,)):
-                self._models[broken.stream, projection].append(broken)
+        groups: dict[tuple[str, ...], list[str]] = {}  # the projections a stream lacks
+        for stream in streams:
+            missing = tuple(p for p in projections if (stream, p) not in self._models)
+            if missing:
+                groups.setdefault(missing, []).append(stream)
+                self._models.update(((stream, p), []) for p in missing)
+        for missing, group in groups.items():  # each game folded once for all of them
+            for broken in read_model_breaks(self._store, group, missing):
+                owner = _owner(broken.what)
+                self._models[broken.stream, owner if owner in missing else missing[0]
+                             ].append(broken)
                 fresh.append(broken)
         if fresh:
             self._warn(warning(fresh))
         return [b for s in streams for b in self._chains[s]] + [
             b for s in streams for p in projections for b in self._models[s, p]]
+
+
+def _owner(table: str) -> str:
+    """The projection whose stored rows a table holds (a checkpoint's: none, "")."""
+    if table == "rm_standings":
+        return STANDINGS
+    return read_models.TABLES[table][0] if table in read_models.TABLES else ""
 
 
 def watch(store: EventStore, warn: Callable[[str], None]) -> EventStore:

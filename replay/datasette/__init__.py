@@ -13,8 +13,8 @@ import html
 import importlib.util
 import json
 import tempfile
-from importlib.resources import files
 from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
