@@ -130,6 +130,33 @@ def test_an_edited_read_model_row_warns_where_it_is_shown(
         assert "rm_player_stats" in first and "run rinklog audit" in first
 
 
+SHOWN_WITH_ITS_READ_MODELS = [
+    ["scoresheet", GAME], ["scoresheet", GAME, "--json"], ["events", GAME], ["toi", GAME],
+    ["penalties", GAME, "--csv"], ["stats", GAME], ["explain", GAME, "40"],
+]
+
+
+@pytest.mark.parametrize("argv", SHOWN_WITH_ITS_READ_MODELS, ids=" ".join)
+def test_a_game_command_names_its_edited_read_model(
+        argv: list[str], db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command about one game folds its events (what it shows is right), and names a
+    stored read model of the game that differs from them (what SQL tools and serve show)."""
+    edit_read_model_row(db, GAME)
+    _, err = run(argv, db, capsys)
+    assert err.startswith(f"rinklog: warning: game {GAME}'s stored read model rm_player_stats "
+                          "does not match its events")
+
+
+def test_standings_name_edited_stored_standings(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rm_standings SET points = points + 2 WHERE season = ? AND rank = 1",
+                     (SEASON,))
+    _, err = run(["standings", "--json"], db, capsys)
+    assert err.startswith(f"rinklog: warning: season {SEASON}'s stored read model "
+                          "rm_standings does not match its events")
+
+
 def test_every_page_of_a_season_site_carries_the_banner(
         db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """"pages carry the same as a banner": the edited game's page and every page that

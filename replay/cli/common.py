@@ -206,12 +206,14 @@ def read_store(db: str, *, checked: bool = True) -> EventStore:
     return store
 
 
-def check_shown(store: EventStore, streams: list[str], projections: tuple[str, ...] = ()
-                ) -> None:
+def check_shown(store: EventStore, streams: list[str], projections: tuple[str, ...] = (), *,
+                stored: bool = False) -> None:
     """Check streams a command shows without reading their events (a listing, read
-    models): their chains, and the stored ``projections`` it shows, held to the events."""
-    from replay.data.integrity import breaks
-    breaks(store, streams, projections)
+    models): their chains, and the stored ``projections`` it shows, held to the events.
+    ``stored``: every stored read model of the streams too (a game's, a season's standings:
+    what SQL tools and ``serve`` would show of them; cheap for a game or two)."""
+    from replay.data.integrity import STORED, breaks
+    breaks(store, streams, (*projections, *(STORED if stored else ())))
 
 
 def table(headers: list[str], rows: list[list[Any]], right: set[int] = frozenset()) -> list[str]:

@@ -216,6 +216,7 @@ def events(
     from replay.games.game_streams import read_stream
     with _read_store(db) as store:
         read_stream(store, game)  # UnknownGame with the ids there are
+        check_shown(store, [game], stored=True)
         for row in store.iter_events(game):
             payload = msgspec.to_builtins(row.event)
             if as_json:
@@ -289,6 +290,7 @@ def scoresheet(
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
         events = read_game(store, game)
+        check_shown(store, [game], stored=True)  # its stored scoresheet too (SQL shows it)
         models = game_read_models(store, game)
         sheet = msgspec.structs.replace(models.scoresheet(events), game_id=game)
     if as_json:

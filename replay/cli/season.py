@@ -180,6 +180,7 @@ def standings(
         raise CliError(f"--by takes league, conference or division, not {by!r}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
+        check_shown(store, [found.created.season_id], stored=True)  # its rm_standings
         odds_runs_first(odds_runs(store, found.created.season_id), as_json or as_csv)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]

@@ -592,6 +592,7 @@ def explain(
     if [seq, goal, penalty].count(None) != 2:
         raise CliError("give one of: an event SEQ, --goal N or --penalty N")
     with _read_store(db) as store:
+        check_shown(store, [game], stored=True)
         if seq is not None:
             found: Any = explain_seq(store, game, seq)
         else:

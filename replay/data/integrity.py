@@ -21,11 +21,13 @@ from events.checkpoints import chain_break
 from events.store import EventStore
 from projections import store as read_models
 
-__all__ = ["STANDINGS", "Broken", "ReadWatch", "breaks", "chain_breaks", "database_breaks",
+__all__ = ["STANDINGS", "STORED", "Broken", "ReadWatch", "breaks", "chain_breaks", "database_breaks",
            "read_model_breaks", "warning", "watch"]
 
 STANDINGS = "standings"
 """Among a check's projections: a season stream's stored standings (``rm_standings``)."""
+STORED = (*read_models.PROJECTIONS, STANDINGS)
+"""Every read model a database stores of a stream."""
 
 
 class Broken(msgspec.Struct, frozen=True):
@@ -137,8 +139,9 @@ class ReadWatch:
         for broken in fresh:
             self._chains[broken.stream].append(broken)
         groups: dict[tuple[str, ...], list[str]] = {}  # the projections a stream lacks
-        for stream in streams:
-            missing = tuple(p for p in projections if (stream, p) not in self._models)
+        for stream in streams:  # a broken chain's stream: its events are not the measure
+            missing = tuple(p for p in projections if (stream, p) not in self._models
+                            and not self._chains[stream])
             if missing:
                 groups.setdefault(missing, []).append(stream)
                 self._models.update(((stream, p), []) for p in missing)
@@ -151,7 +154,7 @@ class ReadWatch:
         if fresh:
             self._warn(warning(fresh))
         return [b for s in streams for b in self._chains[s]] + [
-            b for s in streams for p in projections for b in self._models[s, p]]
+            b for s in streams for p in projections for b in self._models.get((s, p), [])]
 
 
 def _owner(table: str) -> str:
@@ -169,15 +172,18 @@ def watch(store: EventStore, warn: Callable[[str], None]) -> EventStore:
 
 def breaks(store: EventStore, streams: Sequence[str],
            projections: Sequence[str] = ()) -> list[Broken]:
-    """The breaks of ``streams`` and of their stored ``projections``: asked of the store's
+    """The breaks of ``streams`` and of the stored ``projections`` of those whose chain
+    holds (a broken chain is the warning; the audit says the rest): asked of the store's
     :class:`ReadWatch` when it has one (checked once a command, and warned of), else
     checked now."""
     watching = store.on_read
     if isinstance(watching, ReadWatch):
         return watching.breaks(streams, projections)
-    return chain_breaks(store, streams) + read_model_breaks(store, streams, projections)
+    found = chain_breaks(store, streams)
+    broken = {b.stream for b in found}  # their events are not the measure of their rows
+    return found + read_model_breaks(store, [s for s in streams if s not in broken], projections)
 
 
 def database_breaks(store: EventStore) -> list[Broken]:
     """Every stream of the database and every read model it stores (what ``serve`` shows)."""
-    return breaks(store, store.stream_ids(), (*read_models.PROJECTIONS, STANDINGS))
+    return breaks(store, store.stream_ids(), STORED)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from events.errors import RinklogError
 from events.store import EventStore
-from replay.data.integrity import Broken, breaks, warning
+from replay.data.integrity import STORED, Broken, breaks, warning
 from replay.reports.games import game_page
 from replay.reports.render import render
 from replay.reports.season_site import Site, game_href, season_files
@@ -46,7 +46,7 @@ def write_game_report(store: EventStore, game_id: str, output: Path, *, force: b
         text = render("shift_chart.html.j2", chart=page.chart)
     else:
         text = render("game.html.j2", page=page, nav=[])
-    _write(output, _with_warning(text, breaks(store, [game_id])))
+    _write(output, _with_warning(text, breaks(store, [game_id], STORED)))
     return output
 
 
