@@ -46,9 +46,11 @@ class Broken(msgspec.Struct, frozen=True):
         if self.what != "events":
             return (f"{owner} stored read model {self.what} does not match its events "
                     "(changed after it was stored?)")
-        seqs = (f"event {self.first}" if self.first == self.last
-                else f"events {self.first}-{self.last}")
-        return f"{owner} {seqs} do not match their hash chain (changed after they were stored?)"
+        if self.first == self.last:
+            return (f"{owner} event {self.first} does not match its hash chain (changed, "
+                    "removed or moved after it was stored?)")
+        return (f"{owner} events {self.first}-{self.last} do not match their hash chain "
+                "(changed after they were stored?)")
 
 
 def warning(found: Sequence[Broken]) -> str:
