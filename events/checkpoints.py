@@ -29,6 +29,7 @@ __all__ = [
     "chain_break",
     "chain_hash",
     "chain_hashes",
+    "chain_holds",
     "chained",
     "checkpoint_cells",
     "stored_cell",
@@ -204,6 +205,28 @@ def chain_break(rows: Iterable[ChainRow], expected_head: str | None = None,
         return ChainBreak(n + 1, f"head hash {prev[:16]}… of the last event",
                           f"{expected_head[:16]}… ({why})")
     return None
+
+
+def chain_holds(cells: Iterable[tuple[Any, Any, Any]], head: Any, hash_every: Any,
+                version: Any) -> bool:
+    """Quickly: whether compact-layout rows ``(seq, payload, hash cell)`` read from seq 1
+    hash to every hash they store, keep one exactly where ``hash_every`` says, number
+    ``version`` and end at ``head``. Nothing but the hashing in the loop (a read command
+    checks every stream it shows); False says only "not so": :func:`chain_break` tells
+    where and why."""
+    if type(hash_every) is not int or hash_every not in HASH_EVERY_WRITTEN:
+        return False
+    blake2b = hashlib.blake2b
+    prev, n = bytes(32), 0
+    for seq, payload, cell in cells:
+        n += 1
+        if seq != n or type(payload) is not bytes:
+            return False
+        prev = blake2b(prev + payload, digest_size=32).digest()
+        if cell is not None or n % hash_every == 0:
+            if cell != prev or n % hash_every:
+                return False
+    return n == version and prev.hex() == head
 
 
 def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None,

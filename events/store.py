@@ -33,7 +33,7 @@ import itertools
 import os
 import re
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -50,6 +50,7 @@ from events.checkpoints import (
     ChainRow,
     chain_hash,
     chain_hashes,
+    chain_holds,
     checkpoint_cells,
     stored_cells,
     verify_chain,
@@ -170,6 +171,10 @@ class EventStore:
             raise
         self._blobs = Blobs(self._db, self.path)
         self._reader = RowReader(self._db, self.path, self._layout)
+        self.on_read: Callable[[str], None] | None = None
+        """Told the id of every stream :meth:`read` or :meth:`iter_events` is about to read
+        (a read command's check that what it shows is what was stored:
+        replay/data/integrity.py)."""
 
     def refuse_as_output(self, path: str | Path) -> None:
         """No command writes over the database it reads, whatever ``--force`` says: refuse
@@ -652,6 +657,8 @@ class EventStore:
         row = self._stream_row(stream)
         if row is None:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
+        if self.on_read is not None:
+            self.on_read(stream)
         decoder = self._decoder_for(stream, row[4], row[6]) if decode else None  # once a read
         return self._reader.rows(stream, row[5], start, stop if stop is not None else -1,
                                  decoder, text(row[4]))
@@ -663,6 +670,19 @@ class EventStore:
             raise UnknownGame(f"no stream {stream!r} in {self.path}")
         return verify_chain(self._reader.rows(stream, row[5], 1, -1, None), expected_head=row[2],
                             hash_every=row[7] if type(row[7]) is int else -1)
+
+    def chain_holds(self, stream: str) -> bool:
+        """Quickly: whether a stream's chain holds (its payloads hash to every hash it
+        stores and to its head); False: :meth:`verify` or ``chain_break`` over
+        :meth:`read` rows tells where. An older layout (schema 2) is verified whole."""
+        row = self._stream_row(stream)
+        if row is None:
+            raise UnknownGame(f"no stream {stream!r} in {self.path}")
+        if self._layout.version < 3:
+            return self.verify(stream) is None
+        cursor = self._db.execute("SELECT seq, payload, hash FROM events WHERE stream_key = ?"
+                                  " ORDER BY seq", (row[5],))
+        return chain_holds(cursor, row[2], row[7], row[1])
 
     def _hash_every(self, stream: str, every: Any) -> int:
         """A stream's hash_every as stored, if it is one rinklog writes."""

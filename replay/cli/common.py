@@ -194,9 +194,26 @@ def progress_bar(*columns: Any, transient: bool = False) -> Any:
                     disable=not sys.stderr.isatty())
 
 
-def read_store(db: str) -> EventStore:
-    """An existing store (a read command never creates a database)."""
-    return open_store(db, create=False)
+def read_store(db: str, *, checked: bool = True) -> EventStore:
+    """An existing store (a read command never creates a database). ``checked`` (all but
+    the audit, which reports breaks itself): every stream the command reads is held to its
+    hash chain first, and a break is one warning line on stderr before the command prints
+    (replay/data/integrity.py; :func:`check_shown` for what it shows without reading)."""
+    store = open_store(db, create=False)
+    if checked:
+        from replay.data.integrity import watch
+        watch(store, lambda line: typer.echo(f"rinklog: warning: {line}", err=True))
+    return store
+
+
+def check_shown(store: EventStore, streams: list[str], projections: tuple[str, ...] = (), *,
+                stored: bool = False) -> None:
+    """Check streams a command shows without reading their events (a listing, read
+    models): their chains, and the stored ``projections`` it shows, held to the events.
+    ``stored``: every stored read model of the streams too (a game's, a season's standings:
+    what SQL tools and ``serve`` would show of them; cheap for a game or two)."""
+    from replay.data.integrity import STORED, breaks
+    breaks(store, streams, (*projections, *(STORED if stored else ())))
 
 
 def table(headers: list[str], rows: list[list[Any]], right: set[int] = frozenset()) -> list[str]:

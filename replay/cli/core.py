@@ -23,6 +23,7 @@ from replay.cli.common import (
     DbOption,
     OptionalRuleOption,
     RulesetOption,
+    check_shown,
     dump_csv,
     odds_runs_first,
     one_format,
@@ -167,6 +168,7 @@ def games(
     one_format(as_json, as_csv)
     with _read_store(db) as store:
         rows = stream_list(store)
+        check_shown(store, [r["game_id"] for r in rows])  # each listed stream's chain
         odds_runs_first(odds_runs(store), as_json or as_csv or ids)
     if as_json:
         _dump(rows)
@@ -214,6 +216,7 @@ def events(
     from replay.games.game_streams import read_stream
     with _read_store(db) as store:
         read_stream(store, game)  # UnknownGame with the ids there are
+        check_shown(store, [game], stored=True)
         for row in store.iter_events(game):
             payload = msgspec.to_builtins(row.event)
             if as_json:
@@ -287,6 +290,7 @@ def scoresheet(
     with _read_store(db) as store:
         # the stream's id in the header: a branch's own, not its parent's in GameCreated
         events = read_game(store, game)
+        check_shown(store, [game], stored=True)  # its stored scoresheet too (SQL shows it)
         models = game_read_models(store, game)
         sheet = msgspec.structs.replace(models.scoresheet(events), game_id=game)
     if as_json:

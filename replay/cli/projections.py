@@ -13,7 +13,7 @@ import msgspec
 import typer
 
 from events.store import EventStore
-from replay.cli.common import CliError, CsvOption, DbOption, dump_csv, one_format
+from replay.cli.common import CliError, CsvOption, DbOption, check_shown, dump_csv, one_format
 from replay.cli.common import dump as _dump
 from replay.cli.common import read_store as _store
 from replay.cli.common import table as _table
@@ -55,6 +55,7 @@ def toi(game: GameArg, db: DbOption = "rinklog.db",
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
+        check_shown(store, [game], stored=True)
         models = game_read_models(store, game)
         report = msgspec.structs.replace(models.toi(events), game_id=game)
     clock = models.show_time
@@ -93,6 +94,7 @@ def penalties(game: GameArg, db: DbOption = "rinklog.db",
     one_format(as_json, as_csv)
     with _store(db) as store:
         events = read_game(store, game)
+        check_shown(store, [game], stored=True)
         models = game_read_models(store, game)
     build, clock = models.penalties, models.show_time
     if at is not None and not 1 <= at <= len(events):
@@ -169,6 +171,8 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
     with _store(db) as store:
         ids = stats_games(store, list(games or []), all_games=all_games,
                           include_branches=include_branches, playoffs=playoffs)
+        if not all_games:  # a game or two: their stored read models too
+            check_shown(store, ids, stored=True)
         total = combine(_game_stats(store, g) for g in ids)
     out = total.to_json()
     if as_json:

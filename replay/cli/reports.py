@@ -85,7 +85,10 @@ def serve_cmd(
 
     Example: rinklog serve --db season.db --port 8001
     """
+    from replay.data.integrity import database_breaks, warning
     from replay.datasette import serve
     if not 0 < port < 65536:
         raise CliError(f"--port must be 1-65535, got {port}")
-    raise typer.Exit(serve(db, host=host, port=port))
+    with read_store(db) as store:  # a break: one warning line here, a banner on every page
+        found = database_breaks(store)
+    raise typer.Exit(serve(db, host=host, port=port, warnings=[warning(found)] if found else []))

@@ -25,6 +25,7 @@ from replay.cli.common import (
     TlsCaOption,
     TlsCertOption,
     TlsKeyOption,
+    check_shown,
     dump_csv,
     odds_runs_first,
     one_format,
@@ -179,6 +180,7 @@ def standings(
         raise CliError(f"--by takes league, conference or division, not {by!r}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
+        check_shown(store, [found.created.season_id], stored=True)  # its rm_standings
         odds_runs_first(odds_runs(store, found.created.season_id), as_json or as_csv)
         if by == "league" or not found.created.divisions:
             tables = [("League", season_standings(store, found))]
@@ -235,6 +237,7 @@ def leaders(
         raise CliError(f"--top must be 1 to {MOST_TOP:,}, got {top}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches, playoffs=playoffs)
+        check_shown(store, found.game_ids, ("stats",))  # the boards sum the stored stats
         boards = season_leaders(store, found, top=top)
     if as_json:
         typer.echo(json.dumps(boards))

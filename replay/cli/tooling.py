@@ -29,6 +29,7 @@ from replay.cli.common import (
     TlsCaOption,
     TlsCertOption,
     TlsKeyOption,
+    check_shown,
     optional_rules,
     workers_or_cluster,
 )
@@ -121,7 +122,7 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
     if games:
         raise CliError(f"{receipt} is a season's receipt: give --all or no game ids")
     pinned = load_verify_key(public_key) if public_key is not None else None
-    with _read_store(db) as store:
+    with _read_store(db, checked=False) as store:  # the audit reports every break itself
         found = audit_season_receipt(store, receipt, pinned, all_streams=all_games,
                                      workers=workers, cluster=cluster, odds_run=odds[0],
                                      odds_replays=odds[1], odds_systems=odds[2])
@@ -277,7 +278,7 @@ def audit(
         raise CliError("give game ids, --all or --receipt FILE")
     signer = verify_signature(kept, str(receipt), pinned) if kept is not None else None
     verdict = None
-    with _read_store(db) as store:
+    with _read_store(db, checked=False) as store:  # the audit reports every break itself
         if all_games:
             reports, verdict = _all_reports(store, workers, cluster, odds_run, verify,
                                             verify_seed)
@@ -358,6 +359,7 @@ def receipt(
         if output is not None:
             store.refuse_as_output(output)
         if season is not None:
+            check_shown(store, [season], ("standings",))  # the receipt signs rm_standings
             made = (season_proof(store, season, proof) if proof is not None
                     else season_receipt(store, season, key))
         else:
@@ -512,7 +514,7 @@ def export_cmd(
     from replay.leagues.receipts import load_signing_key
     from replay.leagues.season_transfer import export_file
     key = load_signing_key(sign_key) if sign_key is not None else None
-    with _read_store(db) as store:
+    with _read_store(db, checked=False) as store:  # the export audits what it writes
         size = export_file(store, game, output, force=force, key=key)
     if as_json:
         _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
@@ -590,6 +592,7 @@ def explain(
     if [seq, goal, penalty].count(None) != 2:
         raise CliError("give one of: an event SEQ, --goal N or --penalty N")
     with _read_store(db) as store:
+        check_shown(store, [game], stored=True)
         if seq is not None:
             found: Any = explain_seq(store, game, seq)
         else:

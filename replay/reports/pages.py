@@ -9,9 +9,10 @@ from pathlib import Path
 
 from events.errors import RinklogError
 from events.store import EventStore
+from replay.data.integrity import STORED, Broken, breaks, warning
 from replay.reports.games import game_page
 from replay.reports.render import render
-from replay.reports.season_site import Site, season_files
+from replay.reports.season_site import Site, game_href, season_files
 
 
 def refuse_overwrite(path: Path, force: bool) -> None:
@@ -42,9 +43,10 @@ def write_game_report(store: EventStore, game_id: str, output: Path, *, force: b
                            f"write its site with --season {game_id} -o DIR")
     page = game_page(store, game_id)
     if shift_chart:
-        _write(output, render("shift_chart.html.j2", chart=page.chart))
+        text = render("shift_chart.html.j2", chart=page.chart)
     else:
-        _write(output, render("game.html.j2", page=page, nav=[]))
+        text = render("game.html.j2", page=page, nav=[])
+    _write(output, _with_warning(text, breaks(store, [game_id], STORED)))
     return output
 
 
@@ -61,9 +63,37 @@ def write_season_report(store: EventStore, season_id: str, output: Path, *,
     if output.exists() and not output.is_dir():
         raise RinklogError(f"{output}: is a file; -o takes a folder for a season's site")
     store.refuse_as_output(output)
-    files = season_files(store, season_id, progress, sites=sites)
+    files = _warned(season_files(store, season_id, progress, sites=sites),
+                    breaks(store, _season_streams(store, season_id)))
     for name in files:
         store.refuse_as_output(output / name)
     for name, text in files.items():
         _write(output / name, text)
     return [output / name for name in files]
+
+
+def _season_streams(store: EventStore, season_id: str) -> list[str]:
+    """The streams a season's site shows: the season's own and its games' (not branches)."""
+    return [season_id, *(info.stream for info in store.streams(kind="game")
+                         if info.meta.get("season") == season_id
+                         and info.meta.get("parent") is None)]
+
+
+def _warned(files: dict[str, str], found: list[Broken]) -> dict[str, str]:
+    """Every page showing a stream that does not check out carries the warning at its top
+    (issue 33): a game's page its own game's, every other page (standings, leaders, teams,
+    players: sums over the games) all of them."""
+    if not found:
+        return files
+    games = {game_href(b.stream): [b] for b in found}
+    return {path: _with_warning(text, games.get(path, []) if path.startswith("games/")
+                                else found) if path.endswith(".html") else text
+            for path, text in files.items()}
+
+
+def _with_warning(page: str, found: list[Broken]) -> str:
+    """The page with the banner right after the ``<body>`` base.html.j2 opens once."""
+    if not found:
+        return page
+    banner = render("_banner.html.j2", notes=[f"Warning: {warning(found)}"])
+    return page.replace("<body>\n", f"<body>\n{banner}", 1)
