@@ -90,5 +90,5 @@ def serve_cmd(
     if not 0 < port < 65536:
         raise CliError(f"--port must be 1-65535, got {port}")
     with read_store(db) as store:  # a break: one warning line here, a banner on every page
-        found = database_breaks(store)
+        found = database_breaks(store, read_models=False)
     raise typer.Exit(serve(db, host=host, port=port, warnings=[warning(found)] if found else []))

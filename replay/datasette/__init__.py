@@ -51,7 +51,7 @@ def warnings_of(db: str | Path) -> list[str]:
     from replay.data.integrity import database_breaks, warning
 
     with open_store(db, create=False) as store:
-        found = database_breaks(store)
+        found = database_breaks(store, read_models=False)
     return [warning(found)] if found else []
 
 
