@@ -31,7 +31,7 @@ DIGEST = "10999f7af54498d379aa18ead37e0fbfe3292dab70c2aba7c35e233530ae9fda"
 # folded by the pure-Python folds before they were compiled (the commit that compiled
 # them changed no row). It changes when a rule or a read model's counting changes: take
 # the new one from the same command, in that commit.
-READ_MODELS_DIGEST = "d639466badc7a9dbae23d7ed68b09ca2d3b97626e94ec379629b70eb8d3e206b"
+READ_MODELS_DIGEST = "9ea3557e626e3447906de06180b77198a0496cdddbc707c187f63031df49466d"
 
 
 def run_digest(**env: str) -> list[str]:
