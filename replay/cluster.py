@@ -53,7 +53,7 @@ import msgspec
 from events.errors import RinklogError
 from replay.cluster_access import Cluster, security
 
-__all__ = ["ClusterCrew"]
+__all__ = ["ClusterCrew", "read_reply"]
 
 CONNECT_WAIT = 10.0  # seconds to reach the scheduler
 WORKER_WAIT = 30.0  # seconds for a scheduler with no worker to get one
@@ -149,21 +149,7 @@ class ClusterCrew:
                 continue
             key = self.keys.pop(future.key)
             del self.futures[future.key]
-            return key, self._decoded(key, self._value(key, future))
-
-    def _decoded(self, key: Any, value: Any) -> Any:
-        """A worker's reply, decoded as plain data: its result as the type the command
-        named, or what its task raised."""
-        what = self.what
-        try:
-            reply = _replies.decode(value)
-            if isinstance(reply, _Failed):
-                raise RinklogError(f"{what} {key} failed in a worker: {reply.message}")
-            return self.decoder.decode(reply.result)
-        except (msgspec.DecodeError, TypeError) as err:  # not msgpack, not the type
-            a = "an" if what[:1] in "aeiou" else "a"
-            raise RinklogError(f"{what} {key}: the worker's result is not {a} {what} result "
-                               f"({_line(err)}); nothing of it was stored") from None
+            return key, read_reply(self._value(key, future), self.decoder, self.what, key)
 
     def worker_names(self) -> list[str]:
         """The cluster's workers as its scheduler lists them, ``name (address)`` each: who
@@ -298,6 +284,20 @@ class _Failed(msgspec.Struct, frozen=True, array_like=True, tag="failed"):
 
 
 _replies = msgspec.msgpack.Decoder(_Got | _Failed)
+
+
+def read_reply(value: Any, decoder: msgspec.msgpack.Decoder, what: str, key: Any) -> Any:
+    """A worker's reply to job ``key``, decoded as plain data: its result as the type of
+    ``decoder`` (the command's), or what its task raised; anything else is one line."""
+    try:
+        reply = _replies.decode(value)
+        if isinstance(reply, _Failed):
+            raise RinklogError(f"{what} {key} failed in a worker: {reply.message}")
+        return decoder.decode(reply.result)
+    except (msgspec.DecodeError, TypeError, RecursionError) as err:  # not msgpack, not the type
+        a = "an" if what[:1] in "aeiou" else "a"
+        raise RinklogError(f"{what} {key}: the worker's result is not {a} {what} result "
+                           f"({_line(err)}); nothing of it was stored") from None
 _encoder = msgspec.msgpack.Encoder()
 
 _lock = threading.Lock()  # one rinklog task at a time in a worker process

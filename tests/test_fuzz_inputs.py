@@ -229,3 +229,39 @@ def test_numeric_options_at_their_limits(work: Path, season_db: Path,
     option at 0, -1, past SQLite's INTEGER and at twenty nines ends in one clear line."""
     for value in fuzzing.LIMITS:
         fuzzing.numeric_option(work, key, value, season_db, SEASON, season_db.parent / "mini")
+
+
+_DATA = st.recursive(st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.floats()
+                     | st.text() | st.binary(),
+                     lambda inner: st.lists(inner, max_size=5)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=20)
+
+
+def _msgpack(value: object) -> bytes:
+    import msgspec
+    return msgspec.msgpack.encode(value)
+
+
+@settings(FUZZ, max_examples=60)
+@given(reply=st.one_of(
+    st.binary(max_size=200),  # not msgpack, or msgpack of anything
+    _DATA.map(lambda data: _msgpack(["done", data])),  # a result of any shape
+    _DATA.map(lambda data: _msgpack(["failed", data])),
+    st.integers(1, 5000).map(lambda depth: b"\x92\xa4done" + fuzzing.nested_msgpack(depth))))
+def test_a_cluster_worker_s_reply(reply: bytes) -> None:
+    """A cluster worker's reply (replay/cluster.py): whatever bytes a worker sends back are
+    a result of the type the command named (a game, an audit report, an odds run) or one
+    line naming the job; never a traceback, never unpickled."""
+    import msgspec
+
+    from events.errors import RinklogError
+    from replay.cluster import read_reply
+    from replay.leagues.audit import AuditReport
+    from replay.leagues.odds import RunResult
+    for what, kind in (("stream", AuditReport), ("odds run", RunResult)):
+        try:
+            got = read_reply(reply, msgspec.msgpack.Decoder(kind), what, 7)
+        except RinklogError as err:
+            assert "\n" not in str(err) and str(err).startswith(f"{what} 7")
+        else:
+            assert isinstance(got, kind)
