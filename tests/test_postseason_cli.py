@@ -261,6 +261,31 @@ def test_audit_rechecks_the_lottery_and_catches_a_forged_draw(
     assert code == 1 and f"pick 1 to {draw.team}" in out, out
 
 
+def test_audit_all_ends_with_one_summary_line(capsys: pytest.CaptureFixture[str],
+                                               db: Path) -> None:
+    """Issue 34 item 10: "`audit --all` ends with one summary line (streams checked,
+    events, findings); the lottery walk-through's `| tail -n 1` then shows what its
+    comment promises". The season's stream and its 8 games: 9 streams; --json stays a
+    JSON list (the line on standard error)."""
+    assert run(capsys, "lottery", SEASON, "--draw", "--db", str(db))[0] == 0
+    with open_store(db) as store:
+        events = sum(len(list(store.read(s))) for s in store.stream_ids())
+    code, out, _ = run(capsys, "audit", "--all", "--db", str(db))
+    assert code == 0
+    assert out.splitlines()[-1] == f"no findings in 9 streams checked ({events} events)"
+    code, out, err = run(capsys, "audit", "--all", "--json", "--db", str(db))
+    assert code == 0 and len(json.loads(out)) == 9
+    assert err.splitlines() == [f"no findings in 9 streams checked ({events} events)"]
+    forged = season_events(db)
+    at = next(i for i, e in enumerate(forged) if isinstance(e, LotteryOrderSet))
+    forged[at] = LotteryOrderSet(order=forged[at].order[::-1], rule=forged[at].rule)
+    forge(db, forged)
+    code, out, _ = run(capsys, "audit", "--all", "--db", str(db))
+    assert code == 1
+    assert out.splitlines()[-1].startswith("1 finding in 9 streams checked (")
+    assert out.splitlines()[-1].endswith(" events): 1 failed")
+
+
 def playoff_events(table: list[str], game_ids: list[str]) -> list:
     """Rule 9 round 1 played with the engine's own functions: 3 sweeps 6, 5 sweeps 4."""
     divisions = divisions_of([("League", "All", table)])

@@ -137,8 +137,7 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
             _out(f"receipt {receipt}: signature ok, key {found.signer[:16]}…"
                  + (" (the league key)" if pinned is not None else " (key not pinned: "
                     "give --public-key to require the league's)"))
-    if any(not r.ok for r in found.reports):
-        raise typer.Exit(1)
+    _summary(found.reports, all_games, as_json)
 
 
 class Quit(Exception):
@@ -290,12 +289,23 @@ def audit(
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     _print_audit(reports, db, as_json, (receipt, signer, pinned is not None), verdict)
+    _summary(reports, all_games, as_json)
+
+
+def _summary(reports: list[AuditReport], all_games: bool, as_json: bool) -> None:
+    """``audit --all``'s last line, under its cluster verdict so that ``| tail -n 1`` shows
+    it (with --json on stderr: the JSON is the reports); exit 1 if any report failed."""
+    from replay.leagues.audit_report import summary_line
+    if all_games:
+        typer.echo(summary_line(reports), err=as_json)
+    if any(not r.ok for r in reports):
+        raise typer.Exit(1)
 
 
 def _print_audit(reports: list[AuditReport], db: str, as_json: bool,
                  signed: tuple[Path | None, str | None, bool], verdict: Any) -> None:
     """``audit``'s reports (``signed``: the receipt, its signer, whether the key was
-    pinned), the cluster's verdict, and exit 1 if any failed."""
+    pinned) and the cluster's verdict."""
     from replay.leagues.audit_verify import verdict_line
     receipt, signer, pinned = signed
     if as_json:
@@ -311,8 +321,6 @@ def _print_audit(reports: list[AuditReport], db: str, as_json: bool,
                     "give --public-key to require the league's)"))
     if verdict is not None:  # with --json on stderr: the JSON is the reports, as locally
         typer.echo(verdict_line(verdict), err=as_json)
-    if any(not r.ok for r in reports):
-        raise typer.Exit(1)
 
 
 @app.command()
