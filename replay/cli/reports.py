@@ -27,7 +27,8 @@ def report(
         "--season", help="a season id instead of a game: write its site into the folder -o "
         "(a league season of rinklog season, or a Matrix Hockey season)")] = None,
     output: Annotated[Path | None, typer.Option(
-        "-o", "--output", help="the page to write (a folder for --season)")] = None,
+        "-o", "--output", help="the page to write (a folder for --season), in a folder "
+        "that exists")] = None,
     shift_chart: Annotated[bool, typer.Option(
         "--shift-chart", help="write only the game's shift chart, as a page of its own")] = False,
     force: Annotated[bool, typer.Option(
