@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import CliError, DbOption, out, progress_bar, read_store, system_parts
 
 app = typer.Typer(rich_markup_mode=None)
@@ -70,7 +71,7 @@ def report(
                                             progress=tick, sites=system_parts(ctx).sites())
             pages = sum(1 for f in files if f.suffix == ".html")
             shared = " and the style sheet they share" if len(files) > pages else ""
-            out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")
+            out(f"wrote {counted(pages, 'page')}{shared} into {output} (open {output / 'index.html'})")
 
 
 @app.command("serve")

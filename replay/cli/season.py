@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import (
     RULESETS,
     CliError,
@@ -131,7 +132,7 @@ def season(
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
-            typer.echo(f"rinklog: interrupted: {stored} of {total} games stored; "
+            typer.echo(f"rinklog: interrupted: {stored} of {counted(total, 'game')} stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None
     _season_summary(run, as_json)
@@ -152,8 +153,8 @@ def _season_summary(run: Any, as_json: bool) -> None:
                else " (not audited: --no-audit)")
     verified = (f"; {len(run.verified)} re-audited here, chosen by --verify-seed "
                 f"{run.verify_seed}" if run.verify_seed is not None else "")
-    typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
-               f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
+    typer.echo(f"season {run.season_id}: {counted(run.played, 'game')} played{audited}, "
+               f"{run.skipped} already stored, {counted(run.events, 'event')} in {run.seconds:.1f}s; "
                f"read models and standings current{verified}")
 
 
@@ -320,14 +321,13 @@ def league_check(
                            for v in broken]}, indent=2, ensure_ascii=False))
     elif not broken:
         checked = ", ".join(str(r) for r in rules.checked)
-        typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
+        typer.echo(f"league {loaded.name}: ok: {counted(len(loaded.teams), 'team')} pass the draft "
                    f"league rules ({checked}); draft_rules is {state} in its league.toml")
     else:
         for v in broken:
             typer.echo(str(v))
-        typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
-                   f"{'' if len(broken) == 1 else 's'} in "
-                   f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules "
+        typer.echo(f"league {loaded.name}: {counted(len(broken), 'draft-rule violation')} in "
+                   f"{len({v.team for v in broken})} of {counted(len(loaded.teams), 'team')}; draft_rules "
                    f"is {state} in its league.toml")
     if broken:
         raise typer.Exit(1)
