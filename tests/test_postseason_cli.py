@@ -361,3 +361,60 @@ def test_site_playoffs_page_links_the_bracket_games_and_the_lottery(
     for game in games:
         assert f'href="games/{game}.html"' in page
         assert (site / "games" / f"{game}.html").exists()
+
+
+def test_seasons_lists_each_season_its_games_and_its_postseason(
+        capsys: pytest.CaptureFixture[str], played: dict[str, Path], league: Path,
+        tmp_path: Path) -> None:
+    """Issue 34 item 9: "`rinklog seasons` [...] lists the seasons of a database (id,
+    system, league, games played and left, postseason state, JSON and CSV)"; the state
+    "not started / playoffs round N / champion X / lottery drawn". Rule 9's bracket (6
+    teams, 1st and 2nd a bye, then "1st place team will play the lowest seeded
+    survivor") is 3 rounds."""
+    partial = copy_db(played["partial"], tmp_path / "p.db")
+    row = {"season": SEASON, "kind": "season", "system": "dicehockey", "league": "dicedemo",
+           "games_played": 4, "games_left": 4, "postseason": "not started"}
+    assert json.loads(run(capsys, "seasons", "--json", "--db", str(partial))[1]) == [row]
+    db = copy_db(played["full"], tmp_path / "f.db")
+    code, out, _ = run(capsys, "seasons", "--db", str(db))
+    assert code == 0
+    assert out.splitlines()[-1].split() == [SEASON, "dicehockey", "dicedemo", "8", "0",
+                                            "not", "started"]
+    assert run(capsys, "lottery", SEASON, "--draw", "--db", str(db))[0] == 0
+    row.update(games_played=8, games_left=0, postseason="playoffs round 1 of 3; lottery drawn")
+    assert json.loads(run(capsys, "seasons", "--json", "--db", str(db))[1]) == [row]
+    assert run(capsys, "playoffs", SEASON, "--league", str(league), "--workers", "1",
+               "--db", str(db))[0] == 0
+    champion = json.loads(run(capsys, "bracket", SEASON, "--json", "--db", str(db))[1])[
+        "champion"]
+    assert champion
+    code, out, _ = run(capsys, "seasons", "--csv", "--db", str(db))
+    assert code == 0 and out.splitlines() == [
+        "season,kind,system,league,games_played,games_left,postseason",
+        f"{SEASON},season,dicehockey,dicedemo,8,0,champion {champion}; lottery drawn"]
+
+
+def test_seasons_lists_a_matrix_season_too(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    """Issue 34 item 9: "Matrix seasons too (kind matrix_season)"."""
+    db = str(tmp_path / "m.db")
+    code, out, _ = run(capsys, "matrix", "open", "--league", "example", "--seed", "t",
+                       "--db", db)
+    assert code == 0
+    season = out.strip()
+    rows = json.loads(run(capsys, "seasons", "--json", "--db", db)[1])
+    assert rows == [{"season": season, "kind": "matrix_season", "system": "matrix",
+                     "league": "Matrix Hockey worked example", "games_played": 0,
+                     "games_left": None, "postseason": "open, 0 weeks played"}]
+    one_line_error(*run(capsys, "seasons", "--json", "--csv", "--db", db)[::2])
+
+
+def test_seasons_warns_of_an_edited_season_stream(capsys: pytest.CaptureFixture[str],
+                                                  db: Path) -> None:
+    """Issue 34 item 9: a read command, opened as every read command is, so a season
+    stream that does not hold to its hash chain is one warning line before the list."""
+    from tests.test_tamper_warnings import edit_payload_byte
+    edit_payload_byte(db, SEASON, 1)
+    code, out, err = run(capsys, "seasons", "--db", str(db))
+    assert code == 0 and SEASON in out
+    assert err.count("\n") == 1 and err.startswith("rinklog: warning: ") and SEASON in err

@@ -1,5 +1,5 @@
-"""CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``,
-``league check``.
+"""CLI commands for seasons (issue #5): ``season``, ``seasons``, ``standings``, ``leaders``,
+``calibrate``, ``league check``.
 
 Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in) and the
 ``league`` sub-app :data:`league_app`. Errors are
@@ -207,6 +207,38 @@ def standings(
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
                        f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
                        f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
+
+
+@app.command("seasons")
+def seasons_cmd(
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of seasons")] = False,
+    as_csv: CsvOption = False,
+) -> None:
+    """List the seasons of the database: id, game system, league, games played and left
+    (a Matrix Hockey season draws its games week by week: none counted as left), and its
+    postseason: not started, playoffs round N of M, champion X; lottery drawn.
+
+    Example: rinklog seasons --db season.db
+    """
+    from replay.cli.common import table as text_table
+    from replay.leagues.stored_seasons import season_summaries
+    one_format(as_json, as_csv)
+    with read_store(db) as store:  # each season stream read is held to its chain
+        rows = [s.to_json() for s in season_summaries(store)]
+        check_shown(store, [r["season"] for r in rows])
+    if as_json:
+        typer.echo(json.dumps(rows))
+    elif as_csv:
+        dump_csv(rows)
+    elif not rows:
+        typer.echo(f"{db}: no seasons (rinklog season plays one)")
+    else:
+        for line in text_table(["season", "system", "league", "played", "left", "postseason"],
+                               [[r["season"], r["system"], r["league"], r["games_played"],
+                                 "-" if r["games_left"] is None else r["games_left"],
+                                 r["postseason"]] for r in rows], right={3, 4}):
+            typer.echo(line)
 
 
 MOST_TOP = 10_000  # more than any league's players
