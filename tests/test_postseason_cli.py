@@ -156,7 +156,7 @@ def test_typed_rolls_out_of_the_drum_or_left_over_write_nothing(
     rolls.write_text("3, 1\n")  # one roll needed: 8th's ball, then the last team
     line = one_line_error(*run(capsys, "lottery", SEASON, "--draw", "--rolls", str(rolls),
                                "--db", str(db))[::2])
-    assert "left over" in line
+    assert "took 1 roll; 1 typed roll left over" in line  # issue 34 item 14: not "1 rolls"
     rolls.write_text("three\n")
     one_line_error(*run(capsys, "lottery", SEASON, "--draw", "--rolls", str(rolls),
                         "--db", str(db))[::2])
