@@ -201,7 +201,8 @@ def test_audit_all_on_a_cluster_names_its_workers_and_verify_catches_a_lying_one
     capsys.readouterr()
     assert main(["audit", "--all", "--cluster", cluster, "--verify", "0",
                  "--db", str(db)]) == 0  # the lie, believed
-    said = capsys.readouterr().out.splitlines()[-1]
+    *_, said, summary = capsys.readouterr().out.splitlines()  # issue 34: the summary last
+    assert summary.startswith("no findings in 12 streams checked (")
     assert said.startswith("cluster verdict: the rules of 11 games were re-run on the Dask "
                            f"cluster at {cluster} by its workers ")
     assert len(addresses) == 2 and all(a in said for a in addresses)
@@ -215,14 +216,15 @@ def test_audit_all_on_a_cluster_names_its_workers_and_verify_catches_a_lying_one
         f"{game}: FAILED at seq 834: verify check (rule docs/trust.md (audit --verify)): "
         "expected the cluster's report as this process audits it: FAILED at seq 834, read "
         "models check; recorded the cluster's worker reported: ok"]
-    assert out[-1].endswith(f": {game} audit otherwise here (docs/trust.md)")
+    assert out[-2].endswith(f": {game} audit otherwise here (docs/trust.md)")
+    assert out[-1].startswith("1 finding in 12 streams checked (")
     # the seed the verdict printed chooses the same games again
-    seed = out[-1].split("--verify-seed ")[1].split(" ")[0]
+    seed = out[-2].split("--verify-seed ")[1].split(" ")[0]
     lines = []
     for _ in range(2):
         assert main(["audit", "--all", "--cluster", cluster, "--verify", "3",
                      "--verify-seed", seed, "--db", str(db)]) in (0, 1)
-        lines.append(capsys.readouterr().out.splitlines()[-1])
+        lines.append(capsys.readouterr().out.splitlines()[-2])
     assert lines[0] == lines[1] and f"chosen by --verify-seed {seed} (" in lines[0]
 
 

@@ -168,6 +168,7 @@ def test_a_system_counting_its_own_unit_gets_periods_as_long_as_it_saw() -> None
 def test_the_cli_writes_a_game_page_refuses_to_overwrite_and_never_writes_the_db(
         db: Path, tmp_path: Path, capsys) -> None:
     before = hashlib.sha256(db.read_bytes()).hexdigest()
+    (tmp_path / "out").mkdir()
     page = tmp_path / "out" / "game.html"
     assert main(["report", BONES, "-o", str(page), "--db", str(db)]) == 0
     text = page.read_text(encoding="utf-8")
@@ -202,6 +203,20 @@ def test_report_errors_are_one_line(db: Path, tmp_path: Path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
     assert not (tmp_path / "x.html").exists() and not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("argv", [[BONES], [BONES, "--shift-chart"], ["--season", SEASON]])
+def test_report_refuses_a_missing_parent_folder_in_one_line(db: Path, tmp_path: Path, capsys,
+                                                            argv: list[str]) -> None:
+    """Issue 34 item 11: "`report -o /nonexistent/dir/x.html` silently creates the whole
+    directory tree: refuse a missing parent directory in one line". A season's site is a
+    folder -o may create (test_season_site), but only in a folder that exists."""
+    missing = tmp_path / "nonexistent" / "dir"
+    assert main(["report", *argv, "-o", str(missing / "x.html"), "--db", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"the folder {missing} does not exist" in err, err
+    assert not (tmp_path / "nonexistent").exists()
 
 
 @pytest.mark.parametrize("ruleset", ["bones", "faceoff2008", "dicehockey"])

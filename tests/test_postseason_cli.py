@@ -156,7 +156,7 @@ def test_typed_rolls_out_of_the_drum_or_left_over_write_nothing(
     rolls.write_text("3, 1\n")  # one roll needed: 8th's ball, then the last team
     line = one_line_error(*run(capsys, "lottery", SEASON, "--draw", "--rolls", str(rolls),
                                "--db", str(db))[::2])
-    assert "left over" in line
+    assert "took 1 roll; 1 typed roll left over" in line  # issue 34 item 14: not "1 rolls"
     rolls.write_text("three\n")
     one_line_error(*run(capsys, "lottery", SEASON, "--draw", "--rolls", str(rolls),
                         "--db", str(db))[::2])
@@ -261,6 +261,31 @@ def test_audit_rechecks_the_lottery_and_catches_a_forged_draw(
     assert code == 1 and f"pick 1 to {draw.team}" in out, out
 
 
+def test_audit_all_ends_with_one_summary_line(capsys: pytest.CaptureFixture[str],
+                                               db: Path) -> None:
+    """Issue 34 item 10: "`audit --all` ends with one summary line (streams checked,
+    events, findings); the lottery walk-through's `| tail -n 1` then shows what its
+    comment promises". The season's stream and its 8 games: 9 streams; --json stays a
+    JSON list (the line on standard error)."""
+    assert run(capsys, "lottery", SEASON, "--draw", "--db", str(db))[0] == 0
+    with open_store(db) as store:
+        events = sum(len(list(store.read(s))) for s in store.stream_ids())
+    code, out, _ = run(capsys, "audit", "--all", "--db", str(db))
+    assert code == 0
+    assert out.splitlines()[-1] == f"no findings in 9 streams checked ({events} events)"
+    code, out, err = run(capsys, "audit", "--all", "--json", "--db", str(db))
+    assert code == 0 and len(json.loads(out)) == 9
+    assert err.splitlines() == [f"no findings in 9 streams checked ({events} events)"]
+    forged = season_events(db)
+    at = next(i for i, e in enumerate(forged) if isinstance(e, LotteryOrderSet))
+    forged[at] = LotteryOrderSet(order=forged[at].order[::-1], rule=forged[at].rule)
+    forge(db, forged)
+    code, out, _ = run(capsys, "audit", "--all", "--db", str(db))
+    assert code == 1
+    assert out.splitlines()[-1].startswith("1 finding in 9 streams checked (")
+    assert out.splitlines()[-1].endswith(" events): 1 failed")
+
+
 def playoff_events(table: list[str], game_ids: list[str]) -> list:
     """Rule 9 round 1 played with the engine's own functions: 3 sweeps 6, 5 sweeps 4."""
     divisions = divisions_of([("League", "All", table)])
@@ -336,3 +361,60 @@ def test_site_playoffs_page_links_the_bracket_games_and_the_lottery(
     for game in games:
         assert f'href="games/{game}.html"' in page
         assert (site / "games" / f"{game}.html").exists()
+
+
+def test_seasons_lists_each_season_its_games_and_its_postseason(
+        capsys: pytest.CaptureFixture[str], played: dict[str, Path], league: Path,
+        tmp_path: Path) -> None:
+    """Issue 34 item 9: "`rinklog seasons` [...] lists the seasons of a database (id,
+    system, league, games played and left, postseason state, JSON and CSV)"; the state
+    "not started / playoffs round N / champion X / lottery drawn". Rule 9's bracket (6
+    teams, 1st and 2nd a bye, then "1st place team will play the lowest seeded
+    survivor") is 3 rounds."""
+    partial = copy_db(played["partial"], tmp_path / "p.db")
+    row = {"season": SEASON, "kind": "season", "system": "dicehockey", "league": "dicedemo",
+           "games_played": 4, "games_left": 4, "postseason": "not started"}
+    assert json.loads(run(capsys, "seasons", "--json", "--db", str(partial))[1]) == [row]
+    db = copy_db(played["full"], tmp_path / "f.db")
+    code, out, _ = run(capsys, "seasons", "--db", str(db))
+    assert code == 0
+    assert out.splitlines()[-1].split() == [SEASON, "dicehockey", "dicedemo", "8", "0",
+                                            "not", "started"]
+    assert run(capsys, "lottery", SEASON, "--draw", "--db", str(db))[0] == 0
+    row.update(games_played=8, games_left=0, postseason="playoffs round 1 of 3; lottery drawn")
+    assert json.loads(run(capsys, "seasons", "--json", "--db", str(db))[1]) == [row]
+    assert run(capsys, "playoffs", SEASON, "--league", str(league), "--workers", "1",
+               "--db", str(db))[0] == 0
+    champion = json.loads(run(capsys, "bracket", SEASON, "--json", "--db", str(db))[1])[
+        "champion"]
+    assert champion
+    code, out, _ = run(capsys, "seasons", "--csv", "--db", str(db))
+    assert code == 0 and out.splitlines() == [
+        "season,kind,system,league,games_played,games_left,postseason",
+        f"{SEASON},season,dicehockey,dicedemo,8,0,champion {champion}; lottery drawn"]
+
+
+def test_seasons_lists_a_matrix_season_too(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    """Issue 34 item 9: "Matrix seasons too (kind matrix_season)"."""
+    db = str(tmp_path / "m.db")
+    code, out, _ = run(capsys, "matrix", "open", "--league", "example", "--seed", "t",
+                       "--db", db)
+    assert code == 0
+    season = out.strip()
+    rows = json.loads(run(capsys, "seasons", "--json", "--db", db)[1])
+    assert rows == [{"season": season, "kind": "matrix_season", "system": "matrix",
+                     "league": "Matrix Hockey worked example", "games_played": 0,
+                     "games_left": None, "postseason": "open, 0 weeks played"}]
+    one_line_error(*run(capsys, "seasons", "--json", "--csv", "--db", db)[::2])
+
+
+def test_seasons_warns_of_an_edited_season_stream(capsys: pytest.CaptureFixture[str],
+                                                  db: Path) -> None:
+    """Issue 34 item 9: a read command, opened as every read command is, so a season
+    stream that does not hold to its hash chain is one warning line before the list."""
+    from tests.test_tamper_warnings import edit_payload_byte
+    edit_payload_byte(db, SEASON, 1)
+    code, out, err = run(capsys, "seasons", "--db", str(db))
+    assert code == 0 and SEASON in out
+    assert err.count("\n") == 1 and err.startswith("rinklog: warning: ") and SEASON in err

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import dump as _dump
 from replay.cli.common import out as _out
 
@@ -38,6 +39,6 @@ def cards_validate(
         for line in errors:
             typer.echo(line, err=True)
     else:
-        _out(f"ok: {count} files")
+        _out(f"ok: {counted(count, 'file')}")
     if errors:
         raise typer.Exit(1)

@@ -16,6 +16,7 @@ import msgspec
 import typer
 
 from events.errors import RollError
+from events.plurals import counted
 from projections.models.times import clock
 from replay.cli.common import (
     CliError,
@@ -148,7 +149,7 @@ def sim(
         _dump(result.to_json())
     else:
         _out(f"{result.home} {result.home_goals} - {result.away_goals} {result.away} "
-             f"({result.decided})  game {result.game_id}  {result.events} events  "
+             f"({result.decided})  game {result.game_id}  {counted(result.events, 'event')}  "
              f"head {result.head_hash[:8]}…")
 
 
@@ -181,15 +182,15 @@ def games(
             _out(r["game_id"])
         elif "kind" in r:
             _out(f"{r['game_id']:<24} {r['league']} season {r['season']}: week "
-                 f"{r['weeks_played']} played, {r['games']} games "
-                 f"({'in progress' if r['in_progress'] else 'closed'})  {r['events']} events  "
+                 f"{r['weeks_played']} played, {counted(r['games'], 'game')} "
+                 f"({'in progress' if r['in_progress'] else 'closed'})  {counted(r['events'], 'event')}  "
                  f"head {r['head_hash'][:8]}…")
         else:
             status = "in progress" if r["in_progress"] else r["decided"]
             lineage = (f"  branch of {r['parent']} at {r['parent_seq']}"
                        if r["parent"] is not None else "")
             _out(f"{r['game_id']:<24} {r['home']} {r['score']['home']} - {r['score']['away']} "
-                 f"{r['away']} ({status})  {r['events']} events  "
+                 f"{r['away']} ({status})  {counted(r['events'], 'event')}  "
                  f"head {r['head_hash'][:8]}…{lineage}")
 
 

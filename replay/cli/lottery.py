@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import CliError, DbOption, dump, odds_runs_first, out, read_store
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def _print_lottery(season_id: str, view: LotteryView) -> None:
         return
     out(f"Draft lottery of season {season_id} (rule 31)")
     balls = sum(e.opportunities for e in view.entries)
-    out(f"  {len(view.entries)} teams, {balls} balls"
+    out(f"  {counted(len(view.entries), 'team')}, {counted(balls, 'ball')}"
                + (f"; {view.previous_first} drafted first last season"
                   if view.previous_first else ""))
     for d in view.draws:

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import CsvOption, DbOption, dump, dump_csv, one_format, out, read_store, table
 
 app = typer.Typer(
@@ -60,7 +61,7 @@ def picks_cmd(
     from replay.games.game_streams import open_store
     with open_store(db) as store:
         done = library.send_picks(store, season, week, file)
-    out(f"{season}: week {week}: picks of {done.teams} teams recorded")
+    out(f"{season}: week {week}: picks of {counted(done.teams, 'team')} recorded")
     if done.owing:
         typer.echo(f"rinklog: warning: {file}: championship picks only while the cups are on; "
                    f"week {week} still owes picks: " + "; ".join(
@@ -83,7 +84,7 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
     from replay.games.game_streams import open_store
     with open_store(db) as store:
         played = library.play(store, season, week)
-    out(f"{season}: week {week}: {len(played.games)} games")
+    out(f"{season}: week {week}: {counted(len(played.games), 'game')}")
     for game in played.games:
         out(_result_line(library.result_row(game)))
     for competition, teams in played.onr.items():
@@ -177,7 +178,7 @@ def cups_cmd(season: SeasonArg, db: DbOption = "rinklog.db", as_json: JsonOption
         dump(cups)
         return
     for r in cups["kdh"]:
-        out(f"KDH round {r['round']} (week {r['week']}): {len(r['games'])} games"
+        out(f"KDH round {r['round']} (week {r['week']}): {counted(len(r['games']), 'game')}"
             + (f", lucky losers {', '.join(r['lucky_losers'])}" if r["lucky_losers"] else ""))
         for g in r["results"]:
             out(_result_line(g))

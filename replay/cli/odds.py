@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from events.errors import CardError, RinklogError
+from events.plurals import counted
 from replay.cli.common import (
     CliError,
     ClusterOption,
@@ -253,8 +254,8 @@ def _bar(runs: int) -> Iterator[Callable[[int, int], None]]:
 
 
 def _print(report, recorded: bool) -> None:  # noqa: ANN001 - an OddsReport
-    out(f"Odds of season {report.season}: {report.runs} runs (seed {report.seed!r}), "
-        f"{report.games_played} games played, {report.games_remaining} to play")
+    out(f"Odds of season {report.season}: {counted(report.runs, 'run')} (seed {report.seed!r}), "
+        f"{counted(report.games_played, 'game')} played, {report.games_remaining} to play")
     rounds = max((len(t.rounds) for t in report.teams), default=0)
     picks = max((len(t.picks) for t in report.teams), default=0)
     head = (f"{'Team':<6} {'PTS':>6} {'p10-p90':>8} {'PO%':>5} "

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import (
     ClusterOption,
     DbOption,
@@ -97,8 +98,8 @@ def _print_run(run: PostseasonRun, db: str, as_json: bool) -> None:
     if as_json:
         dump(summary)
         return
-    typer.echo(f"season {run.season_id}: postseason {run.played} games played, "
-               f"{run.stored} playoff games stored; champion "
+    typer.echo(f"season {run.season_id}: postseason {counted(run.played, 'game')} played, "
+               f"{counted(run.stored, 'playoff game')} stored; champion "
                f"{run.champion or 'not decided yet'}")
     if run.waiting:
         typer.echo(f"waiting for {run.waiting}, being played at the table (rinklog play "

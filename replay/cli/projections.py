@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 import typer
 
+from events.plurals import counted
 from events.store import EventStore
 from replay.cli.common import CliError, CsvOption, DbOption, check_shown, dump_csv, one_format
 from replay.cli.common import dump as _dump
@@ -223,7 +224,7 @@ def projections_rebuild(db: DbOption = "rinklog.db", events: EventsOption = Fals
     from projections import store as rm
     with _store(db) as store:
         count = rm.rebuild(store, projections=_chosen(events))
-    typer.echo(f"rebuilt: {count} events folded")
+    typer.echo(f"rebuilt: {counted(count, 'event')} folded")
 
 
 @projections_app.command("update")
@@ -235,4 +236,4 @@ def projections_update(db: DbOption = "rinklog.db", events: EventsOption = False
     from projections import store as rm
     with _store(db) as store:
         count = rm.update(store, projections=_chosen(events))
-    typer.echo(f"updated: {count} events folded")
+    typer.echo(f"updated: {counted(count, 'event')} folded")

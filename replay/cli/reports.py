@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import CliError, DbOption, out, progress_bar, read_store, system_parts
 
 app = typer.Typer(rich_markup_mode=None)
@@ -27,7 +28,8 @@ def report(
         "--season", help="a season id instead of a game: write its site into the folder -o "
         "(a league season of rinklog season, or a Matrix Hockey season)")] = None,
     output: Annotated[Path | None, typer.Option(
-        "-o", "--output", help="the page to write (a folder for --season)")] = None,
+        "-o", "--output", help="the page to write (a folder for --season), in a folder "
+        "that exists")] = None,
     shift_chart: Annotated[bool, typer.Option(
         "--shift-chart", help="write only the game's shift chart, as a page of its own")] = False,
     force: Annotated[bool, typer.Option(
@@ -69,7 +71,7 @@ def report(
                                             progress=tick, sites=system_parts(ctx).sites())
             pages = sum(1 for f in files if f.suffix == ".html")
             shared = " and the style sheet they share" if len(files) > pages else ""
-            out(f"wrote {pages} pages{shared} into {output} (open {output / 'index.html'})")
+            out(f"wrote {counted(pages, 'page')}{shared} into {output} (open {output / 'index.html'})")
 
 
 @app.command("serve")

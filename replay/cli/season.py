@@ -1,5 +1,5 @@
-"""CLI commands for seasons (issue #5): ``season``, ``standings``, ``leaders``, ``calibrate``,
-``league check``.
+"""CLI commands for seasons (issue #5): ``season``, ``seasons``, ``standings``, ``leaders``,
+``calibrate``, ``league check``.
 
 Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in) and the
 ``league`` sub-app :data:`league_app`. Errors are
@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from events.plurals import counted
 from replay.cli.common import (
     RULESETS,
     CliError,
@@ -131,7 +132,7 @@ def season(
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
                          if s.meta.get("season") == f"{loaded.name}-{seed}")
-            typer.echo(f"rinklog: interrupted: {stored} of {total} games stored; "
+            typer.echo(f"rinklog: interrupted: {stored} of {counted(total, 'game')} stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None
     _season_summary(run, as_json)
@@ -152,8 +153,8 @@ def _season_summary(run: Any, as_json: bool) -> None:
                else " (not audited: --no-audit)")
     verified = (f"; {len(run.verified)} re-audited here, chosen by --verify-seed "
                 f"{run.verify_seed}" if run.verify_seed is not None else "")
-    typer.echo(f"season {run.season_id}: {run.played} games played{audited}, "
-               f"{run.skipped} already stored, {run.events} events in {run.seconds:.1f}s; "
+    typer.echo(f"season {run.season_id}: {counted(run.played, 'game')} played{audited}, "
+               f"{run.skipped} already stored, {counted(run.events, 'event')} in {run.seconds:.1f}s; "
                f"read models and standings current{verified}")
 
 
@@ -206,6 +207,38 @@ def standings(
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
                        f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
                        f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
+
+
+@app.command("seasons")
+def seasons_cmd(
+    db: DbOption = "rinklog.db",
+    as_json: Annotated[bool, typer.Option("--json", help="a JSON list of seasons")] = False,
+    as_csv: CsvOption = False,
+) -> None:
+    """List the seasons of the database: id, game system, league, games played and left
+    (a Matrix Hockey season draws its games week by week: none counted as left), and its
+    postseason: not started, playoffs round N of M, champion X; lottery drawn.
+
+    Example: rinklog seasons --db season.db
+    """
+    from replay.cli.common import table as text_table
+    from replay.leagues.stored_seasons import season_summaries
+    one_format(as_json, as_csv)
+    with read_store(db) as store:  # each season stream read is held to its chain
+        rows = [s.to_json() for s in season_summaries(store)]
+        check_shown(store, [r["season"] for r in rows])
+    if as_json:
+        typer.echo(json.dumps(rows))
+    elif as_csv:
+        dump_csv(rows)
+    elif not rows:
+        typer.echo(f"{db}: no seasons (rinklog season plays one)")
+    else:
+        for line in text_table(["season", "system", "league", "played", "left", "postseason"],
+                               [[r["season"], r["system"], r["league"], r["games_played"],
+                                 "-" if r["games_left"] is None else r["games_left"],
+                                 r["postseason"]] for r in rows], right={3, 4}):
+            typer.echo(line)
 
 
 MOST_TOP = 10_000  # more than any league's players
@@ -320,14 +353,13 @@ def league_check(
                            for v in broken]}, indent=2, ensure_ascii=False))
     elif not broken:
         checked = ", ".join(str(r) for r in rules.checked)
-        typer.echo(f"league {loaded.name}: ok: {len(loaded.teams)} teams pass the draft "
+        typer.echo(f"league {loaded.name}: ok: {counted(len(loaded.teams), 'team')} pass the draft "
                    f"league rules ({checked}); draft_rules is {state} in its league.toml")
     else:
         for v in broken:
             typer.echo(str(v))
-        typer.echo(f"league {loaded.name}: {len(broken)} draft-rule violation"
-                   f"{'' if len(broken) == 1 else 's'} in "
-                   f"{len({v.team for v in broken})} of {len(loaded.teams)} teams; draft_rules "
+        typer.echo(f"league {loaded.name}: {counted(len(broken), 'draft-rule violation')} in "
+                   f"{len({v.team for v in broken})} of {counted(len(loaded.teams), 'team')}; draft_rules "
                    f"is {state} in its league.toml")
     if broken:
         raise typer.Exit(1)

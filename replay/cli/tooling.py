@@ -19,6 +19,7 @@ import typer
 
 from engine.systems import system_of
 from events.base import Event, tag_of
+from events.plurals import counted
 from replay.cli.common import (
     CliError,
     ClusterOption,
@@ -71,11 +72,11 @@ def _audit_text(r: AuditReport) -> str:
     if r.failure is None:
         status = "in progress, " if r.in_progress else ""
         if r.kind == "season":
-            return (f"{r.game_id}: ok (season; {r.events} events; hash chain, blobs, index)  "
+            return (f"{r.game_id}: ok (season; {counted(r.events, 'event')}; hash chain, blobs, index)  "
                     f"head {r.head_hash[:16]}…"
                     + "".join(f"\n  warning: {w}" for w in r.warnings))
-        return (f"{r.game_id}: ok ({status}{r.events} events; hash chain, "
-                f"{r.seeded_rolls} seeded rolls, every decision re-checked)  "
+        return (f"{r.game_id}: ok ({status}{counted(r.events, 'event')}; hash chain, "
+                f"{counted(r.seeded_rolls, 'seeded roll')}, every decision re-checked)  "
                 f"head {r.head_hash[:16]}…" + "".join(f"\n  warning: {w}" for w in r.warnings))
     f = r.failure
     return (f"{r.game_id}: FAILED at seq {f.seq}: {f.check} check (rule {f.rule}): "
@@ -137,8 +138,7 @@ def _audit_season(receipt: Path, public_key: str | None, all_games: bool, games:
             _out(f"receipt {receipt}: signature ok, key {found.signer[:16]}…"
                  + (" (the league key)" if pinned is not None else " (key not pinned: "
                     "give --public-key to require the league's)"))
-    if any(not r.ok for r in found.reports):
-        raise typer.Exit(1)
+    _summary(found.reports, all_games, as_json)
 
 
 class Quit(Exception):
@@ -180,7 +180,7 @@ def replay(game: Annotated[str, typer.Argument(help="game id")],
         stored, differences = result.differences, result.differences or []
         verdict = ("not stored (rinklog projections update stores them)" if stored is None
                    else "DIFFER" if differences else "identical to the stored read models")
-        _out(f"{game}: {result.events} events; rules {summary['rules']}; projections {verdict}")
+        _out(f"{game}: {counted(result.events, 'event')}; rules {summary['rules']}; projections {verdict}")
         for line in differences:
             _out(f"  {line}")
         state, (home, away) = result.state, result.teams
@@ -204,9 +204,10 @@ def _replay_season(result: SeasonRerun, as_json: bool) -> None:
         _dump(summary)
     else:
         state = result.summary
-        _out(f"{result.season_id}: {result.events} events; rules {summary['rules']}")
-        _out(f"{state['league']}: weeks played {state['weeks_played']}, {state['games']} "
-             f"games, {state['dice']} dice" + (", closed" if state["closed"] else ""))
+        _out(f"{result.season_id}: {counted(result.events, 'event')}; rules {summary['rules']}")
+        _out(f"{state['league']}: weeks played {state['weeks_played']}, "
+             f"{counted(state['games'], 'game')}, {counted(state['dice'], 'die', 'dice')}"
+             + (", closed" if state["closed"] else ""))
         if result.mismatch is not None:
             m = result.mismatch
             _out(f"  event {m.seq} ({m.rule}): expected {m.expected}, recorded {m.recorded}")
@@ -290,12 +291,23 @@ def audit(
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     _print_audit(reports, db, as_json, (receipt, signer, pinned is not None), verdict)
+    _summary(reports, all_games, as_json)
+
+
+def _summary(reports: list[AuditReport], all_games: bool, as_json: bool) -> None:
+    """``audit --all``'s last line, under its cluster verdict so that ``| tail -n 1`` shows
+    it (with --json on stderr: the JSON is the reports); exit 1 if any report failed."""
+    from replay.leagues.audit_report import summary_line
+    if all_games:
+        typer.echo(summary_line(reports), err=as_json)
+    if any(not r.ok for r in reports):
+        raise typer.Exit(1)
 
 
 def _print_audit(reports: list[AuditReport], db: str, as_json: bool,
                  signed: tuple[Path | None, str | None, bool], verdict: Any) -> None:
     """``audit``'s reports (``signed``: the receipt, its signer, whether the key was
-    pinned), the cluster's verdict, and exit 1 if any failed."""
+    pinned) and the cluster's verdict."""
     from replay.leagues.audit_verify import verdict_line
     receipt, signer, pinned = signed
     if as_json:
@@ -311,8 +323,6 @@ def _print_audit(reports: list[AuditReport], db: str, as_json: bool,
                     "give --public-key to require the league's)"))
     if verdict is not None:  # with --json on stderr: the JSON is the reports, as locally
         typer.echo(verdict_line(verdict), err=as_json)
-    if any(not r.ok for r in reports):
-        raise typer.Exit(1)
 
 
 @app.command()
@@ -380,7 +390,7 @@ def receipt(
     except OSError as err:
         raise CliError(f"{output}: cannot write: {err.strerror or err}") from None
     _out((f"inclusion proof of {proof} in season {season}" if proof is not None else
-          f"receipt for {len(entries)} games" + (f" of season {season}" if season else ""))
+          f"receipt for {counted(len(entries), 'game')}" + (f" of season {season}" if season else ""))
          + f" written to {output}" + (" (signed)" if key is not None else ""))
 
 
@@ -448,7 +458,7 @@ def branch(
     else:
         _out(f"branch {result.game_id} of {result.parent} at {result.parent_seq}: "
              f"{result.meta.get('home')} {result.home_goals} - {result.away_goals} "
-             f"{result.meta.get('away')} ({result.decided})  {result.events} events  "
+             f"{result.meta.get('away')} ({result.decided})  {counted(result.events, 'event')}  "
              f"head {result.head_hash[:8]}…")
         for chosen in result.choices:  # --choice: what the coach did instead
             _out(f"  coach: {_event_line(chosen)}")
@@ -519,7 +529,7 @@ def export_cmd(
     if as_json:
         _dump({"game_id": game, "file": str(output), "bytes": size, "signed": key is not None})
     else:
-        _out(f"exported {game} to {output} ({size} bytes{', signed' if key else ''})")
+        _out(f"exported {game} to {output} ({counted(size, 'byte')}{', signed' if key else ''})")
 
 
 @app.command("import")
@@ -556,14 +566,14 @@ def import_cmd(
             _dump({"season": done.season, "games": done.games, "events": done.events,
                    "head_hash": done.head, "signed_by": done.signed_by})
         else:
-            _out(f"imported season {done.season}: {done.games} games, {done.events} "
-                 f"events, audit ok, head {done.head[:16]}…{signed}")
+            _out(f"imported season {done.season}: {counted(done.games, 'game')}, "
+                 f"{counted(done.events, 'event')}, audit ok, head {done.head[:16]}…{signed}")
         return
     report = done.report
     if as_json:
         _dump({**report.to_json(), "signed_by": done.signed_by})
     else:
-        _out(f"imported {report.game_id}: {report.events} events, audit ok, "
+        _out(f"imported {report.game_id}: {counted(report.events, 'event')}, audit ok, "
              f"head {report.head_hash[:16]}…{signed}")
 
 
@@ -727,9 +737,9 @@ def play_cmd(
             continue_game(folded, coach, coach, commit)
         except (Quit, typer.Abort, KeyboardInterrupt, EOFError):
             _out("")
-            _out(f"stopped: {store.version(gid)} events of {gid} kept; "
+            _out(f"stopped: {counted(store.version(gid), 'event')} of {gid} kept; "
                  f"resume with: rinklog play --resume {shlex.quote(gid)} "
                  f"--db {shlex.quote(str(db))}")
             return
-        _out(f"game over: {gid}  {store.version(gid)} events  "
+        _out(f"game over: {gid}  {counted(store.version(gid), 'event')}  "
              f"head {store.head_hash(gid)[:8]}…")

@@ -24,6 +24,7 @@ from engine.systems import system_of
 from events.base import Event
 from events.common import BranchStarted, GameCreated, GameEnded
 from events.errors import RinklogError, RollError, StreamConflict
+from events.plurals import counted
 from events.store import EventStore
 from projections.index import stream_index
 from replay.games.game_setup import GameSetup
@@ -251,7 +252,7 @@ def branch_game(store: EventStore, parent: str, at: int, *, seed: str | None = N
     """
     events = read_game(store, parent)
     if not 1 <= at <= len(events):
-        raise RinklogError(f"cannot branch {parent} at event {at}: it has {len(events)} events")
+        raise RinklogError(f"cannot branch {parent} at event {at}: it has {counted(len(events), 'event')}")
     if seed is not None and rolls is not None:
         raise RinklogError("give at most one of --seed S or --rolls FILE")
     created = events[0]

@@ -38,6 +38,7 @@ from events.checkpoints import Chained
 from events.common import Absent, GameEnded, GamesOut
 from events.errors import CardError, RinklogError, StreamConflict
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
 from events.store import EventStore
 from projections import store as read_models
@@ -440,7 +441,7 @@ def _refuse_open_season(store: EventStore, created: SeasonCreated) -> None:
     left = regular_season_left(store, created)
     if left:
         raise RinklogError(f"season {created.season_id}: the regular season is not over "
-                           f"({len(left)} of {len(created.schedule)} games not stored and "
+                           f"({len(left)} of {counted(len(created.schedule), 'game')} not stored and "
                            f"ended, the first game {left[0]}); play it first (rinklog season)")
 
 

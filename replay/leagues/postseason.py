@@ -30,6 +30,7 @@ from engine.league.lottery import (
 from events.common import GameEnded
 from events.errors import RinklogError
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.postseason import DRAFT_TEAMS, PlayoffsOpened
 from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
@@ -157,8 +158,9 @@ def lottery_events(table: list[str], playoffs: list[str], previous_first: str,
             events.append(event)
             state = evolve_lottery(state, event)
     if rolls is not None and used < len(rolls):
-        raise LotteryError(f"the lottery took {used} rolls; {len(rolls) - used} typed rolls "
-                           "left over (give one per draw that needs a die)")
+        raise LotteryError(f"the lottery took {counted(used, 'roll')}; "
+                           f"{counted(len(rolls) - used, 'typed roll')} left over (give one per draw "
+                           "that needs a die)")
     return events
 
 
@@ -184,7 +186,7 @@ def draw_lottery(store: EventStore, season_id: str, rolls: Sequence[int] | None 
     if missing:
         raise RegularSeasonOpen(
             f"season {season_id}: the regular season is not complete ({len(missing)} of "
-            f"{len(found.created.schedule)} games to play, first game {missing[0]}); the "
+            f"{counted(len(found.created.schedule), 'game')} to play, first game {missing[0]}); the "
             "lottery is drawn from the final standings")
     _, after = _same_league(store, season_id)
     later = next((s for s in after if read_lottery(store, s).opened), None)

@@ -33,6 +33,7 @@ import nacl.signing
 from engine.systems import SEASON_SYSTEMS, system_of
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import EventStore
 from replay.games.game_streams import season_kinds
 from replay.games.registry import ruleset_of_season
@@ -231,7 +232,7 @@ def season_proof(store: EventStore, season: str, game: str) -> InclusionProof:
     proofs = season_proofs(store, season)
     if game not in proofs:
         raise UnknownGame(f"{game!r} is not a game of season {season} (a finished game of "
-                          f"it; its {len(proofs)} games are in `rinklog receipt --season`)")
+                          f"it; its {counted(len(proofs), 'game')} are in `rinklog receipt --season`)")
     return proofs[game]
 
 

@@ -11,10 +11,13 @@ from engine.systems import system_of
 from events.common import GameCreated, GameEnded
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import EventStore, StreamInfo
 from projections import store as read_models
+from projections.postseason import bracket_view, lottery_view
 from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import GOALIE_COUNTS, goalie_figures
+from replay.games.game_streams import season_kinds
 from replay.games.registry import ruleset_of_season
 from replay.leagues.ledger import RecordedGame as RecordedGame  # a season's recorded games
 from replay.leagues.ledger import recorded_games as recorded_games  # ...in ledger order
@@ -35,6 +38,67 @@ class Season:
 
 def seasons(store: EventStore) -> list[str]:
     return [info.stream for info in store.streams(kind="season")]
+
+
+@dataclass(frozen=True)
+class SeasonSummary:
+    """One row of ``rinklog seasons``: a season, its games played and left, and where its
+    postseason stands. ``games_left`` is None for a refereed season (Matrix Hockey), whose
+    games are drawn week by week."""
+
+    season: str
+    kind: str  # the stream kind: season, or a refereed season's (matrix_season)
+    system: str
+    league: str
+    games_played: int
+    games_left: int | None
+    postseason: str
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def season_summaries(store: EventStore) -> list[SeasonSummary]:
+    """Every season of the database: the league seasons, then the refereed ones."""
+    games = store.streams(kind="game")
+    rows = [_league_summary(store, info, games) for info in store.streams(kind="season")]
+    return rows + [SeasonSummary(info.stream, info.kind, info.system,
+                                 str(info.meta.get("league", "")), int(info.meta.get("games", 0)),
+                                 None, _refereed_state(info.meta))
+                   for kind in sorted(season_kinds()) for info in store.streams(kind=kind)]
+
+
+def _league_summary(store: EventStore, info: StreamInfo,
+                    games: list[StreamInfo]) -> SeasonSummary:
+    events = [row.event for row in store.read(info.stream)]
+    created = events[0]
+    assert isinstance(created, SeasonCreated)
+    played = sum(1 for g in games if g.meta.get("season") == info.stream
+                 and g.meta.get("parent") is None and "decided" in g.meta
+                 and g.stream.startswith(f"{info.stream}-")
+                 and not is_playoff_game(info.stream, g.stream))
+    return SeasonSummary(info.stream, info.kind, system_of(ruleset_of_season(created)).name,
+                         created.league, played, len(created.schedule) - played,
+                         postseason_state(info.stream, events))
+
+
+def postseason_state(season_id: str, events: list) -> str:
+    """``not started``, ``playoffs round N of M`` or ``champion X``, then ``lottery
+    drawn`` once it is (from the season stream's events)."""
+    bracket, lottery = bracket_view(season_id, events), lottery_view(events)
+    state = "not started"
+    if bracket.champion:
+        state = f"champion {bracket.champion}"
+    elif bracket.rounds:
+        state = f"playoffs round {bracket.rounds[-1].round} of {bracket.round_count}"
+    return state + ("; lottery drawn" if lottery.drawn else "")
+
+
+def _refereed_state(meta: dict) -> str:
+    """A refereed season has no playoffs: it is open (its weeks played) or closed."""
+    if meta.get("closed"):
+        return "closed"
+    return f"open, {counted(int(meta.get('weeks_played', 0)), 'week')} played"
 
 
 def load_season(store: EventStore, season_id: str | None = None,

@@ -25,6 +25,15 @@ def refuse_overwrite(path: Path, force: bool) -> None:
     raise RinklogError(f"{path}: the {what} exists; give --force to overwrite it")
 
 
+def refuse_missing_parent(path: Path) -> None:
+    """The page or site is written into a folder that exists: a mistyped -o is refused,
+    never made into a tree of folders (issue 34)."""
+    parent = path.parent
+    if not parent.is_dir():
+        raise RinklogError(f"{path}: the folder {parent} does not exist; -o writes into a "
+                           "folder that exists (create it first)")
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -35,6 +44,7 @@ def write_game_report(store: EventStore, game_id: str, output: Path, *, force: b
     """Write a game's page (or, with ``shift_chart``, only its shift chart) to ``output``."""
     output = Path(output)
     store.refuse_as_output(output)
+    refuse_missing_parent(output)
     refuse_overwrite(output, force)
     if output.is_dir():
         raise RinklogError(f"{output}: is a folder; -o takes a file for a game's page")
@@ -59,6 +69,7 @@ def write_season_report(store: EventStore, season_id: str, output: Path, *,
     and standings, from its own site in ``sites``, season_site.py). ``progress(done,
     total)`` hears of each game's and player's page. Returns the files."""
     output = Path(output)
+    refuse_missing_parent(output)
     refuse_overwrite(output, force)
     if output.exists() and not output.is_dir():
         raise RinklogError(f"{output}: is a file; -o takes a folder for a season's site")

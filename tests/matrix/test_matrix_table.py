@@ -116,7 +116,7 @@ def test_a_championship_only_file_while_the_cups_are_on_names_who_owes_picks(cap
                          )["wg"]["groups"][0][0]
     code, out, err = _picks(capsys, tmp_path, db, season, 1,
                             f'[{wg_team}]\ncolumn = "A"\nextra_time = 1\n')
-    assert code == 0 and "picks of 1 teams recorded" in out
+    assert code == 0 and "picks of 1 team recorded" in out  # issue 34 item 14
     assert err.count("\n") == 1 and err.startswith("rinklog: warning:")
     assert "still owes picks" in err and "wg: " in err and "kdh: " in err
     assert wg_team in err.split("wg: ")[1]  # it owes its WG picks

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from engine.bones.cards import Goalie, Skater, Team
 from engine.bones.draft import REGULAR_LINES  # rules 14, 16, 17: three lines, three pairs
+from events.plurals import counted
 from replay.systems.kit import DraftRuleError
 
 __all__ = ["CHECKED_RULES", "DRESSED_GOALIES", "DRESSED_SKATERS", "DraftRuleError", "Violation",
@@ -81,10 +82,6 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word if n == 1 else words or word + 's'}"
-
-
 def starting_goalies(team: Team) -> list[Goalie]:
     """The goalies who share a season's starts: those named in ``lines.goalies`` (all of
     the team's if none is), as ``replay.leagues.runner.goalie_starts`` takes them."""
@@ -102,8 +99,8 @@ def _roster(team: Team) -> list[Violation]:
     out: list[Violation] = []
     skaters, goalies = len(team.skaters), len(team.goalies)  # ruling R-draft-2
     if (skaters, goalies) != (DRESSED_SKATERS, DRESSED_GOALIES):
-        out.append(Violation(team.id, 2, f"the active roster holds {_plural(skaters, 'skater')} "
-                             f"and {_plural(goalies, 'goalie')}, "
+        out.append(Violation(team.id, 2, f"the active roster holds {counted(skaters, 'skater')} "
+                             f"and {counted(goalies, 'goalie')}, "
                              f"{DRESSED_SKATERS + DRESSED_GOALIES} needed: {DRESSED_SKATERS} "
                              f"skaters and {DRESSED_GOALIES} goalies dressed (4.00)"))
     for g in team.goalies:  # ruling R-draft-6: card games are last season's games
@@ -113,10 +110,10 @@ def _roster(team: Team) -> list[Violation]:
                                  "the active roster"))
     defensemen = sum(1 for s in team.skaters if s.is_defenseman)
     if goalies < MIN_GOALIES:
-        out.append(Violation(team.id, 11, f"{_plural(goalies, 'goalie')} on the active roster, "
+        out.append(Violation(team.id, 11, f"{counted(goalies, 'goalie')} on the active roster, "
                              f"at least {MIN_GOALIES} needed"))
     if defensemen < MIN_DEFENSEMEN:
-        out.append(Violation(team.id, 11, f"{_plural(defensemen, 'defenseman', 'defensemen')} on "
+        out.append(Violation(team.id, 11, f"{counted(defensemen, 'defenseman', 'defensemen')} on "
                              f"the active roster, at least {MIN_DEFENSEMEN} needed"))
     return out
 
