@@ -159,7 +159,15 @@ def describe(state: GameState | None, event: Event) -> str | None:
     if isinstance(event, ev.ActionResolved):
         return f"{name(event.player)} ({team(event.side)}): {event.result.replace('_', ' ')}"
     if isinstance(event, ev.PuckPassed):
-        return f"  pass {name(event.from_player)} → {name(event.to_player)}"
+        if event.from_player != event.to_player:
+            return f"  pass {name(event.from_player)} → {name(event.to_player)}"
+        if event.rule == "13.00":  # "(This can be the same player that already has possession.)"
+            return (f"  pass {name(event.from_player)} keeps the puck: the pass chart names "
+                    "his own position (13.00)")
+        # 12.00: an interception to a vacant position: "the player with the puck retains
+        # possession of the puck and it is treated as a successful pass result instead"
+        return (f"  pass {name(event.from_player)} keeps the puck: it goes to a vacant "
+                f"position, a pass instead ({event.rule})")
     if isinstance(event, ev.PuckIntercepted):
         return f"  intercepted by {name(event.to_player)} ({team(event.side)})"
     if isinstance(event, ev.ShotTaken):
