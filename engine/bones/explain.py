@@ -150,7 +150,7 @@ def describe(state: GameState | None, event: Event) -> str | None:
         # a playoff game's further overtimes (ruling R-6.00c); a shootout starts no period
         return "overtime starts" if event.period == 4 else f"overtime {event.period - 3} starts"
     if isinstance(event, PeriodEnded):
-        return period_end_line(event)
+        return period_end_line(event, team("home"), team("away"))
     if isinstance(event, GameEnded):
         return final_line(event, team("home"), team("away"), team(event.winner))
     if isinstance(event, ev.FaceoffRolled):
@@ -275,14 +275,14 @@ _PLAY_KINDS: dict[type, str] = {
     ev.LinesChanged: "change",  # drawn in the shift chart: ends shifts and starts others
     ev.FaceoffRolled: "faceoff", ev.PuckPassed: "pass", ev.PuckIntercepted: "turnover",
     ev.ShotTaken: "shot", ev.PlayStopped: "whistle", ev.GoalScored: "goal",
-    **dict.fromkeys((ev.PenaltyAssessed, ev.ShootoutAttempt, ev.PenaltyShotAwarded,
-                     ev.GoalieInjured), "key"),
+    ev.PenaltyAssessed: "penalty",  # told, and timed as the scoresheet times it
+    **dict.fromkeys((ev.ShootoutAttempt, ev.PenaltyShotAwarded, ev.GoalieInjured), "key"),
 }
 
 
 def play_kind(event: Event) -> str:
     """An event's part in a play: "faceoff", "pass", "turnover", "shot", "whistle", "goal",
-    "key" (told in the play's line), "change", "echo", or "" (the shared events decide)."""
+    "penalty", "key" (told in the play's line), "change", "echo", or "" (the shared events decide)."""
     if isinstance(event, ev.ActionResolved) and event.result in ("pass", "shot"):
         return "echo"  # 8.00: the next line (the pass, the shot) tells it again
     return _PLAY_KINDS.get(type(event), "")
