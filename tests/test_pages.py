@@ -301,6 +301,38 @@ class HtmlSnapshot(SingleFileSnapshotExtension):
     file_extension = "html"
 
 
+def _mmss(seconds: int) -> str:
+    return f"{seconds // 60:02d}:{seconds % 60:02d}"
+
+
+def test_the_play_by_play_keeps_one_score_order_and_a_play_covers_its_penalties(db: Path
+                                                                               ) -> None:
+    """Issue 34, 6: the play-by-play's score column is away-home (as its title, "away at
+    home", and NHL.com's play-by-play); a period's end in the same row reads in that order,
+    and a play's time range covers every penalty in it. Expected values from the events."""
+    with open_store(db, create=False) as store:
+        events = [row.event for row in store.read(BONES)]
+    created = events[0]
+    home, away = created.home.team_id, created.away.team_id
+    page = _game(db, BONES).page()
+    plays = [p for period in page.plays for p in period.plays]
+    ended = [e for e in events if type(e).__name__ == "PeriodEnded"]
+    assert ended
+    for e in ended:
+        line = f"end of period {e.period}: {away} {e.away_goals} - {e.home_goals} {home}"
+        row = next(p for p in plays if line in p.text)
+        assert row.score == f"{e.away_goals}-{e.home_goals}", row
+    penalties = [e for e in events if type(e).__name__ == "PenaltyAssessed"]
+    assert penalties
+    labels = {1: "1st", 2: "2nd", 3: "3rd"}
+    for e in penalties:
+        said = [p for p in plays if p.period == labels.get(e.period) and
+                any(d.startswith("penalty: ") and f"{e.minutes} min" in d for d in p.detail)]
+        at = _mmss(e.time)
+        # 14.10 / 6.30: the penalty's time is the event's; its play's range holds it
+        assert any(p.time.split("–")[0] <= at <= p.time.split("–")[-1] for p in said), (at, said)
+
+
 def test_bones_game_page_snapshot(db: Path, snapshot) -> None:
     page = _game(db, BONES).page()
     assert render("game.html.j2", page=page, nav=[]) == snapshot(extension_class=HtmlSnapshot)

@@ -150,7 +150,7 @@ def describe(state: GameState | None, event: Event) -> str | None:
         # a playoff game's further overtimes (ruling R-6.00c); a shootout starts no period
         return "overtime starts" if event.period == 4 else f"overtime {event.period - 3} starts"
     if isinstance(event, PeriodEnded):
-        return period_end_line(event)
+        return period_end_line(event, team("home"), team("away"))
     if isinstance(event, GameEnded):
         return final_line(event, team("home"), team("away"), team(event.winner))
     if isinstance(event, ev.FaceoffRolled):
@@ -159,7 +159,15 @@ def describe(state: GameState | None, event: Event) -> str | None:
     if isinstance(event, ev.ActionResolved):
         return f"{name(event.player)} ({team(event.side)}): {event.result.replace('_', ' ')}"
     if isinstance(event, ev.PuckPassed):
-        return f"  pass {name(event.from_player)} → {name(event.to_player)}"
+        if event.from_player != event.to_player:
+            return f"  pass {name(event.from_player)} → {name(event.to_player)}"
+        if event.rule == "13.00":  # "(This can be the same player that already has possession.)"
+            return (f"  pass {name(event.from_player)} keeps the puck: the pass chart names "
+                    "his own position (13.00)")
+        # 12.00: an interception to a vacant position: "the player with the puck retains
+        # possession of the puck and it is treated as a successful pass result instead"
+        return (f"  pass {name(event.from_player)} keeps the puck: it goes to a vacant "
+                f"position, a pass instead ({event.rule})")
     if isinstance(event, ev.PuckIntercepted):
         return f"  intercepted by {name(event.to_player)} ({team(event.side)})"
     if isinstance(event, ev.ShotTaken):
@@ -267,14 +275,14 @@ _PLAY_KINDS: dict[type, str] = {
     ev.LinesChanged: "change",  # drawn in the shift chart: ends shifts and starts others
     ev.FaceoffRolled: "faceoff", ev.PuckPassed: "pass", ev.PuckIntercepted: "turnover",
     ev.ShotTaken: "shot", ev.PlayStopped: "whistle", ev.GoalScored: "goal",
-    **dict.fromkeys((ev.PenaltyAssessed, ev.ShootoutAttempt, ev.PenaltyShotAwarded,
-                     ev.GoalieInjured), "key"),
+    ev.PenaltyAssessed: "penalty",  # told, and timed as the scoresheet times it
+    **dict.fromkeys((ev.ShootoutAttempt, ev.PenaltyShotAwarded, ev.GoalieInjured), "key"),
 }
 
 
 def play_kind(event: Event) -> str:
     """An event's part in a play: "faceoff", "pass", "turnover", "shot", "whistle", "goal",
-    "key" (told in the play's line), "change", "echo", or "" (the shared events decide)."""
+    "penalty", "key" (told in the play's line), "change", "echo", or "" (the shared events decide)."""
     if isinstance(event, ev.ActionResolved) and event.result in ("pass", "shot"):
         return "echo"  # 8.00: the next line (the pass, the shot) tells it again
     return _PLAY_KINDS.get(type(event), "")

@@ -165,7 +165,7 @@ def describe(state: GameState | None, event: Any) -> str | None:
     if isinstance(event, PeriodStarted):
         return "overtime starts" if event.period >= 4 else f"period {event.period} starts"
     if isinstance(event, PeriodEnded):
-        return period_end_line(event)
+        return period_end_line(event, _team(state, "home"), _team(state, "away"))
     if isinstance(event, GameEnded):
         return final_line(event, _team(state, "home"), _team(state, "away"),
                           _team(state, event.winner))
@@ -268,12 +268,13 @@ _PLAY_KINDS: dict[type, str] = {
     ev.LinesChanged: "change",  # drawn in the shift chart: ends shifts and starts others
     ev.FaceoffWon: "faceoff", ev.PassRolled: "pass", ev.TurnoverRolled: "turnover",
     ev.ShotTaken: "shot", ev.GoalScored: "goal",
-    **dict.fromkeys((ev.PenaltyAssessed, ev.PuckDumped, ev.ShootoutAttempt, ev.InjuryRolled,
-                     ev.FightRolled), "key"),
+    ev.PenaltyAssessed: "penalty",  # told, and timed as the scoresheet times it
+    **dict.fromkeys((ev.PuckDumped, ev.ShootoutAttempt, ev.InjuryRolled, ev.FightRolled),
+                    "key"),
 }
 
 
 def play_kind(event: object) -> str:
-    """An event's part in a play: "faceoff", "pass", "turnover", "shot", "goal", "key"
-    (told in the play's line), "change", or "" (the shared events decide)."""
+    """An event's part in a play: "faceoff", "pass", "turnover", "shot", "goal",
+    "penalty", "key" (told in the play's line), "change", or "" (the shared events decide)."""
     return _PLAY_KINDS.get(type(event), "")

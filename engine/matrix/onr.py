@@ -14,13 +14,52 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from mypy_extensions import mypyc_attr
+
 from engine.matrix.context import Referee
 from engine.matrix.extra_time import available_extra_time
 from engine.matrix.goals import Entry
+from engine.matrix.state import SeasonState
 from engine.matrix.table import table_competition
-from events.matrix import Pick, PickReplaced, SanctionApplied, TeamReplaced
+from events.matrix import Pick, PickReplaced, PicksSent, SanctionApplied, TeamReplaced
 
-__all__ = ["entry_for", "sanction"]
+__all__ = ["RepeatedPick", "entry_for", "repeated_picks", "sanction"]
+
+
+# compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
+@mypyc_attr(native_class=False)
+@dataclass(frozen=True)
+class RepeatedPick:
+    """A column sent that the team has already played, or also sent for another week not
+    played yet (``other_week``; 0: already played). Legal when sent: at play the later
+    one is "a pick already played", replaced by a die among the columns left (4)."""
+
+    week: int
+    team: str
+    competition: str
+    column: str
+    other_week: int
+
+
+def repeated_picks(state: SeasonState, sent: PicksSent) -> list[RepeatedPick]:
+    """4: "If an already played pick has been sent, a roll of a die will determine which
+    remaining one will be used." The picks of ``sent`` that will meet that rule at play,
+    unless an earlier week's pick is sent again differently."""
+    record = state.teams[sent.team]
+    found = []
+    for p in sent.picks:
+        if p.column in record.used_columns(p.competition):
+            found.append(RepeatedPick(sent.week, sent.team, p.competition, p.column, 0))
+            continue
+        for (week, team), picks in sorted(state.picks.items()):
+            if (team == sent.team and week != sent.week and week not in state.weeks_played
+                    and any(o.competition == p.competition and o.column == p.column
+                            for o in picks)):
+                found.append(RepeatedPick(sent.week, sent.team, p.competition, p.column, week))
+                break
+    return found
 
 
 def _typed_onr(ref: Referee, week: int, team: str, competition: str, plays: list[str]

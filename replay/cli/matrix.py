@@ -62,6 +62,12 @@ def picks_cmd(
     with open_store(db) as store:
         done = library.send_picks(store, season, week, file)
     out(f"{season}: week {week}: picks of {counted(done.teams, 'team')} recorded")
+    for r in done.repeated:
+        where = "already played" if not r.other_week else f"also sent for week {r.other_week}"
+        typer.echo(f"rinklog: warning: {file}: week {week}, team {r.team}: {r.competition} "
+                   f"column {r.column} is {where}; a pick already played is replaced at play "
+                   "by a die among the columns left, no penalty, and counts on the column "
+                   "(4)", err=True)
     if done.owing:
         typer.echo(f"rinklog: warning: {file}: championship picks only while the cups are on; "
                    f"week {week} still owes picks: " + "; ".join(
@@ -89,6 +95,12 @@ def play_cmd(season: SeasonArg, week: WeekOption, db: DbOption = "rinklog.db") -
         out(_result_line(library.result_row(game)))
     for competition, teams in played.onr.items():
         out(f"  no picks (ONR, 3.1.3) in the {competition}: {', '.join(teams)}")
+    for r in played.replaced:
+        changes = [f"{what} {old} replaced by {new}" for what, old, new in (
+            ("column", r.sent.column, r.played.column),
+            ("extra time", r.sent.extra_time, r.played.extra_time)) if old != new]
+        out(f"  pick already played ({r.played.rule}), {r.competition}, {r.team}: "
+            f"{', '.join(changes)} (die, no penalty)")
 
 
 @app.command("results")

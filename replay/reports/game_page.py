@@ -255,7 +255,7 @@ def _play(lines: list[Any], label: str, unit: Unit) -> Play:
     told += [_counted(sum(1 for x in lines if x.kind == kind), word)
              for kind, word in (("pass", "pass"), ("turnover", "turnover"), ("shot", "shot"))
              if any(x.kind == kind for x in lines)]
-    told += [x.text for x in lines[1:] if x.kind in ("key", "goal", "whistle")]
+    told += [x.text for x in lines[1:] if x.kind in ("key", "goal", "penalty", "whistle")]
     if not told:
         told = [lines[0].text]
     start, end = (unit.show(f(x.time for x in lines)) for f in (min, max))
@@ -266,14 +266,16 @@ def _play(lines: list[Any], label: str, unit: Unit) -> Play:
                 goal=any(x.kind == "goal" for x in lines))
 
 
-def _goal_times(plays: list[Any], sheet: Scoresheet) -> list[Any]:
-    """The lines with each goal's time the scoresheet's (Hockey Bones times a goal to the
-    second inside its sequence: its ExactTime event), matched in order."""
-    goals = [g.at.value for g in sheet.goals]
-    if sum(1 for x in plays if x.kind == "goal") != len(goals):
-        return plays
-    times = iter(goals)
-    return [replace(x, time=next(times)) if x.kind == "goal" else x for x in plays]
+def _sheet_times(plays: list[Any], sheet: Scoresheet) -> list[Any]:
+    """The lines with each goal's and each penalty's time the scoresheet's (Hockey Bones
+    times them to the second inside their sequence: their ExactTime events), matched in
+    order, so a play's time range covers its goals and penalties."""
+    for kind, timed in (("goal", sheet.goals), ("penalty", sheet.penalties)):
+        if sum(1 for x in plays if x.kind == kind) != len(timed):
+            continue
+        times = iter([t.at.value for t in timed])
+        plays = [replace(x, time=next(times)) if x.kind == kind else x for x in plays]
+    return plays
 
 
 def group_plays(plays: list[Any], unit: Unit, played: int) -> list[PlayPeriod]:
@@ -312,4 +314,4 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
         shootout=[ShootoutRow(a.team, a.shooter_name, "goal" if a.scored else "no goal")
                   for a in sheet.shootout],
         chart=build_shift_chart(sheet, toi, unit),
-        plays=group_plays(_goal_times(plays, sheet), unit, played))
+        plays=group_plays(_sheet_times(plays, sheet), unit, played))

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from engine.systems import system_of
+from engine.words import final_line, period_end_line
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.store import EventStore
 from projections.models.times import Unit
@@ -31,7 +32,7 @@ class PlayLine:
     away: int
     home: int
     text: str
-    kind: str  # "faceoff", "pass", "turnover", "shot", "goal", "key", "whistle", "detail",
+    kind: str  # "faceoff", "pass", "turnover", "shot", "goal", "penalty", "key", "whistle", "detail",
     # "change" or "echo"
 
 
@@ -47,6 +48,18 @@ def _kind(kind_of: Any, event: Any) -> str:
     return "key" if isinstance(event, (PeriodEnded, GameEnded)) else "detail"
 
 
+def _away_first(created: GameCreated, event: Any) -> str | None:
+    """A period's end and the final in the score column's order, away-home (as the page's
+    title, "away at home", and NHL.com's play-by-play); the play prompt names home first."""
+    home, away = created.home.team_id, created.away.team_id
+    if isinstance(event, PeriodEnded):
+        return period_end_line(event, home, away, away_first=True)
+    if isinstance(event, GameEnded):
+        winner = {"home": home, "away": away}.get(event.winner, event.winner)
+        return final_line(event, home, away, winner, away_first=True)
+    return None
+
+
 def play_by_play(store: EventStore, events: list[Any], unit: Unit) -> list[PlayLine]:
     """Each event worth a line, with its period, time and the score after it."""
     created = events[0]
@@ -57,7 +70,7 @@ def play_by_play(store: EventStore, events: list[Any], unit: Unit) -> list[PlayL
     for event in events[1:]:
         if isinstance(event, PeriodStarted):
             period = event.period
-        text = system.describe(state, event)
+        text = _away_first(created, event) or system.describe(state, event)
         system.evolve(state, event)
         if text:
             now = system.summary(state)

@@ -254,3 +254,33 @@ def test_11_20a_ruling_clearing_reads_all_four_dice_red_for_a_parenthesised_rang
     card = state.home.card(shooter)
     intercept = next(e for e in events if isinstance(e, PuckIntercepted))
     assert (intercept.side, intercept.slot) == ("away", card.passes[1])
+
+
+# --- what the table prompt says of a pass to the passer himself (issue 34, 13) ---------------
+
+def test_13_00_and_12_00_a_pass_to_the_passer_himself_says_the_rule(tmp_path) -> None:
+    """13.00: "Refer to the red die value and the PASS chart on the player's card to
+    determine which position on the Playing Board for the offensive team will receive
+    possession of the puck. (This can be the same player that already has possession.)"
+    12.00: "If the interception goes to a vacant position on the Playing Board, the player
+    with the puck retains possession of the puck and it is treated as a successful pass
+    result instead." Both are the rules, not a fault: the line says which."""
+    from setups import simulate
+
+    from engine.bones.explain import describe
+    from replay.games.game_streams import open_store
+
+    store = open_store(tmp_path / "g.db")
+    for seed in ("1", "5"):
+        simulate(store, "HFX", "QUE", seed=seed, game_id=f"g{seed}")
+    kept = [row.event for g in ("g1", "g5") for row in store.read(g)
+            if isinstance(row.event, PuckPassed) and row.event.from_player == row.event.to_player]
+    assert {e.rule for e in kept} == {"13.00", "12.00", "12.10"}  # the seeded games' 
+    for e in kept:
+        line = describe(None, e)
+        assert line is not None and "→" not in line, line
+        assert line.startswith(f"  pass {e.from_player} keeps the puck"), line
+        if e.rule == "13.00":
+            assert "his own position (13.00)" in line, line
+        else:
+            assert "a vacant position" in line and f"({e.rule})" in line, line

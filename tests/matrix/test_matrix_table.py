@@ -116,7 +116,7 @@ def test_a_championship_only_file_while_the_cups_are_on_names_who_owes_picks(cap
                          )["wg"]["groups"][0][0]
     code, out, err = _picks(capsys, tmp_path, db, season, 1,
                             f'[{wg_team}]\ncolumn = "A"\nextra_time = 1\n')
-    assert code == 0 and "picks of 1 team recorded" in out  # issue 34 item 14
+    assert code == 0 and "picks of 1 team recorded" in out
     assert err.count("\n") == 1 and err.startswith("rinklog: warning:")
     assert "still owes picks" in err and "wg: " in err and "kdh: " in err
     assert wg_team in err.split("wg: ")[1]  # it owes its WG picks
@@ -133,6 +133,50 @@ def test_play_lists_the_teams_that_sent_no_picks(capsys, tmp_path) -> None:
     code, out, _ = run(capsys, "matrix", "play", season, "--week", "1", *db)
     assert code == 0
     assert out.splitlines()[-1] == "  no picks (ONR, 3.1.3) in the championship: cyberians"
+
+
+
+# --- 4 (a typical week): a pick already played is told when sent and when replaced ----------
+
+RULE_4 = ("If an already played pick has been sent, a roll of a die will determine which "
+          "remaining one will be used. No penalty will be enforced but this pick will modify "
+          "the value of the column.")
+
+
+def test_4_a_column_already_played_is_warned_at_picks_and_listed_at_play(capsys,
+                                                                        tmp_path) -> None:
+    db, season = _open(capsys, tmp_path)
+    assert run(capsys, "matrix", "picks", season, str(WEEK1), "--week", "1", *db)[0] == 0
+    assert run(capsys, "matrix", "play", season, "--week", "1", *db)[0] == 0
+    # week 1 (the worked week's file): the Sleigh Dogs played column F
+    code, out, err = _picks(capsys, tmp_path, db, season, 2,
+                            '[sleigh-dogs]\ncolumn = "F"\nextra_time = "1"\n')
+    assert code == 0 and "picks of 1 team recorded" in out  # one team: no "1 teams"
+    assert err.count("\n") == 1 and err.startswith("rinklog: warning:"), err
+    for words in ("week2.toml", "sleigh-dogs", "column F", "already played", "(4)", "die",
+                  "no penalty"):
+        assert words in err, err
+    # sent in advance for week 3 too: the same column in two weeks not played yet
+    code, _, err = _picks(capsys, tmp_path, db, season, 3,
+                          '[snowmen]\ncolumn = "A"\nextra_time = "1"\n')
+    assert code == 0 and err == ""
+    code, _, err = _picks(capsys, tmp_path, db, season, 4,
+                          '[snowmen]\ncolumn = "A"\nextra_time = "1"\n')
+    assert code == 0 and "snowmen" in err and "column A" in err and "week 3" in err, err
+    code, out, _ = run(capsys, "matrix", "play", season, "--week", "2", *db)
+    assert code == 0
+    replaced = [line for line in out.splitlines() if "sleigh-dogs" in line and "(4)" in line]
+    assert len(replaced) == 1, out
+    # the die's column, read back from the stream's PickReplaced event
+    _, events, _ = run(capsys, "events", season, "--json", *db)
+    picked = [e for e in map(json.loads, events.splitlines())
+              if e["type"] == "matrix.PickReplaced"
+              and e.get("team") == "sleigh-dogs"]
+    assert len(picked) == 1 and picked[0]["column"] != "F"
+    assert f"column F replaced by {picked[0]['column']}" in replaced[0], replaced[0]
+    # the team that sent a fresh column is not listed
+    assert not [line for line in out.splitlines() if "replaced by" in line
+                and "sleigh-dogs" not in line], out
 
 
 # --- 2.2: one X per game, and the shootout X, typed at the table ----------------------------

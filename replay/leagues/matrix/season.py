@@ -17,20 +17,21 @@ import msgspec
 from engine.matrix import referee, waiting
 from engine.matrix.dice import SeededDie
 from engine.matrix.extra_time import EXTRA_TIME_LIMITS
+from engine.matrix.onr import RepeatedPick, repeated_picks
 from engine.matrix.recheck import fold
 from engine.matrix.seasons import standings_rows
 from engine.matrix.state import COMPETITIONS, SeasonState, evolve
 from engine.matrix.table import check_table
 from events.errors import RinklogError, UnknownGame
-from events.matrix import MATRIX_SEASON_VERSION, GamePlayed, SeasonOpened
+from events.matrix import MATRIX_SEASON_VERSION, GamePlayed, Pick, PickReplaced, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
 from replay.leagues.season_stream import SeasonStream
 from replay.systems.matrix.files import read_picks, season_opened
 
-__all__ = ["KIND", "SYSTEM", "PicksRecorded", "Season", "WeekPlayed", "close", "cups", "join_waiting_list",
-           "load", "open_league", "play", "record", "replace_new_team", "results", "send_picks",
-           "standings", "teams"]
+__all__ = ["KIND", "SYSTEM", "PicksRecorded", "ReplacedPick", "Season", "WeekPlayed", "close",
+           "cups", "join_waiting_list", "load", "open_league", "play", "record",
+           "replace_new_team", "results", "send_picks", "standings", "teams"]
 
 KIND, SYSTEM = "matrix_season", "matrix"
 
@@ -91,10 +92,12 @@ def _plays(state: SeasonState, week: int) -> dict[str, list[str]]:
 @dataclass(frozen=True)
 class PicksRecorded:
     """What ``picks`` recorded: how many teams' picks, and, when the file covers only the
-    championship while the cups are on, who still owes picks (competition -> teams)."""
+    championship while the cups are on, who still owes picks (competition -> teams), and
+    the columns sent that a die will replace at play (4)."""
 
     teams: int
     owing: dict[str, list[str]]
+    repeated: list[RepeatedPick]
 
 
 def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> PicksRecorded:
@@ -106,11 +109,13 @@ def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> Pick
     plays = _plays(season.state, week)
     read = read_picks(path, week, plays)
     after = season.state.copy()
+    repeated: list[RepeatedPick] = []
     for s in read.sent:
         try:
             referee.check_picks(after, s)
         except RinklogError as err:
             raise RinklogError(f"{path}: {err}") from None
+        repeated += repeated_picks(after, s)
         evolve(after, s)
     tables = [t for t in (read.table, read.cup) if t is not None]
     if read.table is not None:
@@ -129,16 +134,28 @@ def send_picks(store: EventStore, season_id: str, week: int, path: Path) -> Pick
                                 for p in after.picks.get((week, t), []))]
             if late:
                 owing[competition] = late
-    return PicksRecorded(len(read.sent), owing)
+    return PicksRecorded(len(read.sent), owing, repeated)
+
+
+@dataclass(frozen=True)
+class ReplacedPick:
+    """A pick already played, sent, and the die's pick that replaced it (4), read back
+    from the week's PickReplaced event."""
+
+    team: str
+    competition: str
+    sent: Pick
+    played: PickReplaced
 
 
 @dataclass(frozen=True)
 class WeekPlayed:
-    """A week worked out: its games, and the teams that sent no picks (competition ->
-    teams, ONR, 3.1.3; a dummy is not ONR)."""
+    """A week worked out: its games, the teams that sent no picks (competition -> teams,
+    ONR, 3.1.3; a dummy is not ONR) and the picks already played that a die replaced (4)."""
 
     games: list[GamePlayed]
     onr: dict[str, list[str]]
+    replaced: list[ReplacedPick]
 
 
 def play(store: EventStore, season_id: str, week: int) -> WeekPlayed:
@@ -152,7 +169,11 @@ def play(store: EventStore, season_id: str, week: int) -> WeekPlayed:
         for side in (g.home, g.away):
             if side.replaced == "onr":
                 onr.setdefault(g.competition, []).append(side.team)
-    return WeekPlayed(games, onr)
+    replaced = [ReplacedPick(e.team, e.competition, sent, e) for e in events
+                if isinstance(e, PickReplaced) and e.reason == "repeat"
+                for sent in season.state.picks.get((week, e.team), [])
+                if sent.competition == e.competition]
+    return WeekPlayed(games, onr, replaced)
 
 
 def join_waiting_list(store: EventStore, season_id: str, team_id: str, name: str) -> int:
