@@ -298,7 +298,7 @@ def _summary(reports: list[AuditReport], all_games: bool, as_json: bool) -> None
     """``audit --all``'s last line, under its cluster verdict so that ``| tail -n 1`` shows
     it (with --json on stderr: the JSON is the reports); exit 1 if any report failed."""
     from replay.leagues.audit_report import summary_line
-    if all_games:
+    if all_games and reports:  # none: "nothing to audit" said so
         typer.echo(summary_line(reports), err=as_json)
     if any(not r.ok for r in reports):
         raise typer.Exit(1)
