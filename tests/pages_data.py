@@ -4,6 +4,7 @@ season, made with the CLI."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from replay.cli.app import main
@@ -29,3 +30,16 @@ def build_db(path: Path) -> Path:
                  ["matrix", "demo", MATRIX, "--no-close"]):
         assert main([*argv, "--db", db]) == 0, argv
     return path
+
+
+def served(db: Path, path: str) -> str:
+    """The page ``serve`` would answer at ``path`` for ``db`` (Datasette in process)."""
+    from replay.datasette import datasette_app
+    app = datasette_app(db)
+
+    async def get() -> str:
+        response = await app.client.get(path)
+        assert response.status_code == 200, path
+        return response.text
+
+    return asyncio.run(get())

@@ -3,6 +3,7 @@ CLI builds one (replay/games/game_setup.py), then the library's own call with it
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,3 +52,18 @@ def run_cli(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
         sys.stdout.flush()
         sys.stderr.flush()
         return code, out.getvalue().decode(), err.getvalue().decode()
+
+
+DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"
+
+
+def tiny_league(where: Path) -> Path:
+    """The DICE Hockey demo league cut to 4 games a team and a 4-team, two-round playoff
+    of single games, as the folder ``where/tiny`` (the odds tests' league)."""
+    folder = where / "tiny"
+    shutil.copytree(DICEDEMO, folder)
+    toml = folder / "league.toml"
+    text = toml.read_text().replace("games = 82", "games = 4")
+    text = text.replace('name = "dicedemo"', 'name = "tiny"').split("[playoffs]")[0]
+    toml.write_text(text + "[playoffs]\nteams = 4\nseries = [1, 1]\n")
+    return folder

@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from pages_data import served
 
 from replay.cli.app import main
 
@@ -178,19 +179,6 @@ def test_events_as_json_for_plain_sql(tmp_path: Path) -> None:
         assert not all(r.ok for r in audit_all(store))  # a changed copy is caught
 
 
-def _served(db: Path, path: str) -> str:
-    import asyncio
-
-    from replay.datasette import datasette_app
-    app = datasette_app(db)
-
-    async def get() -> str:
-        response = await app.client.get(path)
-        assert response.status_code == 200, path
-        return response.text
-
-    return asyncio.run(get())
-
 
 def test_each_canned_query_page_names_its_parameters(season_db: Path) -> None:
     """Issue 34 item 14: "`serve`'s canned queries name their parameters in the page so
@@ -203,7 +191,7 @@ def test_each_canned_query_page_names_its_parameters(season_db: Path) -> None:
     queries = metadata_for(season_db)["databases"][season_db.stem]["queries"]
     assert {"game_box_score", "season_standings", "player_game_log"} <= set(queries)
     for name, query in queries.items():
-        page = _served(season_db, f"/{season_db.stem}/{name}")
+        page = served(season_db, f"/{season_db.stem}/{name}")
         described = page.split('<div class="metadata-description">', 1)[1].split("</div>")[0]
         for parameter in sorted(set(re.findall(r":(\w+)", query["sql"]))):
             assert f"?{parameter}=" in html.unescape(described), (name, parameter)

@@ -18,6 +18,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from setups import tiny_league
 
 from events.odds import OddsRecorded, TeamOdds
 from replay.cli.app import main
@@ -59,12 +60,7 @@ def _audit_written(out: Path, source: Path) -> None:
 def half(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The tiny league's folder and a database with the first half of its season."""
     where = tmp_path_factory.mktemp("odds")
-    folder = where / "tiny"
-    shutil.copytree(DICEDEMO, folder)
-    toml = folder / "league.toml"
-    text = toml.read_text().replace("games = 82", "games = 4")
-    text = text.replace('name = "dicedemo"', 'name = "tiny"').split("[playoffs]")[0]
-    toml.write_text(text + "[playoffs]\nteams = 4\nseries = [1, 1]\n")
+    folder = tiny_league(where)
     loaded = _league(folder)
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, SEED)]
     db = where / "half.db"

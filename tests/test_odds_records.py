@@ -20,6 +20,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from setups import tiny_league
 
 from events.odds import OddsRecorded
 from replay.cli.app import main
@@ -43,21 +44,11 @@ SEASON = f"tiny-{SEED}"
 RUNS = 4
 
 
-def _tiny(where: Path) -> Path:
-    folder = where / "tiny"
-    shutil.copytree(DICEDEMO, folder)
-    toml = folder / "league.toml"
-    text = toml.read_text().replace("games = 82", "games = 4")
-    text = text.replace('name = "dicedemo"', 'name = "tiny"').split("[playoffs]")[0]
-    toml.write_text(text + "[playoffs]\nteams = 4\nseries = [1, 1]\n")
-    return folder
-
-
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The tiny season half played (8 of 16 games), odds recorded over 4 runs."""
     where = tmp_path_factory.mktemp("odds-records")
-    folder = _tiny(where)
+    folder = tiny_league(where)
     loaded = load_league(folder)
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, SEED)]
     db = where / "recorded.db"
@@ -265,7 +256,7 @@ def test_an_old_season_takes_no_old_form_record_after_a_new_one(old_db: Path,
     old-form record after that is refused (the stream shows the writer was new)."""
     db = tmp_path / "old.db"
     shutil.copy(old_db, db)
-    folder = _tiny(tmp_path)
+    folder = tiny_league(tmp_path)
     assert main(["odds", "tiny-v1", "--runs", "2", "--seed", "9", "--record", "--league",
                  str(folder), "--db", str(db), "--workers", "1"]) == 0
     with open_store(db) as store:

@@ -13,13 +13,13 @@ edits a copy with plain SQL, as a forger would, and runs the read commands.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from pages_data import served
 
 from events.catalogue import open_store
 from replay.cli.app import main
@@ -182,15 +182,7 @@ def test_an_untouched_site_has_no_banner(db: Path, tmp_path: Path,
 
 def _served(db: Path, path: str) -> str:
     pytest.importorskip("datasette")
-    from replay.datasette import datasette_app
-    app = datasette_app(db)
-
-    async def get() -> str:
-        response = await app.client.get(path)
-        assert response.status_code == 200, path
-        return response.text
-
-    return asyncio.run(get())
+    return served(db, path)
 
 
 @pytest.mark.parametrize("edit", ["payload", "standings"])
