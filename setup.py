@@ -130,8 +130,8 @@ def compiled_extensions() -> list:
     try:
         extensions = mypycify(
             ["--config-file", str(ROOT / "mypyc.ini"), *(m for files, _ in groups for m in files)],
-            # -O1: half of -O3's compile time, the same play speed within noise (README
-            # "Compiled engine"); -O0 plays no faster than pure Python.
+            # -O1: half of -O3's compile time, the same play speed within noise
+            # (docs/compiled.md); -O0 plays no faster than pure Python.
             opt_level=os.environ.get("RINKLOG_OPT", "1"),
             separate=groups,  # a shared library a package, built in parallel
         )

@@ -3,7 +3,7 @@
 Prints games/s and events/s for simulation (including the SQLite append) and for
 re-running every decision (replay/audit). With ``--play RULESET`` it times the rules
 engine alone instead: seeded games played with ``play_game`` and no store, CPU ms a game,
-best of three (README Benchmarks); ``--play matrix`` times a Matrix Hockey season of the
+best of three (docs/benchmarks.md); ``--play matrix`` times a Matrix Hockey season of the
 text's twelve teams, CPU ms a game played. With ``--engines`` it does that for every
 system twice, in fresh processes, on the pure-Python engine (RINKLOG_PURE=1) and on the
 compiled one (setup.py), and prints the speed-up. Run: `make bench` or
