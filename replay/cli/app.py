@@ -37,10 +37,27 @@ from replay.cli import (
 )
 from replay.cli.common import SystemParts
 
+# What `rinklog --help` says: the four games, then an example a job (README: a section each).
+# "\b" keeps click from rewrapping the examples into one paragraph.
+HELP = (
+    "rinklog plays Hockey Bones, FaceOff Hockey 2008, DICE Hockey and Matrix Hockey: every "
+    "roll and rule decision is a hash-chained event, so any game can be replayed, audited, "
+    "explained and printed.\n\n"
+    "\b\n"
+    "Example: rinklog sim --home HFX --away QUE --seed 2026   (a game)\n"
+    "Example: rinklog season --league demo --seed 2026 --db season.db   (a season)\n"
+    "Example: rinklog playoffs demo-2026 --db season.db   (its playoffs; lottery: the draft)\n"
+    "Example: rinklog odds demo-2026 --runs 100 --db season.db   (the season's odds)\n"
+    "Example: rinklog audit HFX-QUE-2026   (a disputed result; explain, branch, diff)\n"
+    "Example: rinklog play --home HFX --away QUE   (a game at the table, with real dice)\n"
+    "Example: rinklog matrix play SEASON --week 1 --db matrix.db   (a Matrix Hockey week)\n"
+    "Example: rinklog report HFX-QUE-2026 -o game.html   (pages; serve and --csv: data)\n\n"
+    "Each command's options and example: rinklog COMMAND --help."
+)
+
 app = typer.Typer(
     name="rinklog",
-    help="rinklog: an event-sourced engine for Hockey Bones.\n\n"
-    "Example: rinklog sim --home HFX --away QUE --seed 2026",
+    help=HELP,
     rich_markup_mode=None,
     no_args_is_help=True,
     add_completion=False,
@@ -75,14 +92,11 @@ def _sites() -> dict[str, Any]:
 SYSTEM_PARTS = SystemParts(season_odds=_season_odds, sites=_sites)
 
 
-@app.callback()
+@app.callback(help=HELP)
 def _root(ctx: typer.Context, version: Annotated[bool, typer.Option(
         "--version", help="print the version and exit", callback=_show_version,
         is_eager=True)] = False) -> None:
-    """rinklog: an event-sourced engine for Hockey Bones.
-
-    Example: rinklog sim --home HFX --away QUE --seed 2026
-    """
+    """The root of every command: the version option, and each system's parts handed down."""
     ctx.obj = SYSTEM_PARTS
 
 
