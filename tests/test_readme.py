@@ -94,10 +94,12 @@ def user_env() -> dict[str, str]:
 SHELL_STATE = re.compile(r"^\s*(\.|source)\s+\S*activate\b")
 
 
-def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
-    blocks = sh_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
-    assert len(blocks) >= 8, "the README lost its walk-through"
-    env = user_env()  # only what the README says to type finds rinklog
+def walk_through(doc: Path, tmp_path: Path, session: list[str] | None = None) -> int:
+    """Run every ``sh`` block of ``doc`` in order after ``make run``'s recipe, as the test
+    above describes; ``session`` is what the user's shell already holds (for a page that
+    follows the README: its activation). Returns the number of blocks run."""
+    blocks = sh_blocks(doc.read_text(encoding="utf-8"))
+    env = user_env()  # only what the page says to type finds rinklog
     (tmp_path / ".venv").symlink_to(venv(), target_is_directory=True)
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
 
@@ -111,22 +113,29 @@ def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
     done = run(setup)
     assert done.returncode == 0, f"make run's recipe failed:\n{done.stderr}"
     assert "game HFX-QUE-2026" in done.stdout
-    ran, session = 0, []
+    ran, session = 0, list(session or [])
     for block in blocks:
         commands = [shorten(line) for line in block.splitlines()
                     if not re.match(r"\s*make\b", line)]
         if not any(line.strip() and not line.lstrip().startswith("#") for line in commands):
             continue
         done = run("\n".join(session + commands))
-        shown = f"block:\n{block}\nstdout:\n{done.stdout[-2000:]}\nstderr:\n{done.stderr[-2000:]}"
+        shown = (f"{doc.name} block:\n{block}\nstdout:\n{done.stdout[-2000:]}\n"
+                 f"stderr:\n{done.stderr[-2000:]}")
         assert done.returncode == 0, shown
         assert "Traceback" not in done.stderr, shown
         for text in promised(block):
-            assert text in done.stdout, f"the README promises {text!r}\n{shown}"
+            assert text in done.stdout, f"{doc.name} promises {text!r}\n{shown}"
         session += [line for line in commands if SHELL_STATE.match(line)]
         ran += 1
-    assert session, "the README no longer says how to reach rinklog after make run"
-    assert ran >= 7
+    assert session, f"{doc.name}: no block says how to reach rinklog after make run"
+    return ran
+
+
+def test_readme_blocks_run_in_order(tmp_path: Path) -> None:
+    assert len(sh_blocks((ROOT / "README.md").read_text(encoding="utf-8"))) >= 8, \
+        "the README lost its walk-through"
+    assert walk_through(ROOT / "README.md", tmp_path) >= 7
 
 
 def test_the_walk_through_fails_without_activating(tmp_path: Path) -> None:
