@@ -41,6 +41,11 @@ class SeasonCreated(Event, frozen=True):
     # The season stream's version (UNSET: 1, a season opened before issue 33): from 2
     # every OddsRecorded in it carries its runs (docs/trust.md, "Recorded odds").
     season_version: int | UnsetType = UNSET
+    # The hash of the league file (league.toml) the season was begun with, stored as a blob
+    # beside its cards (issue 34): its later commands read the league from the database,
+    # never from a folder that may have moved or changed. UNSET: a season stored before,
+    # whose later commands still need ``--league``.
+    league_hash: str | UnsetType = UNSET
 
 
 # --- the season as the ledger of its games (issue 20) ----------------------------------------

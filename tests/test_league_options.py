@@ -34,6 +34,7 @@ class TypedSeasonCreated(Event, frozen=True, tag="SeasonCreated"):
     faceoff: FaceoffOptions | UnsetType = UNSET
     options: list[str] | UnsetType = UNSET
     season_version: int | UnsetType = UNSET  # added since as UNSET: no stored byte moves
+    league_hash: str | UnsetType = UNSET  # likewise (issue 34: the league a season keeps)
 
 
 ARGS = ("L-s", "L", "s", "cc", {"QUE": "2", "HFX": "1"}, [(1, "HFX", "QUE")])

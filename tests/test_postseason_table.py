@@ -224,11 +224,8 @@ def test_rule_31_lottery_teams_are_those_the_leagues_format_leaves_out(
     season = "four-3"
     assert run(["season", "--league", str(folder), "--seed", "3", "--workers", "1",
                 "--db", str(db)])[0] == 0
-    # the season's league by name, not bundled and no folder of that name here: one line
-    line = one_line_error(run(["lottery", season, "--draw", "--db", str(db)]))
-    assert "no bundled league of that name; give --league FOLDER" in line
-    code, out, err = run(["lottery", season, "--draw", "--json", "--league", str(folder),
-                          "--db", str(db)])
+    # the league the season stored (issue 34 item 8): no --league, no folder of its name
+    code, out, err = run(["lottery", season, "--draw", "--json", "--db", str(db)])
     assert code == 0, err
     code, standings, _ = run(["standings", "--season", season, "--json", "--db", str(db)])
     p = [r["team"] for r in json.loads(standings)]

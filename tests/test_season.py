@@ -166,8 +166,8 @@ def test_a_killed_season_resumes_to_the_same_database(tmp_path, name):
     fixtures = [(f.number, f.home, f.away) for f in make_schedule(league, "t")]
     with open_store(tmp_path / "whole.db") as store:
         run_season(store, league_setup(league), league=league.name, schedule=fixtures,
-                   seed="t", divisions=league.divisions,
-                   games=GAMES)  # as `rinklog season` does
+                   seed="t", divisions=league.divisions, games=GAMES,
+                   league_file=league.path.read_bytes())  # as `rinklog season` does
     assert heads(db) == heads(tmp_path / "whole.db")
 
 

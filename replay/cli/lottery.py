@@ -73,8 +73,10 @@ def lottery(
     as_json: Annotated[bool, typer.Option(
         "--json", help='{"order": [...], "draws": [...]} as JSON')] = False,
     league: Annotated[str | None, typer.Option(
-        "--league", help="with --draw: the league folder or bundled name whose [playoffs] "
-        "format gives the playoff teams (default: the season's league, by name)")] = None,
+        "--league", help="optional, with --draw: the league folder or bundled name whose "
+        "[playoffs] format gives the playoff teams (default: the league the season stored; "
+        "a season stored before seasons kept it: its bundled league, by name); refused if "
+        "it differs from the stored one")] = None,
     db: DbOption = "rinklog.db",
 ) -> None:
     """The draft lottery of Hockey Bones draft league rule 31: the non-playoff teams draw

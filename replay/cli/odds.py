@@ -15,7 +15,6 @@ from typing import Annotated, Any
 
 import typer
 
-from events.errors import CardError, RinklogError
 from events.plurals import counted
 from replay.cli.common import (
     CliError,
@@ -60,8 +59,10 @@ def odds(
     tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
     insecure_cluster: InsecureClusterOption = False,
     league: Annotated[str | None, typer.Option(
-        "--league", help="the league folder or bundled name whose [playoffs] table the "
-        "postseason plays (default: the season's league, by name)")] = None,
+        "--league", help="optional: the league folder or bundled name whose [playoffs] "
+        "table the postseason plays (default: the league the season stored; a season "
+        "stored before seasons kept it: its bundled league, by name); refused if it "
+        "differs from the stored one")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the odds as JSON")] = False,
     as_csv: CsvOption = False,
     per_run: Annotated[bool, typer.Option(
@@ -89,9 +90,7 @@ def odds(
     _check_options(as_json, as_csv, replay, out_db, runs, record)
     workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
                                           insecure=insecure_cluster)
-    from replay.leagues.odds import odds_season, record_odds, report_of, run_odds
-
-    playoffs = _playoffs_of(season_id, league)
+    from replay.leagues.odds import record_odds, report_of, run_odds
 
     with read_store(db) as store:
         # a season system's own season stream (Matrix Hockey): its own odds
@@ -100,7 +99,7 @@ def odds(
         if system_odds is not None:
             season = system_odds.read(store, season_id)
         else:
-            stored = odds_season(store, season_id, playoffs)
+            stored = _league_odds(store, season_id, league)
     if system_odds is not None:
         _system_odds(db, system_odds, season_id, season,
                      _Asked(seed, runs, workers, cluster, replay, out_db, record),
@@ -125,6 +124,18 @@ def odds(
         _dump_csv(report)
         return
     _print(report, record)
+
+
+def _league_odds(store: Any, season_id: str, league: str | None) -> Any:
+    """A league season read for odds, its ``[playoffs]`` the league it stored (``--league``
+    refused if it changes that league; replay/leagues/season_league.py)."""
+    from replay.leagues.odds import odds_season
+    from replay.leagues.season_league import check_given, season_playoffs
+    from replay.leagues.stored_seasons import load_season
+
+    if league is not None and store.exists(season_id):
+        check_given(store, load_season(store, season_id).created, league)
+    return odds_season(store, season_id, lambda created: season_playoffs(store, created, league))
 
 
 MOST_RUNS = 1_000_000
@@ -170,23 +181,6 @@ def _dump_csv(report: Any) -> None:
                      **{f"round_{k}": p for k, p in enumerate(line["rounds"], 1)},
                      **{f"pick_{k}": p for k, p in enumerate(line["picks"], 1)}})
     dump_csv(rows)
-
-
-def _playoffs_of(season_id: str, league: str | None) -> Callable[[str], Any]:
-    """The ``[playoffs]`` of a season's league by its name (None: it has none), or of
-    ``--league``; a league found by neither is one line saying to give ``--league``."""
-    from replay.leagues.league import load_league  # noqa: PLC0415 - lazy: the CLI starts fast
-
-    def playoffs(name: str) -> Any:
-        try:
-            return load_league(league or name).playoffs
-        except CardError as err:
-            if league is not None:
-                raise
-            raise RinklogError(f"season {season_id}: its league {name!r} is no bundled league "
-                               f"({err}); give --league FOLDER for its [playoffs]") from None
-
-    return playoffs
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,10 @@ def playoffs(
     tls_cert: TlsCertOption = None, tls_key: TlsKeyOption = None,
     insecure_cluster: InsecureClusterOption = False,
     league: Annotated[str | None, typer.Option(
-        "--league", help="the league folder or bundled name whose [playoffs] table the "
-        "postseason plays (default: the season's league, by name)")] = None,
+        "--league", help="optional: the league folder or bundled name whose [playoffs] "
+        "table the postseason plays (default: the league the season stored; a season "
+        "stored before seasons kept it: its bundled league, by name); refused if it "
+        "differs from the stored one")] = None,
     ready: Annotated[bool, typer.Option(
         "--ready", help="play no game: open the playoffs if they are not open yet and list "
         "the games ready to play (rinklog play --season S --game ID plays one at the "

@@ -73,7 +73,10 @@ def _ticker(bar: Any, task: Any) -> Callable[[int, int], None]:
 
 @app.command()
 def season(
-    league: LeagueOption = "demo",
+    league: Annotated[str | None, typer.Option(
+        "--league", help="a league folder (with league.toml) or a bundled league's name; "
+        "default: the season of this --seed stored in --db (which plays on with the league "
+        "it stored; --league, if given, must be that same league), else demo")] = None,
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
     games: Annotated[int | None, typer.Option(
         "--games", help="play the schedule's first N games (run again with more, or without "
@@ -100,38 +103,43 @@ def season(
     audited before it is stored and stored with every read model, so standings,
     leaders, toi and the pages read it at once.
 
+    A season of that seed already in --db plays on with the league it stored (its
+    league.toml, cards and charts): --league may be left out, and a --league that differs
+    from it is refused (docs/postseason.md, "A season keeps its league").
+
     Example: rinklog season --league demo --seed 2026 --workers 2 --db season.db
     """
-    from replay.games.game_setup import league_setup
     from replay.games.game_streams import open_store
-    from replay.leagues.league import load_league
     from replay.leagues.runner import run_season
-    from replay.leagues.schedule import make_schedule
+    from replay.leagues.season_league import season_to_play
     workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
                                           insecure=insecure_cluster)
     if games is not None and games < 1:
         raise CliError(f"--games must be at least 1, got {games}")
     if verify is not None and verify < 0:
         raise CliError(f"--verify must be 0 or more, got {verify}")
-    loaded = load_league(league)
-    fixtures = [(f.number, f.home, f.away) for f in make_schedule(loaded, seed)]
-    total = len(fixtures) if games is None else min(games, len(fixtures))
+    if Path(db).is_file():  # a season of this seed already begun plays on with its league
+        with read_store(db) as stored:
+            plan = season_to_play(stored, league, seed, coach)
+    else:
+        plan = season_to_play(None, league, seed, coach)
+    total = len(plan.schedule) if games is None else min(games, len(plan.schedule))
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
 
     columns = (TextColumn("season"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
     with open_store(db) as store, progress_bar(*columns, transient=as_json) as bar:
-        setup = league_setup(loaded, coach_file=coach)  # built once: every game plays it
         tick = _ticker(bar, bar.add_task("games", total=total, rate="-"))
         try:
-            run = run_season(store, setup, league=loaded.name, schedule=fixtures, seed=seed,
-                             workers=workers, progress=tick, divisions=loaded.divisions,
-                             games=games, audit=audit, cluster=cluster,
+            run = run_season(store, plan.setup, league=plan.name, schedule=plan.schedule,
+                             seed=seed, workers=workers, progress=tick,
+                             divisions=plan.divisions, games=games, audit=audit,
+                             cluster=cluster,
                              verify=(8 if cluster else 0) if verify is None else verify,
-                             verify_seed=verify_seed)
+                             verify_seed=verify_seed, league_file=plan.league_file)
         except KeyboardInterrupt:
             stored = sum(1 for s in store.streams(kind="game")
-                         if s.meta.get("season") == f"{loaded.name}-{seed}")
+                         if s.meta.get("season") == f"{plan.name}-{seed}")
             typer.echo(f"rinklog: interrupted: {stored} of {counted(total, 'game')} stored; "
                        "run the same command again to play the rest", err=True)
             raise typer.Exit(130) from None

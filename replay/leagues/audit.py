@@ -67,6 +67,7 @@ from replay.leagues.availability import (
     stored_playoff_availability,
 )
 from replay.leagues.ledger import SeasonLedger, odds_run_of, read_ledger
+from replay.leagues.season_league import LEAGUE_MEDIA
 from replay.workers import Cluster, Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
@@ -422,8 +423,8 @@ def audit_blobs(store: EventStore) -> list[AuditReport]:
         if blob_hash(content) != digest:
             problem = ("content matching its hash", f"content hashing to "
                        f"{blob_hash(content)[:16]}…")
-        elif media not in (CARD_MEDIA, CHART_MEDIA):
-            problem = (f"media type {CARD_MEDIA} or {CHART_MEDIA}", media)
+        elif media not in (CARD_MEDIA, CHART_MEDIA, LEAGUE_MEDIA):
+            problem = (f"media type {CARD_MEDIA}, {CHART_MEDIA} or {LEAGUE_MEDIA}", media)
         if problem:
             reports.append(AuditReport(f"blob {digest[:16]}…", 0, digest, 0, AuditFinding(
                 "blobs", 0, problem[0], problem[1], "content hashes"), kind="blob"))

@@ -102,6 +102,7 @@ from replay.leagues.naming import (
     season_game_id,
 )
 from replay.leagues.playoff_setup import playoff_options
+from replay.leagues.season_league import LEAGUE_MEDIA, league_file_wrong
 from replay.systems import kit_for_system
 
 __all__ = ["audit_encoded", "audit_stream", "audit_stream_events", "stream_decoder",
@@ -497,6 +498,13 @@ class _Audit:
         for team, digest in sorted(created.team_hashes.items()):
             _blob(blobs, digest, CARD_MEDIA, f"the cards of {team}")
         _blob(blobs, created.charts_hash, CHART_MEDIA, "the season's charts")
+        if created.league_hash is not UNSET:  # the league the season keeps (issue 34)
+            content = _blob(blobs, created.league_hash, LEAGUE_MEDIA, "the season's league file")
+            wrong = league_file_wrong(created, content)
+            if wrong is not None:
+                raise AuditFailed("blobs", 1, "the season's league file: a league.toml of "
+                                  "the league and divisions SeasonCreated records", wrong,
+                                  "season league file")
 
     # --- 10: the index ---------------------------------------------------------------
 

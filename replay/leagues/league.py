@@ -26,6 +26,7 @@ chart pack (a ``charts/standard.toml`` in the folder would replace it).
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -42,7 +43,7 @@ from replay.games.registry import DEFAULT_RULESET
 from replay.systems import DraftRuleError, kit_for, kit_for_system
 
 __all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague",
-           "bundled_leagues", "league_dir", "load_league"]
+           "bundled_leagues", "league_dir", "league_of_text", "load_league", "playoff_format"]
 
 SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options", "playoffs"})
 """The league.toml fields every system's league has; the others are a system's own (Hockey
@@ -221,7 +222,7 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
                                 "across the league)")
             owner[card.id] = tid
     teams = {tid: by_id[tid][0] for tid in league.team_ids}
-    playoffs = _playoff_format(league, shown)
+    playoffs = playoff_format(league, shown)
     checked = league.draft_rules if draft_rules is None else draft_rules
     rules = kit.draft_rules(league.ruleset)  # None: the ruleset has no draft league section
     if checked and rules is not None:
@@ -234,7 +235,17 @@ def load_league(name_or_path: str | Path, *, draft_rules: bool | None = None) ->
     return LoadedLeague(league=league, teams=teams, root=root, path=path, playoffs=playoffs)
 
 
-def _playoff_format(league: League, shown: str) -> PlayoffFormat | None:
+def league_of_text(text: str, shown: str) -> League:
+    """A ``league.toml``'s text (as a season stored it) read as :func:`load_league` reads
+    the file; ``CardError`` naming ``shown`` on a fault."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CardError(f"{shown}: TOML syntax error: {err}") from None
+    return convert(data, League, f"{shown}: ")
+
+
+def playoff_format(league: League, shown: str) -> PlayoffFormat | None:
     """The league's ``[playoffs]`` table checked against its conferences and divisions
     and resolved (every default filled); None when it has none (no postseason)."""
     if not league.playoffs:

@@ -29,7 +29,7 @@ from engine.league.playoffs import fold
 from engine.systems import system_of
 from events.common import GameCreated, GameEnded, GamesOut
 from events.errors import RinklogError
-from events.league import SeasonGameRecorded
+from events.league import SeasonCreated, SeasonGameRecorded
 from events.odds import OddsLeaf, OddsRecorded, OddsRunReplayed, TeamOdds
 from events.postseason import (
     LotteryDraw,
@@ -84,9 +84,9 @@ class StoredSeason:
 
 
 def odds_season(store: EventStore, season_id: str,
-                playoffs: Callable[[str], PlayoffFormat | None],
+                playoffs: Callable[[SeasonCreated], PlayoffFormat | None],
                 at: int | None = None) -> StoredSeason:
-    """Read a stored season for odds; ``playoffs(league name)`` gives the league's
+    """Read a stored season for odds; ``playoffs(its SeasonCreated)`` gives its league's
     ``[playoffs]`` format (None: no postseason) when the season has not opened them.
     ``at``: the season as its stream stood at that version (the audit's replay of an
     odds record): the games and postseason it had recorded then, nothing else."""
@@ -140,7 +140,7 @@ def odds_season(store: EventStore, season_id: str,
              if lottery.drawn else None)
     odds = OddsSeason(created, teams, charts, habits, ledger.opening, tuple(played),
                       remaining, outs, post, starts,
-                      None if opened else playoffs(created.league), drawn,
+                      None if opened else playoffs(created), drawn,
                       previous_first_pick(store, season_id), table.outs, table.winners)
     return StoredSeason(odds, {t: found.names.get(t, t) for t in teams}, version,
                         tuple(in_progress))
@@ -398,7 +398,9 @@ def replay_run(db: str | Path, stored: StoredSeason, seed: str, run: int, out: P
         if season.remaining:
             run_season(store, setup, league=created.league,
                        schedule=[tuple(f) for f in created.schedule], seed=created.seed,
-                       divisions=[tuple(d) for d in created.divisions])
+                       divisions=[tuple(d) for d in created.divisions],
+                       league_file=None if created.league_hash is msgspec.UNSET
+                       else store.get_blob(created.league_hash))  # the league it keeps
         if season.postseason or league_format is not None:
             play_postseason(store, season_id, league_format)
         view = lottery_view(row.event for row in store.read(season_id))

@@ -36,7 +36,7 @@ from engine.league.playoffs import record_game as bracket_game
 from events import formats
 from events.checkpoints import Chained
 from events.common import Absent, GameEnded, GamesOut
-from events.errors import CardError, RinklogError, StreamConflict
+from events.errors import RinklogError, StreamConflict
 from events.league import SeasonCreated
 from events.plurals import counted
 from events.postseason import PlayoffsOpened, SeriesGameRecorded
@@ -47,7 +47,6 @@ from replay.games.game_setup import GameSetup
 from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA, play_game
 from replay.leagues.audit import AuditFinding, MemoryBlobs
 from replay.leagues.handover import hand_over
-from replay.leagues.league import league_dir, load_league
 from replay.leagues.ledger import SIMULATED, SeasonLedger, ledger_of, record_game
 from replay.leagues.naming import (
     PLAYOFF_NUMBER,
@@ -79,6 +78,7 @@ from replay.leagues.playoff_wave import (
 )
 from replay.leagues.postseason import DrawnLottery, draw_lottery, read_lottery
 from replay.leagues.returned import SlotSeasons, checked_return
+from replay.leagues.season_league import check_given, season_playoffs
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.stored_seasons import load_season
 from replay.leagues.stored_seasons import standings as season_standings
@@ -371,24 +371,14 @@ def _record_table_game(season: SeasonStream, game: WaveGame, bracket: Bracket) -
     return fold(events, bracket)
 
 
-def league_playoffs(created: SeasonCreated, league: str | None = None) -> PlayoffFormat | None:
-    """The ``[playoffs]`` format of the league a season names (``league``: a league folder
-    or bundled name instead), None when its league.toml has none. A league found by
-    neither is one line saying to give ``--league``."""
-    if league is None and not _league_found(created.league):
-        raise RinklogError(f"season {created.season_id}'s league {created.league!r}: no "
-                           "league.toml there and no bundled league of that name; give "
-                           "--league FOLDER (the league's folder) for its [playoffs] format")
-    return load_league(league or created.league).playoffs
-
-
-def _league_found(name: str) -> bool:
-    """Whether a league folder or bundled league of that name is found."""
-    try:
-        league_dir(name)
-    except CardError:
-        return False
-    return True
+def league_playoffs(store: EventStore, created: SeasonCreated,
+                    league: str | None = None) -> PlayoffFormat | None:
+    """The ``[playoffs]`` format of a season's league, None when its league.toml has
+    none: the league file the season stored, or ``league`` when it is the same league
+    (replay/leagues/season_league.py). A season stored before seasons kept their league
+    file: ``league`` or its bundled league by name, else one line saying to give
+    ``--league``."""
+    return season_playoffs(store, created, league)
 
 
 def _opened(store: EventStore, season_id: str) -> bool:
@@ -404,7 +394,8 @@ def run_playoffs(store: EventStore, season_id: str, league: str | None = None,
     league its SeasonCreated names (or ``league``) only when the playoffs are not open yet
     (once open, the format they recorded goes on)."""
     created = load_season(store, season_id).created
-    fmt = None if _opened(store, season_id) else league_playoffs(created, league)
+    check_given(store, created, league)
+    fmt = None if _opened(store, season_id) else league_playoffs(store, created, league)
     return play_postseason(store, season_id, fmt, workers=workers, progress=progress,
                            projections=projections, audit=audit, cluster=cluster)
 
@@ -416,9 +407,10 @@ def open_postseason(store: EventStore, season_id: str,
     ready to play (:func:`replay.leagues.playoff_wave.ready_games`)."""
     season = SeasonStream.at(store, season_id)  # what this command decides from
     created = load_season(store, season_id).created
+    check_given(store, created, league)
     if not _opened(store, season_id):
         _refuse_open_season(store, created)
-        fmt = league_playoffs(created, league)
+        fmt = league_playoffs(store, created, league)
         if fmt is None:
             raise RinklogError(f"league {created.league} has no [playoffs] table in its "
                                "league.toml: its seasons have no postseason")
@@ -455,11 +447,12 @@ def draw_season_lottery(store: EventStore, season_id: str, rolls: Sequence[int] 
     (R-post-31d). A league with no ``[playoffs]`` table draws with rule 9's six."""
     season = SeasonStream.at(store, season_id)  # what this command decides from
     created = load_season(store, season_id).created
+    check_given(store, created, league)
     opening: list[Any] = []
     if (not read_lottery(store, season_id).opened and not _opened(store, season_id)
             and ledger_of(store, season_id).recorded
             and not regular_season_left(store, created)):
-        fmt = league_playoffs(created, league)
+        fmt = league_playoffs(store, created, league)
         if fmt is not None:
             opening = opening_events(store, created, fmt)
     return draw_lottery(store, season_id, rolls, opening, season=season)

@@ -24,6 +24,7 @@ from msgspec import UNSET
 from engine.dice import SeededDice
 from engine.systems import system_of
 from events import formats
+from events.blobs import blob_hash
 from events.checkpoints import Chained
 from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
@@ -50,6 +51,7 @@ from replay.leagues.ledger import (
 from replay.leagues.naming import game_seed, season_game_id
 from replay.leagues.returned import SlotSeasons, checked_return
 from replay.leagues.season import SEASON_VERSION
+from replay.leagues.season_league import LEAGUE_MEDIA
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
 from replay.workers import Cluster, open_crew
@@ -203,11 +205,10 @@ def _cut_short(recorded: SeasonCreated, created: SeasonCreated) -> bool:
 def run_season(store: EventStore, setup: GameSetup, *, league: str,
                schedule: Sequence[tuple[int, str, str]], seed: str, workers: int = 1,
                divisions: Sequence[tuple[str, str, list[str]]] = (),
-               progress: Progress | None = None, games: int | None = None,
-               audit: bool = True,
+               progress: Progress | None = None, games: int | None = None, audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS,
                cluster: Cluster | None = None, verify: int = 0,
-               verify_seed: int | None = None) -> SeasonRun:
+               verify_seed: int | None = None, league_file: bytes | None = None) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
     season plays the league's ruleset); resumable at any point.
@@ -226,15 +227,16 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     ``workers`` local processes (docs/cluster.md), this process still the only writer.
     Every game that comes back is checked here before it is stored (returned.py);
     ``verify`` of them, chosen by ``verify_seed`` (None: drawn now), have their rules
-    re-run here too (docs/trust.md)."""
+    re-run here too (docs/trust.md). ``league_file``: the league.toml a new season keeps
+    (season_league.py; None: none)."""
     if games is not None and games < 1:
         raise RinklogError(f"--games must be at least 1, got {games}")
     season_id = f"{league}-{seed}"
     system, coach = setup.system, setup.coach
     start = time.perf_counter()
-    created, blobs = _season_created(store, setup, league, schedule, seed, divisions)
+    created, blobs = _season_created(store, setup, league, schedule, seed, divisions, league_file)
     season = SeasonStream.at(store, season_id)  # what this run decides from
-    _open_season(season, created, coach)
+    _open_season(season, created, coach, league_file)
     ledger = ledger_of(store, season_id)
     check_opening(ledger, coach)
     if audit:  # the season stream itself, which every game's audit is held to
@@ -284,10 +286,12 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
 
 def _season_created(store: EventStore, setup: GameSetup, league: str,
                     schedule: Sequence[tuple[int, str, str]], seed: str,
-                    divisions: Sequence[tuple[str, str, list[str]]]
+                    divisions: Sequence[tuple[str, str, list[str]]],
+                    league_file: bytes | None = None
                     ) -> tuple[SeasonCreated, dict[str, tuple[bytes, str]]]:
     """The season's first event, its cards and charts stored as blobs, and those blobs'
-    bytes by hash (what the workers' audits read of them: the same bytes)."""
+    bytes by hash (what the workers' audits read of them: the same bytes); the league
+    file is pinned by hash (stored as the season is created, :func:`_open_season`)."""
     cards = {tid: _canonical.encode(t) for tid, t in setup.teams.items()}
     chart_bytes = _canonical.encode(setup.charts)
     team_hashes = {tid: store.put_blob(content, CARD_MEDIA) for tid, content in cards.items()}
@@ -302,19 +306,28 @@ def _season_created(store: EventStore, setup: GameSetup, league: str,
                             ruleset=UNSET if setup.ruleset == DEFAULT_RULESET else setup.ruleset,
                             **setup.options.season_fields(setup.system,
                                                           formats.NEW_STREAM_FORMAT),
-                            season_version=SEASON_VERSION)  # odds with their runs, issue 33
+                            season_version=SEASON_VERSION,  # odds with their runs, issue 33
+                            # the league the season keeps (season_league.py, issue 34)
+                            league_hash=UNSET if league_file is None else blob_hash(league_file))
     return created, blobs
 
 
-def _open_season(season: SeasonStream, created: SeasonCreated, coach: Any) -> None:
-    """Create the season with its opening, or check that the one stored is this one."""
+def _open_season(season: SeasonStream, created: SeasonCreated, coach: Any,
+                 league_file: bytes | None = None) -> None:
+    """Create the season with its opening (and its league file), or check that the one
+    stored is this one."""
     if not season.version:
         opening = opening_events(created, coach)
-        season.create(opening, meta=stream_index(opening).meta)
+        with season.store.transaction():
+            if league_file is not None:
+                season.store.put_blob(league_file, LEAGUE_MEDIA)
+            season.create(opening, meta=stream_index(opening).meta)
         return
     recorded = season.store.read(season.season_id, 1, 1)[0].event
     if isinstance(recorded, SeasonCreated) and recorded.season_version is UNSET:
         created = msgspec.structs.replace(created, season_version=UNSET)  # opened before
+    if isinstance(recorded, SeasonCreated) and recorded.league_hash is UNSET:
+        created = msgspec.structs.replace(created, league_hash=UNSET)  # kept no league file
     if not same_event(recorded, created) and _cut_short(recorded, created):
         raise RinklogError(f"season {season.season_id} was stored by an older rinklog with "
                            f"only its first {len(recorded.schedule)} games scheduled, so it "

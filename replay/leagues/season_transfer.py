@@ -27,6 +27,7 @@ from events.store import EventStore
 from projections import store as read_models
 from replay.leagues.audit import audit_all, audit_game
 from replay.leagues.receipts import ReceiptError, load_receipt, verify_signature
+from replay.leagues.season_league import season_blobs
 from replay.leagues.season_receipts import SeasonReceipt, season_receipt
 from replay.leagues.season_stream import SeasonStream
 from replay.leagues.transfer import (
@@ -138,8 +139,7 @@ def _stream(store: EventStore, stream: str) -> ExportStream:
 
 
 def _season_blobs(store: EventStore, season_id: str) -> list[str]:
-    created = store.read(season_id, 1, 1)[0].event
-    return [*created.team_hashes.values(), created.charts_hash]
+    return season_blobs(store.read(season_id, 1, 1)[0].event)
 
 
 def _game_blobs(store: EventStore, game_id: str) -> list[str]:

@@ -48,6 +48,7 @@ from replay.leagues.receipts import (
     make_receipt,
     verify_signature,
 )
+from replay.leagues.season_league import season_blobs
 from replay.leagues.season_stream import SeasonStream
 
 FORMAT = "rinklog-export"
@@ -123,7 +124,7 @@ def export_game(store: EventStore, game_id: str,
         season_format = store.info(created.season).format
         season = decoder(ALL_EVENTS, season_format).decode(season_rows[0].payload)
         assert isinstance(season, SeasonCreated)
-        hashes += [*season.team_hashes.values(), season.charts_hash]
+        hashes += season_blobs(season)
     blobs = []
     for digest in dict.fromkeys(hashes):
         found = store.blob_record(digest)
