@@ -38,7 +38,7 @@ OLDER_LAYOUTS: dict[str, tuple[Layout, ...]] = {
     # The stats tables as older rinklogs stored them, newest first, each named by the
     # change that ended it (the history of TABLES and of the counts' columns).
     "stats": (
-        Layout("before a goalie's g, a, p and pim were on his goalie line (issue 34)",
+        Layout("before a goalie's g, a, p and pim were on his goalie line",
                {"rm_goalie_stats": _SCORING}, goalies_as_skaters=True),
         Layout("before games_in_net (a DICE Hockey goalie's GAA)",
                {"rm_goalie_stats": _SCORING | {"games_in_net"}}, goalies_as_skaters=True),

@@ -87,7 +87,7 @@ def leaves_wrong(created: SeasonCreated, event: OddsRecorded) -> str | None:
     the root the hash of the leaves, the figures the leaves' counts (every leaf)."""
     leaves, root = event.leaves, event.root
     if leaves is msgspec.UNSET or root is msgspec.UNSET:
-        return "its runs as leaves and their root (a record of issue 33's form)"
+        return "its runs as leaves and their root (as odds are recorded since they carry their runs)"
     if len(leaves) != event.runs:
         return f"{event.runs} leaves, one a run, not {len(leaves)}"
     n = len(season_teams(created))

@@ -67,7 +67,7 @@ def leaves_wrong(state: SeasonState, event: MatrixOddsRecorded) -> str | None:
     """What in a record's runs does not stand (``state``: the season before it), or None."""
     leaves, root = event.leaves, event.root
     if not isinstance(leaves, list) or not isinstance(root, str):
-        return "its runs as leaves and their root (a record of issue 33's form)"
+        return "its runs as leaves and their root (as odds are recorded since they carry their runs)"
     if len(leaves) != event.runs:
         return f"{event.runs} leaves, one a run, not {len(leaves)}"
     n = len(state.teams)
