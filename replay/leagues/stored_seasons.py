@@ -178,10 +178,49 @@ def standings(store: EventStore, season: Season) -> list[Record]:
 def division_standings(store: EventStore, season: Season,
                        by: str = "division") -> list[tuple[str, list[Record]]]:
     """Standings per division or conference, from the league layout the season recorded."""
-    groups: dict[str, list[str]] = {}
-    for conference, division, teams in season.created.divisions:
-        groups.setdefault(division if by == "division" else conference, []).extend(teams)
-    return grouped_standings(_results(store, season), groups.items())
+    return [(t.group, t.records) for t in standings_tables(store, season, by) if t.kind == by]
+
+
+GROUPINGS = ("league", "conference", "division", "all")  # `standings --by`
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """One table of ``standings --by``: ``kind`` league, conference or division, its
+    ``group`` (the league's conference or division name; "League") and its records, ranked
+    within the table."""
+
+    kind: str
+    group: str
+    records: list[Record]
+
+    @property
+    def title(self) -> str:
+        """"League", "Boreal Conference", "Tamarack Division" (a name that already ends
+        with the word keeps it once)."""
+        if self.kind == "league":
+            return self.group
+        word = self.kind.capitalize()
+        return self.group if self.group.endswith(word) else f"{self.group} {word}"
+
+
+def standings_tables(store: EventStore, season: Season, by: str = "league"
+                     ) -> list[StandingsTable]:
+    """The season's standings as NHL.com's views show them: the whole ``league``, a table
+    per ``conference`` or per ``division``, or ``all`` three (the league's first); a league
+    with no conferences recorded has only its league table."""
+    results = _results(store, season)
+    tables = [StandingsTable("league", "League", build_standings(results))] \
+        if by in ("league", "all") or not season.created.divisions else []
+    for kind in ("conference", "division"):
+        if by in (kind, "all") and season.created.divisions:
+            groups: dict[str, list[str]] = {}
+            for conference, division, teams in season.created.divisions:
+                groups.setdefault(division if kind == "division" else conference,
+                                  []).extend(teams)
+            tables += [StandingsTable(kind, title, records)
+                       for title, records in grouped_standings(results, groups.items())]
+    return tables
 
 
 def _results(store: EventStore, season: Season) -> list[tuple[GameCreated, GameEnded]]:

@@ -20,7 +20,7 @@ from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
 from replay.leagues.ledger import odds_runs
-from replay.leagues.stored_seasons import division_standings, load_season, standings
+from replay.leagues.stored_seasons import load_season, standings_tables
 from replay.reports.bracket import postseason_page
 from replay.reports.games import load_game
 from replay.reports.odds_page import ODDS, odds_page
@@ -51,6 +51,8 @@ class StandingRow:
     ga: int
     diff: int
     href: str
+    last10: str = ""  # W-L-OTL of the last ten games (projections/standings.py)
+    streak: str = ""  # W3, L1, OT2
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def _table(title: str, records: list[Record]) -> StandingsTable:
     rows = [StandingRow(rank=i, team=r.team, name=r.name, gp=r.gp, w=r.w, l=r.l, otl=r.otl,
                         t=r.t, points=r.points, pts_pct=pts_pct(r.points, r.gp),
                         road_wins=r.road_wins, gf=r.gf, ga=r.ga, diff=r.diff,
-                        href=team_href(r.team))
+                        href=team_href(r.team), last10=r.last10, streak=r.streak)
             for i, r in enumerate(records, start=1)]
     return StandingsTable(title, rows, any(r.t for r in records))
 
@@ -423,9 +425,8 @@ def season_files(store: EventStore, season_id: str,
     if own is not None:  # a season system's own site (Matrix)
         return own(store, season_id)
     season = load_season(store, season_id)
-    tables = [("League", standings(store, season))]
-    if season.created.divisions:
-        tables += division_standings(store, season, "division")
+    # the whole league first, then each conference and each division (NHL.com's views)
+    tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
     files, sheets, per_game = {STYLE: render("_style.css.j2")}, [], []
     total = len(season.game_ids)

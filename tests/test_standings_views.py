@@ -1,0 +1,209 @@
+"""What a fan expects of the tables (issue 34 item 5, "Pages a fan expects"): the standings
+by conference and division as well as the whole league, each team's last ten games and
+streak, shared ranks for ties in the leaders, the conferences named on the bracket, and
+playoff records as W-L.
+
+The season: the DICE Hockey demo league (two conferences of one division each) at twelve
+games a team, so that "the last ten" is not the whole season, and a postseason seeded by
+conference (two a conference, best of 5) in which games go to overtime. Every expected
+number is counted here from the games' own first and last events (GameCreated,
+GameEnded) and the league file, never by the standings or the stats code under test.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from events.catalogue import open_store
+from events.common import GameCreated, GameEnded
+from tests.setups import DICEDEMO, run_cli
+
+SEASON = "l12-3"  # seed 3: four playoff games go to overtime
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("views") / "l12"
+    shutil.copytree(DICEDEMO, folder)
+    toml = folder / "league.toml"
+    text = toml.read_text().replace("games = 82", "games = 12")
+    text = text.replace('name = "dicedemo"', 'name = "l12"').split("[playoffs]")[0]
+    toml.write_text(text + "[playoffs]\nper_conference = 2\nseries = [5, 5]\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def db(league: Path) -> Path:
+    path = league.parent / "season.db"
+    for argv in (["season", "--league", str(league), "--seed", "3", "--workers", "1"],
+                 ["playoffs", SEASON, "--league", str(league), "--workers", "1"]):
+        code, _, err = run_cli([*argv, "--db", str(path)])
+        assert code == 0, err
+    return path
+
+
+def conferences(league: Path) -> dict[str, set[str]]:
+    """Each conference's teams, as the league file names them."""
+    layout = tomllib.loads((league / "league.toml").read_text())
+    return {c["name"]: {t for d in c["divisions"] for t in d["teams"]}
+            for c in layout["conferences"]}
+
+
+def games(db: Path, playoffs: bool = False) -> list[tuple[GameCreated, GameEnded]]:
+    """The season's finished games (or its playoff games), in the schedule's order: the
+    first and last event of each stream."""
+    out = []
+    with open_store(db, create=False) as store:
+        ids = sorted(i.stream for i in store.streams(kind="game")
+                     if i.stream.startswith(f"{SEASON}-")
+                     and i.stream.startswith(f"{SEASON}-p") == playoffs)
+        for game_id in ids:
+            events = [row.event for row in store.iter_events(game_id)]
+            if isinstance(events[-1], GameEnded):
+                out.append((events[0], events[-1]))
+    return out
+
+
+def results(db: Path, playoffs: bool = False) -> dict[str, list[str]]:
+    """Each team's results in order: W, L (in regulation), OTL (in overtime or a
+    shootout), T."""
+    out: dict[str, list[str]] = {}
+    for created, ended in games(db, playoffs):
+        for team, side in ((created.home.team_id, "home"), (created.away.team_id, "away")):
+            if ended.winner == side:
+                result = "W"
+            elif ended.winner == "none":
+                result = "T"
+            else:
+                result = "L" if ended.decided == "REG" else "OTL"
+            out.setdefault(team, []).append(result)
+    return out
+
+
+def expected_last10(games: list[str]) -> str:
+    last = Counter(games[-10:])
+    return f"{last['W']}-{last['L']}-{last['OTL']}"
+
+
+def expected_streak(games: list[str]) -> str:
+    """NHL.com's streak: the latest result (W, L, OT for an overtime or shootout loss)
+    and how many games in a row ended that way."""
+    n = 1
+    while n < len(games) and games[-n - 1] == games[-1]:
+        n += 1
+    return {"W": "W", "L": "L", "OTL": "OT"}[games[-1]] + str(n)
+
+
+def test_last_ten_and_streak_count_the_teams_latest_games(db: Path) -> None:
+    """Issue 34: "last 10 and streak columns" in `standings`, its JSON and CSV: W-L-OTL of
+    the last ten games ("6-3-1"), the streak as NHL.com prints it ("W3", "L1", "OT2");
+    regular season only."""
+    counted = results(db)
+    assert all(len(g) == 12 for g in counted.values())
+    # the last ten are not the whole season, and an OT streak or OTL shows somewhere
+    assert any(expected_last10(g) != expected_last10(g[:10]) for g in counted.values())
+    assert any("OTL" in g[-10:] for g in counted.values())
+    code, out, _ = run_cli(["standings", "--json", "--season", SEASON, "--db", str(db)])
+    assert code == 0
+    shown = {r["team"]: (r["last10"], r["streak"]) for r in json.loads(out)}
+    assert shown == {team: (expected_last10(g), expected_streak(g))
+                     for team, g in counted.items()}
+    code, out, _ = run_cli(["standings", "--csv", "--season", SEASON, "--db", str(db)])
+    assert {r["team"]: (r["last10"], r["streak"]) for r in csv.DictReader(io.StringIO(out))} \
+        == shown
+    code, out, _ = run_cli(["standings", "--season", SEASON, "--db", str(db)])
+    header = next(line for line in out.splitlines() if "PTS" in line)
+    assert header.split()[-2:] == ["L10", "STRK"]
+    for team, (last10, streak) in shown.items():
+        line = next(line for line in out.splitlines() if line.split()[1:2] == [team])
+        assert line.split()[-2:] == [last10, streak]
+    assert "L10 W-L-OTL of the last ten games" in " ".join(out.split())  # the key under it
+
+
+def test_standings_by_conference_and_division_and_the_whole_league(db: Path,
+                                                                   league: Path) -> None:
+    """Issue 34: "conference tables ... in `standings` (the playoffs are seeded by
+    conference)": `--by all` gives the league, each conference and each division, a table
+    holding the conference's teams (the league file's), ranked by points among them."""
+    counted = results(db)
+    points = {t: 2 * g.count("W") + g.count("OTL") + g.count("T") for t, g in counted.items()}
+    code, out, _ = run_cli(["standings", "--by", "all", "--json", "--season", SEASON,
+                            "--db", str(db)])
+    assert code == 0
+    tables = json.loads(out)
+    assert [(t["kind"], t["group"]) for t in tables] == [
+        ("league", "League"), ("conference", "Coastal"), ("conference", "Upland"),
+        ("division", "Harbour"), ("division", "Ridge")]
+    members = conferences(league)
+    for table in tables:
+        teams = [r["team"] for r in table["teams"]]
+        if table["kind"] == "conference":
+            assert set(teams) == members[table["group"]]
+        assert [r["points"] for r in table["teams"]] == [points[t] for t in teams]
+        assert [points[t] for t in teams] == sorted((points[t] for t in teams), reverse=True)
+    code, out, _ = run_cli(["standings", "--by", "conference", "--season", SEASON,
+                            "--db", str(db)])
+    titles = [line for line in out.splitlines() if line.endswith("Conference")]
+    assert titles == ["Coastal Conference", "Upland Conference"]
+    code, out, _ = run_cli(["standings", "--by", "all", "--csv", "--season", SEASON,
+                            "--db", str(db)])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["team"] for r in rows if r["group"] == "Upland"} == members["Upland"]
+
+
+# --- the pages, as Chromium shows them ----------------------------------------------------
+
+def _browser() -> str | None:
+    from tests.test_pages_browser import BROWSER
+    return BROWSER
+
+
+def _shown(tmp: Path, page: Path) -> str:
+    from tests.test_pages_browser import dump_dom
+    return dump_dom(tmp, page)
+
+
+@pytest.fixture(scope="module")
+def site(db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("views-site") / "site"
+    code, _, err = run_cli(["report", "--season", SEASON, "-o", str(folder), "--db", str(db)])
+    assert code == 0, err
+    return folder
+
+
+needs_chromium = pytest.mark.skipif(
+    _browser() is None, reason="no Chromium on this machine: the browser tests need Debian's "
+    "chromium package (.ci/run installs it)")
+
+
+@needs_chromium
+def test_the_rendered_standings_show_conferences_last_ten_and_streak(
+        db: Path, league: Path, site: Path, tmp_path: Path) -> None:
+    """The season page in Chromium: the league's table, then a table per conference holding
+    its teams (the league file's), each row's L10 and STRK the count of the events; the
+    key under the tables says what the columns mean."""
+    from tests.test_pages_browser import tables
+    dom = _shown(tmp_path, site / "index.html")
+    shown = tables(dom)
+    groups = dict(re.findall(r'<table class="standings" id="(standings-\d+)" '
+                             r'data-group="([^"]+)"', dom))
+    assert list(groups.values()) == ["League", "Coastal Conference", "Upland Conference",
+                                     "Harbour Division", "Ridge Division"]
+    counted, members = results(db), conferences(league)
+    for table, group in groups.items():
+        teams = [re.fullmatch(r".* \(([A-Z]{3})\)", row[1]).group(1) for row in shown[table]]
+        if group.endswith("Conference"):
+            assert set(teams) == members[group.removesuffix(" Conference")]
+        assert [row[-2:] for row in shown[table]] == [
+            [expected_last10(counted[t]), expected_streak(counted[t])] for t in teams]
+    key = " ".join(re.search(r'id="standings-key">(.*?)</p>', dom, re.S).group(1).split())
+    assert "L10 W-L-OTL over the last ten games" in key and "OT overtime or shootout" in key
