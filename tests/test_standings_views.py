@@ -160,6 +160,39 @@ def test_standings_by_conference_and_division_and_the_whole_league(db: Path,
     assert {r["team"] for r in rows if r["group"] == "Upland"} == members["Upland"]
 
 
+def competition_rank(values: list, value: object, lowest_first: bool = False) -> int:
+    """Standard competition ranking: one more than the lines strictly better."""
+    better = [v for v in values if (v < value if lowest_first else v > value)]
+    return 1 + len(better)
+
+
+def test_leaders_share_ranks_on_equal_figures(db: Path) -> None:
+    """Issue 34: "shared ranks for ties in the leaders": equal figures share the rank, the
+    next rank skips their places (1, 2, 2, 4); in a tie fewer games played first, then the
+    name."""
+    code, out, _ = run_cli(["leaders", "--json", "--top", "10000", "--season", SEASON,
+                            "--db", str(db)])
+    assert code == 0
+    boards = json.loads(out)
+    shared = 0
+    for title, rows in boards.items():
+        values = [r["value"] for r in rows]
+        for r in rows:
+            assert r["rank"] == competition_rank(values, r["value"], title == "GAA"), (title, r)
+        for above, below in zip(rows, rows[1:], strict=False):
+            if above["value"] == below["value"]:
+                shared += 1
+                assert (above["gp"], above["name"]) <= (below["gp"], below["name"])
+    assert shared  # the season has ties to rank
+    # a board cut short keeps the ranks of the whole board
+    code, out, _ = run_cli(["leaders", "--json", "--top", "5", "--season", SEASON,
+                            "--db", str(db)])
+    assert json.loads(out)["G"] == boards["G"][:5]
+    code, out, _ = run_cli(["leaders", "--top", "5", "--season", SEASON, "--db", str(db)])
+    goals = out.split("\nA\n")[0].splitlines()[1:]
+    assert [int(line.split(".")[0]) for line in goals] == [r["rank"] for r in boards["G"][:5]]
+
+
 # --- the pages, as Chromium shows them ----------------------------------------------------
 
 def _browser() -> str | None:
@@ -207,3 +240,18 @@ def test_the_rendered_standings_show_conferences_last_ten_and_streak(
             [expected_last10(counted[t]), expected_streak(counted[t])] for t in teams]
     key = " ".join(re.search(r'id="standings-key">(.*?)</p>', dom, re.S).group(1).split())
     assert "L10 W-L-OTL over the last ten games" in key and "OT overtime or shootout" in key
+
+
+@needs_chromium
+def test_the_rendered_leaders_share_ranks(site: Path, tmp_path: Path) -> None:
+    """The leaders' boards in Chromium: a rank is one more than the lines above with a
+    better figure (G, A, P, +/-, PIM: whole numbers, as shown), so equal figures share it."""
+    from tests.test_pages_browser import tables
+    shown = tables(_shown(tmp_path, site / "index.html"))
+    shared = 0
+    for board in (f"leaders-{i}" for i in range(1, 6)):
+        values = [int(row[3]) for row in shown[board]]
+        assert [int(row[0]) for row in shown[board]] == [
+            competition_rank(values, v) for v in values]
+        shared += len(values) - len(set(values))
+    assert shared

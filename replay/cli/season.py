@@ -272,6 +272,9 @@ def leaders(
     """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more, or
     the most while none has 5; GAA: goals against per regulation game, as the pages show it).
 
+    Players equal on a board's figure share its rank (1, 2, 2, 4), listed fewer games
+    played first, then by name.
+
     Playoff games never count here; --playoffs shows the postseason's leaders alone.
 
     Example: rinklog leaders --top 5 --db season.db
@@ -289,15 +292,14 @@ def leaders(
         typer.echo(json.dumps(boards))
         return
     if as_csv:
-        dump_csv({"board": title, "rank": i, **row} for title, rows in boards.items()
-                 for i, row in enumerate(rows, start=1))
+        dump_csv({"board": title, **row} for title, rows in boards.items() for row in rows)
         return
     shown = {"SV%": lambda v: f"{v:.3f}".lstrip("0"), "GAA": lambda v: f"{v:.2f}"}
     for title, rows in boards.items():
         typer.echo(f"{title}")
         show = shown.get(title, str)  # the goalies' rates as the season's pages show them
-        for i, row in enumerate(rows, start=1):
-            typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
+        for row in rows:  # equal figures share a rank: 1, 2, 2, 4
+            typer.echo(f"  {row['rank']:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
                        f"{show(row['value'])}")
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from events.odds import OddsRecorded
 from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
+from projections.ranks import competition_ranks, leader_order
 from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
@@ -201,32 +202,33 @@ def _ratio(value: float | None, digits: int, strip: bool = False) -> str:
     return text.lstrip("0") if strip else text
 
 
+def _board(title: str, lines: list[dict[str, Any]], key: str, shown: Callable[[Any], str],
+           top: int, lowest_first: bool = False) -> Board:
+    """A board's first ``top`` lines, best first; equal figures share a rank (1, 2, 2, 4),
+    fewer games first, then by name (projections/ranks.py, as ``rinklog leaders``)."""
+    best = sorted(lines, key=lambda s: leader_order(s[key], s["gp"], s["name"], s["player"],
+                                                    lowest_first=lowest_first))
+    ranks = competition_ranks([s[key] for s in best])
+    return Board(title, [LeaderRow(rank, s["name"], s["team"], s["gp"], shown(s[key]),
+                                   player_href(s["team"], s["player"]))
+                         for rank, s in zip(ranks, best, strict=True)][:top])
+
+
 def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
-    """The season's leaders from the summed stats (``stats --json``'s keys), ordered as
-    ``rinklog leaders`` orders them: best first, then by player id."""
+    """The season's leaders from the summed stats (``stats --json``'s keys), ordered and
+    ranked as ``rinklog leaders`` orders and ranks them."""
     boards = []
     for title, key in SKATER_BOARDS:
         # a goalie's goals, assists and minutes are on his goalie line (issue 34)
         lines = stats["skaters"] + [g for g in stats["goalies"] if key in g]
-        best = sorted(lines, key=lambda s: (-s[key], s["player"]))[:top]
-        boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
-                                              f"{s[key]:+d}" if key == "plus_minus" else str(s[key]),
-                                              player_href(s["team"], s["player"]))
-                                    for i, s in enumerate(best, start=1)]))
+        boards.append(_board(title, lines, key, lambda v, key=key: f"{v:+d}"
+                             if key == "plus_minus" else str(v), top))
     most = max((g["gp"] for g in stats["goalies"]), default=0)
     goalies = [g for g in stats["goalies"] if g["gp"] >= min(GOALIE_GAMES, most) and g["gp"]]
-    sv = sorted((g for g in goalies if g["sv_pct"] is not None),
-                key=lambda g: (-g["sv_pct"], g["player"]))[:top]
-    gaa = sorted((g for g in goalies if g["gaa"] is not None),
-                 key=lambda g: (g["gaa"], g["player"]))[:top]
-    boards.append(Board("Save percentage", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                      _ratio(g["sv_pct"], 3, strip=True),
-                                                      player_href(g["team"], g["player"]))
-                                            for i, g in enumerate(sv, start=1)]))
-    boards.append(Board("Goals-against average", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                            _ratio(g["gaa"], 2),
-                                                            player_href(g["team"], g["player"]))
-                                                  for i, g in enumerate(gaa, start=1)]))
+    boards.append(_board("Save percentage", [g for g in goalies if g["sv_pct"] is not None],
+                         "sv_pct", lambda v: _ratio(v, 3, strip=True), top))
+    boards.append(_board("Goals-against average", [g for g in goalies if g["gaa"] is not None],
+                         "gaa", lambda v: _ratio(v, 2), top, lowest_first=True))
     return boards
 
 
