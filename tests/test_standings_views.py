@@ -193,6 +193,25 @@ def test_leaders_share_ranks_on_equal_figures(db: Path) -> None:
     assert [int(line.split(".")[0]) for line in goals] == [r["rank"] for r in boards["G"][:5]]
 
 
+def test_the_text_bracket_names_each_conference_half(db: Path, league: Path) -> None:
+    """Issue 34: "conference labels on the bracket halves": `rinklog bracket` puts each
+    conference's series under its name; their teams are that conference's."""
+    code, out, _ = run_cli(["bracket", SEASON, "--db", str(db)])
+    assert code == 0
+    lines = out.splitlines()
+    members = conferences(league)
+    round_1 = lines[lines.index("Round 1") + 1:lines.index("Final")]
+    assert [line.strip() for line in round_1 if line.endswith("Conference")] == [
+        "Coastal Conference", "Upland Conference"]
+    where = ""
+    for line in round_1:
+        if line.endswith("Conference"):
+            where = line.split()[0]
+            continue
+        teams = re.findall(r"\b([A-Z]{3}) \(\d\)", line)
+        assert len(teams) == 2 and set(teams) <= members[where], line
+
+
 # --- the pages, as Chromium shows them ----------------------------------------------------
 
 def _browser() -> str | None:
@@ -255,3 +274,24 @@ def test_the_rendered_leaders_share_ranks(site: Path, tmp_path: Path) -> None:
             competition_rank(values, v) for v in values]
         shared += len(values) - len(set(values))
     assert shared
+
+
+@needs_chromium
+def test_the_rendered_bracket_names_each_conference_half(league: Path, site: Path,
+                                                         tmp_path: Path) -> None:
+    """The playoffs page in Chromium: a conference's name above its half of the bracket;
+    the first-round series under it are between its teams."""
+    dom = _shown(tmp_path, site / "playoffs.html")
+    labels = [(float(y), pool) for y, pool, _ in re.findall(
+        r'<text class="pool-label"[^>]* y="([\d.]+)"[^>]* data-pool="([^"]+)"[^>]*>([^<]*)<',
+        dom)]
+    assert [pool for _, pool in sorted(labels)] == ["Coastal", "Upland"]
+    members = conferences(league)
+    boxes = re.findall(r'<g class="series" id="box-r1s\d+".*?<rect [^>]*y="([\d.]+)"(.*?)</g>',
+                       dom, re.S)
+    assert len(boxes) == 2
+    for y, inside in boxes:
+        above = max((label for label in labels if label[0] < float(y)), default=None)
+        assert above is not None
+        teams = set(re.findall(r'data-team="([A-Z]{3})"', inside))
+        assert len(teams) == 2 and teams <= members[above[1]]
