@@ -212,6 +212,40 @@ def test_the_text_bracket_names_each_conference_half(db: Path, league: Path) -> 
         assert len(teams) == 2 and set(teams) <= members[where], line
 
 
+def test_a_playoff_overtime_loss_is_a_loss(db: Path, tmp_path: Path) -> None:
+    """Issue 34: "in the playoffs there are no OTL points, an overtime loss is a loss": a
+    team's playoff record is W-L, its overtime losses in L."""
+    counted = results(db, playoffs=True)
+    team = next(t for t, g in counted.items() if "OTL" in g)
+    site = tmp_path / "site"
+    code, _, err = run_cli(["report", "--season", SEASON, "-o", str(site), "--db", str(db)])
+    assert code == 0, err
+    page = (site / "teams" / f"{team}.html").read_text()
+    section = page[page.index('<section id="playoffs">'):]
+    g = counted[team]
+    record = re.search(r'id="playoff-record">([^ <]+)', section)
+    assert record and record.group(1) == f"{g.count('W')}-{g.count('L') + g.count('OTL')}"
+    results_shown = re.findall(r'<td class="text">(W|L|OTL|T)</td>', section)
+    assert results_shown == ["W" if r == "W" else "L" for r in g]
+    # its goalies' decisions: no OTL column, the overtime losses in their L
+    goalies = section[section.index('<table id="playoff-goalies">'):].split("</table>")[0]
+    head, body = goalies.split("</thead>")
+    columns = re.findall(r"<th[^>]*>([^<]*)</th>", head)
+    assert "OTL" not in columns
+    rows = [re.findall(r"<td[^>]*>(?:<a [^>]*>)?([^<]*)", r)
+            for r in re.findall(r"<tr>(.*?)</tr>", body)]
+    decisions = [sum(int(r[columns.index(c)]) for r in rows) for c in ("W", "L")]
+    assert decisions == [g.count("W"), g.count("L") + g.count("OTL")]
+    # `rinklog stats --playoffs`: the teams' W-L the same way, no OTL column
+    code, out, _ = run_cli(["stats", "--playoffs", "--all", "--db", str(db)])
+    assert code == 0
+    teams = out.split("\nTeams\n")[1].split("\n\n")[0].splitlines()
+    assert teams[0].split()[:4] == ["Team", "GP", "W", "L"] and "OTL" not in teams[0]
+    shown = {row.split()[0]: row.split()[2:4] for row in teams[2:]}
+    assert shown == {t: [str(r.count("W")), str(r.count("L") + r.count("OTL"))]
+                     for t, r in counted.items()}
+
+
 # --- the pages, as Chromium shows them ----------------------------------------------------
 
 def _browser() -> str | None:
@@ -295,3 +329,15 @@ def test_the_rendered_bracket_names_each_conference_half(league: Path, site: Pat
         assert above is not None
         teams = set(re.findall(r'data-team="([A-Z]{3})"', inside))
         assert len(teams) == 2 and teams <= members[above[1]]
+
+
+@needs_chromium
+def test_the_rendered_playoff_record_is_wins_and_losses(db: Path, site: Path,
+                                                        tmp_path: Path) -> None:
+    """A team's page in Chromium: its playoff record W-L, an overtime loss in L."""
+    counted = results(db, playoffs=True)
+    team = next(t for t, g in counted.items() if "OTL" in g)
+    dom = _shown(tmp_path, site / "teams" / f"{team}.html")
+    record = re.search(r'id="playoff-record">([^<]*)<', dom).group(1)
+    g = counted[team]
+    assert record.startswith(f"{g.count('W')}-{g.count('L') + g.count('OTL')} (W-L)")

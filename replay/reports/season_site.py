@@ -149,7 +149,7 @@ class TeamPlayoffs:
     games: list[TeamGame]
     skaters: list[dict[str, Any]]
     goalies: list[dict[str, Any]]
-    record: str  # W-L-OTL over its playoff games
+    record: str  # W-L over its playoff games: a loss in overtime is a loss (no OTL point)
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ def _team_games(team: str, sheets: list[tuple[int, Scoresheet]], playoffs: bool 
     """The team's finished games in the season's order, each with the team's points and
     W-L-OTL after it (a win 2 points, an OTL or a tie 1, as the standings count them);
     ``playoffs``: numbered 1, 2... among the team's playoff games (they have no number in
-    the schedule)."""
+    the schedule), a loss in overtime an L (the playoffs give no point for it: W-L)."""
     games, points, counts = [], 0, Counter[str]()
     for number, sheet in sheets:
         if sheet.decided is None or team not in (sheet.home.team, sheet.away.team):
@@ -260,13 +260,16 @@ def _team_games(team: str, sheets: list[tuple[int, Scoresheet]], playoffs: bool 
         home = sheet.home.team == team
         mine, theirs = (sheet.home, sheet.away) if home else (sheet.away, sheet.home)
         result, won = _result(sheet, mine, theirs)
+        if playoffs and result == "OTL":  # no OTL in the playoffs: a loss (its score says OT)
+            result = "L"
         points += won
         counts[result] += 1
         games.append((TeamGame(number, "vs" if home else "at", theirs.team,
                                f"{mine.goals}-{theirs.goals}"
                                + (f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""),
                                result, points, "../" + game_href(sheet.game_id),
-                               _record(counts)), sheet))
+                               f"{counts['W']}-{counts['L']}" if playoffs else _record(counts)),
+                      sheet))
     return games
 
 
@@ -285,7 +288,8 @@ def _team_playoffs(team: str, sheets: list[tuple[int, Scoresheet]],
     if not games:
         return None
     skaters, goalies = _lines(team, stats)
-    return TeamPlayoffs(games, skaters, goalies, games[-1].record)
+    results = Counter(g.result for g in games)
+    return TeamPlayoffs(games, skaters, goalies, f"{results['W']}-{results['L']}")
 
 
 def _team_page(team: str, name: str, record: StandingRow | None,
@@ -367,13 +371,21 @@ def build_season_site(season_id: str, league: str,
 def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
                    per_game: Sequence[GameStats]) -> SeasonSite:
     """The site with the postseason's sections: each team's and player's, and its leaders."""
-    summed = combine(per_game).to_json()
+    summed = _playoff_lines(combine(per_game).to_json())
     names = {t.team: t.name for t in site.teams}
     teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
     theirs = {(p.team, p.player): p for p in
-              _player_pages(names, sheets, [g.to_json() for g in per_game], summed, True)}
+              _player_pages(names, sheets, [_playoff_lines(g.to_json()) for g in per_game],
+                            summed, True)}
     players = [replace(p, playoffs=theirs.get((p.team, p.player))) for p in site.players]
     return replace(site, teams=teams, players=players, playoff_boards=leaders(summed))
+
+
+def _playoff_lines(stats: dict[str, Any]) -> dict[str, Any]:
+    """The stats rows with each goalie's overtime losses counted in his L (``otl`` 0): a
+    playoff game lost in overtime is a loss, the playoffs have no OTL (issue 34)."""
+    goalies = [{**g, "l": g["l"] + g.get("otl", 0), "otl": 0} for g in stats["goalies"]]
+    return {**stats, "goalies": goalies}
 
 
 STYLE = "style.css"  # the site's one stylesheet, shared by its pages
