@@ -5,6 +5,13 @@ Two points for a win, one for a loss in overtime or a shootout (OTL), one each f
 (FaceOff 2008 has no shootout, 5.00: a game tied after overtime stands). Ties on points are broken by
 the Hockey Bones league rules (Draft League Setup, rule 29): wins, road wins, the head-to-
 head record among the tied teams, then goal difference (the league's "plus/minus").
+
+Each record also carries the team's last ten games and its current streak, as NHL.com
+prints them (issue 34): ``last10`` is W-L-OTL over the team's last ten games (and -T when a
+FaceOff 2008 game among them ended tied), ``streak`` the result of its latest game and how
+many games in a row it has had that result: ``W3``, ``L1``, ``OT2`` (an overtime or
+shootout loss: NHL.com's "OT"), ``T1``. "Last" is the order the games are given in: a
+season gives them in schedule order (its game ids, ``{season}-{number:04d}``).
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ class Record(msgspec.Struct, kw_only=True):
     road_wins: int = 0
     gf: int = 0
     ga: int = 0
+    last10: str = ""  # W-L-OTL (-T) of the team's last ten games: "6-3-1"
+    streak: str = ""  # its latest result and how many in a row: "W3", "L1", "OT2", "T1"
 
     @property
     def diff(self) -> int:
@@ -53,10 +62,35 @@ def grouped_standings(games: Iterable[tuple[GameCreated, GameEnded]],
             for title, teams in groups]
 
 
+LAST_GAMES = 10  # NHL.com's "L10"
+STREAK_CODES = {"W": "W", "L": "L", "OTL": "OT", "T": "T"}  # NHL.com's streak letters
+
+
+def last_games(results: list[str]) -> str:
+    """W-L-OTL (and -T when there is a tie) of the last ten of ``results`` (W, L, OTL, T;
+    oldest first)."""
+    last = results[-LAST_GAMES:]
+    text = "-".join(str(last.count(r)) for r in ("W", "L", "OTL"))
+    return text + (f"-{last.count('T')}" if "T" in last else "")
+
+
+def streak(results: list[str]) -> str:
+    """The latest of ``results`` and how many games in a row ended so: "W3", "OT1"."""
+    if not results:
+        return ""
+    latest, count = results[-1], 0
+    for result in reversed(results):
+        if result != latest:
+            break
+        count += 1
+    return f"{STREAK_CODES[latest]}{count}"
+
+
 def _tally(games: Iterable[tuple[GameCreated, GameEnded]]
            ) -> tuple[dict[str, Record], dict[tuple[str, str], int]]:
     records: dict[str, Record] = {}
     h2h: dict[tuple[str, str], int] = defaultdict(int)  # (team, opponent) -> points won
+    results: dict[str, list[str]] = defaultdict(list)  # team -> W, L, OTL, T in order
 
     def record(team_id: str, name: str) -> Record:
         return records.setdefault(team_id, Record(team=team_id, name=name))
@@ -77,16 +111,22 @@ def _tally(games: Iterable[tuple[GameCreated, GameEnded]]
                 h2h[(rec.team, opponent)] += 2
                 if side == "away":
                     rec.road_wins += 1
+                results[rec.team].append("W")
             elif ended.decided == "TIE":
                 rec.t += 1
                 rec.points += 1
                 h2h[(rec.team, opponent)] += 1
+                results[rec.team].append("T")
             elif overtime:
                 rec.otl += 1
                 rec.points += 1
                 h2h[(rec.team, opponent)] += 1
+                results[rec.team].append("OTL")
             else:
                 rec.l += 1
+                results[rec.team].append("L")
+    for team, rec in records.items():
+        rec.last10, rec.streak = last_games(results[team]), streak(results[team])
     return records, h2h
 
 

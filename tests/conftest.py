@@ -78,6 +78,7 @@ SLOW_TESTS = frozenset({
     "tests/test_cluster.py",  # a real Dask LocalCluster, a season and its playoffs on it
     "tests/test_odds.py",  # seasons played on and replayed
     "tests/test_season_races.py",  # a season, and two commands at once on copies of it
+    "tests/test_standings_views.py",  # a season and its playoffs, pages in Chromium
     "tests/dicehockey/test_dicehockey_rotation.py::test_r_9b_property_no_rotation_line_is_skipped",
 })
 

@@ -150,6 +150,25 @@ def test_sixteen_team_fixed_bracket_drawn() -> None:
     assert "best of 7 (league)" not in html
 
 
+def test_each_conference_half_is_named_above_its_first_boxes() -> None:
+    """Issue 34: "conference labels on the bracket halves" (two seed-1 teams, each
+    conference's): the sixteen's Boreal half under "Boreal Conference", its Tidewater half
+    under "Tidewater Conference"; rule 9's one bracket of the league has no label."""
+    events = sixteen()
+    drawing = bracket_drawing(bracket_view("2027", events))
+    labels = sorted(drawing.pools, key=lambda p: p.y)
+    assert [(p.pool, p.text) for p in labels] == [("Boreal", "Boreal Conference"),
+                                                  ("Tidewater", "Tidewater Conference")]
+    first = sorted((b for b in drawing.boxes if b.round == 1), key=lambda b: b.y)
+    boreal, tide = first[:4], first[4:]
+    assert all(t.team.startswith("B") for b in boreal for t in b.lines)
+    assert labels[0].y < boreal[0].y and boreal[-1].y + BOX_HEIGHT < labels[1].y < tide[0].y
+    root = parse(bracket_svg(bracket_view("2027", events)))
+    assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "pool-label"] == [
+        "Boreal Conference", "Tidewater Conference"]
+    assert bracket_drawing(bracket_view("2026", rule_9_played()[0])).pools == []
+
+
 def test_a_bracket_being_played_has_no_champion_box() -> None:
     """Round 1 of sixteen under way: its boxes, no connector yet, every round's title."""
     events = sixteen()

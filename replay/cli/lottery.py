@@ -111,6 +111,8 @@ def lottery(
 
 
 def _print_bracket(view: BracketView) -> None:
+    from engine.league.formats import LEAGUE_POOL
+    from replay.reports.bracket import pool_title
     if not view.opened:
         out(f"season {view.season}: no playoffs played yet (rinklog playoffs "
                    f"{view.season})")
@@ -120,10 +122,14 @@ def _print_bracket(view: BracketView) -> None:
         final = r.round == view.round_count
         out(f"{'Final' if final else f'Round {r.round}'}"
                    + (f" (bye: {', '.join(r.byes)})" if r.byes else ""))
-        for s in r.series:
+        pool = LEAGUE_POOL
+        for s in r.series:  # a conference's (division's) series under its name (issue 34)
+            if s.pool != pool:
+                out(f"  {pool_title(s.pool)}" if s.pool != LEAGUE_POOL else "  League")
+                pool = s.pool
             state = f"{s.winner} wins" if s.winner else "in progress"
-            out(f"  {s.high} ({s.high_seed}) {s.wins[s.high]}-{s.wins[s.low]} "
-                       f"{s.low} ({s.low_seed}): {state}")
+            out(f"{'    ' if pool != LEAGUE_POOL else '  '}{s.high} ({s.high_seed}) "
+                f"{s.wins[s.high]}-{s.wins[s.low]} {s.low} ({s.low_seed}): {state}")
     out(f"Champion: {view.champion}" if view.champion else "Champion: not decided yet")
 
 

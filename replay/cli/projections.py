@@ -183,17 +183,23 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
         dump_csv([*({"role": "skater", **r} for r in out["skaters"]),
                   *({"role": "goalie", **r} for r in out["goalies"])])
         return
+    if playoffs:  # no OTL in the playoffs (issue 34): a loss in overtime is in L
+        out = {**out, **{k: [{**r, "l": r["l"] + r["otl"]} for r in out[k]]
+                         for k in ("teams", "goalies")}}
+    otl = [] if playoffs else ["OTL"]
     lines = [f"Stats over {len(out['games'])} " + ("playoff " if playoffs else "") + "game(s)",
              "", "Teams"]
     ties = ["T"] if any(t["t"] for t in out["teams"]) else []  # FaceOff 2008: ties stand
-    lines += _table(["Team", "GP", "W", "L", "OTL", *ties, "GF", "GA", "PP%", "PK%"],
-                    [[t["team"], t["gp"], t["w"], t["l"], t["otl"], *[t["t"] for _ in ties],
+    lines += _table(["Team", "GP", "W", "L", *otl, *ties, "GF", "GA", "PP%", "PK%"],
+                    [[t["team"], t["gp"], t["w"], t["l"], *[t["otl"] for _ in otl],
+                      *[t["t"] for _ in ties],
                       t["gf"], t["ga"], t["pp_pct"] if t["pp_pct"] is not None else "-",
                       t["pk_pct"] if t["pk_pct"] is not None else "-"] for t in out["teams"]])
     lines += ["", "Goalies"]
-    lines += _table(["Team", "Goalie", "GP", "W", "L", "OTL", "SA", "SV", "GA", "SV%", "GAA",
+    lines += _table(["Team", "Goalie", "GP", "W", "L", *otl, "SA", "SV", "GA", "SV%", "GAA",
                      "SO", "A", "PTS", "PIM"],
-                    [[g["team"], g["name"], g["gp"], g["w"], g["l"], g["otl"], g["sa"], g["sv"],
+                    [[g["team"], g["name"], g["gp"], g["w"], g["l"], *[g["otl"] for _ in otl],
+                      g["sa"], g["sv"],
                       g["ga"], g["sv_pct"] if g["sv_pct"] is not None else "-",
                       g["gaa"] if g["gaa"] is not None else "-", g["so"], g["a"], g["p"],
                       g["pim"]]
@@ -204,6 +210,9 @@ def stats(games: Annotated[list[str] | None, typer.Argument(help="game ids")] = 
                     [[s["team"], s["name"], s["gp"], s["g"], s["a"], s["p"], s["plus_minus"],
                       s["pim"], s["sog"], s["shots_blocked"], s["fow"], s["ppp"], s["shp"]]
                      for s in out["skaters"] if s["gp"] or s["p"] or s["pim"]])
+    if playoffs:
+        lines += ["", "W-L: a playoff game lost in overtime or a shootout is a loss (no OTL; "
+                  "--json keeps it apart as otl)"]
     typer.echo("\n".join(lines))
 
 

@@ -9,6 +9,7 @@ Module-level commands of :data:`app` (the root, replay/cli/app.py, takes them in
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -166,55 +167,67 @@ def _season_summary(run: Any, as_json: bool) -> None:
                f"read models and standings current{verified}")
 
 
+STANDINGS_KEY = (
+    "GP games played; W wins; L losses in regulation; OTL losses in overtime or a shootout "
+    "(1 point); T ties (FaceOff 2008, 1 point); PTS points (2 a win); RdW road wins; GF, GA "
+    "goals for and against; DIFF GF - GA; L10 W-L-OTL of the last ten games; STRK the "
+    "streak: W wins, L regulation losses, OT overtime or shootout losses (T ties) in a row, "
+    "to the latest game. Rank: points, then wins, road wins, head to head, goal difference "
+    "(league rule 29).")
+
+
 @app.command()
 def standings(
     season_id: SeasonOption = None,
     by: Annotated[str, typer.Option(
-        "--by", help="league, conference or division")] = "league",
+        "--by", help="league, conference, division, or all (the league, then each "
+        "conference, then each division)")] = "league",
     include_branches: IncludeBranches = False,
     db: DbOption = "rinklog.db",
     as_json: Annotated[bool, typer.Option("--json", help="a JSON list of team records")] = False,
     as_csv: CsvOption = False,
 ) -> None:
     """League standings: points (2 a win, 1 an overtime or shootout loss), then wins, road
-    wins, head to head and goal difference (Hockey Bones league rule 29).
+    wins, head to head and goal difference (Hockey Bones league rule 29); each team's last
+    ten games (L10, W-L-OTL) and streak (STRK: W3, L1, OT2).
 
-    Example: rinklog standings --db season.db
+    Example: rinklog standings --by conference --db season.db
     """
     from replay.leagues.ledger import odds_runs
-    from replay.leagues.stored_seasons import division_standings, load_season
-    from replay.leagues.stored_seasons import standings as season_standings
+    from replay.leagues.stored_seasons import GROUPINGS, load_season, standings_tables
     one_format(as_json, as_csv)
-    if by not in ("league", "conference", "division"):
-        raise CliError(f"--by takes league, conference or division, not {by!r}")
+    if by not in GROUPINGS:
+        raise CliError(f"--by takes league, conference, division or all, not {by!r}")
     with read_store(db) as store:
         found = load_season(store, season_id, include_branches)
         check_shown(store, [found.created.season_id], stored=True)  # its rm_standings
         odds_runs_first(odds_runs(store, found.created.season_id), as_json or as_csv)
-        if by == "league" or not found.created.divisions:
-            tables = [("League", season_standings(store, found))]
-        else:
-            tables = division_standings(store, found, by)
+        tables = standings_tables(store, found, by)
     if as_csv:
-        dump_csv({"group": title, "rank": i, **r.to_json()} for title, table in tables
-                 for i, r in enumerate(table, start=1))
-        return
-    if as_json:
-        rows = [r.to_json() for _, table in tables for r in table]
-        typer.echo(json.dumps(rows if by == "league" else
-                              [{"group": title, "teams": [r.to_json() for r in table]}
-                               for title, table in tables]))
-        return
-    ties = any(r.t for _, table in tables for r in table)  # FaceOff: ties stand (5.00)
-    for title, table in tables:
-        typer.echo(f"{title}")
+        dump_csv({"group": t.group, "kind": t.kind, "rank": i, **r.to_json()} for t in tables
+                 for i, r in enumerate(t.records, start=1))
+    elif as_json:
+        typer.echo(json.dumps([r.to_json() for r in tables[0].records] if by == "league" else
+                              [{"group": t.group, "kind": t.kind,
+                                "teams": [r.to_json() for r in t.records]} for t in tables]))
+    else:
+        _print_standings(tables)
+
+
+def _print_standings(tables: list[Any]) -> None:
+    ties = any(r.t for t in tables for r in t.records)  # FaceOff: ties stand (5.00)
+    for table in tables:
+        typer.echo(table.title)
         typer.echo(f"{'#':>2}  {'Team':<34} {'GP':>3} {'W':>3} {'L':>3} {'OTL':>3} "
                    + (f"{'T':>3} " if ties else "") + f"{'PTS':>4} "
-                   f"{'RdW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}")
-        for i, r in enumerate(table, start=1):
+                   f"{'RdW':>3} {'GF':>4} {'GA':>4} {'DIFF':>5}  {'L10':<8} STRK")
+        for i, r in enumerate(table.records, start=1):
             typer.echo(f"{i:>2}  {r.team + ' ' + r.name:<34} {r.gp:>3} {r.w:>3} {r.l:>3} "
                        f"{r.otl:>3} " + (f"{r.t:>3} " if ties else "") + f"{r.points:>4} "
-                       f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}")
+                       f"{r.road_wins:>3} {r.gf:>4} {r.ga:>4} {r.diff:>+5}  {r.last10:<8} "
+                       f"{r.streak:<5}".rstrip())
+    for line in textwrap.wrap(STANDINGS_KEY, 92):
+        typer.echo(line)
 
 
 @app.command("seasons")
@@ -267,6 +280,9 @@ def leaders(
     """Season leaders by G, A, P, +/-, PIM, SV% and GAA (goalies with 5 games or more, or
     the most while none has 5; GAA: goals against per regulation game, as the pages show it).
 
+    Players equal on a board's figure share its rank (1, 2, 2, 4), listed fewer games
+    played first, then by name.
+
     Playoff games never count here; --playoffs shows the postseason's leaders alone.
 
     Example: rinklog leaders --top 5 --db season.db
@@ -284,15 +300,14 @@ def leaders(
         typer.echo(json.dumps(boards))
         return
     if as_csv:
-        dump_csv({"board": title, "rank": i, **row} for title, rows in boards.items()
-                 for i, row in enumerate(rows, start=1))
+        dump_csv({"board": title, **row} for title, rows in boards.items() for row in rows)
         return
     shown = {"SV%": lambda v: f"{v:.3f}".lstrip("0"), "GAA": lambda v: f"{v:.2f}"}
     for title, rows in boards.items():
         typer.echo(f"{title}")
         show = shown.get(title, str)  # the goalies' rates as the season's pages show them
-        for i, row in enumerate(rows, start=1):
-            typer.echo(f"  {i:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
+        for row in rows:  # equal figures share a rank: 1, 2, 2, 4
+            typer.echo(f"  {row['rank']:>2}. {row['name']:<24} {row['team']:<5} {row['gp']:>3} GP  "
                        f"{show(row['value'])}")
 
 

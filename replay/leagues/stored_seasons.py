@@ -15,6 +15,7 @@ from events.plurals import counted
 from events.store import EventStore, StreamInfo
 from projections import store as read_models
 from projections.postseason import bracket_view, lottery_view
+from projections.ranks import competition_ranks, leader_order
 from projections.standings import Record, build_standings, grouped_standings
 from projections.stats import GOALIE_COUNTS, goalie_figures
 from replay.games.game_streams import season_kinds
@@ -178,10 +179,49 @@ def standings(store: EventStore, season: Season) -> list[Record]:
 def division_standings(store: EventStore, season: Season,
                        by: str = "division") -> list[tuple[str, list[Record]]]:
     """Standings per division or conference, from the league layout the season recorded."""
-    groups: dict[str, list[str]] = {}
-    for conference, division, teams in season.created.divisions:
-        groups.setdefault(division if by == "division" else conference, []).extend(teams)
-    return grouped_standings(_results(store, season), groups.items())
+    return [(t.group, t.records) for t in standings_tables(store, season, by) if t.kind == by]
+
+
+GROUPINGS = ("league", "conference", "division", "all")  # `standings --by`
+
+
+@dataclass(frozen=True)
+class StandingsTable:
+    """One table of ``standings --by``: ``kind`` league, conference or division, its
+    ``group`` (the league's conference or division name; "League") and its records, ranked
+    within the table."""
+
+    kind: str
+    group: str
+    records: list[Record]
+
+    @property
+    def title(self) -> str:
+        """"League", "Boreal Conference", "Tamarack Division" (a name that already ends
+        with the word keeps it once)."""
+        if self.kind == "league":
+            return self.group
+        word = self.kind.capitalize()
+        return self.group if self.group.endswith(word) else f"{self.group} {word}"
+
+
+def standings_tables(store: EventStore, season: Season, by: str = "league"
+                     ) -> list[StandingsTable]:
+    """The season's standings as NHL.com's views show them: the whole ``league``, a table
+    per ``conference`` or per ``division``, or ``all`` three (the league's first); a league
+    with no conferences recorded has only its league table."""
+    results = _results(store, season)
+    tables = [StandingsTable("league", "League", build_standings(results))] \
+        if by in ("league", "all") or not season.created.divisions else []
+    for kind in ("conference", "division"):
+        if by in (kind, "all") and season.created.divisions:
+            groups: dict[str, list[str]] = {}
+            for conference, division, teams in season.created.divisions:
+                groups.setdefault(division if kind == "division" else conference,
+                                  []).extend(teams)
+            tables += [StandingsTable(kind, title, records)
+                       for title, records in grouped_standings(results, groups.items())]
+    return tables
 
 
 def _results(store: EventStore, season: Season) -> list[tuple[GameCreated, GameEnded]]:
@@ -198,13 +238,23 @@ def _results(store: EventStore, season: Season) -> list[tuple[GameCreated, GameE
 SKATER_BOARDS = {"G": "g", "A": "a", "P": "p", "+/-": "plus_minus", "PIM": "pim"}
 
 
+def _board(lines: list[dict], top: int, lowest_first: bool = False) -> list[dict]:
+    """A board's first ``top`` lines, best first, each with its shared ``rank``
+    (projections/ranks.py: 1, 2, 2, 4; in a tie fewer games first, then the name)."""
+    lines = sorted(lines, key=lambda r: leader_order(r["value"], r["gp"], r["name"], r["player"],
+                                                     lowest_first=lowest_first))
+    ranks = competition_ranks([r["value"] for r in lines])
+    return [{"rank": rank, **r} for rank, r in zip(ranks, lines, strict=True)][:top]
+
+
 def leaders(store: EventStore, season: Season, top: int = 10,
             min_goalie_games: int = 5) -> dict[str, list[dict]]:
     """Leaders by G, A, P, +/-, PIM, SV% and GAA, from the stored ``stats`` read model
     (a season keeps it current as it is played; games stored otherwise are folded now).
     The goalie boards hold the goalies with ``min_goalie_games`` games or more (while none
     has that many yet: those with the most), their SV% and GAA those of
-    :func:`projections.stats.goalie_figures`, as the season's pages show them."""
+    :func:`projections.stats.goalie_figures`, as the season's pages show them. Each line
+    has its ``rank``, shared by equal figures (projections/ranks.py)."""
     read_models.update(store, season.game_ids, projections=("stats",))
     db = store.connection
     marks = ",".join("?" * len(season.game_ids)) or "''"
@@ -217,11 +267,9 @@ def leaders(store: EventStore, season: Season, top: int = 10,
             f"SELECT game_id, team, player, gp, {column} FROM rm_goalie_stats)")
         rows = db.execute(
             f"SELECT team, player, SUM(gp), SUM({column}) AS v FROM {lines} "
-            f"WHERE game_id IN ({marks}) GROUP BY team, player ORDER BY v DESC, player "
-            f"LIMIT ?", (*season.game_ids, top)).fetchall()
-        boards[title] = [{"team": t, "player": p, "name": season.names.get(p, p),
-                          "gp": gp, "value": v}
-                         for t, p, gp, v in rows]
+            f"WHERE game_id IN ({marks}) GROUP BY team, player", season.game_ids).fetchall()
+        boards[title] = _board([{"team": t, "player": p, "name": season.names.get(p, p),
+                                 "gp": gp, "value": v} for t, p, gp, v in rows], top)
     goalies = db.execute(
         f"SELECT team, player, SUM(gp), SUM(sa), SUM(sv), SUM(ga), SUM(toi), "
         f"SUM(games_in_net) FROM rm_goalie_stats WHERE game_id IN ({marks}) "
@@ -230,10 +278,8 @@ def leaders(store: EventStore, season: Season, top: int = 10,
     lines = [{"team": t, "player": p, "name": season.names.get(p, p), "gp": gp,
               **asdict(goalie_figures(sa, sv, ga, toi, games))}
              for t, p, gp, sa, sv, ga, toi, games in goalies if gp >= enough]
-    boards["SV%"] = [{**g, "value": g["sv_pct"]} for g in
-                     sorted((g for g in lines if g["sv_pct"] is not None),
-                            key=lambda g: (-g["sv_pct"], g["player"]))[:top]]
-    boards["GAA"] = [{**g, "value": g["gaa"]} for g in
-                     sorted((g for g in lines if g["gaa"] is not None),
-                            key=lambda g: (g["gaa"], g["player"]))[:top]]
+    boards["SV%"] = _board([{**g, "value": g["sv_pct"]} for g in lines
+                            if g["sv_pct"] is not None], top)
+    boards["GAA"] = _board([{**g, "value": g["gaa"]} for g in lines if g["gaa"] is not None],
+                           top, lowest_first=True)
     return boards

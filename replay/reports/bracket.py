@@ -10,14 +10,16 @@ series with each team's seed, name and wins, the winner in bold; a team with a b
 run from a series (or a bye) to the series of the next round its winner plays in, and
 from the final to the champion at the right. A box's vertical place is the middle of the
 boxes that feed it, so a reseeded bracket (rule 9: "1st place team will play the lowest
-seeded survivor") is drawn as it was played, and a fixed one keeps its positions.
-Nothing needs a script: the page prints as it shows.
+seeded survivor") is drawn as it was played, and a fixed one keeps its positions. Where
+the playoffs are seeded by conference (or division), each first bracket's name heads its
+boxes (issue 34: two seed-1 teams, each a conference's). Nothing needs a script: the page
+prints as it shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.league.formats import LEAGUE_POOL  # the whole league's bracket: not named
@@ -25,9 +27,9 @@ from projections.postseason import BracketView, LotteryView, RoundView, SeriesVi
 from replay.reports.render import environment, render
 
 __all__ = ["BOX_HEIGHT", "BOX_WIDTH", "BracketDrawing", "DrawRow", "GameRow", "Header",
-           "LotteryTables", "SeriesGames", "TeamLine", "bracket_drawing", "bracket_svg",
-           "game_page_href", "lottery_html", "lottery_tables", "postseason_page",
-           "series_games", "series_games_html"]
+           "LotteryTables", "PoolLabel", "SeriesGames", "TeamLine", "bracket_drawing",
+           "bracket_svg", "game_page_href", "lottery_html", "lottery_tables", "pool_title",
+           "postseason_page", "series_games", "series_games_html"]
 
 BOX_WIDTH, BOX_HEIGHT = 200, 40
 LINE = 16  # a team's line in a box
@@ -35,6 +37,7 @@ GAP = 48  # between columns: room for the connectors
 PITCH = 54  # between the rows of the first column
 LEFT, TOP = 8, 30  # margins; the round titles sit in the top one
 LABEL_CHARS = 22  # a longer name is cut with an ellipsis (its whole name in the tooltip)
+LABEL_ROWS = 0.5  # room above a conference's (division's) first box for its name
 TEMPLATE = "_postseason.html.j2"
 
 
@@ -84,6 +87,17 @@ class Header:
 
 
 @dataclass(frozen=True)
+class PoolLabel:
+    """The name over a half (a quarter...) of the bracket: the conference (or division) its
+    seeds are from, so that two seed-1 teams say whose they are (issue 34)."""
+
+    pool: str
+    text: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
 class BracketDrawing:
     title: str
     width: int
@@ -94,6 +108,7 @@ class BracketDrawing:
     boxes: list[Box]
     connectors: list[Connector]
     champion: str | None  # the champion's name as shown (None: not decided yet)
+    pools: list[PoolLabel] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -135,17 +150,40 @@ def _children(node: _Node, previous: list[_Node]) -> list[_Node]:
     return [c for c in previous if c.winner is not None and c.winner in teams]
 
 
+def pool_title(pool: str) -> str:
+    """A first bracket's name as the drawing shows it: "Boreal Conference", or "Tamarack
+    Division (Boreal Conference)" for ``conference/division`` (engine/league/formats.py)."""
+    conference, _, division = pool.partition("/")
+    return f"{division} Division ({conference} Conference)" if division \
+        else f"{conference} Conference"
+
+
+def _leaf_pool(node: _Node, view: BracketView) -> str:
+    """The first bracket a box's teams were seeded in (a bye's team's; a series')."""
+    if node.series is not None:
+        return node.series.pool
+    return view.pools.get(node.bye, LEAGUE_POOL)
+
+
 def _rows(view: BracketView) -> tuple[dict[str, float], list[list[_Node]]]:
     """Each box's row (first-column rows are 0, 1, 2...; a later box sits in the middle
-    of the boxes that feed it) and the boxes of each column."""
+    of the boxes that feed it) and the boxes of each column. Where the playoffs are seeded
+    by conference (or division), half a row is left above each first bracket's boxes for
+    its name (:class:`PoolLabel`)."""
     columns = [_column_nodes(r) for r in view.rounds]
     rows: dict[str, float] = {}
-    leaves = 0
+    leaves = 0.0
+    named = set(view.pools.values()) - {LEAGUE_POOL}
+    last = ""
 
     def place(node: _Node, column: int) -> float:
-        nonlocal leaves
+        nonlocal leaves, last
         feed = _children(node, columns[column - 1]) if column else []
         if not feed:
+            pool = _leaf_pool(node, view)
+            if pool in named and pool != last:
+                leaves += LABEL_ROWS
+            last = pool
             rows[node.key] = leaves
             leaves += 1
         else:
@@ -230,7 +268,20 @@ def bracket_drawing(view: BracketView, names: Mapping[str, str] | None = None
     height = int(TOP + max(leaves, 1) * PITCH)
     return BracketDrawing(f"Season {view.season}: the playoffs", int(width), height,
                           BOX_WIDTH, BOX_HEIGHT, headers, list(boxes.values()), connectors,
-                          names.get(view.champion, view.champion) if view.champion else None)
+                          names.get(view.champion, view.champion) if view.champion else None,
+                          _pool_labels(view, columns, boxes))
+
+
+def _pool_labels(view: BracketView, columns: list[list[_Node]],
+                 boxes: Mapping[str, Box]) -> list[PoolLabel]:
+    """Each first bracket's name above its topmost first-round box (none for a league
+    seeded as one)."""
+    top: dict[str, float] = {}
+    for node in columns[0] if columns else []:
+        pool = _leaf_pool(node, view)
+        if pool != LEAGUE_POOL:
+            top[pool] = min(top.get(pool, boxes[node.key].y), boxes[node.key].y)
+    return [PoolLabel(pool, pool_title(pool), LEFT, y - 8) for pool, y in top.items()]
 
 
 def _macro(name: str) -> Any:

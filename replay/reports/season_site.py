@@ -16,11 +16,12 @@ from typing import Any
 from events.odds import OddsRecorded
 from events.store import EventStore
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
+from projections.ranks import competition_ranks, leader_order
 from projections.scoresheet import Scoresheet
 from projections.standings import Record
 from projections.stats import GameStats, combine
 from replay.leagues.ledger import odds_runs
-from replay.leagues.stored_seasons import division_standings, load_season, standings
+from replay.leagues.stored_seasons import load_season, standings_tables
 from replay.reports.bracket import postseason_page
 from replay.reports.games import load_game
 from replay.reports.odds_page import ODDS, odds_page
@@ -51,6 +52,8 @@ class StandingRow:
     ga: int
     diff: int
     href: str
+    last10: str = ""  # W-L-OTL of the last ten games (projections/standings.py)
+    streak: str = ""  # W3, L1, OT2
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ class TeamPlayoffs:
     games: list[TeamGame]
     skaters: list[dict[str, Any]]
     goalies: list[dict[str, Any]]
-    record: str  # W-L-OTL over its playoff games
+    record: str  # W-L over its playoff games: a loss in overtime is a loss (no OTL point)
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ def _table(title: str, records: list[Record]) -> StandingsTable:
     rows = [StandingRow(rank=i, team=r.team, name=r.name, gp=r.gp, w=r.w, l=r.l, otl=r.otl,
                         t=r.t, points=r.points, pts_pct=pts_pct(r.points, r.gp),
                         road_wins=r.road_wins, gf=r.gf, ga=r.ga, diff=r.diff,
-                        href=team_href(r.team))
+                        href=team_href(r.team), last10=r.last10, streak=r.streak)
             for i, r in enumerate(records, start=1)]
     return StandingsTable(title, rows, any(r.t for r in records))
 
@@ -199,32 +202,33 @@ def _ratio(value: float | None, digits: int, strip: bool = False) -> str:
     return text.lstrip("0") if strip else text
 
 
+def _board(title: str, lines: list[dict[str, Any]], key: str, shown: Callable[[Any], str],
+           top: int, lowest_first: bool = False) -> Board:
+    """A board's first ``top`` lines, best first; equal figures share a rank (1, 2, 2, 4),
+    fewer games first, then by name (projections/ranks.py, as ``rinklog leaders``)."""
+    best = sorted(lines, key=lambda s: leader_order(s[key], s["gp"], s["name"], s["player"],
+                                                    lowest_first=lowest_first))
+    ranks = competition_ranks([s[key] for s in best])
+    return Board(title, [LeaderRow(rank, s["name"], s["team"], s["gp"], shown(s[key]),
+                                   player_href(s["team"], s["player"]))
+                         for rank, s in zip(ranks, best, strict=True)][:top])
+
+
 def leaders(stats: dict[str, Any], top: int = TOP) -> list[Board]:
-    """The season's leaders from the summed stats (``stats --json``'s keys), ordered as
-    ``rinklog leaders`` orders them: best first, then by player id."""
+    """The season's leaders from the summed stats (``stats --json``'s keys), ordered and
+    ranked as ``rinklog leaders`` orders and ranks them."""
     boards = []
     for title, key in SKATER_BOARDS:
         # a goalie's goals, assists and minutes are on his goalie line (issue 34)
         lines = stats["skaters"] + [g for g in stats["goalies"] if key in g]
-        best = sorted(lines, key=lambda s: (-s[key], s["player"]))[:top]
-        boards.append(Board(title, [LeaderRow(i, s["name"], s["team"], s["gp"],
-                                              f"{s[key]:+d}" if key == "plus_minus" else str(s[key]),
-                                              player_href(s["team"], s["player"]))
-                                    for i, s in enumerate(best, start=1)]))
+        boards.append(_board(title, lines, key, lambda v, key=key: f"{v:+d}"
+                             if key == "plus_minus" else str(v), top))
     most = max((g["gp"] for g in stats["goalies"]), default=0)
     goalies = [g for g in stats["goalies"] if g["gp"] >= min(GOALIE_GAMES, most) and g["gp"]]
-    sv = sorted((g for g in goalies if g["sv_pct"] is not None),
-                key=lambda g: (-g["sv_pct"], g["player"]))[:top]
-    gaa = sorted((g for g in goalies if g["gaa"] is not None),
-                 key=lambda g: (g["gaa"], g["player"]))[:top]
-    boards.append(Board("Save percentage", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                      _ratio(g["sv_pct"], 3, strip=True),
-                                                      player_href(g["team"], g["player"]))
-                                            for i, g in enumerate(sv, start=1)]))
-    boards.append(Board("Goals-against average", [LeaderRow(i, g["name"], g["team"], g["gp"],
-                                                            _ratio(g["gaa"], 2),
-                                                            player_href(g["team"], g["player"]))
-                                                  for i, g in enumerate(gaa, start=1)]))
+    boards.append(_board("Save percentage", [g for g in goalies if g["sv_pct"] is not None],
+                         "sv_pct", lambda v: _ratio(v, 3, strip=True), top))
+    boards.append(_board("Goals-against average", [g for g in goalies if g["gaa"] is not None],
+                         "gaa", lambda v: _ratio(v, 2), top, lowest_first=True))
     return boards
 
 
@@ -247,7 +251,7 @@ def _team_games(team: str, sheets: list[tuple[int, Scoresheet]], playoffs: bool 
     """The team's finished games in the season's order, each with the team's points and
     W-L-OTL after it (a win 2 points, an OTL or a tie 1, as the standings count them);
     ``playoffs``: numbered 1, 2... among the team's playoff games (they have no number in
-    the schedule)."""
+    the schedule), a loss in overtime an L (the playoffs give no point for it: W-L)."""
     games, points, counts = [], 0, Counter[str]()
     for number, sheet in sheets:
         if sheet.decided is None or team not in (sheet.home.team, sheet.away.team):
@@ -256,13 +260,16 @@ def _team_games(team: str, sheets: list[tuple[int, Scoresheet]], playoffs: bool 
         home = sheet.home.team == team
         mine, theirs = (sheet.home, sheet.away) if home else (sheet.away, sheet.home)
         result, won = _result(sheet, mine, theirs)
+        if playoffs and result == "OTL":  # no OTL in the playoffs: a loss (its score says OT)
+            result = "L"
         points += won
         counts[result] += 1
         games.append((TeamGame(number, "vs" if home else "at", theirs.team,
                                f"{mine.goals}-{theirs.goals}"
                                + (f" {sheet.decided}" if sheet.decided in ("OT", "SO") else ""),
                                result, points, "../" + game_href(sheet.game_id),
-                               _record(counts)), sheet))
+                               f"{counts['W']}-{counts['L']}" if playoffs else _record(counts)),
+                      sheet))
     return games
 
 
@@ -281,7 +288,8 @@ def _team_playoffs(team: str, sheets: list[tuple[int, Scoresheet]],
     if not games:
         return None
     skaters, goalies = _lines(team, stats)
-    return TeamPlayoffs(games, skaters, goalies, games[-1].record)
+    results = Counter(g.result for g in games)
+    return TeamPlayoffs(games, skaters, goalies, f"{results['W']}-{results['L']}")
 
 
 def _team_page(team: str, name: str, record: StandingRow | None,
@@ -363,13 +371,21 @@ def build_season_site(season_id: str, league: str,
 def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
                    per_game: Sequence[GameStats]) -> SeasonSite:
     """The site with the postseason's sections: each team's and player's, and its leaders."""
-    summed = combine(per_game).to_json()
+    summed = _playoff_lines(combine(per_game).to_json())
     names = {t.team: t.name for t in site.teams}
     teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
     theirs = {(p.team, p.player): p for p in
-              _player_pages(names, sheets, [g.to_json() for g in per_game], summed, True)}
+              _player_pages(names, sheets, [_playoff_lines(g.to_json()) for g in per_game],
+                            summed, True)}
     players = [replace(p, playoffs=theirs.get((p.team, p.player))) for p in site.players]
     return replace(site, teams=teams, players=players, playoff_boards=leaders(summed))
+
+
+def _playoff_lines(stats: dict[str, Any]) -> dict[str, Any]:
+    """The stats rows with each goalie's overtime losses counted in his L (``otl`` 0): a
+    playoff game lost in overtime is a loss, the playoffs have no OTL (issue 34)."""
+    goalies = [{**g, "l": g["l"] + g.get("otl", 0), "otl": 0} for g in stats["goalies"]]
+    return {**stats, "goalies": goalies}
 
 
 STYLE = "style.css"  # the site's one stylesheet, shared by its pages
@@ -423,9 +439,8 @@ def season_files(store: EventStore, season_id: str,
     if own is not None:  # a season system's own site (Matrix)
         return own(store, season_id)
     season = load_season(store, season_id)
-    tables = [("League", standings(store, season))]
-    if season.created.divisions:
-        tables += division_standings(store, season, "division")
+    # the whole league first, then each conference and each division (NHL.com's views)
+    tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
     files, sheets, per_game = {STYLE: render("_style.css.j2")}, [], []
     total = len(season.game_ids)
