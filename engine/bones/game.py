@@ -107,11 +107,15 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     for event in events:
         changes = {}
         rule = getattr(event, "rule", None)
-        if isinstance(rule, str) and ruleset.cite(rule) != rule:
-            changes["rule"] = ruleset.cite(rule)
+        if isinstance(rule, str):
+            cited_rule = ruleset.cite(rule)
+            if cited_rule != rule:
+                changes["rule"] = cited_rule
         mods = getattr(event, "modifiers", None)
-        if mods and any(ruleset.cite(m) != m for m in mods):
-            changes["modifiers"] = [ruleset.cite(m) for m in mods]
+        if mods:
+            cited_mods = [ruleset.cite(m) for m in mods]
+            if cited_mods != list(mods):
+                changes["modifiers"] = cited_mods
         cited.append(msgspec.structs.replace(event, **changes) if changes else event)
     return cited
 

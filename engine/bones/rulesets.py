@@ -102,7 +102,22 @@ class Ruleset:
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
-        return _cited(self.sections, text)
+        if not self.sections:
+            return text
+        key = (self.name, text)
+        cited = _CITED.get(key)
+        if cited is None:
+            if len(_CITED) > 4096:
+                _CITED.clear()
+            cited = _CITED[key] = _cited(self.sections, text)
+        return cited
+
+
+# A FaceOff game cites every event's rule and modifier texts (engine/bones/game.py,
+# cite_events): a few hundred different texts, each thousands of times a game. The
+# citation is a pure function of the ruleset (by name: a name has one section table) and
+# the text, so each answer is kept instead of running the section pattern again.
+_CITED: dict[tuple[str, str], str] = {}
 
 
 def _cited(sections: dict[str, str], text: str) -> str:
