@@ -104,16 +104,20 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     if not ruleset.sections:
         return events
     cited = []
+    cite = ruleset.cite
     for event in events:
         changes = {}
-        rule = getattr(event, "rule", None)
+        # The event's own fields, read by name only when it has them: a getattr with a
+        # default raises and catches an AttributeError for every event without one.
+        fields = type(event).__struct_fields__
+        rule = event.rule if "rule" in fields else None  # type: ignore[attr-defined]
         if isinstance(rule, str):
-            cited_rule = ruleset.cite(rule)
+            cited_rule = cite(rule)
             if cited_rule != rule:
                 changes["rule"] = cited_rule
-        mods = getattr(event, "modifiers", None)
+        mods = event.modifiers if "modifiers" in fields else None  # type: ignore[attr-defined]
         if mods:
-            cited_mods = [ruleset.cite(m) for m in mods]
+            cited_mods = [cite(m) for m in mods]
             if cited_mods != list(mods):
                 changes["modifiers"] = cited_mods
         cited.append(msgspec.structs.replace(event, **changes) if changes else event)
