@@ -104,12 +104,14 @@ class Ruleset:
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
         if not self.sections:
             return text
-        key = (self.name, text)
-        cited = _CITED.get(key)
+        table = _CITED.get(self.name)
+        if table is None:
+            table = _CITED[self.name] = {}
+        cited = table.get(text)
         if cited is None:
-            if len(_CITED) > 4096:
-                _CITED.clear()
-            cited = _CITED[key] = _cited(self.sections, text)
+            if len(table) > 4096:
+                table.clear()
+            cited = table[text] = _cited(self.sections, text)
         return cited
 
 
@@ -117,7 +119,7 @@ class Ruleset:
 # cite_events): a few hundred different texts, each thousands of times a game. The
 # citation is a pure function of the ruleset (by name: a name has one section table) and
 # the text, so each answer is kept instead of running the section pattern again.
-_CITED: dict[tuple[str, str], str] = {}
+_CITED: dict[str, dict[str, str]] = {}  # ruleset name -> text -> cited text
 
 
 def _cited(sections: dict[str, str], text: str) -> str:
