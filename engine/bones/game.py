@@ -104,16 +104,36 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     if not ruleset.sections:
         return events
     cited = []
+    cite = ruleset.cite
     for event in events:
         changes = {}
-        rule = getattr(event, "rule", None)
-        if isinstance(rule, str) and ruleset.cite(rule) != rule:
-            changes["rule"] = ruleset.cite(rule)
-        mods = getattr(event, "modifiers", None)
-        if mods and any(ruleset.cite(m) != m for m in mods):
-            changes["modifiers"] = [ruleset.cite(m) for m in mods]
+        has_rule, has_modifiers = _cited_fields(type(event))
+        rule = event.rule if has_rule else None  # type: ignore[attr-defined]
+        if isinstance(rule, str):
+            cited_rule = cite(rule)
+            if cited_rule != rule:
+                changes["rule"] = cited_rule
+        mods = event.modifiers if has_modifiers else None  # type: ignore[attr-defined]
+        if mods:
+            cited_mods = [cite(m) for m in mods]
+            if cited_mods != list(mods):
+                changes["modifiers"] = cited_mods
         cited.append(msgspec.structs.replace(event, **changes) if changes else event)
     return cited
+
+
+# Whether each event type has a ``rule`` and a ``modifiers`` field, found once a type: an
+# event's fields are read by name only when it has them (a getattr with a default raises
+# and catches an AttributeError for every event without one).
+_CITED_FIELDS: dict[type, tuple[bool, bool]] = {}
+
+
+def _cited_fields(kind: type) -> tuple[bool, bool]:
+    found = _CITED_FIELDS.get(kind)
+    if found is None:
+        fields = kind.__struct_fields__  # type: ignore[attr-defined]
+        found = _CITED_FIELDS[kind] = ("rule" in fields, "modifiers" in fields)
+    return found
 
 
 CHOICE_RULES = {"shootout_order": "21.00", "extra_skater": "14.60"}

@@ -102,7 +102,24 @@ class Ruleset:
     def cite(self, text: str) -> str:
         """``text`` with every Hockey Bones section number in it replaced by this
         ruleset's own: ``cite("6.41") == "5.41"`` under FaceOff 2008."""
-        return _cited(self.sections, text)
+        if not self.sections:
+            return text
+        table = _CITED.get(self.name)
+        if table is None:
+            table = _CITED[self.name] = {}
+        cited = table.get(text)
+        if cited is None:
+            if len(table) > 4096:
+                table.clear()
+            cited = table[text] = _cited(self.sections, text)
+        return cited
+
+
+# A FaceOff game cites every event's rule and modifier texts (engine/bones/game.py,
+# cite_events): a few hundred different texts, each thousands of times a game. The
+# citation is a pure function of the ruleset (by name: a name has one section table) and
+# the text, so each answer is kept instead of running the section pattern again.
+_CITED: dict[str, dict[str, str]] = {}  # ruleset name -> text -> cited text
 
 
 def _cited(sections: dict[str, str], text: str) -> str:

@@ -267,15 +267,22 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     return set(rotation(team)) - {line}
 
 
-class Turns(NamedTuple):
-    """One team's forward lines (or pairs) as the rotation reads them (9, 11)."""
+class Turns:
+    """One team's forward lines (or pairs) as the rotation reads them (9, 11).
 
-    waiting: dict[int, set[int]]  # whom each line that left waits for, in leaving order
-    every: tuple[int, ...]  # all its lines (1-4) or pairs (1-3)
-    regular: tuple[int, ...]  # the rotation's: 1-3, and 4 once it joined; the pairs
-    on: int  # the line on the ice
-    shifts: list[int]  # in the order of their latest full shift, oldest first
-    version: int  # the ruleset version the game was created under
+    A plain class rather than a NamedTuple: two are made at every coach window and every
+    change checked, and compiled (setup.py) a NamedTuple is built by interpreted code."""
+
+    __slots__ = ("waiting", "every", "regular", "on", "shifts", "version")
+
+    def __init__(self, waiting: dict[int, set[int]], every: tuple[int, ...],
+                 regular: tuple[int, ...], on: int, shifts: list[int], version: int) -> None:
+        self.waiting = waiting  # whom each line that left waits for, in leaving order
+        self.every = every  # all its lines (1-4) or pairs (1-3)
+        self.regular = regular  # the rotation's: 1-3, and 4 once it joined; the pairs
+        self.on = on  # the line on the ice
+        self.shifts = shifts  # in the order of their latest full shift, oldest first
+        self.version = version  # the ruleset version the game was created under
 
 
 def line_turns(state: GameState, team: TeamState) -> Turns:

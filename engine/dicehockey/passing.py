@@ -83,7 +83,8 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     raw = roll.value
     if team.men_short() > opponent.men_short():
         return _clear_attempt(state, step, roll, card)
-    modifier, modifiers = pass_modifier(state, side, card)
+    modified = pass_modifier(state, side, card)
+    modifier, modifiers = modified.total, modified.why
     value, dead = read_roll(raw, modifier)
     if raw >= 95 and modifier:
         modifiers = [*modifiers, "20, 21D: 95-99 are not modified"]
@@ -100,7 +101,8 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if value >= 90:
         return _column_end(state, step, roll, value, rolled)
     band = card.pass_band(value)
-    slot, player, shot = _receiver(state, side, carrier, band)
+    receiver = _receiver(state, side, carrier, band)
+    slot, player, shot = receiver.slot, receiver.player, receiver.shot
     if opponent.pulled:
         return _against_empty_net(state, side, carrier, slot, player, rolled)
     if player is None:  # 22: a pass to an empty box is a clear for everyone short
@@ -113,12 +115,14 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     return [rolled("shot" if shot else "pass", side, player, slot, shot)]
 
 
-class Receiver(NamedTuple):
-    """Where a pass goes: the slot, its player (None: an empty box), the shot ("" none)."""
+class Receiver:
+    """Where a pass goes: the slot, its player (None: an empty box), the shot ("" none).
+    A plain class, as ``Modifier``: one is made at every pass."""
 
-    slot: str
-    player: str | None
-    shot: str
+    __slots__ = ("slot", "player", "shot")
+
+    def __init__(self, slot: str, player: str | None, shot: str) -> None:
+        self.slot, self.player, self.shot = slot, player, shot
 
 
 def _receiver(state: GameState, side: str, carrier: str, band: PassBand) -> Receiver:

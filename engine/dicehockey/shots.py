@@ -61,7 +61,8 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
         upto, read_on = card.goal, card
     if step.shot == "breakaway":
         upto = min(99, upto + BREAKAWAY)
-    modifier, modifiers = shot_modifier(state, side)
+    modified = shot_modifier(state, side)
+    modifier, modifiers = modified.total, modified.why
     raw = roll.value
     value = raw + modifier
     # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores

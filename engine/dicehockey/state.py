@@ -179,11 +179,17 @@ class Attempt(NamedTuple):
     scored: bool
 
 
-class Modifier(NamedTuple):
-    """A number added to a roll and the reasons, one text per rule (for people only)."""
+class Modifier:
+    """A number added to a roll and the reasons, one text per rule (for people only).
 
-    total: int
-    why: list[str]
+    A plain class rather than a NamedTuple: one is made at every pass and shot roll, and
+    compiled (setup.py) a NamedTuple is built by interpreted code."""
+
+    __slots__ = ("total", "why")
+
+    def __init__(self, total: int, why: list[str]) -> None:
+        self.total = total
+        self.why = why
 
 
 @dataclass(slots=True)

@@ -68,6 +68,17 @@ class TeamState:
     def used_extra_time(self, competition: str) -> Counter[str]:
         return self.extra_time_used.get(competition, Counter())
 
+    def copy(self) -> TeamState:
+        """A copy whose record can change apart from this one's: its own sets of columns
+        and counts of extra times (every other field is a str, an int or a bool). What a
+        deep copy gives, without ``copy.deepcopy``'s walk through every field: a referee
+        command copies every team (``SeasonState.copy``), and that walk was a quarter of
+        a season's play (docs/engine-profile.md)."""
+        clone = copy.copy(self)
+        clone.columns_used = {c: set(used) for c, used in self.columns_used.items()}
+        clone.extra_time_used = {c: Counter(used) for c, used in self.extra_time_used.items()}
+        return clone
+
 
 @dataclass
 class Division:
@@ -130,7 +141,7 @@ class SeasonState:
     def copy(self) -> SeasonState:
         """A copy the rules may evolve while they decide (events are immutable)."""
         clone = copy.copy(self)
-        clone.teams = {k: copy.deepcopy(t) for k, t in self.teams.items()}
+        clone.teams = {k: t.copy() for k, t in self.teams.items()}
         clone.divisions = [copy.copy(d) for d in self.divisions]
         for attr in ("schedule", "picks", "table", "cup_table", "cup_rounds", "lucky_losers",
                      "final_order", "handed_on"):
