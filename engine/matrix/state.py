@@ -73,7 +73,7 @@ class TeamState:
         and counts of extra times (every other field is a str, an int or a bool). What a
         deep copy gives, without ``copy.deepcopy``'s walk through every field: a referee
         command copies every team (``SeasonState.copy``), and that walk was a quarter of
-        a season's play (docs/engine-profile.md)."""
+        a season's play (docs/benchmarks.md, "Where a game's time goes")."""
         clone = copy.copy(self)
         clone.columns_used = {c: set(used) for c, used in self.columns_used.items()}
         clone.extra_time_used = {c: Counter(used) for c, used in self.extra_time_used.items()}
