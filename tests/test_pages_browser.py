@@ -121,6 +121,10 @@ def test_the_rendered_game_page_shows_the_read_models(db: Path, tmp_path: Path,
         assert int(total[7]) == sum(line.shots)
     assert sorted((r[1], int(r[4]), int(r[5]), int(r[6])) for r in shown["goalies"]) == \
         sorted((g.name, g.shots_against, g.saves, g.goals_against) for g in sheet.goalies)
+    # the three stars as the browser shows them: the view model's, rank by rank
+    assert [(r[0], r[1], r[2], r[5]) for r in shown["three-stars"]] == [
+        (f"{n} star", s.team, s.name, f"{s.points / 10:.1f}")
+        for n, s in zip(("1st", "2nd", "3rd"), game.page().stars, strict=True)]
 
 
 class Plays(HTMLParser):
