@@ -5,66 +5,22 @@ against a count made here from the game's events (never the read model under tes
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from events.bones import AssistsAwarded, GoalScored, SequencePlayed, ShotTaken
 from events.catalogue import open_store
-from events.common import GameCreated, GameEnded
 from replay.games.game_streams import read_game
 from replay.reports.games import load_game
-from tests.pages_data import BONES, FACEOFF
+from replay.reports.season_site import season_files
+from tests.event_counts import count_game, season_counts
+from tests.pages_data import BONES, FACEOFF, SEASON
 
 
 @pytest.fixture(scope="module")
 def db(pages_db: Path) -> Path:
     return pages_db  # tests/conftest.py: built once for the pages tests
-
-
-def count_game(events: list[Any]) -> dict[str, Any]:
-    """A Hockey Bones game counted from its events alone: each player's goals and assists,
-    his shots on goal, each goalie's goals against (the goalie a goal names), the
-    game-winning goal's scorer."""
-    created = events[0]
-    assert isinstance(created, GameCreated)
-    team = {"home": created.home.team_id, "away": created.away.team_id}
-    goals, assists, shots, allowed = (Counter[tuple[str, str]]() for _ in range(4))
-    scored: list[tuple[str, str]] = []  # (side, scorer) in order
-    shot_pending: str | None = None
-    ended = None
-    for e in events:
-        if isinstance(e, SequencePlayed):
-            shot_pending = None
-        elif isinstance(e, ShotTaken):
-            shot_pending = None
-            if e.block != "blocked" and not (e.kind == "empty_net" and not e.in_range):
-                shots[(team[e.side], e.shooter)] += 1
-                shot_pending = e.side
-        elif isinstance(e, GoalScored):
-            other = "away" if e.side == "home" else "home"
-            goals[(team[e.side], e.scorer)] += 1
-            if shot_pending != e.side:
-                shots[(team[e.side], e.scorer)] += 1
-            if e.goalie is not None:
-                allowed[(team[other], e.goalie)] += 1
-            scored.append((e.side, e.scorer))
-            shot_pending = None
-        elif isinstance(e, AssistsAwarded):
-            for pid in e.players:
-                assists[(team[e.side], pid)] += 1
-        elif isinstance(e, GameEnded):
-            ended = e
-    gwg = None
-    if ended is not None and ended.decided in ("REG", "OT"):
-        lose = "away" if ended.winner == "home" else "home"
-        mine = [s for s in scored if s[0] == ended.winner]
-        side, scorer = mine[getattr(ended, f"{lose}_goals")]
-        gwg = (team[side], scorer)
-    return {"team": team, "goals": goals, "assists": assists, "shots": shots,
-            "allowed": allowed, "gwg": gwg, "ended": ended}
 
 
 def _events(db: Path, game_id: str) -> list[Any]:
@@ -109,3 +65,25 @@ def test_three_stars_follow_the_documented_rule_from_the_events(db: Path, game_i
     gwg = next(s for s in stars if (s.team, s.player) == counts["gwg"]) if any(
         (s.team, s.player) == counts["gwg"] for s in stars) else None
     assert gwg is None or "the game-winning goal" in gwg.line
+
+
+# --- team totals, PP% and PK% --------------------------------------------------------------
+
+def test_team_pages_show_pp_and_pk_percentages_counted_from_the_events(db: Path) -> None:
+    """PP% = power-play goals / power-play opportunities (each power play that began, the
+    NHL's opportunity), PK% = 1 - power-play goals against / times short-handed."""
+    expected = season_counts(db, SEASON)
+    with open_store(db, create=False) as store:
+        files = season_files(store, SEASON)
+    assert expected
+    for team, c in expected.items():
+        page = files[f"teams/{team}.html"]
+        pp = f"{100 * c['ppg'] / c['ppo']:.1f}" if c["ppo"] else "–"
+        pk = f"{100 * (c['pko'] - c['ppga']) / c['pko']:.1f}" if c["pko"] else "–"
+        row = (f'<tr class="total"><td>{c["gp"]}</td><td>{c["g"]}</td><td>{c["a"]}</td>'
+               f'<td>{c["g"] + c["a"]}</td><td>{c["pim"]}</td><td>{c["shots"]}</td>')
+        assert row in page, (team, row)
+        tail = (f'<td>{c["ppg"]}</td><td>{c["ppo"]}</td><td>{pp}</td><td>{c["ppga"]}</td>'
+                f'<td>{c["pko"]}</td><td>{pk}</td></tr>')
+        assert tail in page, (team, tail)
+    assert "whatever its length" in page
