@@ -22,6 +22,7 @@ from events.catalogue import open_store
 from projections.standings import build_standings
 from replay.cli.app import main
 from replay.reports.games import load_game
+from tests.event_counts import season_counts
 from tests.pages_data import BONES, FACEOFF, SEASON
 
 BROWSER = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -121,6 +122,10 @@ def test_the_rendered_game_page_shows_the_read_models(db: Path, tmp_path: Path,
         assert int(total[7]) == sum(line.shots)
     assert sorted((r[1], int(r[4]), int(r[5]), int(r[6])) for r in shown["goalies"]) == \
         sorted((g.name, g.shots_against, g.saves, g.goals_against) for g in sheet.goalies)
+    # the three stars as the browser shows them: the view model's, rank by rank
+    assert [(r[0], r[1], r[2], r[5]) for r in shown["three-stars"]] == [
+        (f"{n} star", s.team, s.name, f"{s.points / 10:.1f}")
+        for n, s in zip(("1st", "2nd", "3rd"), game.page().stars, strict=True)]
 
 
 class Plays(HTMLParser):
@@ -176,6 +181,22 @@ def test_the_rendered_season_page_shows_the_standings(db: Path, tmp_path: Path) 
     assert [[r[1], r[2], r[6], r[7]] for r in shown["standings-1"]] == [
         [f"{r.name} ({r.team})", str(r.gp), str(r.points),
          f"{r.points / (2 * r.gp):.3f}".lstrip("0")] for r in build_standings(pairs)]
+
+
+def test_the_rendered_team_pages_show_totals_pp_and_pk_counted_from_the_events(
+        db: Path, tmp_path: Path) -> None:
+    """Issue 34 item 5: a team page's totals as the browser shows them, each number counted
+    from the season's events (tests/event_counts.py); PP% = PPG / PPO, PK% = 1 - PPGA / TSH."""
+    site = tmp_path / "site"
+    assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
+    for team, c in season_counts(db, SEASON).items():
+        [row] = tables(dump_dom(tmp_path, site / "teams" / f"{team}.html"))["team-totals"]
+        pp = f"{100 * c['ppg'] / c['ppo']:.1f}" if c["ppo"] else "–"
+        pk = f"{100 * (c['pko'] - c['ppga']) / c['pko']:.1f}" if c["pko"] else "–"
+        assert [row[i] for i in (0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14)] == [
+            str(c["gp"]), str(c["g"]), str(c["a"]), str(c["g"] + c["a"]), str(c["pim"]),
+            str(c["shots"]), str(c["ppg"]), str(c["ppo"]), pp, str(c["ppga"]), str(c["pko"]),
+            pk], team
 
 
 # --- the screenshot ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """A game's printable summary, as the NHL publishes after every game: score by period,
 scoring and penalty summaries, shots, power plays, face-offs and blocked shots by period,
-goalies, the player box score, the shift chart and the play-by-play.
+goalies, the player box score, the three stars, the shift chart and the play-by-play.
 
 :func:`build_game_page` is a pure function of the read models (``Scoresheet``, ``Toi``,
 ``GameStats``) and the play-by-play lines; every number on the page is one of theirs, or
@@ -19,6 +19,7 @@ from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.toi import Toi
 from replay.reports.shift_chart import POSITION_ORDER, ShiftChart, build_shift_chart
+from replay.reports.stars import Star, three_stars
 from replay.reports.units import period_label
 
 KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major",
@@ -161,6 +162,7 @@ class GamePage:
     shootout: list[ShootoutRow]
     chart: ShiftChart
     plays: list[PlayPeriod]
+    stars: list[Star]  # the three stars of a finished game (replay/reports/stars.py)
 
 
 def _team_periods(line: Any, side: str, pp_goals: list[int]) -> TeamPeriods:
@@ -314,4 +316,5 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
         shootout=[ShootoutRow(a.team, a.shooter_name, "goal" if a.scored else "no goal")
                   for a in sheet.shootout],
         chart=build_shift_chart(sheet, toi, unit),
-        plays=group_plays(_sheet_times(plays, sheet), unit, played))
+        plays=group_plays(_sheet_times(plays, sheet), unit, played),
+        stars=three_stars(sheet, summed))

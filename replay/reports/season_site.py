@@ -128,6 +128,30 @@ class PlayerPage:
 
 
 @dataclass(frozen=True)
+class TeamTotals:
+    """A team's totals over a set of its games, as hockey-reference's team line: goals,
+    assists and points of its players' lines; shots, penalty minutes and power plays of
+    its scoresheets. An opportunity is a power play that began, whatever its length (the
+    NHL's): a penalty that put the other team a man short, coincidental ones aside."""
+
+    gp: int
+    g: int
+    a: int
+    p: int
+    pim: int  # the team's: players', goalies' and bench minors' minutes
+    shots: int
+    shots_against: int
+    gf: int
+    ga: int
+    ppg: int
+    ppo: int
+    ppga: int
+    pko: int  # times short-handed: the other team's power plays
+    pp_pct: str  # PP goals / opportunities, "21.4"; "–" without one
+    pk_pct: str  # 1 - PP goals against / times short-handed
+
+
+@dataclass(frozen=True)
 class TeamPage:
     team: str
     name: str
@@ -139,6 +163,7 @@ class TeamPage:
     home: str = ""  # W-L-OTL (-T) at home
     road: str = ""  # and on the road
     playoffs: TeamPlayoffs | None = None  # its postseason, apart, when it played in it
+    totals: TeamTotals | None = None  # its regular season's totals, PP% and PK%
 
 
 @dataclass(frozen=True)
@@ -150,6 +175,7 @@ class TeamPlayoffs:
     skaters: list[dict[str, Any]]
     goalies: list[dict[str, Any]]
     record: str  # W-L over its playoff games: a loss in overtime is a loss (no OTL point)
+    totals: TeamTotals | None = None
 
 
 @dataclass(frozen=True)
@@ -282,26 +308,52 @@ def _lines(team: str, stats: dict[str, Any]) -> tuple[list[dict[str, Any]], list
     return skaters, goalies
 
 
+def _percent(part: int, whole: int, short: bool = False) -> str:
+    """PP% (``part`` goals of ``whole`` power plays) or, ``short``, PK% (1 - part/whole)."""
+    if not whole:
+        return "–"
+    return f"{100 * ((whole - part) if short else part) / whole:.1f}"
+
+
+def team_totals(team: str, games: list[tuple[TeamGame, Scoresheet]],
+                lines: list[dict[str, Any]]) -> TeamTotals:
+    """The team's totals over ``games`` (each with its scoresheet) and its players'
+    ``lines`` (skaters' and goalies' summed rows over the same games)."""
+    mine = [(s.home, s.away) if s.home.team == team else (s.away, s.home) for _, s in games]
+    g, a = (sum(row[k] for row in lines) for k in ("g", "a"))
+    ppg, ppo = sum(m.pp.goals for m, _ in mine), sum(m.pp.opportunities for m, _ in mine)
+    ppga, pko = sum(o.pp.goals for _, o in mine), sum(o.pp.opportunities for _, o in mine)
+    return TeamTotals(gp=len(games), g=g, a=a, p=g + a, pim=sum(m.pim for m, _ in mine),
+                      shots=sum(sum(m.shots) for m, _ in mine),
+                      shots_against=sum(sum(o.shots) for _, o in mine),
+                      gf=sum(m.goals for m, _ in mine), ga=sum(o.goals for _, o in mine),
+                      ppg=ppg, ppo=ppo, ppga=ppga, pko=pko, pp_pct=_percent(ppg, ppo),
+                      pk_pct=_percent(ppga, pko, short=True))
+
+
 def _team_playoffs(team: str, sheets: list[tuple[int, Scoresheet]],
                    stats: dict[str, Any]) -> TeamPlayoffs | None:
-    games = [g for g, _ in _team_games(team, sheets, playoffs=True)]
+    played = _team_games(team, sheets, playoffs=True)
+    games = [g for g, _ in played]
     if not games:
         return None
     skaters, goalies = _lines(team, stats)
     results = Counter(g.result for g in games)
-    return TeamPlayoffs(games, skaters, goalies, f"{results['W']}-{results['L']}")
+    return TeamPlayoffs(games, skaters, goalies, f"{results['W']}-{results['L']}",
+                        team_totals(team, played, skaters + goalies))
 
 
 def _team_page(team: str, name: str, record: StandingRow | None,
                sheets: list[tuple[int, Scoresheet]], stats: dict[str, Any]) -> TeamPage:
-    games = [g for g, _ in _team_games(team, sheets)]
+    played = _team_games(team, sheets)
+    games = [g for g, _ in played]
     plot = line_plot([g.points for g in games], f"{name}: points over the season",
                      "games played")
     skaters, goalies = _lines(team, stats)
     split = {where: _record(Counter(g.result for g in games if g.where == where))
              for where in ("vs", "at")}
     return TeamPage(team, name, record, games, plot, skaters, goalies, home=split["vs"],
-                    road=split["at"])
+                    road=split["at"], totals=team_totals(team, played, skaters + goalies))
 
 
 def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
