@@ -379,6 +379,20 @@ def test_no_command_says_1_pages() -> None:
         "1: {...} pages into "]
 
 
+def test_no_audit_finding_or_library_message_says_1_games() -> None:
+    """The same for what the commands print from the library: the audit's findings and
+    warnings, the seasons', receipts' and Matrix Hockey's messages ("1 games" nowhere).
+    A stream's owner (``{owner} events 3-9``: "game X's events") is a name, not a count."""
+    root = Path(__file__).resolve().parents[1] / "replay"
+    found = {}
+    for folder in ("leagues", "systems", "data", "games", "reports"):
+        for path in sorted((root / folder).rglob("*.py")):
+            source = path.read_text(encoding="utf-8").replace("{owner} events", "{owner}: events")
+            if hits := counts_without_counted(source):
+                found[str(path.relative_to(root))] = hits
+    assert found == {}
+
+
 def test_receipt_of_one_game_says_one_game(capsys, reg_game, tmp_path: Path) -> None:
     """Issue 34 item 14: not "receipt for 1 games"."""
     db, game = reg_game

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from events.league import SeasonCreated
 from events.odds import OddsRecorded, OddsRunReplayed
+from events.plurals import counted
 from replay.leagues.naming import odds_run_seed
 
 __all__ = ["recorded_odds", "replayed_run"]
@@ -46,7 +47,7 @@ def recorded_odds(created: SeasonCreated, event: OddsRecorded, played: int) -> s
     if sorted(t.team for t in event.teams) != teams:
         return f"the season's teams once each ({', '.join(teams)})"
     if (event.games_played, event.games_remaining) != (played, len(created.schedule) - played):
-        return (f"{played} games played and {len(created.schedule) - played} to play, not "
+        return (f"{counted(played, 'game')} played and {len(created.schedule) - played} to play, not "
                 f"{event.games_played} and {event.games_remaining}")
     rounds = {len(t.rounds) for t in event.teams}
     picks = {len(t.picks) for t in event.teams}
@@ -55,15 +56,15 @@ def recorded_odds(created: SeasonCreated, event: OddsRecorded, played: int) -> s
     for t in event.teams:
         counts = [t.playoffs, t.champion, *t.rounds, *t.picks]
         if any(not 0 <= c <= runs for c in counts):
-            return f"{t.team}: counts between 0 and the {runs} runs"
+            return f"{t.team}: counts between 0 and the {counted(runs, 'run')}"
         if not 0 <= t.points_p10 <= t.points_p90 or t.points_total < 0:
             return f"{t.team}: points, their 10th percentile at most their 90th"
     if sum(t.playoffs for t in event.teams) != event.playoff_spots * runs:
-        return f"the {event.playoff_spots} playoff spots filled in each of the {runs} runs"
+        return f"the {event.playoff_spots} playoff spots filled in each of the {counted(runs, 'run')}"
     champions = sum(t.champion for t in event.teams)
     if champions not in ((runs,) if event.playoff_spots else (0,)):
-        return f"one champion in each of the {runs} runs"
+        return f"one champion in each of the {counted(runs, 'run')}"
     for k in range(picks.pop()):
         if sum(t.picks[k] for t in event.teams) != runs:
-            return f"lottery pick {k + 1} one team's in each of the {runs} runs"
+            return f"lottery pick {k + 1} one team's in each of the {counted(runs, 'run')}"
     return None

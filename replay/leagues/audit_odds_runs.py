@@ -19,6 +19,7 @@ from typing import Any
 from msgspec import UNSET
 
 from events.odds import OddsRecorded
+from events.plurals import counted
 from events.store import EventStore
 from replay.leagues.audit import audit_all
 from replay.leagues.audit_report import AuditFinding, AuditReport
@@ -78,8 +79,8 @@ def replay_odds_records(store: EventStore, season_id: str,
         runs = chosen_runs(row.hash, record.runs, odds_runs)
         if not runs:
             warnings.append(f"odds recorded at seq {row.seq}: its figures checked against "
-                            f"its {record.runs} runs' leaves, runs not replayed (--odds-runs 0: "
-                            "totals only)")
+                            f"the leaves of its {counted(record.runs, 'run')}, runs not replayed "
+                            "(--odds-runs 0: totals only)")
             continue
         bad = _replayed(store, season_id, row.seq, record, runs)
         if bad is not None:
@@ -109,8 +110,9 @@ def _replayed(store: EventStore, season_id: str, seq: int, record: OddsRecorded,
         if leaf != record.leaves[result.run - 1]:
             return AuditFinding(
                 "odds", seq, f"run {result.run} of the odds recorded at seq {seq} to "
-                f"replay as its leaf (seed {record.seed!r}, {len(runs)} of {record.runs} "
-                "runs chosen from the record's hash)", f"the run gives {_leaf_text(leaf)}; "
+                f"replay as its leaf (seed {record.seed!r}, {len(runs)} of "
+                f"{counted(record.runs, 'run')} chosen from the record's hash)",
+                f"the run gives {_leaf_text(leaf)}; "
                 f"the leaf says {_leaf_text(record.leaves[result.run - 1])}", "docs/odds.md")
     return None
 

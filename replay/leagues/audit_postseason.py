@@ -26,6 +26,7 @@ from engine.league.lottery import (
 )
 from events.errors import RinklogError
 from events.odds import OddsRunReplayed
+from events.plurals import counted
 from events.postseason import LotteryDraw, LotteryOpened, LotteryOrderSet
 from events.store import EventStore
 from replay.leagues.audit_season import Finding
@@ -105,7 +106,7 @@ def lottery(events: Sequence[Any], table: list[str], previous_first: str,
         state = evolve_lottery(state, event)
     if queue or next_draw(state) is not None or not state.order:
         return Finding(CHECK, len(events), "a whole lottery (every pick, then the order)",
-                       f"{len(state.picks)} picks and no order", RULE)
+                       f"{counted(len(state.picks), 'pick')} and no order", RULE)
     return None
 
 
@@ -120,7 +121,7 @@ def lottery_in_store(store: EventStore, season_id: str, events: Sequence[Any]
     missing = missing_regular_games(store, created)
     if missing:
         return Finding(CHECK, opened + 1, "a lottery after the regular season (rule 31: "
-                       "final standings)", f"{len(missing)} games not played yet", RULE)
+                       "final standings)", f"{counted(len(missing), 'game')} not played yet", RULE)
     # drawn after an odds run replayed into the season: that run's dice (docs/odds.md)
     replayed = next((e for e in events[:opened] if isinstance(e, OddsRunReplayed)), None)
     return lottery(events, final_standings(store, season_id),

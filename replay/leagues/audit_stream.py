@@ -69,6 +69,7 @@ from events.common import (
 from events.errors import RinklogError
 from events.formats import FORMATS, Decoder, decoder
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import (
     GENESIS,
     ChainRow,
@@ -201,7 +202,7 @@ class _Audit:
 
     def _stream_row(self) -> None:
         if self.record is None:
-            raise AuditFailed("stream", 1, f"a streams row for the {len(self.rows)} events of "
+            raise AuditFailed("stream", 1, f"a streams row for the {counted(len(self.rows), 'event')} of "
                           f"{self.stream!r}", "none (orphan event rows)", "event store")
         if not self.rows:
             raise AuditFailed("kind", 1, "a GameCreated or SeasonCreated event", "no events",

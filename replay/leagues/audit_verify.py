@@ -16,6 +16,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from events.plurals import counted
 from replay.leagues.audit_report import AuditFinding, AuditReport
 
 __all__ = ["DEFAULT_VERIFY", "ClusterVerdict", "verified", "verdict_line"]
@@ -83,6 +84,6 @@ def verdict_line(v: ClusterVerdict) -> str:
         here += f": {', '.join(v.disagreed)} audit otherwise here"
     else:
         here += ": the same reports"
-    return (f"cluster verdict: the rules of {v.audited} games were re-run on the Dask "
+    return (f"cluster verdict: the rules of {counted(v.audited, 'game')} were re-run on the Dask "
             f"cluster at {v.address} by its workers {who}, not in this process; {here} "
             "(docs/trust.md)")

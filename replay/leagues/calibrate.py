@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from events.plurals import counted
 from projections.systems import read_models
 from replay.games.game_setup import league_setup
 from replay.games.game_streams import open_store, read_game
@@ -165,7 +166,7 @@ class Table:
                 "blocks": None if self.blocks is None else self.blocks.to_json()}
 
     def render(self) -> str:
-        head = (f"league {self.league}: {self.games} games ({2 * self.games} team-games), "
+        head = (f"league {self.league}: {counted(self.games, 'game')} ({2 * self.games} team-games), "
                 f"seed {self.seed}; per team-game, NHL = {NHL_SEASON}")
         lines = [head, f"  {'figure':<26} {'ours':>8} {'NHL':>8}  {'band':<10} {'ok':<3} "
                        f"text expects"]

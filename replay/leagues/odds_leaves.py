@@ -25,6 +25,7 @@ import msgspec
 
 from events.league import SeasonCreated
 from events.odds import OddsLeaf, OddsRecorded, TeamOdds
+from events.plurals import counted
 from replay.leagues import merkle
 from replay.leagues.naming import odds_run_seed
 
@@ -99,7 +100,7 @@ def leaves_wrong(created: SeasonCreated, event: OddsRecorded) -> str | None:
         indices = [*leaf.playoffs, *(t for r in leaf.advanced for t in r), *leaf.picks]
         if (len(leaf.points) != n or any(not 0 <= t < n for t in indices)
                 or not -1 <= leaf.champion < n or len(set(leaf.playoffs)) != len(leaf.playoffs)):
-            return f"leaf {run}: the points of the {n} teams, teams by their index"
+            return f"leaf {run}: the points of the {counted(n, 'team')}, teams by their index"
     if leaves_root(leaves) != root:
         return f"the root of its leaves {leaves_root(leaves)[:16]}…, not {root[:16]}…"
     table, spots = odds_table(leaves, season_teams(created))

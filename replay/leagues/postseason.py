@@ -136,7 +136,7 @@ def lottery_events(table: list[str], playoffs: list[str], previous_first: str,
     None, else the typed ``rolls``, one per draw that needs a die, all of them used."""
     opened = open_lottery(table, playoffs, previous_first)
     if not opened.entries:
-        raise LotteryError(f"all {len(table)} teams are in the playoffs: no team for the "
+        raise LotteryError(f"all {counted(len(table), 'team')} are in the playoffs: no team for the "
                            "draft lottery (rule 31: non-playoff teams only)")
     opened = msgspec.structs.replace(opened, dice="seeded" if rolls is None else "table")
     seeded = seeded_lottery_roll(seed, LOTTERY_ID)

@@ -30,6 +30,7 @@ from events.common import Absent, GamesOut
 from events.errors import RinklogError, StreamConflict
 from events.formats import same_event
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import EventStore
 from projections import store as read_models
 from projections.index import stream_index
@@ -330,7 +331,7 @@ def _open_season(season: SeasonStream, created: SeasonCreated, coach: Any,
         created = msgspec.structs.replace(created, league_hash=UNSET)  # kept no league file
     if not same_event(recorded, created) and _cut_short(recorded, created):
         raise RinklogError(f"season {season.season_id} was stored by an older rinklog with "
-                           f"only its first {len(recorded.schedule)} games scheduled, so it "
+                           f"only its first {counted(len(recorded.schedule), 'game')} scheduled, so it "
                            "cannot grow; start it again in another --db")
     if not same_event(recorded, created):
         raise RinklogError(f"season {season.season_id} is already in this database with "

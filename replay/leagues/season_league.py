@@ -26,6 +26,7 @@ from engine.league.formats import PlayoffFormat
 from engine.systems import system_of
 from events.errors import CardError, RinklogError
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import EventStore
 from replay.games.game_setup import GameOptions, GameSetup, league_setup
 from replay.games.registry import ruleset_of_season
@@ -206,7 +207,7 @@ def _begun(store: EventStore, league: str | None, seed: str) -> SeasonCreated | 
                  if isinstance(first := store.read(info.stream, 1, 1)[0].event, SeasonCreated)
                  and first.seed == seed]
     if len(found) > 1:
-        raise RinklogError(f"{store.path} holds {len(found)} seasons of seed {seed!r} ("
+        raise RinklogError(f"{store.path} holds {counted(len(found), 'season')} of seed {seed!r} ("
                            f"{', '.join(c.season_id for c in found)}): give --league to say "
                            "which")
     return found[0] if found and isinstance(found[0], SeasonCreated) else None

@@ -264,8 +264,8 @@ def load_season_receipt(path: Path) -> SeasonReceipt:
         raise ReceiptError(f"{path}: not a rinklog season receipt (JSON nested too "
                            "deeply)") from None
     if receipt.n_games != len(receipt.games) or _root(receipt.games) != receipt.root:
-        raise ReceiptError(f"{path}: its {len(receipt.games)} games do not give its root "
-                           f"and size ({receipt.n_games} games, root {receipt.root[:16]}…): "
+        raise ReceiptError(f"{path}: its {counted(len(receipt.games), 'game')} do not give its root "
+                           f"and size ({counted(receipt.n_games, 'game')}, root {receipt.root[:16]}…): "
                            "the receipt was changed")
     return receipt
 
@@ -330,14 +330,14 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
         else bytes.fromhex(receipt.root) == merkle.root([]))
     notes = []
     if extends:
-        notes.append(f"season {receipt.season}: the {published} games of receipt {path} are "
+        notes.append(f"season {receipt.season}: the {counted(published, 'game')} of receipt {path} are "
                      f"the first {published} of its {today} now (RFC 6962 consistency proof, "
-                     f"{len(proof)} hashes)")
+                     f"{counted(len(proof), 'hash', 'hashes')})")
         notes += [f"  {g.game}: played since the receipt, head {g.head[:16]}…"
                   for g in now.games[published:]]
     elif not any(f.game_id != receipt.season for f in findings):
         findings.append(_finding(receipt.season, f"today's games extending the {published} of "
-                                 f"{path}", f"{today} games that do not (consistency proof)"))
+                                 f"{path}", f"{counted(today, 'game')} that do not (consistency proof)"))
     return SeasonAudit(_merged(reports, findings), signer, notes)
 
 
@@ -352,7 +352,7 @@ def _season_findings(store: EventStore, receipt: SeasonReceipt, now: _SeasonNow,
         found.append(_finding(season, f"the season stream extending its event {at} of head "
                               f"{receipt.season_head[:16]}… ({origin})",
                               f"head {rows[at - 1].hash[:16]}… there" if 1 <= at <= len(rows)
-                              else f"{len(rows)} events", now.head))
+                              else f"{counted(len(rows), 'event')}", now.head))
     same = (now.events == at and [g.game for g in now.games] ==
             [g.game for g in receipt.games])
     if same and now.standings_digest != receipt.standings_digest:

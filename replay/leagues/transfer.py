@@ -27,6 +27,7 @@ from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
 from events.formats import MSGPACK, check_format, decoder, encoder, same_event
 from events.league import SeasonCreated
+from events.plurals import counted
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
 from projections.systems import read_models
@@ -206,7 +207,7 @@ def verify_export(data: bytes, origin: str = "file", *,
             raise refuse(f"blob {blob.hash[:16]}… does not match its hash or is repeated")
         blobs[blob.hash] = blob
     if len(file.receipt.games) != 1:
-        raise refuse(f"the receipt inside names {len(file.receipt.games)} games, not one")
+        raise refuse(f"the receipt inside names {counted(len(file.receipt.games), 'game')}, not one")
     entry = file.receipt.games[0]
     source = _FileBlobs(blobs)
     seasons = _FileSeason(file.season_rows, file.season_payload_format, source)

@@ -37,6 +37,7 @@ from engine.matrix.state import WEEKS, SeasonState, evolve
 from engine.matrix.wg import GROUP_ROUNDS
 from events.errors import RinklogError
 from events.matrix import MatrixOddsRecorded, MatrixOddsTeam, OddsRunReplayed, PicksSent
+from events.plurals import counted
 from events.store import EventStore
 from replay.leagues.matrix.demo import demo_picks
 from replay.leagues.matrix.odds_leaves import audit_records, leaves_wrong, matrix_leaf
@@ -218,8 +219,8 @@ class MatrixOddsReport:
 
     def lines(self) -> list[str]:
         """The printed odds: a table a division, Elite first."""
-        out = [f"Odds of Matrix Hockey season {self.season}: {self.runs} runs (seed "
-               f"{self.seed!r}), {self.weeks_played} weeks played, {self.weeks_remaining} "
+        out = [f"Odds of Matrix Hockey season {self.season}: {counted(self.runs, 'run')} (seed "
+               f"{self.seed!r}), {counted(self.weeks_played, 'week')} played, {self.weeks_remaining} "
                f"to play; {self.promotion_places} go up, {self.relegation_places} down"]
         kdh, wg = "kdh" in self.competitions, "wg" in self.competitions
         division = ""

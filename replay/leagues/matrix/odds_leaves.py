@@ -18,6 +18,7 @@ from typing import Any
 from engine.matrix.recheck import fold
 from engine.matrix.state import SeasonState
 from events.matrix import MatrixOddsLeaf, MatrixOddsRecorded, MatrixOddsTeam
+from events.plurals import counted
 from events.store import EventStore
 from replay.leagues.audit_report import AuditFinding
 from replay.leagues.naming import odds_run_seed
@@ -79,7 +80,7 @@ def leaves_wrong(state: SeasonState, event: MatrixOddsRecorded) -> str | None:
         indices = [*leaf.promoted, *leaf.relegated]
         if (len(leaf.points) != n or len(leaf.places) != n or any(not 0 <= t < n for t in indices)
                 or not -1 <= leaf.kdh < n or not -1 <= leaf.wg < n):
-            return f"leaf {run}: the points and places of the {n} teams, teams by their index"
+            return f"leaf {run}: the points and places of the {counted(n, 'team')}, teams by their index"
     if leaves_root(leaves) != root:
         return f"the root of its leaves {leaves_root(leaves)[:16]}…, not {root[:16]}…"
     if matrix_figures(state, leaves) != event.teams:
@@ -111,15 +112,15 @@ def audit_records(store: EventStore, season_id: str, odds_runs: int, *,
         runs = chosen_runs(row.hash, record.runs, odds_runs)
         if not runs:
             warnings.append(f"odds recorded at seq {row.seq}: its figures checked against "
-                            f"its {record.runs} runs' leaves, runs not replayed (--odds-runs "
-                            "0: totals only)")
+                            f"the leaves of its {counted(record.runs, 'run')}, runs not replayed "
+                            "(--odds-runs 0: totals only)")
         teams = sorted(state.teams)
         for run in runs:
             leaf = matrix_leaf(play(state, record.seed, run), teams)
             if leaf != record.leaves[run - 1]:
                 return AuditFinding(
                     "odds", row.seq, f"run {run} of the odds recorded at seq {row.seq} to "
-                    f"replay as its leaf ({len(runs)} of {record.runs} runs chosen from the "
+                    f"replay as its leaf ({len(runs)} of {counted(record.runs, 'run')} chosen from the "
                     "record's hash)", f"the run gives {leaf}; the leaf says "
                     f"{record.leaves[run - 1]}", "docs/odds.md"), warnings
     return None, warnings

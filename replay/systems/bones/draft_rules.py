@@ -105,7 +105,7 @@ def _roster(team: Team) -> list[Violation]:
                              f"skaters and {DRESSED_GOALIES} goalies dressed (4.00)"))
     for g in team.goalies:  # ruling R-draft-6: card games are last season's games
         if g.games < MIN_GOALIE_GAMES:
-            out.append(Violation(team.id, 6, f"goalie {g.id} ({g.name}) played {g.games} games "
+            out.append(Violation(team.id, 6, f"goalie {g.id} ({g.name}) played {counted(g.games, 'game')} "
                                  f"(card games), at least {MIN_GOALIE_GAMES} needed to be on "
                                  "the active roster"))
     defensemen = sum(1 for s in team.skaters if s.is_defenseman)
@@ -126,7 +126,7 @@ def _goalie_games(team: Team, season_games: int) -> list[Violation]:
         return []
     each = ", ".join(f"{g.id} {g.games}" for g in used)
     return [Violation(team.id, 12, f"the starting goalies' card games total {total} ({each}), "
-                      f"fewer than the season's {season_games} games")]
+                      f"fewer than the season's {counted(season_games, 'game')}")]
 
 
 def _shifts(team: Team) -> list[Violation]:
@@ -219,6 +219,6 @@ def check_goalie_starts(teams: Mapping[str, Team],
     for gid, n in counts.items():
         tid, card = owner[gid]
         if n > card.games:
-            out.append(Violation(tid, 12, f"goalie {gid} ({card.name}) starts {n} games, his "
+            out.append(Violation(tid, 12, f"goalie {gid} ({card.name}) starts {counted(n, 'game')}, his "
                                  f"card allows {card.games}"))
     return out

@@ -49,6 +49,7 @@ from events.matrix import (
     SeasonOpened,
     TeamEntry,
 )
+from events.plurals import counted
 from replay.data.reading import FIXTURES as SHIPPED
 from replay.data.reading import read_toml, show_path
 from replay.systems.kit import Faults, first_fault
@@ -195,10 +196,10 @@ def season_opened(path: str | Path, seed: str) -> SeasonOpened:
     rounds = (teams - 1).bit_length()
     if "kdh" in league.competitions:
         if len(calendar.kdh_weeks) < rounds:
-            raise CardError(f"{show_path(cal_path)}: kdh_weeks: {teams} teams need {rounds} "
+            raise CardError(f"{show_path(cal_path)}: kdh_weeks: {counted(teams, 'team')} need {rounds} "
                             "KDH rounds")
         if len(matrices["kdh"].rows) < rounds:
-            raise CardError(f"the KDH matrix needs {rounds} rows for {teams} teams")
+            raise CardError(f"the KDH matrix needs {rounds} rows for {counted(teams, 'team')}")
     wg = _wg(league, divisions, shown) if "wg" in league.competitions else []
     if "wg" in league.competitions and len(calendar.wg_weeks) != 8:
         raise CardError(f"{show_path(cal_path)}: wg_weeks: 8 weeks (6 group rounds, semis, final)")
