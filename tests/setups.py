@@ -57,13 +57,19 @@ def run_cli(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
 DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/dicedemo"
 
 
+def cut_league(where: Path, name: str, games: int, playoffs: str) -> Path:
+    """The DICE Hockey demo league named ``name``, ``games`` games a team, its
+    ``[playoffs]`` table's body ``playoffs``, as the folder ``where/name``."""
+    folder = where / name
+    shutil.copytree(DICEDEMO, folder)
+    toml = folder / "league.toml"
+    text = toml.read_text().replace("games = 82", f"games = {games}")
+    text = text.replace('name = "dicedemo"', f'name = "{name}"').split("[playoffs]")[0]
+    toml.write_text(f"{text}[playoffs]\n{playoffs}")
+    return folder
+
+
 def tiny_league(where: Path) -> Path:
     """The DICE Hockey demo league cut to 4 games a team and a 4-team, two-round playoff
     of single games, as the folder ``where/tiny`` (the odds tests' league)."""
-    folder = where / "tiny"
-    shutil.copytree(DICEDEMO, folder)
-    toml = folder / "league.toml"
-    text = toml.read_text().replace("games = 82", "games = 4")
-    text = text.replace('name = "dicedemo"', 'name = "tiny"').split("[playoffs]")[0]
-    toml.write_text(text + "[playoffs]\nteams = 4\nseries = [1, 1]\n")
-    return folder
+    return cut_league(where, "tiny", 4, "teams = 4\nseries = [1, 1]\n")

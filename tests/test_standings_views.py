@@ -16,7 +16,6 @@ import csv
 import io
 import json
 import re
-import shutil
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -25,20 +24,15 @@ import pytest
 
 from events.catalogue import open_store
 from events.common import GameCreated, GameEnded
-from tests.setups import DICEDEMO, run_cli
+from tests.setups import cut_league, run_cli
 
 SEASON = "l12-3"  # seed 3: four playoff games go to overtime
 
 
 @pytest.fixture(scope="module")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("views") / "l12"
-    shutil.copytree(DICEDEMO, folder)
-    toml = folder / "league.toml"
-    text = toml.read_text().replace("games = 82", "games = 12")
-    text = text.replace('name = "dicedemo"', 'name = "l12"').split("[playoffs]")[0]
-    toml.write_text(text + "[playoffs]\nper_conference = 2\nseries = [5, 5]\n")
-    return folder
+    return cut_league(tmp_path_factory.mktemp("views"), "l12", 12,
+                      "per_conference = 2\nseries = [5, 5]\n")
 
 
 @pytest.fixture(scope="module")
