@@ -74,8 +74,9 @@ def last_games(results: list[str]) -> str:
     return text + (f"-{last.count('T')}" if "T" in last else "")
 
 
-def streak(results: list[str]) -> str:
-    """The latest of ``results`` and how many games in a row ended so: "W3", "OT1"."""
+def streak(results: list[str], codes: dict[str, str] = STREAK_CODES) -> str:
+    """The latest of ``results`` and how many games in a row ended so: "W3", "OT1";
+    ``codes``: each result's letter (Matrix Hockey calls a tie a draw, "D")."""
     if not results:
         return ""
     latest, count = results[-1], 0
@@ -83,7 +84,7 @@ def streak(results: list[str]) -> str:
         if result != latest:
             break
         count += 1
-    return f"{STREAK_CODES[latest]}{count}"
+    return f"{codes[latest]}{count}"
 
 
 def _tally(games: Iterable[tuple[GameCreated, GameEnded]]

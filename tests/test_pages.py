@@ -281,7 +281,8 @@ def test_matrix_season_site_shows_its_standings_and_results(db: Path, tmp_path: 
     for row in standings:
         assert (f"<td>{row['rank']}</td><td class=\"text\">{row['name']}</td><td>{row['played']}"
                 f"</td><td>{row['wins']}</td>") in text
-        assert f"<td>{row['points']}</td></tr>" in text
+        assert f"<td>{row['points']}</td><td>{row['last10']}</td><td>{row['streak']}</td></tr>" in text
+    assert all(row["last10"] and row["streak"] for row in standings if row["played"])
     assert text.count("<h3>Week ") == len({r["week"] for r in results})
 
 

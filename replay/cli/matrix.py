@@ -147,10 +147,10 @@ def standings_cmd(season: SeasonArg,
     if as_csv:
         dump_csv(rows)
         return
-    headers = ["div", "#", "team", "GP", "W", "RegW", "D", "L", "OTL", "GF", "GA", "PTS"]
+    headers = ["div", "#", "team", "GP", "W", "RegW", "D", "L", "OTL", "GF", "GA", "PTS", "L10", "STRK"]
     keys = ["division", "rank", "name", "played", "wins", "regular_wins", "draws", "losses",
-            "extra_time_losses", "goals_for", "goals_against", "points"]
-    for line in table(headers, [[r[k] for k in keys] for r in rows], right=set(range(3, 12))):
+            "extra_time_losses", "goals_for", "goals_against", "points", "last10", "streak"]
+    for line in table(headers, [[r[k] for k in keys] for r in rows], right=set(range(3, 14))):
         out(line)
 
 

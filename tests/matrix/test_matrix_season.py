@@ -239,8 +239,45 @@ def test_3_1_5_standings_gp_is_w_d_l_otl_counted_from_the_games(capsys, demo) ->
     _, text, _ = run(capsys, "matrix", "standings", season, "--db", str(db))
     first = rows[0]
     line = next(line for line in text.splitlines() if first["name"] in line).split()
-    gp, w, _, d, lost, otl = (int(x) for x in line[-9:-3])
+    gp, w, _, d, lost, otl = (int(x) for x in line[-11:-5])
     assert gp == w + d + lost + otl == first["played"] and lost == first["losses"]
+
+
+def test_standings_last_ten_and_streak_counted_from_the_games(capsys, demo) -> None:
+    """NHL.com's L10 (W-L-OTL of the last ten games) and STRK (the latest result and how
+    many in a row), counted here from the season's championship GamePlayed in the order
+    played: a draw (3.1.2) shown as -D after them and "D" in a streak, an extra-time loss
+    (3.1.5) as OTL and "OT"."""
+    db, season, _ = demo
+    with open_store(db) as store:
+        games = [row.event for row in store.read(season)
+                 if isinstance(row.event, GamePlayed) and row.event.competition == "championship"]
+    played: dict[str, list[str]] = {}
+    for g in games:
+        for team in (g.home.team, g.away.team):
+            result = ("D" if not g.winner else "W" if g.winner == team
+                      else "OT" if g.decided == "AP" else "L")
+            played.setdefault(team, []).append(result)
+    expected = {}
+    for team, results in played.items():
+        last = results[-10:]
+        l10 = f"{last.count('W')}-{last.count('L')}-{last.count('OT')}"
+        if "D" in last:
+            l10 += f"-{last.count('D')}"
+        run_of = 0
+        for result in reversed(results):
+            if result != results[-1]:
+                break
+            run_of += 1
+        expected[team] = (l10, f"{results[-1]}{run_of}")
+    _, out, _ = run(capsys, "matrix", "standings", season, "--json", "--db", str(db))
+    rows = json.loads(out)
+    assert {r["team"]: (r["last10"], r["streak"]) for r in rows} == expected
+    assert any(l10.count("-") == 3 for l10, _ in expected.values())  # a draw among some last ten
+    _, text, _ = run(capsys, "matrix", "standings", season, "--db", str(db))
+    first = rows[0]
+    line = next(line for line in text.splitlines() if first["name"] in line).split()
+    assert line[-2:] == list(expected[first["team"]])
 
 
 def test_a_season_receipt_digests_the_standings_as_before_issue_34() -> None:

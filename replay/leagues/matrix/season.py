@@ -26,6 +26,7 @@ from events.errors import RinklogError, UnknownGame
 from events.matrix import MATRIX_SEASON_VERSION, GamePlayed, Pick, PickReplaced, SeasonOpened
 from events.store import EventStore
 from projections.index import stream_index
+from projections.standings import STREAK_CODES, last_games, streak
 from replay.leagues.season_stream import SeasonStream
 from replay.systems.matrix.files import read_picks, season_opened
 
@@ -235,7 +236,28 @@ def standings(store: EventStore, season_id: str, division: str | None = None
     if not divisions:
         raise RinklogError(f"--division: no {division!r} in {season_id} (divisions: "
                            f"{', '.join(d.id for d in state.divisions)})")
-    return standings_rows(state, [d.id for d in divisions])
+    form = recent_form(state)
+    return [{**row, **form[row["team"]]} for row in standings_rows(state, [d.id for d in divisions])]
+
+
+DRAW_STREAK = {**STREAK_CODES, "T": "D"}  # the table's D: a draw is a tie of 3.1.5
+
+
+def recent_form(state: SeasonState) -> dict[str, dict[str, str]]:
+    """Each team's ``last10`` (W-L-OTL of its last ten championship games, -D after them
+    when one was a draw, as the league standings' L10 with its ties) and ``streak`` ("W3",
+    "OT1", "D2"), oldest game first. Shown only: a season receipt digests the 3.1.5 rows
+    without them (engine/matrix/seasons.py ``receipt_standings_rows``)."""
+    results: dict[str, list[str]] = {team: [] for team in state.teams}
+    for g in state.results:
+        if g.competition != "championship":
+            continue
+        for team in (g.home.team, g.away.team):
+            lost = "OTL" if g.decided == "AP" else "L"
+            results.setdefault(team, []).append(
+                "T" if not g.winner else "W" if g.winner == team else lost)
+    return {team: {"last10": last_games(r), "streak": streak(r, DRAW_STREAK)}
+            for team, r in results.items()}
 
 
 def teams(store: EventStore, season_id: str) -> list[dict[str, Any]]:
