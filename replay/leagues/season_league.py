@@ -136,14 +136,11 @@ def league_changes(store: EventStore, created: SeasonCreated, stored: League,
     if loaded.league.ruleset != ruleset_of_season(created):
         return changed
     setup = league_setup(loaded)
-    system = setup.system
-    cards = [tid for tid in sorted({*created.team_hashes, *setup.teams})
-             if tid not in created.team_hashes or tid not in setup.teams
-             or setup.teams[tid] != msgspec.json.decode(store.get_blob(created.team_hashes[tid]),
-                                                        type=system.team_type)]
+    teams, charts = _stored_cards(store, created, setup.system)
+    cards = [tid for tid in sorted({*teams, *setup.teams})
+             if tid not in teams or tid not in setup.teams or setup.teams[tid] != teams[tid]]
     if cards:
         changed.append(f"the cards of {', '.join(cards)}")
-    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
     if setup.charts != charts:
         changed.append("the charts")
     return changed
@@ -213,6 +210,14 @@ def _begun(store: EventStore, league: str | None, seed: str) -> SeasonCreated | 
     return found[0] if found and isinstance(found[0], SeasonCreated) else None
 
 
+def _stored_cards(store: EventStore, created: SeasonCreated, system: Any
+                  ) -> tuple[dict[str, Any], Any]:
+    """The teams' cards (by team id) and the charts a season stored, read back."""
+    teams = {tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
+             for tid, digest in created.team_hashes.items()}
+    return teams, msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
+
+
 def _stored_season(store: EventStore, created: SeasonCreated,
                    coach_file: Path | None) -> SeasonToPlay:
     """A begun season played on from what it stored: its cards, charts, options,
@@ -220,10 +225,7 @@ def _stored_season(store: EventStore, created: SeasonCreated,
     ruleset = ruleset_of_season(created)
     system = system_of(ruleset)
     kit = kit_for(ruleset)
-    teams: dict[str, Any] = {
-        tid: msgspec.json.decode(store.get_blob(digest), type=system.team_type)
-        for tid, digest in created.team_hashes.items()}
-    charts = msgspec.json.decode(store.get_blob(created.charts_hash), type=system.charts_type)
+    teams, charts = _stored_cards(store, created, system)
     coach = kit.coach_setup_file(coach_file) if coach_file is not None else None
     setup = GameSetup(system, ruleset, teams, charts,
                       GameOptions.of_season(system, kit, created), coach)
