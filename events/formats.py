@@ -220,13 +220,15 @@ class _JsonDecoder:
 
 # --- both formats ----------------------------------------------------------------------------
 
-@functools.cache  # every store opened asks it of each system's union: 25 ms of CPU a store
+@functools.cache  # every store opened asks it of each system's union
 def struct_classes(event_type: Any) -> list[type] | None:
-    """The Struct classes of a Struct type or union of them; None for any other type."""
-    info = msgspec.inspect.type_info(event_type)
-    members = info.types if isinstance(info, msgspec.inspect.UnionType) else (info,)
-    if all(isinstance(m, msgspec.inspect.StructType) for m in members):
-        return [m.cls for m in members]
+    """The Struct classes of a Struct type or union of them; None for any other type.
+    Read from the union's arguments: ``msgspec.inspect.type_info`` walks every field's
+    type too, 0.1 s at every store opened."""
+    union = typing.get_origin(event_type) in (typing.Union, types.UnionType)
+    members = typing.get_args(event_type) if union else (event_type,)
+    if all(isinstance(m, type) and issubclass(m, msgspec.Struct) for m in members):
+        return list(members)
     return None
 
 

@@ -210,8 +210,7 @@ def _int_parameters() -> set[tuple[str, str]]:
         for name, sub in getattr(command, "commands", {}).items():
             walk(sub, [*path, name])
         for param in getattr(command, "params", []) if not hasattr(command, "commands") else []:
-            annotation = param.type_descriptor.annotation
-            if annotation is int:
+            if getattr(param.type, "name", "") == "integer":  # click's int, typed ``int``
                 found.add((" ".join(path), param.opts[0]))
 
     walk(typer.main.get_command(app), [])

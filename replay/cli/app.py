@@ -55,14 +55,14 @@ HELP = (
     "Each command's options and example: rinklog COMMAND --help."
 )
 
-app = typer.Typer(
-    name="rinklog",
-    help=HELP,
-    rich_markup_mode=None,
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+
+
+def _root_app() -> typer.Typer:
+    return typer.Typer(name="rinklog", help=HELP, rich_markup_mode=None, no_args_is_help=True,
+                       add_completion=False, pretty_exceptions_enable=False)
+
+
+app = _root_app()
 
 
 def _show_version(value: bool) -> None:
@@ -132,13 +132,43 @@ def _usage_line(err: Exception) -> str:
     return f"rinklog: error: {_one_line(err.format_message()).rstrip('.')}{hint}"  # type: ignore[attr-defined]
 
 
+def _command_name(info: typer.models.CommandInfo) -> str:
+    return info.name or typer.main.get_command_name(info.callback.__name__)  # type: ignore[union-attr]
+
+
+def _app_of(name: str) -> typer.Typer:
+    """The root with only the command (or command group) ``name``: what a process running
+    one command needs typer to read (every command's signature read is 0.1-0.2 s of a
+    command's start); :data:`app` itself for a name it does not hold, so the error is
+    typer's own."""
+    one = _root_app()
+    one.registered_callback = app.registered_callback
+    for group in app.registered_groups:
+        if group.name == name:
+            one.registered_groups.append(group)
+            return one
+        # a module's app added without a name (typer's placeholder): its commands at the root
+        if not isinstance(group.name, str) and group.typer_instance is not None:
+            found = [c for c in group.typer_instance.registered_commands if _command_name(c) == name]
+            if found:
+                one.registered_commands.extend(found)
+                return one
+    return app
+
+
 @functools.cache
-def _command() -> typer.core.TyperGroup:
-    """The click command typer makes of :data:`app`, made once a process: ``app(...)``
-    makes it again at every call, reading every command's signature (about 0.1 s a call;
-    the tests call :func:`main` in-process thousands of times). With pretty exceptions off,
-    ``app(...)`` does nothing else."""
-    return typer.main.get_command(app)  # type: ignore[return-value]
+def _command(name: str | None = None) -> typer.core.TyperGroup:
+    """The click command typer makes of :data:`app` (of only the command ``name``), made
+    once a process: ``app(...)`` makes it again at every call, reading every command's
+    signature (about 0.1 s a call; the tests call :func:`main` in-process thousands of
+    times). With pretty exceptions off, ``app(...)`` does nothing else."""
+    return typer.main.get_command(app if name is None else _app_of(name))  # type: ignore[return-value]
+
+
+def _first_word(argv: list[str]) -> str | None:
+    """The command a command line names (None: none, or a root option first: the whole
+    app reads it)."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     With ``argv`` (tests) the exit code is returned; without, the process exits with it.
     """
     try:
-        code = _command()(args=argv, prog_name="rinklog", standalone_mode=False)
+        command = _command(_first_word(sys.argv[1:] if argv is None else argv))
+        code = command(args=argv, prog_name="rinklog", standalone_mode=False)
         code = code if isinstance(code, int) else 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)

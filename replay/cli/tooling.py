@@ -257,7 +257,7 @@ def audit(
 
     Example: rinklog audit HFX-QUE-2026 --receipt results.json --db rinklog.db
     """
-    from replay.leagues.audit import audit_game, mark_odds_runs
+    from replay.leagues.audit import audit_games, mark_odds_runs
     from replay.leagues.audit_odds_runs import check_odds_records
     from replay.leagues.receipts import held_to, load_receipt, load_verify_key, verify_signature
     from replay.leagues.season_receipts import is_season_receipt
@@ -287,7 +287,7 @@ def audit(
         else:
             ids = list(game or []) or [e.game for e in kept.games]  # type: ignore[union-attr]
             reports = check_odds_records(store, mark_odds_runs(
-                store, [audit_game(store, g) for g in ids], odds_run), odds_runs, systems)
+                store, audit_games(store, ids), odds_run), odds_runs, systems)
     if kept is not None:
         reports = [held_to(kept, r, str(receipt)) for r in reports]
     _print_audit(reports, db, as_json, (receipt, signer, pinned is not None), verdict)
@@ -349,7 +349,7 @@ def receipt(
     Example: rinklog receipt --season demo-2026 --key league.key -o week1.json
     """
     from replay.games.game_streams import season_kinds
-    from replay.leagues.audit import audit_game
+    from replay.leagues.audit import audit_games
     from replay.leagues.receipts import encode_receipt, entry_for, load_signing_key, make_receipt
     from replay.leagues.season_receipts import encode as encode_season
     from replay.leagues.season_receipts import season_proof, season_receipt
@@ -376,7 +376,7 @@ def receipt(
             kinds = ["game", *sorted(season_kinds())]  # games, and refereed seasons
             ids = ([s.stream for kind in kinds for s in store.streams(kind=kind)]
                    if all_games else list(game or []))
-            entries = [entry_for(audit_game(store, g)) for g in ids]
+            entries = [entry_for(report) for report in audit_games(store, ids)]
     if season is not None:
         data = encode_season(made)
         entries = made.games if proof is None else []  # type: ignore[union-attr]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.systems import system_of
 from events.base import Event
@@ -71,7 +71,8 @@ from replay.leagues.season_league import LEAGUE_MEDIA
 from replay.workers import Cluster, Crew, open_crew
 
 __all__ = ["AuditFinding", "AuditReport", "BlobSource", "MemoryBlobs", "SeasonLookup",
-           "audit_all", "audit_all_verdict", "audit_blobs", "audit_encoded", "audit_game", "audit_stream",
+           "audit_all", "audit_all_verdict", "audit_blobs", "audit_encoded", "audit_game", "audit_games",
+           "audit_stream",
            "audit_stream_events", "mark_odds_runs", "season_lookup", "stream_decoder",
            "stream_system"]
 
@@ -199,6 +200,17 @@ def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
             report = dataclasses.replace(report, failure=AuditFinding(
                 found.check, found.seq, found.expected, found.recorded, found.rule))
     return report
+
+
+def audit_games(store: EventStore, streams: Iterable[str], *,
+                read_models: bool = True) -> list[AuditReport]:
+    """:func:`audit_game` of each of ``streams``, in order, with one season lookup: each
+    season, and who its stored games put out of later ones, read once (not once a game:
+    a DICE Hockey season's games carry injuries, so each game's audit would re-read every
+    earlier game of its season)."""
+    seasons = _StoreSeasons(store)
+    return [audit_game(store, stream, read_models=read_models, seasons=seasons)
+            for stream in streams]
 
 
 def _held_to_read_models(report: AuditReport, differences: list[str] | None) -> AuditReport:

@@ -41,7 +41,7 @@ from replay.leagues import merkle
 from replay.leagues.audit import (
     AuditFinding,
     AuditReport,
-    audit_game,
+    audit_games,
     mark_odds_runs,
 )
 from replay.leagues.audit_odds_runs import ODDS_RUNS, audit_database, check_odds_records
@@ -205,8 +205,7 @@ def season_receipt(store: EventStore, season: str,
         raise ReceiptError(f"{odds_run}: it gets no season receipt")
     now = _now(store, season)
     streams = [season] if now.system in SEASON_SYSTEMS else [season, *(g.game for g in now.games)]
-    for stream in streams:
-        report = audit_game(store, stream)
+    for stream, report in zip(streams, audit_games(store, streams), strict=True):
         if report.failure is not None:
             f = report.failure
             raise ReceiptError(f"{stream} fails the audit ({f.check} check at event {f.seq}); "
@@ -315,7 +314,7 @@ def audit_season_receipt(store: EventStore, path: Path, pinned: nacl.signing.Ver
         streams = [receipt.season] + ([] if now.system in SEASON_SYSTEMS
                                       else [g.game for g in now.games])
         reports = check_odds_records(store, mark_odds_runs(
-            store, [audit_game(store, s) for s in streams], odds_run), odds_replays,
+            store, audit_games(store, streams), odds_run), odds_replays,
             odds_systems)
     findings = [*_season_findings(store, receipt, now, str(path)),
                 *_game_findings(receipt.games, now.games, str(path))]

@@ -25,7 +25,7 @@ from events.catalogue import LEAGUE, open_store
 from events.errors import RinklogError, StreamConflict
 from events.store import EventStore
 from projections import store as read_models
-from replay.leagues.audit import audit_all, audit_game
+from replay.leagues.audit import audit_all, audit_games
 from replay.leagues.receipts import ReceiptError, load_receipt, verify_signature
 from replay.leagues.season_league import season_blobs
 from replay.leagues.season_receipts import SeasonReceipt, season_receipt
@@ -248,8 +248,9 @@ def import_season(store: EventStore, verified: VerifiedSeason) -> ImportedSeason
             raise StreamConflict(f"{store.path} holds {there[0]} already; nothing written")
         with store.transaction():
             _write(store, file)
-            for stream in [season_id, *(g.stream for g in file.games)]:
-                report = audit_game(store, stream, read_models=False)
+            streams = [season_id, *(g.stream for g in file.games)]
+            for stream, report in zip(streams, audit_games(store, streams, read_models=False),
+                                      strict=True):
                 if report.failure is not None:
                     f = report.failure
                     raise ImportRefused(f"{verified.origin}: in {store.path} {stream} fails "
