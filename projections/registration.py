@@ -17,6 +17,7 @@ from typing import Any
 from projections.models.penalties import PenaltyReport
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GameStats
+from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.models.toi import Toi
 
@@ -35,6 +36,9 @@ class ReadModels:
     penalties: Callable[..., PenaltyReport]  # (events, at=None): the timers after event ``at``
     stats: Callable[..., GameStats]  # (events, scoresheet=None): the game's, if folded
     unit: Unit  # what every time field counts (Hockey Bones: seconds; DICE Hockey: spaces)
+    # each goalie's shots against by strength (the pages' EV/PP/SH; not stored); None: the
+    # system's pages have no such split
+    strengths: Callable[[Iterable[Any]], list[GoalieStrength]] | None = None
 
     @property
     def show_time(self) -> Callable[[int], str]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from events.catalogue import open_store
+from projections.models.strengths import GoalieStrength
 from projections.standings import build_standings
 from replay.cli.app import main
 from replay.reports.games import load_game
@@ -122,6 +123,13 @@ def test_the_rendered_game_page_shows_the_read_models(db: Path, tmp_path: Path,
         assert int(total[7]) == sum(line.shots)
     assert sorted((r[1], int(r[4]), int(r[5]), int(r[6])) for r in shown["goalies"]) == \
         sorted((g.name, g.shots_against, g.saves, g.goals_against) for g in sheet.goalies)
+    # EV, PP, SH saves/shots (issue 34 item 5): the goalie's split, adding up to SV and SA
+    split = {(s.team, s.player): s for s in game.strengths}  # a goalie who faced no shot: none
+    names = {(g.team, g.name): (g.team, g.player) for g in sheet.goalies}
+    for r in shown["goalies"]:
+        s = split.get(names[(r[0], r[1])], GoalieStrength(r[0], r[1], 0, 0, 0, 0, 0, 0))
+        assert r[9:12] == [f"{s.ev_sv}/{s.ev_sa}", f"{s.pp_sv}/{s.pp_sa}", f"{s.sh_sv}/{s.sh_sa}"]
+        assert s.ev_sa + s.pp_sa + s.sh_sa == int(r[4]) and s.ev_sv + s.pp_sv + s.sh_sv == int(r[5])
     # the three stars as the browser shows them: the view model's, rank by rank
     assert [(r[0], r[1], r[2], r[5]) for r in shown["three-stars"]] == [
         (f"{n} star", s.team, s.name, f"{s.points / 10:.1f}")

@@ -31,9 +31,8 @@ DICEDEMO = Path(__file__).resolve().parents[1] / "fixtures/dicehockey/leagues/di
 SEASON = "split-7"
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("split")
+def play_split_season(where: Path) -> Path:
+    """The database of the league season (6 games a team) and its playoffs, in ``where``."""
     league = where / "split"
     shutil.copytree(DICEDEMO, league)
     toml = league / "league.toml"
@@ -45,6 +44,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
         code, _, err = run_cli([*argv, "--db", str(db)])
         assert code == 0, err
     return db
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return play_split_season(tmp_path_factory.mktemp("split"))
 
 
 def counted(db: Path, playoffs: bool) -> tuple[set[str], Counter, Counter]:

@@ -13,12 +13,13 @@ from events.bones import BonesEvent, GoalScored
 from projections.bones.penalties import build_penalties
 from projections.bones.scoresheet import build_scoresheet, sequence_start
 from projections.bones.stats import build_stats
+from projections.bones.strengths import build_strengths
 from projections.bones.toi import build_toi
 from projections.models.times import SECONDS
 from projections.registration import IndexReads, ReadModels, SystemProjections
 
 __all__ = ["PROJECTIONS", "SEQUENCE_TIME", "build_penalties", "build_scoresheet", "build_stats",
-           "build_toi"]
+           "build_strengths", "build_toi"]
 
 REGULATION_PERIODS = 3
 PERIOD_SECONDS = 1200  # 6.10: 50 time sequences of 24 s
@@ -45,6 +46,7 @@ PROJECTIONS = SystemProjections(
     name="bones",
     events=BonesEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
-                           stats=build_stats, unit=SEQUENCE_TIME),
+                           stats=build_stats, unit=SEQUENCE_TIME,
+                           strengths=build_strengths),
     index=IndexReads(reads={("game", GoalScored): _goal}),
 )

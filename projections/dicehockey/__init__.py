@@ -13,10 +13,12 @@ from projections.dicehockey.ice import TIMING_SPACES
 from projections.dicehockey.penalties import build_penalties
 from projections.dicehockey.scoresheet import build_scoresheet
 from projections.dicehockey.stats import build_stats
+from projections.dicehockey.strengths import build_strengths
 from projections.dicehockey.toi import build_toi
 from projections.registration import ReadModels, SystemProjections
 
-__all__ = ["PROJECTIONS", "build_penalties", "build_scoresheet", "build_stats", "build_toi"]
+__all__ = ["PROJECTIONS", "build_penalties", "build_scoresheet", "build_stats",
+           "build_strengths", "build_toi"]
 
 # The stream index reads none of DICE Hockey's own events: a game's score in its metadata
 # is GameEnded's (projections/index.py). The audit holds stored metadata to that fold, so
@@ -25,5 +27,6 @@ PROJECTIONS = SystemProjections(
     name="dicehockey",
     events=DiceHockeyEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
-                           stats=build_stats, unit=TIMING_SPACES),
+                           stats=build_stats, unit=TIMING_SPACES,
+                           strengths=build_strengths),
 )

@@ -11,15 +11,18 @@ numbers, and the page invents none.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
 from projections.toi import Toi
 from replay.reports.shift_chart import POSITION_ORDER, ShiftChart, build_shift_chart
 from replay.reports.stars import Star, three_stars
+from replay.reports.strengths import by_goalie, cells
 from replay.reports.units import period_label
 
 KIND_WORDS = {"minor": "Minor", "double_minor": "Double minor", "major": "Major",
@@ -82,6 +85,9 @@ class GoalieRow:
     goals_against: int
     save_pct: str
     pim: int
+    ev: str  # saves/shots at even strength (replay/reports/strengths.py)
+    pp: str  # ... while the other team was on the power play
+    sh: str  # ... while his team was on the power play
 
 
 @dataclass(frozen=True)
@@ -194,14 +200,17 @@ def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[PenaltyRow
             for p in sheet.penalties]
 
 
-def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any]) -> list[GoalieRow]:
+def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any],
+                 strengths: Sequence[GoalieStrength]) -> list[GoalieRow]:
     order = {sheet.away.team: 0, sheet.home.team: 1}
     pim = {(g["team"], g["player"]): g["pim"] for g in stats["goalies"]}  # his goalie line's
+    split = by_goalie(strengths)
     return [GoalieRow(team=g.team, name=g.name, decision=g.decision, toi=unit.show(g.toi),
                       shots_against=g.shots_against, saves=g.saves,
                       goals_against=g.goals_against,
                       save_pct=f"{g.saves / g.shots_against:.3f}".lstrip("0")
-                      if g.shots_against else "–", pim=pim.get((g.team, g.player), 0))
+                      if g.shots_against else "–", pim=pim.get((g.team, g.player), 0),
+                      **cells(split.get((g.team, g.player))))
             for g in sorted(sheet.goalies, key=lambda g: order.get(g.team, 2))]
 
 
@@ -297,9 +306,10 @@ def group_plays(plays: list[Any], unit: Unit, played: int) -> list[PlayPeriod]:
 
 
 def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
-                    plays: list[Any], ruleset: str = "") -> GamePage:
+                    plays: list[Any], ruleset: str = "",
+                    strengths: Sequence[GoalieStrength] = ()) -> GamePage:
     """The page of a game from its read models and its play-by-play (``games.PlayLine``:
-    period, time, score, line)."""
+    period, time, score, line); ``strengths``: its goalies' shots against by strength."""
     played = len(sheet.home.goals_by_period)
     away = _team_periods(sheet.away, "away", _pp_goals(sheet, sheet.away.team, played))
     home = _team_periods(sheet.home, "home", _pp_goals(sheet, sheet.home.team, played))
@@ -312,7 +322,7 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
         periods=[period_label(p, played) for p in range(1, played + 1)], unit=unit,
         goals=_goal_rows(sheet, unit, played), penalties=penalties,
         show_infractions=any(p.infraction for p in penalties),
-        goalies=_goalie_rows(sheet, unit, summed), boxes=_boxes(sheet, toi, summed, unit),
+        goalies=_goalie_rows(sheet, unit, summed, strengths), boxes=_boxes(sheet, toi, summed, unit),
         shootout=[ShootoutRow(a.team, a.shooter_name, "goal" if a.scored else "no goal")
                   for a in sheet.shootout],
         chart=build_shift_chart(sheet, toi, unit),

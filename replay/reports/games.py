@@ -3,7 +3,7 @@ what the pages are built from."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -12,6 +12,7 @@ from engine.systems import system_of
 from engine.words import final_line, period_end_line
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.store import EventStore
+from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
 from projections.stats import GameStats
@@ -81,7 +82,8 @@ def play_by_play(store: EventStore, events: list[Any], unit: Unit) -> list[PlayL
 
 @dataclass(frozen=True)
 class GameData:
-    """A stored game's read models (folded now; nothing is written) and play-by-play."""
+    """A stored game's read models (folded now; nothing is written), play-by-play and its
+    goalies' shots against by strength (none where the system folds no such split)."""
 
     sheet: Scoresheet
     toi: Toi
@@ -89,10 +91,11 @@ class GameData:
     unit: Unit
     plays: list[PlayLine]
     ruleset: str
+    strengths: list[GoalieStrength] = field(default_factory=list)
 
     def page(self) -> GamePage:
         return build_game_page(self.sheet, self.toi, self.stats, self.unit, self.plays,
-                               ruleset=self.ruleset)
+                               ruleset=self.ruleset, strengths=self.strengths)
 
 
 def load_game(store: EventStore, game_id: str) -> GameData:
@@ -105,7 +108,8 @@ def load_game(store: EventStore, game_id: str) -> GameData:
     return GameData(sheet=msgspec.structs.replace(models.scoresheet(events), game_id=game_id),
                     toi=msgspec.structs.replace(models.toi(events), game_id=game_id),
                     stats=stats, unit=unit, plays=play_by_play(store, events, unit),
-                    ruleset=system_of(created.ruleset).rulesets[created.ruleset].title)
+                    ruleset=system_of(created.ruleset).rulesets[created.ruleset].title,
+                    strengths=models.strengths(events) if models.strengths else [])
 
 
 def game_page(store: EventStore, game_id: str) -> GamePage:

@@ -28,6 +28,7 @@ from replay.reports.odds_page import ODDS, odds_page
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
 from replay.reports.render import render
+from replay.reports.strengths import Splits, by_goalie, split_total, with_split
 
 TOP = 10
 GOALIE_GAMES = 5  # as `rinklog leaders`: goalies with 5 games or more (fewer early on)
@@ -358,15 +359,18 @@ def _team_page(team: str, name: str, record: StandingRow | None,
 
 def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
                   per_game: Sequence[dict[str, Any]], stats: dict[str, Any],
-                  playoffs: bool = False) -> list[PlayerPage]:
+                  playoffs: bool = False, splits: Sequence[Splits] = ()) -> list[PlayerPage]:
     """A page per player who played: his season line (the summed stats row) and his log,
-    a row per game he played (his row of that game's stats); ``playoffs``: of the
-    postseason's games."""
+    a row per game he played (his row of that game's stats; a goalie's with his saves
+    and shots by strength, ``splits``: each game's, replay/reports/strengths.py);
+    ``playoffs``: of the postseason's games."""
     lines: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
-    for (_, sheet), game in zip(sheets, per_game, strict=True):
-        lines[sheet.game_id] = {(r["team"], r["player"]): r
-                                for kind in ("skaters", "goalies") for r in game[kind]
-                                if r["gp"]}
+    for (_, sheet), game, split in zip(sheets, per_game, splits or [{}] * len(sheets),
+                                       strict=True):
+        lines[sheet.game_id] = {(r["team"], r["player"]): r for r in game["skaters"] if r["gp"]}
+        lines[sheet.game_id].update(((r["team"], r["player"]),
+                                     with_split(r, split.get((r["team"], r["player"]))))
+                                    for r in game["goalies"] if r["gp"])
     goalie_rows = {(g["team"], g["player"]): g for g in stats["goalies"] if g["gp"]}
     rows = [(g, True) for g in goalie_rows.values()]
     rows += [(s, False) for s in stats["skaters"]
@@ -380,6 +384,8 @@ def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
             line = lines.get(sheet.game_id, {}).get(key)
             if line is not None and (goalie == ("w" in line)):
                 games.append(PlayerGame(game, line))
+        if goalie:  # his saves/shots by strength: his games' added up
+            row = {**row, **split_total(g.line for g in games)}
         skater = next((s for s in stats["skaters"] if (s["team"], s["player"]) == key), {})
         pages.append(PlayerPage(row["team"], names.get(row["team"], row["team"]), row["player"],
                                 row["name"], "G" if goalie else skater.get("position", ""),
@@ -393,13 +399,17 @@ def build_season_site(season_id: str, league: str,
                       proofs: Sequence[GameProof] = (),
                       per_game: Sequence[GameStats] = (),
                       playoff_sheets: Sequence[tuple[int, Scoresheet]] = (),
-                      playoff_games: Sequence[GameStats] = ()) -> SeasonSite:
+                      playoff_games: Sequence[GameStats] = (),
+                      splits: Sequence[Splits] = (),
+                      playoff_splits: Sequence[Splits] = ()) -> SeasonSite:
     """The site of a season from its standings tables (the league's first), each game's
     scoresheet with its number in the schedule, the season's summed stats, each game's
     head and inclusion proof in the season's tree (the games in it) and each game's own
     stats (in the sheets' order: the players' game logs; none, no player pages); the
     postseason's games (their scoresheets and stats, in the bracket's order) give the team
-    and player pages a playoff section and the site a playoff leaders' board, apart."""
+    and player pages a playoff section and the site a playoff leaders' board, apart;
+    ``splits`` and ``playoff_splits``: each game's goalies' saves and shots by strength (in
+    the same orders; none, 0/0)."""
     summed = stats.to_json()
     standings = [_table(title, records) for title, records in tables]
     proved = {p.game: p for p in proofs}
@@ -414,21 +424,22 @@ def build_season_site(season_id: str, league: str,
     rows = {r.team: r for r in standings[0].rows} if standings else {}
     names = {r.team: r.name for r in rows.values()}
     teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
-    players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed)
-               if per_game else [])
+    players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed,
+                             splits=splits) if per_game else [])
     site = SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
-    return _with_playoffs(site, list(playoff_sheets), playoff_games) if playoff_games else site
+    return _with_playoffs(site, list(playoff_sheets), playoff_games,
+                          playoff_splits) if playoff_games else site
 
 
 def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
-                   per_game: Sequence[GameStats]) -> SeasonSite:
+                   per_game: Sequence[GameStats], splits: Sequence[Splits] = ()) -> SeasonSite:
     """The site with the postseason's sections: each team's and player's, and its leaders."""
     summed = _playoff_lines(combine(per_game).to_json())
     names = {t.team: t.name for t in site.teams}
     teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
     theirs = {(p.team, p.player): p for p in
               _player_pages(names, sheets, [_playoff_lines(g.to_json()) for g in per_game],
-                            summed, True)}
+                            summed, True, splits)}
     players = [replace(p, playoffs=theirs.get((p.team, p.player))) for p in site.players]
     return replace(site, teams=teams, players=players, playoff_boards=leaders(summed))
 
@@ -494,12 +505,13 @@ def season_files(store: EventStore, season_id: str,
     # the whole league first, then each conference and each division (NHL.com's views)
     tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
-    files, sheets, per_game = {STYLE: render("_style.css.j2")}, [], []
+    files, sheets, per_game, splits = {STYLE: render("_style.css.j2")}, [], [], []
     total = len(season.game_ids)
     for done, game_id in enumerate(season.game_ids, start=1):
         game = load_game(store, game_id)
         sheets.append((numbers.get(game_id, 0), game.sheet))
         per_game.append(game.stats)
+        splits.append(by_goalie(game.strengths))
         files[game_href(game_id)] = _game_page(game, season_id)
         if progress is not None:
             progress(done, total)
@@ -511,7 +523,8 @@ def season_files(store: EventStore, season_id: str,
     site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
                              game_proofs(store, season_id), per_game,
                              [(0, g.sheet) for g in loaded.values()],
-                             [g.stats for g in loaded.values()])
+                             [g.stats for g in loaded.values()], splits,
+                             [by_goalie(g.strengths) for g in loaded.values()])
     if bracket.opened or lottery.opened:
         site = replace(site, postseason=PLAYOFFS)
         scores = {s.game_id: _score(s) for _, s in sheets}
