@@ -14,11 +14,17 @@ from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Ruleset
-from events.common import other_side as other  # noqa: F401 - the rules import it from here
 
 SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
 SIDES = ("home", "away")
+
+
+def other(side: str) -> str:
+    """The opponents of ``side``: events.common's ``other_side``, here in a compiled module
+    because the rules ask it at almost every step (an interpreted call from compiled code
+    costs more than the answer)."""
+    return "away" if side == "home" else "home"
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24

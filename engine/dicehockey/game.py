@@ -10,6 +10,8 @@ tells it of the coaches' windows and choices.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
 
 import msgspec
 
@@ -223,6 +225,15 @@ def evolve(state: GameState, event: Event) -> GameState:
     return state
 
 
+@lru_cache(maxsize=1)
+def _other_settings() -> tuple[tuple[str, Any], ...]:
+    """The settings of ``GameCreated`` that are not DICE Hockey's, each with its default
+    (read once: ``msgspec.structs.fields`` evaluates every annotation, a tenth of an odds
+    run's CPU when asked at each game)."""
+    return tuple((field.name, field.default) for field in msgspec.structs.fields(GameCreated)
+                 if field.name not in OWN_FIELDS and field.default is not msgspec.NODEFAULT)
+
+
 def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) -> GameState:
     """The state before the first period: lines 1 and pairs 1 on the ice (9: any line may
     start; the coaches change them at the first window, away first)."""
@@ -235,10 +246,9 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
         raise IllegalChoice(f"{created.ruleset} version {created.ruleset_version}: this "
                             f"rinklog plays versions {played}")
     options = frozenset(created.options or [])
-    foreign = [field.name for field in msgspec.structs.fields(GameCreated)
-               if field.name not in OWN_FIELDS and field.default is not msgspec.NODEFAULT
-               and getattr(created, field.name) not in (field.default, (
-                   False if field.default is msgspec.UNSET else field.default))]
+    foreign = [name for name, default in _other_settings()
+               if getattr(created, name) not in (default, (
+                   False if default is msgspec.UNSET else default))]
     if foreign:
         raise IllegalChoice(f"{', '.join(foreign)}: not DICE Hockey settings (13: a playoff "
                             "game is the option 'playoff')")

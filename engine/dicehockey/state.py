@@ -16,12 +16,18 @@ from mypy_extensions import mypyc_attr
 
 from engine.dicehockey.cards import Charts, Goalie, Lines, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
-from events.common import other_side as other
 
 SLOTS = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS = ("LW", "C", "RW")
 DEFENSE_SLOTS = ("LD", "RD")
 SIDES = ("home", "away")
+
+
+def other(side: str) -> str:
+    """The opponents of ``side``: events.common's ``other_side``, here in a compiled module
+    because the rules ask it at almost every step (an interpreted call from compiled code
+    costs more than the answer)."""
+    return "away" if side == "home" else "home"
 LINES = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
 ROTATION = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
 PAIRS = (1, 2, 3)
