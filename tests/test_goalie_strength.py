@@ -234,16 +234,7 @@ def test_a_goalies_player_page_shows_his_split_game_by_game_and_summed(
     """His game log's EV, PP, SH are each game's page's; the season line adds them up."""
     assert main(["report", "--season", season, "-o", str(tmp_path / "site"),
                  "--db", str(db)]) == 0
-    rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
-    with open_store(db, create=False) as store:
-        for game_id in _games(db):
-            if not game_id.startswith(season):
-                continue
-            game = load_game(store, game_id)
-            names = {(g.team, g.name): g.player for g in game.sheet.goalies}
-            for row in game.page().goalies:
-                rows.setdefault((row.team, names[(row.team, row.name)]), []).append(
-                    (row.ev, row.pp, row.sh))
+    rows = _page_rows(db, [g for g in _games(db) if g.startswith(season)])
     assert rows
     for (team, player), games in rows.items():
         text = (tmp_path / "site" / "players" / f"{team}-{player}.html").read_text("utf-8")
@@ -256,22 +247,29 @@ def test_a_goalies_player_page_shows_his_split_game_by_game_and_summed(
         assert "EV, PP, SH: saves/shots" in text
 
 
+def _page_rows(db: Path, game_ids: list[str]) -> dict[tuple[str, str], list[tuple[str, ...]]]:
+    """Each goalie's (EV, PP, SH) cells of the game pages of ``game_ids``, by (team, id)."""
+    rows: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+    with open_store(db, create=False) as store:
+        for game_id in game_ids:
+            game = load_game(store, game_id)
+            names = {(g.team, g.name): g.player for g in game.sheet.goalies}
+            for row in game.page().goalies:
+                rows.setdefault((row.team, names[(row.team, row.name)]), []).append(
+                    (row.ev, row.pp, row.sh))
+    return rows
+
+
 def test_a_goalies_playoff_section_shows_his_playoff_games_split(played: Path,
                                                                  tmp_path: Path) -> None:
     """The playoff section's line and log (issue 34 item 2) carry EV, PP, SH too: a row per
     playoff game (its game page's), the line their sum, none of the regular season's."""
     db, site = played, tmp_path / "site"
     assert main(["report", "--season", SPLIT, "-o", str(site), "--db", str(db)]) == 0
-    rows: dict[tuple[str, str], list[tuple[str, ...]]] = {}
     with open_store(db, create=False) as store:
-        for info in store.streams(kind="game"):
-            if not info.stream.startswith(f"{SPLIT}-p"):
-                continue
-            game = load_game(store, info.stream)
-            names = {(g.team, g.name): g.player for g in game.sheet.goalies}
-            for row in game.page().goalies:
-                rows.setdefault((row.team, names[(row.team, row.name)]), []).append(
-                    (row.ev, row.pp, row.sh))
+        playoff_games = [i.stream for i in store.streams(kind="game")
+                         if i.stream.startswith(f"{SPLIT}-p")]
+    rows = _page_rows(db, playoff_games)
     assert rows
     for (team, player), games in rows.items():
         text = (site / "players" / f"{team}-{player}.html").read_text("utf-8")
