@@ -518,6 +518,39 @@ def _cells(text: str, table: str) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
+def test_a_skaters_page_shows_his_time_on_ice_a_game_from_his_shifts(db: Path, tmp_path: Path,
+                                                                     capsys, season: str) -> None:
+    """Time on ice per game on a player's page (hockey-reference's game log TOI and its
+    ATOI): each game's is the sum of his shifts' durations in `rinklog toi GAME --json`,
+    shown as MM:SS (Hockey Bones' seconds) or as a count (DICE Hockey's timing spaces),
+    and TOI/GP is their average, rounded."""
+    site = _season_site(db, tmp_path, season)
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(season)]
+    shifts: dict[tuple[str, str], list[int]] = {}
+    for game in games:
+        capsys.readouterr()
+        assert main(["toi", game, "--json", "--db", str(db)]) == 0
+        played: dict[tuple[str, str], int] = {}
+        for shift in json.loads(capsys.readouterr().out)["shifts"]:
+            key = (shift["team"], shift["player"])
+            played[key] = played.get(key, 0) + shift["duration"]
+        for key, total in played.items():
+            shifts.setdefault(key, []).append(total)
+
+    def shown(value: int) -> str:
+        return str(value) if season == DICE_SEASON else f"{value // 60:02d}:{value % 60:02d}"
+
+    assert len(shifts) > 20
+    for (team, player), times in shifts.items():
+        text = (site / "players" / f"{team}-{player}.html").read_text(encoding="utf-8")
+        log = _cells(text, "player-games")
+        assert sorted(row[12] for row in log) == sorted(shown(t) for t in times), player
+        assert _cells(text, "player-season")[0][10] == shown(round(sum(times) / len(times)))
+        assert ("Spaces/GP" if season == DICE_SEASON else "TOI/GP") in text
+
+
+@pytest.mark.parametrize("season", [SEASON, DICE_SEASON])
 def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys, season: str) -> None:
     """Each player's season line is his row of `rinklog stats GAMES --json` over the
     season's games, his game log a row per game he played, summing to it; team pages and
@@ -537,7 +570,7 @@ def test_player_pages_equal_rinklog_stats(db: Path, tmp_path: Path, capsys, seas
         page = site / "players" / f"{s['team']}-{s['player']}.html"
         text = page.read_text(encoding="utf-8")
         season = _cells(text, "player-season")[0]
-        assert season == [str(s["gp"]), str(s["g"]), str(s["a"]), str(s["p"]),
+        assert season[:10] == [str(s["gp"]), str(s["g"]), str(s["a"]), str(s["p"]),
                           f"{s['plus_minus']:+d}" if s["plus_minus"] else "0", str(s["pim"]),
                           str(s["sog"]), str(s["fow"]), str(s["ppp"]), str(s["shp"])], s
         log = _cells(text, "player-games")

@@ -8,6 +8,7 @@ after an intended change of the chart.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import struct
@@ -205,6 +206,32 @@ def test_the_rendered_team_pages_show_totals_pp_and_pk_counted_from_the_events(
             str(c["gp"]), str(c["g"]), str(c["a"]), str(c["g"] + c["a"]), str(c["pim"]),
             str(c["shots"]), str(c["ppg"]), str(c["ppo"]), pp, str(c["ppga"]), str(c["pko"]),
             pk], team
+
+
+def test_the_rendered_player_page_shows_time_on_ice_from_the_shifts(db: Path, tmp_path: Path,
+                                                                    capsys) -> None:
+    """Issue 34 item 5, "time on ice per game on player pages": one skater's game log and
+    TOI/GP as the browser shows them, from his shifts in `rinklog toi GAME --json`."""
+    site = tmp_path / "site"
+    assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
+    times: dict[tuple[str, str], list[int]] = {}
+    for game in games:
+        capsys.readouterr()
+        assert main(["toi", game, "--json", "--db", str(db)]) == 0
+        played: dict[tuple[str, str], int] = {}
+        for shift in json.loads(capsys.readouterr().out)["shifts"]:
+            key = (shift["team"], shift["player"])
+            played[key] = played.get(key, 0) + shift["duration"]
+        for key, total in played.items():
+            times.setdefault(key, []).append(total)
+    (team, player), mine = max(times.items(), key=lambda item: (len(item[1]), item[0]))
+    shown = tables(dump_dom(tmp_path, site / "players" / f"{team}-{player}.html"))
+    assert sorted(row[12] for row in shown["player-games"]) == sorted(
+        f"{t // 60:02d}:{t % 60:02d}" for t in mine)
+    average = round(sum(mine) / len(mine))
+    assert shown["player-season"][0][10] == f"{average // 60:02d}:{average % 60:02d}"
 
 
 # --- the screenshot ------------------------------------------------------------------------

@@ -139,3 +139,38 @@ def test_pages_show_the_playoffs_apart(played: Path, tmp_path: Path) -> None:
     boards = json.loads(out)
     assert [row[1] for row in _cells(index, "playoff-leaders-3")] == \
         [row["name"] for row in boards["P"]]
+
+
+def test_a_player_of_the_playoffs_only_gets_a_page_of_them(played: Path) -> None:
+    """A player who played no regular-season game (a goalie called up for the playoffs)
+    gets a page of his playoff games, saying so, as every playoff player's row links one.
+    Here the regular season is given without one playoff goalie's games, as if he had
+    played none of them."""
+    from projections.stats import combine
+    from replay.leagues.stored_seasons import load_season, standings_tables
+    from replay.reports.games import load_game
+    from replay.reports.render import render
+    from replay.reports.season_site import build_season_site
+
+    with open_store(played) as store:
+        season = load_season(store, SEASON)
+        tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
+        regular = [load_game(store, g) for g in season.game_ids]
+        playoff = [load_game(store, i.stream) for i in store.streams(kind="game")
+                   if i.stream.startswith(f"{SEASON}-p")]
+    goalie = next((g.team, g.player) for game in playoff for g in game.sheet.goalies)
+    kept = [g for g in regular if goalie not in {(x.team, x.player) for x in g.sheet.goalies}]
+    assert len(kept) < len(regular)
+    site = build_season_site(SEASON, "split", tables, [(0, g.sheet) for g in kept],
+                             combine([g.stats for g in kept]), (), [g.stats for g in kept],
+                             [(0, g.sheet) for g in playoff], [g.stats for g in playoff])
+    page = next(p for p in site.players if (p.team, p.player) == goalie)
+    assert not page.regular and page.games == [] and page.playoffs is not None
+    assert page.playoffs.games and page.goalie
+    shown = render("player.html.j2", site=site, player=page, css="style.css", nav=[])
+    assert 'id="no-regular-season"' in shown and 'id="playoff-games"' in shown
+    assert 'id="player-season"' not in shown
+    # every playoff goalie and skater has a page: the team pages' playoff rows link them
+    theirs = {(r["team"], r["player"]) for g in playoff
+              for kind in ("skaters", "goalies") for r in g.stats.to_json()[kind] if r["gp"]}
+    assert theirs <= {(p.team, p.player) for p in site.players}

@@ -15,6 +15,8 @@ from typing import Any
 
 from events.odds import OddsRecorded
 from events.store import EventStore
+from projections.models.times import Unit
+from projections.models.toi import PlayerToi
 from projections.postseason import BracketView, LotteryView, bracket_view, lottery_view
 from projections.ranks import competition_ranks, leader_order
 from projections.scoresheet import Scoresheet
@@ -107,12 +109,28 @@ class TeamGame:
 
 
 @dataclass(frozen=True)
+class IceTime:
+    """A skater's time on ice in a game, in all and at even strength, on the power play and
+    short-handed, as his system's unit shows it (the game's ``toi`` read model)."""
+
+    toi: str
+    ev: str
+    pp: str
+    sh: str
+
+
+Ice = Mapping[tuple[str, str], PlayerToi]
+"""A game's time on ice of each player, by (team, player)."""
+
+
+@dataclass(frozen=True)
 class PlayerGame:
     """A game of a player's log: the team's game and the player's line in it (the game's
-    ``stats`` row: a skater's or a goalie's keys)."""
+    ``stats`` row: a skater's or a goalie's keys); a skater's time on ice in it."""
 
     game: TeamGame
     line: dict[str, Any]
+    ice: IceTime | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +144,9 @@ class PlayerPage:
     season: dict[str, Any]  # the season's summed ``stats`` row (the team page's)
     games: list[PlayerGame]
     playoffs: PlayerPage | None = None  # his postseason's line and log, when he played in it
+    atoi: str = ""  # a skater's time on ice a game (hockey-reference's ATOI), his unit's
+    toi_label: str = "TOI"  # the unit's column name ("TOI"; DICE Hockey: "Spaces")
+    regular: bool = True  # False: he played in the playoffs only (this page is theirs)
 
 
 @dataclass(frozen=True)
@@ -357,14 +378,22 @@ def _team_page(team: str, name: str, record: StandingRow | None,
                     road=split["at"], totals=team_totals(team, played, skaters + goalies))
 
 
+def _ice_time(toi: PlayerToi, unit: Unit) -> IceTime:
+    return IceTime(unit.show(toi.toi), unit.show(toi.toi_ev), unit.show(toi.toi_pp),
+                   unit.show(toi.toi_sh))
+
+
 def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
                   per_game: Sequence[dict[str, Any]], stats: dict[str, Any],
-                  playoffs: bool = False, splits: Sequence[Splits] = ()) -> list[PlayerPage]:
+                  playoffs: bool = False, splits: Sequence[Splits] = (),
+                  ices: Sequence[Ice] = (), unit: Unit | None = None) -> list[PlayerPage]:
     """A page per player who played: his season line (the summed stats row) and his log,
     a row per game he played (his row of that game's stats; a goalie's with his saves
-    and shots by strength, ``splits``: each game's, replay/reports/strengths.py);
-    ``playoffs``: of the postseason's games."""
+    and shots by strength, ``splits``: each game's, replay/reports/strengths.py; a
+    skater's time on ice, ``ices``: each game's, shown in ``unit``); ``playoffs``: of
+    the postseason's games."""
     lines: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
+    ice_of = {sheet.game_id: ice for (_, sheet), ice in zip(sheets, ices, strict=True)}
     for (_, sheet), game, split in zip(sheets, per_game, splits or [{}] * len(sheets),
                                        strict=True):
         lines[sheet.game_id] = {(r["team"], r["player"]): r for r in game["skaters"] if r["gp"]}
@@ -379,17 +408,21 @@ def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
     pages = []
     for row, goalie in rows:
         key = (row["team"], row["player"])
-        games = []
+        games, times = [], []
         for game, sheet in logs.get(row["team"], []):
             line = lines.get(sheet.game_id, {}).get(key)
             if line is not None and (goalie == ("w" in line)):
-                games.append(PlayerGame(game, line))
+                toi = None if goalie or unit is None else ice_of.get(sheet.game_id, {}).get(key)
+                times += [toi.toi] if toi is not None else []
+                games.append(PlayerGame(game, line, _ice_time(toi, unit) if toi else None))
         if goalie:  # his saves/shots by strength: his games' added up
             row = {**row, **split_total(g.line for g in games)}
         skater = next((s for s in stats["skaters"] if (s["team"], s["player"]) == key), {})
+        atoi = unit.show(round(sum(times) / len(times))) if times and unit else ""
         pages.append(PlayerPage(row["team"], names.get(row["team"], row["team"]), row["player"],
                                 row["name"], "G" if goalie else skater.get("position", ""),
-                                goalie, row, games))
+                                goalie, row, games, atoi=atoi,
+                                toi_label=unit.toi_label if unit else "TOI"))
     return sorted(pages, key=lambda p: (p.team, p.name, p.player))
 
 
@@ -401,7 +434,9 @@ def build_season_site(season_id: str, league: str,
                       playoff_sheets: Sequence[tuple[int, Scoresheet]] = (),
                       playoff_games: Sequence[GameStats] = (),
                       splits: Sequence[Splits] = (),
-                      playoff_splits: Sequence[Splits] = ()) -> SeasonSite:
+                      playoff_splits: Sequence[Splits] = (),
+                      ices: Sequence[Ice] = (), playoff_ices: Sequence[Ice] = (),
+                      unit: Unit | None = None) -> SeasonSite:
     """The site of a season from its standings tables (the league's first), each game's
     scoresheet with its number in the schedule, the season's summed stats, each game's
     head and inclusion proof in the season's tree (the games in it) and each game's own
@@ -409,7 +444,8 @@ def build_season_site(season_id: str, league: str,
     postseason's games (their scoresheets and stats, in the bracket's order) give the team
     and player pages a playoff section and the site a playoff leaders' board, apart;
     ``splits`` and ``playoff_splits``: each game's goalies' saves and shots by strength (in
-    the same orders; none, 0/0)."""
+    the same orders; none, 0/0); ``ices`` and ``playoff_ices``: each game's time on ice,
+    shown in ``unit`` (none: no time on ice on the player pages)."""
     summed = stats.to_json()
     standings = [_table(title, records) for title, records in tables]
     proved = {p.game: p for p in proofs}
@@ -425,22 +461,30 @@ def build_season_site(season_id: str, league: str,
     names = {r.team: r.name for r in rows.values()}
     teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
     players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed,
-                             splits=splits) if per_game else [])
+                             splits=splits, ices=ices or [{}] * len(sheets), unit=unit)
+               if per_game else [])
     site = SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
-    return _with_playoffs(site, list(playoff_sheets), playoff_games,
-                          playoff_splits) if playoff_games else site
+    if not playoff_games:
+        return site
+    return _with_playoffs(site, list(playoff_sheets), playoff_games, playoff_splits,
+                          playoff_ices or [{}] * len(playoff_sheets), unit)
 
 
 def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
-                   per_game: Sequence[GameStats], splits: Sequence[Splits] = ()) -> SeasonSite:
-    """The site with the postseason's sections: each team's and player's, and its leaders."""
+                   per_game: Sequence[GameStats], splits: Sequence[Splits],
+                   ices: Sequence[Ice], unit: Unit | None) -> SeasonSite:
+    """The site with the postseason's sections: each team's and player's, and its leaders;
+    a player who played in the playoffs only (a goalie called up for them) gets a page of
+    his playoff games alone."""
     summed = _playoff_lines(combine(per_game).to_json())
     names = {t.team: t.name for t in site.teams}
     teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
     theirs = {(p.team, p.player): p for p in
               _player_pages(names, sheets, [_playoff_lines(g.to_json()) for g in per_game],
-                            summed, True, splits)}
-    players = [replace(p, playoffs=theirs.get((p.team, p.player))) for p in site.players]
+                            summed, True, splits, ices, unit)}
+    players = [replace(p, playoffs=theirs.pop((p.team, p.player), None)) for p in site.players]
+    players += [replace(p, games=[], playoffs=p, regular=False) for p in theirs.values()]
+    players.sort(key=lambda p: (p.team, p.name, p.player))
     return replace(site, teams=teams, players=players, playoff_boards=leaders(summed))
 
 
@@ -506,12 +550,16 @@ def season_files(store: EventStore, season_id: str,
     tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
     files, sheets, per_game, splits = {STYLE: render("_style.css.j2")}, [], [], []
+    ices: list[Ice] = []
+    unit = None
     total = len(season.game_ids)
     for done, game_id in enumerate(season.game_ids, start=1):
         game = load_game(store, game_id)
         sheets.append((numbers.get(game_id, 0), game.sheet))
         per_game.append(game.stats)
         splits.append(by_goalie(game.strengths))
+        ices.append({(p.team, p.player): p for p in game.toi.players})
+        unit = game.unit
         files[game_href(game_id)] = _game_page(game, season_id)
         if progress is not None:
             progress(done, total)
@@ -524,7 +572,10 @@ def season_files(store: EventStore, season_id: str,
                              game_proofs(store, season_id), per_game,
                              [(0, g.sheet) for g in loaded.values()],
                              [g.stats for g in loaded.values()], splits,
-                             [by_goalie(g.strengths) for g in loaded.values()])
+                             [by_goalie(g.strengths) for g in loaded.values()], ices,
+                             [{(p.team, p.player): p for p in g.toi.players}
+                              for g in loaded.values()],
+                             unit or next((g.unit for g in loaded.values()), None))
     if bracket.opened or lottery.opened:
         site = replace(site, postseason=PLAYOFFS)
         scores = {s.game_id: _score(s) for _, s in sheets}
