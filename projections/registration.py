@@ -39,6 +39,9 @@ class ReadModels:
     # each goalie's shots against by strength (the pages' EV/PP/SH; not stored); None: the
     # system's pages have no such split
     strengths: Callable[[Iterable[Any]], list[GoalieStrength]] | None = None
+    # each scoresheet penalty line's words where the stream names no infraction (Hockey
+    # Bones: its 14.20 type), in the lines' order (the pages'; not stored); None: none
+    penalty_types: Callable[[Iterable[Any]], list[tuple[str, str]]] | None = None
 
     @property
     def show_time(self) -> Callable[[int], str]:

@@ -41,6 +41,11 @@ def db(pages_db: Path) -> Path:
     return pages_db  # tests/conftest.py: built once for this module and the other pages tests
 
 
+def game_events(db: Path, game_id: str) -> list:
+    with open_store(db, create=False) as store:
+        return [row.event for row in store.read(game_id)]
+
+
 def chromium(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     assert BROWSER is not None
     return subprocess.run(
@@ -111,6 +116,10 @@ def test_the_rendered_game_page_shows_the_read_models(db: Path, tmp_path: Path,
     penalties = shown.get("penalty-summary", [])
     assert [(r[1], r[2], r[3], int(r[-1])) for r in penalties] == \
         [(p.time, p.team, p.player_name, p.minutes) for p in sheet.penalties]
+    # Hockey Bones 14.20: each penalty's type code, the called one (tests/test_penalty_types.py)
+    called = [e.code for e in game_events(db, game_id) if type(e).__name__ == "PenaltyCalled"]
+    if penalties and called:
+        assert {r[4] for r in penalties} <= {*called, "#", ""}
     skaters = {(s["team"], s["name"]): s for s in stats["skaters"]}
     for line in (sheet.away, sheet.home):
         rows = shown[f"box-{line.team}"]

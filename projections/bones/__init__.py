@@ -11,6 +11,7 @@ from typing import Any
 
 from events.bones import BonesEvent, GoalScored
 from projections.bones.penalties import build_penalties
+from projections.bones.penalty_types import build_penalty_types
 from projections.bones.scoresheet import build_scoresheet, sequence_start
 from projections.bones.stats import build_stats
 from projections.bones.strengths import build_strengths
@@ -47,6 +48,6 @@ PROJECTIONS = SystemProjections(
     events=BonesEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
                            stats=build_stats, unit=SEQUENCE_TIME,
-                           strengths=build_strengths),
+                           strengths=build_strengths, penalty_types=build_penalty_types),
     index=IndexReads(reads={("game", GoalScored): _goal}),
 )

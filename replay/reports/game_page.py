@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from projections.models.strengths import GoalieStrength
@@ -169,6 +169,8 @@ class GamePage:
     chart: ShiftChart
     plays: list[PlayPeriod]
     stars: list[Star]  # the three stars of a finished game (replay/reports/stars.py)
+    infraction_label: str = "Infraction"  # Hockey Bones: "Type (14.20)", its penalty types
+    penalty_legend: list[str] = field(default_factory=list)  # each type shown: "A: ..."
 
 
 def _team_periods(line: Any, side: str, pp_goals: list[int]) -> TeamPeriods:
@@ -191,13 +193,18 @@ def _goal_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[GoalRow]:
     return rows
 
 
-def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[PenaltyRow]:
+def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int,
+                  types: Sequence[tuple[str, str]] = ()) -> list[PenaltyRow]:
+    """The penalty summary; ``types``: each line's (code, name) where the stream names no
+    infraction (Hockey Bones' 14.20 penalty types, in the lines' order): the row shows the
+    code, the page's legend the name (a page stays under its size)."""
+    named = [code for code, _ in types] or [""] * len(sheet.penalties)
     return [PenaltyRow(period=period_label(p.period, played), time=unit.show(p.at.value),
                        team=p.team, player=p.player_name,
                        infraction=p.infraction if isinstance(getattr(p, "infraction", None), str)
-                       else "",
+                       else typed,
                        kind=KIND_WORDS.get(p.type, p.type.replace("_", " ")), minutes=p.minutes)
-            for p in sheet.penalties]
+            for p, typed in zip(sheet.penalties, named, strict=True)]
 
 
 def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any],
@@ -307,13 +314,15 @@ def group_plays(plays: list[Any], unit: Unit, played: int) -> list[PlayPeriod]:
 
 def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
                     plays: list[Any], ruleset: str = "",
-                    strengths: Sequence[GoalieStrength] = ()) -> GamePage:
+                    strengths: Sequence[GoalieStrength] = (),
+                    penalty_types: Sequence[tuple[str, str]] = ()) -> GamePage:
     """The page of a game from its read models and its play-by-play (``games.PlayLine``:
-    period, time, score, line); ``strengths``: its goalies' shots against by strength."""
+    period, time, score, line); ``strengths``: its goalies' shots against by strength;
+    ``penalty_types``: its penalty lines' types where its system records no infraction."""
     played = len(sheet.home.goals_by_period)
     away = _team_periods(sheet.away, "away", _pp_goals(sheet, sheet.away.team, played))
     home = _team_periods(sheet.home, "home", _pp_goals(sheet, sheet.home.team, played))
-    penalties = _penalty_rows(sheet, unit, played)
+    penalties = _penalty_rows(sheet, unit, played, penalty_types)
     summed = stats.to_json()
     return GamePage(
         game_id=sheet.game_id, ruleset=ruleset,
@@ -327,4 +336,7 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
                   for a in sheet.shootout],
         chart=build_shift_chart(sheet, toi, unit),
         plays=group_plays(_sheet_times(plays, sheet), unit, played),
-        stars=three_stars(sheet, summed))
+        stars=three_stars(sheet, summed),
+        infraction_label="Type (14.20)" if penalty_types else "Infraction",
+        penalty_legend=list(dict.fromkeys(f"{code}: {name}" for code, name in penalty_types
+                                          if code)))

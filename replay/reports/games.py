@@ -92,10 +92,12 @@ class GameData:
     plays: list[PlayLine]
     ruleset: str
     strengths: list[GoalieStrength] = field(default_factory=list)
+    penalty_types: list[tuple[str, str]] = field(default_factory=list)  # Bones' 14.20 types
 
     def page(self) -> GamePage:
         return build_game_page(self.sheet, self.toi, self.stats, self.unit, self.plays,
-                               ruleset=self.ruleset, strengths=self.strengths)
+                               ruleset=self.ruleset, strengths=self.strengths,
+                               penalty_types=self.penalty_types)
 
 
 def load_game(store: EventStore, game_id: str) -> GameData:
@@ -109,7 +111,8 @@ def load_game(store: EventStore, game_id: str) -> GameData:
                     toi=msgspec.structs.replace(models.toi(events), game_id=game_id),
                     stats=stats, unit=unit, plays=play_by_play(store, events, unit),
                     ruleset=system_of(created.ruleset).rulesets[created.ruleset].title,
-                    strengths=models.strengths(events) if models.strengths else [])
+                    strengths=models.strengths(events) if models.strengths else [],
+                    penalty_types=models.penalty_types(events) if models.penalty_types else [])
 
 
 def game_page(store: EventStore, game_id: str) -> GamePage:

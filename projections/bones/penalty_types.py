@@ -1,0 +1,53 @@
+"""A Hockey Bones penalty's type in the text's words, for the pages' penalty summaries.
+
+A Hockey Bones card rates a player's penalties by TYPE, not by infraction (14.00: "the
+number and TYPES of penalties the player received"): its penalty column gives a code,
+and 14.20 names what each code is. No rule text names an infraction (no "hooking"), so
+a page shows the type, never an invented infraction. The one table that names what
+happened is the special-occurrences chart of a "#" penalty (14.20: "refer to the SPECIAL
+OCCURENCES chart on the back of the Game Board"), which the text does not print: its
+lines are rinklog's labelled substitute (``SpecialOccurrenceRolled.text``), shown as
+such. FaceOff Hockey 2008's 14.20 names the same codes the same way.
+
+Nothing here is stored: the pages fold it from the events they read (docs/pages.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from events.bones import PenaltyAssessed, PenaltyCalled, SpecialOccurrenceRolled
+
+__all__ = ["PENALTY_TYPES", "build_penalty_types"]
+
+PENALTY_TYPES = {  # 14.20 Penalty Types, each code's name as the text gives it
+    "-": "2 Minute Minor",
+    "A": "Coincidental 2 Minute Minors",
+    "B": "Coincidental 5 Minute Majors",
+    "C": "Coincidental 7 Minute Minor/Majors",
+    "D": "4 Minute Double Minor",
+    "F": "4 Minute Double Minor/2 Minute Minor in retaliation",
+    "G": "Coincidental 4 Minute Double Minors",
+    "M": "5 Minute Major",
+    "#": "SPECIAL Penalty",
+}
+TYPED_KINDS = frozenset({"minor", "double_minor", "major", "minor_major"})
+"""The penalties of a called type: a misconduct (14.40), a game misconduct (14.50) and a
+bench minor (the bench-minor table) are their own, named by the penalty column."""
+
+
+def build_penalty_types(events: Iterable[Any]) -> list[tuple[str, str]]:
+    """Each ``PenaltyAssessed``'s type, in the stream's order (the scoresheet's penalty
+    lines): the code of the penalty called before it and the code's 14.20 name ("A",
+    "Coincidental 2 Minute Minors"), for a special occurrence's penalties with the
+    substitute chart's line; ("", "") for a penalty of no called type."""
+    called, out = ("", ""), []
+    for event in events:
+        if isinstance(event, PenaltyCalled):
+            called = (event.code, PENALTY_TYPES.get(event.code, event.code))
+        elif isinstance(event, SpecialOccurrenceRolled):
+            called = ("#", f"{PENALTY_TYPES['#']}: {event.text} (rinklog's substitute chart)")
+        elif isinstance(event, PenaltyAssessed):
+            out.append(called if event.kind in TYPED_KINDS else ("", ""))
+    return out
