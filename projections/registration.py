@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from projections.models.penalties import PenaltyReport
-from projections.models.scoresheet import Scoresheet
+from projections.models.scoresheet import PenaltyType, Scoresheet
 from projections.models.stats import GameStats
 from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
@@ -41,7 +41,7 @@ class ReadModels:
     strengths: Callable[[Iterable[Any]], list[GoalieStrength]] | None = None
     # each scoresheet penalty line's words where the stream names no infraction (Hockey
     # Bones: its 14.20 type), in the lines' order (the pages'; not stored); None: none
-    penalty_types: Callable[[Iterable[Any]], list[tuple[str, str]]] | None = None
+    penalty_types: Callable[[Iterable[Any]], list[PenaltyType]] | None = None
 
     @property
     def show_time(self) -> Callable[[int], str]:

@@ -37,17 +37,19 @@ def db(pages_db: Path) -> Path:
     return pages_db
 
 
-def _expected_codes(events: list) -> list[str]:
-    """Each penalty's code: the latest PenaltyCalled's, "#" after a special occurrence;
-    none for a misconduct, a game misconduct or a bench minor (their own kinds)."""
-    code, out = "", []
+def _expected_codes(events: list) -> dict[tuple, list[str]]:
+    """Each penalty's code by (period, time, player, kind): the latest PenaltyCalled's,
+    "#" after a special occurrence; none for a misconduct, a game misconduct or a bench
+    minor (their own kinds)."""
+    code, out = "", {}
     for e in events:
         if isinstance(e, PenaltyCalled):
             code = e.code
         elif isinstance(e, SpecialOccurrenceRolled):
             code = "#"
         elif isinstance(e, PenaltyAssessed):
-            out.append(code if e.kind in ("minor", "double_minor", "major", "minor_major") else "")
+            typed = e.kind in ("minor", "double_minor", "major", "minor_major")
+            out.setdefault((e.period, e.time, e.player, e.kind), []).append(code if typed else "")
     return out
 
 
@@ -60,8 +62,11 @@ def test_14_20_each_penalty_shows_its_type_and_the_page_names_it(db: Path, tmp_p
             events = [row.event for row in store.read(game_id)]
             page = load_game(store, game_id).page()
             codes = _expected_codes(events)
-            assert [p.infraction for p in page.penalties] == codes, game_id
-            used = [c for c in dict.fromkeys(codes) if c]
+            sheet = load_game(store, game_id).sheet  # the page's rows are its lines, in order
+            expected = [(codes.get((line.period, line.at.value, line.player, line.type)) or [""]
+                         ).pop(0) for line in sheet.penalties]
+            assert [p.infraction for p in page.penalties] == expected, game_id
+            used = [c for c in dict.fromkeys(expected) if c]
             assert [line.split(": ")[0] for line in page.penalty_legend] == used
             for line in page.penalty_legend:
                 code, name = line.split(": ", 1)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.bones import PenaltyAssessed, PenaltyCalled, SpecialOccurrenceRolled
+from projections.models.scoresheet import PenaltyType
 
 __all__ = ["PENALTY_TYPES", "build_penalty_types"]
 
@@ -37,17 +38,18 @@ TYPED_KINDS = frozenset({"minor", "double_minor", "major", "minor_major"})
 bench minor (the bench-minor table) are their own, named by the penalty column."""
 
 
-def build_penalty_types(events: Iterable[Any]) -> list[tuple[str, str]]:
-    """Each ``PenaltyAssessed``'s type, in the stream's order (the scoresheet's penalty
-    lines): the code of the penalty called before it and the code's 14.20 name ("A",
-    "Coincidental 2 Minute Minors"), for a special occurrence's penalties with the
-    substitute chart's line; ("", "") for a penalty of no called type."""
-    called, out = ("", ""), []
+def build_penalty_types(events: Iterable[Any]) -> list[PenaltyType]:
+    """The type of each ``PenaltyAssessed`` of a called type, in the stream's order: the
+    code of the penalty called before it and the code's 14.20 name ("A", "Coincidental 2
+    Minute Minors"), for a special occurrence's penalties with the substitute chart's
+    line. Each names its scoresheet line by period, time, player and kind (the
+    scoresheet orders its lines by time, a penalty shot among them)."""
+    code, name, out = "", "", []
     for event in events:
         if isinstance(event, PenaltyCalled):
-            called = (event.code, PENALTY_TYPES.get(event.code, event.code))
+            code, name = event.code, PENALTY_TYPES.get(event.code, event.code)
         elif isinstance(event, SpecialOccurrenceRolled):
-            called = ("#", f"{PENALTY_TYPES['#']}: {event.text} (rinklog's substitute chart)")
-        elif isinstance(event, PenaltyAssessed):
-            out.append(called if event.kind in TYPED_KINDS else ("", ""))
+            code, name = "#", f"{PENALTY_TYPES['#']}: {event.text} (rinklog's substitute chart)"
+        elif isinstance(event, PenaltyAssessed) and event.kind in TYPED_KINDS and code:
+            out.append(PenaltyType(event.period, event.time, event.player, event.kind, code, name))
     return out

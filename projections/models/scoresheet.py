@@ -107,6 +107,20 @@ class PenaltyLine(Timed, msgspec.Struct, frozen=True, dict=True):
     # UNSET (left out of the JSON) where the stream does not name it (Hockey Bones)
 
 
+class PenaltyType(msgspec.Struct, frozen=True):
+    """A penalty's type where its system's stream names no infraction (Hockey Bones' 14.20
+    codes, projections/bones/penalty_types.py): the penalty line it belongs to (period,
+    time in the system's unit, player, kind) and its ``code`` and the text's ``name``.
+    The pages' only (not stored)."""
+
+    period: int
+    time: int
+    player: str
+    kind: str
+    code: str
+    name: str
+
+
 class GoalieLine(msgspec.Struct, frozen=True):
     team: str
     player: str

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from projections.models.scoresheet import PenaltyType
 from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
@@ -194,17 +195,23 @@ def _goal_rows(sheet: Scoresheet, unit: Unit, played: int) -> list[GoalRow]:
 
 
 def _penalty_rows(sheet: Scoresheet, unit: Unit, played: int,
-                  types: Sequence[tuple[str, str]] = ()) -> list[PenaltyRow]:
-    """The penalty summary; ``types``: each line's (code, name) where the stream names no
-    infraction (Hockey Bones' 14.20 penalty types, in the lines' order): the row shows the
-    code, the page's legend the name (a page stays under its size)."""
-    named = [code for code, _ in types] or [""] * len(sheet.penalties)
-    return [PenaltyRow(period=period_label(p.period, played), time=unit.show(p.at.value),
-                       team=p.team, player=p.player_name,
-                       infraction=p.infraction if isinstance(getattr(p, "infraction", None), str)
-                       else typed,
-                       kind=KIND_WORDS.get(p.type, p.type.replace("_", " ")), minutes=p.minutes)
-            for p, typed in zip(sheet.penalties, named, strict=True)]
+                  types: Sequence[PenaltyType] = ()) -> list[PenaltyRow]:
+    """The penalty summary; ``types``: the penalty types where the stream names no
+    infraction (Hockey Bones' 14.20), each matched to its line by period, time, player
+    and kind: the row shows the code, the page's legend its name (a page stays small)."""
+    codes: dict[tuple[int, int, str, str], list[str]] = {}
+    for t in types:
+        codes.setdefault((t.period, t.time, t.player, t.kind), []).append(t.code)
+    rows = []
+    for p in sheet.penalties:
+        named = codes.get((p.period, p.at.value, p.player, p.type))
+        infraction = p.infraction if isinstance(getattr(p, "infraction", None), str) else (
+            named.pop(0) if named else "")
+        rows.append(PenaltyRow(period=period_label(p.period, played), time=unit.show(p.at.value),
+                               team=p.team, player=p.player_name, infraction=infraction,
+                               kind=KIND_WORDS.get(p.type, p.type.replace("_", " ")),
+                               minutes=p.minutes))
+    return rows
 
 
 def _goalie_rows(sheet: Scoresheet, unit: Unit, stats: dict[str, Any],
@@ -315,7 +322,7 @@ def group_plays(plays: list[Any], unit: Unit, played: int) -> list[PlayPeriod]:
 def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
                     plays: list[Any], ruleset: str = "",
                     strengths: Sequence[GoalieStrength] = (),
-                    penalty_types: Sequence[tuple[str, str]] = ()) -> GamePage:
+                    penalty_types: Sequence[PenaltyType] = ()) -> GamePage:
     """The page of a game from its read models and its play-by-play (``games.PlayLine``:
     period, time, score, line); ``strengths``: its goalies' shots against by strength;
     ``penalty_types``: its penalty lines' types where its system records no infraction."""
@@ -338,5 +345,4 @@ def build_game_page(sheet: Scoresheet, toi: Toi, stats: GameStats, unit: Unit,
         plays=group_plays(_sheet_times(plays, sheet), unit, played),
         stars=three_stars(sheet, summed),
         infraction_label="Type (14.20)" if penalty_types else "Infraction",
-        penalty_legend=list(dict.fromkeys(f"{code}: {name}" for code, name in penalty_types
-                                          if code)))
+        penalty_legend=list(dict.fromkeys(f"{t.code}: {t.name}" for t in penalty_types)))

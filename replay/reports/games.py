@@ -12,6 +12,7 @@ from engine.systems import system_of
 from engine.words import final_line, period_end_line
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.store import EventStore
+from projections.models.scoresheet import PenaltyType
 from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.scoresheet import Scoresheet
@@ -92,7 +93,7 @@ class GameData:
     plays: list[PlayLine]
     ruleset: str
     strengths: list[GoalieStrength] = field(default_factory=list)
-    penalty_types: list[tuple[str, str]] = field(default_factory=list)  # Bones' 14.20 types
+    penalty_types: list[PenaltyType] = field(default_factory=list)  # Bones' 14.20 types
 
     def page(self) -> GamePage:
         return build_game_page(self.sheet, self.toi, self.stats, self.unit, self.plays,
