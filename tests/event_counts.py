@@ -99,3 +99,26 @@ def season_counts(db: Path, season: str) -> dict[str, Counter[str]]:
             row["a"] += sum(n for (t, _), n in counts["assists"].items() if t == team)
             row["shots"] += sum(n for (t, _), n in counts["shots"].items() if t == team)
     return totals
+
+
+def shift_times(db: Path, season: str, capsys: Any) -> dict[tuple[str, str], list[int]]:
+    """Each skater's time on ice in each game of ``season`` he played, by (team, player):
+    the sum of his shifts' durations in `rinklog toi GAME --json` (``capsys``: the test's,
+    to read what the command printed)."""
+    import json
+
+    from replay.cli.app import main
+
+    with open_store(db, create=False) as store:
+        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(season)]
+    times: dict[tuple[str, str], list[int]] = {}
+    for game in games:
+        capsys.readouterr()
+        assert main(["toi", game, "--json", "--db", str(db)]) == 0
+        played: dict[tuple[str, str], int] = {}
+        for shift in json.loads(capsys.readouterr().out)["shifts"]:
+            key = (shift["team"], shift["player"])
+            played[key] = played.get(key, 0) + shift["duration"]
+        for key, total in played.items():
+            times.setdefault(key, []).append(total)
+    return times

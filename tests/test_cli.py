@@ -400,3 +400,22 @@ def test_receipt_of_one_game_says_one_game(capsys, reg_game, tmp_path: Path) -> 
                          "--db", str(db))
     assert code == 0, err
     assert out.startswith("receipt for 1 game written to ")
+
+
+def test_a_reader_that_leaves_early_is_no_failure(reg_game: tuple[Path, dict]) -> None:
+    """`rinklog events GAME | head -n 1` (as the docs pipe commands into head) exits 0:
+    the reader leaving early is click's broken pipe, not an error, whichever click names
+    its wrapper (newer clicks: ``_PacifyFlushWrapper``). Run ten times: the pipe breaks at
+    a different write each time."""
+    import subprocess
+    import sys
+
+    db, result = reg_game
+    rinklog = Path(sys.executable).with_name("rinklog")
+    if not rinklog.exists():
+        pytest.skip("rinklog is not installed beside this Python")
+    script = (f"for i in 1 2 3 4 5 6 7 8 9 10; do '{rinklog}' events {result['game_id']} "
+              f"--db '{db}' | head -n 1 > /dev/null; echo ${{PIPESTATUS[0]}}; done")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.stdout.split() == ["0"] * 10, done.stderr

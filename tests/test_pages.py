@@ -32,6 +32,7 @@ from replay.reports.render import render
 from replay.reports.season_site import leaders
 from replay.reports.shift_chart import GAP, build_shift_chart, period_lengths
 from replay.reports.units import period_label
+from tests.event_counts import shift_times
 from tests.pages_data import BONES, DICE_SEASON, FACEOFF, GAMES, MATRIX, SEASON
 
 NO_DICE = "DICE Hockey's read models are not registered yet (READ_MODELS['dicehockey'])"
@@ -525,18 +526,7 @@ def test_a_skaters_page_shows_his_time_on_ice_a_game_from_his_shifts(db: Path, t
     shown as MM:SS (Hockey Bones' seconds) or as a count (DICE Hockey's timing spaces),
     and TOI/GP is their average, rounded."""
     site = _season_site(db, tmp_path, season)
-    with open_store(db, create=False) as store:
-        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(season)]
-    shifts: dict[tuple[str, str], list[int]] = {}
-    for game in games:
-        capsys.readouterr()
-        assert main(["toi", game, "--json", "--db", str(db)]) == 0
-        played: dict[tuple[str, str], int] = {}
-        for shift in json.loads(capsys.readouterr().out)["shifts"]:
-            key = (shift["team"], shift["player"])
-            played[key] = played.get(key, 0) + shift["duration"]
-        for key, total in played.items():
-            shifts.setdefault(key, []).append(total)
+    shifts = shift_times(db, season, capsys)
 
     def shown(value: int) -> str:
         return str(value) if season == DICE_SEASON else f"{value // 60:02d}:{value % 60:02d}"

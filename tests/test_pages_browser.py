@@ -8,7 +8,6 @@ after an intended change of the chart.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import struct
@@ -24,7 +23,7 @@ from projections.models.strengths import GoalieStrength
 from projections.standings import build_standings
 from replay.cli.app import main
 from replay.reports.games import load_game
-from tests.event_counts import season_counts
+from tests.event_counts import season_counts, shift_times
 from tests.pages_data import BONES, FACEOFF, SEASON
 
 BROWSER = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -223,18 +222,7 @@ def test_the_rendered_player_page_shows_time_on_ice_from_the_shifts(db: Path, tm
     TOI/GP as the browser shows them, from his shifts in `rinklog toi GAME --json`."""
     site = tmp_path / "site"
     assert main(["report", "--season", SEASON, "-o", str(site), "--db", str(db)]) == 0
-    with open_store(db, create=False) as store:
-        games = [i.stream for i in store.streams(kind="game") if i.stream.startswith(SEASON)]
-    times: dict[tuple[str, str], list[int]] = {}
-    for game in games:
-        capsys.readouterr()
-        assert main(["toi", game, "--json", "--db", str(db)]) == 0
-        played: dict[tuple[str, str], int] = {}
-        for shift in json.loads(capsys.readouterr().out)["shifts"]:
-            key = (shift["team"], shift["player"])
-            played[key] = played.get(key, 0) + shift["duration"]
-        for key, total in played.items():
-            times.setdefault(key, []).append(total)
+    times = shift_times(db, SEASON, capsys)
     (team, player), mine = max(times.items(), key=lambda item: (len(item[1]), item[0]))
     shown = tables(dump_dom(tmp_path, site / "players" / f"{team}-{player}.html"))
     assert sorted(row[12] for row in shown["player-games"]) == sorted(

@@ -6,8 +6,10 @@ and 14.20 names what each code is. No rule text names an infraction (no "hooking
 a page shows the type, never an invented infraction. The one table that names what
 happened is the special-occurrences chart of a "#" penalty (14.20: "refer to the SPECIAL
 OCCURENCES chart on the back of the Game Board"), which the text does not print: its
-lines are rinklog's labelled substitute (``SpecialOccurrenceRolled.text``), shown as
-such. FaceOff Hockey 2008's 14.20 names the same codes the same way.
+bundled lines are rinklog's labelled substitute, and a league may give its own chart:
+the page shows the chart's line (``SpecialOccurrenceRolled.text``) as the chart's, and
+docs/pages.md says the bundled chart is a substitute. FaceOff Hockey 2008's 14.20 names
+the same codes the same way.
 
 Nothing here is stored: the pages fold it from the events they read (docs/pages.md).
 """
@@ -49,7 +51,7 @@ def build_penalty_types(events: Iterable[Any]) -> list[PenaltyType]:
         if isinstance(event, PenaltyCalled):
             code, name = event.code, PENALTY_TYPES.get(event.code, event.code)
         elif isinstance(event, SpecialOccurrenceRolled):
-            code, name = "#", f"{PENALTY_TYPES['#']}: {event.text} (rinklog's substitute chart)"
+            code, name = "#", f"{PENALTY_TYPES['#']}: {event.text} (special occurrences chart)"
         elif isinstance(event, PenaltyAssessed) and event.kind in TYPED_KINDS and code:
             out.append(PenaltyType(event.period, event.time, event.player, event.kind, code, name))
     return out

@@ -183,8 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         code = code if isinstance(code, int) else 0
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
-        if type(sys.stdout).__name__ == "PacifyFlushWrapper":
-            code = 0  # click's sign that the reader left early (`| head`): not a failure
+        if type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
+            # click's sign that the reader left early (`| head`): not a failure (newer
+            # clicks name the class _PacifyFlushWrapper)
+            code = 0
     except BrokenPipeError:
         code = 0
     except _UsageError as err:
