@@ -146,11 +146,10 @@ def test_a_player_of_the_playoffs_only_gets_a_page_of_them(played: Path) -> None
     gets a page of his playoff games, saying so, as every playoff player's row links one.
     Here the regular season is given without one playoff goalie's games, as if he had
     played none of them."""
-    from projections.stats import combine
     from replay.leagues.stored_seasons import load_season, standings_tables
     from replay.reports.games import load_game
     from replay.reports.render import render
-    from replay.reports.season_site import build_season_site
+    from replay.reports.season_site import SiteGame, build_season_site
 
     with open_store(played) as store:
         season = load_season(store, SEASON)
@@ -161,9 +160,8 @@ def test_a_player_of_the_playoffs_only_gets_a_page_of_them(played: Path) -> None
     goalie = next((g.team, g.player) for game in playoff for g in game.sheet.goalies)
     kept = [g for g in regular if goalie not in {(x.team, x.player) for x in g.sheet.goalies}]
     assert len(kept) < len(regular)
-    site = build_season_site(SEASON, "split", tables, [(0, g.sheet) for g in kept],
-                             combine([g.stats for g in kept]), (), [g.stats for g in kept],
-                             [(0, g.sheet) for g in playoff], [g.stats for g in playoff])
+    site = build_season_site(SEASON, "split", tables, [SiteGame.of(0, g) for g in kept], (),
+                             [SiteGame.of(0, g) for g in playoff])
     page = next(p for p in site.players if (p.team, p.player) == goalie)
     assert not page.regular and page.games == [] and page.playoffs is not None
     assert page.playoffs.games and page.goalie

@@ -25,7 +25,7 @@ from projections.stats import GameStats, combine
 from replay.leagues.ledger import odds_runs
 from replay.leagues.stored_seasons import load_season, standings_tables
 from replay.reports.bracket import postseason_page
-from replay.reports.games import load_game
+from replay.reports.games import GameData, load_game
 from replay.reports.odds_page import ODDS, odds_page
 from replay.reports.plots import Histogram, LinePlot, histogram, line_plot
 from replay.reports.proofs import GameProof, game_proofs
@@ -121,6 +121,24 @@ class IceTime:
 
 Ice = Mapping[tuple[str, str], PlayerToi]
 """A game's time on ice of each player, by (team, player)."""
+
+
+@dataclass(frozen=True)
+class SiteGame:
+    """A game as the site reads it: its number in the schedule (0: a playoff game), its
+    scoresheet and own stats, its goalies' saves and shots by strength
+    (replay/reports/strengths.py) and its players' time on ice."""
+
+    number: int
+    sheet: Scoresheet
+    stats: GameStats
+    splits: Splits = field(default_factory=dict)
+    ice: Ice = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, number: int, game: GameData) -> SiteGame:
+        return cls(number, game.sheet, game.stats, by_goalie(game.strengths),
+                   {(p.team, p.player): p for p in game.toi.players})
 
 
 @dataclass(frozen=True)
@@ -383,28 +401,30 @@ def _ice_time(toi: PlayerToi, unit: Unit) -> IceTime:
                    unit.show(toi.toi_sh))
 
 
-def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
-                  per_game: Sequence[dict[str, Any]], stats: dict[str, Any],
-                  playoffs: bool = False, splits: Sequence[Splits] = (),
-                  ices: Sequence[Ice] = (), unit: Unit | None = None) -> list[PlayerPage]:
+def _sheets(games: Sequence[SiteGame]) -> list[tuple[int, Scoresheet]]:
+    return [(g.number, g.sheet) for g in games]
+
+
+def _player_pages(names: dict[str, str], site_games: Sequence[SiteGame],
+                  stats: dict[str, Any], playoffs: bool = False,
+                  unit: Unit | None = None) -> list[PlayerPage]:
     """A page per player who played: his season line (the summed stats row) and his log,
     a row per game he played (his row of that game's stats; a goalie's with his saves
-    and shots by strength, ``splits``: each game's, replay/reports/strengths.py; a
-    skater's time on ice, ``ices``: each game's, shown in ``unit``); ``playoffs``: of
-    the postseason's games."""
+    and shots by strength; a skater's time on ice, shown in ``unit``); ``playoffs``: of
+    the postseason's games (an overtime loss an L)."""
     lines: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
-    ice_of = {sheet.game_id: ice for (_, sheet), ice in zip(sheets, ices, strict=True)}
-    for (_, sheet), game, split in zip(sheets, per_game, splits or [{}] * len(sheets),
-                                       strict=True):
-        lines[sheet.game_id] = {(r["team"], r["player"]): r for r in game["skaters"] if r["gp"]}
-        lines[sheet.game_id].update(((r["team"], r["player"]),
-                                     with_split(r, split.get((r["team"], r["player"]))))
-                                    for r in game["goalies"] if r["gp"])
+    ice_of = {g.sheet.game_id: g.ice for g in site_games}
+    for g in site_games:
+        game = _playoff_lines(g.stats.to_json()) if playoffs else g.stats.to_json()
+        lines[g.sheet.game_id] = {(r["team"], r["player"]): r for r in game["skaters"] if r["gp"]}
+        lines[g.sheet.game_id].update(((r["team"], r["player"]),
+                                       with_split(r, g.splits.get((r["team"], r["player"]))))
+                                      for r in game["goalies"] if r["gp"])
     goalie_rows = {(g["team"], g["player"]): g for g in stats["goalies"] if g["gp"]}
     rows = [(g, True) for g in goalie_rows.values()]
     rows += [(s, False) for s in stats["skaters"]
              if s["gp"] and (s["team"], s["player"]) not in goalie_rows]
-    logs = {team: _team_games(team, sheets, playoffs) for team in names}
+    logs = {team: _team_games(team, _sheets(site_games), playoffs) for team in names}
     pages = []
     for row, goalie in rows:
         key = (row["team"], row["player"])
@@ -427,26 +447,16 @@ def _player_pages(names: dict[str, str], sheets: list[tuple[int, Scoresheet]],
 
 
 def build_season_site(season_id: str, league: str,
-                      tables: list[tuple[str, list[Record]]],
-                      sheets: list[tuple[int, Scoresheet]], stats: GameStats,
-                      proofs: Sequence[GameProof] = (),
-                      per_game: Sequence[GameStats] = (),
-                      playoff_sheets: Sequence[tuple[int, Scoresheet]] = (),
-                      playoff_games: Sequence[GameStats] = (),
-                      splits: Sequence[Splits] = (),
-                      playoff_splits: Sequence[Splits] = (),
-                      ices: Sequence[Ice] = (), playoff_ices: Sequence[Ice] = (),
+                      tables: list[tuple[str, list[Record]]], games: Sequence[SiteGame],
+                      proofs: Sequence[GameProof] = (), playoffs: Sequence[SiteGame] = (),
                       unit: Unit | None = None) -> SeasonSite:
-    """The site of a season from its standings tables (the league's first), each game's
-    scoresheet with its number in the schedule, the season's summed stats, each game's
-    head and inclusion proof in the season's tree (the games in it) and each game's own
-    stats (in the sheets' order: the players' game logs; none, no player pages); the
-    postseason's games (their scoresheets and stats, in the bracket's order) give the team
-    and player pages a playoff section and the site a playoff leaders' board, apart;
-    ``splits`` and ``playoff_splits``: each game's goalies' saves and shots by strength (in
-    the same orders; none, 0/0); ``ices`` and ``playoff_ices``: each game's time on ice,
-    shown in ``unit`` (none: no time on ice on the player pages)."""
-    summed = stats.to_json()
+    """The site of a season from its standings tables (the league's first), its games (in
+    the schedule's order: the players' game logs), each game's head and inclusion proof in
+    the season's tree (the games in it) and its postseason's games (in the bracket's
+    order), which give the team and player pages a playoff section and the site a playoff
+    leaders' board, apart; times on ice are shown in ``unit`` (None: none shown)."""
+    sheets = _sheets(games)
+    summed = combine([g.stats for g in games]).to_json()
     standings = [_table(title, records) for title, records in tables]
     proved = {p.game: p for p in proofs}
     lines = [GameLine(number, s.game_id, game_href(s.game_id), s.away.team, s.away.goals,
@@ -460,28 +470,20 @@ def build_season_site(season_id: str, league: str,
     rows = {r.team: r for r in standings[0].rows} if standings else {}
     names = {r.team: r.name for r in rows.values()}
     teams = [_team_page(team, names[team], rows[team], sheets, summed) for team in sorted(names)]
-    players = (_player_pages(names, sheets, [g.to_json() for g in per_game], summed,
-                             splits=splits, ices=ices or [{}] * len(sheets), unit=unit)
-               if per_game else [])
+    players = _player_pages(names, games, summed, unit=unit)
     site = SeasonSite(season_id, league, standings, leaders(summed), lines, plot, teams, players)
-    if not playoff_games:
-        return site
-    return _with_playoffs(site, list(playoff_sheets), playoff_games, playoff_splits,
-                          playoff_ices or [{}] * len(playoff_sheets), unit)
+    return _with_playoffs(site, playoffs, unit) if playoffs else site
 
 
-def _with_playoffs(site: SeasonSite, sheets: list[tuple[int, Scoresheet]],
-                   per_game: Sequence[GameStats], splits: Sequence[Splits],
-                   ices: Sequence[Ice], unit: Unit | None) -> SeasonSite:
+def _with_playoffs(site: SeasonSite, games: Sequence[SiteGame], unit: Unit | None) -> SeasonSite:
     """The site with the postseason's sections: each team's and player's, and its leaders;
     a player who played in the playoffs only (a goalie called up for them) gets a page of
     his playoff games alone."""
-    summed = _playoff_lines(combine(per_game).to_json())
+    summed = _playoff_lines(combine([g.stats for g in games]).to_json())
     names = {t.team: t.name for t in site.teams}
-    teams = [replace(t, playoffs=_team_playoffs(t.team, sheets, summed)) for t in site.teams]
-    theirs = {(p.team, p.player): p for p in
-              _player_pages(names, sheets, [_playoff_lines(g.to_json()) for g in per_game],
-                            summed, True, splits, ices, unit)}
+    teams = [replace(t, playoffs=_team_playoffs(t.team, _sheets(games), summed))
+             for t in site.teams]
+    theirs = {(p.team, p.player): p for p in _player_pages(names, games, summed, True, unit)}
     players = [replace(p, playoffs=theirs.pop((p.team, p.player), None)) for p in site.players]
     players += [replace(p, games=[], playoffs=p, regular=False) for p in theirs.values()]
     players.sort(key=lambda p: (p.team, p.name, p.player))
@@ -549,16 +551,13 @@ def season_files(store: EventStore, season_id: str,
     # the whole league first, then each conference and each division (NHL.com's views)
     tables = [(t.title, t.records) for t in standings_tables(store, season, "all")]
     numbers = {f"{season_id}-{n:04d}": n for n, _, _ in season.created.schedule}
-    files, sheets, per_game, splits = {STYLE: render("_style.css.j2")}, [], [], []
-    ices: list[Ice] = []
+    files: dict[str, str] = {STYLE: render("_style.css.j2")}
+    games: list[SiteGame] = []
     unit = None
     total = len(season.game_ids)
     for done, game_id in enumerate(season.game_ids, start=1):
         game = load_game(store, game_id)
-        sheets.append((numbers.get(game_id, 0), game.sheet))
-        per_game.append(game.stats)
-        splits.append(by_goalie(game.strengths))
-        ices.append({(p.team, p.player): p for p in game.toi.players})
+        games.append(SiteGame.of(numbers.get(game_id, 0), game))
         unit = game.unit
         files[game_href(game_id)] = _game_page(game, season_id)
         if progress is not None:
@@ -568,17 +567,13 @@ def season_files(store: EventStore, season_id: str,
     # the postseason's games, in the bracket's order: its own sections of the pages
     loaded = {g: load_game(store, g) for r in bracket.rounds for s in r.series
               for g in s.games if store.exists(g)}
-    site = build_season_site(season_id, season.created.league, tables, sheets, combine(per_game),
-                             game_proofs(store, season_id), per_game,
-                             [(0, g.sheet) for g in loaded.values()],
-                             [g.stats for g in loaded.values()], splits,
-                             [by_goalie(g.strengths) for g in loaded.values()], ices,
-                             [{(p.team, p.player): p for p in g.toi.players}
-                              for g in loaded.values()],
+    site = build_season_site(season_id, season.created.league, tables, games,
+                             game_proofs(store, season_id),
+                             [SiteGame.of(0, g) for g in loaded.values()],
                              unit or next((g.unit for g in loaded.values()), None))
     if bracket.opened or lottery.opened:
         site = replace(site, postseason=PLAYOFFS)
-        scores = {s.game_id: _score(s) for _, s in sheets}
+        scores = {g.sheet.game_id: _score(g.sheet) for g in games}
         files.update(_postseason_files(bracket, lottery, season.names, scores, files, loaded))
     recorded = [e for e in events if isinstance(e, OddsRecorded)]
     if recorded:  # docs/odds.md
