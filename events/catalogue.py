@@ -23,6 +23,7 @@ from events.league import (
 )
 from events.matrix import MatrixEvent
 from events.odds import OddsEvent
+from events.people import PeopleEvent
 from events.postseason import PostseasonEvent
 from events.store import EventStore
 
@@ -33,7 +34,7 @@ SYSTEM_EVENTS: dict[str, Any] = {"bones": BonesEvent, "dicehockey": DiceHockeyEv
                                  "matrix": MatrixEvent}
 
 LEAGUE_EVENTS: Any = (SeasonCreated | SeasonCoachSet | SeasonTableGameStarted | SeasonGameRecorded
-                      | PostseasonEvent | OddsEvent)
+                      | PostseasonEvent | OddsEvent | PeopleEvent)
 """Events of league streams (a season), which belong to no one game system."""
 
 ALL_EVENTS: Any = functools.reduce(operator.or_, SYSTEM_EVENTS.values(), LEAGUE_EVENTS)

@@ -80,7 +80,8 @@ def season(
         "it stored; --league, if given, must be that same league), else demo")] = None,
     seed: Annotated[str, typer.Option("--seed", help="season seed: schedule and every game's dice")] = "1",
     games: Annotated[int | None, typer.Option(
-        "--games", help="play the schedule's first N games (run again with more, or without "
+        "--games", help="play the schedule's first N games (0: open the season, play none; "
+        "run again with more, or without "
         "--games, to play on)")] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", help="worker processes (default 2)")] = None,
@@ -115,8 +116,8 @@ def season(
     from replay.leagues.season_league import season_to_play
     workers, cluster = workers_or_cluster(workers, cluster, tls=(tls_ca_file, tls_cert, tls_key),
                                           insecure=insecure_cluster)
-    if games is not None and games < 1:
-        raise CliError(f"--games must be at least 1, got {games}")
+    if games is not None and games < 0:
+        raise CliError(f"--games must be 0 or more, got {games}")
     if verify is not None and verify < 0:
         raise CliError(f"--verify must be 0 or more, got {verify}")
     if Path(db).is_file():  # a season of this seed already begun plays on with its league

@@ -23,6 +23,7 @@ from events.common import (
 )
 from events.errors import RinklogError, UnknownGame
 from events.league import SeasonCreated
+from events.people import EXPORT_MEDIA, RECEIPT_MEDIA
 from events.store import (
     ChainRow,
     EventStore,
@@ -37,6 +38,7 @@ from projections.store import (
 from replay.games.game_streams import CARD_MEDIA, CHART_MEDIA
 from replay.games.registry import ruleset_of_season
 from replay.leagues import audit_playoffs, audit_postseason, audit_season
+from replay.leagues.audit_people import audit_people_files
 from replay.leagues.audit_report import (
     AuditFinding,
     AuditReport,
@@ -260,7 +262,8 @@ def audit_all_verdict(store: EventStore, workers: int = 1, cluster: Cluster | No
         reports = [audit_game(store, stream, seasons=seasons) for stream in ids]
     reports = mark_odds_runs(store, _with_missing_season_games(store, seasons, reports),
                              odds_run)
-    return reports + audit_blobs(store) + audit_unaccounted_rows(store), verdict
+    return (reports + audit_blobs(store) + audit_people_files(store)
+            + audit_unaccounted_rows(store), verdict)
 
 
 def mark_odds_runs(store: EventStore, reports: list[AuditReport],
@@ -435,8 +438,9 @@ def audit_blobs(store: EventStore) -> list[AuditReport]:
         if blob_hash(content) != digest:
             problem = ("content matching its hash", f"content hashing to "
                        f"{blob_hash(content)[:16]}…")
-        elif media not in (CARD_MEDIA, CHART_MEDIA, LEAGUE_MEDIA):
-            problem = (f"media type {CARD_MEDIA}, {CHART_MEDIA} or {LEAGUE_MEDIA}", media)
+        elif media not in (CARD_MEDIA, CHART_MEDIA, LEAGUE_MEDIA, EXPORT_MEDIA, RECEIPT_MEDIA):
+            problem = (f"media type {CARD_MEDIA}, {CHART_MEDIA}, {LEAGUE_MEDIA}, "
+                       f"{EXPORT_MEDIA} or {RECEIPT_MEDIA}", media)
         if problem:
             reports.append(AuditReport(f"blob {digest[:16]}…", 0, digest, 0, AuditFinding(
                 "blobs", 0, problem[0], problem[1], "content hashes"), kind="blob"))

@@ -42,10 +42,11 @@ from replay.data.reading import convert, read_toml, show_path
 from replay.games.registry import DEFAULT_RULESET
 from replay.systems import DraftRuleError, kit_for, kit_for_system
 
-__all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague",
+__all__ = ["SHARED_FIELDS", "Conference", "Division", "League", "LoadedLeague", "WebSettings",
            "bundled_leagues", "league_dir", "league_of_text", "load_league", "playoff_format"]
 
-SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options", "playoffs"})
+SHARED_FIELDS = frozenset({"name", "conferences", "games", "ruleset", "options", "playoffs",
+                           "web"})
 """The league.toml fields every system's league has; the others are a system's own (Hockey
 Bones': overtime, house rule, draft league rules, FaceOff's ``[faceoff]`` table)."""
 
@@ -59,6 +60,14 @@ class Division(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Conference(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     divisions: Annotated[list[Division], Meta(min_length=1)]
+
+
+class WebSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[web]``: the league on the web (docs/web.md). A result a coach submits counts
+    once the other team's coach confirms it, or ``confirm_hours`` after it was submitted
+    with no dispute."""
+
+    confirm_hours: Annotated[int, Meta(ge=0, le=24 * 365)] = 48
 
 
 class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -79,6 +88,7 @@ class League(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # [playoffs]: the postseason's format (docs/postseason.md), checked at load against the
     # conferences and divisions (engine.league.formats); none: the league has no postseason
     playoffs: dict[str, Any] = {}
+    web: WebSettings = WebSettings()  # [web]: the league on the web (docs/web.md)
 
     def __post_init__(self) -> None:
         try:

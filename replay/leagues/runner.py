@@ -209,7 +209,8 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
                progress: Progress | None = None, games: int | None = None, audit: bool = True,
                projections: Sequence[str] = read_models.PROJECTIONS,
                cluster: Cluster | None = None, verify: int = 0,
-               verify_seed: int | None = None, league_file: bytes | None = None) -> SeasonRun:
+               verify_seed: int | None = None, league_file: bytes | None = None,
+               skip: frozenset[int] = frozenset()) -> SeasonRun:
     """Play every scheduled game of the league ``league`` not yet in the database, each
     with ``setup`` (the league's teams, chart pack, options and coach: every game of a
     season plays the league's ruleset); resumable at any point.
@@ -229,9 +230,11 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     Every game that comes back is checked here before it is stored (returned.py);
     ``verify`` of them, chosen by ``verify_seed`` (None: drawn now), have their rules
     re-run here too (docs/trust.md). ``league_file``: the league.toml a new season keeps
-    (season_league.py; None: none)."""
-    if games is not None and games < 1:
-        raise RinklogError(f"--games must be at least 1, got {games}")
+    (season_league.py; None: none). ``games`` 0 opens the season and plays none;
+    ``skip``: schedule numbers left to be played at the table (a league on the web: the
+    games of teams with a coach, docs/web.md)."""
+    if games is not None and games < 0:
+        raise RinklogError(f"--games must be at least 0, got {games}")
     season_id = f"{league}-{seed}"
     system, coach = setup.system, setup.coach
     start = time.perf_counter()
@@ -246,7 +249,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
             raise RinklogError(_failed(season_id, report.failure, "stored"))
     # from the whole schedule: a cut changes none
     starters = goalie_starts(dict(setup.teams), schedule, setup.kit)
-    cut = schedule if games is None else schedule[:games]
+    cut = [f for f in (schedule if games is None else schedule[:games]) if f[0] not in skip]
     todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
     done = len(cut) - len(todo)

@@ -20,7 +20,10 @@ command can write nothing the audit would refuse; the audit
   before (``SeasonCreated.season_version`` UNSET) and before any record with its runs
   (docs/trust.md, "Recorded odds");
 - the postseason's events, which :mod:`replay.leagues.audit_postseason` re-derives from
-  the standings (a store's), pass here.
+  the standings (a store's), pass here;
+- the acts of the league's people (issue 36): as :mod:`replay.leagues.season_people`
+  says; a game whose submitted result waits is not recorded, and one whose result counts
+  is recorded as that table game, with that head hash.
 """
 
 from __future__ import annotations
@@ -39,12 +42,14 @@ from events.league import (
     SeasonTableGameStarted,
 )
 from events.odds import OddsRecorded, OddsRunReplayed
+from events.people import PeopleEvent
 from events.postseason import PlayoffsOpened, PostseasonEvent
 from replay.games.coach_habits import coach_setup
 from replay.games.registry import ruleset_of_season
 from replay.leagues.audit_odds import recorded_odds, replayed_run
 from replay.leagues.naming import PLAYOFF_NUMBER, is_playoff_game, season_game_id
 from replay.leagues.odds_leaves import leaves_wrong
+from replay.leagues.season_people import People, Wrong, act
 
 __all__ = ["RULE", "SEASON_VERSION", "SIMULATED", "TABLE", "Finding", "SeasonRefused",
            "SeasonState", "evolve", "fold"]
@@ -93,6 +98,7 @@ class SeasonState:
     # a record already (the writer was this rinklog's)
     odds_runs_required: bool = False
     playoffs_opened: bool = False  # its PlayoffsOpened stands
+    people: People = People()  # the league's people and their acts (season_people.py)
 
 
 def evolve(state: SeasonState, event: Event) -> SeasonState:
@@ -130,6 +136,12 @@ def _evolve(state: SeasonState, event: Event) -> SeasonState:
         return replace(state, version=seq, replayed=state.replayed + 1)
     if isinstance(event, OddsRecorded):
         return _odds_record(state, created, event, seq)
+    if isinstance(event, PeopleEvent):  # issue 36: who did what (season_people.py)
+        people = act(state.people, created, event, state.recorded, state.started)
+        if isinstance(people, Wrong):
+            raise _Refused(Finding("season", seq, people.expected, people.recorded,
+                                   "docs/web.md"))
+        return replace(state, version=seq, people=people)
     if not isinstance(event, SeasonGameRecorded | SeasonTableGameStarted):
         raise _Refused(Finding("kind", seq, "a SeasonGameRecorded or SeasonTableGameStarted",
                                type(event).__name__, "season stream"))
@@ -177,6 +189,16 @@ def _game_record(state: SeasonState, created: SeasonCreated,
         raise _Refused(Finding("season", seq, f"a game of the schedule of {created.season_id} "
                                "under its own id", f"game {event.game!r}, number {event.number}"))
     game = event.game
+    waiting = state.people.waiting.get(game)
+    if waiting is not None:
+        raise _Refused(Finding("season", seq, f"{game} not played while its submitted result "
+                               "waits (docs/web.md)", type(event).__name__))
+    accepted = state.people.accepted.get(game)
+    if accepted is not None and isinstance(event, SeasonGameRecorded) \
+            and (event.mode != TABLE or event.head != accepted):
+        raise _Refused(Finding("season", seq, f"{game} recorded as the table game whose result "
+                               f"counts (head {accepted[:16]}…, docs/web.md)",
+                               f"{event.mode}, head {event.head[:16]}…"))
     if isinstance(event, SeasonTableGameStarted):
         if game in state.started or game in state.recorded:
             raise _Refused(Finding("season", seq, f"{game} started at the table once, before "

@@ -23,6 +23,7 @@ import nacl.signing
 
 from events.catalogue import LEAGUE, open_store
 from events.errors import RinklogError, StreamConflict
+from events.people import ReceiptPublished, ResultDisputed, ResultSubmitted
 from events.store import EventStore
 from projections import store as read_models
 from replay.leagues.audit import audit_all, audit_games
@@ -139,7 +140,13 @@ def _stream(store: EventStore, stream: str) -> ExportStream:
 
 
 def _season_blobs(store: EventStore, season_id: str) -> list[str]:
-    return season_blobs(store.read(season_id, 1, 1)[0].event)
+    """The blobs the season stream names: its opening's, and the files its people sent
+    (issue 36), which ``audit --all`` holds to their events wherever the season goes."""
+    events = [row.event for row in store.read(season_id)]
+    sent = [e.export for e in events
+            if isinstance(e, ResultSubmitted | ResultDisputed) and isinstance(e.export, str)]
+    published = [e.receipt for e in events if isinstance(e, ReceiptPublished)]
+    return [*season_blobs(events[0]), *sent, *published]
 
 
 def _game_blobs(store: EventStore, game_id: str) -> list[str]:

@@ -26,7 +26,7 @@ from events.catalogue import ALL_EVENTS, LEAGUE
 from events.common import GameCreated
 from events.errors import RinklogError, StreamConflict
 from events.formats import MSGPACK, check_format, decoder, encoder, same_event
-from events.league import SeasonCreated
+from events.league import SeasonCreated, SeasonGameRecorded, SeasonTableGameStarted
 from events.plurals import counted
 from events.store import EventStore, StreamRecord, blob_hash, encode_meta
 from projections.index import stream_index
@@ -42,6 +42,7 @@ from replay.leagues.audit import (
 from replay.leagues.ledger import SeasonLedger, ledger_of, read_ledger, save_read_models
 from replay.leagues.receipts import (
     Receipt,
+    ReceiptEntry,
     ReceiptError,
     check_entry,
     entry_for,
@@ -56,6 +57,8 @@ FORMAT = "rinklog-export"
 FORMAT_VERSION = 3
 _READS = (2, FORMAT_VERSION)  # version 2: every payload msgpack (format 1)
 _ENCODER = msgspec.msgpack.Encoder()
+# the season rows of a game an import brings along (not another copy's people's acts)
+_RECORDS = frozenset(cls.__name__ for cls in (SeasonTableGameStarted, SeasonGameRecorded))
 
 
 class ExportRow(msgspec.Struct, frozen=True, array_like=True):
@@ -161,6 +164,15 @@ class _FileBlobs:
             return None
         self.used.add(digest)
         return blob.content, blob.media_type
+
+
+def export_entry(data: bytes, origin: str = "file") -> ReceiptEntry:
+    """The game a game's export file says it holds (its receipt's entry: id, head hash,
+    score...), unchecked: :func:`verify_export` checks it."""
+    file = _decode_file(data, origin)
+    if len(file.receipt.games) != 1:
+        raise ImportRefused(f"{origin}: not a game's export file; nothing written")
+    return file.receipt.games[0]
 
 
 def _decode_file(data: bytes, origin: str) -> ExportFile:
@@ -352,8 +364,8 @@ def _records_of(store: EventStore, season_id: str, file: ExportFile,
         raise StreamConflict(f"{store.path} holds another season {season_id}; nothing written")
     read = decoder(ALL_EVENTS, file.season_payload_format or MSGPACK).decode
     held = {(r.type, bytes(r.payload)) for r in stored}
-    return [r for r in file.season_rows
-            if getattr(read(r.payload), "game", None) == game and (r.type, r.payload) not in held]
+    return [r for r in file.season_rows if r.type in _RECORDS
+            and getattr(read(r.payload), "game", None) == game and (r.type, r.payload) not in held]
 
 
 def _system(ruleset: str) -> str:
