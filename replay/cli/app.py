@@ -34,6 +34,7 @@ from replay.cli import (
     reports,
     season,
     tooling,
+    web,
 )
 from replay.cli.common import SystemParts
 
@@ -110,6 +111,7 @@ app.add_typer(cards.app, name="cards")
 # every system's kit, so it names them here (docs/systems.md)
 app.add_typer(matrix.app, name="matrix")
 cards.app.add_typer(bones.app)
+season.league_app.add_typer(web.app)  # league serve | invite | admin: the web extra's
 for name, sub_app in (("projections", projections.projections_app),
                       ("league", season.league_app)):
     app.add_typer(sub_app, name=name)

@@ -340,7 +340,8 @@ def calibrate(
 
 
 league_app = typer.Typer(
-    help="Leagues: check a league against the draft league rules.\n\n"
+    help="Leagues: check a league against the draft league rules; a league on the web "
+    "(serve, invite, admin: docs/web.md).\n\n"
     "Example: rinklog league check --league demo",
     rich_markup_mode=None,
     no_args_is_help=True,

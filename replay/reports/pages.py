@@ -74,13 +74,22 @@ def write_season_report(store: EventStore, season_id: str, output: Path, *,
     if output.exists() and not output.is_dir():
         raise RinklogError(f"{output}: is a file; -o takes a folder for a season's site")
     store.refuse_as_output(output)
-    files = _warned(season_files(store, season_id, progress, sites=sites),
-                    breaks(store, _season_streams(store, season_id)))
+    files = season_pages(store, season_id, progress, sites=sites)
     for name in files:
         store.refuse_as_output(output / name)
     for name, text in files.items():
         _write(output / name, text)
     return [output / name for name in files]
+
+
+def season_pages(store: EventStore, season_id: str,
+                 progress: Callable[[int, int], None] | None = None,
+                 sites: Mapping[str, Site] | None = None) -> dict[str, str]:
+    """Every page of a season's site by its path, each showing a stream that does not
+    check out with the warning at its top: what :func:`write_season_report` writes (and
+    the web league serves, replay/web/public.py)."""
+    return _warned(season_files(store, season_id, progress, sites=sites),
+                   breaks(store, _season_streams(store, season_id)))
 
 
 def _season_streams(store: EventStore, season_id: str) -> list[str]:
