@@ -305,7 +305,7 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 # replay/'s folders (and its three loose modules), lowest first: each imports only what
 # stands before it (README "Layout"). A folder not named here is refused until placed.
 REPLAY_LAYERS = ("cluster_access", "cluster", "workers", "data", "systems", "games", "leagues", "reports",
-                 "datasette", "cli")
+                 "datasette", "web", "cli")
 
 
 def _replay_folder(module: str) -> str | None:

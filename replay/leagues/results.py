@@ -130,9 +130,12 @@ def _teams(state: SeasonState, number: int) -> tuple[str, str]:
     raise ActRefused(f"no game {number} in the schedule of {state.created.season_id}")
 
 
-def checked_file(store: EventStore, data: bytes, origin: str, season_id: str) -> Any:
+def checked_file(store: EventStore, data: bytes, origin: str, season_id: str,
+                 counting: Callable[[Any], list[Event]] | None = None) -> Any:
     """The export ``data`` verified, and imported into the database and rolled back (so
-    held to the stored season's ledger exactly as its import will be)."""
+    held to the stored season's ledger exactly as its import will be). ``counting``: the
+    season events that would make this version count (a dispute, its settlement), given
+    the verified file, appended first in the same rolled-back transaction."""
     verified = verify_export(data, origin)
     index = verified.report.index
     if index.get("season") != season_id:
@@ -143,6 +146,8 @@ def checked_file(store: EventStore, data: bytes, origin: str, season_id: str) ->
                             "at the table (rinklog play --season); nothing written")
     try:
         with store.transaction():
+            if counting is not None:
+                SeasonStream.at(store, season_id).append(counting(verified))
             import_verified(store, verified)
             raise _Undo
     except _Undo:
@@ -215,10 +220,19 @@ def dispute(store: EventStore, season_id: str, account: str, team: str, game: st
             reason: str, data: bytes | None = None, origin: str = "upload",
             clock: Clock = now_utc) -> None:
     """The other team's coach disputes, saying why, with his own version or none."""
-    verified = checked_file(store, data, origin, season_id) if data else None
-    if verified is not None and verified.report.game_id != game:
-        raise ImportRefused(f"{origin}: holds {verified.report.game_id}, not {game}; nothing "
-                            "written")
+    def counting(verified: Any) -> list[Event]:
+        """This version counting as the commissioner would make it count."""
+        state = season_state(store, season_id)
+        at = state.people.last_at
+        judge = next((m.account for m in state.people.members.values()
+                      if m.role == COMMISSIONER), None)
+        if verified.report.game_id != game or judge is None:
+            raise ImportRefused(f"{origin}: holds {verified.report.game_id}, not {game}, or the "
+                                "league has no commissioner to settle it; nothing written")
+        return [ResultDisputed(game=game, account=account, team=team, reason="", at=at,
+                               export=blob_hash(data or b""), head=verified.report.head_hash),
+                DisputeSettled(game=game, account=judge, verdict="disputed", note="", at=at)]
+    verified = checked_file(store, data, origin, season_id, counting) if data else None
 
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any] | None]:
         waiting = _waiting(state, game)

@@ -230,9 +230,8 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     Every game that comes back is checked here before it is stored (returned.py);
     ``verify`` of them, chosen by ``verify_seed`` (None: drawn now), have their rules
     re-run here too (docs/trust.md). ``league_file``: the league.toml a new season keeps
-    (season_league.py; None: none). ``games`` 0 opens the season and plays none;
-    ``skip``: schedule numbers left to be played at the table (a league on the web: the
-    games of teams with a coach, docs/web.md)."""
+    (season_league.py; None: none). ``games`` 0 opens the season, playing none; ``skip``:
+    numbers left to the table (the web's coached games, docs/web.md)."""
     if games is not None and games < 0:
         raise RinklogError(f"--games must be at least 0, got {games}")
     season_id = f"{league}-{seed}"
@@ -241,8 +240,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     created, blobs = _season_created(store, setup, league, schedule, seed, divisions, league_file)
     season = SeasonStream.at(store, season_id)  # what this run decides from
     _open_season(season, created, coach, league_file)
-    ledger = ledger_of(store, season_id)
-    check_opening(ledger, coach)
+    check_opening(ledger := ledger_of(store, season_id), coach)
     if audit:  # the season stream itself, which every game's audit is held to
         report = audit_game(store, season_id, read_models=False)
         if report.failure is not None:
@@ -252,8 +250,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     cut = [f for f in (schedule if games is None else schedule[:games]) if f[0] not in skip]
     todo = [(*f, *starters[f[0]]) for f in cut
             if not store.exists(season_game_id(season_id, f[0]))]
-    done = len(cut) - len(todo)
-    events = 0
+    done, events = len(cut) - len(todo), 0
     if progress:
         progress(done, len(cut))
     # every game's coach is built from a coach setup: the league's, else the system's default

@@ -13,8 +13,9 @@ import msgspec
 from events.catalogue import ALL_EVENTS
 from events.errors import RinklogError
 from events.formats import decoder
+from events.people import DisputeSettled
 from events.store import EventStore
-from replay.leagues.results import checked_file
+from replay.leagues.results import checked_file, season_state
 from replay.leagues.transfer import export_entry
 
 __all__ = ["Compared", "Version", "compare_versions"]
@@ -37,13 +38,20 @@ class Compared:
     difference: list[str]  # the first differing event of each, as JSON
 
 
-def _version(store: EventStore, season_id: str, label: str, data: bytes) -> tuple[Version, list]:
+def _version(store: EventStore, season_id: str, label: str, data: bytes,
+             judge: str) -> tuple[Version, list]:
+    """One version: its verdict as the import that settling for it would run."""
     entry = export_entry(data, label)
+
+    def counting(verified: object) -> list[DisputeSettled]:
+        at = season_state(store, season_id).people.last_at
+        return [DisputeSettled(game=entry.game, account=judge, verdict=label,  # type: ignore[arg-type]
+                               note="", at=at)]
     meta = entry.meta
     score = (f"{meta.get('home')} {meta.get('home_goals')} - {meta.get('away_goals')} "
              f"{meta.get('away')}")
     try:
-        verified = checked_file(store, data, label, season_id)
+        verified = checked_file(store, data, label, season_id, counting)
         verdict = "audit ok"
         rows = verified.file.rows
         read = decoder(ALL_EVENTS, verified.file.payload_format).decode
@@ -54,11 +62,13 @@ def _version(store: EventStore, season_id: str, label: str, data: bytes) -> tupl
 
 
 def compare_versions(store: EventStore, season_id: str, submitted: bytes,
-                     disputed: bytes | None) -> Compared:
-    first, first_events = _version(store, season_id, "submitted", submitted)
+                     disputed: bytes | None, judge: str) -> Compared:
+    """The disputed game's two versions, each audited as settling for it would import it
+    (``judge``: the commissioner who would settle)."""
+    first, first_events = _version(store, season_id, "submitted", submitted, judge)
     if disputed is None:
         return Compared([first], len(first_events), [])
-    second, second_events = _version(store, season_id, "disputed", disputed)
+    second, second_events = _version(store, season_id, "disputed", disputed, judge)
     same = 0
     for a, b in zip(first_events, second_events, strict=False):
         if a != b:

@@ -27,13 +27,13 @@ from typing import Annotated, Any
 import nacl.signing
 from litestar import Litestar, Request, Response, get, post
 from litestar.config.csrf import CSRFConfig
-from litestar.contrib.jinja import JinjaTemplateEngine
 from litestar.datastructures import State, UploadFile
 from litestar.enums import RequestEncodingType
 from litestar.exceptions import NotAuthorizedException
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.middleware.session.server_side import ServerSideSessionConfig
-from litestar.params import Body
+from litestar.params import Body, FromPath
+from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Redirect, Template
 from litestar.template.config import TemplateConfig
 
@@ -102,11 +102,11 @@ def _page(name: str, request: Request, **context: Any) -> Template:
 
 @get("/", sync_to_thread=True)
 def home() -> Redirect:
-    return Redirect("/season/index.html")
+    return Redirect("/season/index.html", status_code=303)
 
 
 @get("/season/{path:path}", sync_to_thread=True)
-def season_page(request: Request, path: str) -> Response[str]:
+def season_page(request: Request, path: FromPath[str]) -> Response[str]:
     page = _league(request).site.page(path.lstrip("/") or "index.html")
     if page is None:
         return Response("no such page", status_code=404, media_type="text/plain")
@@ -137,7 +137,7 @@ def receipts_page(request: Request) -> Template:
 
 
 @get("/receipts/{digest:str}", sync_to_thread=True)
-def receipt_file(request: Request, digest: str) -> Response[bytes]:
+def receipt_file(request: Request, digest: FromPath[str]) -> Response[bytes]:
     data = _league(request).site.receipt(digest.removesuffix(".json"))
     if data is None:
         return Response(b"no such receipt", status_code=404, media_type="text/plain")
@@ -179,24 +179,24 @@ def login(request: Request, data: Annotated[LoginForm, Form]) -> Response[Any]:
             "error": "wrong account name or password"})
     request.clear_session()
     request.set_session({"account": data.name})
-    return Redirect("/me")
+    return Redirect("/me", status_code=303)
 
 
 @post("/logout", sync_to_thread=True)
 def logout(request: Request) -> Redirect:
     request.clear_session()
-    return Redirect("/season/index.html")
+    return Redirect("/season/index.html", status_code=303)
 
 
 @get("/join/{token:str}", sync_to_thread=True)
-def join_page(request: Request, token: str) -> Template:
+def join_page(request: Request, token: FromPath[str]) -> Template:
     with _league(request).store() as store:
         found = accounts.invitation(store, token)
     return _page("join.html.j2", request, invitation=found, token=token)
 
 
 @post("/join/{token:str}/accept", sync_to_thread=True)
-def join(request: Request, token: str, data: Annotated[JoinForm, Form]) -> Response[Any]:
+def join(request: Request, token: FromPath[str], data: Annotated[JoinForm, Form]) -> Response[Any]:
     if data.password != data.again:
         raise results.ActRefused("the two passwords differ")
     league = _league(request)
@@ -204,7 +204,7 @@ def join(request: Request, token: str, data: Annotated[JoinForm, Form]) -> Respo
         accounts.accept(store, token, data.name, data.password, league.clock)
     request.clear_session()
     request.set_session({"account": data.name})
-    return Redirect("/me")
+    return Redirect("/me", status_code=303)
 
 
 @get("/me", sync_to_thread=True)
@@ -284,7 +284,7 @@ def coach_submit(request: Request, data: Annotated[SubmitForm, Upload]) -> Redir
     _acting(request, data.team, lambda store, me: results.submit(
         store, league.season_id, me.name, data.team, content,
         data.file.filename or "upload", league.clock))
-    return Redirect("/coach")
+    return Redirect("/coach", status_code=303)
 
 
 @post("/coach/typed", sync_to_thread=True)
@@ -302,7 +302,7 @@ def coach_typed(request: Request, data: Annotated[TypedForm, Form]) -> Redirect:
         results.submit(store, league.season_id, me.name, data.team, content,
                        "the rolls typed", league.clock)
     _acting(request, data.team, act)
-    return Redirect("/coach")
+    return Redirect("/coach", status_code=303)
 
 
 @post("/coach/confirm", sync_to_thread=True)
@@ -310,7 +310,7 @@ def coach_confirm(request: Request, data: Annotated[AnswerForm, Form]) -> Redire
     league = _league(request)
     _acting(request, data.team, lambda store, me: results.confirm(
         store, league.season_id, me.name, data.team, data.game, league.clock))
-    return Redirect("/coach")
+    return Redirect("/coach", status_code=303)
 
 
 @post("/coach/dispute", sync_to_thread=True)
@@ -320,7 +320,7 @@ def coach_dispute(request: Request, data: Annotated[DisputeForm, Upload]) -> Red
     _acting(request, data.team, lambda store, me: results.dispute(
         store, league.season_id, me.name, data.team, data.game, data.reason,
         content or None, "the disputed version", league.clock))
-    return Redirect("/coach")
+    return Redirect("/coach", status_code=303)
 
 
 # --- the commissioner ----------------------------------------------------------------------
@@ -353,7 +353,7 @@ def _commissioner(request: Request, store: EventStore) -> accounts.Account:
 def admin_page(request: Request) -> Template:
     league = _league(request)
     with open_store(league.db) as store:
-        _commissioner(request, store)
+        judge = _commissioner(request, store)
         state = results.season_state(store, league.season_id)
         found = submissions(store, league.season_id)
         disputes = []
@@ -362,7 +362,8 @@ def admin_page(request: Request) -> Template:
                 continue
             counter = store.get_blob(item.counter) if item.counter else None
             disputes.append((item, compare_versions(store, league.season_id,
-                                                    store.get_blob(item.export), counter)))
+                                                    store.get_blob(item.export), counter,
+                                                    judge.name)))
         games = schedule_lines(store, state)
         refused = accounts.refusals(store)
     return _page("admin.html.j2", request, state=state, submissions=found, disputes=disputes,
@@ -381,7 +382,7 @@ def admin_settle(request: Request, data: Annotated[SettleForm, Form]) -> Redirec
     league = _league(request)
     _admin_act(request, lambda store, me: results.settle(
         store, league.season_id, me.name, data.game, data.verdict, data.note, league.clock))
-    return Redirect("/admin")
+    return Redirect("/admin", status_code=303)
 
 
 @post("/admin/play", sync_to_thread=True)
@@ -389,7 +390,7 @@ def admin_play(request: Request, data: Annotated[PlayForm, Form]) -> Redirect:
     league = _league(request)
     _admin_act(request, lambda store, me: commissioner.play_due(
         store, league.season_id, me.name, data.through))
-    return Redirect("/admin")
+    return Redirect("/admin", status_code=303)
 
 
 @post("/admin/lapse", sync_to_thread=True)
@@ -397,7 +398,7 @@ def admin_lapse(request: Request) -> Redirect:
     league = _league(request)
     _admin_act(request, lambda store, me: results.lapse_due(
         store, league.season_id, league.confirm_hours(store), league.clock))
-    return Redirect("/admin")
+    return Redirect("/admin", status_code=303)
 
 
 @post("/admin/receipt", sync_to_thread=True)
@@ -407,7 +408,7 @@ def admin_receipt(request: Request) -> Redirect:
         raise results.ActRefused("the server was started without --sign-key: no receipts")
     _admin_act(request, lambda store, me: commissioner.publish_receipt(
         store, league.season_id, me.name, league.sign_key, league.clock))  # type: ignore[arg-type]
-    return Redirect("/receipts")
+    return Redirect("/receipts", status_code=303)
 
 
 @post("/admin/invite", sync_to_thread=True)
@@ -415,7 +416,7 @@ def admin_invite(request: Request, data: Annotated[InviteForm, Form]) -> Redirec
     league = _league(request)
     token = _admin_act(request, lambda store, me: accounts.invite(
         store, league.season_id, "coach", data.team))
-    return Redirect(f"/admin?link=/join/{token}")
+    return Redirect(f"/admin?link=/join/{token}", status_code=303)
 
 
 # --- errors --------------------------------------------------------------------------------
@@ -436,7 +437,7 @@ def _refused(request: Request, err: Exception) -> Response[Any]:
 
 
 def _log_in_first(request: Request, err: Exception) -> Response[Any]:
-    return Redirect("/login")
+    return Redirect("/login", status_code=303)
 
 
 def league_app(db: Path, season_id: str | None = None, *, secure: bool = False,
