@@ -28,7 +28,8 @@ __all__ = [
     "BonusDrawn", "ClosingStarted", "CupDrawn", "DieRolled", "DivisionRanked", "GamePlayed",
     "GameSide", "LuckyLoserChosen", "MATRIX_SEASON_VERSION", "MatrixEvent", "MatrixOddsLeaf",
     "MatrixOddsRecorded", "MatrixOddsTeam",
-    "MatrixTable", "OddsRunReplayed", "Pick",
+    "MatrixTable", "MemberJoined", "OddsRunReplayed", "Pick", "PicksDeadlineSet",
+    "PicksSubmitted",
     "PickReplaced",
     "NewTeamReplaced", "PicksSent", "RefereeCupDrawsEntered", "RefereeDrawsEntered",
     "RefereeOnr", "SlotHandedOn", "WaitingListJoined", "SanctionApplied", "ScheduleDrawn",
@@ -443,10 +444,44 @@ class SeasonClosed(_Event, tag="matrix.SeasonClosed"):
     rule: str
 
 
+# --- the league on the web (issue 36, docs/web.md): its people's acts -----------------------
+# Folded by the audit's recheck (engine/matrix/people.py); none is a rule of the game.
+
+class MemberJoined(_Event, tag="matrix.MemberJoined"):
+    """``account`` joined the league on the web: the manager of ``team``, one a team, or
+    the commissioner (the referee; ``team`` empty), by the commissioner's invitation."""
+
+    account: str
+    role: Literal["coach", "commissioner"]
+    team: str
+    at: str  # UTC, ISO 8601
+
+
+class PicksDeadlineSet(_Event, tag="matrix.PicksDeadlineSet"):
+    """The commissioner set week ``week``'s deadline: picks sent on the web after it are
+    refused (3.1.3: picks come in before the week is played)."""
+
+    week: int
+    deadline: str  # UTC, ISO 8601
+    account: str
+    at: str
+
+
+class PicksSubmitted(_Event, tag="matrix.PicksSubmitted"):
+    """The manager ``account`` sent ``team``'s picks for ``week`` on the web, before its
+    deadline: the PicksSent that follows it."""
+
+    week: int
+    team: str
+    account: str
+    at: str
+
+
 MatrixEvent = (
     SeasonOpened | DieRolled | ScheduleDrawn | WgGroupsDrawn | CupDrawn | PicksSent
     | RefereeDrawsEntered | RefereeCupDrawsEntered | WaitingListJoined | NewTeamReplaced
     | SlotHandedOn | WeekStarted | PickReplaced | StockCharged | BonusDrawn | GamePlayed
     | LuckyLoserChosen | SanctionApplied | TeamReplaced | WgRanked | WeekEnded | ClosingStarted
     | DivisionRanked | SeasonClosed | OddsRunReplayed | MatrixOddsRecorded
+    | MemberJoined | PicksDeadlineSet | PicksSubmitted
 )

@@ -20,6 +20,7 @@ from mypy_extensions import mypyc_attr
 from engine.matrix import waiting
 from engine.matrix.dice import SeededDie, derive_die, odds_run_seed
 from engine.matrix.odds_check import check_odds_record
+from engine.matrix.people import People, act, after_picks
 from engine.matrix.referee import (
     check_picks,
     close_season,
@@ -38,9 +39,12 @@ from events.matrix import (
     ClosingStarted,
     DieRolled,
     MatrixOddsRecorded,
+    MemberJoined,
     NewTeamReplaced,
     OddsRunReplayed,
+    PicksDeadlineSet,
     PicksSent,
+    PicksSubmitted,
     RefereeCupDrawsEntered,
     RefereeDrawsEntered,
     SeasonClosed,
@@ -133,13 +137,25 @@ def recheck(events: Sequence[Any]) -> Finding | None:
     if found:
         return found
     state = fold(decided)
+    people = People()  # the league on the web's acts (people.py)
     replayed = False
     runs_required = _odds_runs_required(created)
     i = len(decided)
     while i < len(events):
         event = events[i]
+        if people.expecting is not None and not isinstance(event, PicksSent):
+            return Finding(i + 1, f"the PicksSent of {people.expecting[1]} for week "
+                           f"{people.expecting[0]}", type(event).__name__, "docs/web.md")
         try:
-            if isinstance(event, PicksSent):
+            if isinstance(event, MemberJoined | PicksDeadlineSet | PicksSubmitted):
+                wrong = act(people, state, event)
+                if wrong is not None:
+                    return Finding(i + 1, wrong, type(event).__name__, "docs/web.md")
+                decided = [event]
+            elif isinstance(event, PicksSent):
+                wrong = after_picks(people, event.week, event.team)
+                if wrong is not None:
+                    return Finding(i + 1, wrong, "PicksSent", "docs/web.md")
                 check_picks(state, event)
                 decided = [event]
             elif isinstance(event, RefereeDrawsEntered | RefereeCupDrawsEntered):

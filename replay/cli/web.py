@@ -76,7 +76,7 @@ def invite(
     _existing(db)
     accounts, _ = _web()
     from replay.games.game_streams import open_store
-    from replay.leagues.results import league_season
+    from replay.leagues.people import league_season
     with open_store(db) as store:
         token = accounts.invite(store, league_season(store, season), "coach", team)
     out(f"{url.rstrip('/')}/join/{token}")
@@ -106,7 +106,7 @@ def admin(
     else:
         password = typer.prompt("password", hide_input=True, confirmation_prompt=True, err=True)
     from replay.games.game_streams import open_store
-    from replay.leagues.results import league_season
+    from replay.leagues.people import league_season
     with open_store(db) as store:
         season_id = league_season(store, season)
         token = accounts.invite(store, season_id, "commissioner")

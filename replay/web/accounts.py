@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from events.errors import RinklogError
 from events.people import COACH, COMMISSIONER
 from events.store import EventStore
-from replay.leagues import results
+from replay.leagues import people, results
 
 __all__ = ["Account", "accept", "account_of", "invite", "log_refusal",
            "check_password", "refusals", "tables"]
@@ -63,15 +63,16 @@ def _digest(token: str) -> str:
 
 def invite(store: EventStore, season_id: str, role: str, team: str = "") -> str:
     """A one-time invitation token for the coach of ``team`` (or the commissioner)."""
-    state = results.season_state(store, season_id)
-    assert state.created is not None
-    if role == COACH and team not in state.created.team_hashes:
-        raise RinklogError(f"{team!r}: no team of {season_id} (its teams: "
-                           f"{', '.join(sorted(state.created.team_hashes))})")
-    if role == COACH and state.people.coach_of(team):
-        raise RinklogError(f"{team} has a coach already ({state.people.coach_of(team)})")
     if role not in (COACH, COMMISSIONER):
         raise RinklogError(f"role {role!r}: coach or commissioner")
+    if role == COACH:
+        found = people.teams(store, season_id)
+        if team not in found:
+            raise RinklogError(f"{team!r}: no team of {season_id} (its teams: {', '.join(found)})")
+        coach = next((name for name, m in people.members(store, season_id).items()
+                      if m.role == COACH and m.team == team), None)
+        if coach is not None:
+            raise RinklogError(f"{team} has a coach already ({coach})")
     token = secrets.token_urlsafe(24)
     with store.transaction():
         tables(store.connection)["web_invitations"].insert(
@@ -104,7 +105,7 @@ def accept(store: EventStore, token: str, name: str, password: str,
         found_tables = tables(store.connection)
         if found_tables["web_accounts"].count_where("name = ?", [name]):
             raise RinklogError(f"account name {name!r} is taken")
-        results.join(store, found["season"], name, found["role"], found["team"], clock)
+        people.join(store, found["season"], name, found["role"], found["team"], clock)
         found_tables["web_accounts"].insert({"name": name, "password": hashed,
                                        "created": clock()})
         found_tables["web_invitations"].update(found["token"], {"used": name})
@@ -124,7 +125,7 @@ def check_password(store: EventStore, name: str, password: str) -> bool:
 
 def account_of(store: EventStore, season_id: str, name: str) -> Account | None:
     """``name``'s role and team as the season stream has them (None: no member)."""
-    joined = results.season_state(store, season_id).people.members.get(name)
+    joined = people.members(store, season_id).get(name)
     return None if joined is None else Account(name, joined.role, joined.team)
 
 
