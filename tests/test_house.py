@@ -26,7 +26,7 @@ def system_packages(systems: list[str]) -> tuple[str, ...]:
     """Each system's package in every layer (a module or a package, by dotted name)."""
     return tuple(f"{layer}.{name}" for name in systems
                  for layer in ("engine", "events", "projections", "replay.systems",
-                               "replay.leagues", "replay.reports", "replay.cli"))
+                               "replay.leagues", "replay.reports", "replay.web", "replay.cli"))
 
 
 # Where Hockey Bones' options may be read by name: its own packages. DICE Hockey's rules

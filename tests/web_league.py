@@ -179,3 +179,8 @@ def serving(app: object) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def invite_link(team: str, db: Path) -> str:
+    """``rinklog league invite TEAM``'s link, as a path of the server."""
+    return f"/join/{_invite(team, db)}"

@@ -88,9 +88,14 @@ def _sites() -> dict[str, Any]:
     return {"matrix": matrix_files}
 
 
+def _web() -> dict[str, Any]:
+    from replay.web.matrix import WEB as MATRIX_WEB
+    return {"matrix": MATRIX_WEB}
+
+
 # Each system's parts above its kit, one line a system in each: the command line is the
 # one layer above them all, so it names them here and hands them down (docs/systems.md).
-SYSTEM_PARTS = SystemParts(season_odds=_season_odds, sites=_sites)
+SYSTEM_PARTS = SystemParts(season_odds=_season_odds, sites=_sites, web=_web)
 
 
 @app.callback(help=HELP)

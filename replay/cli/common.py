@@ -35,11 +35,13 @@ class CliError(RinklogError):
 class SystemParts:
     """What the root app (app.py, the one place that names every system's parts above
     its kit) hands each command in ``ctx.obj``: each season system's odds (``rinklog
-    odds``) and its own season site (``rinklog report --season``), by system name, each
-    imported when a command asks (the CLI starts fast)."""
+    odds``) and its own season site (``rinklog report --season``), and its league on the
+    web (``rinklog league serve``, the web extra), by system name, each imported when a
+    command asks (the CLI starts fast)."""
 
     season_odds: Callable[[], Mapping[str, Any]]
     sites: Callable[[], Mapping[str, Any]]
+    web: Callable[[], Mapping[str, Any]]
 
 
 def system_parts(ctx: typer.Context) -> SystemParts:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from replay.cli.common import CliError, DbOption, out
+from replay.cli.common import CliError, DbOption, out, system_parts
 
 app = typer.Typer(rich_markup_mode=None)
 
@@ -17,14 +17,22 @@ SeasonOption = Annotated[str | None, typer.Option(
     "--season", help="the league season (default: the database's one league season)")]
 
 
-def _web() -> Any:
+def _web(ctx: typer.Context) -> tuple[Any, Any, dict[str, Any]]:
+    """The web extra's modules, and each season system's league on the web."""
     try:
         from replay.web import accounts
         from replay.web import app as web_app
+        systems = dict(system_parts(ctx).web())
     except ImportError as err:
         raise CliError(f"rinklog league needs the web extra: pip install 'rinklog[web]' "
                        f"({err.name} is missing)") from None
-    return accounts, web_app
+    return accounts, web_app, systems
+
+
+def _people(store: Any, season: str | None, systems: dict[str, Any]) -> tuple[str, Any]:
+    from replay.leagues.people import league_season, people_of
+    season_id = league_season(store, season, systems)
+    return season_id, people_of(store, season_id, {n: s.people for n, s in systems.items()})
 
 
 def _existing(db: str) -> None:
@@ -34,6 +42,7 @@ def _existing(db: str) -> None:
 
 @app.command("serve")
 def serve(
+    ctx: typer.Context,
     db: DbOption = "rinklog.db",
     season: SeasonOption = None,
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
@@ -50,12 +59,13 @@ def serve(
     Example: rinklog league serve --db league.db --port 8000
     """
     _existing(db)
-    _, web_app = _web()
+    _, web_app, systems = _web(ctx)
     import uvicorn
 
     from replay.leagues.receipts import load_signing_key
     key = load_signing_key(sign_key) if sign_key is not None else None
-    application = web_app.league_app(Path(db), season, secure=behind_tls, sign_key=key)
+    application = web_app.league_app(Path(db), season, secure=behind_tls, sign_key=key,
+                                     systems=systems)
     out(f"serving {db} on http://{host}:{port}/ (Ctrl-C stops)")
     uvicorn.run(application, host=host, port=port, log_level="warning",
                 proxy_headers=behind_tls)
@@ -63,6 +73,7 @@ def serve(
 
 @app.command("invite")
 def invite(
+    ctx: typer.Context,
     team: Annotated[str, typer.Argument(help="the team whose coach is invited")],
     db: DbOption = "rinklog.db",
     season: SeasonOption = None,
@@ -74,16 +85,17 @@ def invite(
     Example: rinklog league invite ALD --db league.db --url https://league.example.org
     """
     _existing(db)
-    accounts, _ = _web()
+    accounts, _, systems = _web(ctx)
     from replay.games.game_streams import open_store
-    from replay.leagues.people import league_season
     with open_store(db) as store:
-        token = accounts.invite(store, league_season(store, season), "coach", team)
+        season_id, people = _people(store, season, systems)
+        token = accounts.invite(store, season_id, people, "coach", team)
     out(f"{url.rstrip('/')}/join/{token}")
 
 
 @app.command("admin")
 def admin(
+    ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="the commissioner's account name")],
     db: DbOption = "rinklog.db",
     season: SeasonOption = None,
@@ -96,7 +108,7 @@ def admin(
     Example: rinklog league admin ana --db league.db
     """
     _existing(db)
-    accounts, _ = _web()
+    accounts, _, systems = _web(ctx)
     if password_file is not None:
         try:
             password = password_file.read_text().splitlines()[0] if password_file.stat().st_size \
@@ -106,9 +118,8 @@ def admin(
     else:
         password = typer.prompt("password", hide_input=True, confirmation_prompt=True, err=True)
     from replay.games.game_streams import open_store
-    from replay.leagues.people import league_season
     with open_store(db) as store:
-        season_id = league_season(store, season)
-        token = accounts.invite(store, season_id, "commissioner")
-        accounts.accept(store, token, name, password)
+        season_id, people = _people(store, season, systems)
+        token = accounts.invite(store, season_id, people, "commissioner")
+        accounts.accept(store, token, name, password, people)
     out(f"{name} is the commissioner of {season_id}")

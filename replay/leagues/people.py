@@ -1,19 +1,21 @@
-"""A league's people, whatever its kind (issue 36, docs/web.md): a league season's
-(season_people.py, results.py) or a Matrix Hockey season's (matrix/web.py). What the web's
-accounts need of either: the teams, who is who, and joining."""
+"""A league's people, whatever its kind (issue 36, docs/web.md): what the web's accounts
+need of a season: its teams, who is who, and joining. A league season's are here
+(season_people.py, results.py); a season system's own (Matrix Hockey's,
+replay/leagues/matrix/web.py) is handed down by the command line's registry
+(replay/cli/app.py), as its pages are."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from events.catalogue import LEAGUE
 from events.errors import RinklogError
 from events.store import EventStore
 from replay.leagues import results
-from replay.leagues.matrix import web as matrix_web
-from replay.leagues.matrix.season import KIND as MATRIX_KIND
-from replay.leagues.matrix.season import load as load_matrix
 
-__all__ = ["Member", "is_matrix", "join", "league_season", "members", "teams"]
+__all__ = ["SEASON_PEOPLE", "LeaguePeople", "Member", "league_season", "people_of"]
 
 
 @dataclass(frozen=True)
@@ -22,13 +24,37 @@ class Member:
     team: str
 
 
-def is_matrix(store: EventStore, season_id: str) -> bool:
-    return store.info(season_id).kind == MATRIX_KIND
+@dataclass(frozen=True)
+class LeaguePeople:
+    """A kind of season's people: its teams, its members by account, joining one."""
+
+    system: str  # the season stream's system: league, or a season system (matrix)
+    teams: Callable[[EventStore, str], list[str]]
+    members: Callable[[EventStore, str], dict[str, Member]]
+    join: Callable[..., None]  # (store, season, account, role, team, clock)
 
 
-def league_season(store: EventStore, season_id: str | None = None) -> str:
-    """``season_id`` (a league season or a Matrix season), or the database's one season."""
-    seasons = [s.stream for kind in ("season", MATRIX_KIND) for s in store.streams(kind=kind)]
+def _teams(store: EventStore, season_id: str) -> list[str]:
+    created = results.season_state(store, season_id).created
+    assert created is not None
+    return sorted(created.team_hashes)
+
+
+def _members(store: EventStore, season_id: str) -> dict[str, Member]:
+    found = results.season_state(store, season_id).people.members
+    return {name: Member(joined.role, joined.team) for name, joined in found.items()}
+
+
+SEASON_PEOPLE = LeaguePeople(LEAGUE, _teams, _members, results.join)
+"""A league season's people (its stream's MemberJoined, season_people.py)."""
+
+
+def league_season(store: EventStore, season_id: str | None,
+                  systems: Mapping[str, Any]) -> str:
+    """``season_id``, or the database's one season (a league's, or a season system's of
+    ``systems``, by stream system)."""
+    seasons = [s.stream for s in store.streams()
+               if s.kind != "game" and (s.system == LEAGUE or s.system in systems)]
     if season_id is not None:
         if season_id not in seasons:
             raise RinklogError(f"{store.path}: no season {season_id!r} (it holds: "
@@ -40,25 +66,12 @@ def league_season(store: EventStore, season_id: str | None = None) -> str:
     return seasons[0]
 
 
-def teams(store: EventStore, season_id: str) -> list[str]:
-    if is_matrix(store, season_id):
-        return sorted(load_matrix(store, season_id).state.teams)
-    created = results.season_state(store, season_id).created
-    assert created is not None
-    return sorted(created.team_hashes)
-
-
-def members(store: EventStore, season_id: str) -> dict[str, Member]:
-    if is_matrix(store, season_id):
-        found = matrix_web.people_of(load_matrix(store, season_id)).members
-    else:
-        found = results.season_state(store, season_id).people.members  # type: ignore[assignment]
-    return {name: Member(joined.role, joined.team) for name, joined in found.items()}
-
-
-def join(store: EventStore, season_id: str, account: str, role: str, team: str,
-         clock: results.Clock = results.now_utc) -> None:
-    if is_matrix(store, season_id):
-        matrix_web.join(store, season_id, account, role, team, clock)
-    else:
-        results.join(store, season_id, account, role, team, clock)
+def people_of(store: EventStore, season_id: str,
+              systems: Mapping[str, LeaguePeople]) -> LeaguePeople:
+    """The people of ``season_id``'s kind: a league season's, or its season system's."""
+    system = store.info(season_id).system
+    if system == LEAGUE:
+        return SEASON_PEOPLE
+    if system not in systems:
+        raise RinklogError(f"{season_id}: a {system} season has no league on the web")
+    return systems[system]

@@ -41,7 +41,7 @@ from replay.leagues.season_stream import SeasonChanged, SeasonStream
 from replay.leagues.transfer import ImportRefused, import_verified, verify_export
 
 __all__ = ["ActRefused", "Clock", "NotYours", "act_on_season", "checked_file", "confirm",
-           "dispute", "join", "lapse_due", "league_season", "now_utc", "season_state", "settle", "submit"]
+           "dispute", "join", "lapse_due", "now_utc", "season_state", "settle", "submit"]
 
 TRIES = 8  # a lost race is decided again this many times before it is refused
 Clock = Callable[[], str]
@@ -57,20 +57,6 @@ class NotYours(ActRefused):
 
 def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
-
-
-def league_season(store: EventStore, season_id: str | None = None) -> str:
-    """``season_id``, or the one league season the database holds."""
-    seasons = [s.stream for s in store.streams(kind="season")]
-    if season_id is not None:
-        if season_id not in seasons:
-            raise RinklogError(f"{store.path}: no league season {season_id!r} (it holds: "
-                               f"{', '.join(seasons) or 'none'})")
-        return season_id
-    if len(seasons) != 1:
-        raise RinklogError(f"{store.path}: holds {len(seasons)} league seasons "
-                           f"({', '.join(seasons) or 'none'}); name one with --season")
-    return seasons[0]
 
 
 def season_state(store: EventStore, season_id: str) -> SeasonState:

@@ -25,7 +25,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from events.errors import RinklogError
 from events.people import COACH, COMMISSIONER
 from events.store import EventStore
-from replay.leagues import people, results
+from replay.leagues import results
+from replay.leagues.people import LeaguePeople
 
 __all__ = ["Account", "accept", "account_of", "invite", "log_refusal",
            "check_password", "refusals", "tables"]
@@ -61,8 +62,10 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def invite(store: EventStore, season_id: str, role: str, team: str = "") -> str:
-    """A one-time invitation token for the coach of ``team`` (or the commissioner)."""
+def invite(store: EventStore, season_id: str, people: LeaguePeople, role: str,
+           team: str = "") -> str:
+    """A one-time invitation token for the coach of ``team`` (or the commissioner) of
+    ``season_id``, whose people are ``people``."""
     if role not in (COACH, COMMISSIONER):
         raise RinklogError(f"role {role!r}: coach or commissioner")
     if role == COACH:
@@ -89,7 +92,7 @@ def invitation(store: EventStore, token: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def accept(store: EventStore, token: str, name: str, password: str,
+def accept(store: EventStore, token: str, name: str, password: str, people: LeaguePeople,
            clock: results.Clock = results.now_utc) -> Account:
     """The invitation ``token`` taken by a new account ``name``: its MemberJoined in the
     season stream and its row here, in one transaction; the token is used up."""
@@ -105,6 +108,8 @@ def accept(store: EventStore, token: str, name: str, password: str,
         found_tables = tables(store.connection)
         if found_tables["web_accounts"].count_where("name = ?", [name]):
             raise RinklogError(f"account name {name!r} is taken")
+        if store.info(found["season"]).system != people.system:
+            raise RinklogError(f"this invitation is to {found['season']}, not this league")
         people.join(store, found["season"], name, found["role"], found["team"], clock)
         found_tables["web_accounts"].insert({"name": name, "password": hashed,
                                        "created": clock()})
@@ -123,7 +128,8 @@ def check_password(store: EventStore, name: str, password: str) -> bool:
         return False
 
 
-def account_of(store: EventStore, season_id: str, name: str) -> Account | None:
+def account_of(store: EventStore, season_id: str, name: str,
+               people: LeaguePeople) -> Account | None:
     """``name``'s role and team as the season stream has them (None: no member)."""
     joined = people.members(store, season_id).get(name)
     return None if joined is None else Account(name, joined.role, joined.team)

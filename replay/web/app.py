@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -45,6 +46,7 @@ from replay.web.common import (
     MAX_UPLOAD,
     Form,
     WebLeague,
+    WebSystem,
     league_of,
     member_of,
     page,
@@ -75,7 +77,9 @@ def season_page(request: Request, path: FromPath[str]) -> Response[str]:
 
 def _with_bar(page: str, request: Request) -> str:
     account = request.session.get("account") if request.session else None
-    links = ['<a href="/receipts">receipts</a>', '<a href="/season.rinklog">season file</a>']
+    links = ['<a href="/receipts">receipts</a>']
+    if league_of(request).system is None:
+        links.append('<a href="/season.rinklog">season file</a>')
     links.append(f'<a href="/me">{account}</a>' if account else '<a href="/login">log in</a>')
     bar = f'<nav class="web-bar">{" · ".join(links)}</nav>\n'
     return page.replace("<body>\n", f"<body>\n{bar}", 1)
@@ -84,6 +88,9 @@ def _with_bar(page: str, request: Request) -> str:
 @get("/season.rinklog", sync_to_thread=True)
 def season_file(request: Request) -> Response[bytes]:
     league = league_of(request)
+    if league.system is not None:  # a Matrix stream holds the picks of weeks not played
+        return Response(b"a Matrix season's file is not published while it is played",
+                        status_code=404, media_type="text/plain")
     with league.store() as store:
         data = export_season(store, league.season_id)
     return Response(data, media_type="application/octet-stream", headers={
@@ -160,7 +167,7 @@ def join(request: Request, token: FromPath[str], data: Annotated[JoinForm, Form]
         raise results.ActRefused("the two passwords differ")
     league = league_of(request)
     with open_store(league.db) as store:
-        accounts.accept(store, token, data.name, data.password, league.clock)
+        accounts.accept(store, token, data.name, data.password, league.people, league.clock)
     request.clear_session()
     request.set_session({"account": data.name})
     return Redirect("/me", status_code=303)
@@ -170,7 +177,10 @@ def join(request: Request, token: FromPath[str], data: Annotated[JoinForm, Form]
 def me(request: Request) -> Redirect:
     with league_of(request).store() as store:
         account = member_of(request, store)
-    return Redirect("/admin" if account.role == COMMISSIONER else "/coach")
+    system = league_of(request).system
+    pages = ("/admin", "/coach") if system is None else (system.commissioner_page,
+                                                         system.coach_page)
+    return Redirect(pages[0] if account.role == COMMISSIONER else pages[1])
 
 
 # --- errors --------------------------------------------------------------------------------
@@ -196,21 +206,26 @@ def _log_in_first(request: Request, err: Exception) -> Response[Any]:
 
 def league_app(db: Path, season_id: str | None = None, *, secure: bool = False,
                sign_key: nacl.signing.SigningKey | None = None,
-               clock: results.Clock = results.now_utc) -> Litestar:
+               clock: results.Clock = results.now_utc,
+               systems: Mapping[str, WebSystem] | None = None) -> Litestar:
     """The application over the league database ``db`` (``secure``: behind TLS, so
-    cookies are Secure)."""
+    cookies are Secure); ``systems``: each season system's league on the web, by name
+    (the command line's registry hands them down: a Matrix Hockey season's pages)."""
+    systems = systems or {}
     with open_store(db, create=False) as store:
-        season_id = people.league_season(store, season_id)
+        season_id = people.league_season(store, season_id, systems)
         with store.transaction():
             accounts.tables(store.connection)
-    league = WebLeague(Path(db), season_id, PublicSite(Path(db), season_id), sign_key, clock)
+        system = systems.get(store.info(season_id).system)
+    site = PublicSite(Path(db), season_id, None if system is None else system.site)
+    league = WebLeague(Path(db), season_id, site, sign_key, clock, system)
 
     def connect() -> sqlite3.Connection:
         return sqlite3.connect(db, timeout=30)
     return Litestar(
         route_handlers=[home, season_page, season_file, receipts_page, receipt_file,
-                        login_page, login, logout, join_page, join, me, *coach.ROUTES,
-                        *commissioner.ROUTES],
+                        login_page, login, logout, join_page, join, me,
+                        *(coach.ROUTES + commissioner.ROUTES if system is None else system.routes)],
         state=State({"league": league}),
         template_config=TemplateConfig(directory=Path(__file__).parent / "templates",
                                        engine=JinjaTemplateEngine),

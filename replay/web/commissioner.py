@@ -98,7 +98,7 @@ def admin_receipt(request: Request) -> Redirect:
 def admin_invite(request: Request, data: Annotated[InviteForm, Form]) -> Redirect:
     league = league_of(request)
     token = admin_act(request, lambda store, me: accounts.invite(
-        store, league.season_id, "coach", data.team))
+        store, league.season_id, league.people, "coach", data.team))
     return Redirect(f"/admin?link=/join/{token}", status_code=303)
 
 

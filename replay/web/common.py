@@ -20,16 +20,30 @@ from events.catalogue import open_store
 from events.people import COMMISSIONER
 from events.store import EventStore
 from replay.leagues import results
+from replay.leagues.people import SEASON_PEOPLE, LeaguePeople
 from replay.leagues.season_league import stored_league
 from replay.web import accounts
 from replay.web.public import PublicSite
 
-__all__ = ["MAX_UPLOAD", "Form", "Upload", "WebLeague", "acting", "admin_act",
+__all__ = ["MAX_UPLOAD", "Form", "Upload", "WebLeague", "WebSystem", "acting", "admin_act",
            "commissioner_of", "league_of", "member_of", "page"]
 
 MAX_UPLOAD = 4 * 1024 * 1024  # an export file of a game is a few hundred kB
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
 Upload = Body(media_type=RequestEncodingType.MULTI_PART)
+
+
+@dataclass(frozen=True)
+class WebSystem:
+    """A season system's league on the web (Matrix Hockey's, replay/web/matrix.py),
+    handed down by the command line's registry: its people, its coach's and its
+    commissioner's pages, its season site, and where each of them lands."""
+
+    people: LeaguePeople
+    routes: list[Any]
+    site: Callable[[EventStore, str], dict[str, str]]
+    commissioner_page: str
+    coach_page: str
 
 
 @dataclass
@@ -41,6 +55,11 @@ class WebLeague:
     site: PublicSite
     sign_key: nacl.signing.SigningKey | None = None
     clock: results.Clock = results.now_utc
+    system: WebSystem | None = None  # a season system's (Matrix Hockey's); None: a league's
+
+    @property
+    def people(self) -> LeaguePeople:
+        return SEASON_PEOPLE if self.system is None else self.system.people
 
     def store(self) -> EventStore:
         return open_store(self.db, create=False)
@@ -59,7 +78,8 @@ def league_of(request: Request) -> WebLeague:
 
 def member_of(request: Request, store: EventStore) -> accounts.Account:
     name = request.session.get("account") if request.session else None
-    found = accounts.account_of(store, league_of(request).season_id, name) if name else None
+    league = league_of(request)
+    found = accounts.account_of(store, league.season_id, name, league.people) if name else None
     if found is None:
         raise NotAuthorizedException("log in first")
     return found
@@ -69,6 +89,7 @@ def page(name: str, request: Request, **context: Any) -> Template:
     league = league_of(request)
     account = request.session.get("account") if request.session else None
     return Template(template_name=name, context={"season": league.season_id,
+                                                 "own_system": league.system is not None,
                                                  "account": account, **context})
 
 

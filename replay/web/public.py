@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,6 +40,8 @@ class PublicSite:
 
     db: Path
     season_id: str
+    # a season system's own site (Matrix Hockey's), handed down; None: a league season's
+    own_site: Callable[[EventStore, str], dict[str, str]] | None = None
     _version: int = -1
     _pages: dict[str, str] = field(default_factory=dict)
     _verdicts: dict[str, str] = field(default_factory=dict)  # by game head hash
@@ -55,6 +58,8 @@ class PublicSite:
                 return self._pages.get(path)
 
     def _made(self, store: EventStore) -> dict[str, str]:
+        if self.own_site is not None:
+            return self.own_site(store, self.season_id)
         pages = season_pages(store, self.season_id)
         for info in store.streams(kind="game"):
             if info.meta.get("season") != self.season_id or info.meta.get("parent"):

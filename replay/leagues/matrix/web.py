@@ -23,11 +23,12 @@ from engine.matrix.people import People, act
 from events.errors import RinklogError
 from events.matrix import MemberJoined, Pick, PicksDeadlineSet, PicksSent, PicksSubmitted
 from events.store import EventStore
-from replay.leagues.matrix.season import Season, load, record
+from replay.leagues.matrix.season import SYSTEM, Season, load, record
+from replay.leagues.people import LeaguePeople, Member
 from replay.leagues.season_stream import SeasonChanged
 from replay.systems.matrix.files import read_picks
 
-__all__ = ["PicksRefused", "deadline_of", "join", "own_picks", "people_of", "send_picks",
+__all__ = ["MATRIX_PEOPLE", "PicksRefused", "deadline_of", "join", "own_picks", "people_of", "send_picks",
            "set_deadline", "weeks"]
 
 TRIES = 8
@@ -145,3 +146,16 @@ def own_picks(store: EventStore, season_id: str, team: str) -> list[SentPicks]:
     found = {e.week: e.picks for e in season.events
              if isinstance(e, PicksSent) and e.team == team}
     return [SentPicks(w, p, w in season.state.weeks_played) for w, p in sorted(found.items())]
+
+
+def _teams(store: EventStore, season_id: str) -> list[str]:
+    return sorted(load(store, season_id).state.teams)
+
+
+def _members(store: EventStore, season_id: str) -> dict[str, Member]:
+    found = people_of(load(store, season_id)).members
+    return {name: Member(joined.role, joined.team) for name, joined in found.items()}
+
+
+MATRIX_PEOPLE = LeaguePeople(SYSTEM, _teams, _members, join)
+"""A Matrix Hockey season's people, for the web (replay/leagues/people.py)."""
