@@ -22,7 +22,8 @@ from msgspec import UNSET, UnsetType
 
 from events.base import Event
 
-__all__ = ["COACH", "COMMISSIONER", "EXPORT_MEDIA", "RECEIPT_MEDIA", "ConfirmationLapsed", "DisputeSettled",
+__all__ = ["COACH", "COMMISSIONER", "EXPORT_MEDIA", "RECEIPT_MEDIA", "CommissionerActed",
+           "ConfirmationLapsed", "DisputeSettled",
            "MemberJoined", "PeopleEvent", "ReceiptPublished", "ResultConfirmed",
            "ResultDisputed", "ResultSubmitted"]
 
@@ -112,5 +113,17 @@ class ReceiptPublished(Event, frozen=True):
     at: str
 
 
+class CommissionerActed(Event, frozen=True):
+    """The commissioner did ``act`` (``play``: the simulated games due through game
+    ``through``; ``playoffs``: opened them; ``postseason``: played its simulated games;
+    ``lottery``: drew it; ``odds``: recorded them), appended in the transaction of the
+    act's own events."""
+
+    account: str
+    act: Literal["play", "playoffs", "postseason", "lottery", "odds"]
+    at: str
+    through: int = 0
+
+
 PeopleEvent = (MemberJoined | ResultSubmitted | ResultConfirmed | ResultDisputed
-               | ConfirmationLapsed | DisputeSettled | ReceiptPublished)
+               | ConfirmationLapsed | DisputeSettled | ReceiptPublished | CommissionerActed)

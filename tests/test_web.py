@@ -312,3 +312,39 @@ def test_twenty_submissions_at_once_leave_a_season_the_audit_passes(
     sent = [e for e in _season_events(league.db) if isinstance(e, ResultSubmitted)]
     assert sorted(e.number for e in sent) == sorted(numbers)
     assert main(["audit", "--all", "--db", str(league.db)]) == 0
+
+
+def test_the_commissioners_acts_are_his_and_recorded(tmp_path: Path) -> None:
+    """Two teams with a coach: the commissioner's run plays only the games of the two
+    without (the others wait for the table); a coach cannot run it; the signed season
+    receipt is published, downloadable and holds the season."""
+    league = build_league(tmp_path)
+    key = tmp_path / "league.key"
+    assert main(["keygen", str(key)]) == 0
+    from replay.leagues.receipts import load_signing_key
+    app = league_app(league.db, sign_key=load_signing_key(key))
+    with TestClient(app) as client:
+        for team in ("ALD", "BRK"):
+            link = league.links[team]
+            _post(client, link, f"{link}/accept", {"name": COACHES[team], "password":
+                  password_of(COACHES[team]), "again": password_of(COACHES[team])})
+        assert _post(client, "/coach", "/admin/play", {"through": 20}).status_code == 403
+        _log_in(client, COMMISSIONER, PASSWORD)
+        assert _post(client, "/admin", "/admin/play", {"through": 20}).status_code == 303
+        simulated = [n for n, home, away in league.schedule if {home, away} == {"CDV", "DRF"}]
+        with open_store(league.db, create=False) as store:
+            stored = sorted(int(s.meta["number"]) for s in store.streams(kind="game"))
+        assert stored == simulated and simulated
+        assert _post(client, "/admin", "/admin/receipt", {}).status_code == 303
+        listed = client.get("/receipts").text
+        digest = re.search(r'href="/receipts/(\w+)\.json"', listed)
+        assert digest and f"<td>{COMMISSIONER}</td>" in listed
+        receipt = tmp_path / "receipt.json"
+        receipt.write_bytes(client.get(f"/receipts/{digest.group(1)}.json").content)
+        refused = _post(client, "/admin", "/admin/postseason/open", {})
+        assert refused.status_code == 400 and "play it first" in refused.text  # games left
+    acts = [e for e in _season_events(league.db) if type(e).__name__ == "CommissionerActed"]
+    assert [(e.account, e.act, e.through) for e in acts] == [(COMMISSIONER, "play", 20)]
+    assert main(["audit", "--receipt", str(receipt), "--public-key", f"{key}.pub",
+                 "--db", str(league.db)]) == 0
+    assert main(["audit", "--all", "--db", str(league.db)]) == 0

@@ -12,7 +12,7 @@ and by the audit after.
   submitted.
 - DisputeSettled: from the commissioner, of a disputed result; ``disputed`` only when the
   dispute came with a version of its own.
-- ReceiptPublished: from the commissioner.
+- ReceiptPublished, CommissionerActed: from the commissioner.
 - A result that counts (confirmed, lapsed, settled) is the one the season then records:
   its table game's record must end at the head hash that was accepted (season.py).
 - Every act's time is no earlier than the act before it.
@@ -28,6 +28,7 @@ from msgspec import UNSET
 from events.league import SeasonCreated
 from events.people import (
     COMMISSIONER,
+    CommissionerActed,
     ConfirmationLapsed,
     DisputeSettled,
     MemberJoined,
@@ -77,7 +78,7 @@ class Wrong:
 
 
 Act = (MemberJoined | ResultSubmitted | ResultConfirmed | ResultDisputed | ConfirmationLapsed
-       | DisputeSettled | ReceiptPublished)
+       | DisputeSettled | ReceiptPublished | CommissionerActed)
 
 
 def act(people: People, created: SeasonCreated, event: Act, recorded: frozenset[str],
@@ -92,9 +93,9 @@ def act(people: People, created: SeasonCreated, event: Act, recorded: frozenset[
         return _joined(people, created, event)
     if isinstance(event, ResultSubmitted):
         return _submitted(people, created, event, recorded | started)
-    if isinstance(event, ReceiptPublished):
+    if isinstance(event, ReceiptPublished | CommissionerActed):
         return people if people.role_of(event.account) == COMMISSIONER else Wrong(
-            "a receipt published by the commissioner", f"account {event.account!r}")
+            "an act of the commissioner", f"account {event.account!r}")
     waiting = people.waiting.get(event.game)
     if waiting is None:
         return Wrong(f"a result of {event.game} waiting", f"{type(event).__name__} with none")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from litestar import Request, get, post
+from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from events.catalogue import open_store
@@ -18,6 +19,8 @@ from replay.web.common import Form, admin_act, commissioner_of, league_of, page
 from replay.web.views import schedule_lines, submissions
 
 __all__ = ["ROUTES"]
+
+MOST_RUNS = 10_000  # odds on the server's one worker: rinklog odds for more
 
 
 @dataclass
@@ -72,8 +75,37 @@ def admin_settle(request: Request, data: Annotated[SettleForm, Form]) -> Redirec
 def admin_play(request: Request, data: Annotated[PlayForm, Form]) -> Redirect:
     league = league_of(request)
     admin_act(request, lambda store, me: commissioner.play_due(
-        store, league.season_id, me.name, data.through))
+        store, league.season_id, me.name, data.through, league.clock))
     return Redirect("/admin", status_code=303)
+
+
+@dataclass
+class OddsForm:
+    runs: int
+    seed: str
+
+
+@post("/admin/postseason/{step:str}", sync_to_thread=True)
+def admin_postseason(request: Request, step: FromPath[str]) -> Redirect:
+    """Open the playoffs, play the postseason's simulated games, or draw the lottery."""
+    acts = {"open": commissioner.open_playoffs, "play": commissioner.play_postseason,
+            "lottery": commissioner.draw_lottery}
+    if step not in acts:
+        raise results.ActRefused(f"{step!r}: open, play or lottery")
+    league = league_of(request)
+    admin_act(request, lambda store, me: acts[step](store, league.season_id, me.name,
+                                                    league.clock))
+    return Redirect("/admin", status_code=303)
+
+
+@post("/admin/odds", sync_to_thread=True)
+def admin_odds(request: Request, data: Annotated[OddsForm, Form]) -> Redirect:
+    if not 1 <= data.runs <= MOST_RUNS:
+        raise results.ActRefused(f"runs: 1 to {MOST_RUNS}")
+    league = league_of(request)
+    admin_act(request, lambda store, me: commissioner.record_season_odds(
+        store, league.season_id, me.name, data.runs, data.seed, league.clock))
+    return Redirect("/season/odds.html", status_code=303)
 
 
 @post("/admin/lapse", sync_to_thread=True)
@@ -102,4 +134,5 @@ def admin_invite(request: Request, data: Annotated[InviteForm, Form]) -> Redirec
     return Redirect(f"/admin?link=/join/{token}", status_code=303)
 
 
-ROUTES = [admin_page, admin_settle, admin_play, admin_lapse, admin_receipt, admin_invite]
+ROUTES = [admin_page, admin_settle, admin_play, admin_lapse, admin_receipt, admin_invite,
+          admin_postseason, admin_odds]
