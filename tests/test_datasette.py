@@ -195,3 +195,28 @@ def test_each_canned_query_page_names_its_parameters(season_db: Path) -> None:
         described = page.split('<div class="metadata-description">', 1)[1].split("</div>")[0]
         for parameter in sorted(set(re.findall(r":(\w+)", query["sql"]))):
             assert f"?{parameter}=" in html.unescape(described), (name, parameter)
+
+
+def test_a_web_leagues_passwords_and_sessions_read_as_null(tmp_path: Path) -> None:
+    """rinklog serve on a league on the web's database (docs/web.md): its people's tables
+    show nothing, whatever SQL asks."""
+    import asyncio
+
+    from replay.datasette import datasette_app
+    db = tmp_path / "league.db"
+    assert main(["season", "--league", "demo", "--seed", "1", "--games", "0", "--workers",
+                 "1", "--db", str(db)]) == 0
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute("CREATE TABLE web_accounts (name TEXT PRIMARY KEY, password TEXT)")
+        raw.execute("INSERT INTO web_accounts VALUES ('ana', '$argon2id$secret')")
+    raw.close()
+    app = datasette_app(db, warnings=[])
+
+    async def asked(sql: str) -> list:
+        answer = await app.client.get(f"/league.json?sql={urllib.request.quote(sql)}"
+                                      "&_shape=array")
+        return answer.json()
+    assert asyncio.run(asked("select name, password from web_accounts")) == [
+        {"name": None, "password": None}]
+    assert asyncio.run(asked("select count(*) as n from streams")) == [{"n": 1}]

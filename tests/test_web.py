@@ -14,6 +14,7 @@ import io
 import json
 import re
 import shutil
+import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -348,3 +349,19 @@ def test_the_commissioners_acts_are_his_and_recorded(tmp_path: Path) -> None:
     assert main(["audit", "--receipt", str(receipt), "--public-key", f"{key}.pub",
                  "--db", str(league.db)]) == 0
     assert main(["audit", "--all", "--db", str(league.db)]) == 0
+
+
+def test_the_server_counts_a_result_past_the_window_by_itself(
+        league: League, games: dict[int, bytes]) -> None:
+    home, _ = _teams(league, 1)
+    now = ["2026-12-01T12:00:00+00:00"]
+    with TestClient(league_app(league.db, clock=lambda: now[0], sweep_seconds=0.05)) as client:
+        _log_in(client, COACHES[home])
+        assert _submit(client, home, games[1]).status_code == 303
+        assert _standings(league.db) == {}
+        now[0] = "2026-12-04T12:00:00+00:00"  # three days on, no one answered
+        deadline = time.monotonic() + 30
+        while not _standings(league.db):
+            assert time.monotonic() < deadline, "the sweep never counted it"
+            time.sleep(0.05)
+    assert sum(gp for gp, _ in _standings(league.db).values()) == 2

@@ -17,13 +17,16 @@ limited in size, and a request for another team is refused with 403 and logged.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
+import anyio
 import nacl.signing
 from litestar import Litestar, Request, Response, get, post
 from litestar.config.csrf import CSRFConfig
@@ -57,6 +60,8 @@ from replay.web.sessions import SessionTable
 __all__ = ["MAX_UPLOAD", "league_app"]
 
 LOGINS_A_MINUTE = 10
+SWEEP_SECONDS = 300.0
+LOG = logging.getLogger("rinklog.web")
 
 
 # --- public --------------------------------------------------------------------------------
@@ -207,10 +212,13 @@ def _log_in_first(request: Request, err: Exception) -> Response[Any]:
 def league_app(db: Path, season_id: str | None = None, *, secure: bool = False,
                sign_key: nacl.signing.SigningKey | None = None,
                clock: results.Clock = results.now_utc,
-               systems: Mapping[str, WebSystem] | None = None) -> Litestar:
+               systems: Mapping[str, WebSystem] | None = None,
+               sweep_seconds: float | None = SWEEP_SECONDS) -> Litestar:
     """The application over the league database ``db`` (``secure``: behind TLS, so
     cookies are Secure); ``systems``: each season system's league on the web, by name
-    (the command line's registry hands them down: a Matrix Hockey season's pages)."""
+    (the command line's registry hands them down: a Matrix Hockey season's pages).
+    Every ``sweep_seconds`` (None: never) a league season's results left unanswered past
+    its window are counted, so its standings move by themselves."""
     systems = systems or {}
     with open_store(db, create=False) as store:
         season_id = people.league_season(store, season_id, systems)
@@ -236,4 +244,28 @@ def league_app(db: Path, season_id: str | None = None, *, secure: bool = False,
         stores={"sessions": SessionTable(connect)},
         request_max_body_size=MAX_UPLOAD,
         exception_handlers={RinklogError: _refused, NotAuthorizedException: _log_in_first},
+        lifespan=[] if system is not None or sweep_seconds is None
+        else [_sweeping(league, sweep_seconds)],
     )
+
+
+def _sweeping(league: WebLeague, seconds: float) -> Callable[[Litestar], Any]:
+    """The server's own act, on a timer: results past the league's window counted."""
+    def sweep() -> None:
+        with open_store(league.db) as store:
+            results.lapse_due(store, league.season_id, league.confirm_hours(store), league.clock)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        async def every() -> None:
+            while True:
+                try:
+                    await anyio.to_thread.run_sync(sweep)
+                except RinklogError as err:  # e.g. a file the audit now refuses: said, kept
+                    LOG.warning("counting the results past the window: %s", err)
+                await anyio.sleep(seconds)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(every)
+            yield
+            tasks.cancel_scope.cancel()
+    return lifespan
