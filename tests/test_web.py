@@ -365,3 +365,38 @@ def test_the_server_counts_a_result_past_the_window_by_itself(
             assert time.monotonic() < deadline, "the sweep never counted it"
             time.sleep(0.05)
     assert sum(gp for gp, _ in _standings(league.db).values()) == 2
+
+
+def test_rinklog_league_serve_serves_and_its_commands_refuse_in_one_line(
+        league: League, tmp_path: Path, capsys) -> None:
+    import subprocess
+    import sys
+
+    from tests.web_league import free_port
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "replay.cli", "league", "serve", "--db",
+                               str(league.db), "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/season/index.html", timeout=5)
+                break
+            except httpx.TransportError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(server.stderr.read().decode()) from None  # type: ignore[union-attr]
+                time.sleep(0.2)
+        assert page.status_code == 200 and f"Season {SEASON}" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/coach", follow_redirects=False,
+                         timeout=5).headers["location"] == "/login"
+    finally:
+        server.terminate()
+        server.wait(10)
+    capsys.readouterr()
+    assert main(["league", "invite", "XXX", "--db", str(league.db)]) == 1
+    assert main(["league", "invite", "ALD", "--db", str(league.db)]) == 1  # has a coach
+    assert main(["league", "serve", "--db", str(tmp_path / "none.db")]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 3 and "'XXX': no team of four-2026" in lines[0]
+    assert "ALD has a coach already (alice)" in lines[1] and "no such database" in lines[2]
