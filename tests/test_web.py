@@ -400,3 +400,21 @@ def test_rinklog_league_serve_serves_and_its_commands_refuse_in_one_line(
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 3 and "'XXX': no team of four-2026" in lines[0]
     assert "ALD has a coach already (alice)" in lines[1] and "no such database" in lines[2]
+
+
+def test_a_game_from_dice_typed_in_the_browser_is_submitted_like_a_file(
+        league: League) -> None:
+    from tests.web_league import dice
+    home, _ = _teams(league, 2)
+    with TestClient(league_app(league.db)) as client:
+        _log_in(client, COACHES[home])
+        short = _post(client, "/coach", "/coach/typed",
+                      {"team": home, "number": 2, "rolls": "\n".join(dice("typed")[:40])})
+        assert short.status_code == 400 and "ran out of rolls" in short.text
+        typed = _post(client, "/coach", "/coach/typed",
+                      {"team": home, "number": 2, "rolls": "\n".join(dice("typed"))})
+        assert typed.status_code == 303, typed.text
+    sent = [e for e in _season_events(league.db) if isinstance(e, ResultSubmitted)]
+    assert [(e.number, e.team, e.account) for e in sent] == [(2, home, COACHES[home])]
+    with open_store(league.db, create=False) as store:
+        assert not store.exists(f"{SEASON}-0002")  # submitted, not counted
