@@ -259,6 +259,7 @@ def lottery_rolls(work: Path, text: str, db: Path, season: str) -> Outcome:
 # (``{season}``: a season of ``{league}``, a league of a few games; ``{game}`` one of its
 # games), the value at ``N``. tests/test_fuzz_inputs.py checks that this names every one there is.
 NUMERIC = {
+    ("league serve", "--port"): ["league", "serve", "--port", "N"],  # never served: refused
     ("penalties", "--at"): ["penalties", "{game}", "--at", "N"],
     ("audit", "--workers"): ["audit", "{game}", "--workers", "N"],
     ("audit", "--odds-runs"): ["audit", "{season}", "--odds-runs", "N"],

@@ -211,13 +211,25 @@ def test_a_season_grows_through_the_same_schedule(tmp_path, league):
     assert heads(tmp_path / "grown.db") == heads(tmp_path / "straight.db")
 
 
-@pytest.mark.parametrize("games", [0, -3])
-def test_a_season_of_no_games_is_refused_and_writes_nothing(tmp_path, games):
+def test_a_season_of_fewer_than_no_games_is_refused_and_writes_nothing(tmp_path):
     from replay.cli.app import main
 
     db = tmp_path / "none.db"
-    assert main(["season", "--games", str(games), "--db", str(db)]) == 1
+    assert main(["season", "--games", "-3", "--db", str(db)]) == 1
     assert not db.exists()
+
+
+def test_a_season_of_no_games_is_opened_and_plays_none(tmp_path):
+    """``--games 0`` opens the season (its opening, its league file) for a league whose
+    coaches play its games at the table (docs/web.md)."""
+    from events.catalogue import open_store
+    from replay.cli.app import main
+
+    db = tmp_path / "opened.db"
+    assert main(["season", "--games", "0", "--seed", "5", "--db", str(db)]) == 0
+    with open_store(db, create=False) as store:
+        assert [s.stream for s in store.streams(kind="season")] == ["demo-5"]
+        assert store.streams(kind="game") == [] and store.version("demo-5") == 2
 
 
 def test_a_season_keeps_every_read_model_current(played_once, straight):

@@ -58,6 +58,8 @@ def serve(
 
     Example: rinklog league serve --db league.db --port 8000
     """
+    if not 1 <= port <= 65535:
+        raise CliError(f"--port must be 1 to 65535, got {port}")
     _existing(db)
     _, web_app, systems = _web(ctx)
     import uvicorn

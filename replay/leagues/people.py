@@ -12,6 +12,7 @@ from typing import Any
 
 from events.catalogue import LEAGUE
 from events.errors import RinklogError
+from events.plurals import counted
 from events.store import EventStore
 from replay.leagues import results
 
@@ -61,7 +62,7 @@ def league_season(store: EventStore, season_id: str | None,
                                f"{', '.join(seasons) or 'none'})")
         return season_id
     if len(seasons) != 1:
-        raise RinklogError(f"{store.path}: holds {len(seasons)} seasons "
+        raise RinklogError(f"{store.path}: holds {counted(len(seasons), 'season')} "
                            f"({', '.join(seasons) or 'none'}); name one with --season")
     return seasons[0]
 
