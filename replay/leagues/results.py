@@ -40,8 +40,8 @@ from replay.leagues.season_people import Waiting
 from replay.leagues.season_stream import SeasonChanged, SeasonStream
 from replay.leagues.transfer import ImportRefused, import_verified, verify_export
 
-__all__ = ["ActRefused", "Clock", "NotYours", "confirm", "dispute", "join", "lapse_due",
-           "league_season", "now_utc", "season_state", "settle", "submit"]
+__all__ = ["ActRefused", "Clock", "NotYours", "act_on_season", "checked_file", "confirm",
+           "dispute", "join", "lapse_due", "league_season", "now_utc", "season_state", "settle", "submit"]
 
 TRIES = 8  # a lost race is decided again this many times before it is refused
 Clock = Callable[[], str]
@@ -80,7 +80,7 @@ def season_state(store: EventStore, season_id: str) -> SeasonState:
     return state
 
 
-def _act(store: EventStore, season_id: str, clock: Clock,
+def act_on_season(store: EventStore, season_id: str, clock: Clock,
          decide: Callable[[SeasonState, str], tuple[list[Event], Callable[[], Any] | None]]
          ) -> list[Event]:
     """Decide from the season as it stands and append what was decided (with the writes
@@ -114,7 +114,7 @@ def join(store: EventStore, season_id: str, account: str, role: str, team: str,
         if role == COACH and state.people.coach_of(team):
             raise ActRefused(f"{team} has a coach already ({state.people.coach_of(team)})")
         return [MemberJoined(account=account, role=role, team=team, at=at)], None  # type: ignore[arg-type]
-    _act(store, season_id, clock, decide)
+    act_on_season(store, season_id, clock, decide)
 
 
 def _coach(state: SeasonState, account: str, team: str) -> None:
@@ -130,9 +130,12 @@ def _teams(state: SeasonState, number: int) -> tuple[str, str]:
     raise ActRefused(f"no game {number} in the schedule of {state.created.season_id}")
 
 
-def _checked_file(store: EventStore, data: bytes, origin: str, season_id: str) -> Any:
+def checked_file(store: EventStore, data: bytes, origin: str, season_id: str,
+                 counting: Callable[[Any], list[Event]] | None = None) -> Any:
     """The export ``data`` verified, and imported into the database and rolled back (so
-    held to the stored season's ledger exactly as its import will be)."""
+    held to the stored season's ledger exactly as its import will be). ``counting``: the
+    season events that would make this version count (a dispute, its settlement), given
+    the verified file, appended first in the same rolled-back transaction."""
     verified = verify_export(data, origin)
     index = verified.report.index
     if index.get("season") != season_id:
@@ -143,6 +146,8 @@ def _checked_file(store: EventStore, data: bytes, origin: str, season_id: str) -
                             "at the table (rinklog play --season); nothing written")
     try:
         with store.transaction():
+            if counting is not None:
+                SeasonStream.at(store, season_id).append(counting(verified))
             import_verified(store, verified)
             raise _Undo
     except _Undo:
@@ -159,7 +164,7 @@ def submit(store: EventStore, season_id: str, account: str, team: str, data: byt
     """The coach of ``team`` sends a game of his team played at the table (its export
     file): audited on arrival (ImportRefused with the audit's reason), then recorded as
     submitted, the file kept as a blob."""
-    verified = _checked_file(store, data, origin, season_id)
+    verified = checked_file(store, data, origin, season_id)
     game, number = verified.report.game_id, int(verified.report.index["number"])
 
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any]]:
@@ -171,7 +176,7 @@ def submit(store: EventStore, season_id: str, account: str, team: str, data: byt
         event = ResultSubmitted(game=game, number=number, account=account, team=team,
                                 export=blob_hash(data), head=verified.report.head_hash, at=at)
         return [event], lambda: store.put_blob(data, EXPORT_MEDIA)
-    return _act(store, season_id, clock, decide)[0]  # type: ignore[return-value]
+    return act_on_season(store, season_id, clock, decide)[0]  # type: ignore[return-value]
 
 
 def _waiting(state: SeasonState, game: str) -> Waiting:
@@ -208,17 +213,26 @@ def confirm(store: EventStore, season_id: str, account: str, team: str, game: st
             raise ActRefused(f"{game}: disputed; the commissioner settles it")
         return ([ResultConfirmed(game=game, account=account, team=team, at=at)],
                 _count(store, waiting.submitted.export, f"{game} as submitted"))
-    _act(store, season_id, clock, decide)
+    act_on_season(store, season_id, clock, decide)
 
 
 def dispute(store: EventStore, season_id: str, account: str, team: str, game: str,
             reason: str, data: bytes | None = None, origin: str = "upload",
             clock: Clock = now_utc) -> None:
     """The other team's coach disputes, saying why, with his own version or none."""
-    verified = _checked_file(store, data, origin, season_id) if data else None
-    if verified is not None and verified.report.game_id != game:
-        raise ImportRefused(f"{origin}: holds {verified.report.game_id}, not {game}; nothing "
-                            "written")
+    def counting(verified: Any) -> list[Event]:
+        """This version counting as the commissioner would make it count."""
+        state = season_state(store, season_id)
+        at = state.people.last_at
+        judge = next((m.account for m in state.people.members.values()
+                      if m.role == COMMISSIONER), None)
+        if verified.report.game_id != game or judge is None:
+            raise ImportRefused(f"{origin}: holds {verified.report.game_id}, not {game}, or the "
+                                "league has no commissioner to settle it; nothing written")
+        return [ResultDisputed(game=game, account=account, team=team, reason="", at=at,
+                               export=blob_hash(data or b""), head=verified.report.head_hash),
+                DisputeSettled(game=game, account=judge, verdict="disputed", note="", at=at)]
+    verified = checked_file(store, data, origin, season_id, counting) if data else None
 
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any] | None]:
         waiting = _waiting(state, game)
@@ -234,7 +248,7 @@ def dispute(store: EventStore, season_id: str, account: str, team: str, game: st
                                at=at, export=blob_hash(data or b""),
                                head=verified.report.head_hash)
         return [event], lambda: store.put_blob(data or b"", EXPORT_MEDIA)
-    _act(store, season_id, clock, decide)
+    act_on_season(store, season_id, clock, decide)
 
 
 def settle(store: EventStore, season_id: str, account: str, game: str, verdict: str,
@@ -258,7 +272,7 @@ def settle(store: EventStore, season_id: str, account: str, game: str, verdict: 
             raise ActRefused(f"{game}: the dispute came with no version of its own")
         export = waiting.submitted.export if verdict == "submitted" else str(disputed.export)
         return [event], _count(store, export, f"{game} as {verdict}")
-    _act(store, season_id, clock, decide)
+    act_on_season(store, season_id, clock, decide)
 
 
 def lapse_due(store: EventStore, season_id: str, hours: int,
@@ -281,5 +295,5 @@ def lapse_due(store: EventStore, season_id: str, hours: int,
                 return [], None  # answered meanwhile
             return ([ConfirmationLapsed(game=game, hours=hours, at=at)],
                     _count(store, waiting.submitted.export, f"{game} as submitted"))
-        if _act(store, season_id, clock, decide):
+        if act_on_season(store, season_id, clock, decide):
             counted.append(game)
