@@ -615,3 +615,13 @@ def test_every_act_is_dated_no_earlier_than_the_one_before() -> None:
     assert isinstance(_fold(*_members(), _sent(at="2026-02-28T10:00:00+00:00")), Wrong)
     assert isinstance(_fold(*_members(), _sent(at="yesterday")), Wrong)
     assert isinstance(_fold(*_members(), _sent(at="2026-03-02T10:00:00")), Wrong)  # no zone
+
+
+def test_an_act_is_dated_in_utc_so_no_other_offset_can_date_it_earlier() -> None:
+    """season_people.py: "Every act's time is no earlier than the act before it", and
+    events/people.py: "``at`` is when, in UTC (ISO 8601, seconds)". 11:00 at +02:00 is
+    09:00 UTC, an hour before the members joined at 10:00 UTC."""
+    assert isinstance(_fold(*_members(), _sent(at="2026-03-01T11:00:00+02:00")), Wrong)
+    assert isinstance(_fold(*_members(), _sent(at="2026-03-01T12:00:00+02:00")), Wrong)
+    assert isinstance(_fold(*_members(), _sent(at="2026-03-01T10:00:00.5+00:00")), Wrong)
+    assert isinstance(_fold(*_members(), _sent(at="2026-03-01T10:00:01+00:00")), People)
