@@ -209,6 +209,21 @@ def test_acts_for_another_team_or_by_a_stranger_are_not_yours(league: League,
     assert _version(db) == version
 
 
+def test_a_second_result_of_a_game_that_waits_is_refused_as_such(league: League,
+                                                               tmp_path: Path) -> None:
+    """season_people.py: "one result of" a game "waiting": the other coach's file of the
+    same game is refused for that, not as a season that fails its audit."""
+    db = league.copy(tmp_path)
+    number = league.game_of("ALD", "BRK")
+    _submit(db, league, number)
+    version, blobs = _version(db), _blob_count(db)
+    with open_store(db) as store, pytest.raises(
+            results.ActRefused, match=rf"^{SEASON}-{number:04d}: a result is waiting already$"):
+        results.submit(store, SEASON, "bob", "BRK", league.export(number, dice=37),
+                       clock=_clock(_at(1)))
+    assert (_version(db), _blob_count(db)) == (version, blobs)
+
+
 # --- 3. a forged upload ------------------------------------------------------------------
 
 def _goal(file: ExportFile) -> tuple[int, GoalScored]:
@@ -467,6 +482,31 @@ def test_two_submissions_and_two_confirmations_at_once_never_half_write(
         state = results.season_state(store, SEASON)
         assert set(state.people.accepted) == counted == state.recorded
         assert {g for g in games if store.exists(g)} == counted
+    assert main(["audit", "--all", "--db", str(db)]) == 0
+
+
+def test_one_game_sent_by_both_coaches_and_confirmed_twice_at_once_counts_once(
+        league: League, tmp_path: Path) -> None:
+    """season_people.py: "one result of" a game waiting, "answered once": of two acts at
+    once on one game, the one that lost the race decides again and is refused."""
+    db = league.copy(tmp_path)
+    number = league.game_of("ALD", "BRK")
+    game, data = f"{SEASON}-{number:04d}", league.export(number)
+    version = _version(db)
+    sent = _at_once(db, [lambda store, coach=coach, team=team: results.submit(
+        store, SEASON, coach, team, data, clock=_clock(SENT))
+        for coach, team in (("ann", "ALD"), ("bob", "BRK"))])
+    assert sorted(err is None for err in sent) == [False, True], sent
+    loser = next(err for err in sent if err is not None)
+    assert isinstance(loser, results.ActRefused) and _one_line_refusal(loser)
+    assert str(loser) == f"{game}: a result is waiting already"
+    assert _version(db) == version + 1
+    answerer = ("bob", "BRK") if sent[0] is None else ("ann", "ALD")
+    confirmed = _at_once(db, [lambda store: results.confirm(
+        store, SEASON, *answerer, game, clock=_clock(_at(1)))] * 2)
+    assert sorted(err is None for err in confirmed) == [False, True], confirmed
+    assert all(_one_line_refusal(err) for err in confirmed)
+    assert _version(db) == version + 4  # submitted, confirmed, the game's start and record
     assert main(["audit", "--all", "--db", str(db)]) == 0
 
 
