@@ -295,6 +295,55 @@ def test_a_forged_upload_is_refused_naming_the_audits_finding(league: League, tm
     assert (_version(db), _blob_count(db)) == (version, blobs)
 
 
+def test_a_forged_counter_version_is_refused_and_the_dispute_not_written(
+        league: League, tmp_path: Path) -> None:
+    """A dispute's own version is audited on arrival like a submission."""
+    db = league.copy(tmp_path)
+    number = league.game_of("ALD", "BRK")
+    sent = _submit(db, league, number)
+    forged, seq = _rehashed(league.export(number, dice=37))
+    version, blobs = _version(db), _blob_count(db)
+    with open_store(db) as store:
+        with pytest.raises(ImportRefused, match=rf"rules check fails at event {seq}\b"):
+            results.dispute(store, SEASON, "bob", "BRK", sent.game, "ours", forged,
+                            clock=_clock(_at(1)))
+        other = league.export(league.game_of("CDV", "DRF"))
+        with pytest.raises(ImportRefused, match=f"not {sent.game}"):
+            results.dispute(store, SEASON, "bob", "BRK", sent.game, "ours", other,
+                            clock=_clock(_at(1)))
+        assert results.season_state(store, SEASON).people.waiting[sent.game].disputed is None
+    assert (_version(db), _blob_count(db)) == (version, blobs)
+
+
+def test_a_result_whose_file_went_missing_cannot_count_and_writes_nothing(
+        league: League, tmp_path: Path) -> None:
+    """results.py: a result counts by importing its file "in the same transaction as the
+    act that makes it count": no file, no confirmation either; and a game counted once is
+    not sent again."""
+    db = league.copy(tmp_path)
+    number = league.game_of("ALD", "BRK")
+    sent = _submit(db, league, number)
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM blobs WHERE hash=?", (sent.export,))
+    raw.commit()
+    raw.close()
+    version = _version(db)
+    with open_store(db) as store:
+        with pytest.raises(results.ActRefused, match="is missing"):
+            results.confirm(store, SEASON, "bob", "BRK", sent.game, clock=_clock(_at(1)))
+        assert not store.exists(sent.game)
+        assert sent.game in results.season_state(store, SEASON).people.waiting
+    assert _version(db) == version
+    (tmp_path / "again").mkdir()
+    db = league.copy(tmp_path / "again")  # counted this time
+    _submit(db, league, number)
+    with open_store(db) as store:
+        results.confirm(store, SEASON, "bob", "BRK", sent.game, clock=_clock(_at(1)))
+        with pytest.raises(RinklogError, match=f"{sent.game} is already in"):
+            results.submit(store, SEASON, "bob", "BRK", league.export(number, dice=37),
+                           clock=_clock(_at(2)))
+
+
 # --- 4. dispute and settle ---------------------------------------------------------------
 
 def _disputed(league: League, tmp_path: Path, *, counter: bool = True) -> tuple[Path, str, str]:
@@ -313,21 +362,23 @@ def _disputed(league: League, tmp_path: Path, *, counter: bool = True) -> tuple[
     return db, game, str(disputed.head)
 
 
-def test_a_dispute_settled_for_the_counter_version_stores_it(league: League,
-                                                             tmp_path: Path) -> None:
-    """docs/web.md: the commissioner settles: "the ``disputed`` one (the disputing
-    coach's file)" counts; only the commissioner settles."""
-    db, game, head = _disputed(league, tmp_path)
+@pytest.mark.parametrize("verdict", ["disputed", "submitted"])
+def test_a_settled_dispute_stores_the_version_the_commissioner_chose(
+        league: League, tmp_path: Path, verdict: str) -> None:
+    """events/people.py: "the ``submitted`` version counts, the ``disputed`` one (the
+    disputing coach's file)"; only the commissioner settles."""
+    db, game, counter = _disputed(league, tmp_path)
     with open_store(db) as store:
         submitted = results.season_state(store, SEASON).people.waiting[game].submitted
-        assert head != submitted.head  # two versions of one game
+        assert counter != submitted.head  # two versions of one game
+        head = counter if verdict == "disputed" else submitted.head
         for coach in ("ann", "bob"):
             with pytest.raises(results.NotYours):
                 results.settle(store, SEASON, coach, game, "disputed", "", clock=_clock(_at(3)))
         with pytest.raises(results.ActRefused):  # a disputed result does not lapse either
             results.confirm(store, SEASON, "bob", "BRK", game, clock=_clock(_at(3)))
         assert not store.exists(game)
-        results.settle(store, SEASON, BOSS, game, "disputed", "the video", clock=_clock(_at(4)))
+        results.settle(store, SEASON, BOSS, game, verdict, "the video", clock=_clock(_at(4)))
         assert store.head_hash(game) == head
         assert results.season_state(store, SEASON).people.accepted == {game: head}
     assert main(["audit", "--all", "--db", str(db)]) == 0
