@@ -584,6 +584,10 @@ def test_a_season_exported_and_imported_keeps_its_people_and_files(league: Leagu
         assert store.blob_record(other.export) is not None
         assert sum(isinstance(e, MemberJoined) for e in _season_events(new)) == 5
         assert other.game in results.season_state(store, SEASON).people.waiting
+        # and the season plays on there: the waiting result is confirmed from its file
+        results.confirm(store, SEASON, "dan", "DRF", other.game, clock=_clock(_at(3)))
+        assert store.head_hash(other.game) == other.head
+    assert main(["audit", "--all", "--db", str(new)]) == 0
 
 
 # --- 9. typed dice that run out ----------------------------------------------------------
