@@ -18,6 +18,7 @@ import shutil
 import sqlite3
 import threading
 import tomllib
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import msgspec
@@ -61,7 +62,6 @@ SENT = "2026-01-02T12:00:00+00:00"  # when a result is submitted
 
 def _at(hours: float) -> str:
     """The time ``hours`` after SENT, as the server's clock says it."""
-    from datetime import datetime, timedelta
     return (datetime.fromisoformat(SENT) + timedelta(hours=hours)).isoformat()
 
 
@@ -633,7 +633,6 @@ def _sent(at: str = T0, account: str = "al", team: str = "AAA") -> ResultSubmitt
 
 
 def _later(hours: float) -> str:
-    from datetime import datetime, timedelta
     return (datetime.fromisoformat(T0) + timedelta(hours=hours)).isoformat()
 
 
