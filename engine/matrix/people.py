@@ -7,13 +7,13 @@ they say who may send a team's picks, and until when.
 - PicksDeadlineSet: from the commissioner, for a week not played yet.
 - PicksSubmitted: from the team's manager, for a week not played yet and no later than
   its deadline (if one is set); the team's PicksSent for that week comes next.
-- Every act's time is no earlier than the act before it.
+- Every act's time is in UTC to the second, no earlier than the act before it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine.matrix.state import SeasonState
 from events.matrix import MemberJoined, PicksDeadlineSet, PicksSubmitted
@@ -40,13 +40,22 @@ def _time(at: str) -> datetime | None:
     return found if found.utcoffset() is not None else None
 
 
+def _is_utc(at: str) -> bool:
+    """``at`` in UTC to the second, as the server's clock writes it: the one form in
+    which the order of the strings is the order of the times."""
+    found = _time(at)
+    return (found is not None and found.utcoffset() == timedelta(0)
+            and found.isoformat(timespec="seconds") == at)
+
+
 def act(people: People, state: SeasonState,
         event: MemberJoined | PicksDeadlineSet | PicksSubmitted) -> str | None:
     """Fold ``event`` into ``people``; what is wrong with it instead (nothing folded)."""
     if people.expecting is not None:
         return f"the PicksSent of {people.expecting[1]} for week {people.expecting[0]} first"
-    if _time(event.at) is None or event.at < people.last_at:
-        return f"a UTC time no earlier than {people.last_at or 'none'}, not {event.at!r}"
+    if not _is_utc(event.at) or event.at < people.last_at:
+        return (f"a time in UTC to the second no earlier than {people.last_at or 'none'}, "
+                f"not {event.at!r}")
     if isinstance(event, MemberJoined):
         wrong = _joined(people, state, event)
     elif isinstance(event, PicksDeadlineSet):

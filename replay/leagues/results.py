@@ -38,7 +38,7 @@ from events.store import EventStore, blob_hash
 from replay.leagues.season import SeasonState
 from replay.leagues.season_people import Waiting
 from replay.leagues.season_stream import SeasonChanged, SeasonStream
-from replay.leagues.transfer import ImportRefused, import_verified, verify_export
+from replay.leagues.transfer import ImportRefused, export_entry, import_verified, verify_export
 
 __all__ = ["ActRefused", "Clock", "NotYours", "act_on_season", "checked_file", "confirm",
            "dispute", "join", "lapse_due", "now_utc", "season_state", "settle", "submit"]
@@ -150,7 +150,11 @@ def submit(store: EventStore, season_id: str, account: str, team: str, data: byt
     """The coach of ``team`` sends a game of his team played at the table (its export
     file): audited on arrival (ImportRefused with the audit's reason), then recorded as
     submitted, the file kept as a blob."""
-    verified = checked_file(store, data, origin, season_id)
+    try:
+        verified = checked_file(store, data, origin, season_id)
+    except ImportRefused:
+        _waiting_already(store, season_id, data, origin)
+        raise
     game, number = verified.report.game_id, int(verified.report.index["number"])
 
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any]]:
@@ -163,6 +167,17 @@ def submit(store: EventStore, season_id: str, account: str, team: str, data: byt
                                 export=blob_hash(data), head=verified.report.head_hash, at=at)
         return [event], lambda: store.put_blob(data, EXPORT_MEDIA)
     return act_on_season(store, season_id, clock, decide)[0]  # type: ignore[return-value]
+
+
+def _waiting_already(store: EventStore, season_id: str, data: bytes, origin: str) -> None:
+    """ActRefused when the file's game has a result waiting already: its trial import was
+    refused for that (a game whose result waits is not recorded), not for the file."""
+    try:
+        game = export_entry(data, origin).game
+    except ImportRefused:
+        return
+    if game in season_state(store, season_id).people.waiting:
+        raise ActRefused(f"{game}: a result is waiting already") from None
 
 
 def _waiting(state: SeasonState, game: str) -> Waiting:

@@ -15,13 +15,14 @@ and by the audit after.
 - ReceiptPublished, CommissionerActed: from the commissioner.
 - A result that counts (confirmed, lapsed, settled) is the one the season then records:
   its table game's record must end at the head hash that was accepted (season.py).
-- Every act's time is no earlier than the act before it.
+- Every act's time is no earlier than the act before it, in UTC to the second
+  (``2026-03-01T10:00:00+00:00``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from msgspec import UNSET
 
@@ -107,10 +108,13 @@ def act(people: People, created: SeasonCreated, event: Act, recorded: frozenset[
 
 
 def _is_time(at: str) -> bool:
+    """``at`` in UTC to the second, as the server's clock writes it (results.now_utc):
+    the one form in which the order of the strings is the order of the times."""
     try:
-        return datetime.fromisoformat(at).utcoffset() is not None
+        when = datetime.fromisoformat(at)
     except ValueError:
         return False
+    return when.utcoffset() == timedelta(0) and when.isoformat(timespec="seconds") == at
 
 
 def _joined(people: People, created: SeasonCreated, event: MemberJoined) -> People | Wrong:
