@@ -37,13 +37,12 @@ from events.people import (
 from events.store import EventStore, blob_hash
 from replay.leagues.season import SeasonState
 from replay.leagues.season_people import Waiting
-from replay.leagues.season_stream import SeasonChanged, SeasonStream
+from replay.leagues.season_stream import SeasonStream, decided_again
 from replay.leagues.transfer import ImportRefused, export_entry, import_verified, verify_export
 
 __all__ = ["ActRefused", "Clock", "NotYours", "act_on_season", "checked_file", "confirm",
            "dispute", "join", "lapse_due", "now_utc", "season_state", "settle", "submit"]
 
-TRIES = 8  # a lost race is decided again this many times before it is refused
 Clock = Callable[[], str]
 
 
@@ -71,24 +70,19 @@ def act_on_season(store: EventStore, season_id: str, clock: Clock,
          ) -> list[Event]:
     """Decide from the season as it stands and append what was decided (with the writes
     ``decide`` returns, in the same transaction); a lost race decides again."""
-    for attempt in range(TRIES):
+    def once() -> list[Event]:
         season = SeasonStream.at(store, season_id)
         state = season.state()
         if state is None or state.created is None:
             raise ActRefused(f"{season_id}: not a league season")
-        at = max(clock(), state.people.last_at)
-        events, also = decide(state, at)
-        try:
-            with store.transaction():
-                if events:
-                    season.append(events)
-                if also is not None:
-                    also()
-            return events
-        except SeasonChanged:
-            if attempt == TRIES - 1:
-                raise
-    raise AssertionError("unreachable")
+        events, also = decide(state, max(clock(), state.people.last_at))
+        with store.transaction():
+            if events:
+                season.append(events)
+            if also is not None:
+                also()
+        return events
+    return decided_again(once)
 
 
 def join(store: EventStore, season_id: str, account: str, role: str, team: str,
@@ -202,16 +196,22 @@ def _count(store: EventStore, export: str, origin: str) -> Callable[[], Any]:
     return write
 
 
+def _answering(state: SeasonState, game: str, account: str, team: str, verb: str) -> Waiting:
+    """The result of ``game`` waiting undisputed for the other team's coach's answer."""
+    waiting = _waiting(state, game)
+    if team != _other(state, waiting):
+        raise NotYours(f"{game}: only the coach of {_other(state, waiting)} {verb} it")
+    _coach(state, account, team)
+    if waiting.disputed is not None:
+        raise ActRefused(f"{game}: disputed already; the commissioner settles it")
+    return waiting
+
+
 def confirm(store: EventStore, season_id: str, account: str, team: str, game: str,
             clock: Clock = now_utc) -> None:
     """The other team's coach confirms: the result counts, imported now."""
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any]]:
-        waiting = _waiting(state, game)
-        if team != _other(state, waiting):
-            raise NotYours(f"{game}: only the coach of {_other(state, waiting)} confirms it")
-        _coach(state, account, team)
-        if waiting.disputed is not None:
-            raise ActRefused(f"{game}: disputed; the commissioner settles it")
+        waiting = _answering(state, game, account, team, "confirms")
         return ([ResultConfirmed(game=game, account=account, team=team, at=at)],
                 _count(store, waiting.submitted.export, f"{game} as submitted"))
     act_on_season(store, season_id, clock, decide)
@@ -236,12 +236,7 @@ def dispute(store: EventStore, season_id: str, account: str, team: str, game: st
     verified = checked_file(store, data, origin, season_id, counting) if data else None
 
     def decide(state: SeasonState, at: str) -> tuple[list[Event], Callable[[], Any] | None]:
-        waiting = _waiting(state, game)
-        if team != _other(state, waiting):
-            raise NotYours(f"{game}: only the coach of {_other(state, waiting)} disputes it")
-        _coach(state, account, team)
-        if waiting.disputed is not None:
-            raise ActRefused(f"{game}: disputed already")
+        _answering(state, game, account, team, "disputes")
         if verified is None:
             return [ResultDisputed(game=game, account=account, team=team,
                                    reason=reason.strip(), at=at)], None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from events.base import Event
 from events.catalogue import LEAGUE
@@ -30,11 +30,27 @@ from events.league import SeasonCreated, SeasonTableGameStarted
 from events.store import EventStore
 from replay.leagues.season import SeasonRefused, SeasonState, fold
 
-__all__ = ["SeasonChanged", "SeasonRefused", "SeasonStream"]
+T = TypeVar("T")
+
+__all__ = ["SeasonChanged", "SeasonRefused", "SeasonStream", "decided_again"]
+
+TRIES = 8  # a lost race is decided again this many times before it is refused
 
 
 class SeasonChanged(RinklogError):
     """A season appended to by another command after this one read it; nothing written."""
+
+
+def decided_again(act: Callable[[], T]) -> T:
+    """``act`` (which reads the season, decides and appends), done again from the season
+    as it then stands when another command appended first, up to :data:`TRIES` times;
+    then its :class:`SeasonChanged` (a people's act on the web, docs/web.md)."""
+    for _ in range(TRIES - 1):
+        try:
+            return act()
+        except SeasonChanged:
+            continue
+    return act()
 
 
 @dataclass

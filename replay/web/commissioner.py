@@ -15,7 +15,7 @@ from events.catalogue import open_store
 from replay.leagues import commissioner, results
 from replay.leagues.versions import compare_versions
 from replay.web import accounts
-from replay.web.common import Form, admin_act, commissioner_of, league_of, page
+from replay.web.common import Form, admin_act, coach_link, commissioner_of, league_of, page
 from replay.web.views import schedule_lines, submissions
 
 __all__ = ["ROUTES"]
@@ -128,10 +128,7 @@ def admin_receipt(request: Request) -> Redirect:
 
 @post("/admin/invite", sync_to_thread=True)
 def admin_invite(request: Request, data: Annotated[InviteForm, Form]) -> Redirect:
-    league = league_of(request)
-    token = admin_act(request, lambda store, me: accounts.invite(
-        store, league.season_id, league.people, "coach", data.team))
-    return Redirect(f"/admin?link=/join/{token}", status_code=303)
+    return Redirect(f"/admin?link={coach_link(request, data.team)}", status_code=303)
 
 
 ROUTES = [admin_page, admin_settle, admin_play, admin_lapse, admin_receipt, admin_invite,

@@ -25,7 +25,7 @@ from replay.leagues.season_league import stored_league
 from replay.web import accounts
 from replay.web.public import PublicSite
 
-__all__ = ["MAX_UPLOAD", "Form", "Upload", "WebLeague", "WebSystem", "acting", "admin_act",
+__all__ = ["MAX_UPLOAD", "coach_link", "Form", "Upload", "WebLeague", "WebSystem", "acting", "admin_act",
            "commissioner_of", "league_of", "member_of", "page"]
 
 MAX_UPLOAD = 4 * 1024 * 1024  # an export file of a game is a few hundred kB
@@ -115,3 +115,11 @@ def commissioner_of(request: Request, store: EventStore) -> accounts.Account:
 def admin_act(request: Request, act: Callable[[EventStore, accounts.Account], Any]) -> Any:
     with open_store(league_of(request).db) as store:
         return act(store, commissioner_of(request, store))
+
+
+def coach_link(request: Request, team: str) -> str:
+    """The commissioner's one-time link for ``team``'s coach to join (a path)."""
+    league = league_of(request)
+    token = admin_act(request, lambda store, me: accounts.invite(
+        store, league.season_id, league.people, "coach", team))
+    return f"/join/{token}"

@@ -22,6 +22,7 @@ from replay.web.common import (
     WebSystem,
     acting,
     admin_act,
+    coach_link,
     commissioner_of,
     league_of,
     member_of,
@@ -108,10 +109,7 @@ def referee_play(request: Request, data: Annotated[WeekForm, Form]) -> Redirect:
 
 @post("/referee/invite", sync_to_thread=True)
 def referee_invite(request: Request, data: Annotated[InviteForm, Form]) -> Redirect:
-    league = league_of(request)
-    token = admin_act(request, lambda store, me: accounts.invite(
-        store, league.season_id, league.people, "coach", data.team))
-    return Redirect(f"/referee?link=/join/{token}", status_code=303)
+    return Redirect(f"/referee?link={coach_link(request, data.team)}", status_code=303)
 
 
 WEB = WebSystem(MATRIX_PEOPLE, [picks_page, picks_send, referee_page, referee_deadline,

@@ -25,13 +25,12 @@ from events.matrix import MemberJoined, Pick, PicksDeadlineSet, PicksSent, Picks
 from events.store import EventStore
 from replay.leagues.matrix.season import SYSTEM, Season, load, record
 from replay.leagues.people import LeaguePeople, Member
-from replay.leagues.season_stream import SeasonChanged
+from replay.leagues.season_stream import decided_again
 from replay.systems.matrix.files import read_picks
 
 __all__ = ["MATRIX_PEOPLE", "PicksRefused", "deadline_of", "join", "own_picks", "people_of", "send_picks",
            "set_deadline", "weeks"]
 
-TRIES = 8
 
 
 class PicksRefused(RinklogError):
@@ -56,7 +55,7 @@ def people_of(season: Season) -> People:
 
 def _append(store: EventStore, season_id: str, clock: Callable[[], str],
             decide: Callable[[Season, People, str], list[Any]]) -> list[Any]:
-    for attempt in range(TRIES):
+    def once() -> list[Any]:
         season = load(store, season_id)
         people = people_of(season)
         events = decide(season, people, max(clock(), people.last_at))
@@ -65,13 +64,9 @@ def _append(store: EventStore, season_id: str, clock: Callable[[], str],
         if wrong is not None:
             raise PicksRefused(f"{season_id}: {type(first).__name__} refused: expected {wrong}; "
                                "nothing written")
-        try:
-            record(store, season, season_id, events)
-            return events
-        except SeasonChanged:
-            if attempt == TRIES - 1:
-                raise
-    raise AssertionError("unreachable")
+        record(store, season, season_id, events)
+        return events
+    return decided_again(once)
 
 
 def join(store: EventStore, season_id: str, account: str, role: str, team: str,
