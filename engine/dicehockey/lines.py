@@ -24,6 +24,7 @@ from engine.dicehockey.state import (
     ROTATION,
     SLOTS,
     GameState,
+    OnIce,
     TeamState,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
@@ -109,9 +110,17 @@ def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> s
 
 
 def on_ice(state: GameState, side: str) -> dict[str, str | None]:
+    """``side``'s slots now. Kept in the team's state (``TeamState.ice``) until anything
+    they come from changes: the answer is shared, to be read and never changed."""
     team = state.team(side)
-    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side),
-                     state.version)
+    extra = extra_attacker(state, side)
+    ice = team.ice
+    if ice is not None and ice.holds(team, extra, state.version):
+        return ice.slots
+    slots = slots_for(team, team.forwards, team.defense, extra, state.version)
+    team.ice = OnIce(team.team, team.lines, team.forwards, team.defense, extra, state.version,
+                     dict(team.out), list(team.penalties), slots)
+    return slots
 
 
 def skaters_on_ice(state: GameState, side: str) -> list[str]:

@@ -19,8 +19,9 @@ def give_puck(state: GameState, side: str, player: str) -> None:
     handlers (7, 22), counts for every line on the ice (9), and makes a forward who
     takes it after a possession of more than one shot dump it (21B)."""
     previous = state.puck
+    slot = slot_of(state, side, player)  # the slots stay as they are below
     if previous is None or previous[0] != side:
-        forward = slot_of(state, side, player) in FORWARD_SLOTS
+        forward = slot in FORWARD_SLOTS
         if previous is not None and state.possession_shots > 1 and forward:
             state.dump = "21B"
         else:
@@ -38,7 +39,7 @@ def give_puck(state: GameState, side: str, player: str) -> None:
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
     state.puck = Puck(side, player)
-    state.carrier_slot = slot_of(state, side, player) or ""
+    state.carrier_slot = slot or ""
     state.coach_window = True
     state.window = "puck"
 

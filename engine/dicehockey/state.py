@@ -141,6 +141,8 @@ class TeamState:
     shootout_goals: int = 0
     penalties: list[Penalty] = field(default_factory=list)
     out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
+    # who is on the ice as last worked out (lines.on_ice), kept with what it came from
+    ice: OnIce | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -169,6 +171,33 @@ class TeamState:
     def overstayed(self) -> bool:
         """9: a line on the ice for more than two possessions must dump."""
         return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
+
+
+@dataclass(slots=True, eq=False)
+class OnIce:
+    """A team's slots (lines.on_ice) and everything they were worked out from: its cards
+    and lineup cards, its pawns, its extra attacker, the ruleset version, who is out and
+    the penalties running. Asked about a thousand times a game, they change a few dozen
+    times: ``holds`` says whether the team still stands as it did (compared, not hashed;
+    a penalty's player and whether it makes the team short never change once it is in
+    the box, so the penalties are compared as the same objects). A dataclass, so that a
+    state still deep-copies compiled (setup.py)."""
+
+    team: Team
+    lines: Lines
+    forwards: int
+    defense: int
+    extra: str | None
+    version: int
+    out: dict[str, str]  # copies of the team's, as they were
+    penalties: list[Penalty]
+    slots: dict[str, str | None]
+
+    def holds(self, team: TeamState, extra: str | None, version: int) -> bool:
+        return (self.forwards == team.forwards and self.defense == team.defense
+                and self.extra == extra and self.version == version
+                and self.lines is team.lines and self.team is team.team
+                and self.out == team.out and self.penalties == team.penalties)
 
 
 class Puck(NamedTuple):
@@ -303,5 +332,5 @@ def _shootout_step(state: GameState) -> Step:
                 shot="shootout", number=n // 2 + 1)
 
 
-__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "Penalty", "Puck",
-           "Shootout", "Step", "TeamState", "other"]
+__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
+           "Puck", "Shootout", "Step", "TeamState", "other"]
