@@ -115,11 +115,12 @@ def on_ice(state: GameState, side: str) -> dict[str, str | None]:
     team = state.team(side)
     extra = extra_attacker(state, side)
     ice = team.ice
-    if ice is not None and ice.holds(team, extra, state.version):
+    if ice is None:
+        team.ice = ice = OnIce()
+    elif ice.holds(team, extra, state.version):
         return ice.slots
     slots = slots_for(team, team.forwards, team.defense, extra, state.version)
-    team.ice = OnIce(team.team, team.lines, team.forwards, team.defense, extra, state.version,
-                     dict(team.out), list(team.penalties), slots)
+    ice.keep(team, extra, state.version, slots)
     return slots
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from engine.dicehockey.absences import ABSENT
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import rest_all
 from engine.dicehockey.shots import goal_events
 from engine.dicehockey.state import SIDES, Attempt, GameState, Shootout, Step, other
@@ -148,7 +149,7 @@ def decide_so_card(state: GameState, step: Step, roll: Roll) -> list[Event]:
     opponent = state.team(other(step.side))
     shooter = state.card(step.side, step.player)
     goalie = opponent.goalie_card()
-    on_shooter = roll.value <= 49
+    on_shooter = roll_value(roll) <= 49
     return [ShootoutCardRolled(
         side=step.side, shooter=step.player, goalie=opponent.goalie,
         card="shooter" if on_shooter else "goalie", upto=shooter.so if on_shooter else goalie.so,
@@ -164,7 +165,7 @@ def apply_so_card(state: GameState, event: ShootoutCardRolled) -> None:
 
 def decide_so_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     opponent = state.team(other(step.side))
-    scored = roll.value <= step.upto
+    scored = roll_value(roll) <= step.upto
     attempt = ShootoutAttempt(side=step.side, shooter=step.player, goalie=opponent.goalie,
                               card=step.card, upto=step.upto, scored=scored, kind=step.shot,
                               round=step.number, roll=state.rolls,

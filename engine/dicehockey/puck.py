@@ -4,7 +4,7 @@ needs when the puck moves, a timing space is counted or play stops."""
 from __future__ import annotations
 
 from engine.dicehockey.lines import on_ice, shifts_taken, skaters_on_ice, slot_of
-from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, Puck, other
+from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, other, puck
 from events.base import Event
 from events.dicehockey import (
     PenaltyAssessed,
@@ -38,7 +38,7 @@ def give_puck(state: GameState, side: str, player: str) -> None:
             shifts_taken(team)
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
-    state.puck = Puck(side, player)
+    state.puck = puck(side, player)
     state.carrier_slot = slot or ""
     state.coach_window = True
     state.window = "puck"

@@ -180,18 +180,19 @@ class OnIce:
     the penalties running. Asked about a thousand times a game, they change a few dozen
     times: ``holds`` says whether the team still stands as it did (compared, not hashed;
     a penalty's player and whether it makes the team short never change once it is in
-    the box, so the penalties are compared as the same objects). A dataclass, so that a
-    state still deep-copies compiled (setup.py)."""
+    the box, so the penalties are compared as the same objects), ``keep`` takes a new
+    answer. A dataclass made once a team (so that a state still deep-copies compiled,
+    setup.py: a native class's own ``__init__`` would not), then kept up in place."""
 
-    team: Team
-    lines: Lines
-    forwards: int
-    defense: int
-    extra: str | None
-    version: int
-    out: dict[str, str]  # copies of the team's, as they were
-    penalties: list[Penalty]
-    slots: dict[str, str | None]
+    team: Team | None = None
+    lines: Lines | None = None
+    forwards: int = 0
+    defense: int = 0
+    extra: str | None = None
+    version: int = 0
+    out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
+    penalties: list[Penalty] = field(default_factory=list)
+    slots: dict[str, str | None] = field(default_factory=dict)
 
     def holds(self, team: TeamState, extra: str | None, version: int) -> bool:
         return (self.forwards == team.forwards and self.defense == team.defense
@@ -199,12 +200,27 @@ class OnIce:
                 and self.lines is team.lines and self.team is team.team
                 and self.out == team.out and self.penalties == team.penalties)
 
+    def keep(self, team: TeamState, extra: str | None, version: int,
+             slots: dict[str, str | None]) -> None:
+        self.team, self.lines = team.team, team.lines
+        self.forwards, self.defense = team.forwards, team.defense
+        self.extra, self.version = extra, version
+        self.out = dict(team.out)
+        self.penalties = list(team.penalties)
+        self.slots = slots
+
 
 class Puck(NamedTuple):
     """Who has the puck: the team and the player (ids are unique only within a team)."""
 
     side: str
     player: str
+
+
+def puck(side: str, player: str) -> Puck:
+    """``Puck(side, player)``, made without the NamedTuple's ``__new__``: compiled
+    (setup.py), that is interpreted Python, and the puck moves at almost every step."""
+    return tuple.__new__(Puck, (side, player))
 
 
 class Attempt(NamedTuple):
@@ -333,4 +349,4 @@ def _shootout_step(state: GameState) -> Step:
 
 
 __all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
-           "Puck", "Shootout", "Step", "TeamState", "other"]
+           "Puck", "puck", "Shootout", "Step", "TeamState", "other"]
