@@ -66,7 +66,7 @@ class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 
     def lines(self, state: GameState) -> list[Event]:
-        step = state.queue[0] if state.queue else None
+        step = state.next_step()
         if step is not None and step.kind == "penalty_tie":
             return [self.penalty_tie(state, step.side, step.number)]
         if step is not None and step.kind == "extra_attacker":

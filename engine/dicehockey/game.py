@@ -81,7 +81,9 @@ OWN_FIELDS = frozenset({"game_id", "ruleset", "ruleset_version", "home", "away",
 
 def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     """The events the next step, with its roll (None for rollless steps), yields."""
-    step = state.queue[0]
+    step = state.next_step()
+    if step is None:
+        step = state.queue[0]  # an ended game: IndexError, as ever
     if step.kind in CHOICE_STEPS:
         raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach's choice is owed here "
                             f"({step.kind.replace('_', ' ')}), not a rules decision")

@@ -92,7 +92,7 @@ def apply_tied(state: GameState, event: PenaltyTied) -> None:
 
 def tie_fault(state: GameState, event: PenaltyPlayerChosen) -> str | None:
     """Why a coach's pick of the penalized player breaks 15, or None."""
-    step = state.queue[0] if state.queue else None
+    step = state.next_step()
     if step is None or step.kind != "penalty_tie" or step.side != event.side:
         return ("15: a coach picks who took a penalty only when a chart names a tie of "
                 "his players")
@@ -152,7 +152,7 @@ def free_skaters(state: GameState, side: str) -> list[str]:
 
 def extra_attacker_fault(state: GameState, event: ExtraAttackerAdded) -> str | None:
     """Why a delayed penalty's extra attacker breaks 22, or None."""
-    step = state.queue[0] if state.queue else None
+    step = state.next_step()
     if step is None or step.kind != "extra_attacker" or step.side != event.side:
         return "22: an extra attacker is added when the other team's penalty is delayed"
     if event.player not in free_skaters(state, event.side) and event.player != state.delayed_ea:

@@ -40,7 +40,8 @@ class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
     the context a kind needs (left empty by other kinds).
 
-    A step is made anew each time the queue is read, never changed. It is not a frozen
+    A step is never changed once made (the flow's steps without context and the carrier's
+    pass are made once and shared: ``flow_step``). It is not a frozen
     dataclass only for speed: a thousand are made a game, and a frozen one takes seven
     times as long to build in pure Python (every field set through ``object.__setattr__``).
     Its ``__init__`` is written out for the same reason: compiled (setup.py), a
@@ -305,20 +306,29 @@ class GameState:
         if self.finished:
             return []
         step = self.flow_step()
+        if not self.pending:  # the common case
+            return [step] if step is not None else []
         return [*self.pending, step] if step is not None else list(self.pending)
+
+    def next_step(self) -> Step | None:
+        """``queue[0]`` (None when the queue is empty), without making the queue: the rules
+        and the coach ask it at every step."""
+        if self.finished:
+            return None
+        return self.pending[0] if self.pending else self.flow_step()
 
     def flow_step(self) -> Step | None:
         if self.shootout is not None:
             return _shootout_step(self)
         if not self.period_live:
-            return Step("end_game") if self.decided else Step("start_period")
+            return _END_GAME if self.decided else _START_PERIOD
         if self.delayed and (self.puck is None or self.puck[0] == self.delayed[0].side
                              or self.space >= self.length):
             return Step("assess", side=self.delayed[0].side)
         if self.decided or self.space >= self.length:
-            return Step("end_period")  # 13: an overtime goal ends it at once
+            return _END_PERIOD  # 13: an overtime goal ends it at once
         if self.puck is None:
-            return Step("faceoff")
+            return _FACEOFF
         side, player = self.puck
         # 9, ruling R-DH-9e: a unit on for more than two possessions dumps at once
         dump = self.dump or ("line_overstayed" if self.fresh_possession
@@ -327,11 +337,29 @@ class GameState:
             return Step("dump", side=side, player=player, reason=dump)
         if self.en_passes >= 2:  # 22: two good passes against an empty net
             return Step("en_attempt", side=side, player=player)
-        return Step("pass", side=side, player=player)
+        return _pass_step(side, player)
 
     @property
     def overtime(self) -> bool:
         return self.period >= 4
+
+
+# The flow's steps without context, made once: a step is never changed once made, and the
+# queue is read several times a step (compiled, making a Step costs more than reading it).
+_END_GAME, _START_PERIOD = Step("end_game"), Step("start_period")
+_END_PERIOD, _FACEOFF = Step("end_period"), Step("faceoff")
+_PASS_STEPS: dict[tuple[str, str], Step] = {}  # the carrier's pass, by side and player
+
+
+def _pass_step(side: str, player: str) -> Step:
+    """The carrier's pass (7): one step a side and player, made once."""
+    key = (side, player)
+    step = _PASS_STEPS.get(key)
+    if step is None:
+        if len(_PASS_STEPS) > 4096:  # a league's every player: never reached in practice
+            _PASS_STEPS.clear()
+        step = _PASS_STEPS[key] = Step("pass", side=side, player=player)
+    return step
 
 
 def _shootout_step(state: GameState) -> Step:
