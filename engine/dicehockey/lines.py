@@ -210,11 +210,11 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     if event.defense != team.defense and held(pair_turns(state, team), event.defense):
         return (f"9: pair {event.defense} waits for pairs "
                 f"{sorted(team.d_waiting[event.defense])} to take a full shift")
-    if not keeps_carrier(state, event.side, expected_slots(state, event)):
+    expected = expected_slots(state, event)
+    if not keeps_carrier(state, event.side, expected):
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, event.side) and event.forwards != 4:
         return "9: a fourth line that sat a period starts the next one"
-    expected = expected_slots(state, event)
     if event.slots != expected:
         return f"10: the slots of line {event.forwards} and pair {event.defense} are {expected}"
     if event.rule != "9":
