@@ -4,6 +4,8 @@ gives the winning team's RD (even) or LD (odd) the puck."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import must_start_fourth, on_ice
 from engine.dicehockey.passing import parity_defense
@@ -12,7 +14,7 @@ from events.base import Event
 from events.dicehockey import FaceoffWon, Roll
 from events.errors import IllegalChoice
 
-HOME_WINS = 49  # 6: "the home team wins the face off on rolls of 00-49"
+HOME_WINS: Final = 49  # 6: "the home team wins the face off on rolls of 00-49"
 
 
 def home_upto(home_rating: int, away_rating: int) -> int:

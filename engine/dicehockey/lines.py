@@ -12,7 +12,7 @@ R-DH-10b).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.dicehockey.cards import Lines
 from engine.dicehockey.rulesets import VERSION_2
@@ -36,8 +36,8 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
                     strict=True))
 
 
-_SLOTS_SEEN: dict[tuple, tuple[object, object, dict[str, str | None]]] = {}
-_NOBODY_OUT: frozenset[str] = frozenset()  # the common key part: one object, hashed once
+_SLOTS_SEEN: Final[dict[tuple, tuple[object, object, dict[str, str | None]]]] = {}
+_NOBODY_OUT: Final[frozenset[str]] = frozenset()  # the common key part: one object, hashed once
 
 
 def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = None,
@@ -165,8 +165,10 @@ class Changes(NamedTuple):
 
 
 # The four answers, made once: compiled, building a NamedTuple runs its interpreted __new__.
-_BOTH, _NEITHER = Changes(True, True), Changes(False, False)
-_FORWARDS_ONLY, _DEFENSE_ONLY = Changes(True, False), Changes(False, True)
+_BOTH: Final = Changes(True, True)
+_NEITHER: Final = Changes(False, False)
+_FORWARDS_ONLY: Final = Changes(True, False)
+_DEFENSE_ONLY: Final = Changes(False, True)
 
 
 def may_change(state: GameState, side: str) -> Changes:
@@ -367,8 +369,8 @@ def _latest(shifts: list[int], line: int) -> None:
 
 # --- lineup cards (10) -------------------------------------------------------------------
 
-LINEUP_WHEN = {"period": "between periods", "time_out": "at its time out",
-               "injury": "after its player's injury"}
+LINEUP_WHEN: Final = {"period": "between periods", "time_out": "at its time out",
+                      "injury": "after its player's injury"}
 
 
 def lineup_fault(state: GameState, event: LineupRearranged) -> str | None:

@@ -14,7 +14,7 @@ an empty net passes it around (22).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.dicehockey.bands import band
 from engine.dicehockey.cards import PassBand, Skater
@@ -26,8 +26,8 @@ from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
-TRV_A = {90: "LW", 91: "C", 92: "RW", 93: "LD", 94: "RD"}  # 21C: the defensive lineup card
-TIRED = -10  # 9: "subtract -10 to your opponents passing numbers"
+TRV_A: Final = {90: "LW", 91: "C", 92: "RW", 93: "LD", 94: "RD"}  # 21C: the defensive lineup card
+TIRED: Final = -10  # 9: "subtract -10 to your opponents passing numbers"
 
 
 def parity_defense(roll: Roll) -> str:

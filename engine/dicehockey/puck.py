@@ -3,6 +3,8 @@ needs when the puck moves, a timing space is counted or play stops."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dicehockey.lines import on_ice, shifts_taken, skaters_on_ice, slot_of
 from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, other, puck
 from events.base import Event
@@ -129,10 +131,10 @@ def apply_stopped(state: GameState, event: PlayStopped) -> None:
     state.delayed_ea = None
 
 
-MINUTES = {"minor": 2, "double_minor": 4, "major": 5, "misconduct": 10,
-           "game_misconduct": 10, "fight": 5, "penalty_shot": 0}
-CLEARS = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of minutes
-SPACES = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
+MINUTES: Final = {"minor": 2, "double_minor": 4, "major": 5, "misconduct": 10,
+                  "game_misconduct": 10, "fight": 5, "penalty_shot": 0}
+CLEARS: Final = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of minutes
+SPACES: Final = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
 
 __all__ = ["apply_space", "apply_stopped", "assists", "count_space",
            "give_puck", "on_ice", "penalty_event", "step_roll", "strength", "whistle"]

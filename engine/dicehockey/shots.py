@@ -10,6 +10,8 @@ penalty (15). Only a possession's first shot is a timing space (9, 22).
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dicehockey.bands import band
 from engine.dicehockey.cards import GOON
 from engine.dicehockey.dice import roll_value
@@ -28,8 +30,8 @@ from events.dicehockey import (
     ShotTaken,
 )
 
-BREAKAWAY = 30  # 19: "add +30"
-GOALIE_PENALTY = 95  # 15: "Goalie's have a penalty range of 95-99"
+BREAKAWAY: Final = 30  # 19: "add +30"
+GOALIE_PENALTY: Final = 95  # 15: "Goalie's have a penalty range of 95-99"
 
 
 def shot_modifier(state: GameState, side: str) -> Modifier:

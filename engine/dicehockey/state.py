@@ -10,17 +10,17 @@ puck, the carrier's pass, a dump, the end of a period...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
 from engine.dicehockey.cards import Charts, Goalie, Lines, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
 
-SLOTS = ("LW", "C", "RW", "LD", "RD")
-FORWARD_SLOTS = ("LW", "C", "RW")
-DEFENSE_SLOTS = ("LD", "RD")
-SIDES = ("home", "away")
+SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
+FORWARD_SLOTS: Final = ("LW", "C", "RW")
+DEFENSE_SLOTS: Final = ("LD", "RD")
+SIDES: Final = ("home", "away")
 
 
 def other(side: str) -> str:
@@ -28,11 +28,11 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
-LINES = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
-ROTATION = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
-PAIRS = (1, 2, 3)
-SHIFT_SPACES = 2  # 9: "A line change must be made after two timing spaces"
-MAX_POSSESSIONS = 2  # 9: "If a line stays on the ice for more than two possessions"
+LINES: Final = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
+ROTATION: Final = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
+PAIRS: Final = (1, 2, 3)
+SHIFT_SPACES: Final = 2  # 9: "A line change must be made after two timing spaces"
+MAX_POSSESSIONS: Final = 2  # 9: "If a line stays on the ice for more than two possessions"
 
 
 @dataclass(slots=True, init=False)
@@ -77,9 +77,9 @@ class Step:
 # Steps that wait for a coach: the shootout shooters (14), who takes a penalty when
 # Chart A names a tie (15: "the players' coach gets to decide"), and the extra attacker of
 # a delayed penalty (22: "take any player from any line").
-CHOICE_STEPS = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
-NO_ROLL_STEPS = frozenset({"start_period", "end_period", "end_game", "assess",
-                           "special_penalty", *CHOICE_STEPS})
+CHOICE_STEPS: Final = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
+NO_ROLL_STEPS: Final = frozenset({"start_period", "end_period", "end_game", "assess",
+                                  "special_penalty", *CHOICE_STEPS})
 
 
 @dataclass(slots=True)
@@ -346,9 +346,11 @@ class GameState:
 
 # The flow's steps without context, made once: a step is never changed once made, and the
 # queue is read several times a step (compiled, making a Step costs more than reading it).
-_END_GAME, _START_PERIOD = Step("end_game"), Step("start_period")
-_END_PERIOD, _FACEOFF = Step("end_period"), Step("faceoff")
-_PASS_STEPS: dict[tuple[str, str], Step] = {}  # the carrier's pass, by side and player
+_END_GAME: Final = Step("end_game")
+_START_PERIOD: Final = Step("start_period")
+_END_PERIOD: Final = Step("end_period")
+_FACEOFF: Final = Step("faceoff")
+_PASS_STEPS: Final[dict[tuple[str, str], Step]] = {}  # the carrier's pass, by side and player
 
 
 def _pass_step(side: str, player: str) -> Step:
