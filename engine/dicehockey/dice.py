@@ -7,13 +7,15 @@ so every face is equally likely; the first face is red, the second white. See do
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dice import derive_faces
 from events.dicehockey import Roll
 from events.errors import RollError
 
 __all__ = ["Roll", "derive_roll", "parse_roll", "roll_even", "roll_value"]
 
-_FACES = frozenset("0123456789")
+_FACES: Final = frozenset("0123456789")
 
 
 def derive_roll(seed: str, game_id: str, n: int) -> Roll:

@@ -13,6 +13,7 @@ sudden-death rounds follow (ruling R-DH-14a). The winner is credited one goal (r
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from engine.dicehockey.absences import ABSENT
 from engine.dicehockey.dice import roll_value
@@ -31,8 +32,8 @@ from events.dicehockey import (
     ShootoutShootersChosen,
 )
 
-SHOOTERS = 3  # 14: "The away team chooses 3 players and the home team chooses 3 players"
-SHOOTOUT = 5  # PeriodStarted.period of a shootout
+SHOOTERS: Final = 3  # 14: "The away team chooses 3 players and the home team chooses 3 players"
+SHOOTOUT: Final = 5  # PeriodStarted.period of a shootout
 
 
 def period_length(state: GameState, period: int) -> int:
