@@ -15,6 +15,7 @@ ruling R-DH-17b.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from engine.dicehockey.state import GameState
 from events.base import Event
@@ -24,7 +25,7 @@ from events.errors import IllegalChoice
 
 __all__ = ["ABSENT", "apply_absent", "games_out"]
 
-ABSENT = "absent"  # TeamState.out: not dressed for this game (15, 17)
+ABSENT: Final = "absent"  # TeamState.out: not dressed for this game (15, 17)
 
 
 def games_out(events: Iterable[Event]) -> list[GamesOut]:

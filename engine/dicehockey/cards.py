@@ -20,11 +20,14 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from engine.dicehockey.bands import band
+
 Slot = Literal["LW", "C", "RW", "LD", "RD"]
 Position = Literal["LW", "C", "RW", "D"]
 Number = Annotated[int, Meta(ge=0, le=99)]
 Id = Annotated[str, Meta(pattern=r"^[a-z0-9][a-z0-9-]*$")]
 PASS_LAST = 89  # 21C: 90-99 are TRV A, TRV B, Penalty and Special on every card
+GOON = 75  # 22: a penalty rating of 75 and up is a goon
 
 
 def _bands_fault(bands: list, last: int) -> str | None:
@@ -35,14 +38,6 @@ def _bands_fault(bands: list, last: int) -> str | None:
     if uptos[-1] != last:
         return f"the last band must end at {last:02d}, not {uptos[-1]:02d}"
     return None
-
-
-def band(bands: list, value: int):
-    """The band holding ``value`` (bands rise and end at the chart's last number)."""
-    for entry in bands:
-        if value <= entry.upto:
-            return entry
-    return bands[-1]
 
 
 class PassBand(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -101,7 +96,7 @@ class Skater(Card, frozen=True, kw_only=True):
 
     @property
     def goon(self) -> bool:
-        return self.penalty >= 75  # 22: the goons
+        return self.penalty >= GOON  # 22: the goons
 
 
 class Goalie(Card, frozen=True, kw_only=True):

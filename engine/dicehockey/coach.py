@@ -17,6 +17,8 @@ is deterministic: the same state always gets the same choices.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from engine.dicehockey import penalties
@@ -45,8 +47,8 @@ from events.dicehockey import (
     TimeOutCalled,
 )
 
-PULL_SPACES_LEFT = 2  # pull the goalie with two timing spaces left in the third
-FOURTH_FROM = 0.4  # send the fourth line once this share of the period has gone
+PULL_SPACES_LEFT: Final = 2  # pull the goalie with two timing spaces left in the third
+FOURTH_FROM: Final = 0.4  # send the fourth line once this share of the period has gone
 
 
 def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
@@ -66,7 +68,7 @@ class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 
     def lines(self, state: GameState) -> list[Event]:
-        step = state.queue[0] if state.queue else None
+        step = state.next_step()
         if step is not None and step.kind == "penalty_tie":
             return [self.penalty_tie(state, step.side, step.number)]
         if step is not None and step.kind == "extra_attacker":

@@ -7,19 +7,32 @@ so every face is equally likely; the first face is red, the second white. See do
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dice import derive_faces
 from events.dicehockey import Roll
 from events.errors import RollError
 
-__all__ = ["Roll", "derive_roll", "parse_roll"]
+__all__ = ["Roll", "derive_roll", "parse_roll", "roll_even", "roll_value"]
 
-_FACES = frozenset("0123456789")
+_FACES: Final = frozenset("0123456789")
 
 
 def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     """The n-th roll of a seeded DICE Hockey game: a pure function of (seed, game id, n)."""
     red, white = derive_faces(seed, game_id, n, 10, 2)
     return Roll(red, white)
+
+
+def roll_value(roll: Roll) -> int:
+    """The roll read 00-99 (1, 5): ``Roll.value``, here in a compiled module because the
+    rules read it at every roll (the event's property is interpreted Python)."""
+    return roll.red * 10 + roll.white
+
+
+def roll_even(roll: Roll) -> bool:
+    """Whether the roll is even (20): ``Roll.even``, compiled as ``roll_value``."""
+    return roll.white % 2 == 0
 
 
 def parse_roll(text: str) -> Roll:

@@ -216,7 +216,7 @@ def summary(state: GameState) -> dict[str, Any]:
         "penalties": {side: [{"id": p.id, "player": p.player, "kind": p.kind,
                               "clears_left": p.clears_left, "spaces_left": p.spaces_left}
                              for p in state.team(side).penalties] for side in ("home", "away")},
-        "on_ice": {side: on_ice(state, side) for side in ("home", "away")},
+        "on_ice": {side: dict(on_ice(state, side)) for side in ("home", "away")},
         "puck": list(state.puck) if state.puck else None,
     }
 

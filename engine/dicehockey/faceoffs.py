@@ -4,6 +4,9 @@ gives the winning team's RD (even) or LD (odd) the puck."""
 
 from __future__ import annotations
 
+from typing import Final
+
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import must_start_fourth, on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.state import GameState, Step
@@ -11,7 +14,7 @@ from events.base import Event
 from events.dicehockey import FaceoffWon, Roll
 from events.errors import IllegalChoice
 
-HOME_WINS = 49  # 6: "the home team wins the face off on rolls of 00-49"
+HOME_WINS: Final = 49  # 6: "the home team wins the face off on rolls of 00-49"
 
 
 def home_upto(home_rating: int, away_rating: int) -> int:
@@ -38,10 +41,11 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list[Event]:
     ratings = [state.card(side, slots["C"]).faceoff or 0  # ruling R-DH-10a: a stand-in +0
                for side, slots in (("home", home), ("away", away))]
     upto = home_upto(*ratings)
-    side = "home" if roll.value <= upto else "away"
+    value = roll_value(roll)
+    side = "home" if value <= upto else "away"
     winner, loser = (home["C"], away["C"]) if side == "home" else (away["C"], home["C"])
     slot = parity_defense(roll)
     to = (home if side == "home" else away)[slot]
     assert winner and loser and to
-    return [FaceoffWon(side=side, winner=winner, loser=loser, home_upto=upto, value=roll.value,
+    return [FaceoffWon(side=side, winner=winner, loser=loser, home_upto=upto, value=value,
                        to_player=to, slot=slot, roll=state.rolls, rule="6")]

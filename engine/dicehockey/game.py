@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 
@@ -42,13 +42,13 @@ from events.base import Event
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.errors import IllegalChoice
 
-MAX_STEPS = 100_000  # the loop's guard: a game takes a few hundred steps
-WINDOW_STEPS = frozenset({"faceoff", "pass", "dump", "en_attempt"})
+MAX_STEPS: Final = 100_000  # the loop's guard: a game takes a few hundred steps
+WINDOW_STEPS: Final = frozenset({"faceoff", "pass", "dump", "en_attempt"})
 Decider = Callable[[GameState, Step, ev.Roll | None], list]
 # The steps that wait for a coach, and the section that asks him.
-CHOICE_RULES = {"shootout_choice": "14", "penalty_tie": "15", "extra_attacker": "22"}
+CHOICE_RULES: Final = {"shootout_choice": "14", "penalty_tie": "15", "extra_attacker": "22"}
 
-DECIDERS: dict[str, Decider] = {
+DECIDERS: Final[dict[str, Decider]] = {
     "start_period": periods.decide_start_period,
     "end_period": periods.decide_end_period,
     "end_game": periods.decide_end_game,
@@ -74,14 +74,16 @@ DECIDERS: dict[str, Decider] = {
 # The GameCreated fields a DICE Hockey game may set. It refuses any other that is not at
 # its default: another system's settings (Hockey Bones' house rule, FaceOff's options),
 # or overtime's (13: a playoff game is the option 'playoff').
-OWN_FIELDS = frozenset({"game_id", "ruleset", "ruleset_version", "home", "away",
-                        "charts_hash", "dice", "seed", "home_goalie", "away_goalie", "live",
-                        "season", "number", "options", "absent"})
+OWN_FIELDS: Final = frozenset({"game_id", "ruleset", "ruleset_version", "home", "away",
+                               "charts_hash", "dice", "seed", "home_goalie", "away_goalie", "live",
+                               "season", "number", "options", "absent"})
 
 
 def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     """The events the next step, with its roll (None for rollless steps), yields."""
-    step = state.queue[0]
+    step = state.next_step()
+    if step is None:
+        step = state.queue[0]  # an ended game: IndexError, as ever
     if step.kind in CHOICE_STEPS:
         raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach's choice is owed here "
                             f"({step.kind.replace('_', ' ')}), not a rules decision")
@@ -163,7 +165,7 @@ def _goalie(state: GameState, event: ev.GoalieChanged) -> None:
     team.extra_attacker = event.extra_attacker
 
 
-EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
+EVOLVERS: Final[dict[type, Callable[[GameState, Event], None]]] = {
     ev.DiceRolled: _rolled,
     PeriodStarted: periods.apply_period_started,
     ev.PeriodLengthSet: periods.apply_length,
@@ -199,7 +201,7 @@ EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
 }
 
 # The event that settles each step an earlier event asked for (``state.pending``).
-SETTLES: dict[type, str] = {
+SETTLES: Final[dict[type, str]] = {
     ev.ShotTaken: "shot",
     ev.TurnoverRolled: "turnover",
     ev.PenaltyCalled: "penalty_who",

@@ -12,7 +12,7 @@ R-DH-10b).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.dicehockey.cards import Lines
 from engine.dicehockey.rulesets import VERSION_2
@@ -24,6 +24,7 @@ from engine.dicehockey.state import (
     ROTATION,
     SLOTS,
     GameState,
+    OnIce,
     TeamState,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
@@ -35,8 +36,8 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]
                     strict=True))
 
 
-_SLOTS_SEEN: dict[tuple, tuple[object, object, dict[str, str | None]]] = {}
-_NOBODY_OUT: frozenset[str] = frozenset()  # the common key part: one object, hashed once
+_SLOTS_SEEN: Final[dict[tuple, tuple[object, object, dict[str, str | None]]]] = {}
+_NOBODY_OUT: Final[frozenset[str]] = frozenset()  # the common key part: one object, hashed once
 
 
 def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = None,
@@ -109,9 +110,18 @@ def extra_attacker(state: GameState, side: str, pulled: bool | None = None) -> s
 
 
 def on_ice(state: GameState, side: str) -> dict[str, str | None]:
+    """``side``'s slots now. Kept in the team's state (``TeamState.ice``) until anything
+    they come from changes: the answer is shared, to be read and never changed."""
     team = state.team(side)
-    return slots_for(team, team.forwards, team.defense, extra_attacker(state, side),
-                     state.version)
+    extra = extra_attacker(state, side)
+    ice = team.ice
+    if ice is None:
+        team.ice = ice = OnIce()
+    elif ice.holds(team, extra, state.version):
+        return ice.slots
+    slots = slots_for(team, team.forwards, team.defense, extra, state.version)
+    ice.keep(team, extra, state.version, slots)
+    return slots
 
 
 def skaters_on_ice(state: GameState, side: str) -> list[str]:
@@ -155,8 +165,10 @@ class Changes(NamedTuple):
 
 
 # The four answers, made once: compiled, building a NamedTuple runs its interpreted __new__.
-_BOTH, _NEITHER = Changes(True, True), Changes(False, False)
-_FORWARDS_ONLY, _DEFENSE_ONLY = Changes(True, False), Changes(False, True)
+_BOTH: Final = Changes(True, True)
+_NEITHER: Final = Changes(False, False)
+_FORWARDS_ONLY: Final = Changes(True, False)
+_DEFENSE_ONLY: Final = Changes(False, True)
 
 
 def may_change(state: GameState, side: str) -> Changes:
@@ -200,11 +212,11 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     if event.defense != team.defense and held(pair_turns(state, team), event.defense):
         return (f"9: pair {event.defense} waits for pairs "
                 f"{sorted(team.d_waiting[event.defense])} to take a full shift")
-    if not keeps_carrier(state, event.side, expected_slots(state, event)):
+    expected = expected_slots(state, event)
+    if not keeps_carrier(state, event.side, expected):
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, event.side) and event.forwards != 4:
         return "9: a fourth line that sat a period starts the next one"
-    expected = expected_slots(state, event)
     if event.slots != expected:
         return f"10: the slots of line {event.forwards} and pair {event.defense} are {expected}"
     if event.rule != "9":
@@ -357,8 +369,8 @@ def _latest(shifts: list[int], line: int) -> None:
 
 # --- lineup cards (10) -------------------------------------------------------------------
 
-LINEUP_WHEN = {"period": "between periods", "time_out": "at its time out",
-               "injury": "after its player's injury"}
+LINEUP_WHEN: Final = {"period": "between periods", "time_out": "at its time out",
+                      "injury": "after its player's injury"}
 
 
 def lineup_fault(state: GameState, event: LineupRearranged) -> str | None:

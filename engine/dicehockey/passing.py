@@ -14,9 +14,11 @@ an empty net passes it around (22).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
+from engine.dicehockey.bands import band
 from engine.dicehockey.cards import PassBand, Skater
+from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
@@ -24,13 +26,13 @@ from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
-TRV_A = {90: "LW", 91: "C", 92: "RW", 93: "LD", 94: "RD"}  # 21C: the defensive lineup card
-TIRED = -10  # 9: "subtract -10 to your opponents passing numbers"
+TRV_A: Final = {90: "LW", 91: "C", 92: "RW", 93: "LD", 94: "RD"}  # 21C: the defensive lineup card
+TIRED: Final = -10  # 9: "subtract -10 to your opponents passing numbers"
 
 
 def parity_defense(roll: Roll) -> str:
     """20: when unsure who gets the puck, even is the RD, odd the LD."""
-    return "RD" if roll.even else "LD"
+    return "RD" if roll_even(roll) else "LD"
 
 
 def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
@@ -68,19 +70,20 @@ class Read(NamedTuple):
 
 def read_roll(raw: int, modifier: int) -> Read:
     """The number read and whether it is a dead puck (20, 21C, 21D)."""
+    # (each made without the NamedTuple's __new__: compiled, that is interpreted Python)
     if raw >= 95:
-        return Read(raw, False)  # 20, 21D: never modified
+        return tuple.__new__(Read, (raw, False))  # 20, 21D: never modified
     value = raw + modifier
     if value > 94:
-        return Read(value, True)  # 21C: a modified number above 94 is a face-off
-    return Read(max(0, value), False)  # 20, ruling R-DH-20a: nothing below 00
+        return tuple.__new__(Read, (value, True))  # 21C: modified above 94, a face-off
+    return tuple.__new__(Read, (max(0, value), False))  # 20, R-DH-20a: nothing below 00
 
 
 def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     side, carrier = step.side, step.player
     card = state.card(side, carrier)
     team, opponent = state.team(side), state.team(other(side))
-    raw = roll.value
+    raw = roll_value(roll)
     if team.men_short() > opponent.men_short():
         return _clear_attempt(state, step, roll, card)
     modified = pass_modifier(state, side, card)
@@ -100,8 +103,8 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
                 *whistle(state, "modified_over_94", "21C")]
     if value >= 90:
         return _column_end(state, step, roll, value, rolled)
-    band = card.pass_band(value)
-    receiver = _receiver(state, side, carrier, band)
+    column = band(card.passing, value)
+    receiver = _receiver(state, side, carrier, column)
     slot, player, shot = receiver.slot, receiver.player, receiver.shot
     if opponent.pulled:
         return _against_empty_net(state, side, carrier, slot, player, rolled)
@@ -165,7 +168,7 @@ def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> li
     power play's player there has it. Ruling R-DH-15b: the roll is not modified, and a
     clear leaves the puck with the power play's RD (even) or LD (odd)."""
     side, carrier = step.side, step.player
-    raw = roll.value
+    raw = roll_value(roll)
 
     def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
                shot: str = "", rule: str = "15") -> PassRolled:
@@ -176,7 +179,7 @@ def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> li
 
     if raw >= 90:
         return _column_end(state, step, roll, raw, rolled)
-    slot = card.pass_band(raw).to
+    slot = band(card.passing, raw).to
     theirs = on_ice(state, other(side))
     if on_ice(state, side)[slot] is None:
         to = slot if theirs.get(slot) else parity_defense(roll)

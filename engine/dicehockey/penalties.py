@@ -12,7 +12,8 @@ the puck). When Chart A's rank is shared, the penalized players' coach picks who
 
 from __future__ import annotations
 
-from engine.dicehockey.cards import band
+from engine.dicehockey.bands import band
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import whistle
 from engine.dicehockey.state import SLOTS, Call, GameState, Penalty, Step, other
@@ -59,12 +60,12 @@ def tied(state: GameState, side: str, rank: int) -> list[str]:
 def decide_who(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """Penalty Chart A. ``step.side`` is the offense: the team that had the puck. A rank two
     or more players share is their coach's to settle (15): the rules name them and wait."""
-    entry = band(state.charts.penalty_a, roll.value)
+    entry = band(state.charts.penalty_a, roll_value(roll))
     side = step.side if entry.team == "offense" else other(step.side)
     players = tied(state, side, entry.rank)
     if len(players) > 1:
         return [PenaltyTied(side=side, team=entry.team, rank=entry.rank, players=players,
-                            source=step.source, value=roll.value, roll=state.rolls,
+                            source=step.source, value=roll_value(roll), roll=state.rolls,
                             rule="15")]
     return [PenaltyCalled(side=side, player=players[0], team=entry.team, rank=entry.rank,
                           source=step.source, roll=state.rolls, rule="15")]
@@ -91,7 +92,7 @@ def apply_tied(state: GameState, event: PenaltyTied) -> None:
 
 def tie_fault(state: GameState, event: PenaltyPlayerChosen) -> str | None:
     """Why a coach's pick of the penalized player breaks 15, or None."""
-    step = state.queue[0] if state.queue else None
+    step = state.next_step()
     if step is None or step.kind != "penalty_tie" or step.side != event.side:
         return ("15: a coach picks who took a penalty only when a chart names a tie of "
                 "his players")
@@ -119,7 +120,7 @@ def apply_chosen(state: GameState, event: PenaltyPlayerChosen) -> None:
 def decide_what(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """Penalty Chart B: the infraction; always a minor off a card (15)."""
     called = step.team
-    infraction = band(state.charts.penalty_b, roll.value).infraction
+    infraction = band(state.charts.penalty_b, roll_value(roll)).infraction
     delayed = called != step.side and step.source == "skater"
     event = InfractionRolled(side=called, player=step.player, infraction=infraction,
                              kind="minor", delayed=delayed, roll=state.rolls, rule="15")
@@ -151,7 +152,7 @@ def free_skaters(state: GameState, side: str) -> list[str]:
 
 def extra_attacker_fault(state: GameState, event: ExtraAttackerAdded) -> str | None:
     """Why a delayed penalty's extra attacker breaks 22, or None."""
-    step = state.queue[0] if state.queue else None
+    step = state.next_step()
     if step is None or step.kind != "extra_attacker" or step.side != event.side:
         return "22: an extra attacker is added when the other team's penalty is delayed"
     if event.player not in free_skaters(state, event.side) and event.player != state.delayed_ea:

@@ -13,8 +13,10 @@ sudden-death rounds follow (ruling R-DH-14a). The winner is credited one goal (r
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from engine.dicehockey.absences import ABSENT
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import rest_all
 from engine.dicehockey.shots import goal_events
 from engine.dicehockey.state import SIDES, Attempt, GameState, Shootout, Step, other
@@ -30,8 +32,8 @@ from events.dicehockey import (
     ShootoutShootersChosen,
 )
 
-SHOOTERS = 3  # 14: "The away team chooses 3 players and the home team chooses 3 players"
-SHOOTOUT = 5  # PeriodStarted.period of a shootout
+SHOOTERS: Final = 3  # 14: "The away team chooses 3 players and the home team chooses 3 players"
+SHOOTOUT: Final = 5  # PeriodStarted.period of a shootout
 
 
 def period_length(state: GameState, period: int) -> int:
@@ -148,7 +150,7 @@ def decide_so_card(state: GameState, step: Step, roll: Roll) -> list[Event]:
     opponent = state.team(other(step.side))
     shooter = state.card(step.side, step.player)
     goalie = opponent.goalie_card()
-    on_shooter = roll.value <= 49
+    on_shooter = roll_value(roll) <= 49
     return [ShootoutCardRolled(
         side=step.side, shooter=step.player, goalie=opponent.goalie,
         card="shooter" if on_shooter else "goalie", upto=shooter.so if on_shooter else goalie.so,
@@ -164,7 +166,7 @@ def apply_so_card(state: GameState, event: ShootoutCardRolled) -> None:
 
 def decide_so_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     opponent = state.team(other(step.side))
-    scored = roll.value <= step.upto
+    scored = roll_value(roll) <= step.upto
     attempt = ShootoutAttempt(side=step.side, shooter=step.player, goalie=opponent.goalie,
                               card=step.card, upto=step.upto, scored=scored, kind=step.shot,
                               round=step.number, roll=state.rolls,

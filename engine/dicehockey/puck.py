@@ -3,8 +3,10 @@ needs when the puck moves, a timing space is counted or play stops."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.dicehockey.lines import on_ice, shifts_taken, skaters_on_ice, slot_of
-from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, Puck, other
+from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, other, puck
 from events.base import Event
 from events.dicehockey import (
     PenaltyAssessed,
@@ -19,8 +21,9 @@ def give_puck(state: GameState, side: str, player: str) -> None:
     handlers (7, 22), counts for every line on the ice (9), and makes a forward who
     takes it after a possession of more than one shot dump it (21B)."""
     previous = state.puck
+    slot = slot_of(state, side, player)  # the slots stay as they are below
     if previous is None or previous[0] != side:
-        forward = slot_of(state, side, player) in FORWARD_SLOTS
+        forward = slot in FORWARD_SLOTS
         if previous is not None and state.possession_shots > 1 and forward:
             state.dump = "21B"
         else:
@@ -37,8 +40,8 @@ def give_puck(state: GameState, side: str, player: str) -> None:
             shifts_taken(team)
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
-    state.puck = Puck(side, player)
-    state.carrier_slot = slot_of(state, side, player) or ""
+    state.puck = puck(side, player)
+    state.carrier_slot = slot or ""
     state.coach_window = True
     state.window = "puck"
 
@@ -128,10 +131,10 @@ def apply_stopped(state: GameState, event: PlayStopped) -> None:
     state.delayed_ea = None
 
 
-MINUTES = {"minor": 2, "double_minor": 4, "major": 5, "misconduct": 10,
-           "game_misconduct": 10, "fight": 5, "penalty_shot": 0}
-CLEARS = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of minutes
-SPACES = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
+MINUTES: Final = {"minor": 2, "double_minor": 4, "major": 5, "misconduct": 10,
+                  "game_misconduct": 10, "fight": 5, "penalty_shot": 0}
+CLEARS: Final = {"minor": 2, "double_minor": 4, "major": 5}  # 15: clears instead of minutes
+SPACES: Final = {"fight": 5, "misconduct": 10}  # 18: "5 shots/turnovers"; ruling R-DH-15d
 
 __all__ = ["apply_space", "apply_stopped", "assists", "count_space",
            "give_puck", "on_ice", "penalty_event", "step_roll", "strength", "whistle"]

@@ -4,6 +4,7 @@ optional rules a game may turn on by name in ``GameCreated.options``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -12,7 +13,7 @@ from mypy_extensions import mypyc_attr
 # plays the full game and a game may ask for the learning one (ruling R-DH-7b). 13: a
 # playoff game plays full-length sudden-death overtime periods instead of the short one
 # and a shootout.
-OPTIONS = {
+OPTIONS: Final = {
     "forward_defense": "20",
     "learning_game": "7",
     "playoff": "13",
@@ -41,7 +42,7 @@ class Ruleset:
 # Version 2 (rules round 4): what the rules decide differently for a game created since.
 # Each is read through GameState.version where it is decided (engine/dicehockey/*), so a
 # version-1 game stored before replays, audits and branches byte for byte as it was played.
-VERSION_2 = 2
-DICEHOCKEY = Ruleset(name="dicehockey", version=VERSION_2, replays=(1,),
-                     title="DICE Hockey (1st edition, 2009)")
-RULESETS: dict[str, Ruleset] = {DICEHOCKEY.name: DICEHOCKEY}
+VERSION_2: Final = 2
+DICEHOCKEY: Final = Ruleset(name="dicehockey", version=VERSION_2, replays=(1,),
+                            title="DICE Hockey (1st edition, 2009)")
+RULESETS: Final[dict[str, Ruleset]] = {DICEHOCKEY.name: DICEHOCKEY}

@@ -10,6 +10,11 @@ penalty (15). Only a possession's first shot is a timing space (9, 22).
 
 from __future__ import annotations
 
+from typing import Final
+
+from engine.dicehockey.bands import band
+from engine.dicehockey.cards import GOON
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import on_ice, skaters_on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.puck import assists, count_space, strength
@@ -25,8 +30,8 @@ from events.dicehockey import (
     ShotTaken,
 )
 
-BREAKAWAY = 30  # 19: "add +30"
-GOALIE_PENALTY = 95  # 15: "Goalie's have a penalty range of 95-99"
+BREAKAWAY: Final = 30  # 19: "add +30"
+GOALIE_PENALTY: Final = 95  # 15: "Goalie's have a penalty range of 95-99"
 
 
 def shot_modifier(state: GameState, side: str) -> Modifier:
@@ -46,7 +51,7 @@ def shot_modifier(state: GameState, side: str) -> Modifier:
 
 
 def _goon(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
-    return any(state.card(side, p).goon for p in slots.values() if p)
+    return any(state.card(side, p).penalty >= GOON for p in slots.values() if p)
 
 
 def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
@@ -63,7 +68,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
         upto = min(99, upto + BREAKAWAY)
     modified = shot_modifier(state, side)
     modifier, modifiers = modified.total, modified.why
-    raw = roll.value
+    raw = roll_value(roll)
     value = raw + modifier
     # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores
     goal = raw == 0 or value <= upto or empty_net
@@ -90,7 +95,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if step.shot == "breakaway" and step.miss:
         to_side, slot = other(side), step.miss
     else:
-        save = read_on.save(min(99, value))  # ruling R-DH-8a: the modified number
+        save = band(read_on.saves, min(99, value))  # ruling R-DH-8a: the modified number
         to_side, slot = (other(side) if save.team == "D" else side), save.to
     slots = on_ice(state, to_side)
     if slots.get(slot) is None:

@@ -10,7 +10,9 @@ injured player leaves the game, play stops, and Games Missed says for how long (
 
 from __future__ import annotations
 
-from engine.dicehockey.cards import SpecialBand, band
+from engine.dicehockey.bands import band
+from engine.dicehockey.cards import SpecialBand
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.penalties import ranked, tied
@@ -30,7 +32,7 @@ from events.dicehockey import (
 
 def decide_special(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """``step.side`` is the offense (the carrier's team)."""
-    entry = band(state.charts.special, roll.value)
+    entry = band(state.charts.special, roll_value(roll))
     kind = "penalty_shot" if entry.penalty == "penalty_shot" else entry.kind
     event = SpecialPlayRolled(kind=kind, text=entry.text, roll=state.rolls, rule="16")
     offense, defense = step.side, other(step.side)
@@ -51,7 +53,7 @@ def decide_special(state: GameState, step: Step, roll: Roll) -> list[Event]:
         return [event, *whistle(state, "penalty", "15")]
     ties = [PenaltyTied(side=side, team="offense" if side == offense else "defense",
                         rank=entry.rank, players=players, source="special",
-                        value=roll.value, roll=state.rolls, rule="15")
+                        value=roll_value(roll), roll=state.rolls, rule="15")
             for side in _penalized(entry, offense) if len(players := tied(
                 state, side, entry.rank)) > 1]
     if ties:  # 15: "If there is a tie, the players' coach gets to decide"
@@ -94,7 +96,7 @@ def apply_special(state: GameState, event: SpecialPlayRolled) -> None:
 
 def decide_fight(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """18: no fight plays on; a fight boxes both for five timing spaces."""
-    entry = band(state.charts.fight, roll.value)
+    entry = band(state.charts.fight, roll_value(roll))
     if not entry.offense or not entry.defense:
         return [FightRolled(fought=False, home=None, away=None, text=entry.text,
                             roll=state.rolls, rule="18")]
@@ -119,7 +121,8 @@ def apply_injury(state: GameState, event: InjuryRolled) -> None:
 def decide_games_missed(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """17: the roll, or the chart's maximum when the roll is larger."""
     return [GamesMissedRolled(side=step.side, player=step.player,
-                              games=min(roll.value, step.upto), roll=state.rolls, rule="17")]
+                              games=min(roll_value(roll), step.upto), roll=state.rolls,
+                              rule="17")]
 
 
 def decide_suspension(state: GameState, step: Step, roll: Roll) -> list[Event]:

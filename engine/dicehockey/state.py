@@ -10,17 +10,17 @@ puck, the carrier's pass, a dump, the end of a period...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
 from engine.dicehockey.cards import Charts, Goalie, Lines, Skater, Team
 from engine.dicehockey.rulesets import Ruleset
 
-SLOTS = ("LW", "C", "RW", "LD", "RD")
-FORWARD_SLOTS = ("LW", "C", "RW")
-DEFENSE_SLOTS = ("LD", "RD")
-SIDES = ("home", "away")
+SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
+FORWARD_SLOTS: Final = ("LW", "C", "RW")
+DEFENSE_SLOTS: Final = ("LD", "RD")
+SIDES: Final = ("home", "away")
 
 
 def other(side: str) -> str:
@@ -28,11 +28,11 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
-LINES = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
-ROTATION = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
-PAIRS = (1, 2, 3)
-SHIFT_SPACES = 2  # 9: "A line change must be made after two timing spaces"
-MAX_POSSESSIONS = 2  # 9: "If a line stays on the ice for more than two possessions"
+LINES: Final = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
+ROTATION: Final = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
+PAIRS: Final = (1, 2, 3)
+SHIFT_SPACES: Final = 2  # 9: "A line change must be made after two timing spaces"
+MAX_POSSESSIONS: Final = 2  # 9: "If a line stays on the ice for more than two possessions"
 
 
 @dataclass(slots=True, init=False)
@@ -40,7 +40,8 @@ class Step:
     """One thing still to happen. ``kind`` names the rule handler; the other fields are
     the context a kind needs (left empty by other kinds).
 
-    A step is made anew each time the queue is read, never changed. It is not a frozen
+    A step is never changed once made (the flow's steps without context and the carrier's
+    pass are made once and shared: ``flow_step``). It is not a frozen
     dataclass only for speed: a thousand are made a game, and a frozen one takes seven
     times as long to build in pure Python (every field set through ``object.__setattr__``).
     Its ``__init__`` is written out for the same reason: compiled (setup.py), a
@@ -76,9 +77,9 @@ class Step:
 # Steps that wait for a coach: the shootout shooters (14), who takes a penalty when
 # Chart A names a tie (15: "the players' coach gets to decide"), and the extra attacker of
 # a delayed penalty (22: "take any player from any line").
-CHOICE_STEPS = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
-NO_ROLL_STEPS = frozenset({"start_period", "end_period", "end_game", "assess",
-                           "special_penalty", *CHOICE_STEPS})
+CHOICE_STEPS: Final = frozenset({"shootout_choice", "penalty_tie", "extra_attacker"})
+NO_ROLL_STEPS: Final = frozenset({"start_period", "end_period", "end_game", "assess",
+                                  "special_penalty", *CHOICE_STEPS})
 
 
 @dataclass(slots=True)
@@ -141,6 +142,8 @@ class TeamState:
     shootout_goals: int = 0
     penalties: list[Penalty] = field(default_factory=list)
     out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
+    # who is on the ice as last worked out (lines.on_ice), kept with what it came from
+    ice: OnIce | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -171,11 +174,54 @@ class TeamState:
         return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
 
 
+@dataclass(slots=True, eq=False)
+class OnIce:
+    """A team's slots (lines.on_ice) and everything they were worked out from: its cards
+    and lineup cards, its pawns, its extra attacker, the ruleset version, who is out and
+    the penalties running. Asked about a thousand times a game, they change a few dozen
+    times: ``holds`` says whether the team still stands as it did (compared, not hashed;
+    a penalty's player and whether it makes the team short never change once it is in
+    the box, so the penalties are compared as the same objects), ``keep`` takes a new
+    answer. A dataclass made once a team (so that a state still deep-copies compiled,
+    setup.py: a native class's own ``__init__`` would not), then kept up in place."""
+
+    team: Team | None = None
+    lines: Lines | None = None
+    forwards: int = 0
+    defense: int = 0
+    extra: str | None = None
+    version: int = 0
+    out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
+    penalties: list[Penalty] = field(default_factory=list)
+    slots: dict[str, str | None] = field(default_factory=dict)
+
+    def holds(self, team: TeamState, extra: str | None, version: int) -> bool:
+        return (self.forwards == team.forwards and self.defense == team.defense
+                and self.extra == extra and self.version == version
+                and self.lines is team.lines and self.team is team.team
+                and self.out == team.out and self.penalties == team.penalties)
+
+    def keep(self, team: TeamState, extra: str | None, version: int,
+             slots: dict[str, str | None]) -> None:
+        self.team, self.lines = team.team, team.lines
+        self.forwards, self.defense = team.forwards, team.defense
+        self.extra, self.version = extra, version
+        self.out = dict(team.out)
+        self.penalties = list(team.penalties)
+        self.slots = slots
+
+
 class Puck(NamedTuple):
     """Who has the puck: the team and the player (ids are unique only within a team)."""
 
     side: str
     player: str
+
+
+def puck(side: str, player: str) -> Puck:
+    """``Puck(side, player)``, made without the NamedTuple's ``__new__``: compiled
+    (setup.py), that is interpreted Python, and the puck moves at almost every step."""
+    return tuple.__new__(Puck, (side, player))
 
 
 class Attempt(NamedTuple):
@@ -260,20 +306,29 @@ class GameState:
         if self.finished:
             return []
         step = self.flow_step()
+        if not self.pending:  # the common case
+            return [step] if step is not None else []
         return [*self.pending, step] if step is not None else list(self.pending)
+
+    def next_step(self) -> Step | None:
+        """``queue[0]`` (None when the queue is empty), without making the queue: the rules
+        and the coach ask it at every step."""
+        if self.finished:
+            return None
+        return self.pending[0] if self.pending else self.flow_step()
 
     def flow_step(self) -> Step | None:
         if self.shootout is not None:
             return _shootout_step(self)
         if not self.period_live:
-            return Step("end_game") if self.decided else Step("start_period")
+            return _END_GAME if self.decided else _START_PERIOD
         if self.delayed and (self.puck is None or self.puck[0] == self.delayed[0].side
                              or self.space >= self.length):
             return Step("assess", side=self.delayed[0].side)
         if self.decided or self.space >= self.length:
-            return Step("end_period")  # 13: an overtime goal ends it at once
+            return _END_PERIOD  # 13: an overtime goal ends it at once
         if self.puck is None:
-            return Step("faceoff")
+            return _FACEOFF
         side, player = self.puck
         # 9, ruling R-DH-9e: a unit on for more than two possessions dumps at once
         dump = self.dump or ("line_overstayed" if self.fresh_possession
@@ -282,11 +337,31 @@ class GameState:
             return Step("dump", side=side, player=player, reason=dump)
         if self.en_passes >= 2:  # 22: two good passes against an empty net
             return Step("en_attempt", side=side, player=player)
-        return Step("pass", side=side, player=player)
+        return _pass_step(side, player)
 
     @property
     def overtime(self) -> bool:
         return self.period >= 4
+
+
+# The flow's steps without context, made once: a step is never changed once made, and the
+# queue is read several times a step (compiled, making a Step costs more than reading it).
+_END_GAME: Final = Step("end_game")
+_START_PERIOD: Final = Step("start_period")
+_END_PERIOD: Final = Step("end_period")
+_FACEOFF: Final = Step("faceoff")
+_PASS_STEPS: Final[dict[tuple[str, str], Step]] = {}  # the carrier's pass, by side and player
+
+
+def _pass_step(side: str, player: str) -> Step:
+    """The carrier's pass (7): one step a side and player, made once."""
+    key = (side, player)
+    step = _PASS_STEPS.get(key)
+    if step is None:
+        if len(_PASS_STEPS) > 4096:  # a league's every player: never reached in practice
+            _PASS_STEPS.clear()
+        step = _PASS_STEPS[key] = Step("pass", side=side, player=player)
+    return step
 
 
 def _shootout_step(state: GameState) -> Step:
@@ -303,5 +378,5 @@ def _shootout_step(state: GameState) -> Step:
                 shot="shootout", number=n // 2 + 1)
 
 
-__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "Penalty", "Puck",
-           "Shootout", "Step", "TeamState", "other"]
+__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
+           "Puck", "puck", "Shootout", "Step", "TeamState", "other"]

@@ -11,7 +11,8 @@ PS as a goal and anything else as a dump.
 
 from __future__ import annotations
 
-from engine.dicehockey.cards import band
+from engine.dicehockey.bands import band
+from engine.dicehockey.dice import roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.passing import parity_defense
 from engine.dicehockey.puck import whistle
@@ -23,7 +24,7 @@ from events.dicehockey import PuckDumped, Roll, TurnoverRolled
 
 def decide_turnover(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """``step.side`` lost the puck."""
-    entry = band(state.charts.turnover, roll.value)
+    entry = band(state.charts.turnover, roll_value(roll))
     thief = other(step.side)
     if entry.kind in ("icing", "offside"):
         return [TurnoverRolled(side=step.side, kind=entry.kind, to_player=None, slot=None,
@@ -56,7 +57,8 @@ def _empty_net_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """22: "Do NOT MODIFY the roll"; ruling R-DH-22c: 90-99 is a plain dump."""
     side, carrier = step.side, step.player
     opponent = other(side)
-    shot = state.card(side, carrier).pass_band(roll.value).shot if roll.value < 90 else None
+    raw = roll_value(roll)
+    shot = band(state.card(side, carrier).passing, raw).shot if raw < 90 else None
 
     def dumped(outcome: str, to_side: str | None, to_player: str | None) -> PuckDumped:
         return PuckDumped(side=side, player=carrier, reason="choice", outcome=outcome,
@@ -75,7 +77,8 @@ def decide_empty_net(state: GameState, step: Step, roll: Roll) -> list[Event]:
     """22: after two good passes, a PS is an empty-net goal (ruling R-DH-22d: no shot on
     goal, no timing space); else a dump to the other team's RD (even) or LD (odd)."""
     side, carrier = step.side, step.player
-    shot = state.card(side, carrier).pass_band(roll.value).shot if roll.value < 90 else ""
+    raw = roll_value(roll)
+    shot = band(state.card(side, carrier).passing, raw).shot if raw < 90 else ""
     if shot == "PS":
         return [PuckDumped(side=side, player=carrier, reason="empty_net_passes",
                            outcome="goal", to_side=None, to_player=None, roll=state.rolls,
