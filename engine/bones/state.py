@@ -90,12 +90,25 @@ class TeamState:
         # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
         # native dict and list operations (filter/map/get would be generic calls), and this
         # is asked over a thousand times a game.
+        # The five slots written out: a loop over the Final tuple builds the tuple and
+        # iterates it generically at every call.
         slots = self.slots
         ids: list[str] = []
-        for slot in SKATER_SLOTS:
-            pid = slots.get(slot)
-            if pid:
-                ids.append(pid)
+        pid = slots.get("LW")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("C")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("RW")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("LD")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("RD")
+        if pid:
+            ids.append(pid)
         if self.pulled:
             extra = slots["G"]
             if extra:
@@ -105,10 +118,8 @@ class TeamState:
     def five_skater_slots(self) -> bool:
         """Every skater slot filled (a sixth attacker in G aside)."""
         slots = self.slots
-        for slot in SKATER_SLOTS:
-            if not slots.get(slot):
-                return False
-        return True
+        return bool(slots.get("LW") and slots.get("C") and slots.get("RW")
+                    and slots.get("LD") and slots.get("RD"))
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""
