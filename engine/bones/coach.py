@@ -28,6 +28,7 @@ from engine.bones.state import (
     GameState,
     PlayerStatus,
     TeamState,
+    is_defenseman,
     other,
 )
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
@@ -54,10 +55,10 @@ class _Roster:
         self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
                                    for pair in lines.defense)
         self.rated = {slot: frozenset(pid for pid, c in cards.items()
-                                      if not c.is_defenseman and slot in c.positions)
+                                      if not is_defenseman(c) and slot in c.positions)
                       for slot in FORWARDS}
         self.positions = {pid: frozenset(c.positions) for pid, c in cards.items()}
-        self.defensemen = frozenset(pid for pid, c in cards.items() if c.is_defenseman)
+        self.defensemen = frozenset(pid for pid, c in cards.items() if is_defenseman(c))
         self.shift = {pid: c.shift for pid, c in cards.items()}
         self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
         self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}

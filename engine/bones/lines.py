@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.bones import draft
 from engine.bones.cards import Skater
-from engine.bones.state import GameState, TeamState, other
+from engine.bones.state import GameState, TeamState, is_defenseman, other
 from engine.bones.timing import REST_SEQUENCES
 from events.bones import LinesChanged
 
@@ -78,7 +78,7 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
         if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
             continue
         card = team.card(pid)
-        if not isinstance(card, Skater) or card.is_defenseman or slot in card.positions:
+        if not isinstance(card, Skater) or is_defenseman(card) or slot in card.positions:
             continue
         on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in event.slots.values() if p}
         waiting = rested_on_bench(team, on_ice_or_placed, rated_for=slot)
@@ -97,7 +97,7 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
         if (pid in unavailable or status.out or not isinstance(card, Skater)
                 or status.rest < REST_SEQUENCES or draft.barred(status)):
             continue
-        if rated_for and (card.is_defenseman or rated_for not in card.positions):
+        if rated_for and (is_defenseman(card) or rated_for not in card.positions):
             continue
         return pid
     return None

@@ -25,6 +25,14 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
+
+
+def is_defenseman(card: Skater) -> bool:
+    """The card's ``is_defenseman``, here compiled: a card's property is interpreted Python
+    and the rules ask it at every action, shot and line change."""
+    return "D" in card.positions
+
+
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
@@ -52,7 +60,10 @@ class PlayerStatus:
 
     @property
     def is_goalie(self) -> bool:
-        return isinstance(self.card, Goalie)
+        # A card's exact type first: isinstance of a msgspec card class that is not the
+        # card's own goes through the class's metaclass (most cards asked are skaters).
+        card_type = type(self.card)
+        return card_type is Goalie or (card_type is not Skater and isinstance(self.card, Goalie))
 
 
 @dataclass(slots=True)
