@@ -8,7 +8,9 @@ from engine.bones.state import GameState, TeamState, is_defenseman, other
 from engine.bones.timing import REST_SEQUENCES
 from events.bones import LinesChanged
 
-LINE_SLOTS = frozenset({"LW", "C", "RW", "LD", "RD", "G"})
+# The six slots of a line change in slot order, a variable-length tuple (compiled, a loop
+# over it indexes it natively).
+SLOT_ORDER: tuple[str, ...] = ("LW", "C", "RW", "LD", "RD", "G")
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
@@ -22,15 +24,18 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     team = state.team(event.side)
     wanted = skater_slots(state, event.side)
     slots = event.slots
-    if slots.keys() != LINE_SLOTS:
+    # The six slots and no other: as many keys as slots, each of them a slot (a dict's
+    # keys compared with a frozenset is a generic rich comparison).
+    if len(slots) != len(SLOT_ORDER) or any(slot not in slots for slot in SLOT_ORDER):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
-    filled = [s for s in ("LW", "C", "RW", "LD", "RD") if slots[s]]
+    filled = [s for s in SLOT_ORDER if s != "G" and slots[s]]
     if tuple(filled) != wanted:
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
     ids = [pid for pid in slots.values() if pid]
     if len(ids) != len(set(ids)):
         return "a player stands in two slots"
-    on_ice_now = set(team.skaters_on_ice()) | {team.goalie}
+    on_ice_now = set(team.skaters_on_ice())
+    on_ice_now.add(team.goalie)
     for slot, pid in slots.items():
         if pid is None:
             continue
