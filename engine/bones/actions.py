@@ -14,7 +14,8 @@ import msgspec
 from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
-from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, other
+from engine.bones.rolls import white
+from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, is_defenseman, other
 from engine.bones.stoppages import resume
 from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
@@ -84,7 +85,7 @@ def tactic(state: GameState) -> str | None:
 
 def out_of_position(card: Skater, slot: str) -> bool:
     """15.10: a forward in a forward slot he is not rated for."""
-    return slot in FORWARD_SLOTS and not card.is_defenseman and slot not in card.positions
+    return slot in FORWARD_SLOTS and not is_defenseman(card) and slot not in card.positions
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
@@ -96,7 +97,7 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         value, mods = value + 2, [*mods, "+2 defensive-zone face-off (7.30)"]
     if state.strength(side) == "pp":
         value, mods = value + 1, [*mods, "+1 power play (8.10)"]
-        if slot in ("LD", "RD") and not card.is_defenseman and state.ruleset.quick_reference:
+        if slot in ("LD", "RD") and not is_defenseman(card) and state.ruleset.quick_reference:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
     if five_on_five(state):
         across = state.team(other(side)).slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
@@ -123,7 +124,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     card = team.card(pid)
     assert isinstance(card, Skater)
     slot = state.slot_of(side, pid) or "C"
-    text = card.action[roll.blue - 1][roll.white - 2]
+    text = card.action[roll.blue - 1][white(roll) - 2]
     cell = parse_skater_cell(text)
     if cell.injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.

@@ -28,12 +28,16 @@ from engine.bones.state import (
     GameState,
     PlayerStatus,
     TeamState,
+    is_defenseman,
     other,
 )
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
 FORWARDS: Final = ("LW", "C", "RW")
+# The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
+# (a loop over the Final one builds the tuple and iterates it generically each time).
+SLOT_ORDER: tuple[str, ...] = SKATER_SLOTS
 
 
 class _Roster:
@@ -54,10 +58,10 @@ class _Roster:
         self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
                                    for pair in lines.defense)
         self.rated = {slot: frozenset(pid for pid, c in cards.items()
-                                      if not c.is_defenseman and slot in c.positions)
+                                      if not is_defenseman(c) and slot in c.positions)
                       for slot in FORWARDS}
         self.positions = {pid: frozenset(c.positions) for pid, c in cards.items()}
-        self.defensemen = frozenset(pid for pid, c in cards.items() if c.is_defenseman)
+        self.defensemen = frozenset(pid for pid, c in cards.items() if is_defenseman(c))
         self.shift = {pid: c.shift for pid, c in cards.items()}
         self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
         self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
@@ -70,17 +74,24 @@ class _Roster:
 class _Bench:
     """One team as the coach sees it at one decision: who is on the ice, and who is fit
     to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
-    sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16)."""
+    sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16). Who is
+    fit is worked out when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("team", "roster", "on_ice", "fit")
+    __slots__ = ("team", "roster", "on_ice", "stay", "_fit")
 
     def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
-        self.team, self.roster = team, roster
+        self.team, self.roster, self.stay = team, roster, stay
         self.on_ice = set(team.skaters_on_ice())
-        players, on_ice = team.players, self.on_ice
-        self.fit = {pid for pid in roster.skaters if not (s := players[pid]).out
-                    and (s.stint < stay if pid in on_ice
-                         else s.rest >= REST_SEQUENCES and not barred(s))}
+        self._fit: set[str] | None = None
+
+    def fit(self) -> set[str]:
+        fit = self._fit
+        if fit is None:
+            players, on_ice, stay = self.team.players, self.on_ice, self.stay
+            fit = self._fit = {pid for pid in self.roster.skaters if not (s := players[pid]).out
+                               and (s.stint < stay if pid in on_ice
+                                    else s.rest >= REST_SEQUENCES and not barred(s))}
+        return fit
 
     def freshness(self, pid: str) -> float:
         """Shifts left before his shift rating is used up (6.40)."""
@@ -189,7 +200,7 @@ class DefaultCoach:
             return False
         players, slots = team.players, team.slots
         wanted = skater_slots(state, side)
-        for slot in SKATER_SLOTS:
+        for slot in SLOT_ORDER:
             pid = slots.get(slot)
             if slot not in wanted:
                 if pid:
@@ -204,7 +215,7 @@ class DefaultCoach:
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
         wanted = skater_slots(state, side)
-        current = {s: team.slots.get(s) for s in SKATER_SLOTS}
+        current = {s: team.slots.get(s) for s in SLOT_ORDER}
         keep: dict[str, str] = {}
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
         for slot in wanted:
@@ -226,7 +237,7 @@ class DefaultCoach:
                 target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
         unit_changes = self._fill(state, side, wanted, keep, bench, five)
-        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in SKATER_SLOTS}
+        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in SLOT_ORDER}
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
@@ -245,10 +256,12 @@ class DefaultCoach:
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
         chosen = dict(keep)
-        ready = bench.fit - set(keep.values())  # fit and not placed yet
-        strength = state.strength(side)
         forward_slots = [s for s in wanted if s in FORWARDS and s not in chosen]
         defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
+        if not forward_slots and not defense_slots:
+            return chosen  # every wanted slot kept: nobody to choose
+        ready = bench.fit() - set(keep.values())  # fit and not placed yet
+        strength = state.strength(side)
         if forward_slots:
             self._place(chosen, forward_slots, bench.roster.forward_units, bench, ready,
                         strength, five)
@@ -329,7 +342,7 @@ class DefaultCoach:
         def sixth_attacker() -> str | None:
             """The fit skater not in a slot with the best N range (10.10), if any."""
             taken = set(slots.values())
-            pool = [p for p in bench.roster.skaters if p in bench.fit and p not in taken]
+            pool = [p for p in bench.roster.skaters if p in bench.fit() and p not in taken]
             return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
 
         if late and 1 <= behind <= policy.pull_when_behind and state.strength(side) != "sh":

@@ -30,7 +30,14 @@ from __future__ import annotations
 from typing import Final
 
 from engine.bones.cards import Skater
-from engine.bones.state import FORWARD_SLOTS, REST_SEQUENCES, GameState, PlayerStatus, TeamState
+from engine.bones.state import (
+    FORWARD_SLOTS,
+    REST_SEQUENCES,
+    GameState,
+    PlayerStatus,
+    TeamState,
+    is_defenseman,
+)
 from events.bones import LinesChanged, SequencePlayed
 
 REGULAR_LINES: Final = 3  # draft rules 14, 16, 17: the three regular forward lines and pairs
@@ -46,7 +53,7 @@ def sits_out_after_special_teams(team: TeamState, pid: str) -> bool:
     if not isinstance(card, Skater):
         return False
     lines = team.team.lines
-    if card.is_defenseman:
+    if is_defenseman(card):
         regular = any(pid in pair for pair in lines.defense[:REGULAR_LINES])
         return regular and card.shift < DEFENSEMAN_EXEMPT
     regular = any(pid in line for line in lines.forwards[:REGULAR_LINES])
@@ -95,7 +102,7 @@ def sat_out(team: TeamState, arrived: dict[str, str]) -> None:
         if not status.sit_out or status.out or status.rest < REST_SEQUENCES or pid in arrived.values():
             continue
         card = status.card
-        if isinstance(card, Skater) and (not card.is_defenseman) in kinds:
+        if isinstance(card, Skater) and (not is_defenseman(card)) in kinds:
             status.sit_out = False
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.bones.cards import Skater
+from engine.bones.rolls import white
 from engine.bones.state import GameState, Step, other
 from events.bones import FaceoffRolled, Roll
 
@@ -68,7 +69,7 @@ def power_play_side(state: GameState) -> str | None:
 
 
 def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
-    cell = state.charts.faceoffs[roll.blue - 1][roll.white - 2]
+    cell = state.charts.faceoffs[roll.blue - 1][white(roll) - 2]
     slot, side_code, mark = parse_cell(cell)
     rule = "7.00"
     if side_code == "PP":

@@ -8,8 +8,9 @@ from engine.bones.cards import Goalie, Skater
 from engine.bones.codes import parse_goalie_cell
 from engine.bones.dice import DiceRange
 from engine.bones.passing import resolve_interception
+from engine.bones.rolls import white
 from engine.bones.scoring import goal_events
-from engine.bones.state import FORWARD_SLOTS, GameState, Step, other
+from engine.bones.state import FORWARD_SLOTS, GameState, Step, is_defenseman, other
 from engine.bones.stoppages import continue_or_stop
 from engine.bones.timing import fatigue_defense
 from events.bones import (
@@ -32,7 +33,7 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
     goalie = gteam.goalie
     card = gteam.card(goalie)
     assert isinstance(card, Goalie)
-    text = card.action[roll.blue - 1][roll.white - 2]
+    text = card.action[roll.blue - 1][white(roll) - 2]
     cell = parse_goalie_cell(text)
     in_range = step.in_range
 
@@ -120,7 +121,7 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> ClearingTotal
         if pid is None:
             continue
         card = defending.card(pid)
-        if isinstance(card, Skater) and card.is_defenseman:
+        if isinstance(card, Skater) and is_defenseman(card):
             tired = fatigue_defense(defending.players[pid]) if state.uses("fatigue") else 0
             total += max(0, card.clearing - tired)
     shooters = state.team(side)
@@ -129,7 +130,7 @@ def clearing_total(state: GameState, side: str, rebounder: str) -> ClearingTotal
             pid = shooters.slots.get(slot)
             if pid and pid != rebounder:
                 card = shooters.card(pid)
-                if isinstance(card, Skater) and (card.screening or card.is_defenseman):
+                if isinstance(card, Skater) and (card.screening or is_defenseman(card)):
                     total, notes = total - 1, ["-1 screen"]
                     break
     return ClearingTotal(max(0, total), notes)

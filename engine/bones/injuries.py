@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.bones.rolls import white
 from engine.bones.state import GameState, Step, other
 from events.bones import InjuryChecked, Roll
 
@@ -17,7 +18,7 @@ def decide_injury(state: GameState, step: Step, roll: Roll) -> list:
     adjusted = roll.blue - 1
     result = ""
     if oip >= adjusted:
-        result = state.charts.injuries[min(oip, 5)][roll.white - 2]
+        result = state.charts.injuries[min(oip, 5)][white(roll) - 2]
     return [InjuryChecked(player=step.player, oip=oip, adjusted_blue=adjusted, result=result,
                           roll=state.rolls, rule="18.00")]
 

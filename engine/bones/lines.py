@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from engine.bones import draft
 from engine.bones.cards import Skater
-from engine.bones.state import GameState, TeamState, other
+from engine.bones.state import GameState, TeamState, is_defenseman, other
 from engine.bones.timing import REST_SEQUENCES
 from events.bones import LinesChanged
 
-LINE_SLOTS = frozenset({"LW", "C", "RW", "LD", "RD", "G"})
+# The six slots of a line change in slot order, a variable-length tuple (compiled, a loop
+# over it indexes it natively).
+SLOT_ORDER: tuple[str, ...] = ("LW", "C", "RW", "LD", "RD", "G")
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
@@ -22,15 +24,18 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     team = state.team(event.side)
     wanted = skater_slots(state, event.side)
     slots = event.slots
-    if slots.keys() != LINE_SLOTS:
+    # The six slots and no other: as many keys as slots, each of them a slot (a dict's
+    # keys compared with a frozenset is a generic rich comparison).
+    if len(slots) != len(SLOT_ORDER) or any(slot not in slots for slot in SLOT_ORDER):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
-    filled = [s for s in ("LW", "C", "RW", "LD", "RD") if slots[s]]
+    filled = [s for s in SLOT_ORDER if s != "G" and slots[s]]
     if tuple(filled) != wanted:
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
     ids = [pid for pid in slots.values() if pid]
     if len(ids) != len(set(ids)):
         return "a player stands in two slots"
-    on_ice_now = set(team.skaters_on_ice()) | {team.goalie}
+    on_ice_now = set(team.skaters_on_ice())
+    on_ice_now.add(team.goalie)
     for slot, pid in slots.items():
         if pid is None:
             continue
@@ -78,7 +83,7 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
         if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
             continue
         card = team.card(pid)
-        if not isinstance(card, Skater) or card.is_defenseman or slot in card.positions:
+        if not isinstance(card, Skater) or is_defenseman(card) or slot in card.positions:
             continue
         on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in event.slots.values() if p}
         waiting = rested_on_bench(team, on_ice_or_placed, rated_for=slot)
@@ -97,7 +102,7 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
         if (pid in unavailable or status.out or not isinstance(card, Skater)
                 or status.rest < REST_SEQUENCES or draft.barred(status)):
             continue
-        if rated_for and (card.is_defenseman or rated_for not in card.positions):
+        if rated_for and (is_defenseman(card) or rated_for not in card.positions):
             continue
         return pid
     return None

@@ -12,7 +12,8 @@ from typing import Literal, NamedTuple
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
-from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, other
+from engine.bones.rolls import white
+from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, is_defenseman, other
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from events.bones import (
     BenchMinorChecked,
@@ -99,7 +100,7 @@ def make_call(side: str, player: str, kind: str, rule: str, short: int | None = 
 def decide_penalty(state: GameState, step: Step, roll: Roll) -> list:
     card = state.team(step.side).card(step.player)
     column = card.penalty.odd if roll.blue % 2 else card.penalty.even
-    code = column[roll.white - 2]
+    code = column[white(roll) - 2]
     # 14.20 / 14.60: a minor, double minor or major on blue 1-2 is a delayed penalty; its
     # one roll needs a time sequence, so with the period's last one used play stops
     # (6.00, ruling R-14.60c).
@@ -197,7 +198,7 @@ def _ranked(state: GameState, side: str, scale: str) -> list[str]:
 def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
     scale = step.retaliation.scale if step.retaliation is not None else "GM"  # gm_pick: 14.51
     ranked = _ranked(state, step.side, scale)
-    rank = state.charts.retaliation[roll.blue - 1][roll.white - 2]
+    rank = state.charts.retaliation[roll.blue - 1][white(roll) - 2]
     index = 5 - rank
     player = ranked[index] if index < len(ranked) else None
     rule = "14.30" if scale != "GM" else "14.51"
@@ -218,7 +219,7 @@ def apply_retaliation(state: GameState, event: RetaliationRolled) -> None:
 
 
 def decide_special(state: GameState, step: Step, roll: Roll) -> list:
-    index = state.charts.special_occurrences[roll.blue - 1][roll.white - 2]
+    index = state.charts.special_occurrences[roll.blue - 1][white(roll) - 2]
     text = state.charts.occurrences[index].text
     return [SpecialOccurrenceRolled(index=index, text=text, roll=state.rolls, rule="14.20")]
 
@@ -310,7 +311,7 @@ def server(state: GameState, side: str) -> str:
     the lowest shift rating (ruling R-14.00a)."""
     team = state.team(side)
     pool = [pid for pid, s in team.players.items()
-            if isinstance(s.card, Skater) and not s.out and not s.card.is_defenseman]
+            if isinstance(s.card, Skater) and not s.out and not is_defenseman(s.card)]
     pool = pool or [pid for pid, s in team.players.items() if isinstance(s.card, Skater) and not s.out]
     return min(pool, key=lambda pid: (team.card(pid).shift, pid))
 
@@ -414,7 +415,7 @@ def apply_bench_check(state: GameState, event: BenchMinorChecked) -> None:
 
 def decide_bench_time(state: GameState, step: Step, roll: Roll) -> list:
     column = state.charts.bench_penalty[0 if roll.blue % 2 else 1]
-    minutes, _, seconds = column[roll.white - 2].partition(":")
+    minutes, _, seconds = column[white(roll) - 2].partition(":")
     return [BenchMinorScheduled(side=step.side, period=state.period,
                                 time=int(minutes) * 60 + int(seconds), roll=state.rolls,
                                 rule="5.00")]

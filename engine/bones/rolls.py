@@ -17,3 +17,10 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     """
     blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
     return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)
+
+
+def white(roll: Roll) -> int:
+    """The roll's white total (2-12), ``Roll.white`` here compiled: the event's property
+    is interpreted Python, and the rules read it at almost every roll."""
+    whites = roll.whites
+    return whites[0] + whites[1]

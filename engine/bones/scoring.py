@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
 from engine.bones.penalties import power_play_release, start_second_minor
+from engine.bones.rolls import white
 from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
 from events.bones import (
@@ -58,14 +59,14 @@ def apply_goal(state: GameState, event: GoalScored) -> None:
 
 
 def decide_exact_time(state: GameState, step: Step, roll: Roll) -> list:
-    seconds = state.charts.exact_time[roll.blue - 1][roll.white - 2]
+    seconds = state.charts.exact_time[roll.blue - 1][white(roll) - 2]
     return [ExactTime(kind=step.incident, period=state.period,
                       time=period_seconds(max(1, state.sequence), seconds), roll=state.rolls,
                       rule="6.30")]
 
 
 def decide_assists(state: GameState, step: Step, roll: Roll) -> list:
-    cell = state.charts.assists[roll.blue - 1][roll.white - 2]
+    cell = state.charts.assists[roll.blue - 1][white(roll) - 2]
     # FaceOff 21.10: with the ARC cards the ASSISTS table gives only the number.
     rule = "21.10" if state.uses("arc_cards") else "16.00"
     return [AssistsCounted(count=int(cell[0]), roll=state.rolls, rule=rule)]
@@ -103,7 +104,7 @@ def _assist(card: Skater | Goalie) -> int:
 def decide_assist_ranks(state: GameState, step: Step, roll: Roll) -> list:
     assert state.scorer is not None
     side = state.scorer.side
-    cell = state.charts.assists[roll.blue - 1][roll.white - 2]
+    cell = state.charts.assists[roll.blue - 1][white(roll) - 2]
     ranks = [int(r) for r in cell.partition("/")[2].split("-") if r]
     if state.ruleset.assists_highest_rank_first:
         # 16.00: "the first remaining assist is awarded to the highest ranked player after

@@ -9,9 +9,10 @@ from fractions import Fraction
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
 from engine.bones.passing import resolve_interception
+from engine.bones.rolls import white
 from engine.bones.rulesets import RULESETS, Ruleset
 from engine.bones.scoring import goal_events
-from engine.bones.state import GameState, Step, other
+from engine.bones.state import GameState, Step, is_defenseman, other
 from engine.bones.stoppages import continue_or_stop
 from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
@@ -54,11 +55,11 @@ def range_name(state: GameState, side: str, slot: str, card: Skater, kind: str) 
     strength = state.strength(side)
     if strength == "sh":
         return "S"  # 10.30: all players, regardless of position
-    if slot in ("LD", "RD") and not card.is_defenseman:
+    if slot in ("LD", "RD") and not is_defenseman(card):
         if strength == "pp" and kind in ("N", "rebound"):
             return "N"  # 10.11
         return "D"  # 10.40, in place of N or P
-    if slot == "G" and not card.is_defenseman:
+    if slot == "G" and not is_defenseman(card):
         # A forward as sixth attacker stands at none of the slots 10.10/10.20 name for a
         # forward: the quick reference's N range (ruling R-QR-6th). A defenseman is
         # covered "playing ANY position".
@@ -77,7 +78,7 @@ def blockers(state: GameState, defending: str) -> int:
     count = 0
     for pid in team.skaters_on_ice():
         card = team.card(pid)
-        if isinstance(card, Skater) and (card.is_defenseman or card.blocker):
+        if isinstance(card, Skater) and (is_defenseman(card) or card.blocker):
             count += 1
     level = state.home.tactic or state.away.tactic
     if state.strength(defending) == "sh":
@@ -105,7 +106,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     text = getattr(card, name.lower()) or card.n
     count = blockers(state, opp)
     block = ""
-    if count and roll.white in block_whites(state.charts, count, state.ruleset):
+    if count and white(roll) in block_whites(state.charts, count, state.ruleset):
         block = "screened" if roll.red <= SCREEN_REDS else "blocked"
     checked = roll
     if block == "screened":

@@ -25,6 +25,14 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
+
+
+def is_defenseman(card: Skater) -> bool:
+    """The card's ``is_defenseman``, here compiled: a card's property is interpreted Python
+    and the rules ask it at every action, shot and line change."""
+    return "D" in card.positions
+
+
 REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
 OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE = 24
@@ -52,7 +60,10 @@ class PlayerStatus:
 
     @property
     def is_goalie(self) -> bool:
-        return isinstance(self.card, Goalie)
+        # A card's exact type first: isinstance of a msgspec card class that is not the
+        # card's own goes through the class's metaclass (most cards asked are skaters).
+        card_type = type(self.card)
+        return card_type is Goalie or (card_type is not Skater and isinstance(self.card, Goalie))
 
 
 @dataclass(slots=True)
@@ -90,12 +101,25 @@ class TeamState:
         # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
         # native dict and list operations (filter/map/get would be generic calls), and this
         # is asked over a thousand times a game.
+        # The five slots written out: a loop over the Final tuple builds the tuple and
+        # iterates it generically at every call.
         slots = self.slots
         ids: list[str] = []
-        for slot in SKATER_SLOTS:
-            pid = slots.get(slot)
-            if pid:
-                ids.append(pid)
+        pid = slots.get("LW")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("C")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("RW")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("LD")
+        if pid:
+            ids.append(pid)
+        pid = slots.get("RD")
+        if pid:
+            ids.append(pid)
         if self.pulled:
             extra = slots["G"]
             if extra:
@@ -105,10 +129,8 @@ class TeamState:
     def five_skater_slots(self) -> bool:
         """Every skater slot filled (a sixth attacker in G aside)."""
         slots = self.slots
-        for slot in SKATER_SLOTS:
-            if not slots.get(slot):
-                return False
-        return True
+        return bool(slots.get("LW") and slots.get("C") and slots.get("RW")
+                    and slots.get("LD") and slots.get("RD"))
 
     def man_short(self) -> int:
         """How many skaters penalties take away, at most two (ruling R-14.10a)."""

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.bones.cards import Skater
-from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, other
+from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, is_defenseman, other
 from engine.bones.timing import fatigue_defense
 
 
@@ -20,10 +20,10 @@ def defensive_rating(state: GameState, side: str, slot: str) -> int:
     card = status.card
     assert isinstance(card, Skater)
     rating = card.defense
-    if slot in ("LD", "RD") and not card.is_defenseman:
+    if slot in ("LD", "RD") and not is_defenseman(card):
         # 9.10: a forward on the blue line is worth at most 1 on the power play, else 0.
         rating = min(1, rating) if state.strength(side) == "pp" else 0
-    elif slot in FORWARD_SLOTS and card.is_defenseman and rating == 5:
+    elif slot in FORWARD_SLOTS and is_defenseman(card) and rating == 5:
         rating = 4  # 9.10: a 5-rated defenseman up front counts 4
     tired = fatigue_defense(status) if state.uses("fatigue") else 0
     return max(0, rating - tired)

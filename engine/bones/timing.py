@@ -60,12 +60,19 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
     for team in (state.home, state.away):
-        on_ice = on_the_ice(team)
-        for pid, status in team.players.items():
-            if pid in on_ice:
-                status.stint += 1
-            else:
-                status.rest += 1
+        # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
+        # rest one more. Everyone's rest counted up, then taken back for those on the ice:
+        # no set of who is on the ice is built at every sequence.
+        players = team.players
+        for status in players.values():
+            status.rest += 1
+        counted: list[str] = []
+        for pid in on_ice_list(team):
+            on = players.get(pid)
+            if on is not None and pid not in counted:
+                counted.append(pid)
+                on.rest -= 1
+                on.stint += 1
         if not team.penalties:
             continue
         ticking = set(ticking_penalties(team))
@@ -75,6 +82,15 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
             if pen.box_left > 0 and pen.kind != "game_misconduct":
                 pen.box_left -= 1
     state.coach_window = True
+
+
+def on_ice_list(team: TeamState) -> list[str]:
+    """``on_the_ice`` as a list (a player may appear twice only in a line-up the rules
+    refuse)."""
+    ids = team.skaters_on_ice()
+    if not team.pulled:
+        ids.append(team.goalie)
+    return ids
 
 
 def on_the_ice(team: TeamState) -> set[str]:
