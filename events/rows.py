@@ -87,14 +87,22 @@ class RowReader:
     def raw(self, stream: str, key: Any) -> list[StoredEvent]:
         """A stream's rows as stored, undecoded; a value a hand edit left with another
         SQLite type is read so that it cannot check out (a payload as bytes, hashes and
-        type as text, a seq that is not an integer as -1)."""
-        return [row if (type(row.seq) is int and type(row.type) is str
-                        and type(row.payload) is bytes and type(row.prev_hash) is str
-                        and type(row.hash) is str)
-                else StoredEvent(row.seq if type(row.seq) is int else -1, text(row.type), None,
-                                 blob_bytes(row.payload), text(row.prev_hash),
-                                 text(row.hash), row.stored)
-                for row in self.rows(stream, key, 1, -1, None)]
+        type as text, a seq that is not an integer as -1). One loop over the chunks, each
+        row made once (every stream the audit reads comes this way)."""
+        chunks = (self._compact(key, 1, -1) if self._layout.version >= 3
+                  else self._old(key, 1, -1))
+        out: list[StoredEvent] = []
+        append = out.append
+        for chunk in chunks:
+            for seq, type_, payload, prev_hash, digest, cell in chunk:
+                if (type(seq) is int and type(type_) is str and type(payload) is bytes
+                        and type(prev_hash) is str and type(digest) is str):
+                    append(StoredEvent(seq, type_, None, payload, prev_hash, digest, cell))
+                else:
+                    append(StoredEvent(seq if type(seq) is int else -1, text(type_), None,
+                                       blob_bytes(payload), text(prev_hash), text(digest),
+                                       cell))
+        return out
 
     def _compact(self, key: Any, start: int, stop: int) -> Iterator[list[tuple[Any, ...]]]:
         # hashed forward from the last hash stored before ``start`` (GENESIS if none): the
@@ -108,13 +116,17 @@ class RowReader:
             if found is not None and type(found[0]) is int:
                 first, prev = found[0] + 1, found[1]
         cursor = self._db.execute(
-            "SELECT e.seq, t.tag, e.payload, e.hash FROM events e"
-            " LEFT JOIN event_types t ON t.key = e.type_key"
-            " WHERE e.stream_key = ? AND e.seq >= ? AND (? < 0 OR e.seq <= ?)"
-            " ORDER BY e.seq",
+            "SELECT seq, type_key, payload, hash FROM events"
+            " WHERE stream_key = ? AND seq >= ? AND (? < 0 OR seq <= ?)"
+            " ORDER BY seq",
             (key, min(first, start), stop, stop),
         )
-        return _linked(cursor, prev, start)
+        # Each row's type key named here, from the few rows of event_types read once a
+        # stream (what a LEFT JOIN gives: a key no row names has no tag), not by a join
+        # that makes a new string of the tag for every row. Read while the rows' cursor
+        # is open: the same read transaction, so the same snapshot of the database.
+        tags = dict(self._db.execute("SELECT key, tag FROM event_types"))
+        return _linked(cursor, prev, start, tags)
 
     def _old(self, key: Any, start: int, stop: int) -> Iterator[list[tuple[Any, ...]]]:
         cursor = self._db.execute(
@@ -126,19 +138,21 @@ class RowReader:
                 for chunk in iter(lambda: cursor.fetchmany(READ_CHUNK), []))
 
 
-def _linked(cursor: sqlite3.Cursor, prev: bytes,
-            start: int) -> Iterator[list[tuple[Any, ...]]]:
-    """Compact-layout rows ``(seq, tag, payload, hash cell)`` a chunk at a time as ``(seq,
-    type, payload, prev_hash, hash, stored)`` from seq ``start`` on: each hash computed
-    from the payloads, forward from ``prev`` (the 32-byte hash of the row before the first
-    one read; the rows before ``start`` are read only for that), each prev_hash the hash
-    of the row before, its type the tag its type key names ("" for none), ``stored`` what
-    its hash cell holds (events.checkpoints.stored_cell)."""
+def _linked(cursor: sqlite3.Cursor, prev: bytes, start: int,
+            tags: dict[Any, Any]) -> Iterator[list[tuple[Any, ...]]]:
+    """Compact-layout rows ``(seq, type key, payload, hash cell)`` a chunk at a time as
+    ``(seq, type, payload, prev_hash, hash, stored)`` from seq ``start`` on: each hash
+    computed from the payloads, forward from ``prev`` (the 32-byte hash of the row before
+    the first one read; the rows before ``start`` are read only for that), each prev_hash
+    the hash of the row before, its type the tag ``tags`` gives its type key ("" for none),
+    ``stored`` what its hash cell holds (events.checkpoints.stored_cell)."""
     blake2b = hashlib.blake2b
     prev_hex = prev.hex()
+    tag_of_key = tags.get
     while chunk := cursor.fetchmany(READ_CHUNK):
         out = []
-        for seq, tag, payload, cell in chunk:
+        for seq, type_key, payload, cell in chunk:
+            tag = tag_of_key(type_key)
             digest = blake2b(prev + (payload if type(payload) is bytes else blob_bytes(payload)),
                              digest_size=32)
             prev, digest = digest.digest(), digest.hexdigest()

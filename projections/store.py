@@ -53,6 +53,7 @@ from events.transactions import Transaction
 from projections import layouts
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
+from projections.models.toi import PlayerToi, ShiftLine
 from projections.registration import ReadModels
 from projections.standings import build_standings
 from projections.systems import read_models
@@ -215,6 +216,24 @@ _JSON = msgspec.json.Encoder()
 _BUILDERS = {"events": _rows_events, "scoresheet": _rows_scoresheet, "toi": _rows_toi,
              "penalties": _rows_penalties, "stats": _rows_stats, "rosters": _rows_rosters}
 
+
+def _toi_tuples(game: _Game) -> dict[str, list[tuple]]:
+    """:func:`_rows_toi`'s rows as tuples in their tables' column order, straight from the
+    fold's structs (their fields are the columns after ``game_id``): no dict a row, for
+    the few thousand shifts of a game folded in a season's worker, its writer and the
+    audit."""
+    toi = game.models.toi(game.events)
+    key, astuple = (game.game_id,), msgspec.structs.astuple
+    return {"rm_toi_players": [key + astuple(p) for p in toi.players],
+            "rm_toi_shifts": [key + astuple(s) for s in toi.shifts]}
+
+
+# A projection's rows made as tuples of today's columns without the dicts of _BUILDERS,
+# while the structs' fields are those columns (checked here, once).
+_TUPLE_BUILDERS = {"toi": _toi_tuples} if (
+    ("game_id", *PlayerToi.__struct_fields__) == tuple(TABLES["rm_toi_players"][1])
+    and ("game_id", *ShiftLine.__struct_fields__) == tuple(TABLES["rm_toi_shifts"][1])) else {}
+
 STANDINGS = "rm_standings"
 _STANDINGS_COLUMNS = {
     "season": _STR, "rank": _INT, "team": _STR, "name": _STR, "gp": _INT, "w": _INT,
@@ -325,17 +344,24 @@ def game_rows(system: str, game_id: str, events: list[Any],
     the writer only inserts them; tuples cross a process boundary at a third of the
     cost of dicts)."""
     game = _Game(read_models(system), game_id, events)
-    return {p: _tuples(p, _BUILDERS[p](game)) for p in projections}
+    return {p: _tuples(p, game) for p in projections}
 
 
-def _tuples(projection: str, rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[tuple]]:
-    """A builder's rows of ``projection`` as tuples in each table's column order, sorted by
-    their columns (a builder's row keys are in column order; the pairs of _sort_key are
-    needed only when a value is None), every table of the projection present."""
+def _tuples(projection: str, game: _Game) -> dict[str, list[tuple]]:
+    """The rows of ``projection`` for ``game`` as tuples in each table's column order,
+    sorted by their columns (a builder's row keys are in column order; the pairs of
+    _sort_key are needed only when a value is None), every table of the projection
+    present."""
+    each = _TUPLE_BUILDERS.get(projection)
+    made = each(game) if each is not None else None
+    rows = _BUILDERS[projection](game) if made is None else {}
     out = {}
     for table in _OWNED[projection]:
-        values = operator.itemgetter(*TABLES[table][1])
-        batch = [values(r) for r in rows.get(table, [])]
+        if made is not None:
+            batch = made.get(table, [])
+        else:
+            values = operator.itemgetter(*TABLES[table][1])
+            batch = [values(r) for r in rows.get(table, [])]
         batch.sort(key=_sort_key if any(None in row for row in batch) else None)
         out[table] = batch
     return out
@@ -398,8 +424,7 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
             folded += len(events)
             game = _Game(read_models(info.system), info.stream, events)
             for projection in stale:
-                _write(conn, projection, info.stream,
-                       _tuples(projection, _BUILDERS[projection](game)))
+                _write(conn, projection, info.stream, _tuples(projection, game))
             _move_checkpoints(conn, stale, info.stream, info.version)
         if wanted is None:
             _write_standings(store)
@@ -608,6 +633,12 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
         # were folded from: every stored row answers to the stream.
         if mark not in games:
             games[mark] = _Game(models, game_id, events[:mark])
+        if projection in _TUPLE_BUILDERS and not layout.goalies_as_skaters and all(
+                names == list(TABLES[table][1]) for table, names in owned.items()):
+            rows_now = _tuples(projection, games[mark])  # today's columns: no dicts
+            differences += [_differ(table, stored.tables[table][1], rows_now[table])
+                            for table in owned if rows_now[table] != stored.tables[table][1]]
+            continue
         rows = _BUILDERS[projection](games[mark])
         if layout.goalies_as_skaters:
             rows = layouts.goalies_as_skaters(rows, games[mark].stats, game_id)
@@ -615,9 +646,13 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
             names, kept = stored.tables[table]
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
             if fresh != kept:
-                differences.append(f"{table}: {len(kept)} stored rows differ from the "
-                                   f"{len(fresh)} rebuilt from the stream")
+                differences.append(_differ(table, kept, fresh))
     return differences
+
+
+def _differ(table: str, kept: list[tuple], fresh: list[tuple]) -> str:
+    return (f"{table}: {len(kept)} stored rows differ from the {len(fresh)} rebuilt from "
+            "the stream")
 
 
 def unaccounted_rows(store: EventStore) -> list[str]:
