@@ -7,7 +7,7 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 import msgspec
 
@@ -24,10 +24,10 @@ from events.bones import ActionResolved, PlayStopped, PuckPassed, Roll
 # Quick reference house rule: the last five minutes of the third are the sequences that
 # start at 15:00 or later (6.00, 6.30: a sequence's time is its start, 24 s each); the
 # 38th runs 14:48-15:12, so the window opens with the 39th (15:12).
-LATE_SEQUENCE = 39
+LATE_SEQUENCE: Final = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
-ACROSS = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
+ACROSS: Final = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
 
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 

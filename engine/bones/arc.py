@@ -11,6 +11,7 @@ check and ``Step("arc_rest")`` gives out the rest without dice.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from engine.bones.cards import Skater
 from engine.bones.dice import DiceRange
@@ -18,7 +19,7 @@ from engine.bones.penalties import make_call
 from engine.bones.state import ArcDraw, GameState, Retaliation, Step
 from events.bones import ArcChecked, AssistsAwarded, Roll
 
-RULES = {"assist": "21.10", "MI": "21.20", "MA": "21.20", "GM": "21.30"}
+RULES: Final = {"assist": "21.10", "MI": "21.20", "MA": "21.20", "GM": "21.30"}
 
 
 def convert_queue(state: GameState) -> None:

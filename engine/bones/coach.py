@@ -37,7 +37,7 @@ from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 FORWARDS: Final = ("LW", "C", "RW")
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
 # (a loop over the Final one builds the tuple and iterates it generically each time).
-SLOT_ORDER: tuple[str, ...] = SKATER_SLOTS
+SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
 
 
 class _Roster:

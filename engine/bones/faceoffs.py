@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.bones.cards import Skater
 from engine.bones.rolls import white
 from engine.bones.state import GameState, Step, other
 from events.bones import FaceoffRolled, Roll
 
-ACE_LEVEL = {"": 0, "A": 1, "AA": 2}
+ACE_LEVEL: Final = {"": 0, "A": 1, "AA": 2}
 
 
 class FaceoffCell(NamedTuple):

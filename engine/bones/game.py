@@ -10,6 +10,7 @@ engine/bones/system.py tells it of the coach's windows and choices.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 import msgspec
 
@@ -51,10 +52,10 @@ from events.bones import DiceRolled, LinesChanged, Roll, TacticDeclared
 from events.common import GameCreated, GameEnded, PeriodEnded, PeriodStarted
 from events.errors import IllegalChoice
 
-MAX_STEPS = 200_000  # the loop's guard: a real game takes a few thousand steps
+MAX_STEPS: Final = 200_000  # the loop's guard: a real game takes a few thousand steps
 Decider = Callable[[GameState, Step, Roll], list]
 
-DECIDERS: dict[str, Decider] = {
+DECIDERS: Final[dict[str, Decider]] = {
     "faceoff": faceoffs.decide_faceoff,
     "action": actions.decide_action,
     "shot": shots.decide_shot,
@@ -125,7 +126,7 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
 # Whether each event type has a ``rule`` and a ``modifiers`` field, found once a type: an
 # event's fields are read by name only when it has them (a getattr with a default raises
 # and catches an AttributeError for every event without one).
-_CITED_FIELDS: dict[type, tuple[bool, bool]] = {}
+_CITED_FIELDS: Final[dict[type, tuple[bool, bool]]] = {}
 
 
 def _cited_fields(kind: type) -> tuple[bool, bool]:
@@ -136,7 +137,7 @@ def _cited_fields(kind: type) -> tuple[bool, bool]:
     return found
 
 
-CHOICE_RULES = {"shootout_order": "21.00", "extra_skater": "14.60"}
+CHOICE_RULES: Final = {"shootout_order": "21.00", "extra_skater": "14.60"}
 
 
 def _lines_changed(state: GameState, event: LinesChanged) -> None:
@@ -177,7 +178,7 @@ def _with_arc(apply: Callable[[GameState, Event], None]) -> Callable[[GameState,
     return evolver
 
 
-EVOLVERS: dict[type, Callable[[GameState, Event], None]] = {
+EVOLVERS: Final[dict[type, Callable[[GameState, Event], None]]] = {
     DiceRolled: _rolled,
     PeriodStarted: periods.apply_period_started,
     PeriodEnded: periods.apply_period_ended,

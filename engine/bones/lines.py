@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.bones import draft
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, TeamState, is_defenseman, other
@@ -10,9 +12,9 @@ from events.bones import LinesChanged
 
 # The six slots of a line change in slot order, a variable-length tuple (compiled, a loop
 # over it indexes it natively).
-SLOT_ORDER: tuple[str, ...] = ("LW", "C", "RW", "LD", "RD", "G")
+SLOT_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW", "LD", "RD", "G")
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
-SLOTS_FOR = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
+SLOTS_FOR: Final = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
 
 def skater_slots(state: GameState, side: str) -> tuple[str, ...]:

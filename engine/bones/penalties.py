@@ -8,7 +8,7 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
@@ -39,7 +39,7 @@ class PenaltyKind(NamedTuple):
     releasable: bool  # a minor's short time ends on a power-play goal (14.20)
 
 
-KINDS: dict[str, PenaltyKind] = {
+KINDS: Final[dict[str, PenaltyKind]] = {
     "minor": PenaltyKind(2, 5, True),
     "double_minor": PenaltyKind(4, 10, True),
     "major": PenaltyKind(5, 12, False),
@@ -50,7 +50,7 @@ KINDS: dict[str, PenaltyKind] = {
 }
 
 
-MINOR = KINDS["minor"].box  # 14.10: a minor, and each half of a double minor, 5 sequences
+MINOR: Final = KINDS["minor"].box  # 14.10: a minor, and each half of a double minor, 5 sequences
 
 
 class Release(NamedTuple):

@@ -6,6 +6,8 @@ checks, 7.00 face-off), until a goal: no shootout, no tie."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.bones import draft
 from engine.bones.dice import DiceRange
 from engine.bones.state import SIDES, GameState, ShootoutOrder, Step, other
@@ -13,8 +15,8 @@ from engine.bones.timing import end_stint
 from events.bones import PenaltyEnded, Roll, ShootoutAttempt, ShootoutOrderChosen
 from events.common import GameEnded, PeriodEnded, PeriodStarted
 
-GRADES = "ABCDF"
-SHOOTOUT_ROUNDS = 3  # 21.00: three shooters a side, then one at a time
+GRADES: Final = "ABCDF"
+SHOOTOUT_ROUNDS: Final = 3  # 21.00: three shooters a side, then one at a time
 
 
 def decide_start_period(state: GameState, step: Step, roll: object) -> list:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
 from mypy_extensions import mypyc_attr
 
 # The optional rules a FaceOff game may turn on when it is created (17.000-21.000), by the
 # name of the GameCreated field that records each one.
-OPTIONAL_RULES = {
+OPTIONAL_RULES: Final = {
     "fatigue": "faceoff_fatigue",  # 17.000
     "injuries": "faceoff_injuries",  # 18.000
     "pressure_offense": "faceoff_pressure_offense",  # 19.000
@@ -29,21 +29,21 @@ OPTIONAL_RULES = {
 # FaceOff 5.00: "If a regular season game is tied..."), so a game may ask for sudden-death
 # overtime periods of the regular length, repeated until a goal, no shootout and no tie.
 # Both rulesets take it; it is recorded by name in GameCreated.options.
-PLAYOFF = "playoff"
+PLAYOFF: Final = "playoff"
 
 # A game of a Hockey Bones draft league (a league with ``draft_rules = true``; the rules
 # text's "Draft League Setup"), recorded by name in GameCreated.options with the league's
 # NHL game-misconduct range in GameCreated.nhl_gm_range (14.51): the in-game draft rules
 # (engine/bones/draft.py) hang off it. Set by the league, never named on a command line.
-DRAFT_LEAGUE = "draft_league"
+DRAFT_LEAGUE: Final = "draft_league"
 # Draft rule 28: "We do not use the following Faceoff rules: Predetermining game
 # misconducts or bench penalties. Checking game. Injuries. Pressure Offense." The standing
 # rules of Hockey Bones (18.00-20.00) a draft league's game does not use (GameState.uses);
 # the bench checks of 5.00 are dropped in periods.py (ruling R-draft-28).
-UNUSED_IN_DRAFT_LEAGUES = frozenset({"injuries", "pressure_offense", "checking_game"})
+UNUSED_IN_DRAFT_LEAGUES: Final = frozenset({"injuries", "pressure_offense", "checking_game"})
 
 # Hockey Bones section -> FaceOff 2008 section, where the numbers differ.
-FACEOFF_SECTIONS = {
+FACEOFF_SECTIONS: Final = {
     "3.20": "3.10",  # FaceOff keeps the dice-range rules under 3.10
     "5.00": "6.00",  # bench penalties
     "6.00": "5.00",  # timing
@@ -58,7 +58,7 @@ FACEOFF_SECTIONS = {
     "20.00": "20.000",
 }
 
-_SECTION = re.compile(r"\b\d+\.\d+\b")
+_SECTION: Final = re.compile(r"\b\d+\.\d+\b")
 
 
 # compiled (setup.py), a plain Python class: a native one cannot be copied or pickled
@@ -119,7 +119,7 @@ class Ruleset:
 # cite_events): a few hundred different texts, each thousands of times a game. The
 # citation is a pure function of the ruleset (by name: a name has one section table) and
 # the text, so each answer is kept instead of running the section pattern again.
-_CITED: dict[str, dict[str, str]] = {}  # ruleset name -> text -> cited text
+_CITED: Final[dict[str, dict[str, str]]] = {}  # ruleset name -> text -> cited text
 
 
 def _cited(sections: dict[str, str], text: str) -> str:
@@ -129,7 +129,7 @@ def _cited(sections: dict[str, str], text: str) -> str:
     return _SECTION.sub(lambda m: sections.get(m.group(0), m.group(0)), text)
 
 
-RULESETS: dict[str, Ruleset] = {
+RULESETS: Final[dict[str, Ruleset]] = {
     "bones": Ruleset(name="bones", version=2, title="Hockey Bones"),
     "faceoff2008": Ruleset(
         name="faceoff2008", version=1, title="FaceOff Hockey 2008",

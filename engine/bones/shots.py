@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from typing import Final
 
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
@@ -16,16 +17,16 @@ from engine.bones.state import GameState, Step, is_defenseman, other
 from engine.bones.stoppages import continue_or_stop
 from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
-PENALTY_SHOT_RANGE = "3-6"  # 10.60
-EMPTY_NET = {"S": "2-12", "other": "4-12"}  # 10.50
-RANGE_RULES = {"N": "10.10", "P": "10.20", "S": "10.30", "D": "10.40"}  # each range's rule
+PENALTY_SHOT_RANGE: Final = "3-6"  # 10.60
+EMPTY_NET: Final = {"S": "2-12", "other": "4-12"}  # 10.50
+RANGE_RULES: Final = {"N": "10.10", "P": "10.20", "S": "10.30", "D": "10.40"}  # each range's rule
 # Ruling R-10.70a: the blockers that count in the checking game (three otherwise).
-CHECKING_BLOCKERS = {"checking1": 4, "checking2": 5}
-SCREEN_REDS = 2  # 10.70: on the table's white total, red 1-2 is a screen, 3-6 a block
+CHECKING_BLOCKERS: Final = {"checking1": 4, "checking2": 5}
+SCREEN_REDS: Final = 2  # 10.70: on the table's white total, red 1-2 is a screen, 3-6 a block
 # FaceOff 10.70: by the number of Blocked Shot ratings among the LD and RD players.
-BLUE_LINE_BLOCK_WHITES = {1: [3], 2: [3, 11]}
-BONES = RULESETS["bones"]
-WHITE_TOTALS = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
+BLUE_LINE_BLOCK_WHITES: Final = {1: [3], 2: [3, 11]}
+BONES: Final = RULESETS["bones"]
+WHITE_TOTALS: Final = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
 
 
 def block_whites(charts: Charts, blockers: int, ruleset: Ruleset = BONES) -> list[int]:

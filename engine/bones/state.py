@@ -16,8 +16,8 @@ from engine.bones.cards import Charts, Goalie, Skater, Team
 from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Ruleset
 
 SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
-FORWARD_SLOTS = ("LW", "C", "RW")
-SIDES = ("home", "away")
+FORWARD_SLOTS: Final = ("LW", "C", "RW")
+SIDES: Final = ("home", "away")
 
 
 def other(side: str) -> str:
@@ -33,11 +33,11 @@ def is_defenseman(card: Skater) -> bool:
     return "D" in card.positions
 
 
-REGULATION_SEQUENCES = 50  # 6.00: three 20-minute periods of 24-second sequences
-OVERTIME_SEQUENCES = 12  # 6.00: a 5-minute regular-season overtime
-SECONDS_PER_SEQUENCE = 24
+REGULATION_SEQUENCES: Final = 50  # 6.00: three 20-minute periods of 24-second sequences
+OVERTIME_SEQUENCES: Final = 12  # 6.00: a 5-minute regular-season overtime
+SECONDS_PER_SEQUENCE: Final = 24
 REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
-NOBODY_SHORT = (0, 0)
+NOBODY_SHORT: Final = (0, 0)
 
 
 
@@ -202,16 +202,16 @@ class Step:
         return self.kind not in NO_ROLL_STEPS
 
 
-NO_ROLL_STEPS = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
+NO_ROLL_STEPS: Final = frozenset({"start_period", "assess", "stop", "end_period", "end_game",
                            "shootout_order", "extra_skater", "arc_rest"})
 # The rule section of each tactic a coach may declare at a stoppage (19.00, 20.00).
-TACTIC_RULES = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
+TACTIC_RULES: Final = {"pressure": "19.00", "checking1": "20.00", "checking2": "20.00"}
 # The rule each tactic belongs to, an option of a FaceOff game (see GameState.uses).
-TACTIC_OPTIONS = {"pressure": "pressure_offense", "checking1": "checking_game",
+TACTIC_OPTIONS: Final = {"pressure": "pressure_offense", "checking1": "checking_game",
                   "checking2": "checking_game"}
 # Steps that wait for a coach's choice: the shootout shooters (21.00), and the skater who
 # replaces the goalie when the other team is called for a delayed penalty (14.60).
-CHOICE_STEPS = frozenset({"shootout_order", "extra_skater"})
+CHOICE_STEPS: Final = frozenset({"shootout_order", "extra_skater"})
 
 
 @dataclass(slots=True)
