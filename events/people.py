@@ -16,6 +16,7 @@ in the event, so the version of a game each person sent is inside the hash chain
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Literal
 
 from msgspec import UNSET, UnsetType
@@ -25,12 +26,23 @@ from events.base import Event
 __all__ = ["COACH", "COMMISSIONER", "EXPORT_MEDIA", "RECEIPT_MEDIA", "CommissionerActed",
            "ConfirmationLapsed", "DisputeSettled",
            "MemberJoined", "PeopleEvent", "ReceiptPublished", "ResultConfirmed",
-           "ResultDisputed", "ResultSubmitted"]
+           "ResultDisputed", "ResultSubmitted", "utc_to_the_second"]
 
 COACH, COMMISSIONER = "coach", "commissioner"
 EXPORT_MEDIA = "application/vnd.rinklog.export"  # an uploaded game file, as a blob
 RECEIPT_MEDIA = "application/vnd.rinklog.receipt+json"  # a published season receipt
 Role = Literal["coach", "commissioner"]
+
+
+def utc_to_the_second(at: str) -> bool:
+    """``at`` in UTC to the second (``2026-03-01T10:00:00+00:00``), as the server's clock
+    writes an act's time: the one form in which the order of the strings is the order of
+    the times (the season's rules and a Matrix season's compare them as strings)."""
+    try:
+        when = datetime.fromisoformat(at)
+    except ValueError:
+        return False
+    return when.utcoffset() == timedelta(0) and when.isoformat(timespec="seconds") == at
 
 
 class MemberJoined(Event, frozen=True):

@@ -13,10 +13,11 @@ they say who may send a team's picks, and until when.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from engine.matrix.state import SeasonState
 from events.matrix import MemberJoined, PicksDeadlineSet, PicksSubmitted
+from events.people import utc_to_the_second
 
 __all__ = ["People", "act", "after_picks"]
 
@@ -40,20 +41,12 @@ def _time(at: str) -> datetime | None:
     return found if found.utcoffset() is not None else None
 
 
-def _is_utc(at: str) -> bool:
-    """``at`` in UTC to the second, as the server's clock writes it: the one form in
-    which the order of the strings is the order of the times."""
-    found = _time(at)
-    return (found is not None and found.utcoffset() == timedelta(0)
-            and found.isoformat(timespec="seconds") == at)
-
-
 def act(people: People, state: SeasonState,
         event: MemberJoined | PicksDeadlineSet | PicksSubmitted) -> str | None:
     """Fold ``event`` into ``people``; what is wrong with it instead (nothing folded)."""
     if people.expecting is not None:
         return f"the PicksSent of {people.expecting[1]} for week {people.expecting[0]} first"
-    if not _is_utc(event.at) or event.at < people.last_at:
+    if not utc_to_the_second(event.at) or event.at < people.last_at:
         return (f"a time in UTC to the second no earlier than {people.last_at or 'none'}, "
                 f"not {event.at!r}")
     if isinstance(event, MemberJoined):

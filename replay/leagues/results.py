@@ -36,7 +36,7 @@ from events.people import (
 )
 from events.store import EventStore, blob_hash
 from replay.leagues.season import SeasonState
-from replay.leagues.season_people import Waiting
+from replay.leagues.season_people import Waiting, fixture_teams, opponent
 from replay.leagues.season_stream import SeasonStream, decided_again
 from replay.leagues.transfer import ImportRefused, export_entry, import_verified, verify_export
 
@@ -104,10 +104,10 @@ def _coach(state: SeasonState, account: str, team: str) -> None:
 
 def _teams(state: SeasonState, number: int) -> tuple[str, str]:
     assert state.created is not None
-    for n, home, away in state.created.schedule:
-        if n == number:
-            return home, away
-    raise ActRefused(f"no game {number} in the schedule of {state.created.season_id}")
+    teams = fixture_teams(state.created, number)
+    if teams is None:
+        raise ActRefused(f"no game {number} in the schedule of {state.created.season_id}")
+    return teams
 
 
 def checked_file(store: EventStore, data: bytes, origin: str, season_id: str,
@@ -182,8 +182,8 @@ def _waiting(state: SeasonState, game: str) -> Waiting:
 
 
 def _other(state: SeasonState, waiting: Waiting) -> str:
-    home, away = _teams(state, waiting.submitted.number)
-    return away if waiting.submitted.team == home else home
+    assert state.created is not None
+    return opponent(state.created, waiting.submitted.number, waiting.submitted.team)
 
 
 def _count(store: EventStore, export: str, origin: str) -> Callable[[], Any]:

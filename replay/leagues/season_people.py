@@ -22,7 +22,7 @@ and by the audit after.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from msgspec import UNSET
 
@@ -37,9 +37,10 @@ from events.people import (
     ResultConfirmed,
     ResultDisputed,
     ResultSubmitted,
+    utc_to_the_second,
 )
 
-__all__ = ["RULE", "People", "Waiting", "Wrong", "act"]
+__all__ = ["RULE", "People", "Waiting", "Wrong", "act", "fixture_teams", "opponent"]
 
 RULE = "docs/web.md"
 
@@ -86,7 +87,7 @@ def act(people: People, created: SeasonCreated, event: Act, recorded: frozenset[
         started: frozenset[str]) -> People | Wrong:
     """``people`` with ``event`` folded on, or what is wrong with it there. ``recorded``
     and ``started``: the season's games recorded and marked started at the table."""
-    if event.at < people.last_at or not _is_time(event.at):
+    if event.at < people.last_at or not utc_to_the_second(event.at):
         return Wrong(f"a time in UTC (ISO 8601) no earlier than {people.last_at or 'none'}",
                      repr(event.at))
     people = replace(people, last_at=event.at)
@@ -107,16 +108,6 @@ def act(people: People, created: SeasonCreated, event: Act, recorded: frozenset[
     return _settled(people, event, waiting)
 
 
-def _is_time(at: str) -> bool:
-    """``at`` in UTC to the second, as the server's clock writes it (results.now_utc):
-    the one form in which the order of the strings is the order of the times."""
-    try:
-        when = datetime.fromisoformat(at)
-    except ValueError:
-        return False
-    return when.utcoffset() == timedelta(0) and when.isoformat(timespec="seconds") == at
-
-
 def _joined(people: People, created: SeasonCreated, event: MemberJoined) -> People | Wrong:
     if event.account in people.members or not event.account:
         return Wrong("an account that joins once", f"{event.account!r} again")
@@ -133,13 +124,20 @@ def _joined(people: People, created: SeasonCreated, event: MemberJoined) -> Peop
                    coaches={**people.coaches, event.team: event.account})
 
 
-def _teams(created: SeasonCreated, number: int) -> tuple[str, str] | None:
+def fixture_teams(created: SeasonCreated, number: int) -> tuple[str, str] | None:
+    """The home and away teams of game ``number`` of the schedule (None: no such game)."""
     return next(((home, away) for n, home, away in created.schedule if n == number), None)
+
+
+def opponent(created: SeasonCreated, number: int, team: str) -> str:
+    """The other team of game ``number`` than ``team`` ("" for no such game)."""
+    home, away = fixture_teams(created, number) or ("", "")
+    return away if team == home else home
 
 
 def _submitted(people: People, created: SeasonCreated, event: ResultSubmitted,
                taken: frozenset[str]) -> People | Wrong:
-    teams = _teams(created, event.number)
+    teams = fixture_teams(created, event.number)
     if teams is None or event.game != f"{created.season_id}-{event.number:04d}":
         return Wrong(f"a game of the schedule of {created.season_id} under its own id",
                      f"game {event.game!r}, number {event.number}")
@@ -155,8 +153,7 @@ def _submitted(people: People, created: SeasonCreated, event: ResultSubmitted,
 
 def _answered(people: People, created: SeasonCreated, event: ResultConfirmed | ResultDisputed,
               waiting: Waiting) -> People | Wrong:
-    teams = _teams(created, waiting.submitted.number) or ("", "")
-    other = teams[1] if waiting.submitted.team == teams[0] else teams[0]
+    other = opponent(created, waiting.submitted.number, waiting.submitted.team)
     if event.team != other or people.coach_of(other) != event.account:
         return Wrong(f"an answer from the coach of {other}", f"account {event.account!r} "
                      f"for {event.team}")

@@ -13,6 +13,7 @@ from litestar.response import Redirect, Template
 
 from events.store import EventStore
 from replay.leagues import results
+from replay.leagues.season_people import fixture_teams, opponent
 from replay.leagues.typed_games import typed_export
 from replay.web import accounts
 from replay.web.common import MAX_UPLOAD, Form, Upload, acting, league_of, member_of, page
@@ -54,20 +55,13 @@ def coach_page(request: Request) -> Template:
     with league.store() as store:
         account = member_of(request, store)
         state = results.season_state(store, league.season_id)
+        assert state.created is not None
         mine = [s for s in submissions(store, league.season_id) if account.team in
-                (s.team, _other_team(state, s.number, s.team))]
+                (s.team, opponent(state.created, s.number, s.team))]
         games = schedule_lines(store, state, account.team)
     to_answer = [s for s in mine if s.state == "waiting" and s.team != account.team]
     return page("coach.html.j2", request, me=account, games=games, submissions=mine,
                  to_answer=to_answer)
-
-
-def _other_team(state: results.SeasonState, number: int, team: str) -> str:
-    assert state.created is not None
-    for n, home, away in state.created.schedule:
-        if n == number:
-            return away if team == home else home
-    return ""
 
 
 @post("/coach/submit", sync_to_thread=True)
@@ -85,10 +79,9 @@ def coach_typed(request: Request, data: Annotated[TypedForm, Form]) -> Redirect:
     league = league_of(request)
 
     def act(store: EventStore, me: accounts.Account) -> None:
-        home, away = next(((h, a) for n, h, a in results.season_state(
-            store, league.season_id).created.schedule if n == data.number),  # type: ignore[union-attr]
-            ("", ""))
-        if data.team not in (home, away):
+        created = results.season_state(store, league.season_id).created
+        assert created is not None
+        if data.team not in (fixture_teams(created, data.number) or ()):
             raise results.NotYours(f"game {data.number} is not a game of {data.team}")
         content = typed_export(league.db, league.season_id, data.number,
                                data.rolls.splitlines(), "the rolls typed")
