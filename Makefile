@@ -45,7 +45,7 @@ bench: current-engine
 	$(BIN)/python tests/bench/bench_season.py
 	$(BIN)/python tests/bench/bench_season.py --league dicedemo
 	$(BIN)/python tests/bench/bench_matrix.py
-	$(BIN)/python tests/bench/bench_odds.py
+	$(BIN)/python tests/bench/bench_odds.py --second-half 20
 
 # Rebuild the compiled engine now (the install's build, setup.py). `make uncompile` removes
 # it: pure Python until the next build (RINKLOG_PURE=1 plays pure without removing it).

@@ -95,13 +95,25 @@ def play_matrix(seasons: int, rounds: int = 3) -> None:
 ENGINE_BENCH = (("bones", 1), ("faceoff2008", 1), ("dicehockey", 1), ("matrix", 10))
 
 
-def engines(games: int) -> None:
-    """Every system's play, pure and compiled, each in a fresh process; CPU ms a game."""
+def engines(games: int, baseline: bool = True) -> None:
+    """Every system's play, pure and compiled, each in a fresh process; CPU ms a game. With
+    ``baseline``, beside main's compiled engine when issue 35 was filed (tests/bench/
+    baseline.py), and issue 35's goals: at most 2 ms a game compiled, 3x faster than it."""
     print(machine())
     if not engine.compiled_modules():
         print("engines: no compiled modules installed (the build found no C compiler, or "
               "`make uncompile`): only the pure engine to time")
-    print(f"{'play':<12} {'pure ms/game':>13} {'compiled ms/game':>17} {'speed-up':>9}")
+    before: dict[str, float] = {}
+    if baseline:
+        from baseline import ISSUE_35_BASELINE, BaselineError, baseline_play_ms
+        try:
+            for ruleset, divide in ENGINE_BENCH:
+                before[ruleset] = baseline_play_ms(ruleset, max(1, games // divide))
+        except BaselineError as err:
+            print(f"engines: {err}: no baseline to compare with")
+    print(f"{'play':<12} {'pure ms/game':>13} {'compiled ms/game':>17} {'speed-up':>9}"
+          + (f" {'baseline ' + ISSUE_35_BASELINE[:7]:>17} {'faster':>7}" if before else ""))
+    verdicts = []
     for ruleset, divide in ENGINE_BENCH:
         ms = {}
         for pure in ("1", "0"):
@@ -112,7 +124,20 @@ def engines(games: int) -> None:
             ms[pure] = float(done.stdout.split(" ms/game")[0].rsplit(" ", 1)[1])
             if pure == "0" and "engine compiled" not in done.stdout:
                 ms[pure] = float("nan")
-        print(f"{ruleset:<12} {ms['1']:>13.2f} {ms['0']:>17.2f} {ms['1'] / ms['0']:>8.2f}x")
+        row = f"{ruleset:<12} {ms['1']:>13.2f} {ms['0']:>17.2f} {ms['1'] / ms['0']:>8.2f}x"
+        if ruleset in before:
+            faster = before[ruleset] / ms["0"]
+            row += f" {before[ruleset]:>17.2f} {faster:>6.2f}x"
+            if ruleset != "matrix":  # the issue's goal is a game of the three dice systems
+                ok = ms["0"] <= 2.0 and faster >= 3.0
+                verdicts.append(f"  {ruleset}: {ms['0']:.2f} ms, {faster:.2f}x: " + (
+                    "met" if ok else f"NOT met: {max(0.0, ms['0'] - 2.0):.2f} ms over 2 ms, "
+                    f"{max(0.0, 3.0 - faster):.2f}x short of 3x"))
+        print(row)
+    if verdicts:
+        print("goals (issue 35): the compiled engine at most 2 ms of CPU a game and at least "
+              "3x faster than the baseline, in the same run:")
+        print("\n".join(verdicts))
 
 
 def play_only(games: int, ruleset: str, rounds: int = 3) -> None:
@@ -145,10 +170,13 @@ if __name__ == "__main__":
     parser.add_argument("--play", metavar="RULESET", help="time play alone, no store: bones, "
                         "faceoff2008, dicehockey or matrix (GAMES seasons)")
     parser.add_argument("--engines", action="store_true",
-                        help="every system's play, pure and compiled (GAMES games each)")
+                        help="every system's play, pure and compiled (GAMES games each), "
+                        "beside issue 35's baseline build (tests/bench/baseline.py)")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="with --engines: no baseline build (it takes minutes once)")
     args = parser.parse_args()
     if args.engines:
-        engines(args.games)
+        engines(args.games, baseline=not args.no_baseline)
     elif args.play == "matrix":
         play_matrix(args.games)
     elif args.play:
