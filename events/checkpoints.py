@@ -174,12 +174,12 @@ def chain_break(rows: Iterable[ChainRow], expected_head: str | None = None,
         if stored is unset:  # a claimed hash: recomputed
             if prev_bytes is None:
                 prev_bytes = bytes.fromhex(prev)
-            digest = blake2b(prev_bytes + row.payload, digest_size=32)
-            prev = digest.hexdigest()
+            digest = blake2b(prev_bytes + row.payload, digest_size=32).digest()
+            prev = digest.hex()  # the digest finalised once (hexdigest() would again)
             if row.hash != prev:
                 return ChainBreak(n, f"hash {prev[:16]}… of the stored payload",
                                   f"{row.hash[:16]}… (the payload was changed)")
-            prev_bytes, checked = digest.digest(), n
+            prev_bytes, checked = digest, n
             continue
         prev, prev_bytes = row.hash, None  # computed by the store from the payloads
         if not valid_every:

@@ -153,9 +153,9 @@ def _linked(cursor: sqlite3.Cursor, prev: bytes, start: int,
         out = []
         for seq, type_key, payload, cell in chunk:
             tag = tag_of_key(type_key)
-            digest = blake2b(prev + (payload if type(payload) is bytes else blob_bytes(payload)),
-                             digest_size=32)
-            prev, digest = digest.digest(), digest.hexdigest()
+            prev = blake2b(prev + (payload if type(payload) is bytes else blob_bytes(payload)),
+                           digest_size=32).digest()
+            digest = prev.hex()  # not hexdigest(): BLAKE2b's last block hashed once, not twice
             if type(seq) is not int or seq >= start:
                 out.append((seq, "" if tag is None else tag, payload, prev_hex, digest,
                             None if cell is None else stored_cell(cell)))
