@@ -7,7 +7,6 @@ an older layout's stored hashes are read as claims, which the chain check recomp
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any
 import msgspec
 
 from events.base import tag_of
-from events.checkpoints import stored_cell
+from events.checkpoints import BLAKE2B_256, stored_cell
 from events.errors import CorruptDatabase
 from events.formats import Decoder
 from events.schema import Layout
@@ -146,15 +145,16 @@ def _linked(cursor: sqlite3.Cursor, prev: bytes, start: int,
     the first one read; the rows before ``start`` are read only for that), each prev_hash
     the hash of the row before, its type the tag ``tags`` gives its type key ("" for none),
     ``stored`` what its hash cell holds (events.checkpoints.stored_cell)."""
-    blake2b = hashlib.blake2b
+    empty = BLAKE2B_256
     prev_hex = prev.hex()
     tag_of_key = tags.get
     while chunk := cursor.fetchmany(READ_CHUNK):
         out = []
         for seq, type_key, payload, cell in chunk:
             tag = tag_of_key(type_key)
-            prev = blake2b(prev + (payload if type(payload) is bytes else blob_bytes(payload)),
-                           digest_size=32).digest()
+            blake = empty.copy()
+            blake.update(prev + (payload if type(payload) is bytes else blob_bytes(payload)))
+            prev = blake.digest()
             digest = prev.hex()  # not hexdigest(): BLAKE2b's last block hashed once, not twice
             if type(seq) is not int or seq >= start:
                 out.append((seq, "" if tag is None else tag, payload, prev_hex, digest,
