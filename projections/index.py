@@ -42,35 +42,58 @@ class StreamIndex:
 
     def add(self, event: Any) -> dict[str, Any]:
         """Fold one event; return the metadata fields it changed (to merge into a stream)."""
-        first, self._first = self._first, False
-        changed: dict[str, Any] = {}
-        if first:
-            if isinstance(event, GameCreated):
-                self.kind = "game"
-                changed = {"home": event.home.team_id, "away": event.away.team_id,
-                           "ruleset": event.ruleset, "home_goals": 0, "away_goals": 0}
-                if event.live:
-                    changed["live"] = True
-                if event.season:
-                    changed.update(season=event.season, number=event.number)
-            elif isinstance(event, SeasonCreated):
-                self.kind = "season"
-                changed = {"league": event.league, "seed": event.seed,
-                           "games": len(event.schedule)}
-            elif type(event) in self._tables.opens:  # a system's own kind of stream
-                self.kind, opened = self._tables.opens[type(event)]
-                changed = opened(event)
-        elif (self.kind, type(event)) in self._tables.reads:  # a system's own event
-            changed = self._tables.reads[self.kind, type(event)](self.meta, event)
-        elif self.kind == "game":
+        if self._first:
+            self._first = False
+            return self._opened(event)
+        changed: dict[str, Any]
+        reader = self._tables.reads.get((self.kind, type(event)))
+        if reader is not None:  # a system's own event
+            changed = reader(self.meta, event)
+        elif self.kind == "game" and _of_game(type(event)):
             if isinstance(event, GameEnded):
                 changed = {"home_goals": event.home_goals, "away_goals": event.away_goals,
                            "decided": event.decided}
-            elif isinstance(event, BranchStarted):
+            else:
+                assert isinstance(event, BranchStarted)
                 changed = {"parent": event.parent, "parent_seq": event.parent_seq,
                            "dice_schedule": [[start, seed] for start, seed in event.dice_schedule]}
+        else:
+            return {}  # most events: nothing of the index (no look-up of the meta)
         self.meta.update(changed)
         return changed
+
+    def _opened(self, event: Any) -> dict[str, Any]:
+        changed: dict[str, Any] = {}
+        if isinstance(event, GameCreated):
+            self.kind = "game"
+            changed = {"home": event.home.team_id, "away": event.away.team_id,
+                       "ruleset": event.ruleset, "home_goals": 0, "away_goals": 0}
+            if event.live:
+                changed["live"] = True
+            if event.season:
+                changed.update(season=event.season, number=event.number)
+        elif isinstance(event, SeasonCreated):
+            self.kind = "season"
+            changed = {"league": event.league, "seed": event.seed,
+                       "games": len(event.schedule)}
+        elif type(event) in self._tables.opens:  # a system's own kind of stream
+            self.kind, opened = self._tables.opens[type(event)]
+            changed = opened(event)
+        self.meta.update(changed)
+        return changed
+
+
+# Whether a class is one the index reads of any game (GameEnded, BranchStarted), by class:
+# compiled, ``isinstance`` against a msgspec class is the slow generic check, and every
+# event of a game is asked (the audit and the writer fold every stream's index).
+_GAME_READS: dict[type, bool] = {}
+
+
+def _of_game(cls: type) -> bool:
+    known = _GAME_READS.get(cls)
+    if known is None:
+        known = _GAME_READS[cls] = issubclass(cls, (GameEnded, BranchStarted))
+    return known
 
 
 def stream_index(events: Iterable[Any]) -> StreamIndex:
