@@ -16,7 +16,7 @@ from engine.bones import actions, arc, goalies, penalties, scoring, shots
 from engine.bones.cards import ArcCard, ArcCards
 from engine.bones.coach import DefaultCoach
 from engine.bones.dice import DiceRange
-from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
+from engine.bones.game import IllegalChoice, check_choice, cite_events, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Retaliation, Scorer, Step
@@ -186,6 +186,27 @@ def test_fo_section_map_swaps_timing_and_bench_and_leaves_bones_alone():
     assert fo.cite("-1 fatigue (17.00)") == "-1 fatigue (17.000)"
     assert fo.cite("10.70") == "10.70"
     assert all(bones.cite(s) == s for s in fo.sections)
+
+
+def test_fo_cite_events_cites_what_changes_and_keeps_the_rest():
+    # FaceOff's own numbers: timing is 5.xx ("5.41"), the optional rules 17.000-20.000;
+    # 8.10 and 9.00 are the same in both texts.
+    fo, bones = find_ruleset("faceoff2008"), find_ruleset("bones")
+    def acted(rule, mods):
+        return ActionResolved(side="home", player="p", slot="C", cell="5", result="shot",
+                              value=None, target=None, modifiers=mods, time=True, roll=1,
+                              rule=rule)
+    same = acted("8.10", ["+1 power play (8.10)"])
+    renamed = acted("6.41", ["-1 fatigue (17.00)", "+1 power play (8.10)"])
+    mods_only = acted("9.00", ["-2 checking game (20.00)"])
+    events = [same, renamed, mods_only]
+    cited = cite_events(fo, events)
+    assert cited[0] is same
+    assert (cited[1].rule, cited[1].modifiers) == (
+        "5.41", ["-1 fatigue (17.000)", "+1 power play (8.10)"])
+    assert (cited[2].rule, cited[2].modifiers) == ("9.00", ["-2 checking game (20.000)"])
+    assert events == [same, renamed, mods_only]  # the rules' own list is left as it was
+    assert cite_events(fo, [same]) == [same] and cite_events(bones, events) is events
 
 
 def test_no_event_defaults_its_rule_to_a_hockey_bones_section():
