@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from engine.bones.cards import Skater
 from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, is_defenseman, other
@@ -47,12 +47,18 @@ def chart_defense(state: GameState, total: int) -> int:
     return value
 
 
-class DefenseTotal(NamedTuple):
+@dataclass(slots=True, init=False)
+class DefenseTotal:
     """A total an attacker's number is compared with (9.00, 8.10 *Dn), and how it was
-    found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``."""
+    found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``. A value, never changed; a compiled class,
+    not a NamedTuple, whose making runs interpreted Python (about 2,700 instructions),
+    with its ``__init__`` written out (compiled, a generated one stays interpreted)."""
 
     target: int
     how: str
+
+    def __init__(self, target: int, how: str) -> None:
+        self.target, self.how = target, how
 
 
 def team_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
@@ -77,7 +83,8 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
         value = chart_defense(state, total) + aces
         how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
     elif team.five_skater_slots() and state.team(other(defending)).five_skater_slots():
-        value, how = _five_on_five_defense(state, defending, attacker_slot)
+        across = _five_on_five_defense(state, defending, attacker_slot)
+        value, how = across.target, across.how
     else:
         total = _skaters_total(state, defending)
         value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"

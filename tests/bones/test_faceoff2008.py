@@ -320,7 +320,8 @@ def test_fo_17_000_fatigue_only_when_turned_on(fo):
     assert tired(fo).value == 10
     on = fo_with("fatigue")
     plain(on, "away")
-    value, mods = tired(on)
+    modified = tired(on)
+    value, mods = modified.value, modified.modifiers
     assert value == 6 and "-4 fatigue (17.000)" in [on.ruleset.cite(m) for m in mods]
 
 
@@ -370,7 +371,7 @@ def test_fo_no_quick_reference_forward_on_the_blue_line_minus_two(fo):
         penalize(state, "away", slot="LW")
         plain(state, "away")
         pid = rate(state, "home", "LD", positions=["LW"], d="3-5")
-        value, _ = actions.numeric_value(state, "home", "LD", state.home.card(pid), 10, pid)
+        value = actions.numeric_value(state, "home", "LD", state.home.card(pid), 10, pid).value
         assert value == expected  # +1 power play; Hockey Bones' quick reference -2
 
 
@@ -552,7 +553,8 @@ def test_fo_9_70_sixth_attacker_defended_as_the_centre_and_shooting_n(fo):
         rate(fo, "away", slot, defense=rating)
     fo.home.slots["G"] = fo.home.team.lines.forwards[1][0]
     fo.home.pulled = True
-    value, how = team_defense(fo, "away", "G")
+    total = team_defense(fo, "away", "G")
+    value, how = total.target, total.how
     assert value == 3 + 2 + 4 - 2 and how.startswith("9.20: LD 3 + RD 2 + C 4 - 2")
     extra = fo.home.card(fo.home.slots["G"])
     assert shots.range_name(fo, "home", "G", extra, "normal") == "N"
