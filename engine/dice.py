@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import lru_cache
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from events.errors import RollError
 
@@ -26,6 +25,7 @@ __all__ = [
     "RollError",
     "SeededDice",
     "derive_faces",
+    "first_digest",
     "odds_run_seed",
     "seed_for",
 ]
@@ -40,12 +40,31 @@ class DiceSource(Protocol):
     def roll(self, n: int) -> Any: ...
 
 
-@lru_cache(maxsize=16)
-def _keyed_blake2b(seed: str) -> Any:
-    """BLAKE2b keyed with the first 64 bytes of the UTF-8 ``seed``, copied for each block
-    hashed: the same digests as keying it anew, without encoding the seed and hashing the
-    key's block once a roll (a game keeps one seed)."""
-    return hashlib.blake2b(key=seed.encode()[:64])
+# The keyed hasher of the last (seed, game id) asked, with ``"{game_id}:"`` already
+# absorbed: a game asks for one (seed, game id) at every roll, and BLAKE2b hashes a stream,
+# so copying it and absorbing ``"{n}:{block}"`` gives the digest of the whole message. One
+# entry, compared by value: cheaper than an lru_cache's key tuple at every roll.
+_LAST_GAME: Final[list[Any]] = ["", "", None]  # seed, game id, hasher
+
+
+def _game_blake2b(seed: str, game_id: str) -> Any:
+    last = _LAST_GAME
+    hasher = last[2]
+    if hasher is None or last[0] != seed or last[1] != game_id:
+        hasher = hashlib.blake2b(key=seed.encode()[:64])
+        hasher.update(f"{game_id}:".encode())
+        last[0], last[1], last[2] = seed, game_id, hasher
+    return hasher
+
+
+def first_digest(seed: str, game_id: str, n: int) -> bytes:
+    """The first 64-byte digest (block 0) of the n-th roll of a seeded game, whose bytes
+    :func:`derive_faces` reads first: a system whose faces fit in it reads them here,
+    without a list (engine/bones/rolls.py)."""
+    blake = _game_blake2b(seed, game_id).copy()
+    blake.update(f"{n}:0".encode())
+    digest: bytes = blake.digest()  # typed: compiled, its bytes are read natively
+    return digest
 
 
 def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> list[int]:
@@ -57,21 +76,20 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
     every face is equally likely; the other bytes are skipped, and the next block is
     hashed if a digest was not enough. See docs/dice.md.
     """
-    keyed = _keyed_blake2b(seed)
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0
+    digest = first_digest(seed, game_id, n)
     while True:
-        blake = keyed.copy()
-        blake.update(f"{game_id}:{n}:{block}".encode())
-        digest: bytes = blake.digest()  # typed: compiled, its bytes are read natively
         for byte in digest:
             if byte < limit:
                 faces.append(byte % sides)
                 if len(faces) == count:
                     return faces
         block += 1
-
+        blake = _game_blake2b(seed, game_id).copy()
+        blake.update(f"{n}:{block}".encode())
+        digest = blake.digest()
 
 
 def odds_run_seed(season_id: str, seed: str, run: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.bones.dice import DiceRange, derive_roll, parse_roll
-from engine.dice import ManualDice, RecordedDice, SeededDice
+from engine.dice import ManualDice, RecordedDice, SeededDice, derive_faces
 from events.bones import Roll
 from events.errors import RollError
 
@@ -274,3 +275,33 @@ def test_recorded_dice() -> None:
     assert recorded.roll(2) == Roll(6, (6, 6), 6)
     with pytest.raises(RollError, match="2 rolls"):
         recorded.roll(3)
+
+
+def _faces_as_documented(seed: str, game: str, n: int, sides: int, count: int) -> list[int]:
+    """docs/dice.md, written out again with hashlib alone: BLAKE2b keyed with the seed's
+    first 64 bytes over ``"{game_id}:{n}:{block}"``, a byte below the largest multiple of
+    ``sides`` gives ``byte % sides``, the others are skipped, the next block if needed."""
+    faces: list[int] = []
+    limit, block = 256 - 256 % sides, 0
+    while len(faces) < count:
+        digest = hashlib.blake2b(f"{game}:{n}:{block}".encode(), key=seed.encode()[:64]).digest()
+        faces += [b % sides for b in digest if b < limit]
+        block += 1
+    return faces[:count]
+
+
+def test_derive_roll_skipped_bytes_and_games_interleaved() -> None:
+    # docs/dice.md: "each digest byte below ... 252 for a d6 ... gives a face; the other
+    # bytes are skipped". Rolls whose first four bytes include a skipped one take the
+    # long way; the fast way must give the same faces, and rolls of different games
+    # asked in turn must not share a game's hasher.
+    skipped = 0
+    for i in range(400):
+        seed, game, n = f"s{i // 8 % 3}", f"G-{i % 4}", i // 2 + 1
+        key = seed.encode()[:64]
+        first = hashlib.blake2b(f"{game}:{n}:0".encode(), key=key).digest()[:4]
+        skipped += any(b >= 252 for b in first)
+        blue, w1, w2, red = (f + 1 for f in _faces_as_documented(seed, game, n, 6, 4))
+        assert derive_roll(seed, game, n) == Roll(blue, (w1, w2), red)
+        assert derive_faces(seed, game, n, 10, 2) == _faces_as_documented(seed, game, n, 10, 2)
+    assert skipped >= 5  # the long way was taken (about 6 rolls in 100)

@@ -7,7 +7,7 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal
 
 import msgspec
 
@@ -55,11 +55,16 @@ class ActionOutcome:
         self.shooter, self.shot = shooter, shot
 
 
-class ModifiedValue(NamedTuple):
-    """A numeric code after its modifiers, and the modifiers that applied."""
+@dataclass(slots=True, init=False)
+class ModifiedValue:
+    """A numeric code after its modifiers, and the modifiers that applied. A value, made
+    as ``DefenseTotal`` is (engine/bones/team_defense.py): compiled, not a NamedTuple."""
 
     value: int
     modifiers: list[str]
+
+    def __init__(self, value: int, modifiers: list[str]) -> None:
+        self.value, self.modifiers = value, modifiers
 
 
 def five_on_five(state: GameState) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from dataclasses import dataclass
+from typing import Final
 
 from engine.bones.cards import Skater
 from engine.bones.rolls import white
@@ -12,19 +13,29 @@ from events.bones import FaceoffRolled, Roll
 ACE_LEVEL: Final = {"": 0, "A": 1, "AA": 2}
 
 
-class FaceoffCell(NamedTuple):
+# Values made at every face-off: compiled classes with their ``__init__`` written out
+# (a NamedTuple's making, or a generated ``__init__``, runs interpreted Python).
+@dataclass(slots=True, init=False)
+class FaceoffCell:
     """A FACEOFFS chart cell (7.00): ``"C-H/A"`` is slot C, side code H, ace mark A."""
 
     slot: str
     side_code: str  # "H", "V", or "PP" for the power-play team (7.10)
     mark: str  # "", "A" or "AA" (7.20)
 
+    def __init__(self, slot: str, side_code: str, mark: str) -> None:
+        self.slot, self.side_code, self.mark = slot, side_code, mark
 
-class FaceoffTaker(NamedTuple):
+
+@dataclass(slots=True, init=False)
+class FaceoffTaker:
     """Who takes a team's draws (7.20), and his ace level (0 none, 1 A, 2 AA)."""
 
     player: str | None
     level: int
+
+    def __init__(self, player: str | None, level: int) -> None:
+        self.player, self.level = player, level
 
 
 def parse_cell(cell: str) -> FaceoffCell:
@@ -70,7 +81,8 @@ def power_play_side(state: GameState) -> str | None:
 
 def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
     cell = state.charts.faceoffs[roll.blue - 1][white(roll) - 2]
-    slot, side_code, mark = parse_cell(cell)
+    parsed = parse_cell(cell)
+    slot, side_code, mark = parsed.slot, parsed.side_code, parsed.mark
     rule = "7.00"
     if side_code == "PP":
         # 7.10: the power-play team's slot; with no power play the home team's (R-7.10).

@@ -35,6 +35,7 @@ from engine.bones.rulesets import (
     PLAYOFF,
     UNUSED_IN_DRAFT_LEAGUES,
     Ruleset,
+    cited_texts,
     find_ruleset,
 )
 from engine.bones.state import (
@@ -104,23 +105,50 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     bench penalties 6.00). Hockey Bones events pass through untouched."""
     if not ruleset.sections:
         return events
-    cited = []
-    cite = ruleset.cite
-    for event in events:
-        changes = {}
+    # The ruleset's citations read straight from its table (ruleset.cite fills it on a
+    # miss); an event is replaced, and the list copied, only when a text changes.
+    table = cited_texts(ruleset)
+    cited: list[Event] | None = None
+    for i, event in enumerate(events):
         has_rule, has_modifiers = _cited_fields(type(event))
-        rule = event.rule if has_rule else None  # type: ignore[attr-defined]
-        if isinstance(rule, str):
-            cited_rule = cite(rule)
-            if cited_rule != rule:
-                changes["rule"] = cited_rule
-        mods = event.modifiers if has_modifiers else None  # type: ignore[attr-defined]
-        if mods:
-            cited_mods = [cite(m) for m in mods]
-            if cited_mods != list(mods):
-                changes["modifiers"] = cited_mods
-        cited.append(msgspec.structs.replace(event, **changes) if changes else event)
-    return cited
+        new_rule: str | None = None
+        if has_rule:
+            rule = event.rule  # type: ignore[attr-defined]
+            if isinstance(rule, str):
+                cited_rule = table.get(rule)
+                if cited_rule is None:
+                    cited_rule = ruleset.cite(rule)
+                if cited_rule != rule:
+                    new_rule = cited_rule
+        new_mods = _cited_modifiers(ruleset, table, event.modifiers) \
+            if has_modifiers else None  # type: ignore[attr-defined]
+        if new_rule is None and new_mods is None:
+            continue
+        if cited is None:
+            cited = list(events)
+        changes: dict[str, object] = {}
+        if new_rule is not None:
+            changes["rule"] = new_rule
+        if new_mods is not None:
+            changes["modifiers"] = new_mods
+        cited[i] = msgspec.structs.replace(event, **changes)
+    return events if cited is None else cited
+
+
+def _cited_modifiers(ruleset: Ruleset, table: dict[str, str],
+                     mods: list[str] | None) -> list[str] | None:
+    """The modifier texts cited, or None when citing changes none of them."""
+    if not mods:
+        return None
+    changed = False
+    cited_mods: list[str] = []
+    for mod in mods:
+        cited_mod = table.get(mod)
+        if cited_mod is None:
+            cited_mod = ruleset.cite(mod)
+        changed = changed or cited_mod != mod
+        cited_mods.append(cited_mod)
+    return cited_mods if changed else None
 
 
 # Whether each event type has a ``rule`` and a ``modifiers`` field, found once a type: an

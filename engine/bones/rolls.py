@@ -5,8 +5,13 @@ asked for every roll a game plays."""
 
 from __future__ import annotations
 
-from engine.dice import derive_faces
+from typing import Final
+
+from engine.dice import derive_faces, first_digest
 from events.bones import Roll
+
+# A digest byte below 252 is a face (``byte % 6``); 252-255 are skipped (docs/dice.md).
+_D6_LIMIT: Final = 252
 
 
 def derive_roll(seed: str, game_id: str, n: int) -> Roll:
@@ -15,8 +20,14 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     Four d6 faces from :func:`engine.dice.derive_faces` (a byte below 252 gives
     ``byte % 6 + 1``), in the order blue, white, white, red. See docs/dice.md.
     """
-    blue, w1, w2, red = derive_faces(seed, game_id, n, 6, 4)
-    return Roll(blue + 1, (w1 + 1, w2 + 1), red + 1)
+    # The first digest's first four bytes, when none is skipped (about 94 rolls in 100):
+    # the faces derive_faces would give, read without a list.
+    digest = first_digest(seed, game_id, n)
+    blue, w1, w2, red = digest[0], digest[1], digest[2], digest[3]
+    if blue < _D6_LIMIT and w1 < _D6_LIMIT and w2 < _D6_LIMIT and red < _D6_LIMIT:
+        return Roll(blue % 6 + 1, (w1 % 6 + 1, w2 % 6 + 1), red % 6 + 1)
+    faces = derive_faces(seed, game_id, n, 6, 4)
+    return Roll(faces[0] + 1, (faces[1] + 1, faces[2] + 1), faces[3] + 1)
 
 
 def white(roll: Roll) -> int:

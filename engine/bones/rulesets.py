@@ -122,6 +122,15 @@ class Ruleset:
 _CITED: Final[dict[str, dict[str, str]]] = {}  # ruleset name -> text -> cited text
 
 
+def cited_texts(ruleset: Ruleset) -> dict[str, str]:
+    """The texts ``ruleset.cite`` has cited so far, each with its citation: a hot caller
+    reads it first and calls ``cite`` only for a text it lacks (which adds it)."""
+    table = _CITED.get(ruleset.name)
+    if table is None:
+        table = _CITED[ruleset.name] = {}
+    return table
+
+
 def _cited(sections: dict[str, str], text: str) -> str:
     # a function of its own: compiled, a lambda in a method of a plain class stops mypyc
     if not sections or not text:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from dataclasses import dataclass
 
 from engine.bones.cards import Skater
 from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, is_defenseman, other
@@ -48,12 +47,18 @@ def chart_defense(state: GameState, total: int) -> int:
     return value
 
 
-class DefenseTotal(NamedTuple):
+@dataclass(slots=True, init=False)
+class DefenseTotal:
     """A total an attacker's number is compared with (9.00, 8.10 *Dn), and how it was
-    found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``."""
+    found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``. A value, never changed; a compiled class,
+    not a NamedTuple, whose making runs interpreted Python (about 2,700 instructions),
+    with its ``__init__`` written out (compiled, a generated one stays interpreted)."""
 
     target: int
     how: str
+
+    def __init__(self, target: int, how: str) -> None:
+        self.target, self.how = target, how
 
 
 def team_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
@@ -61,17 +66,16 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
 
     Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
     """
+    # Each rating read with defensive_rating directly: compiled, a closure is an object
+    # made at every call and each call of it goes through Python's calling convention.
     team = state.team(defending)
-
-    def rating(slot: str) -> int:
-        return defensive_rating(state, defending, slot)
-
     strength = state.strength(defending)
     if strength == "pp":
-        ld, rd = rating("LD"), rating("RD")
+        ld = defensive_rating(state, defending, "LD")
+        rd = defensive_rating(state, defending, "RD")
         value, how = ld + rd + 2, f"9.60: LD {ld} + RD {rd} + 2"
     elif strength == "sh":
-        total = sum([rating(slot) for slot in SKATER_SLOTS])
+        total = _skaters_total(state, defending)
         aces = sum(
             1 for pid in team.skaters_on_ice()
             if isinstance(team.card(pid), Skater) and team.card(pid).ace_pk
@@ -79,25 +83,40 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
         value = chart_defense(state, total) + aces
         how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
     elif team.five_skater_slots() and state.team(other(defending)).five_skater_slots():
-        value, how = _five_on_five_defense(rating, attacker_slot)
+        across = _five_on_five_defense(state, defending, attacker_slot)
+        value, how = across.target, across.how
     else:
-        total = sum([rating(slot) for slot in SKATER_SLOTS])
+        total = _skaters_total(state, defending)
         value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"
     if team.pulled:
         value, how = value + 1, how + " + 1 goalie pulled (9.70)"
     return DefenseTotal(value, how)
 
 
-def _five_on_five_defense(rating: Callable[[str], int], attacker_slot: str) -> DefenseTotal:
+def _skaters_total(state: GameState, defending: str) -> int:
+    """9.30-9.50: the defensive ratings of every skater slot added up."""
+    total = 0
+    for slot in SKATER_SLOTS:
+        total += defensive_rating(state, defending, slot)
+    return total
+
+
+def _five_on_five_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
     """9.20: the two defenders across from the attacker and the centre (9.21)."""
     if attacker_slot in ("LW", "LD"):
-        rw, rd, centre = rating("RW"), rating("RD"), adjusted_center(rating("C"))
+        rw = defensive_rating(state, defending, "RW")
+        rd = defensive_rating(state, defending, "RD")
+        centre = adjusted_center(defensive_rating(state, defending, "C"))
         return DefenseTotal(rw + rd + centre, f"9.20: RW {rw} + RD {rd} + C {centre} (9.21)")
     if attacker_slot in ("RW", "RD"):
-        lw, ld, centre = rating("LW"), rating("LD"), adjusted_center(rating("C"))
+        lw = defensive_rating(state, defending, "LW")
+        ld = defensive_rating(state, defending, "LD")
+        centre = adjusted_center(defensive_rating(state, defending, "C"))
         return DefenseTotal(lw + ld + centre, f"9.20: LW {lw} + LD {ld} + C {centre} (9.21)")
     # The centre, and a sixth attacker (quick reference: defended as the centre).
-    ld, rd, c = rating("LD"), rating("RD"), rating("C")
+    ld = defensive_rating(state, defending, "LD")
+    rd = defensive_rating(state, defending, "RD")
+    c = defensive_rating(state, defending, "C")
     return DefenseTotal(ld + rd + c - 2, f"9.20: LD {ld} + RD {rd} + C {c} - 2")
 
 

@@ -16,7 +16,7 @@ from engine.bones import actions, arc, goalies, penalties, scoring, shots
 from engine.bones.cards import ArcCard, ArcCards
 from engine.bones.coach import DefaultCoach
 from engine.bones.dice import DiceRange
-from engine.bones.game import IllegalChoice, check_choice, decide, initial_state
+from engine.bones.game import IllegalChoice, check_choice, cite_events, decide, initial_state
 from engine.bones.passing import pp_rules
 from engine.bones.rulesets import RULESETS, find_ruleset
 from engine.bones.state import Retaliation, Scorer, Step
@@ -188,6 +188,27 @@ def test_fo_section_map_swaps_timing_and_bench_and_leaves_bones_alone():
     assert all(bones.cite(s) == s for s in fo.sections)
 
 
+def test_fo_cite_events_cites_what_changes_and_keeps_the_rest():
+    # FaceOff's own numbers: timing is 5.xx ("5.41"), the optional rules 17.000-20.000;
+    # 8.10 and 9.00 are the same in both texts.
+    fo, bones = find_ruleset("faceoff2008"), find_ruleset("bones")
+    def acted(rule, mods):
+        return ActionResolved(side="home", player="p", slot="C", cell="5", result="shot",
+                              value=None, target=None, modifiers=mods, time=True, roll=1,
+                              rule=rule)
+    same = acted("8.10", ["+1 power play (8.10)"])
+    renamed = acted("6.41", ["-1 fatigue (17.00)", "+1 power play (8.10)"])
+    mods_only = acted("9.00", ["-2 checking game (20.00)"])
+    events = [same, renamed, mods_only]
+    cited = cite_events(fo, events)
+    assert cited[0] is same
+    assert (cited[1].rule, cited[1].modifiers) == (
+        "5.41", ["-1 fatigue (17.000)", "+1 power play (8.10)"])
+    assert (cited[2].rule, cited[2].modifiers) == ("9.00", ["-2 checking game (20.000)"])
+    assert events == [same, renamed, mods_only]  # the rules' own list is left as it was
+    assert cite_events(fo, [same]) == [same] and cite_events(bones, events) is events
+
+
 def test_no_event_defaults_its_rule_to_a_hockey_bones_section():
     """Every ``rule`` is passed where the event is made, so a FaceOff event cannot carry
     a Hockey Bones number by falling back on a default."""
@@ -299,7 +320,8 @@ def test_fo_17_000_fatigue_only_when_turned_on(fo):
     assert tired(fo).value == 10
     on = fo_with("fatigue")
     plain(on, "away")
-    value, mods = tired(on)
+    modified = tired(on)
+    value, mods = modified.value, modified.modifiers
     assert value == 6 and "-4 fatigue (17.000)" in [on.ruleset.cite(m) for m in mods]
 
 
@@ -349,7 +371,7 @@ def test_fo_no_quick_reference_forward_on_the_blue_line_minus_two(fo):
         penalize(state, "away", slot="LW")
         plain(state, "away")
         pid = rate(state, "home", "LD", positions=["LW"], d="3-5")
-        value, _ = actions.numeric_value(state, "home", "LD", state.home.card(pid), 10, pid)
+        value = actions.numeric_value(state, "home", "LD", state.home.card(pid), 10, pid).value
         assert value == expected  # +1 power play; Hockey Bones' quick reference -2
 
 
@@ -531,7 +553,8 @@ def test_fo_9_70_sixth_attacker_defended_as_the_centre_and_shooting_n(fo):
         rate(fo, "away", slot, defense=rating)
     fo.home.slots["G"] = fo.home.team.lines.forwards[1][0]
     fo.home.pulled = True
-    value, how = team_defense(fo, "away", "G")
+    total = team_defense(fo, "away", "G")
+    value, how = total.target, total.how
     assert value == 3 + 2 + 4 - 2 and how.startswith("9.20: LD 3 + RD 2 + C 4 - 2")
     extra = fo.home.card(fo.home.slots["G"])
     assert shots.range_name(fo, "home", "G", extra, "normal") == "N"

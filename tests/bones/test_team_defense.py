@@ -51,7 +51,8 @@ def test_9_20_worked_example_vs_rw_and_rd(state):
 
 def test_9_20_worked_example_vs_center_is_unadjusted_minus_two(state):
     worked_example(state)
-    value, how = team_defense(state, "away", "C")
+    total = team_defense(state, "away", "C")
+    value, how = total.target, total.how
     assert value == 8
     assert "- 2" in how
 
@@ -84,7 +85,8 @@ def test_9_30_four_on_four_uses_the_chart(state):
     worked_example_total = {"LW": 2, "LD": 3, "RD": 4, "RW": 3}
     for slot, d in worked_example_total.items():
         rate(state, "away", slot, defense=d)
-    value, how = team_defense(state, "away", "LW")
+    total = team_defense(state, "away", "LW")
+    value, how = total.target, total.how
     assert value == chart_defense(state, 12) == 9
     assert "9.30/9.40" in how
 
@@ -101,7 +103,8 @@ def test_9_50_short_handed_team_uses_chart_of_all_ratings(state):
     plain(state, "away")
     for slot, d in {"LW": 2, "C": 3, "LD": 3, "RD": 4}.items():
         rate(state, "away", slot, defense=d)
-    value, how = team_defense(state, "away", "C")
+    total = team_defense(state, "away", "C")
+    value, how = total.target, total.how
     assert value == chart_defense(state, 12) == 9
     assert "9.50" in how
 
