@@ -212,9 +212,15 @@ class _JsonDecoder:
         self._decoder = msgspec.json.Decoder(functools.reduce(
             operator.or_, [p.mirror for p in plans]))
         self._back = {p.mirror: _from_mirror(p) for p in plans}
+        # the classes made from their mirror's fields in order (most events): called here,
+        # not through a function a class, once for every event a stream decodes
+        self._positional = {p.mirror: p.cls for p in plans if p.flat and _positional(p.cls)}
 
     def decode(self, payload: bytes) -> Any:
         mirror = self._decoder.decode(payload)
+        cls = self._positional.get(type(mirror))
+        if cls is not None:
+            return cls(*_astuple(mirror))
         return self._back[type(mirror)](mirror)
 
 
