@@ -218,10 +218,24 @@ class Puck(NamedTuple):
     player: str
 
 
+# Each side's pucks, by player: made once (compiled, ``tuple.__new__`` on a NamedTuple
+# class is a generic call costing about as much as the rest of a pass's evolve).
+_PUCKS: Final[dict[str, dict[str, Puck]]] = {"home": {}, "away": {}}
+
+
 def puck(side: str, player: str) -> Puck:
-    """``Puck(side, player)``, made without the NamedTuple's ``__new__``: compiled
-    (setup.py), that is interpreted Python, and the puck moves at almost every step."""
-    return tuple.__new__(Puck, (side, player))
+    """``Puck(side, player)``, made without the NamedTuple's ``__new__`` (compiled
+    (setup.py), that is interpreted Python) and once a side and player: the puck moves at
+    almost every step. A Puck is a tuple: never changed, so shared."""
+    pucks = _PUCKS.get(side)
+    if pucks is None:
+        return tuple.__new__(Puck, (side, player))
+    found = pucks.get(player)
+    if found is None:
+        if len(pucks) > 4096:  # a league's every player: never reached in practice
+            pucks.clear()
+        found = pucks[player] = tuple.__new__(Puck, (side, player))
+    return found
 
 
 class Attempt(NamedTuple):
@@ -350,17 +364,20 @@ _END_GAME: Final = Step("end_game")
 _START_PERIOD: Final = Step("start_period")
 _END_PERIOD: Final = Step("end_period")
 _FACEOFF: Final = Step("faceoff")
-_PASS_STEPS: Final[dict[tuple[str, str], Step]] = {}  # the carrier's pass, by side and player
+# the carrier's pass, by side, then player (two look-ups of a string: no key tuple made)
+_PASS_STEPS: Final[dict[str, dict[str, Step]]] = {"home": {}, "away": {}}
 
 
 def _pass_step(side: str, player: str) -> Step:
     """The carrier's pass (7): one step a side and player, made once."""
-    key = (side, player)
-    step = _PASS_STEPS.get(key)
+    steps = _PASS_STEPS.get(side)
+    if steps is None:
+        return Step("pass", side=side, player=player)
+    step = steps.get(player)
     if step is None:
-        if len(_PASS_STEPS) > 4096:  # a league's every player: never reached in practice
-            _PASS_STEPS.clear()
-        step = _PASS_STEPS[key] = Step("pass", side=side, player=player)
+        if len(steps) > 4096:  # a league's every player: never reached in practice
+            steps.clear()
+        step = steps[player] = Step("pass", side=side, player=player)
     return step
 
 
