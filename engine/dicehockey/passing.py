@@ -45,20 +45,19 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
     if state.uses("learning_game"):
         return Modifier(0, [])
+    rating = passer.passer  # read once: a card's field is a generic look-up compiled
     if state.rebound:  # 8: a rebound ignores the defense until the whistle
         # ruling R-DH-8b: 9's -10 against a tired defense is no defensive rating and holds
         # "At any time" (version 1 dropped it on a rebound)
         if opponent.tired() and state.version >= VERSION_2:
-            return Modifier(passer.passer + TIRED, [f"8: rebound, passer {passer.passer}",
-                                                    "9: tired defense -10"])
-        return Modifier(passer.passer, [f"8: rebound, passer {passer.passer}"])
+            return Modifier(rating + TIRED, [f"8: rebound, passer {rating}",
+                                             "9: tired defense -10"])
+        return Modifier(rating, [f"8: rebound, passer {rating}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
-        return Modifier(passer.passer + TIRED, [f"7: passer {passer.passer}",
-                                                "9: tired defense -10"])
+        return Modifier(rating + TIRED, [f"7: passer {rating}", "9: tired defense -10"])
     slots = on_ice(state, other(side))
     defense = sum(state.card(other(side), slots[s]).defense for s in ("LD", "RD") if slots[s])
-    return Modifier(passer.passer + defense,
-                    [f"7: passer {passer.passer}", f"7: defense +{defense}"])
+    return Modifier(rating + defense, [f"7: passer {rating}", f"7: defense +{defense}"])
 
 
 class Read(NamedTuple):

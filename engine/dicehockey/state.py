@@ -144,6 +144,9 @@ class TeamState:
     out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
     # who is on the ice as last worked out (lines.on_ice), kept with what it came from
     ice: OnIce | None = field(default=None, compare=False, repr=False)
+    # the slots of every line and pair asked for while the team stands as it does
+    # (lines.slots_for), with what they came from
+    seen: SlotsSeen | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -209,6 +212,35 @@ class OnIce:
         self.out = dict(team.out)
         self.penalties = list(team.penalties)
         self.slots = slots
+
+
+@dataclass(slots=True, eq=False)
+class SlotsSeen:
+    """A team's slots for each line, pair and extra attacker asked for (lines.slots_for),
+    and what every answer also comes from: its cards and lineup cards, the ruleset
+    version, who is out and the penalties running (compared as ``OnIce`` compares them).
+    The coach proposes a change and the rules check it: both ask the same answer, a few
+    dozen different ones a game, each asked a hundred times. A dataclass for the reason
+    ``OnIce`` is one."""
+
+    team: Team | None = None
+    lines: Lines | None = None
+    version: int = 0
+    out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
+    penalties: list[Penalty] = field(default_factory=list)
+    answers: dict[tuple[int, int, str | None], dict[str, str | None]] = field(
+        default_factory=dict)
+
+    def holds(self, team: TeamState, version: int) -> bool:
+        return (self.version == version and self.lines is team.lines
+                and self.team is team.team and self.out == team.out
+                and self.penalties == team.penalties)
+
+    def restart(self, team: TeamState, version: int) -> None:
+        self.team, self.lines, self.version = team.team, team.lines, version
+        self.out = dict(team.out)
+        self.penalties = list(team.penalties)
+        self.answers = {}
 
 
 class Puck(NamedTuple):
