@@ -57,7 +57,9 @@ def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
     own ``held``; ``turns`` None: no waiting, as on the penalty kill); ``current`` when
     none may."""
     start = lines.index(current) + 1 if current in lines else 0
-    for line in (*lines[start:], *lines[:start]):
+    count = len(lines)
+    for offset in range(count):  # from the one after ``current``, round (no tuples made)
+        line = lines[(start + offset) % count]
         if line != current and (turns is None or not held(turns, line)):
             return line
     return current

@@ -22,7 +22,7 @@ from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
-from engine.dicehockey.state import GameState, Modifier, Step, other
+from engine.dicehockey.state import DEFENSE_SLOTS, GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
@@ -56,7 +56,12 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     if opponent.tired():  # 9: a tired defense ignores its ratings
         return Modifier(rating + TIRED, [f"7: passer {rating}", "9: tired defense -10"])
     slots = on_ice(state, other(side))
-    defense = sum(state.card(other(side), slots[s]).defense for s in ("LD", "RD") if slots[s])
+    cards = opponent.cards
+    defense = 0
+    for slot in DEFENSE_SLOTS:  # (a loop, not a generator: no object made at every pass)
+        player = slots[slot]
+        if player:
+            defense += cards[player].defense
     return Modifier(rating + defense, [f"7: passer {rating}", f"7: defense +{defense}"])
 
 

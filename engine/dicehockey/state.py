@@ -45,7 +45,8 @@ class Step:
     dataclass only for speed: a thousand are made a game, and a frozen one takes seven
     times as long to build in pure Python (every field set through ``object.__setattr__``).
     Its ``__init__`` is written out for the same reason: compiled (setup.py), a
-    dataclass's generated one stays interpreted Python."""
+    dataclass's generated one stays interpreted Python. Every argument has a default so
+    that a state holding steps deep-copies compiled (as ``OnIce``)."""
 
     kind: str
     side: str  # whose step: the shooter's, the penalized player's, the dumping team's
@@ -61,7 +62,7 @@ class Step:
     card: str  # so_shot: "shooter" or "goalie"
     picks: tuple[tuple[str, str], ...]  # special_penalty: (side, player) tie picks (15)
 
-    def __init__(self, kind: str, side: str = "", player: str = "", shot: str = "",
+    def __init__(self, kind: str = "", side: str = "", player: str = "", shot: str = "",
                  source: str = "", team: str = "", miss: str = "", reason: str = "",
                  number: int = 0, upto: int = 0, card: str = "",
                  picks: tuple[tuple[str, str], ...] = ()) -> None:
@@ -336,6 +337,10 @@ class GameState:
     finished: bool = False
     decided: str = ""  # "REG", "OT" or "SO" once the game is decided
     shootout: Shootout | None = None
+    # the carrier's pass step (``flow_step``) as last handed out, and the puck it is for:
+    # the queue is read three times a step, the puck moves once
+    pass_puck: Puck | None = field(default=None, compare=False, repr=False)
+    pass_step: Step | None = field(default=None, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
@@ -383,7 +388,11 @@ class GameState:
             return Step("dump", side=side, player=player, reason=dump)
         if self.en_passes >= 2:  # 22: two good passes against an empty net
             return Step("en_attempt", side=side, player=player)
-        return _pass_step(side, player)
+        step = self.pass_step
+        if step is None or self.pass_puck is not self.puck:
+            self.pass_puck, self.pass_step = self.puck, _pass_step(side, player)
+            return self.pass_step
+        return step
 
     @property
     def overtime(self) -> bool:
