@@ -267,7 +267,7 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
         team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
     if event.defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
-        _leave(team.d_waiting, team.defense, set(PAIRS) - {team.defense})
+        _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
         team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
 
 
@@ -291,10 +291,13 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     outside the rotation, waits for nobody."""
     if line == 4 and not team.fourth_in_rotation:
         return set()
-    players = team.lines.forwards[line - 1]
-    if any(team.cards[p].stamina == "B" for p in players) and line != 4:
-        return {1, 2, 3, 4} - {line}
-    return set(rotation(team)) - {line}
+    # (loops and comprehensions: no generator, nor sets made only to be subtracted)
+    if line != 4:
+        cards = team.cards
+        for player in team.lines.forwards[line - 1]:
+            if cards[player].stamina == "B":
+                return {each for each in LINES if each != line}
+    return {each for each in rotation(team) if each != line}
 
 
 class Turns:
@@ -367,8 +370,9 @@ def owed(turns: Turns) -> int:
 
 
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
+    """``others``: a set of its own, kept (each caller makes it)."""
     waiting.pop(line, None)  # in the order the lines left (ruling R-DH-9b)
-    waiting[line] = set(others)
+    waiting[line] = others
 
 
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:
