@@ -49,6 +49,7 @@ from events.dicehockey import (
 
 PULL_SPACES_LEFT: Final = 2  # pull the goalie with two timing spaces left in the third
 FOURTH_FROM: Final = 0.4  # send the fourth line once this share of the period has gone
+_AWAY_FIRST: Final = ("away", "home")  # 9, 10: the away team answers first
 
 
 def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
@@ -56,7 +57,9 @@ def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
     own ``held``; ``turns`` None: no waiting, as on the penalty kill); ``current`` when
     none may."""
     start = lines.index(current) + 1 if current in lines else 0
-    for line in (*lines[start:], *lines[:start]):
+    count = len(lines)
+    for offset in range(count):  # from the one after ``current``, round (no tuples made)
+        line = lines[(start + offset) % count]
         if line != current and (turns is None or not held(turns, line)):
             return line
     return current
@@ -74,13 +77,16 @@ class DefaultCoach:
         if step is not None and step.kind == "extra_attacker":
             return [self.extra_attacker(state, step.side)]
         choices: list[Event] = []
-        for side in ("away", "home"):
+        for side in _AWAY_FIRST:
             goalie = self._goalie(state, side)
-            choices += goalie + self._time_out(state, side)
-            if goalie:  # the slots as they will be once the goalie choice is made
-                extra = goalie[0].extra_attacker or extra_attacker(state, side, pulled=False)
+            time_out = self._time_out(state, side)
+            if goalie is not None:  # the slots as they will be once the goalie choice is made
+                choices.append(goalie)
+                extra = goalie.extra_attacker or extra_attacker(state, side, pulled=False)
             else:
                 extra = extra_attacker(state, side)
+            if time_out is not None:
+                choices.append(time_out)
             change = self._change(state, side, extra)
             if change is not None:
                 choices.append(change)
@@ -162,31 +168,34 @@ class DefaultCoach:
 
     # --- time out, goalie --------------------------------------------------------------
 
-    def _time_out(self, state: GameState, side: str) -> list[Event]:
+    # (each returns its choice or None: no list made at each of the thousand windows)
+    def _time_out(self, state: GameState, side: str) -> TimeOutCalled | None:
         team = state.team(side)
-        behind = state.team(other(side)).score - team.score
         if (team.time_out or state.puck is not None or not state.period_live
-                or state.whistle_side != side or state.period != 3 or behind not in (1, 2)
+                or state.whistle_side != side or state.period != 3
                 or state.length - state.space > 1):
-            return []
-        return [TimeOutCalled(side=side, add_space=True, period_length=state.length + 1,
-                              rule="12")]
+            return None
+        behind = state.team(other(side)).score - team.score
+        if behind not in (1, 2):
+            return None
+        return TimeOutCalled(side=side, add_space=True, period_length=state.length + 1,
+                             rule="12")
 
-    def _goalie(self, state: GameState, side: str) -> list[Event]:
+    def _goalie(self, state: GameState, side: str) -> GoalieChanged | None:
         team = state.team(side)
         if not state.period_live or not state.coach_window:
-            return []
+            return None
         behind = state.team(other(side)).score - team.score
         late = state.period == 3 and state.length - state.space <= PULL_SPACES_LEFT
         if team.pulled and not (late and behind in (1, 2)):
-            return [GoalieChanged(side=side, goalie=team.goalie, pulled=False,
-                                  extra_attacker=None, rule="22")]
+            return GoalieChanged(side=side, goalie=team.goalie, pulled=False,
+                                 extra_attacker=None, rule="22")
         if not team.pulled and late and behind in (1, 2) and state.puck \
                 and state.puck[0] == side:
             on = set(on_ice(state, side).values())
             free = [c for c in team.team.skaters if c.id not in on and c.id not in team.out]
             if free:
                 extra = max(free, key=lambda c: c.goal).id
-                return [GoalieChanged(side=side, goalie=team.goalie, pulled=True,
-                                      extra_attacker=extra, rule="22")]
-        return []
+                return GoalieChanged(side=side, goalie=team.goalie, pulled=True,
+                                     extra_attacker=extra, rule="22")
+        return None

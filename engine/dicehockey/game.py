@@ -94,16 +94,17 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
 
 def _rolled(state: GameState, event: ev.DiceRolled) -> None:
     state.rolls = event.n
-    if event.purpose in WINDOW_STEPS:
+    purpose = event.purpose  # read once: an event's field is a generic look-up compiled
+    if purpose in WINDOW_STEPS:
         state.coach_window = False  # the coaches had their say before this roll
         state.home.lineup_open = state.away.lineup_open = ""  # 10: the lines are set
-    if event.purpose == "dump" and not state.dump:
+    if purpose == "dump" and not state.dump:
         # 9: "State that you are dumping the puck and then roll the dice": this roll is
         # the dump. The forced dump (ruling R-DH-9e) is read from a fresh possession,
         # which the roll ends, so it is held as owed until its PuckDumped.
         step = state.flow_step()
         state.dump = step.reason if step is not None and step.kind == "dump" else ""
-    if event.purpose in ("pass", "dump", "en_attempt"):
+    if purpose in ("pass", "dump", "en_attempt"):
         state.fresh_possession = False
 
 

@@ -25,6 +25,7 @@ from engine.dicehockey.state import (
     SLOTS,
     GameState,
     OnIce,
+    SlotsSeen,
     TeamState,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
@@ -48,17 +49,37 @@ def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = 
     A pure function of the team's cards and the key below, asked thousands of times a
     game for a few dozen different answers: each answer is kept (with its cards and
     lineup cards, so a reused ``id`` never matches) and handed out as a copy. ``version``:
-    the ruleset version of the game (GameState.version), with an extra attacker."""
+    the ruleset version of the game (GameState.version), with an extra attacker.
+
+    The team's own answers come first (``TeamState.seen``, while the team stands as it
+    does): a key of three, no frozenset nor tuple of the penalties built and hashed."""
+    seen_here = team.seen
+    if seen_here is None:
+        team.seen = seen_here = SlotsSeen()
+        seen_here.restart(team, version)
+    elif not seen_here.holds(team, version):
+        seen_here.restart(team, version)
+    mine = (forwards, defense, extra)
+    answer = seen_here.answers.get(mine)
+    if answer is None:
+        answer = seen_here.answers[mine] = _slots_seen(team, forwards, defense, extra, version)
+    return dict(answer)
+
+
+def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
+                version: int) -> dict[str, str | None]:
+    """``slots_for``'s answer, kept between games by all it comes from (not to be
+    changed: ``slots_for`` hands out copies)."""
     key = (id(team.team), id(team.lines), forwards, defense, extra, version,
            frozenset(team.out) if team.out else _NOBODY_OUT,
            tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
     seen = _SLOTS_SEEN.get(key)
     if seen is not None and seen[0] is team.team and seen[1] is team.lines:
-        return dict(seen[2])
+        return seen[2]
     if len(_SLOTS_SEEN) > 4096:
         _SLOTS_SEEN.clear()
     players = _slots_for(team, forwards, defense, extra, version)
-    _SLOTS_SEEN[key] = (team.team, team.lines, dict(players))
+    _SLOTS_SEEN[key] = (team.team, team.lines, players)
     return players
 
 
@@ -193,41 +214,38 @@ def rotation(team: TeamState) -> tuple[int, ...]:
 
 def change_fault(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change breaks 9, 10, 11 or 15, or None."""
-    team = state.team(event.side)
-    may_f, may_d = may_change(state, event.side)
-    if event.forwards != team.forwards and not may_f:
+    # the event's fields read once each (a msgspec field read from compiled code is a
+    # generic attribute look-up)
+    side, forwards, defense = event.side, event.forwards, event.defense
+    team = state.team(side)
+    may_f, may_d = may_change(state, side)
+    if forwards != team.forwards and not may_f:
         return "9: the forward line may not change now (see who has the puck)"
-    if event.defense != team.defense and not may_d:
+    if defense != team.defense and not may_d:
         return "9: the pair may not change now (see who has the puck)"
-    if not 1 <= event.forwards <= 4 or not 1 <= event.defense <= 3:
+    if not 1 <= forwards <= 4 or not 1 <= defense <= 3:
         return "9: four forward lines and three pairs"
-    if team.men_short() and event.forwards not in (1, 2):
+    if team.men_short() and forwards not in (1, 2):
         return "15: only the first two lines kill penalties"
     # ruling R-DH-9b: a team killing a penalty sends lines 1 and 2 (15), outside the
     # rotation; the team on the power play keeps to it (9 makes no exception)
-    if event.forwards != team.forwards and not team.men_short() and \
-            held(line_turns(state, team), event.forwards):
-        return (f"9: line {event.forwards} waits for lines "
-                f"{sorted(team.f_waiting[event.forwards])} to take a full shift")
-    if event.defense != team.defense and held(pair_turns(state, team), event.defense):
-        return (f"9: pair {event.defense} waits for pairs "
-                f"{sorted(team.d_waiting[event.defense])} to take a full shift")
-    expected = expected_slots(state, event)
-    if not keeps_carrier(state, event.side, expected):
+    if forwards != team.forwards and not team.men_short() and \
+            held(line_turns(state, team), forwards):
+        return (f"9: line {forwards} waits for lines "
+                f"{sorted(team.f_waiting[forwards])} to take a full shift")
+    if defense != team.defense and held(pair_turns(state, team), defense):
+        return (f"9: pair {defense} waits for pairs "
+                f"{sorted(team.d_waiting[defense])} to take a full shift")
+    expected = slots_for(team, forwards, defense, extra_attacker(state, side), state.version)
+    if not keeps_carrier(state, side, expected):
         return "9: the player with the puck stays on the ice"
-    if must_start_fourth(state, event.side) and event.forwards != 4:
+    if must_start_fourth(state, side) and forwards != 4:
         return "9: a fourth line that sat a period starts the next one"
     if event.slots != expected:
-        return f"10: the slots of line {event.forwards} and pair {event.defense} are {expected}"
+        return f"10: the slots of line {forwards} and pair {defense} are {expected}"
     if event.rule != "9":
         return f"line changes are rule 9, not {event.rule}"
     return None
-
-
-def expected_slots(state: GameState, event: LinesChanged) -> dict[str, str | None]:
-    team = state.team(event.side)
-    return slots_for(team, event.forwards, event.defense, extra_attacker(state, event.side),
-                     state.version)
 
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
@@ -249,7 +267,7 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
         team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
     if event.defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
-        _leave(team.d_waiting, team.defense, set(PAIRS) - {team.defense})
+        _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
         team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
 
 
@@ -273,10 +291,13 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     outside the rotation, waits for nobody."""
     if line == 4 and not team.fourth_in_rotation:
         return set()
-    players = team.lines.forwards[line - 1]
-    if any(team.cards[p].stamina == "B" for p in players) and line != 4:
-        return {1, 2, 3, 4} - {line}
-    return set(rotation(team)) - {line}
+    # (loops and comprehensions: no generator, nor sets made only to be subtracted)
+    if line != 4:
+        cards = team.cards
+        for player in team.lines.forwards[line - 1]:
+            if cards[player].stamina == "B":
+                return {each for each in LINES if each != line}
+    return {each for each in rotation(team) if each != line}
 
 
 class Turns:
@@ -349,8 +370,9 @@ def owed(turns: Turns) -> int:
 
 
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
+    """``others``: a set of its own, kept (each caller makes it)."""
     waiting.pop(line, None)  # in the order the lines left (ruling R-DH-9b)
-    waiting[line] = set(others)
+    waiting[line] = others
 
 
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:

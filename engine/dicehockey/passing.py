@@ -22,7 +22,7 @@ from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
-from engine.dicehockey.state import GameState, Modifier, Step, other
+from engine.dicehockey.state import DEFENSE_SLOTS, GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
@@ -45,20 +45,24 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
     if state.uses("learning_game"):
         return Modifier(0, [])
+    rating = passer.passer  # read once: a card's field is a generic look-up compiled
     if state.rebound:  # 8: a rebound ignores the defense until the whistle
         # ruling R-DH-8b: 9's -10 against a tired defense is no defensive rating and holds
         # "At any time" (version 1 dropped it on a rebound)
         if opponent.tired() and state.version >= VERSION_2:
-            return Modifier(passer.passer + TIRED, [f"8: rebound, passer {passer.passer}",
-                                                    "9: tired defense -10"])
-        return Modifier(passer.passer, [f"8: rebound, passer {passer.passer}"])
+            return Modifier(rating + TIRED, [f"8: rebound, passer {rating}",
+                                             "9: tired defense -10"])
+        return Modifier(rating, [f"8: rebound, passer {rating}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
-        return Modifier(passer.passer + TIRED, [f"7: passer {passer.passer}",
-                                                "9: tired defense -10"])
+        return Modifier(rating + TIRED, [f"7: passer {rating}", "9: tired defense -10"])
     slots = on_ice(state, other(side))
-    defense = sum(state.card(other(side), slots[s]).defense for s in ("LD", "RD") if slots[s])
-    return Modifier(passer.passer + defense,
-                    [f"7: passer {passer.passer}", f"7: defense +{defense}"])
+    cards = opponent.cards
+    defense = 0
+    for slot in DEFENSE_SLOTS:  # (a loop, not a generator: no object made at every pass)
+        player = slots[slot]
+        if player:
+            defense += cards[player].defense
+    return Modifier(rating + defense, [f"7: passer {rating}", f"7: defense +{defense}"])
 
 
 class Read(NamedTuple):

@@ -45,7 +45,8 @@ class Step:
     dataclass only for speed: a thousand are made a game, and a frozen one takes seven
     times as long to build in pure Python (every field set through ``object.__setattr__``).
     Its ``__init__`` is written out for the same reason: compiled (setup.py), a
-    dataclass's generated one stays interpreted Python."""
+    dataclass's generated one stays interpreted Python. Every argument has a default so
+    that a state holding steps deep-copies compiled (as ``OnIce``)."""
 
     kind: str
     side: str  # whose step: the shooter's, the penalized player's, the dumping team's
@@ -61,7 +62,7 @@ class Step:
     card: str  # so_shot: "shooter" or "goalie"
     picks: tuple[tuple[str, str], ...]  # special_penalty: (side, player) tie picks (15)
 
-    def __init__(self, kind: str, side: str = "", player: str = "", shot: str = "",
+    def __init__(self, kind: str = "", side: str = "", player: str = "", shot: str = "",
                  source: str = "", team: str = "", miss: str = "", reason: str = "",
                  number: int = 0, upto: int = 0, card: str = "",
                  picks: tuple[tuple[str, str], ...] = ()) -> None:
@@ -144,6 +145,9 @@ class TeamState:
     out: dict[str, str] = field(default_factory=dict)  # player -> box, injured, ejected
     # who is on the ice as last worked out (lines.on_ice), kept with what it came from
     ice: OnIce | None = field(default=None, compare=False, repr=False)
+    # the slots of every line and pair asked for while the team stands as it does
+    # (lines.slots_for), with what they came from
+    seen: SlotsSeen | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -211,6 +215,35 @@ class OnIce:
         self.slots = slots
 
 
+@dataclass(slots=True, eq=False)
+class SlotsSeen:
+    """A team's slots for each line, pair and extra attacker asked for (lines.slots_for),
+    and what every answer also comes from: its cards and lineup cards, the ruleset
+    version, who is out and the penalties running (compared as ``OnIce`` compares them).
+    The coach proposes a change and the rules check it: both ask the same answer, a few
+    dozen different ones a game, each asked a hundred times. A dataclass for the reason
+    ``OnIce`` is one."""
+
+    team: Team | None = None
+    lines: Lines | None = None
+    version: int = 0
+    out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
+    penalties: list[Penalty] = field(default_factory=list)
+    answers: dict[tuple[int, int, str | None], dict[str, str | None]] = field(
+        default_factory=dict)
+
+    def holds(self, team: TeamState, version: int) -> bool:
+        return (self.version == version and self.lines is team.lines
+                and self.team is team.team and self.out == team.out
+                and self.penalties == team.penalties)
+
+    def restart(self, team: TeamState, version: int) -> None:
+        self.team, self.lines, self.version = team.team, team.lines, version
+        self.out = dict(team.out)
+        self.penalties = list(team.penalties)
+        self.answers = {}
+
+
 class Puck(NamedTuple):
     """Who has the puck: the team and the player (ids are unique only within a team)."""
 
@@ -218,10 +251,24 @@ class Puck(NamedTuple):
     player: str
 
 
+# Each side's pucks, by player: made once (compiled, ``tuple.__new__`` on a NamedTuple
+# class is a generic call costing about as much as the rest of a pass's evolve).
+_PUCKS: Final[dict[str, dict[str, Puck]]] = {"home": {}, "away": {}}
+
+
 def puck(side: str, player: str) -> Puck:
-    """``Puck(side, player)``, made without the NamedTuple's ``__new__``: compiled
-    (setup.py), that is interpreted Python, and the puck moves at almost every step."""
-    return tuple.__new__(Puck, (side, player))
+    """``Puck(side, player)``, made without the NamedTuple's ``__new__`` (compiled
+    (setup.py), that is interpreted Python) and once a side and player: the puck moves at
+    almost every step. A Puck is a tuple: never changed, so shared."""
+    pucks = _PUCKS.get(side)
+    if pucks is None:
+        return tuple.__new__(Puck, (side, player))
+    found = pucks.get(player)
+    if found is None:
+        if len(pucks) > 4096:  # a league's every player: never reached in practice
+            pucks.clear()
+        found = pucks[player] = tuple.__new__(Puck, (side, player))
+    return found
 
 
 class Attempt(NamedTuple):
@@ -290,6 +337,10 @@ class GameState:
     finished: bool = False
     decided: str = ""  # "REG", "OT" or "SO" once the game is decided
     shootout: Shootout | None = None
+    # the carrier's pass step (``flow_step``) as last handed out, and the puck it is for:
+    # the queue is read three times a step, the puck moves once
+    pass_puck: Puck | None = field(default=None, compare=False, repr=False)
+    pass_step: Step | None = field(default=None, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
@@ -337,7 +388,11 @@ class GameState:
             return Step("dump", side=side, player=player, reason=dump)
         if self.en_passes >= 2:  # 22: two good passes against an empty net
             return Step("en_attempt", side=side, player=player)
-        return _pass_step(side, player)
+        step = self.pass_step
+        if step is None or self.pass_puck is not self.puck:
+            self.pass_puck, self.pass_step = self.puck, _pass_step(side, player)
+            return self.pass_step
+        return step
 
     @property
     def overtime(self) -> bool:
@@ -350,17 +405,20 @@ _END_GAME: Final = Step("end_game")
 _START_PERIOD: Final = Step("start_period")
 _END_PERIOD: Final = Step("end_period")
 _FACEOFF: Final = Step("faceoff")
-_PASS_STEPS: Final[dict[tuple[str, str], Step]] = {}  # the carrier's pass, by side and player
+# the carrier's pass, by side, then player (two look-ups of a string: no key tuple made)
+_PASS_STEPS: Final[dict[str, dict[str, Step]]] = {"home": {}, "away": {}}
 
 
 def _pass_step(side: str, player: str) -> Step:
     """The carrier's pass (7): one step a side and player, made once."""
-    key = (side, player)
-    step = _PASS_STEPS.get(key)
+    steps = _PASS_STEPS.get(side)
+    if steps is None:
+        return Step("pass", side=side, player=player)
+    step = steps.get(player)
     if step is None:
-        if len(_PASS_STEPS) > 4096:  # a league's every player: never reached in practice
-            _PASS_STEPS.clear()
-        step = _PASS_STEPS[key] = Step("pass", side=side, player=player)
+        if len(steps) > 4096:  # a league's every player: never reached in practice
+            steps.clear()
+        step = steps[player] = Step("pass", side=side, player=player)
     return step
 
 
