@@ -96,6 +96,18 @@ class TeamState:
     penalties: list[Penalty] = field(default_factory=list)
     bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
     tactic: str | None = None
+    # ``players``' statuses as a list, made when first asked (``statuses``): a time
+    # sequence counts every player's rest (6.41), and a list is walked natively where a
+    # dict's values are each fetched through a generic call. Not part of the state's value.
+    _statuses: list[PlayerStatus] = field(default_factory=list, compare=False, repr=False)
+
+    def statuses(self) -> list[PlayerStatus]:
+        """Every dressed player's status, in ``players``' order (a game's players are
+        dressed once, at its start, and never replaced)."""
+        statuses = self._statuses
+        if len(statuses) != len(self.players):
+            statuses = self._statuses = list(self.players.values())
+        return statuses
 
     def skaters_on_ice(self) -> list[str]:
         # The filled slots, in slot order. A plain loop over typed locals: compiled, it is

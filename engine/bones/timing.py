@@ -63,14 +63,14 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
         # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
         # rest one more. Everyone's rest counted up, then taken back for those on the ice:
         # no set of who is on the ice is built at every sequence.
-        players = team.players
-        for status in players.values():
+        for status in team.statuses():
             status.rest += 1
-        counted: list[str] = []
+        players = team.players
+        counted: list[PlayerStatus] = []
         for pid in on_ice_list(team):
             on = players.get(pid)
-            if on is not None and pid not in counted:
-                counted.append(pid)
+            if on is not None and not _counted(counted, on):
+                counted.append(on)
                 on.rest -= 1
                 on.stint += 1
         if not team.penalties:
@@ -82,6 +82,15 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
             if pen.box_left > 0 and pen.kind != "game_misconduct":
                 pen.box_left -= 1
     state.coach_window = True
+
+
+def _counted(counted: list[PlayerStatus], status: PlayerStatus) -> bool:
+    """``status`` is already in ``counted`` (a player named twice, in a line-up the rules
+    refuse): compared by identity, as ``in`` would compare two statuses field by field."""
+    for seen in counted:
+        if seen is status:
+            return True
+    return False
 
 
 def on_ice_list(team: TeamState) -> list[str]:
