@@ -94,20 +94,20 @@ def _counted(counted: list[PlayerStatus], status: PlayerStatus) -> bool:
 
 
 def on_ice_list(team: TeamState) -> list[str]:
-    """``on_the_ice`` as a list (a player may appear twice only in a line-up the rules
-    refuse)."""
+    """Everyone on the ice, as a list: the skaters (a sixth attacker too) and the goalie
+    in net (a player may appear twice only in a line-up the rules refuse)."""
     ids = team.skaters_on_ice()
     if not team.pulled:
         ids.append(team.goalie)
     return ids
 
 
-def on_the_ice(team: TeamState) -> set[str]:
-    """Everyone on the ice: the skaters (a sixth attacker too) and the goalie in net."""
-    on_ice = set(team.skaters_on_ice())
-    if not team.pulled:
-        on_ice.add(team.goalie)
-    return on_ice
+def _listed(ids: list[str], pid: str) -> bool:
+    """``pid in ids``, as a native loop (compiled, ``in`` on a list is a generic call)."""
+    for one in ids:
+        if one == pid:
+            return True
+    return False
 
 
 def end_stint(status: PlayerStatus) -> None:
@@ -122,19 +122,22 @@ def end_stint(status: PlayerStatus) -> None:
 
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
-    before = on_the_ice(team)
+    slots = event.slots  # an event's field: each read is a generic look-up
+    before = on_ice_list(team)
     was_pulled = team.pulled
-    team.slots = dict(event.slots)
-    team.pulled = event.slots.get("G") != team.goalie
+    team.slots = dict(slots)
+    team.pulled = slots.get("G") != team.goalie
     if team.pulled and not was_pulled:
         team.pulled_on_the_fly = event.on_the_fly
-    after = on_the_ice(team)
+    after = on_ice_list(team)
     for pid in before:
-        if pid not in after:  # 6.40, 6.41: off the ice, his shift ends and his rest starts
+        if not _listed(after, pid):
+            # 6.40, 6.41: off the ice, his shift ends and his rest starts (ending it twice
+            # for a name listed twice changes nothing more)
             end_stint(team.players[pid])
     if state.draft_league:  # draft rule 16: who went on, who sat out a shift
-        arrived = {slot: pid for slot, pid in event.slots.items()
-                   if pid and pid not in before and not team.players[pid].is_goalie}
+        arrived = {slot: pid for slot, pid in slots.items()
+                   if pid and not _listed(before, pid) and not team.players[pid].is_goalie}
         for pid in arrived.values():
             draft.went_on(team.players[pid])
         draft.sat_out(team, arrived)
