@@ -28,7 +28,6 @@ from engine.bones.state import (
     GameState,
     PlayerStatus,
     TeamState,
-    is_defenseman,
     other,
 )
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
@@ -60,11 +59,12 @@ class _Roster:
         self.forward_units = tuple(dict(zip(FORWARDS, line, strict=True)) for line in lines.forwards)
         self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
                                    for pair in lines.defense)
-        self.rated = {slot: frozenset(pid for pid, c in cards.items()
-                                      if not is_defenseman(c) and slot in c.positions)
+        facts = {pid: team.players[pid].facts() for pid in self.skaters}
+        self.rated = {slot: frozenset(pid for pid, f in facts.items()
+                                      if not f.defenseman and slot in f.positions)
                       for slot in FORWARDS}
-        self.positions = {pid: frozenset(c.positions) for pid, c in cards.items()}
-        self.defensemen = frozenset(pid for pid, c in cards.items() if is_defenseman(c))
+        self.positions = {pid: f.positions for pid, f in facts.items()}
+        self.defensemen = frozenset(pid for pid, f in facts.items() if f.defenseman)
         self.shift = {pid: c.shift for pid, c in cards.items()}
         self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
         self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
