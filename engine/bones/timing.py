@@ -39,19 +39,26 @@ def play_sequence(state: GameState) -> list:
             away_short=state.away.man_short(),
         )
     ]
-    for team in (state.home, state.away):
-        if not team.penalties:
-            continue
-        ticking = set(ticking_penalties(team))
-        for i, pen in enumerate(team.penalties):
-            short = pen.short_left - 1 if i in ticking else pen.short_left
-            box = pen.box_left - 1 if pen.box_left > 0 else 0
-            if pen.box_left > 0 and pen.kind == "game_misconduct":
-                box = pen.box_left  # off for the game: never "served"
-            if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
-                events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
-                                           sequence=state.sequence + 1, rule="14.10"))
+    # Each team written out: compiled, a loop over a tuple of the two builds the tuple
+    # and walks it generically.
+    if state.home.penalties:
+        _served(state, state.home, events)
+    if state.away.penalties:
+        _served(state, state.away, events)
     return events
+
+
+def _served(state: GameState, team: TeamState, events: list) -> None:
+    """14.10: the team's penalties this sequence serves."""
+    ticking = set(ticking_penalties(team))
+    for i, pen in enumerate(team.penalties):
+        short = pen.short_left - 1 if i in ticking else pen.short_left
+        box = pen.box_left - 1 if pen.box_left > 0 else 0
+        if pen.box_left > 0 and pen.kind == "game_misconduct":
+            box = pen.box_left  # off for the game: never "served"
+        if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
+            events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
+                                       sequence=state.sequence + 1, rule="14.10"))
 
 
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
@@ -59,29 +66,33 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
-    for team in (state.home, state.away):
-        # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
-        # rest one more. Everyone's rest counted up, then taken back for those on the ice:
-        # no set of who is on the ice is built at every sequence.
-        for status in team.statuses():
-            status.rest += 1
-        players = team.players
-        counted: list[PlayerStatus] = []
-        for pid in on_ice_list(team):
-            on = players.get(pid)
-            if on is not None and not _counted(counted, on):
-                counted.append(on)
-                on.rest -= 1
-                on.stint += 1
-        if not team.penalties:
-            continue
-        ticking = set(ticking_penalties(team))
-        for i, pen in enumerate(team.penalties):
-            if i in ticking:
-                pen.short_left -= 1
-            if pen.box_left > 0 and pen.kind != "game_misconduct":
-                pen.box_left -= 1
+    _sequence_played(state.home)  # each team written out, as in play_sequence
+    _sequence_played(state.away)
     state.coach_window = True
+
+
+def _sequence_played(team: TeamState) -> None:
+    # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
+    # rest one more. Everyone's rest counted up, then taken back for those on the ice:
+    # no set of who is on the ice is built at every sequence.
+    for status in team.statuses():
+        status.rest += 1
+    players = team.players
+    counted: list[PlayerStatus] = []
+    for pid in on_ice_list(team):
+        on = players.get(pid)
+        if on is not None and not _counted(counted, on):
+            counted.append(on)
+            on.rest -= 1
+            on.stint += 1
+    if not team.penalties:
+        return
+    ticking = set(ticking_penalties(team))
+    for i, pen in enumerate(team.penalties):
+        if i in ticking:
+            pen.short_left -= 1
+        if pen.box_left > 0 and pen.kind != "game_misconduct":
+            pen.box_left -= 1
 
 
 def _counted(counted: list[PlayerStatus], status: PlayerStatus) -> bool:
