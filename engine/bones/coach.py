@@ -28,7 +28,6 @@ from engine.bones.state import (
     GameState,
     PlayerStatus,
     TeamState,
-    is_defenseman,
     other,
 )
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
@@ -46,29 +45,55 @@ class _Roster:
     slot (15.10), each skater's positions and shift rating (6.40), and his unit bonuses on
     the power play and the penalty kill."""
 
-    __slots__ = ("players", "skaters", "forward_units", "defense_units", "rated",
-                 "positions", "defensemen", "shift", "pp_bonus", "pk_bonus")
+    __slots__ = ("players", "skaters", "statuses", "forward_units", "defense_units",
+                 "forward_scored", "defense_scored", "rated", "positions", "defensemen",
+                 "shift", "pp_bonus", "pk_bonus")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
         cards = {pid: s.card for pid, s in team.players.items() if isinstance(s.card, Skater)}
         self.skaters: tuple[str, ...] = tuple(cards)
+        # The skaters' statuses in the same order: the game's own, changed in place.
+        self.statuses = [team.players[pid] for pid in self.skaters]
         lines = team.team.lines
         self.forward_units = tuple(dict(zip(FORWARDS, line, strict=True)) for line in lines.forwards)
         self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
                                    for pair in lines.defense)
-        self.rated = {slot: frozenset(pid for pid, c in cards.items()
-                                      if not is_defenseman(c) and slot in c.positions)
+        facts = {pid: team.players[pid].facts() for pid in self.skaters}
+        self.rated = {slot: frozenset(pid for pid, f in facts.items()
+                                      if not f.defenseman and slot in f.positions)
                       for slot in FORWARDS}
-        self.positions = {pid: frozenset(c.positions) for pid, c in cards.items()}
-        self.defensemen = frozenset(pid for pid, c in cards.items() if is_defenseman(c))
+        self.positions = {pid: f.positions for pid, f in facts.items()}
+        self.defensemen = frozenset(pid for pid, f in facts.items() if f.defenseman)
         self.shift = {pid: c.shift for pid, c in cards.items()}
         self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
         self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
+        self.forward_scored = [self._scored(unit) for unit in self.forward_units]
+        self.defense_scored = [self._scored(unit) for unit in self.defense_units]
+
+    def _scored(self, unit: dict[str, str]) -> _Unit:
+        """The unit's dressed skaters, as its score reads them (no one else is ever
+        ready)."""
+        ids = [pid for pid in unit.values() if pid in self.shift]
+        return _Unit([self.players[pid] for pid in ids], [self.shift[pid] for pid in ids],
+                     [self.pp_bonus[pid] for pid in ids], [self.pk_bonus[pid] for pid in ids],
+                     ids)
 
     def out_of_position(self, pid: str, slot: str) -> bool:
         """15.10: a forward in a forward slot he is not rated for."""
         return slot in FORWARDS and pid not in self.defensemen and slot not in self.positions[pid]
+
+
+class _Unit:
+    """What a unit's score reads of its members (6.40), in the unit's slot order: their
+    statuses, shift ratings and power-play and penalty-kill bonuses, read once a game."""
+
+    __slots__ = ("statuses", "shift", "pp_bonus", "pk_bonus", "ids")
+
+    def __init__(self, statuses: list[PlayerStatus], shift: list[float], pp_bonus: list[int],
+                 pk_bonus: list[int], ids: list[str]) -> None:
+        self.statuses, self.shift, self.ids = statuses, shift, ids
+        self.pp_bonus, self.pk_bonus = pp_bonus, pk_bonus
 
 
 class _Bench:
@@ -77,20 +102,31 @@ class _Bench:
     sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16). Who is
     fit is worked out when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("team", "roster", "on_ice", "stay", "_fit")
+    __slots__ = ("team", "roster", "stay", "_on_ice", "_fit")
 
     def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
         self.team, self.roster, self.stay = team, roster, stay
-        self.on_ice = set(team.skaters_on_ice())
+        self._on_ice: set[str] | None = None
         self._fit: set[str] | None = None
+
+    def on_ice(self) -> set[str]:
+        """The skaters on the ice, worked out when first asked."""
+        on_ice = self._on_ice
+        if on_ice is None:
+            on_ice = self._on_ice = set(self.team.skaters_on_ice())
+        return on_ice
 
     def fit(self) -> set[str]:
         fit = self._fit
         if fit is None:
-            players, on_ice, stay = self.team.players, self.on_ice, self.stay
-            fit = self._fit = {pid for pid in self.roster.skaters if not (s := players[pid]).out
-                               and (s.stint < stay if pid in on_ice
-                                    else s.rest >= REST_SEQUENCES and not barred(s))}
+            on_ice, stay = self.on_ice(), self.stay
+            statuses = self.roster.statuses
+            fit = self._fit = set()
+            for i, pid in enumerate(self.roster.skaters):
+                s = statuses[i]
+                if not s.out and (s.stint < stay if pid in on_ice
+                                  else s.rest >= REST_SEQUENCES and not barred(s)):
+                    fit.add(pid)
         return fit
 
     def freshness(self, pid: str) -> float:
@@ -98,23 +134,44 @@ class _Bench:
         return self.roster.shift[pid] - self.team.players[pid].shifts
 
 
-def _unit_score(unit: dict[str, str], ready: set[str], shift: dict[str, float],
-                players: dict[str, PlayerStatus], bonus: dict[str, int] | None) -> float:
+def _unit_score(unit: _Unit, ready: set[str], strength: str) -> float:
     """A unit's score: its ready members' mean freshness (6.40), plus one a member, plus
     their assist ratings on the power play or their defense on the penalty kill."""
     members, fresh, extra = 0, 0.0, 0
-    for pid in unit.values():
+    bonus = unit.pp_bonus if strength == "pp" else unit.pk_bonus
+    with_bonus = strength == "pp" or strength == "sh"
+    for i, pid in enumerate(unit.ids):
         if pid in ready:
             members += 1
-            fresh += shift[pid] - players[pid].shifts
-            if bonus is not None:
-                extra += bonus[pid]
+            fresh += unit.shift[i] - unit.statuses[i].shifts
+            if with_bonus:
+                extra += bonus[i]
     if not members:
         return -1e9
     score = fresh / members + members
-    if bonus is not None:
+    if with_bonus:
         score += extra
     return score
+
+
+def _best_first(scores: list[float]) -> list[int]:
+    """The units' indexes by score, the best first, ties in roster order (a stable sort,
+    written out: a sort keyed by a bound method calls it generically for every unit)."""
+    order: list[int] = []
+    for i, score in enumerate(scores):
+        at = len(order)
+        while at > 0 and scores[order[at - 1]] < score:
+            at -= 1
+        order.insert(at, i)
+    return order
+
+
+def _among(slots: tuple[str, ...], slot: str) -> bool:
+    """``slot in slots``, as a native loop (``in`` on a tuple compiled is a generic call)."""
+    for one in slots:
+        if one == slot:
+            return True
+    return False
 
 
 def _misplaced_ready(roster: _Roster, ready: set[str], pid: str, slot: str) -> bool:
@@ -202,11 +259,15 @@ class DefaultCoach:
         wanted = skater_slots(state, side)
         for slot in SLOT_ORDER:
             pid = slots.get(slot)
-            if slot not in wanted:
+            if not _among(wanted, slot):
                 if pid:
                     return False  # 15.00: a slot that stays empty at this strength
-            elif pid is None or players[pid].out or players[pid].stint >= MAX_STINT:
+            elif pid is None:
                 return False
+            else:
+                status = players[pid]
+                if status.out or status.stint >= MAX_STINT:
+                    return False
         return True
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
@@ -215,17 +276,18 @@ class DefaultCoach:
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
         wanted = skater_slots(state, side)
-        current = {s: team.slots.get(s) for s in SLOT_ORDER}
         keep: dict[str, str] = {}
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
         for slot in wanted:
-            pid = current.get(slot)
-            if pid and not team.players[pid].out and (
-                team.players[pid].stint < limit or pid == carrier
-            ) and (pid == carrier or not (five and self._misplaced(bench, pid, slot))):
+            pid = team.slots.get(slot)
+            if not pid:
+                continue
+            status = team.players[pid]
+            if not status.out and (status.stint < limit or pid == carrier) and (
+                    pid == carrier or not (five and self._misplaced(bench, pid, slot))):
                 keep[slot] = pid
         if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
-            home_slot = next(s for s, p in current.items() if p == carrier)
+            home_slot = next(s for s in SLOT_ORDER if team.slots.get(s) == carrier)
             free = [s for s in wanted if s not in keep]
             if home_slot in wanted:
                 target = home_slot
@@ -249,7 +311,8 @@ class DefaultCoach:
         if not roster.out_of_position(pid, slot):
             return False
         players = bench.team.players
-        return any(q not in bench.on_ice and not players[q].out
+        on_ice = bench.on_ice()
+        return any(q not in on_ice and not players[q].out
                    and players[q].rest >= REST_SEQUENCES and not barred(players[q])
                    for q in roster.rated[slot])
 
@@ -263,25 +326,23 @@ class DefaultCoach:
         ready = bench.fit() - set(keep.values())  # fit and not placed yet
         strength = state.strength(side)
         if forward_slots:
-            self._place(chosen, forward_slots, bench.roster.forward_units, bench, ready,
-                        strength, five)
+            self._place(chosen, forward_slots, bench.roster.forward_units,
+                        bench.roster.forward_scored, bench, ready, strength, five)
         if defense_slots:
-            self._place(chosen, defense_slots, bench.roster.defense_units, bench, ready,
-                        strength)
+            self._place(chosen, defense_slots, bench.roster.defense_units,
+                        bench.roster.defense_scored, bench, ready, strength)
         return chosen
 
     @staticmethod
     def _place(chosen: dict[str, str], open_slots: list[str],
-               units: tuple[dict[str, str], ...], bench: _Bench, ready: set[str],
-               strength: str, five: bool = False) -> None:
+               units: tuple[dict[str, str], ...], scored: list[_Unit], bench: _Bench,
+               ready: set[str], strength: str, five: bool = False) -> None:
         """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
         a player placed leaves ``ready``."""
         roster, players = bench.roster, bench.team.players
-        bonus = roster.pp_bonus if strength == "pp" else (
-            roster.pk_bonus if strength == "sh" else None)
         # Every unit scored before any is placed, the best first (ties in roster order).
-        scores = [_unit_score(unit, ready, roster.shift, players, bonus) for unit in units]
-        for best in sorted(range(len(units)), key=scores.__getitem__, reverse=True):
+        scores = [_unit_score(unit, ready, strength) for unit in scored]
+        for best in _best_first(scores):
             unit = units[best]
             for slot in list(open_slots):
                 pid = unit.get(slot)
@@ -305,7 +366,7 @@ class DefaultCoach:
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
             placed = set(chosen.values())
             pool = _not_barred([p for p in roster.skaters if not players[p].out
-                                and p not in placed], players, bench.on_ice)
+                                and p not in placed], players, bench.on_ice())
             pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
             _put(chosen, open_slots, ready, slot, pool[0])
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Final
 
 from engine.bones import draft
-from engine.bones.cards import Skater
-from engine.bones.state import GameState, TeamState, is_defenseman, other
+from engine.bones.state import GameState, TeamState, other
 from engine.bones.timing import REST_SEQUENCES
 from events.bones import LinesChanged
 
 # The six slots of a line change in slot order, a variable-length tuple (compiled, a loop
 # over it indexes it natively).
 SLOT_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW", "LD", "RD", "G")
+FORWARD_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW")
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR: Final = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
@@ -28,10 +28,10 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     slots = event.slots
     # The six slots and no other: as many keys as slots, each of them a slot (a dict's
     # keys compared with a frozenset is a generic rich comparison).
-    if len(slots) != len(SLOT_ORDER) or any(slot not in slots for slot in SLOT_ORDER):
+    if len(slots) != len(SLOT_ORDER) or not _names_all(slots):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
     filled = [s for s in SLOT_ORDER if s != "G" and slots[s]]
-    if tuple(filled) != wanted:
+    if not _same(filled, wanted):
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
     ids = [pid for pid in slots.values() if pid]
     if len(ids) != len(set(ids)):
@@ -74,20 +74,21 @@ def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
     """15.10: at 5 on 5 (no goalie pulled) a forward may play a forward slot he is not
     rated for only when no forward rated for it is available (rested on the bench, not
     hurt or in the box)."""
-    team = state.team(event.side)
+    side, slots = event.side, event.slots  # an event's fields: each read is a generic look-up
+    team = state.team(side)
     if state.skaters_allowed("home") < 5 or state.skaters_allowed("away") < 5:
         return None
-    if event.slots["G"] != team.goalie or state.team(other(event.side)).pulled:
+    if slots["G"] != team.goalie or state.team(other(side)).pulled:
         return None  # a sixth attacker on either side: not 5 on 5
     carrier = state.puck[1] if event.on_the_fly and state.puck else None
-    for slot in ("LW", "C", "RW"):
-        pid = event.slots[slot]
+    for slot in FORWARD_ORDER:
+        pid = slots[slot]
         if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
             continue
-        card = team.card(pid)
-        if not isinstance(card, Skater) or is_defenseman(card) or slot in card.positions:
+        card = team.players[pid].facts()
+        if not card.skater or card.defenseman or slot in card.positions:
             continue
-        on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in event.slots.values() if p}
+        on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in slots.values() if p}
         waiting = rested_on_bench(team, on_ice_or_placed, rated_for=slot)
         if waiting:
             return (f"15.10: {pid} is not rated for {slot} while {waiting} is rested "
@@ -100,11 +101,31 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
     under draft rule 16 and not in ``unavailable``; with ``rated_for``, a forward rated for
     that slot (15.10). None if there is nobody."""
     for pid, status in team.players.items():
-        card = status.card
-        if (pid in unavailable or status.out or not isinstance(card, Skater)
-                or status.rest < REST_SEQUENCES or draft.barred(status)):
+        if pid in unavailable or status.out or status.rest < REST_SEQUENCES:
             continue
-        if rated_for and (is_defenseman(card) or rated_for not in card.positions):
+        card = status.facts()
+        if not card.skater or draft.barred(status):
+            continue
+        if rated_for and (card.defenseman or rated_for not in card.positions):
             continue
         return pid
     return None
+
+
+def _names_all(slots: dict[str, str | None]) -> bool:
+    """Every one of the six slots is a key of ``slots``."""
+    for slot in SLOT_ORDER:
+        if slot not in slots:
+            return False
+    return True
+
+
+def _same(filled: list[str], wanted: tuple[str, ...]) -> bool:
+    """The filled slots are the wanted ones, in order (a list and a tuple compared item
+    by item: compiled, ``tuple(filled) != wanted`` is a generic comparison)."""
+    if len(filled) != len(wanted):
+        return False
+    for i, slot in enumerate(wanted):
+        if filled[i] != slot:
+            return False
+    return True

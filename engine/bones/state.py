@@ -41,6 +41,27 @@ NOBODY_SHORT: Final = (0, 0)
 
 
 
+class CardFacts:
+    """What the rules ask of a player's card again and again, read from it once: a card
+    is a msgspec Struct, and compiled code reads each of its attributes through a generic
+    look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
+
+    __slots__ = ("card", "skater", "goalie", "defenseman", "positions")
+
+    def __init__(self, card: Skater | Goalie) -> None:
+        self.card = card
+        # A card's exact type first: isinstance of a msgspec card class that is not the
+        # card's own goes through the class's metaclass (most cards asked are skaters).
+        card_type = type(card)
+        self.goalie = card_type is Goalie or (card_type is not Skater and isinstance(card, Goalie))
+        self.skater = card_type is Skater or (card_type is not Goalie and isinstance(card, Skater))
+        positions: frozenset[str] = frozenset()
+        if isinstance(card, Skater):
+            positions = frozenset(card.positions)
+        self.positions = positions  # a skater's (15.10); a goalie's card names none
+        self.defenseman = "D" in positions
+
+
 @dataclass(slots=True)
 class PlayerStatus:
     """What the rules track of a dressed player during the game."""
@@ -57,13 +78,18 @@ class PlayerStatus:
     special: bool = False
     sit_out: bool = False
     run: int = 0
+    _facts: CardFacts | None = field(default=None, compare=False, repr=False)
+
+    def facts(self) -> CardFacts:
+        """His card's kind and positions, read again only when the card is another."""
+        facts = self._facts
+        if facts is None or facts.card is not self.card:
+            facts = self._facts = CardFacts(self.card)
+        return facts
 
     @property
     def is_goalie(self) -> bool:
-        # A card's exact type first: isinstance of a msgspec card class that is not the
-        # card's own goes through the class's metaclass (most cards asked are skaters).
-        card_type = type(self.card)
-        return card_type is Goalie or (card_type is not Skater and isinstance(self.card, Goalie))
+        return self.facts().goalie
 
 
 @dataclass(slots=True)
@@ -96,6 +122,18 @@ class TeamState:
     penalties: list[Penalty] = field(default_factory=list)
     bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
     tactic: str | None = None
+    # ``players``' statuses as a list, made when first asked (``statuses``): a time
+    # sequence counts every player's rest (6.41), and a list is walked natively where a
+    # dict's values are each fetched through a generic call. Not part of the state's value.
+    _statuses: list[PlayerStatus] = field(default_factory=list, compare=False, repr=False)
+
+    def statuses(self) -> list[PlayerStatus]:
+        """Every dressed player's status, in ``players``' order (a game's players are
+        dressed once, at its start, and never replaced)."""
+        statuses = self._statuses
+        if len(statuses) != len(self.players):
+            statuses = self._statuses = list(self.players.values())
+        return statuses
 
     def skaters_on_ice(self) -> list[str]:
         # The filled slots, in slot order. A plain loop over typed locals: compiled, it is

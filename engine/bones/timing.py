@@ -39,19 +39,26 @@ def play_sequence(state: GameState) -> list:
             away_short=state.away.man_short(),
         )
     ]
-    for team in (state.home, state.away):
-        if not team.penalties:
-            continue
-        ticking = set(ticking_penalties(team))
-        for i, pen in enumerate(team.penalties):
-            short = pen.short_left - 1 if i in ticking else pen.short_left
-            box = pen.box_left - 1 if pen.box_left > 0 else 0
-            if pen.box_left > 0 and pen.kind == "game_misconduct":
-                box = pen.box_left  # off for the game: never "served"
-            if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
-                events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
-                                           sequence=state.sequence + 1, rule="14.10"))
+    # Each team written out: compiled, a loop over a tuple of the two builds the tuple
+    # and walks it generically.
+    if state.home.penalties:
+        _served(state, state.home, events)
+    if state.away.penalties:
+        _served(state, state.away, events)
     return events
+
+
+def _served(state: GameState, team: TeamState, events: list) -> None:
+    """14.10: the team's penalties this sequence serves."""
+    ticking = set(ticking_penalties(team))
+    for i, pen in enumerate(team.penalties):
+        short = pen.short_left - 1 if i in ticking else pen.short_left
+        box = pen.box_left - 1 if pen.box_left > 0 else 0
+        if pen.box_left > 0 and pen.kind == "game_misconduct":
+            box = pen.box_left  # off for the game: never "served"
+        if short <= 0 and box <= 0 and (pen.box_left > 0 or pen.short_left > 0):
+            events.append(PenaltyEnded(id=pen.id, reason="served", period=state.period,
+                                       sequence=state.sequence + 1, rule="14.10"))
 
 
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
@@ -59,46 +66,59 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
-    for team in (state.home, state.away):
-        # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
-        # rest one more. Everyone's rest counted up, then taken back for those on the ice:
-        # no set of who is on the ice is built at every sequence.
-        players = team.players
-        for status in players.values():
-            status.rest += 1
-        counted: list[str] = []
-        for pid in on_ice_list(team):
-            on = players.get(pid)
-            if on is not None and pid not in counted:
-                counted.append(pid)
-                on.rest -= 1
-                on.stint += 1
-        if not team.penalties:
-            continue
-        ticking = set(ticking_penalties(team))
-        for i, pen in enumerate(team.penalties):
-            if i in ticking:
-                pen.short_left -= 1
-            if pen.box_left > 0 and pen.kind != "game_misconduct":
-                pen.box_left -= 1
+    _sequence_played(state.home)  # each team written out, as in play_sequence
+    _sequence_played(state.away)
     state.coach_window = True
 
 
+def _sequence_played(team: TeamState) -> None:
+    # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
+    # rest one more. Everyone's rest counted up, then taken back for those on the ice:
+    # no set of who is on the ice is built at every sequence.
+    for status in team.statuses():
+        status.rest += 1
+    players = team.players
+    counted: list[PlayerStatus] = []
+    for pid in on_ice_list(team):
+        on = players.get(pid)
+        if on is not None and not _counted(counted, on):
+            counted.append(on)
+            on.rest -= 1
+            on.stint += 1
+    if not team.penalties:
+        return
+    ticking = set(ticking_penalties(team))
+    for i, pen in enumerate(team.penalties):
+        if i in ticking:
+            pen.short_left -= 1
+        if pen.box_left > 0 and pen.kind != "game_misconduct":
+            pen.box_left -= 1
+
+
+def _counted(counted: list[PlayerStatus], status: PlayerStatus) -> bool:
+    """``status`` is already in ``counted`` (a player named twice, in a line-up the rules
+    refuse): compared by identity, as ``in`` would compare two statuses field by field."""
+    for seen in counted:
+        if seen is status:
+            return True
+    return False
+
+
 def on_ice_list(team: TeamState) -> list[str]:
-    """``on_the_ice`` as a list (a player may appear twice only in a line-up the rules
-    refuse)."""
+    """Everyone on the ice, as a list: the skaters (a sixth attacker too) and the goalie
+    in net (a player may appear twice only in a line-up the rules refuse)."""
     ids = team.skaters_on_ice()
     if not team.pulled:
         ids.append(team.goalie)
     return ids
 
 
-def on_the_ice(team: TeamState) -> set[str]:
-    """Everyone on the ice: the skaters (a sixth attacker too) and the goalie in net."""
-    on_ice = set(team.skaters_on_ice())
-    if not team.pulled:
-        on_ice.add(team.goalie)
-    return on_ice
+def _listed(ids: list[str], pid: str) -> bool:
+    """``pid in ids``, as a native loop (compiled, ``in`` on a list is a generic call)."""
+    for one in ids:
+        if one == pid:
+            return True
+    return False
 
 
 def end_stint(status: PlayerStatus) -> None:
@@ -113,19 +133,22 @@ def end_stint(status: PlayerStatus) -> None:
 
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
-    before = on_the_ice(team)
+    slots = event.slots  # an event's field: each read is a generic look-up
+    before = on_ice_list(team)
     was_pulled = team.pulled
-    team.slots = dict(event.slots)
-    team.pulled = event.slots.get("G") != team.goalie
+    team.slots = dict(slots)
+    team.pulled = slots.get("G") != team.goalie
     if team.pulled and not was_pulled:
         team.pulled_on_the_fly = event.on_the_fly
-    after = on_the_ice(team)
+    after = on_ice_list(team)
     for pid in before:
-        if pid not in after:  # 6.40, 6.41: off the ice, his shift ends and his rest starts
+        if not _listed(after, pid):
+            # 6.40, 6.41: off the ice, his shift ends and his rest starts (ending it twice
+            # for a name listed twice changes nothing more)
             end_stint(team.players[pid])
     if state.draft_league:  # draft rule 16: who went on, who sat out a shift
-        arrived = {slot: pid for slot, pid in event.slots.items()
-                   if pid and pid not in before and not team.players[pid].is_goalie}
+        arrived = {slot: pid for slot, pid in slots.items()
+                   if pid and not _listed(before, pid) and not team.players[pid].is_goalie}
         for pid in arrived.values():
             draft.went_on(team.players[pid])
         draft.sat_out(team, arrived)

@@ -380,6 +380,30 @@ def test_15_10_forward_out_of_position_allowed_when_no_rated_one_is_free(state):
     assert lines.check_lines(state, change(state, C=wing)) is None
 
 
+def test_15_10_reads_the_card_he_holds_now_not_the_one_first_checked(state):
+    """15.10: "a FORWARD may NOT play in a position on the Playing Board he is not rated
+    to play": a card's positions are read once a player, and again when his card is
+    another (a rated card makes the same change legal)."""
+    wing = _forward_not_rated_for(state, "C")
+    assert "15.10" in lines.check_lines(state, change(state, C=wing))
+    status = state.home.players[wing]
+    status.card = msgspec.structs.replace(status.card, positions=[*status.card.positions, "C"])
+    assert lines.check_lines(state, change(state, C=wing)) is None
+
+
+def test_6_41_every_dressed_player_rests_at_every_sequence_but_those_on_the_ice(state):
+    """6.41: "Once a skater has been removed from the ice, he must 'rest' at least 3 time
+    sequences before returning to play": each sequence off the ice counts, for every
+    dressed player, at every sequence (the statuses walked as a list)."""
+    on_ice = set(state.home.skaters_on_ice()) | {state.home.goalie}
+    before = {pid: s.rest for pid, s in state.home.players.items()}
+    for _ in range(2):
+        apply(state, timing.play_sequence(state))
+    assert len(before) > 6
+    for pid, s in state.home.players.items():
+        assert s.rest == (before[pid] if pid in on_ice else before[pid] + 2), pid
+
+
 def test_15_10_applies_only_at_5_on_5(state):
     penalize(state, "away", slot="RW")
     wing = _forward_not_rated_for(state, "C")
