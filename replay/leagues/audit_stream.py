@@ -136,18 +136,25 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
 
 def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dict[str, Any],
                   encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes],
-                  blobs: BlobSource, season_of: SeasonLookup, rules: bool = True
-                  ) -> tuple[AuditReport, list[Event]]:
+                  blobs: BlobSource, season_of: SeasonLookup, rules: bool = True,
+                  hashed_here: bool = False) -> tuple[AuditReport, list[Event]]:
     """Audit a new stream before it is stored: the rows, hashes and ``streams`` row that
     :meth:`EventStore.append_encoded` writes for it, checked exactly as :func:`audit_stream`
     checks them once stored (a season's workers audit each game as they play it).
+    ``hashes``: the payloads' chain as the caller has it; the chain check hashes every
+    payload again and holds them to it, unless ``hashed_here``: the caller computed them
+    from these very payloads itself, as the store does when it reads a stream (a season's
+    writer, replay/leagues/returned.py, which trusts no worker's hashes and has just
+    hashed what came back; the worker's own audit of the same rows hashed them again).
     ``rules``: as :func:`audit_stream_events`."""
     head = hashes[-1].hex() if hashes else GENESIS
     record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system, format)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
         this = digest.hex()
-        rows.append(StoredEvent(seq, tag, None, payload, prev, this))
+        # hashed here: the hash as the reader computed it (stored on every row, hash_every 1)
+        rows.append(StoredEvent(seq, tag, None, payload, prev, this,
+                                this if hashed_here else UNSET))
         prev = this
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
 

@@ -112,7 +112,8 @@ def checked_return(played: HandedBack, game_id: str, system: GameSystem[Any, Any
                                       f"head {rows.head.hex()[:16]}…", "hash chain"))
     report, events = audit_encoded(game_id, kind="game", system=system.name, format=format,
                                    meta=played.meta, encoded=encoded, hashes=hashes,
-                                   blobs=blobs, season_of=season_of, rules=rules)
+                                   blobs=blobs, season_of=season_of, rules=rules,
+                                   hashed_here=True)  # the chain just computed from them
     if report.failure is not None:
         _refuse(game_id, report.failure)
     games_out = tuple(system.games_out(events)) if system.games_out is not None else ()
