@@ -19,14 +19,15 @@ import multiprocessing.connection
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
 
 from events.errors import RinklogError
 from replay.cluster_access import Cluster
 
-__all__ = ["Crew", "Workers", "open_crew"]
+__all__ = ["Crew", "Workers", "open_crew", "quiet_collector"]
 
 RESULT_WAIT = 300.0  # seconds without a finished job before the crew gives up
 POLL = 0.5  # how often a waiting side looks whether the other is still there
@@ -158,6 +159,21 @@ def _quiet_collector() -> None:
     Collection still runs, so a cycle is still freed."""
     gc.freeze()
     gc.set_threshold(10_000, 20, 20)
+
+
+@contextmanager
+def quiet_collector() -> Iterator[None]:
+    """The workers' collector (:func:`_quiet_collector`) in this process while a season's
+    writer takes its games in, then the collector as it was: the writer decodes, checks
+    and folds every game a worker returns (replay/leagues/returned.py), as many short-lived
+    objects a game as a worker makes."""
+    before = gc.get_threshold()
+    _quiet_collector()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
 
 
 def _work(conn: Any, others: list[Any], init: Callable[..., None], task: Callable[[Any], Any],

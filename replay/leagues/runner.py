@@ -55,7 +55,7 @@ from replay.leagues.season import SEASON_VERSION
 from replay.leagues.season_league import LEAGUE_MEDIA
 from replay.leagues.season_stream import SeasonStream
 from replay.systems import Kit, kit_for, kit_for_system
-from replay.workers import Cluster, open_crew
+from replay.workers import Cluster, open_crew, quiet_collector
 
 _canonical = msgspec.json.Encoder(order="deterministic")
 
@@ -265,12 +265,13 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     results = _results(todo, worker, workers, availability, cluster, rechecked)
     writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
     try:
-        for played in results:
-            _store_played(season, played, system.name, worker.format)
-            done += 1
-            events += len(played.rows.payloads)
-            if progress:
-                progress(done, len(cut))
+        with quiet_collector():
+            for played in results:
+                _store_played(season, played, system.name, worker.format)
+                done += 1
+                events += len(played.rows.payloads)
+                if progress:
+                    progress(done, len(cut))
     finally:
         close = getattr(results, "close", None)
         if close:
