@@ -15,6 +15,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -264,18 +265,13 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     rechecked = frozenset(random.Random(verify_seed).sample(numbers, min(verify, len(numbers))))
     results = _results(todo, worker, workers, availability, cluster, rechecked)
     writer_cpu = time.process_time()  # the writer's own CPU (waiting for the workers is none)
-    try:
-        with quiet_collector():
-            for played in results:
-                _store_played(season, played, system.name, worker.format)
-                done += 1
-                events += len(played.rows.payloads)
-                if progress:
-                    progress(done, len(cut))
-    finally:
-        close = getattr(results, "close", None)
-        if close:
-            close()
+    with closing(results), quiet_collector():  # the crew stopped however the loop ends
+        for played in results:
+            _store_played(season, played, system.name, worker.format)
+            done += 1
+            events += len(played.rows.payloads)
+            if progress:
+                progress(done, len(cut))
     writer_cpu = time.process_time() - writer_cpu
     if projections:
         read_models.save_standings(store)
