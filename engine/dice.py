@@ -43,17 +43,18 @@ class DiceSource(Protocol):
 # The keyed hasher of the last (seed, game id) asked, with ``"{game_id}:"`` already
 # absorbed: a game asks for one (seed, game id) at every roll, and BLAKE2b hashes a stream,
 # so copying it and absorbing ``"{n}:{block}"`` gives the digest of the whole message. One
-# entry, compared by value: cheaper than an lru_cache's key tuple at every roll.
-_LAST_GAME: Final[list[Any]] = ["", "", None]  # seed, game id, hasher
+# entry, compared by value: cheaper than an lru_cache's key tuple at every roll. The entry
+# is one tuple, replaced whole: a thread (a Dask worker's) never reads one game's hasher
+# under another game's names.
+_LAST_GAME: Final[list[tuple[str, str, Any]]] = [("", "", None)]  # (seed, game id, hasher)
 
 
 def _game_blake2b(seed: str, game_id: str) -> Any:
-    last = _LAST_GAME
-    hasher = last[2]
-    if hasher is None or last[0] != seed or last[1] != game_id:
+    last_seed, last_game, hasher = _LAST_GAME[0]
+    if hasher is None or last_seed != seed or last_game != game_id:
         hasher = hashlib.blake2b(key=seed.encode()[:64])
         hasher.update(f"{game_id}:".encode())
-        last[0], last[1], last[2] = seed, game_id, hasher
+        _LAST_GAME[0] = (seed, game_id, hasher)
     return hasher
 
 
