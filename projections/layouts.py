@@ -16,8 +16,8 @@ from typing import Any
 
 from projections.models.stats import GameStats
 
-__all__ = ["OLDER_LAYOUTS", "TODAY", "Layout", "goalies_as_skaters", "layout_of",
-           "unknown_layout"]
+__all__ = ["FORMER_TABLES", "OLDER_LAYOUTS", "TODAY", "Layout", "goalies_as_skaters",
+           "layout_of", "unknown_layout"]
 
 Rows = dict[str, list[dict[str, Any]]]  # a builder's rows, by table
 
@@ -32,9 +32,23 @@ class Layout:
     goalies_as_skaters: bool = False
 
 
-TODAY = Layout("today's")
+# Tables an older rinklog stored that today's does not (table -> its projection and its
+# columns): rm_toi_shifts kept a row a shift until issue 35 packed a player's shifts of a
+# game in one row of rm_toi_player_shifts (23 bytes an event fewer in DICE Hockey); a view
+# of that name reads them back a shift a row. Today's layout has none of these tables.
+FORMER_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "rm_toi_shifts": ("toi", ("game_id", "team", "player", "shift", "period", "start", "end",
+                              "duration", "charge")),
+}
+TODAY = Layout("today's", {table: frozenset(columns)
+                           for table, (_, columns) in FORMER_TABLES.items()})
 _SCORING = frozenset({"g", "a", "p", "pim"})  # issue 34 item 3: on the goalie line since
+_PLAYER_SHIFTS = frozenset({"game_id", "team", "player", "shifts"})
 OLDER_LAYOUTS: dict[str, tuple[Layout, ...]] = {
+    "toi": (
+        Layout("before a player's shifts were one row (issue 35)",
+               {"rm_toi_player_shifts": _PLAYER_SHIFTS}),
+    ),
     # The stats tables as older rinklogs stored them, newest first, each named by the
     # change that ended it (the history of TABLES and of the counts' columns).
     "stats": (
@@ -52,7 +66,8 @@ OLDER_LAYOUTS: dict[str, tuple[Layout, ...]] = {
 def layout_of(projection: str, today: Mapping[str, Sequence[str]],
               stored: Mapping[str, Sequence[str]]) -> Layout | None:
     """The layout whose columns every table of ``projection`` has in ``stored`` (table ->
-    its columns; ``today``: table -> today's columns), or None: no rinklog stored these."""
+    its columns; ``today``: table -> today's columns, or a former table's last ones), or
+    None: no rinklog stored these."""
     for layout in (TODAY, *OLDER_LAYOUTS.get(projection, ())):
         if all(set(columns) == set(today[table]) - layout.missing.get(table, frozenset())
                for table, columns in stored.items()):

@@ -13,7 +13,11 @@ stream, ``game_id`` first column):
                            gwg (0/1)
 ``rm_scoresheet_goalies``  goalie lines with decision
 ``rm_toi_players``         the ``toi --json`` players rows
-``rm_toi_shifts``          the ``toi --json`` shifts rows
+``rm_toi_player_shifts``   a player's shifts of a game in one row: ``shifts``, JSON, each
+                           ``[period, start, end, duration, charge]``, the n-th his shift
+                           n (a row a shift cost DICE Hockey 23 bytes an event); the
+                           view ``rm_toi_shifts`` reads them back as the ``toi --json``
+                           shifts rows, a shift a row
 ``rm_penalties``           the ``penalties --json`` penalty rows
 ``rm_player_stats``        skater counting stats per game
 ``rm_goalie_stats``        goalie counting stats per game, and ``games_in_net``: the
@@ -37,7 +41,7 @@ from __future__ import annotations
 import json
 import operator
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -95,10 +99,9 @@ TABLES: dict[str, tuple[str, dict[str, type], tuple[str, ...]]] = {
         "sequences": _INT, "shifts": _FLOAT, "excess": _INT, "toi": _INT, "toi_ev": _INT,
         "toi_pp": _INT, "toi_sh": _INT},
         ("game_id", "team", "player")),
-    "rm_toi_shifts": ("toi", {
-        "game_id": _STR, "team": _STR, "player": _STR, "shift": _INT, "period": _INT,
-        "start": _INT, "end": _INT, "duration": _INT, "charge": _FLOAT},
-        ("game_id", "team", "player", "shift")),
+    "rm_toi_player_shifts": ("toi", {
+        "game_id": _STR, "team": _STR, "player": _STR, "shifts": _STR},
+        ("game_id", "team", "player")),
     "rm_penalties": ("penalties", {
         "game_id": _STR, "id": _INT, "team": _STR, "side": _STR, "player": _STR,
         "served_by": _STR, "kind": _STR, "minutes": _INT, "box": _INT, "short": _INT,
@@ -172,9 +175,35 @@ def _rows_scoresheet(game: _Game) -> dict[str, list[dict[str, Any]]]:
 
 
 def _rows_toi(game: _Game) -> dict[str, list[dict[str, Any]]]:
-    toi = game.models.toi(game.events).to_json()
-    return {"rm_toi_players": [{"game_id": game.game_id, **p} for p in toi["players"]],
-            "rm_toi_shifts": [{"game_id": game.game_id, **s} for s in toi["shifts"]]}
+    toi = game.models.toi(game.events)
+    rows = toi.to_json()
+    packed = TABLES["rm_toi_player_shifts"][1]
+    return {"rm_toi_players": [{"game_id": game.game_id, **p} for p in rows["players"]],
+            "rm_toi_player_shifts": [dict(zip(packed, row, strict=True)) for row
+                                     in _player_shifts(game.game_id, toi.shifts)],
+            # a shift a row: the table an older rinklog stored (layouts.FORMER_TABLES)
+            "rm_toi_shifts": [{"game_id": game.game_id, **s} for s in rows["shifts"]]}
+
+
+def _player_shifts(game_id: str, shifts: list[ShiftLine]) -> list[tuple[str, str, str, str]]:
+    """A game's shifts a player a row (``rm_toi_player_shifts``): his shifts in the order
+    of their numbers, which the folds count from 1 (projections/*/toi.py), so the n-th is
+    his shift n and the number is not stored."""
+    by_player: dict[tuple[str, str], list[ShiftLine]] = {}
+    for line in shifts:
+        by_player.setdefault((line.team, line.player), []).append(line)
+    rows = []
+    for (team, player), lines in by_player.items():
+        lines.sort(key=_SHIFT_NUMBER)
+        if lines[-1].shift != len(lines) or lines[0].shift != 1:
+            raise ValueError(f"{game_id}: {team} {player}'s shifts are not numbered 1 to "
+                             f"{len(lines)}")
+        rows.append((game_id, team, player, _JSON.encode(
+            [(s.period, s.start, s.end, s.duration, float(s.charge)) for s in lines]).decode()))
+    return rows
+
+
+_SHIFT_NUMBER = operator.attrgetter("shift")
 
 
 def _rows_penalties(game: _Game) -> dict[str, list[dict[str, Any]]]:
@@ -225,14 +254,13 @@ def _toi_tuples(game: _Game) -> dict[str, list[tuple]]:
     toi = game.models.toi(game.events)
     key, astuple = (game.game_id,), msgspec.structs.astuple
     return {"rm_toi_players": [key + astuple(p) for p in toi.players],
-            "rm_toi_shifts": [key + astuple(s) for s in toi.shifts]}
+            "rm_toi_player_shifts": _player_shifts(game.game_id, toi.shifts)}
 
 
 # A projection's rows made as tuples of today's columns without the dicts of _BUILDERS,
 # while the structs' fields are those columns (checked here, once).
 _TUPLE_BUILDERS = {"toi": _toi_tuples} if (
-    ("game_id", *PlayerToi.__struct_fields__) == tuple(TABLES["rm_toi_players"][1])
-    and ("game_id", *ShiftLine.__struct_fields__) == tuple(TABLES["rm_toi_shifts"][1])) else {}
+    ("game_id", *PlayerToi.__struct_fields__) == tuple(TABLES["rm_toi_players"][1])) else {}
 
 STANDINGS = "rm_standings"
 _STANDINGS_COLUMNS = {
@@ -259,6 +287,15 @@ VIEWS = {
         FROM rm_scoresheet_goals g
         JOIN rm_rosters r ON r.game_id = g.game_id AND r.team = g.team
                          AND r.player = g.scorer""",
+    # a shift a row: the toi --json shifts rows, as the table of this name held them before
+    # a player's shifts were packed in one row (issue 35)
+    "rm_toi_shifts": """
+        SELECT p.game_id, p.team, p.player, j.key + 1 AS shift,
+               json_extract(j.value, '$[0]') AS period, json_extract(j.value, '$[1]') AS start,
+               json_extract(j.value, '$[2]') AS [end],
+               json_extract(j.value, '$[3]') AS duration,
+               json_extract(j.value, '$[4]') AS charge
+        FROM rm_toi_player_shifts p, json_each(p.shifts) j""",
 }
 
 
@@ -293,6 +330,11 @@ def _ensure_tables(db: sqlite_utils.Database) -> None:
     a rowid, or with other columns, is moved into this layout (its rows copied, or its
     projection folded again when its columns were others)."""
     stored = dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+    for name, (projection, _) in layouts.FORMER_TABLES.items():
+        if name in stored:  # an older rinklog's table, a view today: its projection refolded
+            db.execute(f"DROP TABLE [{name}]")
+            if CHECKPOINTS in stored:
+                db.execute(f"DELETE FROM {CHECKPOINTS} WHERE projection = ?", (projection,))
     old = [name for name, (columns, _) in _LAYOUTS.items()
            if name in stored and ("WITHOUT ROWID" not in stored[name].upper()
                                   or set(db[name].columns_dict) != set(columns))]
@@ -506,7 +548,7 @@ def rebuild(db: str | Path | EventStore, game_ids: Iterable[str] | None = None,
         with Transaction(conn):
             for name in VIEWS:
                 conn.execute(f"DROP VIEW IF EXISTS {name}")
-            for name in [CHECKPOINTS, *TABLES, STANDINGS]:
+            for name in [CHECKPOINTS, *TABLES, *layouts.FORMER_TABLES, STANDINGS]:
                 conn.execute(f"DROP TABLE IF EXISTS {name}")
             _READY.discard(store)
         return _update(store, game_ids, tuple(projections))
@@ -568,7 +610,7 @@ def stored_read_models(store: EventStore, game_id: str, *,
     if not marks:
         return None
     tables = {}
-    for table, (owner, columns, _) in TABLES.items():
+    for table, owner, columns in _read_model_tables(stored_columns):
         if owner not in marks or owner not in _BUILDERS:
             continue
         # Every column the table has, today's in their order first (a builder's rows carry
@@ -576,12 +618,30 @@ def stored_read_models(store: EventStore, game_id: str, *,
         # in its own columns to that layout's rows, and one in no known layout (or none:
         # no such table) is a finding (projections/layouts.py).
         kept = stored_columns.get(table, set())
-        names = [c for c in columns if c in kept] + sorted(kept - columns.keys())
+        names = [c for c in columns if c in kept] + sorted(kept - set(columns))
         tables[table] = (names, sorted(conn.execute(
             f"SELECT {', '.join(f'[{c}]' for c in names)} FROM {table} WHERE game_id = ?",
             (game_id,)).fetchall()) if names else [])
     return StoredReadModels(store.info(game_id).system if system is None else system,
                             marks, tables)
+
+
+def _read_model_tables(stored: dict[str, set[str]]) -> list[tuple[str, str, Sequence[str]]]:
+    """Each table a read model is held in: (table, projection, its columns): today's, and
+    a table an older rinklog stored (layouts.FORMER_TABLES) where ``stored`` (the file's
+    ``rm_`` tables) has one."""
+    return [*((table, owner, list(columns)) for table, (owner, columns, _) in TABLES.items()),
+            *((table, owner, columns) for table, (owner, columns)
+              in layouts.FORMER_TABLES.items() if table in stored)]
+
+
+def _columns_of(table: str) -> Sequence[str]:
+    """Today's columns of ``table``, or the last columns of a former table."""
+    return list(TABLES[table][1]) if table in TABLES else layouts.FORMER_TABLES[table][1]
+
+
+def _projection_of(table: str) -> str:
+    return TABLES[table][0] if table in TABLES else layouts.FORMER_TABLES[table][0]
 
 
 # each store's rm_ tables and their columns, read again only when its schema changed
@@ -623,17 +683,18 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
         # again when the file is next opened for writing, _relayout) is held to the rows
         # that rinklog folded from these events; columns no rinklog wrote are a finding.
         owned = {table: names for table, (names, _) in stored.tables.items()
-                 if TABLES[table][0] == projection}
-        layout = layouts.layout_of(projection, {t: list(TABLES[t][1]) for t in owned}, owned)
-        if layout is None:
+                 if _projection_of(table) == projection}
+        layout = layouts.layout_of(projection, {t: _columns_of(t) for t in owned}, owned)
+        if layout is None:  # each table not as today's rinklog keeps it
             differences += [layouts.unknown_layout(table, names) for table, names
-                            in owned.items() if set(names) != set(TABLES[table][1])]
+                            in owned.items() if set(names) != set(_columns_of(table))
+                            - layouts.TODAY.missing.get(table, frozenset())]
             continue
         # Rows folded before the stream grew (a live game) are held to the events they
         # were folded from: every stored row answers to the stream.
         if mark not in games:
             games[mark] = _Game(models, game_id, events[:mark])
-        if projection in _TUPLE_BUILDERS and not layout.goalies_as_skaters and all(
+        if projection in _TUPLE_BUILDERS and layout is layouts.TODAY and all(
                 names == list(TABLES[table][1]) for table, names in owned.items()):
             rows_now = _tuples(projection, games[mark])  # today's columns: no dicts
             differences += [_differ(table, stored.tables[table][1], rows_now[table])
@@ -644,6 +705,8 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
             rows = layouts.goalies_as_skaters(rows, games[mark].stats, game_id)
         for table in owned:
             names, kept = stored.tables[table]
+            if not names:  # a table this layout has not (layout_of matched its absence)
+                continue
             fresh = sorted(map(operator.itemgetter(*names), rows.get(table, [])))
             if fresh != kept:
                 differences.append(_differ(table, kept, fresh))
@@ -677,9 +740,10 @@ def unaccounted_rows(store: EventStore) -> list[str]:
         marked = set(conn.execute(f"SELECT projection, stream FROM {CHECKPOINTS}"))
     else:
         marked = set()
-    for table, (projection, _, _) in TABLES.items():
+    for table in [*TABLES, *layouts.FORMER_TABLES]:
         if table not in present:
             continue
+        projection = _projection_of(table)
         for (game_id,) in conn.execute(f"SELECT DISTINCT game_id FROM {table} ORDER BY 1"):
             if game_id not in games:
                 found.append(f"{table}: rows for {game_id!r}, which is no game stream")

@@ -30,8 +30,9 @@ DIGEST = "10999f7af54498d379aa18ead37e0fbfe3292dab70c2aba7c35e233530ae9fda"
 # The read models of those games (every stored table's rows) and every stream's index,
 # folded by the pure-Python folds before they were compiled (the commit that compiled
 # them changed no row). It changes when a rule or a read model's counting changes: take
-# the new one from the same command, in that commit.
-READ_MODELS_DIGEST = "9ea3557e626e3447906de06180b77198a0496cdddbc707c187f63031df49466d"
+# the new one from the same command, in that commit. (Issue 35 stored a player's shifts
+# in one row: the rows unpacked a shift a row still give the digest before, 9ea3557e.)
+READ_MODELS_DIGEST = "67b1ac5b5e2e6f3980c0d5f345f87c5b1a9d8d14936c74659709c39631bad592"
 
 
 def run_digest(**env: str) -> list[str]:

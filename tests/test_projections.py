@@ -236,7 +236,7 @@ def test_read_models_are_keyed_without_rowid_and_older_ones_move_over(tmp_path: 
         raw.execute(f"INSERT INTO old SELECT * FROM {name}")
         raw.execute(f"DROP TABLE {name}")
         raw.execute(f"ALTER TABLE old RENAME TO {name}")
-    raw.execute("ALTER TABLE rm_toi_shifts DROP COLUMN charge")  # an older table's columns
+    raw.execute("ALTER TABLE rm_toi_player_shifts DROP COLUMN shifts")  # other columns
     for name, sql in rm.VIEWS.items():
         raw.execute(f"CREATE VIEW {name} AS {sql}")
     raw.commit()
@@ -270,18 +270,19 @@ def test_the_stored_columns_are_read_again_once_the_schema_changes(golden, tmp_p
         rm.update(store)
         events = [row.event for row in store.iter_events(game_id)]
         before = rm.stored_read_models(store, game_id)
-        assert before is not None and "charge" in before.tables["rm_toi_shifts"][0]
+        assert before is not None and "shifts" in before.tables["rm_toi_player_shifts"][0]
         raw = sqlite3.connect(db)
-        raw.execute("ALTER TABLE rm_toi_shifts DROP COLUMN charge")
+        raw.execute("DROP VIEW rm_toi_shifts")  # the view reads the column
+        raw.execute("ALTER TABLE rm_toi_player_shifts DROP COLUMN shifts")
         raw.commit()
         raw.close()
         after = rm.stored_read_models(store, game_id)
-        assert after is not None and "charge" not in after.tables["rm_toi_shifts"][0]
-        assert after.tables["rm_toi_shifts"][1] == [
-            row[:-1] for row in before.tables["rm_toi_shifts"][1]]
+        assert after is not None and "shifts" not in after.tables["rm_toi_player_shifts"][0]
+        assert after.tables["rm_toi_player_shifts"][1] == [
+            row[:-1] for row in before.tables["rm_toi_player_shifts"][1]]
         assert rm.stored_differences(store, game_id, events) == [
-            "rm_toi_shifts: columns game_id, team, player, shift, period, start, end, "
-            "duration are neither today's layout nor an older rinklog's"]
+            "rm_toi_player_shifts: columns game_id, team, player are neither today's layout "
+            "nor an older rinklog's"]
 
 
 @pytest.fixture
@@ -324,6 +325,31 @@ def test_toi_json_keys(capsys, golden) -> None:
     assert {"team", "player", "period", "start", "end"} <= set(data["shifts"][0])
     code, text, _ = _run(capsys, "toi", game, "--db", str(db))
     assert code == 0 and "Shifts" in text
+
+
+def test_the_rm_toi_shifts_view_is_toi_json_shifts_a_row_each(capsys, golden, tmp_path) -> None:
+    """A player's shifts are stored in one row (rm_toi_player_shifts); the view
+    rm_toi_shifts gives back toi --json's shifts, a shift a row, with its types."""
+    db = tmp_path / "golden.db"
+    db.write_bytes(golden[0].read_bytes())
+    code, out, _ = _run(capsys, "toi", golden[1], "--db", str(db), "--json")
+    assert code == 0
+    shifts = json.loads(out)["shifts"]
+    assert _run(capsys, "projections", "update", "--db", str(db))[0] == 0
+    raw = sqlite3.connect(db)
+    packed = raw.execute("SELECT count(*) FROM rm_toi_player_shifts WHERE game_id = ?",
+                         (golden[1],)).fetchone()[0]
+    cursor = raw.execute("SELECT * FROM rm_toi_shifts WHERE game_id = ? ORDER BY period, "
+                         "start, team, player", (golden[1],))
+    columns = [d[0] for d in cursor.description]
+    viewed = [dict(zip(columns, row, strict=True)) for row in cursor]
+    raw.close()
+    assert columns == ["game_id", "team", "player", "shift", "period", "start", "end",
+                       "duration", "charge"]
+    assert sorted(shifts, key=lambda s: (s["period"], s["start"], s["team"], s["player"])) \
+        == [{k: v for k, v in row.items() if k != "game_id"} for row in viewed]
+    assert {type(row["charge"]) for row in viewed} == {float}
+    assert len({(s["team"], s["player"]) for s in shifts}) == packed < len(shifts)
 
 
 def test_penalties_json_and_at(capsys, golden) -> None:

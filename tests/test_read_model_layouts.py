@@ -110,6 +110,8 @@ def test_an_untouched_old_database_audits_clean_and_is_held_row_for_row(old_db: 
                         "LIMIT 1)"),  # a skater's
     ("rm_goalie_stats", "UPDATE rm_goalie_stats SET sv = sv + 1 WHERE game_id = 'dice-1'"),
     ("rm_team_stats", "UPDATE rm_team_stats SET ppg = ppg + 1 WHERE game_id = 'faceoff-1'"),
+    ("rm_toi_shifts", "UPDATE rm_toi_shifts SET [end] = [end] + 1 WHERE game_id = 'dice-1' "
+                      "AND shift = 1"),
 ])
 def test_an_edited_old_database_fails_the_audit(old_db: Path, table: str, edit: str) -> None:
     _sql(old_db, edit)
@@ -145,11 +147,70 @@ def test_a_table_in_no_known_layout_is_a_finding(new_db: Path, column: str) -> N
 
 
 def test_another_projections_table_with_a_column_dropped_is_a_finding(new_db: Path) -> None:
-    _sql(new_db, "ALTER TABLE rm_toi_shifts DROP COLUMN charge",
-         "UPDATE rm_toi_shifts SET duration = duration + 60 WHERE game_id = 'g14'")
+    _sql(new_db, "DROP VIEW rm_toi_shifts", "ALTER TABLE rm_toi_player_shifts DROP COLUMN shifts")
     code, out = _audit(new_db)
     assert code == 1
-    assert "rm_toi_shifts" in out
+    assert "rm_toi_player_shifts: columns game_id, team, player are neither" in out
+
+
+def test_an_edited_packed_shift_fails_the_audit(new_db: Path) -> None:
+    _sql(new_db, "UPDATE rm_toi_player_shifts SET shifts = json_replace(shifts, '$[0][3]', 99)"
+                 " WHERE game_id = 'g14' AND player = (SELECT min(player) FROM "
+                 "rm_toi_player_shifts WHERE game_id = 'g14')")
+    code, out = _audit(new_db)
+    assert code == 1
+    assert "rm_toi_player_shifts" in out
+
+
+def _shifts_as_rows(path: Path, edit: str = "") -> None:
+    """Today's database put back in the layout before issue 35: rm_toi_shifts a table of
+    the view's rows (``edit``: then changed), rm_toi_player_shifts gone."""
+    _sql(path, "CREATE TABLE shifts_kept AS SELECT * FROM rm_toi_shifts",
+         "DROP VIEW rm_toi_shifts", "DROP TABLE rm_toi_player_shifts",
+         "CREATE TABLE rm_toi_shifts (game_id TEXT, team TEXT, player TEXT, shift INTEGER,"
+         " period INTEGER, start INTEGER, [end] INTEGER, duration INTEGER, charge FLOAT,"
+         " PRIMARY KEY (game_id, team, player, shift)) WITHOUT ROWID",
+         "INSERT INTO rm_toi_shifts SELECT * FROM shifts_kept", "DROP TABLE shifts_kept",
+         *([edit] if edit else []))
+
+
+def test_shifts_a_row_in_the_older_layout_audit_clean(new_db: Path) -> None:
+    _shifts_as_rows(new_db)
+    assert _sql(new_db, "SELECT count(*) FROM rm_toi_shifts")[0][0] > 100
+    code, out = _audit(new_db)
+    assert code == 0, out
+
+
+def test_an_edited_shift_in_the_older_layout_fails_the_audit(new_db: Path) -> None:
+    _shifts_as_rows(new_db, "UPDATE rm_toi_shifts SET duration = duration + 60 "
+                            "WHERE game_id = 'g14' AND shift = 2")
+    code, out = _audit(new_db)
+    assert code == 1
+    assert "rm_toi_shifts: " in out
+
+
+def test_a_shifts_table_beside_todays_is_a_finding(new_db: Path) -> None:
+    """Both layouts at once (the view replaced by a table of other rows) is neither."""
+    _sql(new_db, "CREATE TABLE shifts_kept AS SELECT * FROM rm_toi_shifts",
+         "DROP VIEW rm_toi_shifts",
+         "CREATE TABLE rm_toi_shifts AS SELECT * FROM shifts_kept WHERE shift = 1")
+    code, out = _audit(new_db)
+    assert code == 1
+    assert "rm_toi_shifts: columns game_id, team, player, shift" in out
+
+
+def test_an_old_database_opened_for_writing_keeps_its_shifts_as_a_view(old_db: Path) -> None:
+    """`projections update` on a file an older rinklog wrote: its shifts table becomes
+    today's packed rows, and the view of the same name gives back the very rows the old
+    table held."""
+    before = _sql(old_db, "SELECT * FROM rm_toi_shifts ORDER BY 1, 2, 3, 4")
+    assert len(before) > 100
+    assert run_cli(["projections", "update", "--db", str(old_db)])[0] == 0
+    assert _sql(old_db, "SELECT type FROM sqlite_master WHERE name = 'rm_toi_shifts'") == [
+        ("view",)]
+    assert _sql(old_db, "SELECT * FROM rm_toi_shifts ORDER BY 1, 2, 3, 4") == before
+    code, out = _audit(old_db)
+    assert code == 0, out
 
 
 def test_a_column_added_is_a_finding(new_db: Path) -> None:

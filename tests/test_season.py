@@ -246,7 +246,7 @@ def test_a_season_keeps_every_read_model_current(played_once, straight):
         assert all(report.ok for report in audit_all(store))  # read models checked too
         read_models.rebuild(store)
         rebuilt = read_models.dump(store)
-    assert live["rm_standings"] and live["rm_toi_shifts"] and live["rm_penalties"]
+    assert live["rm_standings"] and live["rm_toi_player_shifts"] and live["rm_penalties"]
     assert live == rebuilt
 
 

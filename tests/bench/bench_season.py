@@ -227,7 +227,7 @@ def size_breakdown(conn: sqlite3.Connection, events: int) -> dict[str, float]:
             "of which hash": hashes or 0.0,
             "of which keys, headers, pages": table / events - (payload or 0) - (hashes or 0),
             "rm_ tables (read models)": read_models / events,
-            "  rm_toi_shifts": by_table.get("rm_toi_shifts", 0) / events,
+            "  rm_toi_player_shifts": by_table.get("rm_toi_player_shifts", 0) / events,
             "everything else (streams, blobs, schema)":
                 (sum(by_table.values()) - table - read_models) / events}
 
@@ -386,8 +386,8 @@ def main(argv: list[str] | None = None) -> None:
                                    f"over; the events table is {parts['events table']:.1f} "
                                    f"(payload {parts['of which payload']:.1f}, hash "
                                    f"{parts['of which hash']:.1f}), the read models "
-                                   f"{parts['rm_ tables (read models)']:.1f} (rm_toi_shifts "
-                                   f"{parts['  rm_toi_shifts']:.1f}); the payload "
+                                   f"{parts['rm_ tables (read models)']:.1f} (rm_toi_player_shifts "
+                                   f"{parts['  rm_toi_player_shifts']:.1f}); the payload "
                                    "is the hash chain's and the rest is near SQLite's least: "
                                    "schema 5 stores a row's hash at checkpoints only, docs/storage.md"))
     if args.profile:
