@@ -19,9 +19,7 @@ Imports events and the shared read-model types only (never the engine). Counting
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from events.bones import SequencePlayed
@@ -32,16 +30,18 @@ __all__ = ["ToiFold", "build_toi"]
 
 SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
-STRENGTHS = ("ev", "pp", "sh")
 
 
 class _Player:
-    __slots__ = ("side", "entry", "shifts", "stints")
+    __slots__ = ("side", "entry", "shifts", "stints", "ev", "pp", "sh", "listed_at")
 
     def __init__(self, side: str, entry: Any) -> None:
         self.side, self.entry = side, entry
         self.shifts = 0.0
         self.stints: list[tuple[int, int, int]] = []  # (period, first seq, last seq)
+        # the sequences he is listed in, by strength (a player listed twice counts twice)
+        self.ev = self.pp = self.sh = 0
+        self.listed_at = 0  # the SequencePlayed, counted from 1, that last listed him
 
 
 class ToiFold:
@@ -51,11 +51,7 @@ class ToiFold:
         self.created: GameCreated | None = None
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids repeat
         self.order: list[tuple[str, str]] = []
-        self.known: dict[str, set[str]] = {s: set() for s in SIDES}  # the ids in players
-        # Who each SequencePlayed lists (skaters and goalie), by side and strength: counted
-        # once in result() instead of three counters a player moved every sequence.
-        self.listed: dict[tuple[str, str], list[Sequence[str]]] = {
-            (side, kind): [] for side in SIDES for kind in STRENGTHS}
+        self.side_players: dict[str, dict[str, _Player]] = {s: {} for s in SIDES}  # by id
         # The stints running, by side then player: (period, first seq). Every stint running
         # on a side was last listed by the side's latest SequencePlayed (one not listed
         # ends), so their last seq is one number a side, moved once a sequence instead of
@@ -63,6 +59,7 @@ class ToiFold:
         self.open: dict[str, dict[str, tuple[int, int]]] = {s: {} for s in SIDES}
         self.last: dict[str, int] = dict.fromkeys(SIDES, 0)
         self.period = 0
+        self.played = 0  # SequencePlayed events folded
 
     def player(self, side: str, pid: str) -> _Player:
         key = (side, pid)
@@ -70,13 +67,13 @@ class ToiFold:
         if p is None:
             p = self.players[key] = _Player(side, None)
             self.order.append(key)
-            self.known[side].add(pid)
+            self.side_players[side][pid] = p
         return p
 
     def close_one(self, side: str, pid: str) -> None:
         period, first = self.open[side].pop(pid)
         last = self.last[side]
-        p = self.players[(side, pid)]
+        p = self.side_players[side][pid]
         p.stints.append((period, first, last))
         p.shifts += 1.0 if last - first + 1 >= 3 else 0.5
 
@@ -95,34 +92,45 @@ class ToiFold:
         if period != self.period:
             self.close_stints()
             self.period = period
-        for side, skaters, goalie, mine, theirs in (
-                ("home", e.home, e.home_goalie, e.home_short, e.away_short),
-                ("away", e.away, e.away_goalie, e.away_short, e.home_short)):
-            kind = "pp" if mine < theirs else "sh" if mine > theirs else "ev"
-            listed = (*skaters, goalie) if goalie else skaters
-            self.listed[side, kind].append(listed)
-            if not self.known[side].issuperset(listed):
-                for pid in listed:
-                    self.player(side, pid)  # first seen here (not on the roster)
-            opened = self.open[side]
-            if opened:  # every stint running is of this period (a new one ended them all)
-                if self.last[side] == sequence - 1:
-                    for pid in [pid for pid in opened if pid not in skaters]:
-                        self.close_one(side, pid)  # not listed: his stint ended last sequence
-                else:  # a gap in the sequences: every stint ended with the last one listed
-                    for pid in list(opened):
-                        self.close_one(side, pid)
-            self.last[side] = sequence  # the stints listed again go on to this sequence
+        self.played += 1
+        home_short, away_short = e.home_short, e.away_short
+        self._listed("home", e.home, e.home_goalie, home_short - away_short, period, sequence)
+        self._listed("away", e.away, e.away_goalie, away_short - home_short, period, sequence)
+
+    def _listed(self, side: str, skaters: list[str], goalie: str | None, fewer: int, period: int,
+                sequence: int) -> None:
+        """One side of a SequencePlayed: its skaters' and goalie's strength counted
+        (``fewer``: how many more of the side are in the box than of the other: PP when
+        below 0, SH above), their stints carried on, ended or begun."""
+        players, played = self.side_players[side], self.played
+        for pid in skaters:
+            p = players.get(pid)
+            if p is None:
+                p = self.player(side, pid)  # first seen here (not on the roster)
+            _count(p, fewer)
+            p.listed_at = played
+        if goalie:
+            p = players.get(goalie)
+            _count(p if p is not None else self.player(side, goalie), fewer)
+        opened = self.open[side]
+        if opened:  # every stint running is of this period (a new one ended them all)
+            if self.last[side] == sequence - 1:
+                for pid in [pid for pid in opened if players[pid].listed_at != played]:
+                    self.close_one(side, pid)  # not listed: his stint ended last sequence
+            else:  # a gap in the sequences: every stint ended with the last one listed
+                for pid in list(opened):
+                    self.close_one(side, pid)
+        self.last[side] = sequence  # the stints listed again go on to this sequence
+        for pid in skaters:
+            if pid not in opened:
+                opened[pid] = (period, sequence)
+        if len(opened) != len(skaters):  # a skater listed twice: each repeat ends his
+            seen = set()  # stint at this sequence and starts another one here
             for pid in skaters:
-                if pid not in opened:
+                if pid in seen:
+                    self.close_one(side, pid)
                     opened[pid] = (period, sequence)
-            if len(opened) != len(skaters):  # a skater listed twice: each repeat ends his
-                seen = set()  # stint at this sequence and starts another one here
-                for pid in skaters:
-                    if pid in seen:
-                        self.close_one(side, pid)
-                        opened[pid] = (period, sequence)
-                    seen.add(pid)
+                seen.add(pid)
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
@@ -142,13 +150,15 @@ class ToiFold:
         pending = {(side, pid): [(period, first, self.last[side])]
                    for side, opened in self.open.items()
                    for pid, (period, first) in opened.items()}
-        listed = {group: Counter(chain.from_iterable(sequences))
-                  for group, sequences in self.listed.items()}
-        players, shifts = [], []
+        side_order = {team["home"]: 0, team["away"]: 1}
+        # each row with its sort key made as it is (the key's last item, its place in the
+        # making, keeps rows of an equal key in that order, as a stable sort would)
+        players: list[tuple[int, bool, str, int, PlayerToi]] = []
+        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
         for key in self.order:
             side, pid = key
             p = self.players[key]
-            ev, pp, sh = listed[side, "ev"][pid], listed[side, "pp"][pid], listed[side, "sh"][pid]
+            ev, pp, sh = p.ev, p.pp, p.sh
             stints = p.stints + pending.get(key, [])
             charged = p.shifts + sum(1.0 if b - a + 1 >= 3 else 0.5
                                      for _, a, b in pending.get(key, []))
@@ -159,20 +169,32 @@ class ToiFold:
             sequences = ev + pp + sh
             if sequences == 0 and not stints:
                 continue
-            players.append(PlayerToi(
-                team=team[side], player=pid, name=entry.name if entry else pid,
-                position=position, sequences=sequences, shifts=charged, excess=excess,
-                toi=sequences * SEQUENCE_SECONDS, toi_ev=ev * SEQUENCE_SECONDS,
-                toi_pp=pp * SEQUENCE_SECONDS, toi_sh=sh * SEQUENCE_SECONDS))
+            team_id = team[side]
+            rank = side_order[team_id]
+            players.append((rank, position == "G", pid, len(players), PlayerToi(
+                team_id, pid, entry.name if entry else pid, position, sequences, charged,
+                excess, sequences * SEQUENCE_SECONDS, ev * SEQUENCE_SECONDS,
+                pp * SEQUENCE_SECONDS, sh * SEQUENCE_SECONDS)))
             for n, (period, first, last) in enumerate(stints, start=1):
                 start, end = (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS
-                shifts.append(ShiftLine(team=team[p.side], player=pid, shift=n, period=period,
-                                        start=start, end=end, duration=end - start,
-                                        charge=1.0 if last - first + 1 >= 3 else 0.5))
-        side_order = {team["home"]: 0, team["away"]: 1}
-        players.sort(key=lambda r: (side_order[r.team], r.position == "G", r.player))
-        shifts.sort(key=lambda s: (s.period, s.start, side_order[s.team], s.player))
-        return Toi(game_id=created.game_id, players=players, shifts=shifts)
+                shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
+                    team_id, pid, n, period, start, end, end - start,
+                    1.0 if last - first + 1 >= 3 else 0.5)))
+        players.sort()
+        shifts.sort()
+        return Toi(game_id=created.game_id, players=[row[4] for row in players],
+                   shifts=[row[5] for row in shifts])
+
+
+def _count(p: _Player, fewer: int) -> None:
+    """A sequence at his side's strength: even, power play (fewer of his side in the box)
+    or short-handed (more)."""
+    if fewer == 0:
+        p.ev += 1
+    elif fewer < 0:
+        p.pp += 1
+    else:
+        p.sh += 1
 
 
 # The events time on ice reads, each with its handler.
