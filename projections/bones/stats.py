@@ -64,6 +64,9 @@ class StatsFold:
         self.last_goal: GoalScored | None = None
         self.in_net: dict[Key, int] = {}
         self.on_ice: set[Key] = set()
+        # each side's skaters as the last SequencePlayed listed them: most list the same
+        # skaters as the one before, whose keys are in on_ice already
+        self.listed: dict[str, list[str]] = {side: [] for side in SIDES}
 
     def key(self, side: str, pid: str) -> Key:
         return (self.team_of[side], pid)
@@ -77,13 +80,18 @@ class StatsFold:
 
     def _sequence_played(self, e: SequencePlayed) -> None:
         self.pending = None
-        for side, skaters, goalie in (("home", e.home, e.home_goalie),
-                                      ("away", e.away, e.away_goalie)):
+        self._on_ice("home", e.home, e.home_goalie)
+        self._on_ice("away", e.away, e.away_goalie)
+
+    def _on_ice(self, side: str, skaters: list[str], goalie: str | None) -> None:
+        if skaters != self.listed[side]:
+            self.listed[side] = skaters
+            team, on_ice = self.team_of[side], self.on_ice
             for pid in skaters:
-                self.on_ice.add(self.key(side, pid))
-            if goalie is not None:
-                k = self.key(side, goalie)
-                self.in_net[k] = self.in_net.get(k, 0) + 1
+                on_ice.add((team, pid))
+        if goalie is not None:
+            k = self.key(side, goalie)
+            self.in_net[k] = self.in_net.get(k, 0) + 1
 
     def _shot_taken(self, e: ShotTaken) -> None:
         st = self.stats

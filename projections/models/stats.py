@@ -85,14 +85,24 @@ class GameStats:
         # (projections/layouts.py derives its rows); not summed by add.
         self.moved_to_goalie_lines: dict[Key, tuple[dict[str, int], bool]] = {}
 
+    # A row is made only when it is missing (setdefault would make one at every call).
     def skater(self, key: Key) -> dict[str, int]:
-        return self.skaters.setdefault(key, dict.fromkeys(SKATER_COUNTS, 0))
+        row = self.skaters.get(key)
+        if row is None:
+            row = self.skaters[key] = dict.fromkeys(SKATER_COUNTS, 0)
+        return row
 
     def goalie(self, key: Key) -> dict[str, int]:
-        return self.goalies.setdefault(key, dict.fromkeys(GOALIE_COUNTS, 0))
+        row = self.goalies.get(key)
+        if row is None:
+            row = self.goalies[key] = dict.fromkeys(GOALIE_COUNTS, 0)
+        return row
 
     def team(self, team: str) -> dict[str, int]:
-        return self.teams.setdefault(team, dict.fromkeys(TEAM_COUNTS, 0))
+        row = self.teams.get(team)
+        if row is None:
+            row = self.teams[team] = dict.fromkeys(TEAM_COUNTS, 0)
+        return row
 
     def add(self, other: GameStats) -> None:
         self.games.extend(other.games)
