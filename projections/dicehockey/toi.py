@@ -37,11 +37,12 @@ def charge(spaces: int) -> float:
 
 
 class _Player:
-    __slots__ = ("spaces", "ev", "pp", "sh", "stints")
+    __slots__ = ("spaces", "ev", "pp", "sh", "stints", "listed_at")
 
     def __init__(self) -> None:
         self.spaces = self.ev = self.pp = self.sh = 0
         self.stints: list[tuple[int, int, int]] = []  # (period, first space, last space)
+        self.listed_at = 0  # the TimingSpaceCounted, counted from 1, that last listed him
 
 
 class ToiFold:
@@ -50,7 +51,10 @@ class ToiFold:
     def __init__(self) -> None:
         self.ice = Ice()
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids may repeat
-        self.open: dict[tuple[str, str], tuple[int, int, int]] = {}
+        self.side_players: dict[str, dict[str, _Player]] = {side: {} for side in SIDES}
+        # the stints running, by side then player: (period, first space, last space)
+        self.open: dict[str, dict[str, tuple[int, int, int]]] = {side: {} for side in SIDES}
+        self.counted = 0  # TimingSpaceCounted events folded
 
     def apply(self, event: Any) -> None:
         self.ice.apply(event)
@@ -59,44 +63,47 @@ class ToiFold:
             handler(self, event)
 
     def player(self, side: str, pid: str) -> _Player:
-        key = (side, pid)
-        p = self.players.get(key)
-        if p is None:  # not setdefault: it would make a _Player every timing space
-            p = self.players[key] = _Player()
+        p = self.side_players[side].get(pid)
+        if p is None:
+            p = self.players[(side, pid)] = self.side_players[side][pid] = _Player()
         return p
 
-    def close(self, key: tuple[str, str]) -> None:
-        self.players[key].stints.append(self.open.pop(key))
+    def close(self, side: str, pid: str) -> None:
+        self.side_players[side][pid].stints.append(self.open[side].pop(pid))
 
     def _space(self, e: TimingSpaceCounted) -> None:
-        for side, listed in (("home", e.home_on_ice), ("away", e.away_on_ice)):
-            skaters = unique(listed)
-            kind = self.ice.strength(side)
-            goalie = self.ice.in_net(side)
-            for pid in [*skaters, *([goalie] if goalie else [])]:
-                p = self.player(side, pid)
-                p.spaces += 1
-                if kind == "ev":  # not setattr by name: a compiled class reads its slots
-                    p.ev += 1
-                elif kind == "pp":
-                    p.pp += 1
-                else:
-                    p.sh += 1
-            for key in [k for k in self.open if k[0] == side and k[1] not in skaters]:
-                self.close(key)
-            for pid in skaters:
-                key = (side, pid)
-                stint = self.open.get(key)
-                if stint is not None and stint[0] == e.period and stint[2] == e.space - 1:
-                    self.open[key] = (stint[0], stint[1], e.space)
-                else:
-                    if stint is not None:
-                        self.close(key)
-                    self.open[key] = (e.period, e.space, e.space)
+        self.counted += 1
+        self._listed("home", unique(e.home_on_ice), e.period, e.space)
+        self._listed("away", unique(e.away_on_ice), e.period, e.space)
+
+    def _listed(self, side: str, skaters: list[str], period: int, space: int) -> None:
+        """One side of a timing space: its skaters' and goalie's strength counted, their
+        stints carried on, ended or begun."""
+        kind = self.ice.strength(side)
+        goalie = self.ice.in_net(side)
+        counted = self.counted
+        for pid in skaters:
+            p = self.player(side, pid)
+            _count(p, kind)
+            p.listed_at = counted
+        if goalie:
+            _count(self.player(side, goalie), kind)
+        opened, players = self.open[side], self.side_players[side]
+        for pid in [pid for pid in opened if players[pid].listed_at != counted]:
+            self.close(side, pid)  # not on the ice this space: his shift ended
+        for pid in skaters:
+            stint = opened.get(pid)
+            if stint is not None and stint[0] == period and stint[2] == space - 1:
+                opened[pid] = (stint[0], stint[1], space)
+            else:
+                if stint is not None:
+                    self.close(side, pid)
+                opened[pid] = (period, space, space)
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
-        for key in list(self.open):
-            self.close(key)
+        for side in SIDES:
+            for pid in list(self.open[side]):
+                self.close(side, pid)
 
     def result(self) -> Toi:
         ice = self.ice
@@ -104,25 +111,41 @@ class ToiFold:
         if created is None:
             raise ValueError("time on ice needs the stream's GameCreated event")
         entries = {(side, r.id): r for side in SIDES for r in getattr(created, side).roster}
-        players, shifts = [], []
+        side_order = {ice.team["home"]: 0, ice.team["away"]: 1}
+        # each row with its sort key made as it is (the key's last item, its place in the
+        # making, keeps rows of an equal key in that order, as a stable sort would)
+        players: list[tuple[int, bool, str, int, PlayerToi]] = []
+        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
         for key, p in self.players.items():
             side, pid = key
-            stints = p.stints + ([self.open[key]] if key in self.open else [])
+            running = self.open[side].get(pid)
+            stints = p.stints + ([running] if running is not None else [])
             entry = entries.get(key)
-            players.append(PlayerToi(
-                team=ice.team[side], player=pid, name=entry.name if entry else pid,
-                position=entry.position if entry else "?", sequences=p.spaces,
-                shifts=sum(charge(last - first + 1) for _, first, last in stints), excess=0,
-                toi=p.spaces, toi_ev=p.ev, toi_pp=p.pp, toi_sh=p.sh))
+            team_id = ice.team[side]
+            rank = side_order[team_id]
+            position = entry.position if entry else "?"
+            players.append((rank, position == "G", pid, len(players), PlayerToi(
+                team_id, pid, entry.name if entry else pid, position, p.spaces,
+                sum(charge(last - first + 1) for _, first, last in stints), 0, p.spaces,
+                p.ev, p.pp, p.sh)))
             for n, (period, first, last) in enumerate(stints, start=1):
-                shifts.append(ShiftLine(team=ice.team[side], player=pid, shift=n,
-                                        period=period, start=first - 1, end=last,
-                                        duration=last - first + 1,
-                                        charge=charge(last - first + 1)))
-        side_order = {ice.team["home"]: 0, ice.team["away"]: 1}
-        players.sort(key=lambda r: (side_order[r.team], r.position == "G", r.player))
-        shifts.sort(key=lambda s: (s.period, s.start, side_order[s.team], s.player))
-        return Toi(game_id=created.game_id, players=players, shifts=shifts)
+                shifts.append((period, first - 1, rank, pid, len(shifts), ShiftLine(
+                    team_id, pid, n, period, first - 1, last, last - first + 1,
+                    charge(last - first + 1))))
+        players.sort()
+        shifts.sort()
+        return Toi(game_id=created.game_id, players=[row[4] for row in players],
+                   shifts=[row[5] for row in shifts])
+
+
+def _count(p: _Player, kind: str) -> None:
+    p.spaces += 1
+    if kind == "ev":  # not setattr by name: a compiled class reads its slots
+        p.ev += 1
+    elif kind == "pp":
+        p.pp += 1
+    else:
+        p.sh += 1
 
 
 _HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
