@@ -55,6 +55,9 @@ class DiceHockeyStatsFold:
         self.shot_before_goal: str | None = None
         self.in_net: dict[Key, int] = {}
         self.on_ice: set[Key] = set()
+        # each side's on-ice list as the last timing space gave it: most spaces list the
+        # same players as the one before, whose keys are in on_ice already
+        self.listed: dict[str, list[str]] = {side: [] for side in SIDES}
 
     def key(self, side: str, pid: str) -> Key:
         return (self.team_of[side], pid)
@@ -79,12 +82,19 @@ class DiceHockeyStatsFold:
                 self.stats.names[(sheet.team_id, r.id)] = (r.name, r.position)
 
     def _space(self, e: TimingSpaceCounted) -> None:
-        for side, listed in (("home", e.home_on_ice), ("away", e.away_on_ice)):
-            self.on_ice.update(self.key(side, pid) for pid in unique(listed))
-            goalie = self.sheet.ice.in_net(side)
-            if goalie is not None:
-                key = self.key(side, goalie)
-                self.in_net[key] = self.in_net.get(key, 0) + 1
+        self._on_ice("home", e.home_on_ice)
+        self._on_ice("away", e.away_on_ice)
+
+    def _on_ice(self, side: str, listed: list[str]) -> None:
+        if listed != self.listed[side]:
+            self.listed[side] = listed
+            on_ice = self.on_ice
+            for pid in listed:  # a set: a player listed twice is in it once
+                on_ice.add(self.key(side, pid))
+        goalie = self.sheet.ice.in_net(side)
+        if goalie is not None:
+            key = self.key(side, goalie)
+            self.in_net[key] = self.in_net.get(key, 0) + 1
 
     def _shot_taken(self, e: ShotTaken) -> None:
         self.shot(e.side, e.shooter, e.goal)
