@@ -75,6 +75,10 @@ class PenaltyFold:
         self.period = 1
         self.sequence = 0
         self.sequences: list[dict[str, Any]] = []
+        # the last strengths labelled (home short, away short, base) and their labels: most
+        # sequences are played at the strength of the one before
+        self.strengths: tuple[int, int, int] = (-1, -1, -1)
+        self.labels: tuple[str, str] = ("", "")
 
     @property
     def playoff(self) -> bool:
@@ -86,7 +90,10 @@ class PenaltyFold:
         return 5  # a playoff game's overtimes are 5 on 5 (ruling R-6.00c)
 
     def man_short(self, side: str) -> int:
-        return min(MAX_SHORT, sum(1 for c in self.clocks[side] if c.short_left > 0))
+        clocks = self.clocks[side]
+        if not clocks:
+            return 0  # most sequences: no penalty on the books
+        return min(MAX_SHORT, sum(1 for c in clocks if c.short_left > 0))
 
     def apply(self, e: Any) -> None:
         handler = _HANDLERS.get(type(e))
@@ -97,9 +104,12 @@ class PenaltyFold:
         self.period, self.sequence = e.period, e.sequence
         home, away = self.man_short("home"), self.man_short("away")
         base = self.base_skaters()
+        strengths = (home, away, base)
+        if strengths != self.strengths:
+            self.strengths = strengths
+            self.labels = (strength_label(home, away, base), strength_label(away, home, base))
         self.sequences.append({"period": e.period, "sequence": e.sequence,
-                               "home": strength_label(home, away, base),
-                               "away": strength_label(away, home, base)})
+                               "home": self.labels[0], "away": self.labels[1]})
         for side in SIDES:
             clocks = self.clocks[side]
             if not clocks:
