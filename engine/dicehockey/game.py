@@ -279,6 +279,23 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
 
 # --- coach choices ----------------------------------------------------------------------
 
+def window_asks(step: Step, coach: object) -> list[Callable[[GameState], list[Event]]]:
+    """At a window (9-12, 15, 22) the coaches change lines, dump, call a time out, pull
+    the goalie or re-set the lineup cards: all of it through ``coach.lines``. (Here, in
+    a compiled module, rather than in the system's registration: the loop asks it at
+    every window.)"""
+    return [coach.lines]  # type: ignore[attr-defined]
+
+
+def choose(state: GameState, step: Step, coach: object) -> list[Event]:
+    """A step that waits for the coach: the shootout shooters (``coach.shootout``, 14), or
+    (``coach.lines``, its first choice) who takes a tied penalty (15) or a delayed
+    penalty's extra attacker (22)."""
+    if step.kind == "shootout_choice":
+        return [coach.shootout(state)]  # type: ignore[attr-defined]
+    return list(coach.lines(state))[:1]  # type: ignore[attr-defined]
+
+
 def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""
     problem = _choice_fault(state, event)
