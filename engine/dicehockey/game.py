@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -218,13 +218,35 @@ SETTLES: Final[dict[type, str]] = {
 }
 
 
+# The five most frequent events (nine in ten of a game's), found by their exact class:
+# compiled, their handlers are then called directly, not read from ``EVOLVERS`` and
+# called through Python's calling convention. Final: each a C static, not a module look-up.
+_ROLLED: Final = ev.DiceRolled
+_PASSED: Final = ev.PassRolled
+_CHANGED: Final = ev.LinesChanged
+_SPACE: Final = ev.TimingSpaceCounted
+_SHOT: Final = ev.ShotTaken
+
+
 def evolve(state: GameState, event: Event) -> GameState:
-    kind = SETTLES.get(type(event))
+    cls = type(event)
+    kind = SETTLES.get(cls)
     if kind is not None and state.pending and state.pending[0].kind == kind:
         state.pending.pop(0)
-    handler = EVOLVERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+    if cls is _ROLLED:
+        _rolled(state, cast(ev.DiceRolled, event))
+    elif cls is _PASSED:
+        _passed(state, cast(ev.PassRolled, event))
+    elif cls is _CHANGED:
+        apply_change(state, cast(ev.LinesChanged, event))
+    elif cls is _SPACE:
+        apply_space(state, cast(ev.TimingSpaceCounted, event))
+    elif cls is _SHOT:
+        _shot(state, cast(ev.ShotTaken, event))
+    else:
+        handler = EVOLVERS.get(cls)
+        if handler is not None:
+            handler(state, event)
     return state
 
 

@@ -208,8 +208,11 @@ def may_change(state: GameState, side: str) -> Changes:
     # the puck is with the other team's defense
 
 
+_ROTATION_AND_FOURTH: Final = (*ROTATION, 4)  # 9: a fourth line that sat a period rotates
+
+
 def rotation(team: TeamState) -> tuple[int, ...]:
-    return (*ROTATION, 4) if team.fourth_in_rotation else ROTATION
+    return _ROTATION_AND_FOURTH if team.fourth_in_rotation else ROTATION
 
 
 def change_fault(state: GameState, event: LinesChanged) -> str | None:

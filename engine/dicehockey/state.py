@@ -341,6 +341,11 @@ class GameState:
     # the queue is read three times a step, the puck moves once
     pass_puck: Puck | None = field(default=None, compare=False, repr=False)
     pass_step: Step | None = field(default=None, compare=False, repr=False)
+    # ``queue`` as last handed out when no event asked for a step: the flow's one step, in
+    # a list kept while that step stays the next (the loop reads the queue three times a
+    # step; a list made at each read was a tenth of the objects a game makes)
+    queue_step: Step | None = field(default=None, compare=False, repr=False)
+    queue_one: list[Step] = field(default_factory=list, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
@@ -353,12 +358,18 @@ class GameState:
 
     @property
     def queue(self) -> list[Step]:
-        """The steps still to play: those events asked for, then the flow's next one."""
+        """The steps still to play: those events asked for, then the flow's next one. To
+        be read, never changed: with no step asked for, the list is kept and handed out
+        again while its step stays the next."""
         if self.finished:
             return []
         step = self.flow_step()
         if not self.pending:  # the common case
-            return [step] if step is not None else []
+            if step is None:
+                return []
+            if self.queue_step is not step:
+                self.queue_step, self.queue_one = step, [step]
+            return self.queue_one
         return [*self.pending, step] if step is not None else list(self.pending)
 
     def next_step(self) -> Step | None:
