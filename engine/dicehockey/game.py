@@ -120,9 +120,10 @@ def _faceoff(state: GameState, event: ev.FaceoffWon) -> None:
 
 def _passed(state: GameState, event: ev.PassRolled) -> None:
     _moved(state, event.to_side, event.to_player)
-    if event.result == "good_pass":
+    result = event.result  # read once: an event's field is a generic look-up compiled
+    if result == "good_pass":
         state.en_passes += 1
-    passing.apply_pass(state, event)
+    passing.apply_pass(state, event, result)
 
 
 def _shot(state: GameState, event: ev.ShotTaken) -> None:

@@ -53,17 +53,25 @@ def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = 
 
     The team's own answers come first (``TeamState.seen``, while the team stands as it
     does): a key of three, no frozenset nor tuple of the penalties built and hashed."""
+    return dict(kept_slots(team, forwards, defense, extra, version))
+
+
+def kept_slots(team: TeamState, forwards: int, defense: int, extra: str | None = None,
+               version: int = VERSION_2) -> dict[str, str | None]:
+    """``slots_for``'s answer itself, not a copy: to be read, never changed (the coach's
+    proposal and the rules' check read it; an event is given a copy)."""
     seen_here = team.seen
     if seen_here is None:
         team.seen = seen_here = SlotsSeen()
         seen_here.restart(team, version)
     elif not seen_here.holds(team, version):
         seen_here.restart(team, version)
-    mine = (forwards, defense, extra)
+    # no extra attacker (almost every ask): the pawns as one number, no tuple made
+    mine: object = forwards * 4 + defense if extra is None else (forwards, defense, extra)
     answer = seen_here.answers.get(mine)
     if answer is None:
         answer = seen_here.answers[mine] = _slots_seen(team, forwards, defense, extra, version)
-    return dict(answer)
+    return answer
 
 
 def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
@@ -140,7 +148,7 @@ def on_ice(state: GameState, side: str) -> dict[str, str | None]:
         team.ice = ice = OnIce()
     elif ice.holds(team, extra, state.version):
         return ice.slots
-    slots = slots_for(team, team.forwards, team.defense, extra, state.version)
+    slots = kept_slots(team, team.forwards, team.defense, extra, state.version)
     ice.keep(team, extra, state.version, slots)
     return slots
 
@@ -239,7 +247,7 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     if defense != team.defense and held(pair_turns(state, team), defense):
         return (f"9: pair {defense} waits for pairs "
                 f"{sorted(team.d_waiting[defense])} to take a full shift")
-    expected = slots_for(team, forwards, defense, extra_attacker(state, side), state.version)
+    expected = kept_slots(team, forwards, defense, extra_attacker(state, side), state.version)
     if not keeps_carrier(state, side, expected):
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, side) and forwards != 4:
@@ -265,13 +273,14 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
     """Move the pawns; the lines that left wait their turn (9, 11). A line coming on has
     not had its shift yet: it counts once full (``shifts_taken``)."""
     team = state.team(event.side)
-    if event.forwards != team.forwards:
+    forwards, defense = event.forwards, event.defense  # each field read once
+    if forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
-        team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
-    if event.defense != team.defense:
+        team.forwards, team.f_spaces, team.f_possessions = forwards, 0, 0
+    if defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
         _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
-        team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
+        team.defense, team.d_spaces, team.d_possessions = defense, 0, 0
 
 
 def shifts_taken(team: TeamState) -> None:

@@ -234,16 +234,21 @@ def _against_empty_net(state: GameState, side: str, carrier: str, slot: str,
     return [rolled("good_pass", side, player, slot, rule="22")]
 
 
-def apply_pass(state: GameState, event: PassRolled) -> None:
-    """Follow-up steps of a pass (the puck itself moves in ``game.evolve``)."""
-    if event.result == "shot":
+def apply_pass(state: GameState, event: PassRolled, result: str = "") -> None:
+    """Follow-up steps of a pass (the puck itself moves in ``game.evolve``). ``result``:
+    the event's, when the caller has read it already (compiled, a field of an event is
+    a generic attribute look-up)."""
+    result = result or event.result
+    if result == "pass" or result == "good_pass":  # most passes: nothing follows
+        return
+    if result == "shot":
         assert event.to_player is not None
         state.pending.append(Step("shot", side=event.side, player=event.to_player,
                                   shot=event.shot))
-    elif event.result == "trv_b":
+    elif result == "trv_b":
         state.pending.append(Step("turnover", side=event.side, player=event.passer))
-    elif event.result == "penalty":
+    elif result == "penalty":
         state.pending.append(Step("penalty_who", side=event.side, player=event.passer,
                                   source="skater"))
-    elif event.result == "special":
+    elif result == "special":
         state.pending.append(Step("special", side=event.side, player=event.passer))

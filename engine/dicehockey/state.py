@@ -20,7 +20,9 @@ from engine.dicehockey.rulesets import Ruleset
 SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS: Final = ("LW", "C", "RW")
 DEFENSE_SLOTS: Final = ("LD", "RD")
-SIDES: Final = ("home", "away")
+HOME: Final = "home"
+AWAY: Final = "away"
+SIDES: Final = (HOME, AWAY)
 
 
 def other(side: str) -> str:
@@ -229,8 +231,9 @@ class SlotsSeen:
     version: int = 0
     out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
     penalties: list[Penalty] = field(default_factory=list)
-    answers: dict[tuple[int, int, str | None], dict[str, str | None]] = field(
-        default_factory=dict)
+    # by the pawns (forwards * 4 + defense) or, with an extra attacker, (forwards,
+    # defense, extra)
+    answers: dict[object, dict[str, str | None]] = field(default_factory=dict)
 
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
@@ -348,6 +351,13 @@ class GameState:
     queue_one: list[Step] = field(default_factory=list, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
+        # the rules' own "home" and "away" (and the events' in play) are the same string
+        # objects: compared by identity first, by value only for a side read from elsewhere
+        # (asked about 8,000 times a game)
+        if side is HOME:
+            return self.home
+        if side is AWAY:
+            return self.away
         return self.home if side == "home" else self.away
 
     def uses(self, option: str) -> bool:
