@@ -355,8 +355,10 @@ def held(turns: Turns, line: int) -> bool:
     waiting = turns.waiting
     if not waiting.get(line):
         return False
-    if any(turns.on in others for others in waiting.values()):
-        return True
+    on = turns.on
+    for others in waiting.values():  # (a loop, not a generator: asked at every change)
+        if on in others:
+            return True
     can = {turns.on, *(each for each in turns.every if not waiting.get(each))}
     grew = True
     while grew:

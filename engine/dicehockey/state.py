@@ -234,6 +234,11 @@ class SlotsSeen:
     # by the pawns (forwards * 4 + defense) or, with an extra attacker, (forwards,
     # defense, extra)
     answers: dict[object, dict[str, str | None]] = field(default_factory=dict)
+    # the answers of the team's last few other standings with the same cards, lineup
+    # cards and version ((who was out, the penalties running, answers), oldest first): a
+    # penalty's end brings the team back to a standing it had (15), whose answers stay
+    earlier: list[tuple[dict[str, str], list[Penalty], dict[object, dict[str, str | None]]]] \
+        = field(default_factory=list)
 
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
@@ -241,10 +246,27 @@ class SlotsSeen:
                 and self.penalties == team.penalties)
 
     def restart(self, team: TeamState, version: int) -> None:
+        earlier = self.earlier
+        if self.team is not team.team or self.lines is not team.lines \
+                or self.version != version:
+            earlier.clear()
+        elif self.answers:
+            if len(earlier) >= SLOTS_STANDINGS_KEPT:
+                earlier.pop(0)
+            earlier.append((self.out, self.penalties, self.answers))
         self.team, self.lines, self.version = team.team, team.lines, version
+        for index in range(len(earlier)):
+            out, penalties, answers = earlier[index]
+            if out == team.out and penalties == team.penalties:  # as ``holds`` compares
+                del earlier[index]
+                self.out, self.penalties, self.answers = out, penalties, answers
+                return
         self.out = dict(team.out)
         self.penalties = list(team.penalties)
         self.answers = {}
+
+
+SLOTS_STANDINGS_KEPT: Final = 8  # a team's earlier standings whose slots stay kept
 
 
 class Puck(NamedTuple):

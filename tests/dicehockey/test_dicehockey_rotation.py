@@ -23,6 +23,7 @@ from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import rotation, slots_for
 from engine.dicehockey.puck import count_space
 from engine.dicehockey.rulesets import VERSION_2
+from engine.dicehockey.state import Penalty
 from events.dicehockey import LinesChanged
 
 # The issue's sequence: line 1 starts; at each whistle line 3 comes on and goes off for
@@ -290,3 +291,23 @@ def test_9_10_the_coachs_change_is_the_same_asked_twice_fresh_or_on_a_copy() -> 
     assert DefaultCoach().lines(state) == DefaultCoach().lines(copy.deepcopy(state))
     again = DefaultCoach().lines(state)
     assert again[1].slots == slots_for(state.home, 2, 2) and again[1].slots["C"] != "nobody"
+
+
+def test_15_a_team_back_from_the_box_has_the_slots_of_a_team_never_short() -> None:
+    """15: "Take the player off of his line and place him in the penalty box"; a team
+    short-handed leaves its LW box empty. Once the penalty ends (and once an injured
+    player is back in the lineup), a line's slots are those of a team never penalized:
+    the slots kept from the earlier standing are those the cards give."""
+    state, fresh = new_state(), new_state()
+    team = state.home
+    before = slots_for(team, 2, 1)
+    boxed = team.lines.forwards[2][1]  # line 3's C, on the bench
+    team.penalties.append(Penalty(id=1, player=boxed, kind="minor", clears_left=2,
+                                  spaces_left=0, short=True))
+    assert slots_for(team, 2, 1)["LW"] is None
+    team.penalties.clear()
+    assert slots_for(team, 2, 1) == slots_for(fresh.home, 2, 1) == before
+    team.out[before["C"]] = "injured"
+    assert slots_for(team, 2, 1)["C"] != before["C"]
+    del team.out[before["C"]]
+    assert slots_for(team, 2, 1) == slots_for(fresh.home, 2, 1) == before
