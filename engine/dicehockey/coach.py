@@ -137,7 +137,7 @@ class DefaultCoach:
                 forwards = self._next_forwards(state, team)
         if may_d and team.d_full():
             defense = _next(defense, PAIRS, pair_turns(state, team))
-        if (forwards, defense) == (team.forwards, team.defense):
+        if forwards == team.forwards and defense == team.defense:  # (no tuples made)
             return None
         slots = kept_slots(team, forwards, defense, extra, state.version)  # read, not changed
         if not keeps_carrier(state, side, slots):

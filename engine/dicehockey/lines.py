@@ -392,7 +392,8 @@ def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:
     """Ruling R-DH-9b: a line's full shift counts for the lines waiting for it."""
     for others in waiting.values():
-        others.discard(line)
+        if line in others:  # (asked at every possession and space: most find nothing)
+            others.remove(line)
 
 
 def _latest(shifts: list[int], line: int) -> None:
