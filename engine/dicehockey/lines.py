@@ -27,6 +27,7 @@ from engine.dicehockey.state import (
     OnIce,
     SlotsSeen,
     TeamState,
+    Turns,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
 
@@ -312,31 +313,26 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     return {each for each in rotation(team) if each != line}
 
 
-class Turns:
-    """One team's forward lines (or pairs) as the rotation reads them (9, 11).
-
-    A plain class rather than a NamedTuple: two are made at every coach window and every
-    change checked, and compiled (setup.py) a NamedTuple is built by interpreted code."""
-
-    __slots__ = ("waiting", "every", "regular", "on", "shifts", "version")
-
-    def __init__(self, waiting: dict[int, set[int]], every: tuple[int, ...],
-                 regular: tuple[int, ...], on: int, shifts: list[int], version: int) -> None:
-        self.waiting = waiting  # whom each line that left waits for, in leaving order
-        self.every = every  # all its lines (1-4) or pairs (1-3)
-        self.regular = regular  # the rotation's: 1-3, and 4 once it joined; the pairs
-        self.on = on  # the line on the ice
-        self.shifts = shifts  # in the order of their latest full shift, oldest first
-        self.version = version  # the ruleset version the game was created under
-
-
 def line_turns(state: GameState, team: TeamState) -> Turns:
-    return Turns(team.f_waiting, LINES, rotation(team), team.forwards, team.f_shifts,
-                 state.version)
+    """The team's forward lines as the rotation reads them now (9, 11): one ``Turns`` kept
+    in the team's state and brought up to date at each ask (the waiting lines and the
+    shifts are the team's own, read in place, as ever), not one made at each ask."""
+    turns = team.f_turns
+    if turns is None or turns.waiting is not team.f_waiting \
+            or turns.shifts is not team.f_shifts:  # a state copied without its own
+        team.f_turns = turns = Turns(team.f_waiting, LINES, ROTATION, 0, team.f_shifts, 0)
+    turns.regular, turns.on, turns.version = rotation(team), team.forwards, state.version
+    return turns
 
 
 def pair_turns(state: GameState, team: TeamState) -> Turns:
-    return Turns(team.d_waiting, PAIRS, PAIRS, team.defense, team.d_shifts, state.version)
+    """The team's pairs as the rotation reads them now (9), kept as ``line_turns``."""
+    turns = team.d_turns
+    if turns is None or turns.waiting is not team.d_waiting \
+            or turns.shifts is not team.d_shifts:
+        team.d_turns = turns = Turns(team.d_waiting, PAIRS, PAIRS, 0, team.d_shifts, 0)
+    turns.on, turns.version = team.defense, state.version
+    return turns
 
 
 def held(turns: Turns, line: int) -> bool:

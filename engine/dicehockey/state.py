@@ -150,6 +150,10 @@ class TeamState:
     # the slots of every line and pair asked for while the team stands as it does
     # (lines.slots_for), with what they came from
     seen: SlotsSeen | None = field(default=None, compare=False, repr=False)
+    # the forward lines and the pairs as the rotation reads them (lines.line_turns,
+    # lines.pair_turns), brought up to date at each ask
+    f_turns: Turns | None = field(default=None, compare=False, repr=False)
+    d_turns: Turns | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -178,6 +182,30 @@ class TeamState:
     def overstayed(self) -> bool:
         """9: a line on the ice for more than two possessions must dump."""
         return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
+
+
+class Turns:
+    """One team's forward lines (or pairs) as the rotation reads them (9, 11;
+    lines.line_turns, lines.pair_turns, lines.held).
+
+    A plain class rather than a NamedTuple: compiled (setup.py) a NamedTuple is built by
+    interpreted code. Kept in the team's state and brought up to date at each ask (four
+    were made at every change the coach proposed and the rules checked); every argument
+    has a default so that a state holding one deep-copies compiled (as ``OnIce``)."""
+
+    __slots__ = ("waiting", "every", "regular", "on", "shifts", "version")
+
+    def __init__(self, waiting: dict[int, set[int]] | None = None, every: tuple[int, ...] = (),
+                 regular: tuple[int, ...] = (), on: int = 0, shifts: list[int] | None = None,
+                 version: int = 0) -> None:
+        self.waiting: dict[int, set[int]] = {} if waiting is None else waiting
+        # whom each line that left waits for, in leaving order
+        self.every = every  # all its lines (1-4) or pairs (1-3)
+        self.regular = regular  # the rotation's: 1-3, and 4 once it joined; the pairs
+        self.on = on  # the line on the ice
+        # in the order of their latest full shift, oldest first
+        self.shifts: list[int] = [] if shifts is None else shifts
+        self.version = version  # the ruleset version the game was created under
 
 
 @dataclass(slots=True, eq=False)
@@ -480,4 +508,4 @@ def _shootout_step(state: GameState) -> Step:
 
 
 __all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
-           "Puck", "puck", "Shootout", "Step", "TeamState", "other"]
+           "Puck", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]
