@@ -27,13 +27,13 @@ from engine.dicehockey.lines import (
     extra_attacker,
     held,
     keeps_carrier,
+    kept_slots,
     line_turns,
     may_change,
     must_start_fourth,
     on_ice,
     pair_turns,
     rotation,
-    slots_for,
 )
 from engine.dicehockey.state import PAIRS, SIDES, GameState, TeamState, other
 from events.base import Event
@@ -137,12 +137,12 @@ class DefaultCoach:
                 forwards = self._next_forwards(state, team)
         if may_d and team.d_full():
             defense = _next(defense, PAIRS, pair_turns(state, team))
-        if (forwards, defense) == (team.forwards, team.defense):
+        if forwards == team.forwards and defense == team.defense:  # (no tuples made)
             return None
-        slots = slots_for(team, forwards, defense, extra, state.version)
+        slots = kept_slots(team, forwards, defense, extra, state.version)  # read, not changed
         if not keeps_carrier(state, side, slots):
             return None
-        return LinesChanged(side=side, forwards=forwards, defense=defense, slots=slots,
+        return LinesChanged(side=side, forwards=forwards, defense=defense, slots=dict(slots),
                             rule="9")
 
     def _next_forwards(self, state: GameState, team: TeamState) -> int:

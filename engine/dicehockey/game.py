@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -120,9 +120,10 @@ def _faceoff(state: GameState, event: ev.FaceoffWon) -> None:
 
 def _passed(state: GameState, event: ev.PassRolled) -> None:
     _moved(state, event.to_side, event.to_player)
-    if event.result == "good_pass":
+    result = event.result  # read once: an event's field is a generic look-up compiled
+    if result == "good_pass":
         state.en_passes += 1
-    passing.apply_pass(state, event)
+    passing.apply_pass(state, event, result)
 
 
 def _shot(state: GameState, event: ev.ShotTaken) -> None:
@@ -218,13 +219,35 @@ SETTLES: Final[dict[type, str]] = {
 }
 
 
+# The five most frequent events (nine in ten of a game's), found by their exact class:
+# compiled, their handlers are then called directly, not read from ``EVOLVERS`` and
+# called through Python's calling convention. Final: each a C static, not a module look-up.
+_ROLLED: Final = ev.DiceRolled
+_PASSED: Final = ev.PassRolled
+_CHANGED: Final = ev.LinesChanged
+_SPACE: Final = ev.TimingSpaceCounted
+_SHOT: Final = ev.ShotTaken
+
+
 def evolve(state: GameState, event: Event) -> GameState:
-    kind = SETTLES.get(type(event))
+    cls = type(event)
+    kind = SETTLES.get(cls)
     if kind is not None and state.pending and state.pending[0].kind == kind:
         state.pending.pop(0)
-    handler = EVOLVERS.get(type(event))
-    if handler is not None:
-        handler(state, event)
+    if cls is _ROLLED:
+        _rolled(state, cast(ev.DiceRolled, event))
+    elif cls is _PASSED:
+        _passed(state, cast(ev.PassRolled, event))
+    elif cls is _CHANGED:
+        apply_change(state, cast(ev.LinesChanged, event))
+    elif cls is _SPACE:
+        apply_space(state, cast(ev.TimingSpaceCounted, event))
+    elif cls is _SHOT:
+        _shot(state, cast(ev.ShotTaken, event))
+    else:
+        handler = EVOLVERS.get(cls)
+        if handler is not None:
+            handler(state, event)
     return state
 
 
@@ -278,6 +301,23 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
 
 
 # --- coach choices ----------------------------------------------------------------------
+
+def window_asks(step: Step, coach: object) -> list[Callable[[GameState], list[Event]]]:
+    """At a window (9-12, 15, 22) the coaches change lines, dump, call a time out, pull
+    the goalie or re-set the lineup cards: all of it through ``coach.lines``. (Here, in
+    a compiled module, rather than in the system's registration: the loop asks it at
+    every window.)"""
+    return [coach.lines]  # type: ignore[attr-defined]
+
+
+def choose(state: GameState, step: Step, coach: object) -> list[Event]:
+    """A step that waits for the coach: the shootout shooters (``coach.shootout``, 14), or
+    (``coach.lines``, its first choice) who takes a tied penalty (15) or a delayed
+    penalty's extra attacker (22)."""
+    if step.kind == "shootout_choice":
+        return [coach.shootout(state)]  # type: ignore[attr-defined]
+    return list(coach.lines(state))[:1]  # type: ignore[attr-defined]
+
 
 def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""

@@ -27,6 +27,7 @@ from engine.dicehockey.state import (
     OnIce,
     SlotsSeen,
     TeamState,
+    Turns,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
 
@@ -53,17 +54,25 @@ def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = 
 
     The team's own answers come first (``TeamState.seen``, while the team stands as it
     does): a key of three, no frozenset nor tuple of the penalties built and hashed."""
+    return dict(kept_slots(team, forwards, defense, extra, version))
+
+
+def kept_slots(team: TeamState, forwards: int, defense: int, extra: str | None = None,
+               version: int = VERSION_2) -> dict[str, str | None]:
+    """``slots_for``'s answer itself, not a copy: to be read, never changed (the coach's
+    proposal and the rules' check read it; an event is given a copy)."""
     seen_here = team.seen
     if seen_here is None:
         team.seen = seen_here = SlotsSeen()
         seen_here.restart(team, version)
     elif not seen_here.holds(team, version):
         seen_here.restart(team, version)
-    mine = (forwards, defense, extra)
+    # no extra attacker (almost every ask): the pawns as one number, no tuple made
+    mine: object = forwards * 4 + defense if extra is None else (forwards, defense, extra)
     answer = seen_here.answers.get(mine)
     if answer is None:
         answer = seen_here.answers[mine] = _slots_seen(team, forwards, defense, extra, version)
-    return dict(answer)
+    return answer
 
 
 def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
@@ -140,7 +149,7 @@ def on_ice(state: GameState, side: str) -> dict[str, str | None]:
         team.ice = ice = OnIce()
     elif ice.holds(team, extra, state.version):
         return ice.slots
-    slots = slots_for(team, team.forwards, team.defense, extra, state.version)
+    slots = kept_slots(team, team.forwards, team.defense, extra, state.version)
     ice.keep(team, extra, state.version, slots)
     return slots
 
@@ -208,8 +217,11 @@ def may_change(state: GameState, side: str) -> Changes:
     # the puck is with the other team's defense
 
 
+_ROTATION_AND_FOURTH: Final = (*ROTATION, 4)  # 9: a fourth line that sat a period rotates
+
+
 def rotation(team: TeamState) -> tuple[int, ...]:
-    return (*ROTATION, 4) if team.fourth_in_rotation else ROTATION
+    return _ROTATION_AND_FOURTH if team.fourth_in_rotation else ROTATION
 
 
 def change_fault(state: GameState, event: LinesChanged) -> str | None:
@@ -236,7 +248,7 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     if defense != team.defense and held(pair_turns(state, team), defense):
         return (f"9: pair {defense} waits for pairs "
                 f"{sorted(team.d_waiting[defense])} to take a full shift")
-    expected = slots_for(team, forwards, defense, extra_attacker(state, side), state.version)
+    expected = kept_slots(team, forwards, defense, extra_attacker(state, side), state.version)
     if not keeps_carrier(state, side, expected):
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, side) and forwards != 4:
@@ -262,13 +274,14 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
     """Move the pawns; the lines that left wait their turn (9, 11). A line coming on has
     not had its shift yet: it counts once full (``shifts_taken``)."""
     team = state.team(event.side)
-    if event.forwards != team.forwards:
+    forwards, defense = event.forwards, event.defense  # each field read once
+    if forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
-        team.forwards, team.f_spaces, team.f_possessions = event.forwards, 0, 0
-    if event.defense != team.defense:
+        team.forwards, team.f_spaces, team.f_possessions = forwards, 0, 0
+    if defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
         _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
-        team.defense, team.d_spaces, team.d_possessions = event.defense, 0, 0
+        team.defense, team.d_spaces, team.d_possessions = defense, 0, 0
 
 
 def shifts_taken(team: TeamState) -> None:
@@ -300,31 +313,26 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     return {each for each in rotation(team) if each != line}
 
 
-class Turns:
-    """One team's forward lines (or pairs) as the rotation reads them (9, 11).
-
-    A plain class rather than a NamedTuple: two are made at every coach window and every
-    change checked, and compiled (setup.py) a NamedTuple is built by interpreted code."""
-
-    __slots__ = ("waiting", "every", "regular", "on", "shifts", "version")
-
-    def __init__(self, waiting: dict[int, set[int]], every: tuple[int, ...],
-                 regular: tuple[int, ...], on: int, shifts: list[int], version: int) -> None:
-        self.waiting = waiting  # whom each line that left waits for, in leaving order
-        self.every = every  # all its lines (1-4) or pairs (1-3)
-        self.regular = regular  # the rotation's: 1-3, and 4 once it joined; the pairs
-        self.on = on  # the line on the ice
-        self.shifts = shifts  # in the order of their latest full shift, oldest first
-        self.version = version  # the ruleset version the game was created under
-
-
 def line_turns(state: GameState, team: TeamState) -> Turns:
-    return Turns(team.f_waiting, LINES, rotation(team), team.forwards, team.f_shifts,
-                 state.version)
+    """The team's forward lines as the rotation reads them now (9, 11): one ``Turns`` kept
+    in the team's state and brought up to date at each ask (the waiting lines and the
+    shifts are the team's own, read in place, as ever), not one made at each ask."""
+    turns = team.f_turns
+    if turns is None or turns.waiting is not team.f_waiting \
+            or turns.shifts is not team.f_shifts:  # a state copied without its own
+        team.f_turns = turns = Turns(team.f_waiting, LINES, ROTATION, 0, team.f_shifts, 0)
+    turns.regular, turns.on, turns.version = rotation(team), team.forwards, state.version
+    return turns
 
 
 def pair_turns(state: GameState, team: TeamState) -> Turns:
-    return Turns(team.d_waiting, PAIRS, PAIRS, team.defense, team.d_shifts, state.version)
+    """The team's pairs as the rotation reads them now (9), kept as ``line_turns``."""
+    turns = team.d_turns
+    if turns is None or turns.waiting is not team.d_waiting \
+            or turns.shifts is not team.d_shifts:
+        team.d_turns = turns = Turns(team.d_waiting, PAIRS, PAIRS, 0, team.d_shifts, 0)
+    turns.on, turns.version = team.defense, state.version
+    return turns
 
 
 def held(turns: Turns, line: int) -> bool:
@@ -343,8 +351,10 @@ def held(turns: Turns, line: int) -> bool:
     waiting = turns.waiting
     if not waiting.get(line):
         return False
-    if any(turns.on in others for others in waiting.values()):
-        return True
+    on = turns.on
+    for others in waiting.values():  # (a loop, not a generator: asked at every change)
+        if on in others:
+            return True
     can = {turns.on, *(each for each in turns.every if not waiting.get(each))}
     grew = True
     while grew:
@@ -378,7 +388,8 @@ def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
 def _arrive(waiting: dict[int, set[int]], line: int) -> None:
     """Ruling R-DH-9b: a line's full shift counts for the lines waiting for it."""
     for others in waiting.values():
-        others.discard(line)
+        if line in others:  # (asked at every possession and space: most find nothing)
+            others.remove(line)
 
 
 def _latest(shifts: list[int], line: int) -> None:

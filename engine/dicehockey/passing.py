@@ -14,7 +14,7 @@ an empty net passes it around (22).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.dicehockey.bands import band
 from engine.dicehockey.cards import PassBand, Skater
@@ -54,7 +54,7 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
                                              "9: tired defense -10"])
         return Modifier(rating, [f"8: rebound, passer {rating}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
-        return Modifier(rating + TIRED, [f"7: passer {rating}", "9: tired defense -10"])
+        return Modifier(rating + TIRED, [_passer_why(rating), "9: tired defense -10"])
     slots = on_ice(state, other(side))
     cards = opponent.cards
     defense = 0
@@ -62,25 +62,39 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         player = slots[slot]
         if player:
             defense += cards[player].defense
-    return Modifier(rating + defense, [f"7: passer {rating}", f"7: defense +{defense}"])
+    return Modifier(rating + defense, [_passer_why(rating), _defense_why(defense)])
 
 
-class Read(NamedTuple):
-    """The number a passing column is read at, or a dead puck (21C)."""
+# The two reasons of almost every pass, by rating: each text made once (a pass's reasons
+# are the same few strings game after game; formatting them was a fifth of the modifier).
+_PASSER_WHY: Final[dict[int, str]] = {}
+_DEFENSE_WHY: Final[dict[int, str]] = {}
 
-    value: int
-    dead: bool
+
+def _passer_why(rating: int) -> str:
+    text = _PASSER_WHY.get(rating)
+    if text is None:
+        text = _PASSER_WHY[rating] = f"7: passer {rating}"
+    return text
 
 
-def read_roll(raw: int, modifier: int) -> Read:
-    """The number read and whether it is a dead puck (20, 21C, 21D)."""
-    # (each made without the NamedTuple's __new__: compiled, that is interpreted Python)
+def _defense_why(defense: int) -> str:
+    text = _DEFENSE_WHY.get(defense)
+    if text is None:
+        text = _DEFENSE_WHY[defense] = f"7: defense +{defense}"
+    return text
+
+
+def read_roll(raw: int, modifier: int) -> tuple[int, bool]:
+    """The number read and whether it is a dead puck (20, 21C, 21D). A pair of plain
+    values: compiled, a tuple of an int and a bool is returned unboxed (no object made
+    at every pass, as a NamedTuple was)."""
     if raw >= 95:
-        return tuple.__new__(Read, (raw, False))  # 20, 21D: never modified
+        return raw, False  # 20, 21D: never modified
     value = raw + modifier
     if value > 94:
-        return tuple.__new__(Read, (value, True))  # 21C: modified above 94, a face-off
-    return tuple.__new__(Read, (max(0, value), False))  # 20, R-DH-20a: nothing below 00
+        return value, True  # 21C: modified above 94, a face-off
+    return max(0, value), False  # 20, R-DH-20a: nothing below 00
 
 
 def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
@@ -220,16 +234,21 @@ def _against_empty_net(state: GameState, side: str, carrier: str, slot: str,
     return [rolled("good_pass", side, player, slot, rule="22")]
 
 
-def apply_pass(state: GameState, event: PassRolled) -> None:
-    """Follow-up steps of a pass (the puck itself moves in ``game.evolve``)."""
-    if event.result == "shot":
+def apply_pass(state: GameState, event: PassRolled, result: str = "") -> None:
+    """Follow-up steps of a pass (the puck itself moves in ``game.evolve``). ``result``:
+    the event's, when the caller has read it already (compiled, a field of an event is
+    a generic attribute look-up)."""
+    result = result or event.result
+    if result == "pass" or result == "good_pass":  # most passes: nothing follows
+        return
+    if result == "shot":
         assert event.to_player is not None
         state.pending.append(Step("shot", side=event.side, player=event.to_player,
                                   shot=event.shot))
-    elif event.result == "trv_b":
+    elif result == "trv_b":
         state.pending.append(Step("turnover", side=event.side, player=event.passer))
-    elif event.result == "penalty":
+    elif result == "penalty":
         state.pending.append(Step("penalty_who", side=event.side, player=event.passer,
                                   source="skater"))
-    elif event.result == "special":
+    elif result == "special":
         state.pending.append(Step("special", side=event.side, player=event.passer))

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Final
 
 from engine.dicehockey.lines import on_ice, shifts_taken, skaters_on_ice, slot_of
-from engine.dicehockey.state import FORWARD_SLOTS, SIDES, Call, GameState, other, puck
+from engine.dicehockey.state import (
+    FORWARD_SLOTS,
+    SIDES,
+    Call,
+    GameState,
+    TeamState,
+    other,
+    puck,
+)
 from events.base import Event
 from events.dicehockey import (
     PenaltyAssessed,
@@ -33,17 +41,21 @@ def give_puck(state: GameState, side: str, player: str) -> None:
         state.handlers = [player]
         state.en_passes = 0
         state.fresh_possession = True
-        for each in SIDES:
-            team = state.team(each)
-            team.f_possessions += 1
-            team.d_possessions += 1
-            shifts_taken(team)
+        _possession(state.home)  # (home, then away, written out: no tuple walked)
+        _possession(state.away)
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
     state.puck = puck(side, player)
     state.carrier_slot = slot or ""
     state.coach_window = True
     state.window = "puck"
+
+
+def _possession(team: TeamState) -> None:
+    """9: a possession for each unit on the ice, and the shifts it fills."""
+    team.f_possessions += 1
+    team.d_possessions += 1
+    shifts_taken(team)
 
 
 def assists(state: GameState, scorer: str) -> list[str]:
@@ -78,6 +90,8 @@ def count_space(state: GameState, reason: str, rule: str) -> list[Event]:
         home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
         roll=step_roll(state), rule=rule)]
     for side in SIDES:
+        if not state.team(side).penalties:  # the common case: no box time to end
+            continue
         for penalty in state.team(side).penalties:
             if not penalty.short and penalty.spaces_left == 1:
                 events.append(PenaltyEnded(id=penalty.id, side=side, player=penalty.player,
@@ -88,14 +102,18 @@ def count_space(state: GameState, reason: str, rule: str) -> list[Event]:
 
 def apply_space(state: GameState, event: TimingSpaceCounted) -> None:
     state.space = event.space
-    for side in SIDES:
-        team = state.team(side)
-        team.f_spaces += 1
-        team.d_spaces += 1
-        shifts_taken(team)
-        for penalty in team.penalties:
-            if not penalty.short and penalty.spaces_left > 0:
-                penalty.spaces_left -= 1
+    _space(state.home)  # (home, then away, written out: no tuple walked)
+    _space(state.away)
+
+
+def _space(team: TeamState) -> None:
+    """9, 18: a timing space for each unit on the ice and each box time served."""
+    team.f_spaces += 1
+    team.d_spaces += 1
+    shifts_taken(team)
+    for penalty in team.penalties:
+        if not penalty.short and penalty.spaces_left > 0:
+            penalty.spaces_left -= 1
 
 
 def whistle(state: GameState, reason: str, rule: str, calls: tuple[Call, ...] = ()) -> list[Event]:

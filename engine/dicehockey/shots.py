@@ -37,8 +37,8 @@ GOALIE_PENALTY: Final = 95  # 15: "Goalie's have a penalty range of 95-99"
 def shot_modifier(state: GameState, side: str) -> Modifier:
     """What the defense adds to a shot roll (20, 22)."""
     modifier, why = 0, []
-    mine, theirs = on_ice(state, side), on_ice(state, other(side))
-    if _goon(state, other(side), theirs) and not _goon(state, side, mine):
+    theirs = on_ice(state, other(side))
+    if _goon(state, other(side), theirs) and not _goon(state, side, on_ice(state, side)):
         modifier += 1
         why.append("22: against a goon +1")
     if state.uses("forward_defense"):
@@ -51,20 +51,25 @@ def shot_modifier(state: GameState, side: str) -> Modifier:
 
 
 def _goon(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
-    return any(state.card(side, p).penalty >= GOON for p in slots.values() if p)
+    # (a loop, not a generator: no object made at every shot)
+    cards = state.team(side).cards
+    for player in slots.values():
+        if player is not None and cards[player].penalty >= GOON:
+            return True
+    return False
 
 
 def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
-    side, shooter = step.side, step.player
+    side, shooter, kind = step.side, step.player, step.shot
     opponent = state.team(other(side))
     card = state.card(side, shooter)
     goalie = opponent.goalie_card()
     empty_net = opponent.pulled
-    if step.shot == "GS":
+    if kind == "GS":
         upto, read_on = goalie.goal, goalie
     else:
         upto, read_on = card.goal, card
-    if step.shot == "breakaway":
+    if kind == "breakaway":
         upto = min(99, upto + BREAKAWAY)
     modified = shot_modifier(state, side)
     modifier, modifiers = modified.total, modified.why
@@ -73,35 +78,41 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
     # 20: a 00 always scores; ruling R-DH-22a: a breakaway into an empty net always scores
     goal = raw == 0 or value <= upto or empty_net
     first = state.possession_shots == 0  # ruling R-DH-19a: a breakaway's too
-    shot = dict(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
-                kind=step.shot, upto=upto,
-                raw=raw, modifier=modifier, modifiers=modifiers, goal=goal, rebound=not first,
-                roll=state.rolls, rule="19" if step.shot == "breakaway" else "8")
     # 12: "Once you have moved your pawn to the number 21, the period has ended": a
     # breakaway played out after the turnover that filled the period (ruling R-DH-12a)
     # counts no space past the period's length
     spaces = count_space(state, "shot", "22") if first and state.space < state.length else []
+    puck_side: str | None = None
+    puck_to: str | None = None
+    slot: str | None = None
+    penalty = False
+    after: list[Event] = []
     if goal:
         # 9, 12: the goal goes in at the space its shot fills (version 1 stored the one
         # before a possession's first shot: such a game keeps it)
         # (one space: count_space also ends box times, 18, in the same list)
         at = state.space + (1 if spaces else 0) if state.version >= VERSION_2 \
             else state.space
-        return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=False),
-                *spaces, *goal_events(state, side, shooter, empty_net, space=at)]
-    if read_on is goalie and min(99, value) >= GOALIE_PENALTY:
-        return [ShotTaken(**shot, puck_side=None, puck_to=None, slot=None, penalty=True),
-                *spaces]
-    if step.shot == "breakaway" and step.miss:
-        to_side, slot = other(side), step.miss
+        after = goal_events(state, side, shooter, empty_net, space=at)
+    elif read_on is goalie and min(99, value) >= GOALIE_PENALTY:
+        penalty = True
     else:
-        save = band(read_on.saves, min(99, value))  # ruling R-DH-8a: the modified number
-        to_side, slot = (other(side) if save.team == "D" else side), save.to
-    slots = on_ice(state, to_side)
-    if slots.get(slot) is None:
-        slot = parity_defense(roll)  # 20: an empty box, even RD, odd LD
-    return [ShotTaken(**shot, puck_side=to_side, puck_to=slots[slot], slot=slot, penalty=False),
-            *spaces]
+        if kind == "breakaway" and step.miss:
+            puck_side, slot = other(side), step.miss
+        else:
+            save = band(read_on.saves, min(99, value))  # ruling R-DH-8a: the modified number
+            puck_side, slot = (other(side) if save.team == "D" else side), save.to
+        slots = on_ice(state, puck_side)
+        if slots.get(slot) is None:
+            slot = parity_defense(roll)  # 20: an empty box, even RD, odd LD
+        puck_to = slots[slot]
+    # (every field named: compiled, a keyword call, no dict of them made and unpacked)
+    return [ShotTaken(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
+                      kind=kind, upto=upto, raw=raw, modifier=modifier, modifiers=modifiers,
+                      goal=goal, rebound=not first, puck_side=puck_side, puck_to=puck_to,
+                      slot=slot, penalty=penalty, roll=state.rolls,
+                      rule="19" if kind == "breakaway" else "8"),
+            *spaces, *after]
 
 
 def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,

@@ -20,7 +20,9 @@ from engine.dicehockey.rulesets import Ruleset
 SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS: Final = ("LW", "C", "RW")
 DEFENSE_SLOTS: Final = ("LD", "RD")
-SIDES: Final = ("home", "away")
+HOME: Final = "home"
+AWAY: Final = "away"
+SIDES: Final = (HOME, AWAY)
 
 
 def other(side: str) -> str:
@@ -148,6 +150,10 @@ class TeamState:
     # the slots of every line and pair asked for while the team stands as it does
     # (lines.slots_for), with what they came from
     seen: SlotsSeen | None = field(default=None, compare=False, repr=False)
+    # the forward lines and the pairs as the rotation reads them (lines.line_turns,
+    # lines.pair_turns), brought up to date at each ask
+    f_turns: Turns | None = field(default=None, compare=False, repr=False)
+    d_turns: Turns | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -176,6 +182,30 @@ class TeamState:
     def overstayed(self) -> bool:
         """9: a line on the ice for more than two possessions must dump."""
         return self.f_possessions > MAX_POSSESSIONS or self.d_possessions > MAX_POSSESSIONS
+
+
+class Turns:
+    """One team's forward lines (or pairs) as the rotation reads them (9, 11;
+    lines.line_turns, lines.pair_turns, lines.held).
+
+    A plain class rather than a NamedTuple: compiled (setup.py) a NamedTuple is built by
+    interpreted code. Kept in the team's state and brought up to date at each ask (four
+    were made at every change the coach proposed and the rules checked); every argument
+    has a default so that a state holding one deep-copies compiled (as ``OnIce``)."""
+
+    __slots__ = ("waiting", "every", "regular", "on", "shifts", "version")
+
+    def __init__(self, waiting: dict[int, set[int]] | None = None, every: tuple[int, ...] = (),
+                 regular: tuple[int, ...] = (), on: int = 0, shifts: list[int] | None = None,
+                 version: int = 0) -> None:
+        self.waiting: dict[int, set[int]] = {} if waiting is None else waiting
+        # whom each line that left waits for, in leaving order
+        self.every = every  # all its lines (1-4) or pairs (1-3)
+        self.regular = regular  # the rotation's: 1-3, and 4 once it joined; the pairs
+        self.on = on  # the line on the ice
+        # in the order of their latest full shift, oldest first
+        self.shifts: list[int] = [] if shifts is None else shifts
+        self.version = version  # the ruleset version the game was created under
 
 
 @dataclass(slots=True, eq=False)
@@ -229,8 +259,14 @@ class SlotsSeen:
     version: int = 0
     out: dict[str, str] = field(default_factory=dict)  # copies of the team's, as they were
     penalties: list[Penalty] = field(default_factory=list)
-    answers: dict[tuple[int, int, str | None], dict[str, str | None]] = field(
-        default_factory=dict)
+    # by the pawns (forwards * 4 + defense) or, with an extra attacker, (forwards,
+    # defense, extra)
+    answers: dict[object, dict[str, str | None]] = field(default_factory=dict)
+    # the answers of the team's last few other standings with the same cards, lineup
+    # cards and version ((who was out, the penalties running, answers), oldest first): a
+    # penalty's end brings the team back to a standing it had (15), whose answers stay
+    earlier: list[tuple[dict[str, str], list[Penalty], dict[object, dict[str, str | None]]]] \
+        = field(default_factory=list)
 
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
@@ -238,10 +274,27 @@ class SlotsSeen:
                 and self.penalties == team.penalties)
 
     def restart(self, team: TeamState, version: int) -> None:
+        earlier = self.earlier
+        if self.team is not team.team or self.lines is not team.lines \
+                or self.version != version:
+            earlier.clear()
+        elif self.answers:
+            if len(earlier) >= SLOTS_STANDINGS_KEPT:
+                earlier.pop(0)
+            earlier.append((self.out, self.penalties, self.answers))
         self.team, self.lines, self.version = team.team, team.lines, version
+        for index in range(len(earlier)):
+            out, penalties, answers = earlier[index]
+            if out == team.out and penalties == team.penalties:  # as ``holds`` compares
+                del earlier[index]
+                self.out, self.penalties, self.answers = out, penalties, answers
+                return
         self.out = dict(team.out)
         self.penalties = list(team.penalties)
         self.answers = {}
+
+
+SLOTS_STANDINGS_KEPT: Final = 8  # a team's earlier standings whose slots stay kept
 
 
 class Puck(NamedTuple):
@@ -341,8 +394,20 @@ class GameState:
     # the queue is read three times a step, the puck moves once
     pass_puck: Puck | None = field(default=None, compare=False, repr=False)
     pass_step: Step | None = field(default=None, compare=False, repr=False)
+    # ``queue`` as last handed out when no event asked for a step: the flow's one step, in
+    # a list kept while that step stays the next (the loop reads the queue three times a
+    # step; a list made at each read was a tenth of the objects a game makes)
+    queue_step: Step | None = field(default=None, compare=False, repr=False)
+    queue_one: list[Step] = field(default_factory=list, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
+        # the rules' own "home" and "away" (and the events' in play) are the same string
+        # objects: compared by identity first, by value only for a side read from elsewhere
+        # (asked about 8,000 times a game)
+        if side is HOME:
+            return self.home
+        if side is AWAY:
+            return self.away
         return self.home if side == "home" else self.away
 
     def uses(self, option: str) -> bool:
@@ -353,12 +418,18 @@ class GameState:
 
     @property
     def queue(self) -> list[Step]:
-        """The steps still to play: those events asked for, then the flow's next one."""
+        """The steps still to play: those events asked for, then the flow's next one. To
+        be read, never changed: with no step asked for, the list is kept and handed out
+        again while its step stays the next."""
         if self.finished:
             return []
         step = self.flow_step()
         if not self.pending:  # the common case
-            return [step] if step is not None else []
+            if step is None:
+                return []
+            if self.queue_step is not step:
+                self.queue_step, self.queue_one = step, [step]
+            return self.queue_one
         return [*self.pending, step] if step is not None else list(self.pending)
 
     def next_step(self) -> Step | None:
@@ -437,4 +508,4 @@ def _shootout_step(state: GameState) -> Step:
 
 
 __all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
-           "Puck", "puck", "Shootout", "Step", "TeamState", "other"]
+           "Puck", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]

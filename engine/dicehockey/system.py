@@ -3,34 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine import loop
 from engine.dicehockey import absences, coach, explain, game
 from engine.dicehockey.cards import Charts, Team
 from engine.dicehockey.dice import derive_roll, parse_roll
 from engine.dicehockey.rulesets import RULESETS
-from engine.dicehockey.state import GameState, Step
+from engine.dicehockey.state import GameState
 from engine.registration import GameSystem
 from events import dicehockey as ev
-from events.base import Event
 from events.dicehockey import Roll
-
-
-def window_asks(step: Step, coach: object) -> Sequence[loop.Asker]:
-    """At a window (9-12, 15, 22) the coaches change lines, dump, call a time out, pull
-    the goalie or re-set the lineup cards: all of it through ``coach.lines``."""
-    return [coach.lines]  # type: ignore[attr-defined]
-
-
-def choose(state: GameState, step: Step, coach: object) -> list[Event]:
-    """A step that waits for the coach: the shootout shooters (``coach.shootout``, 14), or
-    (``coach.lines``, its first choice) who takes a tied penalty (15) or a delayed
-    penalty's extra attacker (22)."""
-    if step.kind == "shootout_choice":
-        return [coach.shootout(state)]  # type: ignore[attr-defined]
-    return list(coach.lines(state))[:1]  # type: ignore[attr-defined]
-
 
 SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     name="dicehockey",
@@ -48,9 +28,9 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     evolve=game.evolve,
     check_choice=game.check_choice,
     window_steps=game.WINDOW_STEPS,
-    window_asks=window_asks,
+    window_asks=game.window_asks,
     choice_rules=game.CHOICE_RULES,
-    choose=choose,
+    choose=game.choose,
     max_steps=game.MAX_STEPS,
     choice_events=ev.CHOICES,
     stoppage_choices=(ev.LinesChanged, ev.DumpDeclared, ev.TimeOutCalled, ev.GoalieChanged,

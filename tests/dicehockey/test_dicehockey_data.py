@@ -44,6 +44,18 @@ def test_1_5_seeded_d10_is_the_shared_blake2b_derivation(seed: str, game_id: str
     assert dice.derive_roll(seed, game_id, n) == Roll(red, white)
 
 
+def test_1_5_every_seeded_d10_roll_is_the_recipes_skipped_bytes_or_not() -> None:
+    """docs/dice.md: "a digest byte below 250 gives the face byte % 10" (the others are
+    skipped): rolls whose first two bytes are both kept and rolls where one is skipped
+    (read further on) give the recipe's faces alike."""
+    key, skipped = b"2026", 0
+    for n in range(1, 401):
+        head = hashlib.blake2b(f"ALD-BRK-1:{n}:0".encode(), key=key).digest()[:2]
+        skipped += head[0] >= 250 or head[1] >= 250
+        assert dice.derive_roll("2026", "ALD-BRK-1", n) == Roll(*verify_d10("2026", "ALD-BRK-1", n))
+    assert 5 <= skipped <= 60  # about 4.6 rolls in 100 skip one of the first two bytes
+
+
 @pytest.mark.parametrize(("seed", "game_id", "n", "typed"), [
     ("2026", "ALD-BRK-1", 1, "2 2"), ("2026", "ALD-BRK-1", 2, "5 5"),
     ("the 1972 summit series, game eight, moscow: henderson scores with 34 seconds left",

@@ -11,6 +11,8 @@ game keeps the rotation it was played under (it let the line that left first bac
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from dicehockey_support import new_state
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +23,7 @@ from engine.dicehockey.game import IllegalChoice, check_choice, evolve
 from engine.dicehockey.lines import rotation, slots_for
 from engine.dicehockey.puck import count_space
 from engine.dicehockey.rulesets import VERSION_2
+from engine.dicehockey.state import Penalty
 from events.dicehockey import LinesChanged
 
 # The issue's sequence: line 1 starts; at each whistle line 3 comes on and goes off for
@@ -267,3 +270,44 @@ def test_r_9b_the_audit_refuses_a_stored_change_the_rotation_refuses(tmp_path) -
     # found in the window's batch of choices, which ends with the forged change (seq k + 2)
     assert not report.ok and report.failure.rule == "9" and report.failure.seq <= k + 2
     assert "9: line 1 waits for lines [2, 3] to take a full shift" in report.failure.recorded
+
+
+def test_9_10_the_coachs_change_is_the_same_asked_twice_fresh_or_on_a_copy() -> None:
+    """9: "A line change must be made after two timing spaces"; 10: the slots are the
+    lineup cards' boxes for the pawns. What the rules keep between asks (the slots of
+    each line and pair) never makes a proposal depend on what was asked before: asked
+    again, by a fresh coach, on a copy of the state, the proposal is the same, and the
+    event's slots are its own (changing them changes no later proposal)."""
+    state = new_state()
+    whistle_window(state)
+    spaces(state, 2)
+    whistle_window(state)
+    first = DefaultCoach().lines(state)
+    changes = [c for c in first if isinstance(c, LinesChanged)]
+    assert [(c.side, c.forwards, c.defense) for c in changes] == [("away", 2, 2),
+                                                                   ("home", 2, 2)]
+    assert changes[1].slots == slots_for(state.home, 2, 2)
+    changes[1].slots["C"] = "nobody"  # an event's slots are a copy of its own
+    assert DefaultCoach().lines(state) == DefaultCoach().lines(copy.deepcopy(state))
+    again = DefaultCoach().lines(state)
+    assert again[1].slots == slots_for(state.home, 2, 2) and again[1].slots["C"] != "nobody"
+
+
+def test_15_a_team_back_from_the_box_has_the_slots_of_a_team_never_short() -> None:
+    """15: "Take the player off of his line and place him in the penalty box"; a team
+    short-handed leaves its LW box empty. Once the penalty ends (and once an injured
+    player is back in the lineup), a line's slots are those of a team never penalized:
+    the slots kept from the earlier standing are those the cards give."""
+    state, fresh = new_state(), new_state()
+    team = state.home
+    before = slots_for(team, 2, 1)
+    boxed = team.lines.forwards[2][1]  # line 3's C, on the bench
+    team.penalties.append(Penalty(id=1, player=boxed, kind="minor", clears_left=2,
+                                  spaces_left=0, short=True))
+    assert slots_for(team, 2, 1)["LW"] is None
+    team.penalties.clear()
+    assert slots_for(team, 2, 1) == slots_for(fresh.home, 2, 1) == before
+    team.out[before["C"]] = "injured"
+    assert slots_for(team, 2, 1)["C"] != before["C"]
+    del team.out[before["C"]]
+    assert slots_for(team, 2, 1) == slots_for(fresh.home, 2, 1) == before
