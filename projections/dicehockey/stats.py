@@ -34,7 +34,7 @@ from events.dicehockey import (
     ShotTaken,
     TimingSpaceCounted,
 )
-from projections.dicehockey.ice import SIDES, unique
+from projections.dicehockey.ice import SIDES, Ice, unique
 from projections.dicehockey.scoresheet import ScoresheetFold
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GameStats, Key, finish_game_stats, point
@@ -43,12 +43,15 @@ __all__ = ["DiceHockeyStatsFold", "build_stats"]
 
 
 class DiceHockeyStatsFold:
-    """The stats fold; ``apply`` one event at a time. It keeps its own scoresheet fold,
-    which follows the ice (who is in net, the regulation spaces); the goalie and team lines
-    come from the game's scoresheet as every system's do (``finish_game_stats``)."""
+    """The stats fold; ``apply`` one event at a time. It follows the ice (who is in net,
+    the regulation spaces); the goalie and team lines come from the game's scoresheet as
+    every system's do (``finish_game_stats``): its own scoresheet fold's (which follows the
+    ice for it), unless ``own_sheet`` is False, when :meth:`result` is handed the
+    scoresheet folded from the same events and the fold follows the ice alone."""
 
-    def __init__(self) -> None:
-        self.sheet = ScoresheetFold()
+    def __init__(self, own_sheet: bool = True) -> None:
+        self.sheet = ScoresheetFold() if own_sheet else None
+        self.ice = self.sheet.ice if self.sheet is not None else Ice()
         self.stats = GameStats()
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}
@@ -63,7 +66,10 @@ class DiceHockeyStatsFold:
         return (self.team_of[side], pid)
 
     def apply(self, event: Any) -> None:
-        self.sheet.apply(event)
+        if self.sheet is not None:
+            self.sheet.apply(event)  # its ice first, as the fold's own
+        else:
+            self.ice.apply(event)
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             handler(self, event)
@@ -91,7 +97,7 @@ class DiceHockeyStatsFold:
             on_ice = self.on_ice
             for pid in listed:  # a set: a player listed twice is in it once
                 on_ice.add(self.key(side, pid))
-        goalie = self.sheet.ice.in_net(side)
+        goalie = self.ice.in_net(side)
         if goalie is not None:
             key = self.key(side, goalie)
             self.in_net[key] = self.in_net.get(key, 0) + 1
@@ -129,9 +135,14 @@ class DiceHockeyStatsFold:
         self.shot_before_goal = None
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
-        sheet = scoresheet if scoresheet is not None else self.sheet.result()
+        if scoresheet is not None:
+            sheet = scoresheet
+        elif self.sheet is not None:
+            sheet = self.sheet.result()
+        else:
+            raise ValueError("stats folded without their own scoresheet need the game's")
         st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
-        regulation = self.sheet.ice.regulation_spaces()
+        regulation = self.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():
             st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0
         return st
@@ -150,10 +161,10 @@ _HANDLERS: dict[type, Callable[[DiceHockeyStatsFold, Any], None]] = {
 
 
 def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> GameStats:
-    """Fold one DICE Hockey game's events (from its first) into its stats. The fold keeps
-    its own scoresheet fold, which follows the ice (who is in net, the regulation spaces);
-    ``scoresheet``, the game's when the caller has it, gives the goalie and team lines."""
-    fold = DiceHockeyStatsFold()
+    """Fold one DICE Hockey game's events (from its first) into its stats. ``scoresheet``,
+    the game's when the caller has it (folded from the same events), gives the goalie and
+    team lines and spares the fold a scoresheet of its own (it follows the ice alone)."""
+    fold = DiceHockeyStatsFold(own_sheet=scoresheet is None)
     for event in events:
         fold.apply(event)
     return fold.result(scoresheet)
