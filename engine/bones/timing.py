@@ -69,30 +69,24 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
-    _sequence_played(state.home)  # each team written out, as in play_sequence
-    _sequence_played(state.away)
+    # Each team written out, as in play_sequence; who was on the ice read from the event
+    # (6.10: the sequence records it, as the slots stood when it was played).
+    _sequence_played(state.home, event.home, event.home_goalie)
+    _sequence_played(state.away, event.away, event.away_goalie)
     state.coach_window = True
 
 
-def _sequence_played(team: TeamState) -> None:
+def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) -> None:
     # 6.40, 6.41: those on the ice play one more sequence of their stint, the others rest
     # one more. The team's count of sequences goes up by one, and every rest with it
     # (``PlayerStatus.rest``); those on the ice keep theirs. Only they are touched.
     team.count.played += 1
     players = team.players
-    slots = team.slots
     counted: list[PlayerStatus] = []
-    # The five slots written out, as in ``TeamState.skaters_on_ice``; then a sixth
-    # attacker, or the goalie in net.
-    _played_on(players.get(slots.get("LW") or ""), counted)
-    _played_on(players.get(slots.get("C") or ""), counted)
-    _played_on(players.get(slots.get("RW") or ""), counted)
-    _played_on(players.get(slots.get("LD") or ""), counted)
-    _played_on(players.get(slots.get("RD") or ""), counted)
-    if team.pulled:
-        _played_on(players.get(slots["G"] or ""), counted)
-    else:
-        _played_on(players.get(team.goalie), counted)
+    for pid in skaters:  # a sixth attacker too
+        _played_on(players.get(pid), counted)
+    if goalie is not None:  # the goalie in net
+        _played_on(players.get(goalie), counted)
     if not team.penalties:
         return
     ticking = 0
