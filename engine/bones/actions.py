@@ -294,20 +294,27 @@ def _late(state: GameState) -> bool:
 def queue_after_action(state: GameState, event: ActionResolved) -> None:
     """Evolve: what an action result leaves to do next."""
     state.dz_bonus = ""
+    # Each field of the event read once: compiled, every read of a msgspec event's
+    # attribute is a generic look-up.
+    result, side, player = event.result, event.side, event.player
     if event.injury:
-        state.injured, state.injured_side = event.player, event.side
+        state.injured, state.injured_side = player, side
     # 13.00: consecutive power-play passes. A pass or interception counts here; a puck
     # that really changes hands resets the count when it moves (PuckIntercepted).
-    state.pp_passes = state.pp_passes + 1 if event.result in ("pass", "interception") and pp_rules(
-        state, event.side) else 0
-    if event.result == "shot":
-        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter or event.player,
+    state.pp_passes = state.pp_passes + 1 if result in ("pass", "interception") and pp_rules(
+        state, side) else 0
+    if result == "shot":
+        state.queue[0:1] = [Step("shot", side=side, player=event.shooter or player,
                                  shot=event.shot)]
-    elif event.result == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.player, source="action")]
-    elif event.shot and event.shooter:
-        state.pending_shot = PendingShot(event.shooter, event.shot)
-    elif event.result in ("kill", "play_on"):
+        return
+    if result == "penalty":
+        state.queue[0:1] = [Step("penalty", side=side, player=player, source="action")]
+        return
+    shot = event.shot
+    shooter = event.shooter if shot else None
+    if shot and shooter:
+        state.pending_shot = PendingShot(shooter, shot)
+    elif result in ("kill", "play_on"):
         # 8.20 +, 8.10 Xn: the carrier keeps the puck; he rolls again only while the
         # period has sequences left (6.00), like every other play that goes on.
         resume(state)

@@ -44,6 +44,7 @@ from engine.bones.state import (
     TACTIC_RULES,
     GameState,
     PlayerStatus,
+    SequenceCount,
     Step,
     TeamState,
 )
@@ -258,15 +259,17 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
 
     def team_state(side: str, team: Team) -> TeamState:
         players: dict[str, PlayerStatus] = {}
+        count = SequenceCount()  # the team's sequences, against which rest is kept (6.41)
         for card in [*team.skaters, *team.goalies]:
-            players[card.id] = PlayerStatus(card=card)
+            players[card.id] = PlayerStatus(card=card, _count=count)
         starter = (created.home_goalie if side == "home" else created.away_goalie) \
             or team.lines.goalies[0]
         if starter not in players or not isinstance(players[starter].card, Goalie):
             raise IllegalChoice(f"4.00: {starter!r} is not a goalie of {team.id}")
         slots: dict[str, str | None] = dict.fromkeys(("LW", "C", "RW", "LD", "RD"))
         slots["G"] = starter
-        return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter)
+        return TeamState(side=side, team=team, players=players, slots=slots, goalie=starter,
+                         count=count)
 
     ruleset = find_ruleset(created.ruleset)
     options = ruleset_options(created, ruleset, charts, (home, away))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Final
+from typing import Final, cast
 
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
@@ -27,6 +27,31 @@ SCREEN_REDS: Final = 2  # 10.70: on the table's white total, red 1-2 is a screen
 BLUE_LINE_BLOCK_WHITES: Final = {1: [3], 2: [3, 11]}
 BONES: Final = RULESETS["bones"]
 WHITE_TOTALS: Final = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
+
+
+# Each range's bounds by its text (blue, white total, red; red 6 when the range names
+# none), read once from its DiceRange (3.20): compiled, DiceRange.parse and .contains are
+# interpreted Python, and a shot reads a range at every roll.
+_BOUNDS: Final[dict[str, tuple[int, int, int]]] = {}
+
+
+def roll_in_range(text: str, roll: Roll) -> bool:
+    """``DiceRange.parse(text).contains(roll)`` (3.20): the blue die below the range's, or
+    equal with the white total below its, or both equal and the red die at most its red
+    number (any red when the range names none)."""
+    bounds = _BOUNDS.get(text)
+    if bounds is None:
+        parsed = DiceRange.parse(text)  # raises on a text that is no range, as before
+        bounds = (parsed.blue, parsed.white, 6 if parsed.red is None else parsed.red)
+        _BOUNDS[text] = bounds
+    blue, whites, red = bounds
+    rolled = roll.blue
+    if rolled != blue:
+        return rolled < blue
+    total = white(roll)
+    if total != whites:
+        return total < whites
+    return roll.red <= red
 
 
 def block_whites(charts: Charts, blockers: int, ruleset: Ruleset = BONES) -> list[int]:
@@ -77,9 +102,12 @@ def blockers(state: GameState, defending: str) -> int:
         return sum(1 for slot in ("LD", "RD") if (pid := team.slots.get(slot))
                    and isinstance(card := team.card(pid), Skater) and card.blocker)
     count = 0
+    players = team.players
     for pid in team.skaters_on_ice():
-        card = team.card(pid)
-        if isinstance(card, Skater) and (is_defenseman(card) or card.blocker):
+        # The card's kind read once with it (PlayerStatus.facts): a defenseman, or a
+        # skater whose card says B.
+        facts = players[pid].facts()
+        if facts.defenseman or (facts.skater and cast(Skater, facts.card).blocker):
             count += 1
     level = state.home.tactic or state.away.tactic
     if state.strength(defending) == "sh":
@@ -94,7 +122,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     assert isinstance(card, Skater)
     opp = other(side)
     if kind == "ps":
-        in_range = DiceRange.parse(PENALTY_SHOT_RANGE).contains(roll)
+        in_range = roll_in_range(PENALTY_SHOT_RANGE, roll)
         events: list = [_shot(state, side, pid, "penalty_shot", "PS", PENALTY_SHOT_RANGE,
                               in_range, 0, "", "10.60")]
         if in_range:
@@ -113,7 +141,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     if block == "screened":
         # 10.70: a screened shot reads the blue die one lower for the range check.
         checked = Roll(max(1, roll.blue - 1), roll.whites, roll.red) if roll.blue > 1 else None
-    in_range = True if checked is None else DiceRange.parse(text).contains(checked)
+    in_range = True if checked is None else roll_in_range(text, checked)
     rule = "10.70" if block else RANGE_RULES[name]
     events = [_shot(state, side, pid, "rebound" if kind == "rebound" else "normal", name, text,
                     in_range, count, block, rule)]
@@ -133,7 +161,7 @@ def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str
 def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) -> list:
     name = "S" if state.strength(side) == "sh" else "other"
     text = EMPTY_NET[name]
-    in_range = DiceRange.parse(text).contains(roll)
+    in_range = roll_in_range(text, roll)
     events: list = [_shot(state, side, pid, "empty_net", "EN", text, in_range, 0, "", "10.50")]
     if in_range:
         return events + goal_events(state, side, pid, "empty_net", "10.50")

@@ -62,13 +62,27 @@ class CardFacts:
         self.defenseman = "D" in positions
 
 
+class SequenceCount:
+    """The time sequences a team has played this game (6.10), shared by its players'
+    statuses: a player's rest (6.41) is kept as this count less the count when his rest
+    began, so a sequence adds one here instead of one to every player's rest."""
+
+    played: int
+
+    def __init__(self) -> None:
+        self.played = 0
+
+
 @dataclass(slots=True)
 class PlayerStatus:
     """What the rules track of a dressed player during the game."""
 
     card: Skater | Goalie
     stint: int = 0  # consecutive sequences on the ice now (6.40)
-    rest: int = 99  # sequences since he last left the ice (6.41)
+    # ``rest`` (6.41: sequences since he last left the ice) is ``_count.played - rest_from``:
+    # a sequence on the ice moves ``rest_from`` up by one (his rest stays), a sequence off
+    # it moves nothing (his rest grows by one). Rest starts at 99 (the count at 0).
+    rest_from: int = -99
     shifts: float = 0.0  # shifts charged so far (6.40, 17.00)
     modifier: int = 0  # cumulative injury penalty to numeric and P codes (18.10)
     out: str = ""  # "" available, "box", "period" (injured), "game"
@@ -79,6 +93,17 @@ class PlayerStatus:
     sit_out: bool = False
     run: int = 0
     _facts: CardFacts | None = field(default=None, compare=False, repr=False)
+    # His team's count of sequences played (``TeamState.count``); his own when made alone.
+    _count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
+
+    @property
+    def rest(self) -> int:
+        """Sequences since he last left the ice (6.41)."""
+        return self._count.played - self.rest_from
+
+    @rest.setter
+    def rest(self, value: int) -> None:
+        self.rest_from = self._count.played - value
 
     def facts(self) -> CardFacts:
         """His card's kind and positions, read again only when the card is another."""
@@ -122,18 +147,9 @@ class TeamState:
     penalties: list[Penalty] = field(default_factory=list)
     bench_minor_at: int | None = None  # sequence of this period when a bench minor falls
     tactic: str | None = None
-    # ``players``' statuses as a list, made when first asked (``statuses``): a time
-    # sequence counts every player's rest (6.41), and a list is walked natively where a
-    # dict's values are each fetched through a generic call. Not part of the state's value.
-    _statuses: list[PlayerStatus] = field(default_factory=list, compare=False, repr=False)
-
-    def statuses(self) -> list[PlayerStatus]:
-        """Every dressed player's status, in ``players``' order (a game's players are
-        dressed once, at its start, and never replaced)."""
-        statuses = self._statuses
-        if len(statuses) != len(self.players):
-            statuses = self._statuses = list(self.players.values())
-        return statuses
+    # The sequences the team has played (6.10), shared with its players' statuses, which
+    # keep their rest (6.41) against it: see ``PlayerStatus.rest``.
+    count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
 
     def skaters_on_ice(self) -> list[str]:
         # The filled slots, in slot order. A plain loop over typed locals: compiled, it is

@@ -3,6 +3,8 @@ whistle blows (7.00, 14.60, 18.00, 6.00 period ends)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.bones.penalties import bench_minor_call
 from engine.bones.state import GameState, Step
 from events.bones import PlayStopped, PuckIntercepted, PuckPassed
@@ -18,6 +20,12 @@ def continue_or_stop(state: GameState) -> list:
     return []
 
 
+# The steps that carry nothing but their kind, made once: a step is replaced in the queue,
+# never changed (engine/bones/state.py), so every state may hold the same one.
+ACTION_STEP: Final = Step("action")
+END_PERIOD_STEP: Final = Step("end_period")
+
+
 def resume(state: GameState) -> None:
     """Evolve: the carrier rolls next, unless the clock has run out (6.00)."""
     if state.pending_shot is not None:
@@ -27,9 +35,9 @@ def resume(state: GameState) -> None:
         side = state.puck[0] if state.puck and state.puck[1] == shooter else state.side_of(shooter)
         state.queue[0:1] = [Step("shot", side=side, player=shooter, shot=owed.kind)]
     elif state.clock_expired:
-        state.queue[0:1] = [Step("end_period")]
+        state.queue[0:1] = [END_PERIOD_STEP]
     else:
-        state.queue[0:1] = [Step("action")]
+        state.queue[0:1] = [ACTION_STEP]
 
 
 def apply_puck_moved(state: GameState, event: PuckPassed | PuckIntercepted) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.bones.cards import Skater
-from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, is_defenseman, other
+from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, other
 from engine.bones.timing import fatigue_defense
 
 
@@ -16,13 +16,15 @@ def defensive_rating(state: GameState, side: str, slot: str) -> int:
     if pid is None:
         return 0
     status = team.players[pid]
-    card = status.card
+    # The card's kind read once with it (PlayerStatus.facts), not its positions scanned.
+    facts = status.facts()
+    card = facts.card
     assert isinstance(card, Skater)
     rating = card.defense
-    if slot in ("LD", "RD") and not is_defenseman(card):
+    if slot in ("LD", "RD") and not facts.defenseman:
         # 9.10: a forward on the blue line is worth at most 1 on the power play, else 0.
         rating = min(1, rating) if state.strength(side) == "pp" else 0
-    elif slot in FORWARD_SLOTS and is_defenseman(card) and rating == 5:
+    elif slot in FORWARD_SLOTS and facts.defenseman and rating == 5:
         rating = 4  # 9.10: a 5-rated defenseman up front counts 4
     tired = fatigue_defense(status) if state.uses("fatigue") else 0
     return max(0, rating - tired)

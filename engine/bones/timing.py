@@ -50,9 +50,12 @@ def play_sequence(state: GameState) -> list:
 
 def _served(state: GameState, team: TeamState, events: list) -> None:
     """14.10: the team's penalties this sequence serves."""
-    ticking = set(ticking_penalties(team))
-    for i, pen in enumerate(team.penalties):
-        short = pen.short_left - 1 if i in ticking else pen.short_left
+    ticking = 0
+    for pen in team.penalties:
+        short = pen.short_left
+        if short > 0 and ticking < 2:  # ``ticking_penalties``: the first two run
+            ticking += 1
+            short -= 1
         box = pen.box_left - 1 if pen.box_left > 0 else 0
         if pen.box_left > 0 and pen.kind == "game_misconduct":
             box = pen.box_left  # off for the game: never "served"
@@ -66,42 +69,46 @@ def apply_sequence(state: GameState, event: SequencePlayed) -> None:
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
-    _sequence_played(state.home)  # each team written out, as in play_sequence
-    _sequence_played(state.away)
+    # Each team written out, as in play_sequence; who was on the ice read from the event
+    # (6.10: the sequence records it, as the slots stood when it was played).
+    _sequence_played(state.home, event.home, event.home_goalie)
+    _sequence_played(state.away, event.away, event.away_goalie)
     state.coach_window = True
 
 
-def _sequence_played(team: TeamState) -> None:
-    # 6.40, 6.41: those on the ice play one more sequence of their stint, the others
-    # rest one more. Everyone's rest counted up, then taken back for those on the ice:
-    # no set of who is on the ice is built at every sequence.
-    for status in team.statuses():
-        status.rest += 1
+def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) -> None:
+    # 6.40, 6.41: those on the ice play one more sequence of their stint, the others rest
+    # one more. The team's count of sequences goes up by one, and every rest with it
+    # (``PlayerStatus.rest``); those on the ice keep theirs. Only they are touched.
+    team.count.played += 1
     players = team.players
     counted: list[PlayerStatus] = []
-    for pid in on_ice_list(team):
-        on = players.get(pid)
-        if on is not None and not _counted(counted, on):
-            counted.append(on)
-            on.rest -= 1
-            on.stint += 1
+    for pid in skaters:  # a sixth attacker too
+        _played_on(players.get(pid), counted)
+    if goalie is not None:  # the goalie in net
+        _played_on(players.get(goalie), counted)
     if not team.penalties:
         return
-    ticking = set(ticking_penalties(team))
-    for i, pen in enumerate(team.penalties):
-        if i in ticking:
+    ticking = 0
+    for pen in team.penalties:
+        if pen.short_left > 0 and ticking < 2:  # the first two run (ruling R-14.10a)
+            ticking += 1
             pen.short_left -= 1
         if pen.box_left > 0 and pen.kind != "game_misconduct":
             pen.box_left -= 1
 
 
-def _counted(counted: list[PlayerStatus], status: PlayerStatus) -> bool:
-    """``status`` is already in ``counted`` (a player named twice, in a line-up the rules
-    refuse): compared by identity, as ``in`` would compare two statuses field by field."""
-    for seen in counted:
-        if seen is status:
-            return True
-    return False
+def _played_on(on: PlayerStatus | None, counted: list[PlayerStatus]) -> None:
+    """One more sequence of his stint, his rest unchanged: counted once for a player named
+    twice (in a line-up the rules refuse)."""
+    if on is None:
+        return
+    for seen in counted:  # by identity: ``in`` would compare two statuses field by field
+        if seen is on:
+            return
+    counted.append(on)
+    on.rest_from += 1
+    on.stint += 1
 
 
 def on_ice_list(team: TeamState) -> list[str]:

@@ -224,3 +224,19 @@ def test_10_70_screened_shot_on_red_1_2_reads_blue_one_lower(state):
 def test_10_70_no_block_off_the_table(state):
     plain(state, "away")
     assert shoot(state, "home", "C", R(1, 3, 4, 4))[0].block == ""
+
+
+def test_3_20_example_1_a_shooting_range_read_at_every_roll():
+    """3.20, Example 1: "For a dice roll range of 3-6(3), a blue die result of 1 or 2, OR a
+    blue die result of 3 with a white dice total of 2 through 5, OR a blue die result of 3
+    with a white dice total of 6 and a red die result of 1, 2, or 3 would all be considered
+    "in range". All other dice roll results would be considered out of range." A shot reads
+    its range with ``roll_in_range`` (2-10: no parenthesized value, any red)."""
+    for blue, w1, w2, red in itertools.product(range(1, 7), repeat=4):
+        total = w1 + w2
+        expected = blue < 3 or (blue == 3 and (total < 6 or (total == 6 and red <= 3)))
+        assert shots.roll_in_range("3-6(3)", R(blue, w1, w2, red)) is expected
+        plain_range = blue < 2 or (blue == 2 and total <= 10)
+        assert shots.roll_in_range("2-10", R(blue, w1, w2, red)) is plain_range
+    with pytest.raises(ValueError, match="not a dice range"):
+        shots.roll_in_range("7-2", R(1, 1, 1, 1))
