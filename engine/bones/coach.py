@@ -37,118 +37,160 @@ FORWARDS: Final = ("LW", "C", "RW")
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
+NOBODY: Final = -1  # a unit's place held by no dressed skater
+
+
+def _forward(slot: str) -> bool:
+    """LW, C or RW (compiled, ``slot in FORWARDS`` builds the tuple and walks it)."""
+    return slot == "LW" or slot == "C" or slot == "RW"
+
+
+def _place_in_unit(slot: str) -> int:
+    """A slot's place in its unit: LW, C, RW of a line; LD, RD of a pair."""
+    if slot == "LW" or slot == "LD":
+        return 0
+    if slot == "C" or slot == "RD":
+        return 1
+    return 2
 
 
 class _Roster:
-    """What the coach reads of one team that never changes during a game: its skaters in
-    dressing order, its lines as slot -> player units, the forwards rated for each forward
-    slot (15.10), each skater's positions and shift rating (6.40), and his unit bonuses on
-    the power play and the penalty kill."""
+    """What the coach reads of one team that never changes during a game, read once a game.
+    Its skaters are numbered in dressing order, and a group of them (who is on the ice,
+    fit, ready) is a bit mask of those numbers: no set of names built, hashed and walked
+    at every decision. Kept: each skater's status (the game's own, changed in place),
+    shift rating (6.40), power-play and penalty-kill bonuses; who is a defenseman; for each
+    forward slot, who is rated for it (15.10); the lines and pairs by skater number."""
 
-    __slots__ = ("players", "skaters", "statuses", "forward_units", "defense_units",
-                 "forward_scored", "defense_scored", "rated", "positions", "defensemen",
-                 "shift", "pp_bonus", "pk_bonus")
+    __slots__ = ("players", "lines", "ids", "index", "statuses", "shift", "pp_bonus",
+                 "pk_bonus", "defensemen", "named", "rated", "forward_units",
+                 "defense_units", "forward_members", "defense_members")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
-        cards = {pid: s.card for pid, s in team.players.items() if isinstance(s.card, Skater)}
-        self.skaters: tuple[str, ...] = tuple(cards)
-        # The skaters' statuses in the same order: the game's own, changed in place.
-        self.statuses = [team.players[pid] for pid in self.skaters]
-        lines = team.team.lines
-        self.forward_units = tuple(dict(zip(FORWARDS, line, strict=True)) for line in lines.forwards)
-        self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
-                                   for pair in lines.defense)
-        facts = {pid: team.players[pid].facts() for pid in self.skaters}
-        self.rated = {slot: frozenset(pid for pid, f in facts.items()
-                                      if not f.defenseman and slot in f.positions)
-                      for slot in FORWARDS}
-        self.positions = {pid: f.positions for pid, f in facts.items()}
-        self.defensemen = frozenset(pid for pid, f in facts.items() if f.defenseman)
-        self.shift = {pid: c.shift for pid, c in cards.items()}
-        self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
-        self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
-        self.forward_scored = [self._scored(unit) for unit in self.forward_units]
-        self.defense_scored = [self._scored(unit) for unit in self.defense_units]
-
-    def _scored(self, unit: dict[str, str]) -> _Unit:
-        """The unit's dressed skaters, as its score reads them (no one else is ever
-        ready)."""
-        ids = [pid for pid in unit.values() if pid in self.shift]
-        return _Unit([self.players[pid] for pid in ids], [self.shift[pid] for pid in ids],
-                     [self.pp_bonus[pid] for pid in ids], [self.pk_bonus[pid] for pid in ids],
-                     ids)
-
-    def out_of_position(self, pid: str, slot: str) -> bool:
-        """15.10: a forward in a forward slot he is not rated for."""
-        return slot in FORWARDS and pid not in self.defensemen and slot not in self.positions[pid]
-
-
-class _Unit:
-    """What a unit's score reads of its members (6.40), in the unit's slot order: their
-    statuses, shift ratings and power-play and penalty-kill bonuses, read once a game."""
-
-    __slots__ = ("statuses", "shift", "pp_bonus", "pk_bonus", "ids")
-
-    def __init__(self, statuses: list[PlayerStatus], shift: list[float], pp_bonus: list[int],
-                 pk_bonus: list[int], ids: list[str]) -> None:
-        self.statuses, self.shift, self.ids = statuses, shift, ids
+        self.lines = team.team.lines
+        ids: list[str] = []
+        statuses: list[PlayerStatus] = []
+        shift: list[float] = []
+        pp_bonus: list[int] = []
+        pk_bonus: list[int] = []
+        defensemen = 0
+        named = [0, 0, 0]  # by forward slot: whose card names it (15.10)
+        for pid, status in team.players.items():
+            card = status.card
+            if not isinstance(card, Skater):
+                continue
+            bit = 1 << len(ids)
+            facts = status.facts()
+            if facts.defenseman:
+                defensemen |= bit
+            for k in range(3):
+                if FORWARDS[k] in facts.positions:
+                    named[k] |= bit
+            ids.append(pid)
+            statuses.append(status)
+            shift.append(card.shift)
+            pp_bonus.append(card.assist)
+            pk_bonus.append(card.defense + 3 * card.ace_pk)
+        self.ids, self.statuses, self.shift = ids, statuses, shift
         self.pp_bonus, self.pk_bonus = pp_bonus, pk_bonus
+        self.index = {pid: i for i, pid in enumerate(ids)}
+        self.defensemen, self.named = defensemen, named
+        self.rated = [mask & ~defensemen for mask in named]  # forwards rated for each slot
+        self.forward_units = [self._numbers(line) for line in self.lines.forwards]
+        self.defense_units = [self._numbers(pair) for pair in self.lines.defense]
+        # A unit's dressed skaters in slot order, as its score reads them.
+        self.forward_members = [[i for i in unit if i != NOBODY] for unit in self.forward_units]
+        self.defense_members = [[i for i in unit if i != NOBODY] for unit in self.defense_units]
+
+    def _numbers(self, unit: list[str]) -> list[int]:
+        """A line's or pair's skaters by number, NOBODY for one not dressed as a skater."""
+        return [self.index.get(pid, NOBODY) for pid in unit]
+
+    def mask(self, pids: list[str]) -> int:
+        """The skaters among ``pids``."""
+        index, mask = self.index, 0
+        for pid in pids:
+            i = index.get(pid, NOBODY)
+            if i != NOBODY:
+                mask |= 1 << i
+        return mask
+
+    def out_of_position(self, i: int, slot: str) -> bool:
+        """15.10: a forward in a forward slot he is not rated for."""
+        if not _forward(slot):
+            return False
+        bit = 1 << i
+        return not (self.defensemen & bit) and not (self.named[_place_in_unit(slot)] & bit)
 
 
 class _Bench:
-    """One team as the coach sees it at one decision: who is on the ice, and who is fit
-    to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
-    sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16). Who is
-    fit is worked out when first asked: a choice that keeps its five never asks."""
+    """One team as the coach sees it at one decision: who is on the ice, who rests on the
+    bench fit to go on (6.41: rested three sequences, not hurt or in the box, not sitting
+    out under draft rule 16), and who is fit to go out (those, and the skaters on the ice
+    for fewer than ``change_at_stoppage`` sequences, 6.40). Read from the statuses in one
+    walk when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("team", "roster", "stay", "_on_ice", "_fit")
+    __slots__ = ("team", "roster", "stay", "_read", "_on_ice", "_rested", "_fit")
 
     def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
         self.team, self.roster, self.stay = team, roster, stay
-        self._on_ice: set[str] | None = None
-        self._fit: set[str] | None = None
+        self._read = False
+        self._on_ice = self._rested = self._fit = 0
 
-    def on_ice(self) -> set[str]:
-        """The skaters on the ice, worked out when first asked."""
-        on_ice = self._on_ice
-        if on_ice is None:
-            on_ice = self._on_ice = set(self.team.skaters_on_ice())
-        return on_ice
+    def _walk(self) -> None:
+        self._read = True
+        on_ice = self.roster.mask(self.team.skaters_on_ice())
+        statuses, stay = self.roster.statuses, self.stay
+        rested = staying = 0
+        for i in range(len(statuses)):
+            s = statuses[i]
+            if s.out:
+                continue
+            bit = 1 << i
+            if on_ice & bit:
+                if s.stint < stay:
+                    staying |= bit
+            elif s.rest >= REST_SEQUENCES and not barred(s):
+                rested |= bit
+        self._on_ice, self._rested, self._fit = on_ice, rested, rested | staying
 
-    def fit(self) -> set[str]:
-        fit = self._fit
-        if fit is None:
-            on_ice, stay = self.on_ice(), self.stay
-            statuses = self.roster.statuses
-            fit = self._fit = set()
-            for i, pid in enumerate(self.roster.skaters):
-                s = statuses[i]
-                if not s.out and (s.stint < stay if pid in on_ice
-                                  else s.rest >= REST_SEQUENCES and not barred(s)):
-                    fit.add(pid)
-        return fit
+    def on_ice(self) -> int:
+        if not self._read:
+            self._walk()
+        return self._on_ice
 
-    def freshness(self, pid: str) -> float:
+    def rested(self) -> int:
+        if not self._read:
+            self._walk()
+        return self._rested
+
+    def fit(self) -> int:
+        if not self._read:
+            self._walk()
+        return self._fit
+
+    def freshness(self, i: int) -> float:
         """Shifts left before his shift rating is used up (6.40)."""
-        return self.roster.shift[pid] - self.team.players[pid].shifts
+        return self.roster.shift[i] - self.roster.statuses[i].shifts
 
 
-def _unit_score(unit: _Unit, ready: set[str], strength: str) -> float:
+def _unit_score(members: list[int], roster: _Roster, ready: int, strength: str) -> float:
     """A unit's score: its ready members' mean freshness (6.40), plus one a member, plus
     their assist ratings on the power play or their defense on the penalty kill."""
-    members, fresh, extra = 0, 0.0, 0
-    bonus = unit.pp_bonus if strength == "pp" else unit.pk_bonus
+    count, fresh, extra = 0, 0.0, 0
+    bonus = roster.pp_bonus if strength == "pp" else roster.pk_bonus
     with_bonus = strength == "pp" or strength == "sh"
-    for i, pid in enumerate(unit.ids):
-        if pid in ready:
-            members += 1
-            fresh += unit.shift[i] - unit.statuses[i].shifts
+    shift, statuses = roster.shift, roster.statuses
+    for i in members:
+        if ready & (1 << i):
+            count += 1
+            fresh += shift[i] - statuses[i].shifts
             if with_bonus:
                 extra += bonus[i]
-    if not members:
+    if not count:
         return -1e9
-    score = fresh / members + members
+    score = fresh / count + count
     if with_bonus:
         score += extra
     return score
@@ -174,18 +216,54 @@ def _among(slots: tuple[str, ...], slot: str) -> bool:
     return False
 
 
-def _misplaced_ready(roster: _Roster, ready: set[str], pid: str, slot: str) -> bool:
+def _misplaced_ready(roster: _Roster, ready: int, i: int, slot: str) -> bool:
     """15.10: at 5 on 5 a forward plays only where he is rated while someone rated for
     the slot is ready."""
-    return roster.out_of_position(pid, slot) and bool((roster.rated[slot] & ready) - {pid})
+    return roster.out_of_position(i, slot) and bool(
+        roster.rated[_place_in_unit(slot)] & ready & ~(1 << i))
 
 
-def _put(chosen: dict[str, str], open_slots: list[str], ready: set[str], slot: str,
-         pid: str) -> None:
-    """``pid`` takes ``slot``: the slot is no longer open, and he is no longer ready."""
-    chosen[slot] = pid
-    open_slots.remove(slot)
-    ready.discard(pid)
+def _freshest_rested(bench: _Bench, ready: int, slot: str) -> int:
+    """Anyone rested who can play (15.10): a defenseman for LD or RD and a forward for a
+    forward slot first, then one rated for the slot, then the freshest, then by id
+    (NOBODY if nobody is ready)."""
+    roster = bench.roster
+    want_d = not _forward(slot)
+    named = 0 if want_d else roster.named[_place_in_unit(slot)]
+    best, best_key = NOBODY, (True, True, 0.0, "")
+    for i in range(len(roster.ids)):
+        bit = 1 << i
+        if not ready & bit:
+            continue
+        key = (bool(roster.defensemen & bit) != want_d, not named & bit,
+               -bench.freshness(i), roster.ids[i])
+        if best == NOBODY or key < best_key:
+            best, best_key = i, key
+    return best
+
+
+def _freshest_left(bench: _Bench, placed: int) -> int:
+    """Nobody rested: the freshest skater not hurt, in the box or placed (R-6.41a), one
+    draft rule 16 lets on first (15.00 leaves no slot empty: anyone, if nobody is)."""
+    roster = bench.roster
+    statuses, on_ice = roster.statuses, bench.on_ice()
+    free = allowed = 0
+    for i in range(len(statuses)):
+        bit = 1 << i
+        s = statuses[i]
+        if s.out or placed & bit:
+            continue
+        free |= bit
+        if on_ice & bit or not barred(s):
+            allowed |= bit
+    pool = allowed or free
+    best, best_key = NOBODY, (0, 0, "")
+    for i in range(len(statuses)):
+        if pool & (1 << i):
+            key = (statuses[i].stint, -statuses[i].rest, roster.ids[i])
+            if best == NOBODY or key < best_key:
+                best, best_key = i, key
+    return best
 
 
 def _not_barred(pool: list[str], players: dict[str, PlayerStatus],
@@ -196,6 +274,36 @@ def _not_barred(pool: list[str], players: dict[str, PlayerStatus],
     return kept or pool
 
 
+def _sixth_attacker(team: TeamState, slots: dict[str, str | None], bench: _Bench) -> str | None:
+    """The fit skater not in a slot with the best N range (10.10), if any."""
+    taken = set(slots.values())
+    roster, fit = bench.roster, bench.fit()
+    pool = [pid for i, pid in enumerate(roster.ids) if fit & (1 << i) and pid not in taken]
+    return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
+
+
+class _Habits:
+    """The settings of a side's policy the coach reads at every decision, read once: a
+    policy is a msgspec Struct, and compiled code reads each of its fields through a
+    generic look-up (a policy is frozen: these never go stale)."""
+
+    __slots__ = ("change_at_stoppage", "pull_goalie_at", "pull_when_behind")
+
+    def __init__(self, policy: CoachPolicy) -> None:
+        self.change_at_stoppage: int = policy.change_at_stoppage
+        self.pull_goalie_at: int = policy.pull_goalie_at
+        self.pull_when_behind: int = policy.pull_when_behind
+
+
+def _put(chosen: dict[str, str], open_slots: list[str], roster: _Roster, ready: int,
+         slot: str, i: int) -> int:
+    """Skater ``i`` takes ``slot``: the slot is no longer open; the ready skaters without
+    him are returned."""
+    chosen[slot] = roster.ids[i]
+    open_slots.remove(slot)
+    return ready & ~(1 << i)
+
+
 # compiled (setup.py), still a base class: a test or a tool may subclass the default coach
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultCoach:
@@ -204,12 +312,18 @@ class DefaultCoach:
     def __init__(self, home: CoachPolicy = DEFAULT_POLICY,
                  away: CoachPolicy = DEFAULT_POLICY) -> None:
         self.policies = {"home": home, "away": away}
+        self._home_habits, self._away_habits = _Habits(home), _Habits(away)
         self._rosters: dict[int, _Roster] = {}
 
+    def _habits(self, side: str) -> _Habits:
+        return self._home_habits if side == "home" else self._away_habits
+
     def _roster(self, team: TeamState) -> _Roster:
-        """The team's roster, built once per game (a coach may coach several games)."""
+        """The team's roster, built once per game (a coach may coach several games): it
+        holds the game's own players, so it is never another game's."""
         roster = self._rosters.get(id(team.players))
-        if roster is None or roster.players is not team.players:
+        if roster is None or roster.players is not team.players \
+                or roster.lines is not team.team.lines:
             if len(self._rosters) > 8:
                 self._rosters.clear()
             roster = self._rosters[id(team.players)] = _Roster(team)
@@ -234,18 +348,23 @@ class DefaultCoach:
         return declared
 
     def lines(self, state: GameState) -> list[LinesChanged]:
-        if state.queue and state.queue[0].kind == "extra_skater":
-            return [self.extra_skater(state, state.queue[0].side)]
+        queue = state.queue
+        if queue and queue[0].kind == "extra_skater":
+            return [self.extra_skater(state, queue[0].side)]
         on_the_fly = state.puck is not None
-        changes = []
-        for side in ("home", "away"):
-            if on_the_fly and self._settled(state, side):
-                continue
-            slots = self.choose(state, side, on_the_fly)
-            if slots != state.team(side).slots:
-                changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
-                                            rule=state.ruleset.cite("6.41")))
+        changes: list[LinesChanged] = []
+        self._change(state, "home", on_the_fly, changes)  # home, then away, written out
+        self._change(state, "away", on_the_fly, changes)
         return changes
+
+    def _change(self, state: GameState, side: str, on_the_fly: bool,
+                changes: list[LinesChanged]) -> None:
+        if on_the_fly and self._settled(state, side):
+            return
+        slots = self.choose(state, side, on_the_fly)
+        if slots != state.team(side).slots:
+            changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
+                                        rule=state.ruleset.cite("6.41")))
 
     def _settled(self, state: GameState, side: str) -> bool:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
@@ -253,7 +372,7 @@ class DefaultCoach:
         case, kept fast)."""
         team = state.team(side)
         if team.pulled or (state.period == 3
-                           and state.sequence >= self.policies[side].pull_goalie_at):
+                           and state.sequence >= self._habits(side).pull_goalie_at):
             return False
         players, slots = team.players, team.slots
         wanted = skater_slots(state, side)
@@ -272,22 +391,25 @@ class DefaultCoach:
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
-        bench = _Bench(team, self._roster(team), self.policies[side].change_at_stoppage)
-        carrier = state.puck[1] if state.puck and state.puck[0] == side else None
-        limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
+        stay = self._habits(side).change_at_stoppage
+        bench = _Bench(team, self._roster(team), stay)
+        puck = state.puck
+        carrier = puck[1] if puck is not None and puck[0] == side else None
+        limit = MAX_STINT if on_the_fly else stay
         wanted = skater_slots(state, side)
-        keep: dict[str, str] = {}
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
+        current, players = team.slots, team.players
+        keep: dict[str, str] = {}
         for slot in wanted:
-            pid = team.slots.get(slot)
+            pid = current.get(slot)
             if not pid:
                 continue
-            status = team.players[pid]
-            if not status.out and (status.stint < limit or pid == carrier) and (
-                    pid == carrier or not (five and self._misplaced(bench, pid, slot))):
+            status = players[pid]
+            if not status.out and (pid == carrier or (
+                    status.stint < limit and not (five and self._misplaced(bench, pid, slot)))):
                 keep[slot] = pid
-        if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
-            home_slot = next(s for s in SLOT_ORDER if team.slots.get(s) == carrier)
+        if carrier and carrier not in keep.values() and carrier != current.get("G"):
+            home_slot = next(s for s in SLOT_ORDER if current.get(s) == carrier)
             free = [s for s in wanted if s not in keep]
             if home_slot in wanted:
                 target = home_slot
@@ -296,10 +418,12 @@ class DefaultCoach:
             else:
                 # 15.00: his slot has gone (a penalty ended or began mid-play) and every
                 # other slot is taken: the most tired of the others gives way.
-                target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
+                target = max(wanted, key=lambda s: (players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
-        unit_changes = self._fill(state, side, wanted, keep, bench, five)
-        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in SLOT_ORDER}
+        chosen = self._fill(state, side, wanted, keep, bench, five)
+        slots: dict[str, str | None] = {
+            "LW": chosen.get("LW"), "C": chosen.get("C"), "RW": chosen.get("RW"),
+            "LD": chosen.get("LD"), "RD": chosen.get("RD")}
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
@@ -308,67 +432,59 @@ class DefaultCoach:
         """15.10: a forward out of position while a forward rated for the slot rests on
         the bench gives way."""
         roster = bench.roster
-        if not roster.out_of_position(pid, slot):
-            return False
-        players = bench.team.players
-        on_ice = bench.on_ice()
-        return any(q not in on_ice and not players[q].out
-                   and players[q].rest >= REST_SEQUENCES and not barred(players[q])
-                   for q in roster.rated[slot])
+        return roster.out_of_position(roster.index[pid], slot) and bool(
+            bench.rested() & roster.rated[_place_in_unit(slot)])
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
         chosen = dict(keep)
-        forward_slots = [s for s in wanted if s in FORWARDS and s not in chosen]
-        defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
+        forward_slots: list[str] = []
+        defense_slots: list[str] = []
+        for slot in wanted:
+            if slot not in keep:
+                (forward_slots if _forward(slot) else defense_slots).append(slot)
         if not forward_slots and not defense_slots:
             return chosen  # every wanted slot kept: nobody to choose
-        ready = bench.fit() - set(keep.values())  # fit and not placed yet
+        roster = bench.roster
+        ready = bench.fit() & ~roster.mask(list(keep.values()))  # fit and not placed yet
         strength = state.strength(side)
         if forward_slots:
-            self._place(chosen, forward_slots, bench.roster.forward_units,
-                        bench.roster.forward_scored, bench, ready, strength, five)
+            ready = self._place(chosen, forward_slots, roster.forward_units,
+                                roster.forward_members, bench, ready, strength, five)
         if defense_slots:
-            self._place(chosen, defense_slots, bench.roster.defense_units,
-                        bench.roster.defense_scored, bench, ready, strength)
+            self._place(chosen, defense_slots, roster.defense_units, roster.defense_members,
+                        bench, ready, strength, False)
         return chosen
 
     @staticmethod
-    def _place(chosen: dict[str, str], open_slots: list[str],
-               units: tuple[dict[str, str], ...], scored: list[_Unit], bench: _Bench,
-               ready: set[str], strength: str, five: bool = False) -> None:
+    def _place(chosen: dict[str, str], open_slots: list[str], units: list[list[int]],
+               members: list[list[int]], bench: _Bench, ready: int, strength: str,
+               five: bool) -> int:
         """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
-        a player placed leaves ``ready``."""
-        roster, players = bench.roster, bench.team.players
+        the skaters still ready after are returned."""
+        roster = bench.roster
         # Every unit scored before any is placed, the best first (ties in roster order).
-        scores = [_unit_score(unit, ready, strength) for unit in scored]
+        scores = [_unit_score(unit, roster, ready, strength) for unit in members]
         for best in _best_first(scores):
             unit = units[best]
             for slot in list(open_slots):
-                pid = unit.get(slot)
-                if pid is None and slot == "C" and "C" not in unit:
-                    continue
-                if pid is None:
-                    pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
-                if pid and pid in ready and not (five and _misplaced_ready(roster, ready, pid,
-                                                                            slot)):
-                    _put(chosen, open_slots, ready, slot, pid)
+                i = unit[_place_in_unit(slot)]
+                if i != NOBODY and ready & (1 << i) and not (
+                        five and _misplaced_ready(roster, ready, i, slot)):
+                    ready = _put(chosen, open_slots, roster, ready, slot, i)
             if not open_slots:
-                return
+                return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
         for slot in list(open_slots):
-            want_d = slot in ("LD", "RD")
-            pool = sorted(ready, key=lambda p: ((p in roster.defensemen) != want_d,
-                                                slot not in roster.positions[p],
-                                                -bench.freshness(p), p))
-            if pool:
-                _put(chosen, open_slots, ready, slot, pool[0])
+            i = _freshest_rested(bench, ready, slot)
+            if i != NOBODY:
+                ready = _put(chosen, open_slots, roster, ready, slot, i)
         for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
-            placed = set(chosen.values())
-            pool = _not_barred([p for p in roster.skaters if not players[p].out
-                                and p not in placed], players, bench.on_ice())
-            pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
-            _put(chosen, open_slots, ready, slot, pool[0])
+            i = _freshest_left(bench, roster.mask(list(chosen.values())))
+            if i == NOBODY:
+                raise IndexError(f"no skater left for {slot}")
+            ready = _put(chosen, open_slots, roster, ready, slot, i)
+        return ready
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
         """14.60: the other team is called for a delayed penalty; the goalie comes off for
@@ -391,31 +507,26 @@ class DefaultCoach:
     def _net(self, state: GameState, side: str, slots: dict[str, str | None],
              bench: _Bench) -> str | None:
         team = state.team(side)
+        habits = self._habits(side)
+        late = state.period == 3 and state.sequence >= habits.pull_goalie_at
+        if not late and not team.pulled:
+            return team.goalie  # the common case: neither branch below applies
         behind = state.team(other(side)).score - team.score
-        policy = self.policies[side]
-        late = state.period == 3 and state.sequence >= policy.pull_goalie_at
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         extra = team.slots["G"] if team.pulled else None
         # 6.40: the sixth attacker, too, leaves after five sequences unless he has the puck.
         stays = bool(extra) and not team.players[extra].out and extra not in slots.values() \
             and (extra == carrier or team.players[extra].stint < MAX_STINT)
-
-        def sixth_attacker() -> str | None:
-            """The fit skater not in a slot with the best N range (10.10), if any."""
-            taken = set(slots.values())
-            pool = [p for p in bench.roster.skaters if p in bench.fit() and p not in taken]
-            return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
-
-        if late and 1 <= behind <= policy.pull_when_behind and state.strength(side) != "sh":
+        if late and 1 <= behind <= habits.pull_when_behind and state.strength(side) != "sh":
             if stays:
                 return extra
-            if (skater := sixth_attacker()) is not None:
+            if (skater := _sixth_attacker(team, slots, bench)) is not None:
                 return skater
         if team.pulled and state.puck is not None:
             # 6.41: a goalie who left on the fly returns only after a stoppage.
             if stays:
                 return extra
-            if (skater := sixth_attacker()) is not None:
+            if (skater := _sixth_attacker(team, slots, bench)) is not None:
                 return skater
             return extra if extra not in slots.values() else team.goalie
         return team.goalie
