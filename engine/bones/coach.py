@@ -21,6 +21,7 @@ from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
 from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
 from engine.bones.policy import CoachPolicy as CoachPolicy
+from engine.bones.rulesets import Ruleset
 from engine.bones.state import (
     SKATER_SLOTS,
     TACTIC_OPTIONS,
@@ -37,6 +38,7 @@ FORWARDS: Final = ("LW", "C", "RW")
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
+FORWARD_ORDER: Final[tuple[str, ...]] = FORWARDS
 NOBODY: Final = -1  # a unit's place held by no dressed skater
 
 
@@ -62,12 +64,13 @@ class _Roster:
     shift rating (6.40), power-play and penalty-kill bonuses; who is a defenseman; for each
     forward slot, who is rated for it (15.10); the lines and pairs by skater number."""
 
-    __slots__ = ("players", "lines", "ids", "index", "statuses", "shift", "pp_bonus",
+    __slots__ = ("players", "team", "lines", "ids", "index", "statuses", "shift", "pp_bonus",
                  "pk_bonus", "defensemen", "named", "rated", "forward_units",
                  "defense_units", "forward_members", "defense_members")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
+        self.team = team.team
         self.lines = team.team.lines
         ids: list[str] = []
         statuses: list[PlayerStatus] = []
@@ -85,7 +88,7 @@ class _Roster:
             if facts.defenseman:
                 defensemen |= bit
             for k in range(3):
-                if FORWARDS[k] in facts.positions:
+                if FORWARD_ORDER[k] in facts.positions:
                     named[k] |= bit
             ids.append(pid)
             statuses.append(status)
@@ -116,6 +119,23 @@ class _Roster:
                 mask |= 1 << i
         return mask
 
+    def on_ice(self, team: TeamState) -> int:
+        """The skaters on the ice (``TeamState.skaters_on_ice``), read from the slots."""
+        index, slots, mask = self.index, team.slots, 0
+        for slot in SLOT_ORDER:
+            pid = slots.get(slot)
+            if pid:
+                i = index.get(pid, NOBODY)
+                if i != NOBODY:
+                    mask |= 1 << i
+        if team.pulled:
+            extra = slots["G"]
+            if extra:
+                i = index.get(extra, NOBODY)
+                if i != NOBODY:
+                    mask |= 1 << i
+        return mask
+
     def out_of_position(self, i: int, slot: str) -> bool:
         """15.10: a forward in a forward slot he is not rated for."""
         if not _forward(slot):
@@ -140,7 +160,7 @@ class _Bench:
 
     def _walk(self) -> None:
         self._read = True
-        on_ice = self.roster.mask(self.team.skaters_on_ice())
+        on_ice = self.roster.on_ice(self.team)
         statuses, stay = self.roster.statuses, self.stay
         rested = staying = 0
         for i in range(len(statuses)):
@@ -175,25 +195,35 @@ class _Bench:
         return self.roster.shift[i] - self.roster.statuses[i].shifts
 
 
-def _unit_score(members: list[int], roster: _Roster, ready: int, strength: str) -> float:
+def _unit_score(members: list[int], roster: _Roster, ready: int,
+                bonus: list[int] | None) -> float:
     """A unit's score: its ready members' mean freshness (6.40), plus one a member, plus
-    their assist ratings on the power play or their defense on the penalty kill."""
+    ``bonus`` (their assist ratings on the power play or their defense on the penalty
+    kill, :func:`_bonus`)."""
     count, fresh, extra = 0, 0.0, 0
-    bonus = roster.pp_bonus if strength == "pp" else roster.pk_bonus
-    with_bonus = strength == "pp" or strength == "sh"
     shift, statuses = roster.shift, roster.statuses
     for i in members:
         if ready & (1 << i):
             count += 1
             fresh += shift[i] - statuses[i].shifts
-            if with_bonus:
+            if bonus is not None:
                 extra += bonus[i]
     if not count:
         return -1e9
     score = fresh / count + count
-    if with_bonus:
+    if bonus is not None:
         score += extra
     return score
+
+
+def _bonus(roster: _Roster, strength: str) -> list[int] | None:
+    """What a unit's score adds at ``strength``: the assist ratings on the power play,
+    the defense on the penalty kill, nothing at even strength."""
+    if strength == "pp":
+        return roster.pp_bonus
+    if strength == "sh":
+        return roster.pk_bonus
+    return None
 
 
 def _best_first(scores: list[float]) -> list[int]:
@@ -295,13 +325,20 @@ class _Habits:
         self.pull_when_behind: int = policy.pull_when_behind
 
 
-def _put(chosen: dict[str, str], open_slots: list[str], roster: _Roster, ready: int,
-         slot: str, i: int) -> int:
-    """Skater ``i`` takes ``slot``: the slot is no longer open; the ready skaters without
-    him are returned."""
-    chosen[slot] = roster.ids[i]
-    open_slots.remove(slot)
+def _put(chosen: dict[str, str], open_slots: list[str], k: int, roster: _Roster,
+         ready: int, i: int) -> int:
+    """Skater ``i`` takes the ``k``-th open slot, which is no longer open (marked "", the
+    list is not shortened); the ready skaters without him are returned."""
+    chosen[open_slots[k]] = roster.ids[i]
+    open_slots[k] = ""
     return ready & ~(1 << i)
+
+
+def _any_open(open_slots: list[str]) -> bool:
+    for slot in open_slots:
+        if slot:
+            return True
+    return False
 
 
 # compiled (setup.py), still a base class: a test or a tool may subclass the default coach
@@ -314,20 +351,37 @@ class DefaultCoach:
         self.policies = {"home": home, "away": away}
         self._home_habits, self._away_habits = _Habits(home), _Habits(away)
         self._rosters: dict[int, _Roster] = {}
+        self._home_roster: _Roster | None = None  # the last asked, for each side
+        self._away_roster: _Roster | None = None
+        self._cited_by: Ruleset | None = None  # the ruleset 6.41 was last cited for
+        self._cited_641 = "6.41"
 
     def _habits(self, side: str) -> _Habits:
         return self._home_habits if side == "home" else self._away_habits
 
     def _roster(self, team: TeamState) -> _Roster:
         """The team's roster, built once per game (a coach may coach several games): it
-        holds the game's own players, so it is never another game's."""
-        roster = self._rosters.get(id(team.players))
-        if roster is None or roster.players is not team.players \
-                or roster.lines is not team.team.lines:
-            if len(self._rosters) > 8:
-                self._rosters.clear()
-            roster = self._rosters[id(team.players)] = _Roster(team)
+        holds the game's own players and team, so it is never another game's."""
+        home = team.side == "home"
+        roster = self._home_roster if home else self._away_roster
+        if roster is None or roster.players is not team.players or roster.team is not team.team:
+            roster = self._rosters.get(id(team.players))
+            if roster is None or roster.players is not team.players \
+                    or roster.team is not team.team:
+                if len(self._rosters) > 8:
+                    self._rosters.clear()
+                roster = self._rosters[id(team.players)] = _Roster(team)
+            if home:
+                self._home_roster = roster
+            else:
+                self._away_roster = roster
         return roster
+
+    def _rule(self, ruleset: Ruleset) -> str:
+        """6.41 as ``ruleset`` cites it (a frozen ruleset cites a text always the same)."""
+        if ruleset is not self._cited_by:
+            self._cited_by, self._cited_641 = ruleset, ruleset.cite("6.41")
+        return self._cited_641
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
         """At a stoppage: a tactic the policy asks for, from the 3rd period's given
@@ -364,7 +418,7 @@ class DefaultCoach:
         slots = self.choose(state, side, on_the_fly)
         if slots != state.team(side).slots:
             changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
-                                        rule=state.ruleset.cite("6.41")))
+                                        rule=self._rule(state.ruleset)))
 
     def _settled(self, state: GameState, side: str) -> bool:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
@@ -376,6 +430,15 @@ class DefaultCoach:
             return False
         players, slots = team.players, team.slots
         wanted = skater_slots(state, side)
+        if len(wanted) == 5:  # every slot wanted (the common case): no slot looked up in it
+            for slot in SLOT_ORDER:
+                pid = slots.get(slot)
+                if pid is None:
+                    return False
+                status = players[pid]
+                if status.out or status.stint >= MAX_STINT:
+                    return False
+            return True
         for slot in SLOT_ORDER:
             pid = slots.get(slot)
             if not _among(wanted, slot):
@@ -421,9 +484,10 @@ class DefaultCoach:
                 target = max(wanted, key=lambda s: (players[keep[s]].stint, s in FORWARDS))
             keep[target] = carrier
         chosen = self._fill(state, side, wanted, keep, bench, five)
+        # The six slots made at once (G set below: a dict made with five grows for a sixth).
         slots: dict[str, str | None] = {
             "LW": chosen.get("LW"), "C": chosen.get("C"), "RW": chosen.get("RW"),
-            "LD": chosen.get("LD"), "RD": chosen.get("RD")}
+            "LD": chosen.get("LD"), "RD": chosen.get("RD"), "G": None}
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
@@ -437,7 +501,8 @@ class DefaultCoach:
 
     def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
               keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
-        chosen = dict(keep)
+        """``keep`` with the open slots filled (the same dict)."""
+        chosen = keep
         forward_slots: list[str] = []
         defense_slots: list[str] = []
         for slot in wanted:
@@ -464,26 +529,34 @@ class DefaultCoach:
         the skaters still ready after are returned."""
         roster = bench.roster
         # Every unit scored before any is placed, the best first (ties in roster order).
-        scores = [_unit_score(unit, roster, ready, strength) for unit in members]
+        bonus = _bonus(roster, strength)
+        scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
         for best in _best_first(scores):
             unit = units[best]
-            for slot in list(open_slots):
+            for k in range(len(open_slots)):
+                slot = open_slots[k]
+                if not slot:
+                    continue  # filled
                 i = unit[_place_in_unit(slot)]
                 if i != NOBODY and ready & (1 << i) and not (
                         five and _misplaced_ready(roster, ready, i, slot)):
-                    ready = _put(chosen, open_slots, roster, ready, slot, i)
-            if not open_slots:
+                    ready = _put(chosen, open_slots, k, roster, ready, i)
+            if not _any_open(open_slots):
                 return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
-        for slot in list(open_slots):
-            i = _freshest_rested(bench, ready, slot)
-            if i != NOBODY:
-                ready = _put(chosen, open_slots, roster, ready, slot, i)
-        for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
-            i = _freshest_left(bench, roster.mask(list(chosen.values())))
-            if i == NOBODY:
-                raise IndexError(f"no skater left for {slot}")
-            ready = _put(chosen, open_slots, roster, ready, slot, i)
+        for k in range(len(open_slots)):
+            slot = open_slots[k]
+            if slot:
+                i = _freshest_rested(bench, ready, slot)
+                if i != NOBODY:
+                    ready = _put(chosen, open_slots, k, roster, ready, i)
+        for k in range(len(open_slots)):  # nobody rested: the freshest available (R-6.41a)
+            slot = open_slots[k]
+            if slot:
+                i = _freshest_left(bench, roster.mask(list(chosen.values())))
+                if i == NOBODY:
+                    raise IndexError(f"no skater left for {slot}")
+                ready = _put(chosen, open_slots, k, roster, ready, i)
         return ready
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
