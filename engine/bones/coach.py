@@ -34,136 +34,121 @@ from engine.bones.state import (
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
-FORWARDS: Final = ("LW", "C", "RW")
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
-FORWARD_ORDER: Final[tuple[str, ...]] = FORWARDS
-NOBODY: Final = -1  # a unit's place held by no dressed skater
+NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
 
 
-def _forward(slot: str) -> bool:
-    """LW, C or RW (compiled, ``slot in FORWARDS`` builds the tuple and walks it)."""
-    return slot == "LW" or slot == "C" or slot == "RW"
-
-
-def _place_in_unit(slot: str) -> int:
-    """A slot's place in its unit: LW, C, RW of a line; LD, RD of a pair."""
-    if slot == "LW" or slot == "LD":
+def _number(slot: str) -> int:
+    """A skater slot's number in slot order: LW 0, C 1, RW 2, LD 3, RD 4."""
+    if slot == "LW":
         return 0
-    if slot == "C" or slot == "RD":
+    if slot == "C":
         return 1
-    return 2
+    if slot == "RW":
+        return 2
+    return 3 if slot == "LD" else 4
+
+
+def _place_in_unit(k: int) -> int:
+    """Slot ``k``'s place in its unit: LW, C, RW of a line; LD, RD of a pair."""
+    return k if k < 3 else k - 3
 
 
 class _Roster:
     """What the coach reads of one team that never changes during a game, read once a game.
-    Its skaters are numbered in dressing order, and a group of them (who is on the ice,
-    fit, ready) is a bit mask of those numbers: no set of names built, hashed and walked
-    at every decision. Kept: each skater's status (the game's own, changed in place),
-    shift rating (6.40), power-play and penalty-kill bonuses; who is a defenseman; for each
-    forward slot, who is rated for it (15.10); the lines and pairs by skater number."""
+    Its players are numbered, the skaters first in dressing order, and a group of skaters
+    (who is on the ice, fit, ready) is a bit mask of those numbers: no set of names built,
+    hashed and walked at every decision. Kept: each player's status (the game's own,
+    changed in place); each skater's shift rating (6.40), power-play and penalty-kill
+    bonuses; who is a defenseman; for each forward slot, whose card names it and the
+    forwards rated for it (15.10); the lines and pairs by number."""
 
-    __slots__ = ("players", "team", "lines", "ids", "index", "statuses", "shift", "pp_bonus",
-                 "pk_bonus", "defensemen", "named", "rated", "forward_units",
+    __slots__ = ("players", "team", "ids", "index", "statuses", "skaters", "shift",
+                 "pp_bonus", "pk_bonus", "defensemen", "named", "rated", "forward_units",
                  "defense_units", "forward_members", "defense_members")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
         self.team = team.team
-        self.lines = team.team.lines
         ids: list[str] = []
         statuses: list[PlayerStatus] = []
         shift: list[float] = []
         pp_bonus: list[int] = []
         pk_bonus: list[int] = []
+        others: list[str] = []
         defensemen = 0
         named = [0, 0, 0]  # by forward slot: whose card names it (15.10)
         for pid, status in team.players.items():
             card = status.card
             if not isinstance(card, Skater):
+                others.append(pid)
                 continue
             bit = 1 << len(ids)
             facts = status.facts()
             if facts.defenseman:
                 defensemen |= bit
             for k in range(3):
-                if FORWARD_ORDER[k] in facts.positions:
+                if SLOT_ORDER[k] in facts.positions:
                     named[k] |= bit
             ids.append(pid)
             statuses.append(status)
             shift.append(card.shift)
             pp_bonus.append(card.assist)
             pk_bonus.append(card.defense + 3 * card.ace_pk)
+        self.skaters = len(ids)
+        for pid in others:  # numbered after the skaters: never fit, rested or ready
+            ids.append(pid)
+            statuses.append(team.players[pid])
         self.ids, self.statuses, self.shift = ids, statuses, shift
         self.pp_bonus, self.pk_bonus = pp_bonus, pk_bonus
         self.index = {pid: i for i, pid in enumerate(ids)}
         self.defensemen, self.named = defensemen, named
         self.rated = [mask & ~defensemen for mask in named]  # forwards rated for each slot
-        self.forward_units = [self._numbers(line) for line in self.lines.forwards]
-        self.defense_units = [self._numbers(pair) for pair in self.lines.defense]
+        lines = team.team.lines
+        self.forward_units = [self._numbers(line) for line in lines.forwards]
+        self.defense_units = [self._numbers(pair) for pair in lines.defense]
         # A unit's dressed skaters in slot order, as its score reads them.
         self.forward_members = [[i for i in unit if i != NOBODY] for unit in self.forward_units]
         self.defense_members = [[i for i in unit if i != NOBODY] for unit in self.defense_units]
 
     def _numbers(self, unit: list[str]) -> list[int]:
         """A line's or pair's skaters by number, NOBODY for one not dressed as a skater."""
-        return [self.index.get(pid, NOBODY) for pid in unit]
+        numbers = []
+        for pid in unit:
+            i = self.index.get(pid, NOBODY)
+            numbers.append(i if i < self.skaters else NOBODY)
+        return numbers
 
-    def mask(self, pids: list[str]) -> int:
-        """The skaters among ``pids``."""
-        index, mask = self.index, 0
-        for pid in pids:
-            i = index.get(pid, NOBODY)
-            if i != NOBODY:
-                mask |= 1 << i
-        return mask
-
-    def on_ice(self, team: TeamState) -> int:
-        """The skaters on the ice (``TeamState.skaters_on_ice``), read from the slots."""
-        index, slots, mask = self.index, team.slots, 0
-        for slot in SLOT_ORDER:
-            pid = slots.get(slot)
-            if pid:
-                i = index.get(pid, NOBODY)
-                if i != NOBODY:
-                    mask |= 1 << i
-        if team.pulled:
-            extra = slots["G"]
-            if extra:
-                i = index.get(extra, NOBODY)
-                if i != NOBODY:
-                    mask |= 1 << i
-        return mask
-
-    def out_of_position(self, i: int, slot: str) -> bool:
-        """15.10: a forward in a forward slot he is not rated for."""
-        if not _forward(slot):
+    def out_of_position(self, i: int, k: int) -> bool:
+        """15.10: a forward in a forward slot (``k``) he is not rated for."""
+        if k >= 3:
             return False
         bit = 1 << i
-        return not (self.defensemen & bit) and not (self.named[_place_in_unit(slot)] & bit)
+        return not (self.defensemen & bit) and not (self.named[k] & bit)
 
 
 class _Bench:
-    """One team as the coach sees it at one decision: who is on the ice, who rests on the
-    bench fit to go on (6.41: rested three sequences, not hurt or in the box, not sitting
-    out under draft rule 16), and who is fit to go out (those, and the skaters on the ice
-    for fewer than ``change_at_stoppage`` sequences, 6.40). Read from the statuses in one
-    walk when first asked: a choice that keeps its five never asks."""
+    """One team as the coach sees it at one decision: who is on the ice (given), who
+    rests on the bench fit to go on (6.41: rested three sequences, not hurt or in the box,
+    not sitting out under draft rule 16), and who is fit to go out (those, and the
+    skaters on the ice for fewer than ``change_at_stoppage`` sequences, 6.40). Read from
+    the statuses in one walk when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("team", "roster", "stay", "_read", "_on_ice", "_rested", "_fit")
+    __slots__ = ("roster", "stay", "on_ice", "_read", "_rested", "_fit")
 
-    def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
-        self.team, self.roster, self.stay = team, roster, stay
+    def __init__(self, roster: _Roster, stay: int, on_ice: int) -> None:
+        self.roster, self.stay, self.on_ice = roster, stay, on_ice
         self._read = False
-        self._on_ice = self._rested = self._fit = 0
+        self._rested = self._fit = 0
 
     def _walk(self) -> None:
         self._read = True
-        on_ice = self.roster.on_ice(self.team)
-        statuses, stay = self.roster.statuses, self.stay
+        on_ice, stay = self.on_ice, self.stay
+        statuses = self.roster.statuses
         rested = staying = 0
-        for i in range(len(statuses)):
+        for i in range(self.roster.skaters):
             s = statuses[i]
             if s.out:
                 continue
@@ -173,12 +158,7 @@ class _Bench:
                     staying |= bit
             elif s.rest >= REST_SEQUENCES and not barred(s):
                 rested |= bit
-        self._on_ice, self._rested, self._fit = on_ice, rested, rested | staying
-
-    def on_ice(self) -> int:
-        if not self._read:
-            self._walk()
-        return self._on_ice
+        self._rested, self._fit = rested, rested | staying
 
     def rested(self) -> int:
         if not self._read:
@@ -246,22 +226,21 @@ def _among(slots: tuple[str, ...], slot: str) -> bool:
     return False
 
 
-def _misplaced_ready(roster: _Roster, ready: int, i: int, slot: str) -> bool:
+def _misplaced_ready(roster: _Roster, ready: int, i: int, k: int) -> bool:
     """15.10: at 5 on 5 a forward plays only where he is rated while someone rated for
     the slot is ready."""
-    return roster.out_of_position(i, slot) and bool(
-        roster.rated[_place_in_unit(slot)] & ready & ~(1 << i))
+    return roster.out_of_position(i, k) and bool(roster.rated[k] & ready & ~(1 << i))
 
 
-def _freshest_rested(bench: _Bench, ready: int, slot: str) -> int:
+def _freshest_rested(bench: _Bench, ready: int, k: int) -> int:
     """Anyone rested who can play (15.10): a defenseman for LD or RD and a forward for a
-    forward slot first, then one rated for the slot, then the freshest, then by id
-    (NOBODY if nobody is ready)."""
+    forward slot first, then one whose card names the slot, then the freshest, then by
+    id (NOBODY if nobody is ready)."""
     roster = bench.roster
-    want_d = not _forward(slot)
-    named = 0 if want_d else roster.named[_place_in_unit(slot)]
+    want_d = k >= 3
+    named = 0 if want_d else roster.named[k]
     best, best_key = NOBODY, (True, True, 0.0, "")
-    for i in range(len(roster.ids)):
+    for i in range(roster.skaters):
         bit = 1 << i
         if not ready & bit:
             continue
@@ -276,9 +255,9 @@ def _freshest_left(bench: _Bench, placed: int) -> int:
     """Nobody rested: the freshest skater not hurt, in the box or placed (R-6.41a), one
     draft rule 16 lets on first (15.00 leaves no slot empty: anyone, if nobody is)."""
     roster = bench.roster
-    statuses, on_ice = roster.statuses, bench.on_ice()
+    statuses, on_ice = roster.statuses, bench.on_ice
     free = allowed = 0
-    for i in range(len(statuses)):
+    for i in range(roster.skaters):
         bit = 1 << i
         s = statuses[i]
         if s.out or placed & bit:
@@ -288,7 +267,7 @@ def _freshest_left(bench: _Bench, placed: int) -> int:
             allowed |= bit
     pool = allowed or free
     best, best_key = NOBODY, (0, 0, "")
-    for i in range(len(statuses)):
+    for i in range(roster.skaters):
         if pool & (1 << i):
             key = (statuses[i].stint, -statuses[i].rest, roster.ids[i])
             if best == NOBODY or key < best_key:
@@ -308,8 +287,30 @@ def _sixth_attacker(team: TeamState, slots: dict[str, str | None], bench: _Bench
     """The fit skater not in a slot with the best N range (10.10), if any."""
     taken = set(slots.values())
     roster, fit = bench.roster, bench.fit()
-    pool = [pid for i, pid in enumerate(roster.ids) if fit & (1 << i) and pid not in taken]
+    pool = [roster.ids[i] for i in range(roster.skaters)
+            if fit & (1 << i) and roster.ids[i] not in taken]
     return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
+
+
+def _mask(numbers: list[int]) -> int:
+    """The players of ``numbers`` (NOBODY aside)."""
+    mask = 0
+    for i in numbers:
+        if i != NOBODY:
+            mask |= 1 << i
+    return mask
+
+
+def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
+    """The five skater slots of ``chosen`` and G, made at once (G is set after: a dict
+    made with five grows for a sixth)."""
+    ids = roster.ids
+    return {"LW": ids[chosen[0]] if chosen[0] != NOBODY else None,
+            "C": ids[chosen[1]] if chosen[1] != NOBODY else None,
+            "RW": ids[chosen[2]] if chosen[2] != NOBODY else None,
+            "LD": ids[chosen[3]] if chosen[3] != NOBODY else None,
+            "RD": ids[chosen[4]] if chosen[4] != NOBODY else None,
+            "G": None}
 
 
 class _Habits:
@@ -325,18 +326,17 @@ class _Habits:
         self.pull_when_behind: int = policy.pull_when_behind
 
 
-def _put(chosen: dict[str, str], open_slots: list[str], k: int, roster: _Roster,
-         ready: int, i: int) -> int:
-    """Skater ``i`` takes the ``k``-th open slot, which is no longer open (marked "", the
-    list is not shortened); the ready skaters without him are returned."""
-    chosen[open_slots[k]] = roster.ids[i]
-    open_slots[k] = ""
+def _put(chosen: list[int], open_slots: list[int], at: int, ready: int, i: int) -> int:
+    """Skater ``i`` takes the slot open at ``at``, which is no longer open (marked NOBODY,
+    the list is not shortened); the ready skaters without him are returned."""
+    chosen[open_slots[at]] = i
+    open_slots[at] = NOBODY
     return ready & ~(1 << i)
 
 
-def _any_open(open_slots: list[str]) -> bool:
-    for slot in open_slots:
-        if slot:
+def _any_open(open_slots: list[int]) -> bool:
+    for k in open_slots:
+        if k != NOBODY:
             return True
     return False
 
@@ -454,64 +454,79 @@ class DefaultCoach:
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
+        roster = self._roster(team)
         stay = self._habits(side).change_at_stoppage
-        bench = _Bench(team, self._roster(team), stay)
+        # Who stands in each skater slot now, by number (NOBODY: empty); with a sixth
+        # attacker, who is on the ice (TeamState.skaters_on_ice).
+        current: list[int] = []
+        index, slots_now = roster.index, team.slots
+        for slot in SLOT_ORDER:
+            pid = slots_now.get(slot)
+            current.append(index.get(pid, NOBODY) if pid else NOBODY)
+        on_ice = _mask(current)
+        extra = slots_now["G"] if team.pulled else None
+        if extra:
+            on_ice |= _mask([index.get(extra, NOBODY)])
+        bench = _Bench(roster, stay, on_ice)
         puck = state.puck
-        carrier = puck[1] if puck is not None and puck[0] == side else None
+        carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
         limit = MAX_STINT if on_the_fly else stay
-        wanted = skater_slots(state, side)
+        wanted = [_number(slot) for slot in skater_slots(state, side)]
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
-        current, players = team.slots, team.players
-        keep: dict[str, str] = {}
-        for slot in wanted:
-            pid = current.get(slot)
-            if not pid:
+        statuses = roster.statuses
+        chosen = [NOBODY, NOBODY, NOBODY, NOBODY, NOBODY]  # the kept, then the placed
+        for k in wanted:
+            i = current[k]
+            if i == NOBODY:
                 continue
-            status = players[pid]
-            if not status.out and (pid == carrier or (
-                    status.stint < limit and not (five and self._misplaced(bench, pid, slot)))):
-                keep[slot] = pid
-        if carrier and carrier not in keep.values() and carrier != current.get("G"):
-            home_slot = next(s for s in SLOT_ORDER if current.get(s) == carrier)
-            free = [s for s in wanted if s not in keep]
-            if home_slot in wanted:
-                target = home_slot
-            elif free:
-                target = free[0]
-            else:
-                # 15.00: his slot has gone (a penalty ended or began mid-play) and every
-                # other slot is taken: the most tired of the others gives way.
-                target = max(wanted, key=lambda s: (players[keep[s]].stint, s in FORWARDS))
-            keep[target] = carrier
-        chosen = self._fill(state, side, wanted, keep, bench, five)
-        # The six slots made at once (G set below: a dict made with five grows for a sixth).
-        slots: dict[str, str | None] = {
-            "LW": chosen.get("LW"), "C": chosen.get("C"), "RW": chosen.get("RW"),
-            "LD": chosen.get("LD"), "RD": chosen.get("RD"), "G": None}
+            status = statuses[i]
+            if not status.out and (i == carrier or (
+                    status.stint < limit and not (five and self._misplaced(bench, i, k)))):
+                chosen[k] = i
+        if carrier != NOBODY and carrier not in chosen \
+                and roster.ids[carrier] != slots_now.get("G"):
+            self._carrier_stays(roster, current, wanted, chosen, carrier)
+        self._fill(state, side, wanted, chosen, bench, five)
+        slots = _slots_of(roster, chosen)
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
     @staticmethod
-    def _misplaced(bench: _Bench, pid: str, slot: str) -> bool:
+    def _carrier_stays(roster: _Roster, current: list[int], wanted: list[int],
+                       chosen: list[int], carrier: int) -> None:
+        """6.41: the puck carrier cannot be changed: his slot if it is wanted, else a free
+        one (15.00: his slot has gone, a penalty ended or began mid-play), else the slot
+        of the most tired of the others, who gives way."""
+        home_slot = next(k for k in range(5) if current[k] == carrier)
+        free = [k for k in wanted if chosen[k] == NOBODY]
+        if home_slot in wanted:
+            target = home_slot
+        elif free:
+            target = free[0]
+        else:
+            statuses = roster.statuses
+            target = max(wanted, key=lambda k: (statuses[chosen[k]].stint, k < 3))
+        chosen[target] = carrier
+
+    @staticmethod
+    def _misplaced(bench: _Bench, i: int, k: int) -> bool:
         """15.10: a forward out of position while a forward rated for the slot rests on
         the bench gives way."""
         roster = bench.roster
-        return roster.out_of_position(roster.index[pid], slot) and bool(
-            bench.rested() & roster.rated[_place_in_unit(slot)])
+        return roster.out_of_position(i, k) and bool(bench.rested() & roster.rated[k])
 
-    def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
-              keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
-        """``keep`` with the open slots filled (the same dict)."""
-        chosen = keep
-        forward_slots: list[str] = []
-        defense_slots: list[str] = []
-        for slot in wanted:
-            if slot not in keep:
-                (forward_slots if _forward(slot) else defense_slots).append(slot)
+    def _fill(self, state: GameState, side: str, wanted: list[int], chosen: list[int],
+              bench: _Bench, five: bool) -> None:
+        """Fill the wanted slots ``chosen`` leaves open."""
+        forward_slots: list[int] = []
+        defense_slots: list[int] = []
+        for k in wanted:
+            if chosen[k] == NOBODY:
+                (forward_slots if k < 3 else defense_slots).append(k)
         if not forward_slots and not defense_slots:
-            return chosen  # every wanted slot kept: nobody to choose
+            return  # every wanted slot kept: nobody to choose
         roster = bench.roster
-        ready = bench.fit() & ~roster.mask(list(keep.values()))  # fit and not placed yet
+        ready = bench.fit() & ~_mask(chosen)  # fit and not placed yet
         strength = state.strength(side)
         if forward_slots:
             ready = self._place(chosen, forward_slots, roster.forward_units,
@@ -519,10 +534,9 @@ class DefaultCoach:
         if defense_slots:
             self._place(chosen, defense_slots, roster.defense_units, roster.defense_members,
                         bench, ready, strength, False)
-        return chosen
 
     @staticmethod
-    def _place(chosen: dict[str, str], open_slots: list[str], units: list[list[int]],
+    def _place(chosen: list[int], open_slots: list[int], units: list[list[int]],
                members: list[list[int]], bench: _Bench, ready: int, strength: str,
                five: bool) -> int:
         """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
@@ -533,30 +547,30 @@ class DefaultCoach:
         scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
         for best in _best_first(scores):
             unit = units[best]
-            for k in range(len(open_slots)):
-                slot = open_slots[k]
-                if not slot:
+            for at in range(len(open_slots)):
+                k = open_slots[at]
+                if k == NOBODY:
                     continue  # filled
-                i = unit[_place_in_unit(slot)]
+                i = unit[_place_in_unit(k)]
                 if i != NOBODY and ready & (1 << i) and not (
-                        five and _misplaced_ready(roster, ready, i, slot)):
-                    ready = _put(chosen, open_slots, k, roster, ready, i)
+                        five and _misplaced_ready(roster, ready, i, k)):
+                    ready = _put(chosen, open_slots, at, ready, i)
             if not _any_open(open_slots):
                 return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
-        for k in range(len(open_slots)):
-            slot = open_slots[k]
-            if slot:
-                i = _freshest_rested(bench, ready, slot)
+        for at in range(len(open_slots)):
+            k = open_slots[at]
+            if k != NOBODY:
+                i = _freshest_rested(bench, ready, k)
                 if i != NOBODY:
-                    ready = _put(chosen, open_slots, k, roster, ready, i)
-        for k in range(len(open_slots)):  # nobody rested: the freshest available (R-6.41a)
-            slot = open_slots[k]
-            if slot:
-                i = _freshest_left(bench, roster.mask(list(chosen.values())))
+                    ready = _put(chosen, open_slots, at, ready, i)
+        for at in range(len(open_slots)):  # nobody rested: the freshest available (R-6.41a)
+            k = open_slots[at]
+            if k != NOBODY:
+                i = _freshest_left(bench, _mask(chosen))
                 if i == NOBODY:
-                    raise IndexError(f"no skater left for {slot}")
-                ready = _put(chosen, open_slots, k, roster, ready, i)
+                    raise IndexError(f"no skater left for {SLOT_ORDER[k]}")
+                ready = _put(chosen, open_slots, at, ready, i)
         return ready
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
