@@ -24,16 +24,19 @@ def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
 
 def check_lines(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change is illegal, or None (6.41, 15.00)."""
-    side, slots = event.side, event.slots  # an event's fields: each read is a generic look-up
+    # An event's fields: each read is a generic look-up compiled.
+    side, slots, on_the_fly = event.side, event.slots, event.on_the_fly
     team = state.team(side)
     wanted = skater_slots(state, side)
-    # The six slots and no other: as many keys as slots, each of them a slot (a dict's
-    # keys compared with a frozenset is a generic rich comparison).
-    if len(slots) != len(SLOT_ORDER) or not _names_all(slots):
+    # The six slots and no other: as many keys as slots, each of them a slot (six keys of
+    # a dict are six different names). Read in one walk of the change: who stands in each
+    # skater slot, in slot order, and every player named.
+    filled = [False, False, False, False, False]
+    ids: list[str] = []
+    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, filled, ids):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
-    if not _fills(slots, wanted):
+    if not _fills(filled, wanted):
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
-    ids = [pid for pid in slots.values() if pid]
     if _twice(ids):
         return "a player stands in two slots"
     on_ice_now = team.skaters_on_ice()  # a list of at most six: no set built to ask it
@@ -54,7 +57,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
             # R-6.41a: with nobody rested on the bench, the freshest may come back early.
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = (draft.fault(state, event) if state.draft_league else None) \
-        or _out_of_position(state, side, slots, event.on_the_fly)
+        or _out_of_position(state, side, slots, on_the_fly)
     if problem:
         return problem
     goalie = slots["G"]
@@ -62,9 +65,9 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
         return "the G slot needs the goalie or a sixth skater (15.00)"
     if goalie != team.goalie and players[goalie].is_goalie:
         return f"{goalie} is not the goalie of record"
-    if event.on_the_fly and team.pulled_on_the_fly and goalie == team.goalie:
+    if on_the_fly and team.pulled_on_the_fly and goalie == team.goalie:
         return "6.41: a goalie who left on the fly comes back only after a stoppage"
-    if event.on_the_fly and state.puck and state.puck[0] == side:
+    if on_the_fly and state.puck and state.puck[0] == side:
         carrier = state.puck[1]
         if carrier not in ids:
             return f"6.41: {carrier} has the puck and cannot change on the fly"
@@ -113,21 +116,41 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
     return None
 
 
-def _names_all(slots: dict[str, str | None]) -> bool:
-    """Every one of the six slots is a key of ``slots``."""
-    for slot in SLOT_ORDER:
-        if slot not in slots:
-            return False
+def _read_slots(slots: dict[str, str | None], filled: list[bool], ids: list[str]) -> bool:
+    """Whether every key of ``slots`` names a slot; ``filled`` marks the skater slots
+    someone stands in (in slot order) and ``ids`` gets every player named."""
+    for slot, pid in slots.items():
+        k = _skater_slot(slot)
+        if k < 0:
+            if slot != "G":
+                return False
+        elif pid:
+            filled[k] = True
+        if pid:
+            ids.append(pid)
     return True
 
 
-def _fills(slots: dict[str, str | None], wanted: tuple[str, ...]) -> bool:
-    """The filled skater slots are the wanted ones, in slot order (read one by one: no
-    list of them built, no tuple compared generically)."""
+def _skater_slot(slot: str) -> int:
+    """A skater slot's number in slot order (LW 0 ... RD 4); -1 for any other name."""
+    if slot == "LW":
+        return 0
+    if slot == "C":
+        return 1
+    if slot == "RW":
+        return 2
+    if slot == "LD":
+        return 3
+    return 4 if slot == "RD" else -1
+
+
+def _fills(filled: list[bool], wanted: tuple[str, ...]) -> bool:
+    """The filled skater slots are the wanted ones, in slot order (no list of them
+    built, no tuple compared generically)."""
     at, count = 0, len(wanted)
-    for slot in SKATER_ORDER:
-        if slots[slot]:
-            if at == count or wanted[at] != slot:
+    for k in range(5):
+        if filled[k]:
+            if at == count or wanted[at] != SKATER_ORDER[k]:
                 return False
             at += 1
     return at == count
