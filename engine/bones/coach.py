@@ -206,16 +206,15 @@ def _bonus(roster: _Roster, strength: str) -> list[int] | None:
     return None
 
 
-def _best_first(scores: list[float]) -> list[int]:
-    """The units' indexes by score, the best first, ties in roster order (a stable sort,
-    written out: a sort keyed by a bound method calls it generically for every unit)."""
-    order: list[int] = []
-    for i, score in enumerate(scores):
-        at = len(order)
-        while at > 0 and scores[order[at - 1]] < score:
-            at -= 1
-        order.insert(at, i)
-    return order
+def _next_best(scores: list[float], used: int) -> int:
+    """The best-scored unit not ``used`` (a mask of unit indexes), ties in roster order:
+    taken one at a time, the units come as a stable sort, the best first, would give
+    them, and a change the first unit fills sorts no more."""
+    best = NOBODY
+    for i in range(len(scores)):
+        if not used & (1 << i) and (best == NOBODY or scores[i] > scores[best]):
+            best = i
+    return best
 
 
 def _among(slots: tuple[str, ...], slot: str) -> bool:
@@ -545,7 +544,10 @@ class DefaultCoach:
         # Every unit scored before any is placed, the best first (ties in roster order).
         bonus = _bonus(roster, strength)
         scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
-        for best in _best_first(scores):
+        used = 0
+        for _ in range(len(scores)):
+            best = _next_best(scores, used)
+            used |= 1 << best
             unit = units[best]
             for at in range(len(open_slots)):
                 k = open_slots[at]
