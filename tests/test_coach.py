@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,65 @@ def test_shootout_shooters_named_first_and_who_shoots_first():
     assert order.away_shooters[:2] == named
     best = max(home.skaters, key=lambda s: (s.so, [-ord(c) for c in s.id])).so
     assert home.skaters and state.home.card(order.home_shooters[0]).so == best
+
+
+# --- the coach's per-game cache (issue 35): the same state, the same choice ------------
+
+def _game(ruleset: str, n: int, coach):
+    """The n-th seeded game of HFX and QUE under ``ruleset``: its state and the loop that
+    plays it with ``coach`` (a generator of event batches)."""
+    from setups import setup_for
+
+    from engine.dice import SeededDice
+    from engine.systems import system_of
+    from replay.games.game_streams import create_game
+
+    setup = setup_for("HFX", "QUE", ruleset=ruleset)
+    home, away = setup.teams["HFX"], setup.teams["QUE"]
+    game_id, seed = f"cache-{ruleset}-{n}", f"cache-{n}"
+    system = system_of(ruleset)
+    created = create_game(setup, home, away, game_id=game_id, seed=seed).created
+    state = system.initial_state(created, home, away, setup.charts)
+    return state, system.steps(state, SeededDice(seed, game_id, system.derive_roll), coach)
+
+
+class _AskedAgainAndFresh(DefaultCoach):
+    """The default coach that, at every line change window, is asked twice and checks both
+    answers against a coach that never saw the game before, on the same state."""
+
+    asked = 0
+
+    def lines(self, state):
+        chosen = super().lines(state)
+        assert super().lines(state) == chosen
+        assert DefaultCoach().lines(state) == chosen
+        self.asked += 1
+        return chosen
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008"])
+def test_a_coach_asked_twice_or_fresh_on_the_same_state_chooses_the_same(ruleset):
+    """The coach keeps each game's roster facts once a game (issue 35): a choice must
+    still depend on the state alone, never on what the coach saw before."""
+    coach = _AskedAgainAndFresh()
+    for n in range(2):
+        _, loop = _game(ruleset, n, coach)
+        changes = sum(isinstance(e, LinesChanged) for batch in loop for e in batch)
+        assert changes > 50
+    assert coach.asked > 200
+
+
+def test_one_coach_for_two_games_at_once_chooses_as_two_coaches():
+    """A coach that coaches two games turn about (its cache holds both) makes every
+    choice each game's own coach makes."""
+    shared = DefaultCoach()
+    _, first = _game("bones", 0, shared)
+    _, second = _game("bones", 1, shared)
+    together: list[list] = [[], []]
+    for a, b in itertools.zip_longest(first, second):
+        together[0] += a or []
+        together[1] += b or []
+    for n in range(2):
+        _, alone = _game("bones", n, DefaultCoach())
+        assert together[n] == [e for batch in alone for e in batch]
+    assert together[0] != together[1]

@@ -21,6 +21,7 @@ from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
 from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
 from engine.bones.policy import CoachPolicy as CoachPolicy
+from engine.bones.rulesets import Ruleset
 from engine.bones.state import (
     SKATER_SLOTS,
     TACTIC_OPTIONS,
@@ -33,137 +34,187 @@ from engine.bones.state import (
 from engine.bones.timing import MAX_STINT, REST_SEQUENCES
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
-FORWARDS: Final = ("LW", "C", "RW")
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
+NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
+
+
+def _number(slot: str) -> int:
+    """A skater slot's number in slot order: LW 0, C 1, RW 2, LD 3, RD 4."""
+    if slot == "LW":
+        return 0
+    if slot == "C":
+        return 1
+    if slot == "RW":
+        return 2
+    return 3 if slot == "LD" else 4
+
+
+def _place_in_unit(k: int) -> int:
+    """Slot ``k``'s place in its unit: LW, C, RW of a line; LD, RD of a pair."""
+    return k if k < 3 else k - 3
 
 
 class _Roster:
-    """What the coach reads of one team that never changes during a game: its skaters in
-    dressing order, its lines as slot -> player units, the forwards rated for each forward
-    slot (15.10), each skater's positions and shift rating (6.40), and his unit bonuses on
-    the power play and the penalty kill."""
+    """What the coach reads of one team that never changes during a game, read once a game.
+    Its players are numbered, the skaters first in dressing order, and a group of skaters
+    (who is on the ice, fit, ready) is a bit mask of those numbers: no set of names built,
+    hashed and walked at every decision. Kept: each player's status (the game's own,
+    changed in place); each skater's shift rating (6.40), power-play and penalty-kill
+    bonuses; who is a defenseman; for each forward slot, whose card names it and the
+    forwards rated for it (15.10); the lines and pairs by number."""
 
-    __slots__ = ("players", "skaters", "statuses", "forward_units", "defense_units",
-                 "forward_scored", "defense_scored", "rated", "positions", "defensemen",
-                 "shift", "pp_bonus", "pk_bonus")
+    __slots__ = ("players", "team", "ids", "index", "statuses", "skaters", "shift",
+                 "pp_bonus", "pk_bonus", "defensemen", "named", "rated", "forward_units",
+                 "defense_units", "forward_members", "defense_members")
 
     def __init__(self, team: TeamState) -> None:
         self.players = team.players  # the game's own dict: a roster is for its game only
-        cards = {pid: s.card for pid, s in team.players.items() if isinstance(s.card, Skater)}
-        self.skaters: tuple[str, ...] = tuple(cards)
-        # The skaters' statuses in the same order: the game's own, changed in place.
-        self.statuses = [team.players[pid] for pid in self.skaters]
-        lines = team.team.lines
-        self.forward_units = tuple(dict(zip(FORWARDS, line, strict=True)) for line in lines.forwards)
-        self.defense_units = tuple(dict(zip(("LD", "RD"), pair, strict=True))
-                                   for pair in lines.defense)
-        facts = {pid: team.players[pid].facts() for pid in self.skaters}
-        self.rated = {slot: frozenset(pid for pid, f in facts.items()
-                                      if not f.defenseman and slot in f.positions)
-                      for slot in FORWARDS}
-        self.positions = {pid: f.positions for pid, f in facts.items()}
-        self.defensemen = frozenset(pid for pid, f in facts.items() if f.defenseman)
-        self.shift = {pid: c.shift for pid, c in cards.items()}
-        self.pp_bonus = {pid: c.assist for pid, c in cards.items()}
-        self.pk_bonus = {pid: c.defense + 3 * c.ace_pk for pid, c in cards.items()}
-        self.forward_scored = [self._scored(unit) for unit in self.forward_units]
-        self.defense_scored = [self._scored(unit) for unit in self.defense_units]
-
-    def _scored(self, unit: dict[str, str]) -> _Unit:
-        """The unit's dressed skaters, as its score reads them (no one else is ever
-        ready)."""
-        ids = [pid for pid in unit.values() if pid in self.shift]
-        return _Unit([self.players[pid] for pid in ids], [self.shift[pid] for pid in ids],
-                     [self.pp_bonus[pid] for pid in ids], [self.pk_bonus[pid] for pid in ids],
-                     ids)
-
-    def out_of_position(self, pid: str, slot: str) -> bool:
-        """15.10: a forward in a forward slot he is not rated for."""
-        return slot in FORWARDS and pid not in self.defensemen and slot not in self.positions[pid]
-
-
-class _Unit:
-    """What a unit's score reads of its members (6.40), in the unit's slot order: their
-    statuses, shift ratings and power-play and penalty-kill bonuses, read once a game."""
-
-    __slots__ = ("statuses", "shift", "pp_bonus", "pk_bonus", "ids")
-
-    def __init__(self, statuses: list[PlayerStatus], shift: list[float], pp_bonus: list[int],
-                 pk_bonus: list[int], ids: list[str]) -> None:
-        self.statuses, self.shift, self.ids = statuses, shift, ids
+        self.team = team.team
+        ids: list[str] = []
+        statuses: list[PlayerStatus] = []
+        shift: list[float] = []
+        pp_bonus: list[int] = []
+        pk_bonus: list[int] = []
+        others: list[str] = []
+        defensemen = 0
+        named = [0, 0, 0]  # by forward slot: whose card names it (15.10)
+        for pid, status in team.players.items():
+            card = status.card
+            if not isinstance(card, Skater):
+                others.append(pid)
+                continue
+            bit = 1 << len(ids)
+            facts = status.facts()
+            if facts.defenseman:
+                defensemen |= bit
+            for k in range(3):
+                if SLOT_ORDER[k] in facts.positions:
+                    named[k] |= bit
+            ids.append(pid)
+            statuses.append(status)
+            shift.append(card.shift)
+            pp_bonus.append(card.assist)
+            pk_bonus.append(card.defense + 3 * card.ace_pk)
+        self.skaters = len(ids)
+        for pid in others:  # numbered after the skaters: never fit, rested or ready
+            ids.append(pid)
+            statuses.append(team.players[pid])
+        self.ids, self.statuses, self.shift = ids, statuses, shift
         self.pp_bonus, self.pk_bonus = pp_bonus, pk_bonus
+        self.index = {pid: i for i, pid in enumerate(ids)}
+        self.defensemen, self.named = defensemen, named
+        self.rated = [mask & ~defensemen for mask in named]  # forwards rated for each slot
+        lines = team.team.lines
+        self.forward_units = [self._numbers(line) for line in lines.forwards]
+        self.defense_units = [self._numbers(pair) for pair in lines.defense]
+        # A unit's dressed skaters in slot order, as its score reads them.
+        self.forward_members = [[i for i in unit if i != NOBODY] for unit in self.forward_units]
+        self.defense_members = [[i for i in unit if i != NOBODY] for unit in self.defense_units]
+
+    def _numbers(self, unit: list[str]) -> list[int]:
+        """A line's or pair's skaters by number, NOBODY for one not dressed as a skater."""
+        numbers = []
+        for pid in unit:
+            i = self.index.get(pid, NOBODY)
+            numbers.append(i if i < self.skaters else NOBODY)
+        return numbers
+
+    def out_of_position(self, i: int, k: int) -> bool:
+        """15.10: a forward in a forward slot (``k``) he is not rated for."""
+        if k >= 3:
+            return False
+        bit = 1 << i
+        return not (self.defensemen & bit) and not (self.named[k] & bit)
 
 
 class _Bench:
-    """One team as the coach sees it at one decision: who is on the ice, and who is fit
-    to go out (rested 6.41, or on the ice for fewer than ``change_at_stoppage``
-    sequences, 6.40), not hurt or in the box, not sitting out (draft rule 16). Who is
-    fit is worked out when first asked: a choice that keeps its five never asks."""
+    """One team as the coach sees it at one decision: who is on the ice (given), who
+    rests on the bench fit to go on (6.41: rested three sequences, not hurt or in the box,
+    not sitting out under draft rule 16), and who is fit to go out (those, and the
+    skaters on the ice for fewer than ``change_at_stoppage`` sequences, 6.40). Read from
+    the statuses in one walk when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("team", "roster", "stay", "_on_ice", "_fit")
+    __slots__ = ("roster", "stay", "on_ice", "_read", "_rested", "_fit")
 
-    def __init__(self, team: TeamState, roster: _Roster, stay: int) -> None:
-        self.team, self.roster, self.stay = team, roster, stay
-        self._on_ice: set[str] | None = None
-        self._fit: set[str] | None = None
+    def __init__(self, roster: _Roster, stay: int, on_ice: int) -> None:
+        self.roster, self.stay, self.on_ice = roster, stay, on_ice
+        self._read = False
+        self._rested = self._fit = 0
 
-    def on_ice(self) -> set[str]:
-        """The skaters on the ice, worked out when first asked."""
-        on_ice = self._on_ice
-        if on_ice is None:
-            on_ice = self._on_ice = set(self.team.skaters_on_ice())
-        return on_ice
+    def _walk(self) -> None:
+        self._read = True
+        on_ice, stay = self.on_ice, self.stay
+        statuses = self.roster.statuses
+        rested = staying = 0
+        for i in range(self.roster.skaters):
+            s = statuses[i]
+            if s.out:
+                continue
+            bit = 1 << i
+            if on_ice & bit:
+                if s.stint < stay:
+                    staying |= bit
+            elif s.rest >= REST_SEQUENCES and not barred(s):
+                rested |= bit
+        self._rested, self._fit = rested, rested | staying
 
-    def fit(self) -> set[str]:
-        fit = self._fit
-        if fit is None:
-            on_ice, stay = self.on_ice(), self.stay
-            statuses = self.roster.statuses
-            fit = self._fit = set()
-            for i, pid in enumerate(self.roster.skaters):
-                s = statuses[i]
-                if not s.out and (s.stint < stay if pid in on_ice
-                                  else s.rest >= REST_SEQUENCES and not barred(s)):
-                    fit.add(pid)
-        return fit
+    def rested(self) -> int:
+        if not self._read:
+            self._walk()
+        return self._rested
 
-    def freshness(self, pid: str) -> float:
+    def fit(self) -> int:
+        if not self._read:
+            self._walk()
+        return self._fit
+
+    def freshness(self, i: int) -> float:
         """Shifts left before his shift rating is used up (6.40)."""
-        return self.roster.shift[pid] - self.team.players[pid].shifts
+        return self.roster.shift[i] - self.roster.statuses[i].shifts
 
 
-def _unit_score(unit: _Unit, ready: set[str], strength: str) -> float:
+def _unit_score(members: list[int], roster: _Roster, ready: int,
+                bonus: list[int] | None) -> float:
     """A unit's score: its ready members' mean freshness (6.40), plus one a member, plus
-    their assist ratings on the power play or their defense on the penalty kill."""
-    members, fresh, extra = 0, 0.0, 0
-    bonus = unit.pp_bonus if strength == "pp" else unit.pk_bonus
-    with_bonus = strength == "pp" or strength == "sh"
-    for i, pid in enumerate(unit.ids):
-        if pid in ready:
-            members += 1
-            fresh += unit.shift[i] - unit.statuses[i].shifts
-            if with_bonus:
+    ``bonus`` (their assist ratings on the power play or their defense on the penalty
+    kill, :func:`_bonus`)."""
+    count, fresh, extra = 0, 0.0, 0
+    shift, statuses = roster.shift, roster.statuses
+    for i in members:
+        if ready & (1 << i):
+            count += 1
+            fresh += shift[i] - statuses[i].shifts
+            if bonus is not None:
                 extra += bonus[i]
-    if not members:
+    if not count:
         return -1e9
-    score = fresh / members + members
-    if with_bonus:
+    score = fresh / count + count
+    if bonus is not None:
         score += extra
     return score
 
 
-def _best_first(scores: list[float]) -> list[int]:
-    """The units' indexes by score, the best first, ties in roster order (a stable sort,
-    written out: a sort keyed by a bound method calls it generically for every unit)."""
-    order: list[int] = []
-    for i, score in enumerate(scores):
-        at = len(order)
-        while at > 0 and scores[order[at - 1]] < score:
-            at -= 1
-        order.insert(at, i)
-    return order
+def _bonus(roster: _Roster, strength: str) -> list[int] | None:
+    """What a unit's score adds at ``strength``: the assist ratings on the power play,
+    the defense on the penalty kill, nothing at even strength."""
+    if strength == "pp":
+        return roster.pp_bonus
+    if strength == "sh":
+        return roster.pk_bonus
+    return None
+
+
+def _next_best(scores: list[float], used: int) -> int:
+    """The best-scored unit not ``used`` (a mask of unit indexes), ties in roster order:
+    taken one at a time, the units come as a stable sort, the best first, would give
+    them, and a change the first unit fills sorts no more."""
+    best = NOBODY
+    for i in range(len(scores)):
+        if not used & (1 << i) and (best == NOBODY or scores[i] > scores[best]):
+            best = i
+    return best
 
 
 def _among(slots: tuple[str, ...], slot: str) -> bool:
@@ -174,18 +225,53 @@ def _among(slots: tuple[str, ...], slot: str) -> bool:
     return False
 
 
-def _misplaced_ready(roster: _Roster, ready: set[str], pid: str, slot: str) -> bool:
+def _misplaced_ready(roster: _Roster, ready: int, i: int, k: int) -> bool:
     """15.10: at 5 on 5 a forward plays only where he is rated while someone rated for
     the slot is ready."""
-    return roster.out_of_position(pid, slot) and bool((roster.rated[slot] & ready) - {pid})
+    return roster.out_of_position(i, k) and bool(roster.rated[k] & ready & ~(1 << i))
 
 
-def _put(chosen: dict[str, str], open_slots: list[str], ready: set[str], slot: str,
-         pid: str) -> None:
-    """``pid`` takes ``slot``: the slot is no longer open, and he is no longer ready."""
-    chosen[slot] = pid
-    open_slots.remove(slot)
-    ready.discard(pid)
+def _freshest_rested(bench: _Bench, ready: int, k: int) -> int:
+    """Anyone rested who can play (15.10): a defenseman for LD or RD and a forward for a
+    forward slot first, then one whose card names the slot, then the freshest, then by
+    id (NOBODY if nobody is ready)."""
+    roster = bench.roster
+    want_d = k >= 3
+    named = 0 if want_d else roster.named[k]
+    best, best_key = NOBODY, (True, True, 0.0, "")
+    for i in range(roster.skaters):
+        bit = 1 << i
+        if not ready & bit:
+            continue
+        key = (bool(roster.defensemen & bit) != want_d, not named & bit,
+               -bench.freshness(i), roster.ids[i])
+        if best == NOBODY or key < best_key:
+            best, best_key = i, key
+    return best
+
+
+def _freshest_left(bench: _Bench, placed: int) -> int:
+    """Nobody rested: the freshest skater not hurt, in the box or placed (R-6.41a), one
+    draft rule 16 lets on first (15.00 leaves no slot empty: anyone, if nobody is)."""
+    roster = bench.roster
+    statuses, on_ice = roster.statuses, bench.on_ice
+    free = allowed = 0
+    for i in range(roster.skaters):
+        bit = 1 << i
+        s = statuses[i]
+        if s.out or placed & bit:
+            continue
+        free |= bit
+        if on_ice & bit or not barred(s):
+            allowed |= bit
+    pool = allowed or free
+    best, best_key = NOBODY, (0, 0, "")
+    for i in range(roster.skaters):
+        if pool & (1 << i):
+            key = (statuses[i].stint, -statuses[i].rest, roster.ids[i])
+            if best == NOBODY or key < best_key:
+                best, best_key = i, key
+    return best
 
 
 def _not_barred(pool: list[str], players: dict[str, PlayerStatus],
@@ -196,6 +282,64 @@ def _not_barred(pool: list[str], players: dict[str, PlayerStatus],
     return kept or pool
 
 
+def _sixth_attacker(team: TeamState, slots: dict[str, str | None], bench: _Bench) -> str | None:
+    """The fit skater not in a slot with the best N range (10.10), if any."""
+    taken = set(slots.values())
+    roster, fit = bench.roster, bench.fit()
+    pool = [roster.ids[i] for i in range(roster.skaters)
+            if fit & (1 << i) and roster.ids[i] not in taken]
+    return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
+
+
+def _mask(numbers: list[int]) -> int:
+    """The players of ``numbers`` (NOBODY aside)."""
+    mask = 0
+    for i in numbers:
+        if i != NOBODY:
+            mask |= 1 << i
+    return mask
+
+
+def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
+    """The five skater slots of ``chosen`` and G, made at once (G is set after: a dict
+    made with five grows for a sixth)."""
+    ids = roster.ids
+    return {"LW": ids[chosen[0]] if chosen[0] != NOBODY else None,
+            "C": ids[chosen[1]] if chosen[1] != NOBODY else None,
+            "RW": ids[chosen[2]] if chosen[2] != NOBODY else None,
+            "LD": ids[chosen[3]] if chosen[3] != NOBODY else None,
+            "RD": ids[chosen[4]] if chosen[4] != NOBODY else None,
+            "G": None}
+
+
+class _Habits:
+    """The settings of a side's policy the coach reads at every decision, read once: a
+    policy is a msgspec Struct, and compiled code reads each of its fields through a
+    generic look-up (a policy is frozen: these never go stale)."""
+
+    __slots__ = ("change_at_stoppage", "pull_goalie_at", "pull_when_behind")
+
+    def __init__(self, policy: CoachPolicy) -> None:
+        self.change_at_stoppage: int = policy.change_at_stoppage
+        self.pull_goalie_at: int = policy.pull_goalie_at
+        self.pull_when_behind: int = policy.pull_when_behind
+
+
+def _put(chosen: list[int], open_slots: list[int], at: int, ready: int, i: int) -> int:
+    """Skater ``i`` takes the slot open at ``at``, which is no longer open (marked NOBODY,
+    the list is not shortened); the ready skaters without him are returned."""
+    chosen[open_slots[at]] = i
+    open_slots[at] = NOBODY
+    return ready & ~(1 << i)
+
+
+def _any_open(open_slots: list[int]) -> bool:
+    for k in open_slots:
+        if k != NOBODY:
+            return True
+    return False
+
+
 # compiled (setup.py), still a base class: a test or a tool may subclass the default coach
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultCoach:
@@ -204,16 +348,39 @@ class DefaultCoach:
     def __init__(self, home: CoachPolicy = DEFAULT_POLICY,
                  away: CoachPolicy = DEFAULT_POLICY) -> None:
         self.policies = {"home": home, "away": away}
+        self._home_habits, self._away_habits = _Habits(home), _Habits(away)
         self._rosters: dict[int, _Roster] = {}
+        self._home_roster: _Roster | None = None  # the last asked, for each side
+        self._away_roster: _Roster | None = None
+        self._cited_by: Ruleset | None = None  # the ruleset 6.41 was last cited for
+        self._cited_641 = "6.41"
+
+    def _habits(self, side: str) -> _Habits:
+        return self._home_habits if side == "home" else self._away_habits
 
     def _roster(self, team: TeamState) -> _Roster:
-        """The team's roster, built once per game (a coach may coach several games)."""
-        roster = self._rosters.get(id(team.players))
-        if roster is None or roster.players is not team.players:
-            if len(self._rosters) > 8:
-                self._rosters.clear()
-            roster = self._rosters[id(team.players)] = _Roster(team)
+        """The team's roster, built once per game (a coach may coach several games): it
+        holds the game's own players and team, so it is never another game's."""
+        home = team.side == "home"
+        roster = self._home_roster if home else self._away_roster
+        if roster is None or roster.players is not team.players or roster.team is not team.team:
+            roster = self._rosters.get(id(team.players))
+            if roster is None or roster.players is not team.players \
+                    or roster.team is not team.team:
+                if len(self._rosters) > 8:
+                    self._rosters.clear()
+                roster = self._rosters[id(team.players)] = _Roster(team)
+            if home:
+                self._home_roster = roster
+            else:
+                self._away_roster = roster
         return roster
+
+    def _rule(self, ruleset: Ruleset) -> str:
+        """6.41 as ``ruleset`` cites it (a frozen ruleset cites a text always the same)."""
+        if ruleset is not self._cited_by:
+            self._cited_by, self._cited_641 = ruleset, ruleset.cite("6.41")
+        return self._cited_641
 
     def tactics(self, state: GameState) -> list[TacticDeclared]:
         """At a stoppage: a tactic the policy asks for, from the 3rd period's given
@@ -234,18 +401,23 @@ class DefaultCoach:
         return declared
 
     def lines(self, state: GameState) -> list[LinesChanged]:
-        if state.queue and state.queue[0].kind == "extra_skater":
-            return [self.extra_skater(state, state.queue[0].side)]
+        queue = state.queue
+        if queue and queue[0].kind == "extra_skater":
+            return [self.extra_skater(state, queue[0].side)]
         on_the_fly = state.puck is not None
-        changes = []
-        for side in ("home", "away"):
-            if on_the_fly and self._settled(state, side):
-                continue
-            slots = self.choose(state, side, on_the_fly)
-            if slots != state.team(side).slots:
-                changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
-                                            rule=state.ruleset.cite("6.41")))
+        changes: list[LinesChanged] = []
+        self._change(state, "home", on_the_fly, changes)  # home, then away, written out
+        self._change(state, "away", on_the_fly, changes)
         return changes
+
+    def _change(self, state: GameState, side: str, on_the_fly: bool,
+                changes: list[LinesChanged]) -> None:
+        if on_the_fly and self._settled(state, side):
+            return
+        slots = self.choose(state, side, on_the_fly)
+        if slots != state.team(side).slots:
+            changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
+                                        rule=self._rule(state.ruleset)))
 
     def _settled(self, state: GameState, side: str) -> bool:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
@@ -253,10 +425,19 @@ class DefaultCoach:
         case, kept fast)."""
         team = state.team(side)
         if team.pulled or (state.period == 3
-                           and state.sequence >= self.policies[side].pull_goalie_at):
+                           and state.sequence >= self._habits(side).pull_goalie_at):
             return False
         players, slots = team.players, team.slots
         wanted = skater_slots(state, side)
+        if len(wanted) == 5:  # every slot wanted (the common case): no slot looked up in it
+            for slot in SLOT_ORDER:
+                pid = slots.get(slot)
+                if pid is None:
+                    return False
+                status = players[pid]
+                if status.out or status.stint >= MAX_STINT:
+                    return False
+            return True
         for slot in SLOT_ORDER:
             pid = slots.get(slot)
             if not _among(wanted, slot):
@@ -272,103 +453,127 @@ class DefaultCoach:
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
         team = state.team(side)
-        bench = _Bench(team, self._roster(team), self.policies[side].change_at_stoppage)
-        carrier = state.puck[1] if state.puck and state.puck[0] == side else None
-        limit = MAX_STINT if on_the_fly else self.policies[side].change_at_stoppage
-        wanted = skater_slots(state, side)
-        keep: dict[str, str] = {}
+        roster = self._roster(team)
+        stay = self._habits(side).change_at_stoppage
+        # Who stands in each skater slot now, by number (NOBODY: empty); with a sixth
+        # attacker, who is on the ice (TeamState.skaters_on_ice).
+        current: list[int] = []
+        index, slots_now = roster.index, team.slots
+        for slot in SLOT_ORDER:
+            pid = slots_now.get(slot)
+            current.append(index.get(pid, NOBODY) if pid else NOBODY)
+        on_ice = _mask(current)
+        extra = slots_now["G"] if team.pulled else None
+        if extra:
+            on_ice |= _mask([index.get(extra, NOBODY)])
+        bench = _Bench(roster, stay, on_ice)
+        puck = state.puck
+        carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
+        limit = MAX_STINT if on_the_fly else stay
+        wanted = [_number(slot) for slot in skater_slots(state, side)]
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
-        for slot in wanted:
-            pid = team.slots.get(slot)
-            if not pid:
+        statuses = roster.statuses
+        chosen = [NOBODY, NOBODY, NOBODY, NOBODY, NOBODY]  # the kept, then the placed
+        for k in wanted:
+            i = current[k]
+            if i == NOBODY:
                 continue
-            status = team.players[pid]
-            if not status.out and (status.stint < limit or pid == carrier) and (
-                    pid == carrier or not (five and self._misplaced(bench, pid, slot))):
-                keep[slot] = pid
-        if carrier and carrier not in keep.values() and carrier != team.slots.get("G"):
-            home_slot = next(s for s in SLOT_ORDER if team.slots.get(s) == carrier)
-            free = [s for s in wanted if s not in keep]
-            if home_slot in wanted:
-                target = home_slot
-            elif free:
-                target = free[0]
-            else:
-                # 15.00: his slot has gone (a penalty ended or began mid-play) and every
-                # other slot is taken: the most tired of the others gives way.
-                target = max(wanted, key=lambda s: (team.players[keep[s]].stint, s in FORWARDS))
-            keep[target] = carrier
-        unit_changes = self._fill(state, side, wanted, keep, bench, five)
-        slots: dict[str, str | None] = {s: unit_changes.get(s) for s in SLOT_ORDER}
+            status = statuses[i]
+            if not status.out and (i == carrier or (
+                    status.stint < limit and not (five and self._misplaced(bench, i, k)))):
+                chosen[k] = i
+        if carrier != NOBODY and carrier not in chosen \
+                and roster.ids[carrier] != slots_now.get("G"):
+            self._carrier_stays(roster, current, wanted, chosen, carrier)
+        self._fill(state, side, wanted, chosen, bench, five)
+        slots = _slots_of(roster, chosen)
         slots["G"] = self._net(state, side, slots, bench)
         return slots
 
     @staticmethod
-    def _misplaced(bench: _Bench, pid: str, slot: str) -> bool:
+    def _carrier_stays(roster: _Roster, current: list[int], wanted: list[int],
+                       chosen: list[int], carrier: int) -> None:
+        """6.41: the puck carrier cannot be changed: his slot if it is wanted, else a free
+        one (15.00: his slot has gone, a penalty ended or began mid-play), else the slot
+        of the most tired of the others, who gives way."""
+        home_slot = next(k for k in range(5) if current[k] == carrier)
+        free = [k for k in wanted if chosen[k] == NOBODY]
+        if home_slot in wanted:
+            target = home_slot
+        elif free:
+            target = free[0]
+        else:
+            statuses = roster.statuses
+            target = max(wanted, key=lambda k: (statuses[chosen[k]].stint, k < 3))
+        chosen[target] = carrier
+
+    @staticmethod
+    def _misplaced(bench: _Bench, i: int, k: int) -> bool:
         """15.10: a forward out of position while a forward rated for the slot rests on
         the bench gives way."""
         roster = bench.roster
-        if not roster.out_of_position(pid, slot):
-            return False
-        players = bench.team.players
-        on_ice = bench.on_ice()
-        return any(q not in on_ice and not players[q].out
-                   and players[q].rest >= REST_SEQUENCES and not barred(players[q])
-                   for q in roster.rated[slot])
+        return roster.out_of_position(i, k) and bool(bench.rested() & roster.rated[k])
 
-    def _fill(self, state: GameState, side: str, wanted: tuple[str, ...],
-              keep: dict[str, str], bench: _Bench, five: bool) -> dict[str, str]:
-        chosen = dict(keep)
-        forward_slots = [s for s in wanted if s in FORWARDS and s not in chosen]
-        defense_slots = [s for s in wanted if s in ("LD", "RD") and s not in chosen]
+    def _fill(self, state: GameState, side: str, wanted: list[int], chosen: list[int],
+              bench: _Bench, five: bool) -> None:
+        """Fill the wanted slots ``chosen`` leaves open."""
+        forward_slots: list[int] = []
+        defense_slots: list[int] = []
+        for k in wanted:
+            if chosen[k] == NOBODY:
+                (forward_slots if k < 3 else defense_slots).append(k)
         if not forward_slots and not defense_slots:
-            return chosen  # every wanted slot kept: nobody to choose
-        ready = bench.fit() - set(keep.values())  # fit and not placed yet
+            return  # every wanted slot kept: nobody to choose
+        roster = bench.roster
+        ready = bench.fit() & ~_mask(chosen)  # fit and not placed yet
         strength = state.strength(side)
         if forward_slots:
-            self._place(chosen, forward_slots, bench.roster.forward_units,
-                        bench.roster.forward_scored, bench, ready, strength, five)
+            ready = self._place(chosen, forward_slots, roster.forward_units,
+                                roster.forward_members, bench, ready, strength, five)
         if defense_slots:
-            self._place(chosen, defense_slots, bench.roster.defense_units,
-                        bench.roster.defense_scored, bench, ready, strength)
-        return chosen
+            self._place(chosen, defense_slots, roster.defense_units, roster.defense_members,
+                        bench, ready, strength, False)
 
     @staticmethod
-    def _place(chosen: dict[str, str], open_slots: list[str],
-               units: tuple[dict[str, str], ...], scored: list[_Unit], bench: _Bench,
-               ready: set[str], strength: str, five: bool = False) -> None:
+    def _place(chosen: list[int], open_slots: list[int], units: list[list[int]],
+               members: list[list[int]], bench: _Bench, ready: int, strength: str,
+               five: bool) -> int:
         """Fill ``open_slots`` from the best-scored units first, then from anyone rested;
-        a player placed leaves ``ready``."""
-        roster, players = bench.roster, bench.team.players
+        the skaters still ready after are returned."""
+        roster = bench.roster
         # Every unit scored before any is placed, the best first (ties in roster order).
-        scores = [_unit_score(unit, ready, strength) for unit in scored]
-        for best in _best_first(scores):
+        bonus = _bonus(roster, strength)
+        scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
+        used = 0
+        for _ in range(len(scores)):
+            best = _next_best(scores, used)
+            used |= 1 << best
             unit = units[best]
-            for slot in list(open_slots):
-                pid = unit.get(slot)
-                if pid is None and slot == "C" and "C" not in unit:
-                    continue
-                if pid is None:
-                    pid = unit.get("C") if slot in ("LW", "RW") else unit.get("LW")
-                if pid and pid in ready and not (five and _misplaced_ready(roster, ready, pid,
-                                                                            slot)):
-                    _put(chosen, open_slots, ready, slot, pid)
-            if not open_slots:
-                return
+            for at in range(len(open_slots)):
+                k = open_slots[at]
+                if k == NOBODY:
+                    continue  # filled
+                i = unit[_place_in_unit(k)]
+                if i != NOBODY and ready & (1 << i) and not (
+                        five and _misplaced_ready(roster, ready, i, k)):
+                    ready = _put(chosen, open_slots, at, ready, i)
+            if not _any_open(open_slots):
+                return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
-        for slot in list(open_slots):
-            want_d = slot in ("LD", "RD")
-            pool = sorted(ready, key=lambda p: ((p in roster.defensemen) != want_d,
-                                                slot not in roster.positions[p],
-                                                -bench.freshness(p), p))
-            if pool:
-                _put(chosen, open_slots, ready, slot, pool[0])
-        for slot in list(open_slots):  # nobody rested: the freshest available (R-6.41a)
-            placed = set(chosen.values())
-            pool = _not_barred([p for p in roster.skaters if not players[p].out
-                                and p not in placed], players, bench.on_ice())
-            pool.sort(key=lambda p: (players[p].stint, -players[p].rest, p))
-            _put(chosen, open_slots, ready, slot, pool[0])
+        for at in range(len(open_slots)):
+            k = open_slots[at]
+            if k != NOBODY:
+                i = _freshest_rested(bench, ready, k)
+                if i != NOBODY:
+                    ready = _put(chosen, open_slots, at, ready, i)
+        for at in range(len(open_slots)):  # nobody rested: the freshest available (R-6.41a)
+            k = open_slots[at]
+            if k != NOBODY:
+                i = _freshest_left(bench, _mask(chosen))
+                if i == NOBODY:
+                    raise IndexError(f"no skater left for {SLOT_ORDER[k]}")
+                ready = _put(chosen, open_slots, at, ready, i)
+        return ready
 
     def extra_skater(self, state: GameState, side: str) -> LinesChanged:
         """14.60: the other team is called for a delayed penalty; the goalie comes off for
@@ -391,31 +596,26 @@ class DefaultCoach:
     def _net(self, state: GameState, side: str, slots: dict[str, str | None],
              bench: _Bench) -> str | None:
         team = state.team(side)
+        habits = self._habits(side)
+        late = state.period == 3 and state.sequence >= habits.pull_goalie_at
+        if not late and not team.pulled:
+            return team.goalie  # the common case: neither branch below applies
         behind = state.team(other(side)).score - team.score
-        policy = self.policies[side]
-        late = state.period == 3 and state.sequence >= policy.pull_goalie_at
         carrier = state.puck[1] if state.puck and state.puck[0] == side else None
         extra = team.slots["G"] if team.pulled else None
         # 6.40: the sixth attacker, too, leaves after five sequences unless he has the puck.
         stays = bool(extra) and not team.players[extra].out and extra not in slots.values() \
             and (extra == carrier or team.players[extra].stint < MAX_STINT)
-
-        def sixth_attacker() -> str | None:
-            """The fit skater not in a slot with the best N range (10.10), if any."""
-            taken = set(slots.values())
-            pool = [p for p in bench.roster.skaters if p in bench.fit() and p not in taken]
-            return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
-
-        if late and 1 <= behind <= policy.pull_when_behind and state.strength(side) != "sh":
+        if late and 1 <= behind <= habits.pull_when_behind and state.strength(side) != "sh":
             if stays:
                 return extra
-            if (skater := sixth_attacker()) is not None:
+            if (skater := _sixth_attacker(team, slots, bench)) is not None:
                 return skater
         if team.pulled and state.puck is not None:
             # 6.41: a goalie who left on the fly returns only after a stoppage.
             if stays:
                 return extra
-            if (skater := sixth_attacker()) is not None:
+            if (skater := _sixth_attacker(team, slots, bench)) is not None:
                 return skater
             return extra if extra not in slots.values() else team.goalie
         return team.goalie

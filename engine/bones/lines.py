@@ -13,6 +13,7 @@ from events.bones import LinesChanged
 # over it indexes it natively).
 SLOT_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW", "LD", "RD", "G")
 FORWARD_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW")
+SKATER_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW", "LD", "RD")
 # 15.00: with four skaters the C slot stays empty; with three, both wings do.
 SLOTS_FOR: Final = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
@@ -23,64 +24,67 @@ def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
 
 def check_lines(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change is illegal, or None (6.41, 15.00)."""
-    team = state.team(event.side)
-    wanted = skater_slots(state, event.side)
-    slots = event.slots
-    # The six slots and no other: as many keys as slots, each of them a slot (a dict's
-    # keys compared with a frozenset is a generic rich comparison).
-    if len(slots) != len(SLOT_ORDER) or not _names_all(slots):
+    # An event's fields: each read is a generic look-up compiled.
+    side, slots, on_the_fly = event.side, event.slots, event.on_the_fly
+    team = state.team(side)
+    wanted = skater_slots(state, side)
+    # The six slots and no other: as many keys as slots, each of them a slot (six keys of
+    # a dict are six different names). Read in one walk of the change: who stands in each
+    # skater slot, in slot order, and every player named.
+    filled = [False, False, False, False, False]
+    ids: list[str] = []
+    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, filled, ids):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
-    filled = [s for s in SLOT_ORDER if s != "G" and slots[s]]
-    if not _same(filled, wanted):
+    if not _fills(filled, wanted):
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
-    ids = [pid for pid in slots.values() if pid]
-    if len(ids) != len(set(ids)):
+    if _twice(ids):
         return "a player stands in two slots"
-    on_ice_now = set(team.skaters_on_ice())
-    on_ice_now.add(team.goalie)
+    on_ice_now = team.skaters_on_ice()  # a list of at most six: no set built to ask it
+    on_ice_now.append(team.goalie)
+    players = team.players
     for slot, pid in slots.items():
         if pid is None:
             continue
-        status = team.players.get(pid)
+        status = players.get(pid)
         if status is None:
             return f"{pid} is not dressed for {team.team.id}"
         if status.out:
             return f"{pid} cannot play ({status.out})"
         if slot != "G" and status.is_goalie:
             return f"6.41: goalie {pid} cannot skate in {slot}"
-        if pid not in on_ice_now and status.rest < REST_SEQUENCES \
-                and rested_on_bench(team, on_ice_now | set(ids)):
+        if status.rest < REST_SEQUENCES and pid not in on_ice_now \
+                and rested_on_bench(team, {*on_ice_now, *ids}):
             # R-6.41a: with nobody rested on the bench, the freshest may come back early.
             return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = (draft.fault(state, event) if state.draft_league else None) \
-        or _out_of_position(state, event)
+        or _out_of_position(state, side, slots, on_the_fly)
     if problem:
         return problem
     goalie = slots["G"]
     if goalie is None:
         return "the G slot needs the goalie or a sixth skater (15.00)"
-    if goalie != team.goalie and team.players[goalie].is_goalie:
+    if goalie != team.goalie and players[goalie].is_goalie:
         return f"{goalie} is not the goalie of record"
-    if event.on_the_fly and team.pulled_on_the_fly and goalie == team.goalie:
+    if on_the_fly and team.pulled_on_the_fly and goalie == team.goalie:
         return "6.41: a goalie who left on the fly comes back only after a stoppage"
-    if event.on_the_fly and state.puck and state.puck[0] == event.side:
+    if on_the_fly and state.puck and state.puck[0] == side:
         carrier = state.puck[1]
         if carrier not in ids:
             return f"6.41: {carrier} has the puck and cannot change on the fly"
     return None
 
 
-def _out_of_position(state: GameState, event: LinesChanged) -> str | None:
+def _out_of_position(state: GameState, side: str, slots: dict[str, str | None],
+                     on_the_fly: bool) -> str | None:
     """15.10: at 5 on 5 (no goalie pulled) a forward may play a forward slot he is not
     rated for only when no forward rated for it is available (rested on the bench, not
     hurt or in the box)."""
-    side, slots = event.side, event.slots  # an event's fields: each read is a generic look-up
     team = state.team(side)
     if state.skaters_allowed("home") < 5 or state.skaters_allowed("away") < 5:
         return None
     if slots["G"] != team.goalie or state.team(other(side)).pulled:
         return None  # a sixth attacker on either side: not 5 on 5
-    carrier = state.puck[1] if event.on_the_fly and state.puck else None
+    carrier = state.puck[1] if on_the_fly and state.puck else None
     for slot in FORWARD_ORDER:
         pid = slots[slot]
         if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
@@ -112,20 +116,51 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
     return None
 
 
-def _names_all(slots: dict[str, str | None]) -> bool:
-    """Every one of the six slots is a key of ``slots``."""
-    for slot in SLOT_ORDER:
-        if slot not in slots:
-            return False
+def _read_slots(slots: dict[str, str | None], filled: list[bool], ids: list[str]) -> bool:
+    """Whether every key of ``slots`` names a slot; ``filled`` marks the skater slots
+    someone stands in (in slot order) and ``ids`` gets every player named."""
+    for slot, pid in slots.items():
+        k = _skater_slot(slot)
+        if k < 0:
+            if slot != "G":
+                return False
+        elif pid:
+            filled[k] = True
+        if pid:
+            ids.append(pid)
     return True
 
 
-def _same(filled: list[str], wanted: tuple[str, ...]) -> bool:
-    """The filled slots are the wanted ones, in order (a list and a tuple compared item
-    by item: compiled, ``tuple(filled) != wanted`` is a generic comparison)."""
-    if len(filled) != len(wanted):
-        return False
-    for i, slot in enumerate(wanted):
-        if filled[i] != slot:
-            return False
-    return True
+def _skater_slot(slot: str) -> int:
+    """A skater slot's number in slot order (LW 0 ... RD 4); -1 for any other name."""
+    if slot == "LW":
+        return 0
+    if slot == "C":
+        return 1
+    if slot == "RW":
+        return 2
+    if slot == "LD":
+        return 3
+    return 4 if slot == "RD" else -1
+
+
+def _fills(filled: list[bool], wanted: tuple[str, ...]) -> bool:
+    """The filled skater slots are the wanted ones, in slot order (no list of them
+    built, no tuple compared generically)."""
+    at, count = 0, len(wanted)
+    for k in range(5):
+        if filled[k]:
+            if at == count or wanted[at] != SKATER_ORDER[k]:
+                return False
+            at += 1
+    return at == count
+
+
+def _twice(ids: list[str]) -> bool:
+    """Someone named in two slots (six names at most: compared pairwise, no set built)."""
+    for i in range(1, len(ids)):
+        pid = ids[i]
+        for j in range(i):
+            if ids[j] == pid:
+                return True
+    return False
