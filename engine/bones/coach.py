@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Skater
 from engine.bones.draft import barred
-from engine.bones.lines import skater_slots
+from engine.bones.lines import skater_slot_number, skater_slots
 from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
 from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
@@ -38,17 +38,6 @@ from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
 NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
-
-
-def _number(slot: str) -> int:
-    """A skater slot's number in slot order: LW 0, C 1, RW 2, LD 3, RD 4."""
-    if slot == "LW":
-        return 0
-    if slot == "C":
-        return 1
-    if slot == "RW":
-        return 2
-    return 3 if slot == "LD" else 4
 
 
 def _place_in_unit(k: int) -> int:
@@ -470,7 +459,7 @@ class DefaultCoach:
         puck = state.puck
         carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
         limit = MAX_STINT if on_the_fly else stay
-        wanted = [_number(slot) for slot in skater_slots(state, side)]
+        wanted = [skater_slot_number(slot) for slot in skater_slots(state, side)]
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
         statuses = roster.statuses
         chosen = [NOBODY, NOBODY, NOBODY, NOBODY, NOBODY]  # the kept, then the placed

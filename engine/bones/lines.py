@@ -120,7 +120,7 @@ def _read_slots(slots: dict[str, str | None], filled: list[bool], ids: list[str]
     """Whether every key of ``slots`` names a slot; ``filled`` marks the skater slots
     someone stands in (in slot order) and ``ids`` gets every player named."""
     for slot, pid in slots.items():
-        k = _skater_slot(slot)
+        k = skater_slot_number(slot)
         if k < 0:
             if slot != "G":
                 return False
@@ -131,7 +131,7 @@ def _read_slots(slots: dict[str, str | None], filled: list[bool], ids: list[str]
     return True
 
 
-def _skater_slot(slot: str) -> int:
+def skater_slot_number(slot: str) -> int:
     """A skater slot's number in slot order (LW 0 ... RD 4); -1 for any other name."""
     if slot == "LW":
         return 0

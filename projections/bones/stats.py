@@ -43,7 +43,13 @@ from events.bones import (
 from events.common import GameCreated, PeriodStarted, other_side
 from projections.bones.scoresheet import ScoresheetFold, build_scoresheet
 from projections.models.scoresheet import Scoresheet
-from projections.models.stats import GameStats, Key, finish_game_stats, point
+from projections.models.stats import (
+    GameStats,
+    Key,
+    finish_game_stats,
+    game_scoresheet,
+    point,
+)
 
 __all__ = ["StatsFold", "build_stats"]
 
@@ -150,12 +156,7 @@ class StatsFold:
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
         """The stats; ``scoresheet`` is the game's, folded from the same events (needed
         when the fold has no sheet of its own)."""
-        if scoresheet is not None:
-            sheet = scoresheet
-        elif self.sheet is not None:
-            sheet = self.sheet.result()
-        else:
-            raise ValueError("stats folded without their own scoresheet need the game's")
+        sheet = game_scoresheet(scoresheet, self.sheet)
         return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
 
 

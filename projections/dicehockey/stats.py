@@ -37,7 +37,13 @@ from events.dicehockey import (
 from projections.dicehockey.ice import SIDES, Ice, unique
 from projections.dicehockey.scoresheet import ScoresheetFold
 from projections.models.scoresheet import Scoresheet
-from projections.models.stats import GameStats, Key, finish_game_stats, point
+from projections.models.stats import (
+    GameStats,
+    Key,
+    finish_game_stats,
+    game_scoresheet,
+    point,
+)
 
 __all__ = ["DiceHockeyStatsFold", "build_stats"]
 
@@ -135,12 +141,7 @@ class DiceHockeyStatsFold:
         self.shot_before_goal = None
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
-        if scoresheet is not None:
-            sheet = scoresheet
-        elif self.sheet is not None:
-            sheet = self.sheet.result()
-        else:
-            raise ValueError("stats folded without their own scoresheet need the game's")
+        sheet = game_scoresheet(scoresheet, self.sheet)
         st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
         regulation = self.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():

@@ -17,7 +17,8 @@ from mypy_extensions import mypyc_attr
 from projections.models.scoresheet import Scoresheet
 
 __all__ = ["GOALIE_COUNTS", "SKATER_COUNTS", "TEAM_COUNTS", "GameStats", "GoalieFigures", "Key",
-           "combine", "finish_game_stats", "goalie_figures", "point", "shutouts"]
+           "combine", "finish_game_stats", "game_scoresheet", "goalie_figures", "point",
+           "shutouts"]
 
 SKATER_COUNTS = ("gp", "g", "a", "p", "plus_minus", "pim", "sog", "shots_blocked", "fow",
                  "ppp", "shp")
@@ -137,6 +138,17 @@ class GameStats:
                           if c["pko"] else None})
         return {"games": list(self.games), "skaters": skaters, "goalies": goalies,
                 "teams": teams}
+
+
+def game_scoresheet(given: Scoresheet | None, own: Any) -> Scoresheet:
+    """The scoresheet a stats fold finishes with: ``given``, the game's folded from the
+    same events by the caller, else its own sheet fold's (``own``, None when it keeps
+    none)."""
+    if given is not None:
+        return given
+    if own is not None:
+        return own.result()
+    raise ValueError("stats folded without their own scoresheet need the game's")
 
 
 def finish_game_stats(st: GameStats, sheet: Scoresheet, on_ice: Iterable[Key],
