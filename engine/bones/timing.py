@@ -16,8 +16,21 @@ MAX_STINT: Final = 5  # 6.40: no more than 5 consecutive sequences, save the puc
 
 def ticking_penalties(team: TeamState) -> list[int]:
     """Indexes of penalties whose man-short time runs now: the first two (ruling R-14.10a)."""
-    running = [i for i, p in enumerate(team.penalties) if p.short_left > 0]
-    return running[:2]
+    running: list[int] = []
+    for i, pen in enumerate(team.penalties):
+        if pen.short_left > 0:
+            running.append(i)
+            if len(running) == 2:
+                break
+    return running
+
+
+def _listed_index(indexes: list[int], i: int) -> bool:
+    """``i in indexes`` for the at most two of ``ticking_penalties``, compared natively."""
+    for one in indexes:
+        if one == i:
+            return True
+    return False
 
 
 def play_sequence(state: GameState) -> list:
@@ -50,12 +63,9 @@ def play_sequence(state: GameState) -> list:
 
 def _served(state: GameState, team: TeamState, events: list) -> None:
     """14.10: the team's penalties this sequence serves."""
-    ticking = 0
-    for pen in team.penalties:
-        short = pen.short_left
-        if short > 0 and ticking < 2:  # ``ticking_penalties``: the first two run
-            ticking += 1
-            short -= 1
+    ticking = ticking_penalties(team)
+    for i, pen in enumerate(team.penalties):
+        short = pen.short_left - 1 if _listed_index(ticking, i) else pen.short_left
         box = pen.box_left - 1 if pen.box_left > 0 else 0
         if pen.box_left > 0 and pen.kind == "game_misconduct":
             box = pen.box_left  # off for the game: never "served"
@@ -89,10 +99,9 @@ def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) ->
         _played_on(players.get(goalie), counted)
     if not team.penalties:
         return
-    ticking = 0
-    for pen in team.penalties:
-        if pen.short_left > 0 and ticking < 2:  # the first two run (ruling R-14.10a)
-            ticking += 1
+    ticking = ticking_penalties(team)
+    for i, pen in enumerate(team.penalties):
+        if _listed_index(ticking, i):
             pen.short_left -= 1
         if pen.box_left > 0 and pen.kind != "game_misconduct":
             pen.box_left -= 1
