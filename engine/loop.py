@@ -16,6 +16,7 @@ next step's ``kind``, ``side`` and ``needs_roll``), ``rolls``, ``coach_window`` 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -23,7 +24,8 @@ from engine.dice import DiceSource
 from events.base import Event
 from events.errors import IllegalChoice, RinklogError
 
-__all__ = ["Asker", "LoopRules", "LoopState", "LoopStep", "RollEvent", "steps"]
+__all__ = ["Asker", "CollectorPaused", "LoopRules", "LoopState", "LoopStep", "RollEvent",
+           "steps"]
 
 
 class LoopStep(Protocol):
@@ -147,3 +149,27 @@ def _choose(rules: LoopRules, state: LoopState, step: LoopStep, coach: object) -
         raise IllegalChoice(f"{rules.choice_rules[step.kind]}: the coach made no choice at "
                             f"{step.kind.replace('_', ' ')} for {step.side or 'the game'}")
     return choices
+
+
+class CollectorPaused:
+    """``with CollectorPaused():`` around a game played or re-checked whole: Python's cyclic
+    garbage collector is off inside, then as it was.
+
+    The rules make no reference cycles (tests/test_loop_memory.py: a game of every system,
+    played and re-checked with the collector off, leaves no cyclic garbage), so what a step
+    makes is freed by reference counting when it is dropped. The collector's only work
+    during a game is walking the game's live state again and again: every 700 new
+    containers at the defaults, about 9% of a compiled Hockey Bones game's instructions
+    (docs/benchmarks.md, round 3). A process's own setting stays its own: a collector
+    already off stays off, and one on is on again after the game, whatever ended it."""
+
+    def __init__(self) -> None:
+        self.was_enabled = False
+
+    def __enter__(self) -> None:
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was_enabled:
+            gc.enable()

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from engine.dice import DiceSource
+from engine.loop import CollectorPaused
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event
 from events.catalogue import open_store as open_store  # the one way to open a store
@@ -155,8 +156,9 @@ def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: Dic
     coach = setup.game_coach()
     game.events.extend(notes or game_notes(habits_of_coach(coach)))
     state = system.initial_state(game.created, home, away, setup.charts)
-    for batch in system.steps(state, dice, coach or system.default_coach()):
-        game.events.extend(batch)
+    with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
+        for batch in system.steps(state, dice, coach or system.default_coach()):
+            game.events.extend(batch)
     return game
 
 

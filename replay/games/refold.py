@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.loop import CollectorPaused
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event, tag_of
 from events.common import BranchStarted, GameCreated, GameEnded
@@ -66,14 +67,16 @@ def refold(events: Sequence[Event], home: Any, away: Any, charts: Any,
     """
     forks = _NOT_RULES.seqs(events)
     if not forks:
-        return _refold(events, home, away, charts, then, coach)
+        with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
+            return _refold(events, home, away, charts, then, coach)
     kept: list[Event] = []  # the events between them, a slice at a time (one pass above)
     after = 0
     for fork in forks:
         kept += events[after:fork - 1]
         after = fork
     kept += events[after:]
-    result = _refold(kept, home, away, charts, then, coach)
+    with CollectorPaused():
+        result = _refold(kept, home, away, charts, then, coach)
     if result.mismatch is not None:
         seq = result.mismatch.seq
         for fork in forks:

@@ -1,0 +1,83 @@
+"""A game is played and re-checked with Python's cyclic garbage collector paused
+(engine.loop.CollectorPaused, docs/benchmarks.md round 3). That is safe only while the
+rules make no reference cycles: what a step makes must be freed by reference counting
+alone, or a game would leave garbage behind until the collector ran again."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from setups import setup_for
+
+from engine.dice import SeededDice
+from engine.loop import CollectorPaused
+from engine.systems import system_of
+from replay.games.game_streams import play_game
+from replay.games.refold import recheck
+from replay.systems import kit_for
+
+PAIRS = {"bones": ("HFX", "QUE"), "faceoff2008": ("HFX", "QUE"), "dicehockey": ("ALD", "BRK")}
+
+
+class _WatchedDice:
+    """Seeded dice that note whether the collector was on at each roll."""
+
+    def __init__(self, seeded: SeededDice) -> None:
+        self.seeded = seeded
+        self.collector_on: list[bool] = []
+
+    def roll(self, n: int) -> object:
+        self.collector_on.append(gc.isenabled())
+        return self.seeded.roll(n)
+
+
+def _game(ruleset: str, seed: str, dice: object = None):  # noqa: ANN202 (a test's own)
+    kit = kit_for(ruleset)
+    home_id, away_id = PAIRS[ruleset]
+    home, away = kit.find_team(home_id, None), kit.find_team(away_id, None)
+    charts = kit.default_charts(None)
+    setup = setup_for(home, away, charts, ruleset=ruleset)
+    game_id = f"{home_id}-{away_id}-{seed}"
+    dice = dice or SeededDice(seed, game_id, system_of(ruleset).derive_roll)
+    return play_game(setup, home, away, game_id=game_id, seed=seed, dice=dice), \
+        (home, away, charts)
+
+
+@pytest.mark.parametrize("ruleset", sorted(PAIRS))
+def test_a_game_played_and_rechecked_leaves_no_cyclic_garbage(ruleset: str) -> None:
+    _game(ruleset, "warm-up")  # the kit's cards and charts, read once and kept
+    gc.collect()
+    with CollectorPaused():
+        game, inputs = _game(ruleset, "memory-1")
+        assert recheck(game.events, *inputs) is None
+        del game
+        unreachable = gc.collect()  # collect() works with the collector off
+    assert len(inputs) == 3
+    assert unreachable == 0, f"{ruleset}: {unreachable} objects in reference cycles"
+
+
+def test_the_collector_is_off_while_a_game_is_played_and_as_it_was_after() -> None:
+    seeded = SeededDice("paused", "HFX-QUE-paused", system_of("bones").derive_roll)
+    watched = _WatchedDice(seeded)
+    assert gc.isenabled()
+    game, _ = _game("bones", "paused", watched)
+    assert len(watched.collector_on) > 100 and not any(watched.collector_on)
+    assert gc.isenabled()
+    assert len(game.events) > 500
+    gc.disable()
+    try:
+        _game("bones", "paused-off")
+        assert not gc.isenabled()  # a process that keeps it off keeps it off
+    finally:
+        gc.enable()
+
+
+def test_the_collector_is_on_again_when_a_game_fails() -> None:
+    class Failing:
+        def roll(self, n: int) -> object:
+            raise RuntimeError("dice lost")
+
+    with pytest.raises(RuntimeError, match="dice lost"):
+        _game("bones", "fails", Failing())
+    assert gc.isenabled()
