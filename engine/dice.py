@@ -63,9 +63,19 @@ def first_digest(seed: str, game_id: str, n: int) -> bytes:
     :func:`derive_faces` reads first: a system whose faces fit in it reads them here,
     without a list (engine/bones/rolls.py)."""
     blake = _game_blake2b(seed, game_id).copy()
-    blake.update(f"{n}:0".encode())
+    blake.update(_first_block(n))
     digest: bytes = blake.digest()  # typed: compiled, its bytes are read natively
     return digest
+
+
+# ``"{n}:0"`` encoded at index n, the end of the message of roll n's first block, made once
+# for the rolls any game reaches (a Hockey Bones game rolls about 420 times); a later roll's
+# is made when asked. A tuple: read by every thread, never changed.
+_FIRST_BLOCKS: Final[tuple[bytes, ...]] = tuple(f"{n}:0".encode() for n in range(2048))
+
+
+def _first_block(n: int) -> bytes:
+    return _FIRST_BLOCKS[n] if 0 <= n < 2048 else f"{n}:0".encode()
 
 
 def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> list[int]:

@@ -305,3 +305,23 @@ def test_derive_roll_skipped_bytes_and_games_interleaved() -> None:
         assert derive_roll(seed, game, n) == Roll(blue, (w1, w2), red)
         assert derive_faces(seed, game, n, 10, 2) == _faces_as_documented(seed, game, n, 10, 2)
     assert skipped >= 5  # the long way was taken (about 6 rolls in 100)
+
+
+@pytest.mark.parametrize("n", [1, 2047, 2048, 2049, 10_000])
+def test_derive_roll_past_the_rolls_a_game_reaches(n: int) -> None:
+    # The first block's message end is made ahead for the rolls a game reaches
+    # (engine/dice.py); a roll past them is derived as docs/dice.md says all the same.
+    blue, w1, w2, red = (f + 1 for f in _faces_as_documented("long", "LONG-1", n, 6, 4))
+    assert derive_roll("long", "LONG-1", n) == Roll(blue, (w1, w2), red)
+    assert derive_faces("long", "LONG-1", n, 10, 3) == \
+        _faces_as_documented("long", "LONG-1", n, 10, 3)
+
+
+def test_a_throw_is_handed_out_again_equal_and_frozen() -> None:
+    # engine/bones/rolls.py keeps each of the 1,296 throws once: the same roll asked twice
+    # is the same Roll, equal to one made from its faces, and cannot be changed.
+    first, again = derive_roll("seed", "G-1", 7), derive_roll("seed", "G-1", 7)
+    assert first is again
+    assert first == Roll(first.blue, first.whites, first.red)
+    with pytest.raises(AttributeError):
+        first.blue = 1  # type: ignore[misc]

@@ -25,9 +25,26 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     digest = first_digest(seed, game_id, n)
     blue, w1, w2, red = digest[0], digest[1], digest[2], digest[3]
     if blue < _D6_LIMIT and w1 < _D6_LIMIT and w2 < _D6_LIMIT and red < _D6_LIMIT:
-        return Roll(blue % 6 + 1, (w1 % 6 + 1, w2 % 6 + 1), red % 6 + 1)
+        return _throw(blue % 6, w1 % 6, w2 % 6, red % 6)
     faces = derive_faces(seed, game_id, n, 6, 4)
-    return Roll(faces[0] + 1, (faces[1] + 1, faces[2] + 1), faces[3] + 1)
+    return _throw(faces[0], faces[1], faces[2], faces[3])
+
+
+# Every throw of the four dice (6 ** 4 of them), each made the first time it is thrown and
+# handed out again after: a Roll is frozen, so the events of any game may share one, and
+# a Struct made at every roll was a sixth of the seeded dice's cost (as DICE Hockey's
+# hundred rolls, engine/dicehockey/dice.py).
+_THROWS: Final[list[Roll | None]] = [None] * 6 ** 4
+
+
+def _throw(blue: int, white1: int, white2: int, red: int) -> Roll:
+    """The roll of these faces (each 0-5: the die shows one more)."""
+    index = ((blue * 6 + white1) * 6 + white2) * 6 + red
+    roll = _THROWS[index]
+    if roll is None:
+        roll = Roll(blue + 1, (white1 + 1, white2 + 1), red + 1)
+        _THROWS[index] = roll
+    return roll
 
 
 def white(roll: Roll) -> int:
