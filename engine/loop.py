@@ -105,17 +105,21 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     for _ in range(rules.max_steps):
         if state.finished:
             return
-        if state.coach_window and state.queue[0].kind in window_steps and not coach_asked:
+        # The state is read as few times a step as it can be: each read is a generic
+        # attribute look-up (the loop knows a state only through LoopState).
+        step = state.queue[0]
+        kind = step.kind
+        if not coach_asked and kind in window_steps and state.coach_window:
             choices: list[Event] = []
-            for ask in rules.window_asks(state.queue[0], coach):
+            for ask in rules.window_asks(step, coach):
                 for choice in list(ask(state)):
                     _apply_choice(rules, state, choice)
                     choices.append(choice)
             if choices:
                 yield choices
+                step = state.queue[0]  # the choices may have changed what comes next
+                kind = step.kind
         coach_asked = False
-        step = state.queue[0]
-        kind = step.kind
         if kind in choice_rules:
             yield _choose(rules, state, step, coach)
             continue
