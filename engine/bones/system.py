@@ -3,39 +3,16 @@ object, which engine/systems.py lists (docs/systems.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from engine import loop
-from engine.bones import coach, explain, game
+from engine.bones import coach, explain, game, windows
 from engine.bones.cards import Charts, Team, roster_entries
 from engine.bones.dice import derive_roll, parse_roll
 from engine.bones.rulesets import RULESETS
-from engine.bones.state import CHOICE_STEPS, GameState, Step
+from engine.bones.state import CHOICE_STEPS, GameState
 from engine.registration import GameSystem
 from events import bones as ev
-from events.base import Event
 from events.bones import FaceoffOptions, Roll, faceoff_created, faceoff_field, faceoff_options
 from events.common import GameCreated
 from events.league import SeasonCreated
-
-
-def window_asks(step: Step, coach: object) -> Sequence[loop.Asker]:
-    """At a stoppage or a played sequence the coach changes lines (6.41); before a
-    face-off a coach with ``tactics`` also announces pressure offense or the checking game
-    (19.00, 20.00), after his line changes."""
-    tactics = getattr(coach, "tactics", None)
-    asks: list[loop.Asker] = [coach.lines]  # type: ignore[attr-defined]
-    if tactics is not None and step.kind == "faceoff":
-        asks.append(tactics)
-    return asks
-
-
-def choose(state: GameState, step: Step, coach: object) -> list[Event]:
-    """A step that waits for the coach: shootout shooters (21.00), or the extra skater
-    of a delayed penalty (14.60), which comes as a line change putting a skater in G."""
-    if step.kind == "shootout_order":
-        return [coach.shootout(state)]  # type: ignore[attr-defined]
-    return list(coach.lines(state))  # type: ignore[attr-defined]
 
 
 def options_fields(options: FaceoffOptions) -> dict[str, object]:
@@ -76,9 +53,9 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     evolve=game.evolve,
     check_choice=game.check_choice,
     window_steps=frozenset({"faceoff", "action"}),
-    window_asks=window_asks,
+    window_asks=windows.window_asks,
     choice_rules={kind: game.CHOICE_RULES[kind] for kind in CHOICE_STEPS},
-    choose=choose,
+    choose=windows.choose,
     max_steps=game.MAX_STEPS,
     choice_events=(ev.LinesChanged, ev.ShootoutOrderChosen, ev.TacticDeclared),
     stoppage_choices=(ev.LinesChanged, ev.TacticDeclared),
