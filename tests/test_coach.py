@@ -164,3 +164,39 @@ def test_one_coach_for_two_games_at_once_chooses_as_two_coaches():
         _, alone = _game("bones", n, DefaultCoach())
         assert together[n] == [e for batch in alone for e in batch]
     assert together[0] != together[1]
+
+
+class _StoppageChoicesWholeEach(DefaultCoach):
+    """The default coach that, at every stoppage, also makes each side's six slots whole
+    (``choose``) and checks that a side with no change is one whose slots stand as chosen,
+    and a side with a change changes to them."""
+
+    kept = changed = 0
+
+    def lines(self, state):
+        changes = super().lines(state)
+        if state.puck is not None or (state.queue and state.queue[0].kind == "extra_skater"):
+            return changes
+        by_side = {change.side: change.slots for change in changes}
+        for side in ("home", "away"):
+            whole = DefaultCoach().choose(state, side, on_the_fly=False)
+            if side in by_side:
+                assert by_side[side] == whole
+                self.changed += 1
+            else:
+                assert whole == state.team(side).slots
+                self.kept += 1
+        return changes
+
+
+@pytest.mark.parametrize("ruleset", ["bones", "faceoff2008"])
+def test_a_stoppage_keeps_the_slots_only_when_the_whole_choice_is_them(ruleset):
+    """6.41: at a stoppage the coach may change any player. The coach no longer makes the
+    six slots when the five it picks stand where they stand and the goalie stays in
+    (issue 35): a side it leaves alone must be one whose whole choice is its slots."""
+    coach = _StoppageChoicesWholeEach()
+    for n in range(2):
+        _, loop = _game(ruleset, n, coach)
+        for _batch in loop:
+            pass
+    assert coach.kept > 20 and coach.changed > 20

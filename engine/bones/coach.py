@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Skater
 from engine.bones.draft import barred
-from engine.bones.lines import skater_slot_number, skater_slots
+from engine.bones.lines import SLOTS_FOR, skater_slot_number
 from engine.bones.policy import DEFAULT_POLICY as DEFAULT_POLICY
 from engine.bones.policy import PULL_AT as PULL_AT
 from engine.bones.policy import STOPPAGE_CHANGE as STOPPAGE_CHANGE
@@ -38,6 +38,22 @@ from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
 NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
+# 15.00's wanted skater slots (lines.SLOTS_FOR) by number, for five, four and three
+# skaters: made once, not from the slot names at every decision (never changed).
+WANTED_FIVE: Final[list[int]] = [skater_slot_number(slot) for slot in SLOTS_FOR[5]]
+WANTED_FOUR: Final[list[int]] = [skater_slot_number(slot) for slot in SLOTS_FOR[4]]
+WANTED_THREE: Final[list[int]] = [skater_slot_number(slot) for slot in SLOTS_FOR[3]]
+
+
+def _wanted(allowed: int) -> list[int]:
+    """The skater slots (by number) a team puts ``allowed`` skaters in (15.00)."""
+    if allowed == 5:
+        return WANTED_FIVE
+    if allowed == 4:
+        return WANTED_FOUR
+    if allowed == 3:
+        return WANTED_THREE
+    raise KeyError(allowed)
 
 
 def _place_in_unit(k: int) -> int:
@@ -206,10 +222,10 @@ def _next_best(scores: list[float], used: int) -> int:
     return best
 
 
-def _among(slots: tuple[str, ...], slot: str) -> bool:
-    """``slot in slots``, as a native loop (``in`` on a tuple compiled is a generic call)."""
-    for one in slots:
-        if one == slot:
+def _listed(numbers: list[int], k: int) -> bool:
+    """``k in numbers``, as a native loop (``in`` on a list compiled is a generic call)."""
+    for one in numbers:
+        if one == k:
             return True
     return False
 
@@ -299,6 +315,21 @@ def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
             "LD": ids[chosen[3]] if chosen[3] != NOBODY else None,
             "RD": ids[chosen[4]] if chosen[4] != NOBODY else None,
             "G": None}
+
+
+def _kept(team: TeamState, current: list[int], chosen: list[int]) -> bool:
+    """The five chosen are the five standing, slot for slot, and the G slot holds the
+    goalie of record: the six slots ``_slots_of`` would make, with him in G, are the
+    team's as they stand (a slot read as empty holds None, not a name undressed)."""
+    slots = team.slots
+    if len(slots) != 6 or slots.get("G") != team.goalie:
+        return False
+    for k in range(5):
+        if chosen[k] != current[k]:
+            return False
+        if current[k] == NOBODY and slots.get(SLOT_ORDER[k], "") is not None:
+            return False  # a name the roster lacks, or no such slot
+    return True
 
 
 class _Habits:
@@ -403,21 +434,32 @@ class DefaultCoach:
                 changes: list[LinesChanged]) -> None:
         if on_the_fly and self._settled(state, side):
             return
-        slots = self.choose(state, side, on_the_fly)
-        if slots != state.team(side).slots:
+        team = state.team(side)
+        roster = self._roster(team)
+        bench, current, chosen = self._pick(state, side, roster, on_the_fly)
+        if _kept(team, current, chosen) and not self._may_pull(state, side, team):
+            return  # the six slots as they stand (a third of the choices): no dict made
+        slots = _slots_of(roster, chosen)
+        slots["G"] = self._net(state, side, slots, bench)
+        if slots != team.slots:
             changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
                                         rule=self._rule(state.ruleset)))
+
+    def _may_pull(self, state: GameState, side: str, team: TeamState) -> bool:
+        """Whether the net can be other than the goalie of record (``_net``'s common case
+        is not: it is late in the third, or he is already pulled)."""
+        return team.pulled or (state.period == 3
+                               and state.sequence >= self._habits(side).pull_goalie_at)
 
     def _settled(self, state: GameState, side: str) -> bool:
         """On the fly, nothing to do: every wanted slot is filled by a player who may stay,
         no other slot is, the goalie is in, and it is not yet time to pull him (the common
         case, kept fast)."""
         team = state.team(side)
-        if team.pulled or (state.period == 3
-                           and state.sequence >= self._habits(side).pull_goalie_at):
+        if self._may_pull(state, side, team):
             return False
         players, slots = team.players, team.slots
-        wanted = skater_slots(state, side)
+        wanted = _wanted(state.skaters_allowed(side))
         if len(wanted) == 5:  # every slot wanted (the common case): no slot looked up in it
             for slot in SLOT_ORDER:
                 pid = slots.get(slot)
@@ -427,9 +469,9 @@ class DefaultCoach:
                 if status.out or status.stint >= MAX_STINT:
                     return False
             return True
-        for slot in SLOT_ORDER:
-            pid = slots.get(slot)
-            if not _among(wanted, slot):
+        for k in range(5):
+            pid = slots.get(SLOT_ORDER[k])
+            if not _listed(wanted, k):
                 if pid:
                     return False  # 15.00: a slot that stays empty at this strength
             elif pid is None:
@@ -441,8 +483,17 @@ class DefaultCoach:
         return True
 
     def choose(self, state: GameState, side: str, on_the_fly: bool) -> dict[str, str | None]:
+        roster = self._roster(state.team(side))
+        bench, _, chosen = self._pick(state, side, roster, on_the_fly)
+        slots = _slots_of(roster, chosen)
+        slots["G"] = self._net(state, side, slots, bench)
+        return slots
+
+    def _pick(self, state: GameState, side: str, roster: _Roster,
+              on_the_fly: bool) -> tuple[_Bench, list[int], list[int]]:
+        """The bench, who stands in each skater slot now and who is chosen for each, by
+        number (NOBODY: empty)."""
         team = state.team(side)
-        roster = self._roster(team)
         stay = self._habits(side).change_at_stoppage
         # Who stands in each skater slot now, by number (NOBODY: empty); with a sixth
         # attacker, who is on the ice (TeamState.skaters_on_ice).
@@ -459,7 +510,7 @@ class DefaultCoach:
         puck = state.puck
         carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
         limit = MAX_STINT if on_the_fly else stay
-        wanted = [skater_slot_number(slot) for slot in skater_slots(state, side)]
+        wanted = _wanted(state.skaters_allowed(side))
         five = len(wanted) == 5 and state.skaters_allowed(other(side)) == 5
         statuses = roster.statuses
         chosen = [NOBODY, NOBODY, NOBODY, NOBODY, NOBODY]  # the kept, then the placed
@@ -475,9 +526,7 @@ class DefaultCoach:
                 and roster.ids[carrier] != slots_now.get("G"):
             self._carrier_stays(roster, current, wanted, chosen, carrier)
         self._fill(state, side, wanted, chosen, bench, five)
-        slots = _slots_of(roster, chosen)
-        slots["G"] = self._net(state, side, slots, bench)
-        return slots
+        return bench, current, chosen
 
     @staticmethod
     def _carrier_stays(roster: _Roster, current: list[int], wanted: list[int],

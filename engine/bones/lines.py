@@ -30,17 +30,18 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     wanted = skater_slots(state, side)
     # The six slots and no other: as many keys as slots, each of them a slot (six keys of
     # a dict are six different names). Read in one walk of the change: who stands in each
-    # skater slot, in slot order, and every player named.
-    filled = [False, False, False, False, False]
+    # slot, in slot order (G last), and every player named.
+    standing: list[str | None] = [None, None, None, None, None, None]
     ids: list[str] = []
-    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, filled, ids):
+    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, standing, ids):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
-    if not _fills(filled, wanted):
+    if not _fills(standing, wanted):
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
     if _twice(ids):
         return "a player stands in two slots"
-    on_ice_now = team.skaters_on_ice()  # a list of at most six: no set built to ask it
-    on_ice_now.append(team.goalie)
+    # Who is on the ice now: asked only of a player who has not rested (6.41), a list of
+    # at most six (no set built to ask it).
+    on_ice_now: list[str] | None = None
     players = team.players
     for slot, pid in slots.items():
         if pid is None:
@@ -52,15 +53,18 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
             return f"{pid} cannot play ({status.out})"
         if slot != "G" and status.is_goalie:
             return f"6.41: goalie {pid} cannot skate in {slot}"
-        if status.rest < REST_SEQUENCES and pid not in on_ice_now \
-                and rested_on_bench(team, {*on_ice_now, *ids}):
-            # R-6.41a: with nobody rested on the bench, the freshest may come back early.
-            return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
+        if status.rest < REST_SEQUENCES:
+            if on_ice_now is None:
+                on_ice_now = team.skaters_on_ice()
+                on_ice_now.append(team.goalie)
+            if pid not in on_ice_now and rested_on_bench(team, {*on_ice_now, *ids}):
+                # R-6.41a: with nobody rested on the bench, the freshest may come back early.
+                return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = (draft.fault(state, event) if state.draft_league else None) \
-        or _out_of_position(state, side, slots, on_the_fly)
+        or _out_of_position(state, side, standing, on_the_fly)
     if problem:
         return problem
-    goalie = slots["G"]
+    goalie = standing[5]
     if goalie is None:
         return "the G slot needs the goalie or a sixth skater (15.00)"
     if goalie != team.goalie and players[goalie].is_goalie:
@@ -74,7 +78,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
     return None
 
 
-def _out_of_position(state: GameState, side: str, slots: dict[str, str | None],
+def _out_of_position(state: GameState, side: str, standing: list[str | None],
                      on_the_fly: bool) -> str | None:
     """15.10: at 5 on 5 (no goalie pulled) a forward may play a forward slot he is not
     rated for only when no forward rated for it is available (rested on the bench, not
@@ -82,17 +86,18 @@ def _out_of_position(state: GameState, side: str, slots: dict[str, str | None],
     team = state.team(side)
     if state.skaters_allowed("home") < 5 or state.skaters_allowed("away") < 5:
         return None
-    if slots["G"] != team.goalie or state.team(other(side)).pulled:
+    if standing[5] != team.goalie or state.team(other(side)).pulled:
         return None  # a sixth attacker on either side: not 5 on 5
     carrier = state.puck[1] if on_the_fly and state.puck else None
-    for slot in FORWARD_ORDER:
-        pid = slots[slot]
+    for k in range(3):
+        pid = standing[k]
         if pid is None or pid == carrier:  # 6.41: the puck carrier cannot be changed
             continue
+        slot = FORWARD_ORDER[k]
         card = team.players[pid].facts()
         if not card.skater or card.defenseman or slot in card.positions:
             continue
-        on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in slots.values() if p}
+        on_ice_or_placed = set(team.skaters_on_ice()) | {p for p in standing if p}
         waiting = rested_on_bench(team, on_ice_or_placed, rated_for=slot)
         if waiting:
             return (f"15.10: {pid} is not rated for {slot} while {waiting} is rested "
@@ -116,19 +121,27 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
     return None
 
 
-def _read_slots(slots: dict[str, str | None], filled: list[bool], ids: list[str]) -> bool:
-    """Whether every key of ``slots`` names a slot; ``filled`` marks the skater slots
-    someone stands in (in slot order) and ``ids`` gets every player named."""
+def _read_slots(slots: dict[str, str | None], standing: list[str | None],
+                ids: list[str]) -> bool:
+    """Whether every key of ``slots`` names a slot; ``standing`` gets who stands in each
+    slot in slot order (G last) and ``ids`` every player named. A change made by the
+    coach or read back from the stream names its slots in slot order: a key is compared
+    with the slot at its place first, then with all of them."""
+    at = 0
     for slot, pid in slots.items():
-        k = skater_slot_number(slot)
+        k = at if at < 6 and slot == SLOT_ORDER[at] else slot_number(slot)
+        at += 1
         if k < 0:
-            if slot != "G":
-                return False
-        elif pid:
-            filled[k] = True
+            return False
+        standing[k] = pid
         if pid:
             ids.append(pid)
     return True
+
+
+def slot_number(slot: str) -> int:
+    """A slot's number in slot order (LW 0 ... RD 4, G 5); -1 for any other name."""
+    return 5 if slot == "G" else skater_slot_number(slot)
 
 
 def skater_slot_number(slot: str) -> int:
@@ -144,12 +157,12 @@ def skater_slot_number(slot: str) -> int:
     return 4 if slot == "RD" else -1
 
 
-def _fills(filled: list[bool], wanted: tuple[str, ...]) -> bool:
-    """The filled skater slots are the wanted ones, in slot order (no list of them
-    built, no tuple compared generically)."""
+def _fills(standing: list[str | None], wanted: tuple[str, ...]) -> bool:
+    """The skater slots someone stands in are the wanted ones, in slot order (no list of
+    them built, no tuple compared generically)."""
     at, count = 0, len(wanted)
     for k in range(5):
-        if filled[k]:
+        if standing[k]:
             if at == count or wanted[at] != SKATER_ORDER[k]:
                 return False
             at += 1

@@ -57,3 +57,31 @@ def test_15_00_three_skaters_leave_both_wings_vacant(state):
         "15.00: 3 skaters must stand in C, LD, RD"
     assert lines.check_lines(state, change(state, LW=None, RW=centre, C=None)) == \
         "15.00: 3 skaters must stand in C, LD, RD"
+
+
+def test_a_change_naming_its_slots_in_another_order_is_checked_the_same(state):
+    """The check reads a change's slots expecting slot order (as the coach makes them and
+    the stream keeps them) and falls back to each name when a key is elsewhere (issue
+    35): the same change in another order gets the same answer, and a name that is no
+    slot is still refused."""
+    slots = dict(state.home.slots)
+    centre = slots["C"]
+    backwards = dict(reversed(list(slots.items())))
+    assert list(backwards) != list(slots)
+    event = LinesChanged(side="home", slots=backwards, on_the_fly=False, rule="6.41")
+    assert lines.check_lines(state, event) is None
+    twice = dict(reversed(list({**slots, "RW": centre}.items())))
+    event = LinesChanged(side="home", slots=twice, on_the_fly=False, rule="6.41")
+    assert lines.check_lines(state, event) == "a player stands in two slots"
+    empty = dict(reversed(list({**slots, "LD": None}.items())))
+    event = LinesChanged(side="home", slots=empty, on_the_fly=False, rule="6.41")
+    assert lines.check_lines(state, event) == "15.00: 5 skaters must stand in LW, C, RW, LD, RD"
+    renamed = {("RW" if slot == "G" else "G" if slot == "RW" else slot): pid
+               for slot, pid in slots.items()}  # the goalie named for RW, a skater for G
+    event = LinesChanged(side="home", slots=renamed, on_the_fly=False, rule="6.41")
+    assert lines.check_lines(state, event) == \
+        f"6.41: goalie {slots['G']} cannot skate in RW"
+    wrong = {("W" if slot == "RW" else slot): pid for slot, pid in backwards.items()}
+    event = LinesChanged(side="home", slots=wrong, on_the_fly=False, rule="6.41")
+    assert lines.check_lines(state, event) == \
+        "a line change names the six slots LW, C, RW, LD, RD, G"
