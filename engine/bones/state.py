@@ -93,6 +93,9 @@ class PlayerStatus:
     sit_out: bool = False
     run: int = 0
     _facts: CardFacts | None = field(default=None, compare=False, repr=False)
+    # The team's count of sequences when his last sequence was counted (6.40): a player
+    # named twice in a sequence (a line-up the rules refuse) is counted once.
+    counted_at: int = field(default=-1, compare=False, repr=False)
     # His team's count of sequences played (``TeamState.count``); his own when made alone.
     _count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
 
@@ -152,28 +155,26 @@ class TeamState:
     count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
 
     def skaters_on_ice(self) -> list[str]:
-        # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
-        # native dict and list operations (filter/map/get would be generic calls), and this
-        # is asked over a thousand times a game.
-        # The five slots written out: a loop over the Final tuple builds the tuple and
-        # iterates it generically at every call.
+        # The filled slots, in slot order. The five slots written out and read into typed
+        # locals: compiled, a loop over the Final tuple builds the tuple and walks it
+        # generically, and this is asked over seven hundred times a game. Five filled and
+        # no sixth attacker (nearly every ask): the list made whole, not appended to.
         slots = self.slots
+        lw, c, rw = slots.get("LW"), slots.get("C"), slots.get("RW")
+        ld, rd = slots.get("LD"), slots.get("RD")
+        if lw and c and rw and ld and rd and not self.pulled:
+            return [lw, c, rw, ld, rd]
         ids: list[str] = []
-        pid = slots.get("LW")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("C")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("RW")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("LD")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("RD")
-        if pid:
-            ids.append(pid)
+        if lw:
+            ids.append(lw)
+        if c:
+            ids.append(c)
+        if rw:
+            ids.append(rw)
+        if ld:
+            ids.append(ld)
+        if rd:
+            ids.append(rd)
         if self.pulled:
             extra = slots["G"]
             if extra:
