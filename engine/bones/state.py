@@ -46,7 +46,7 @@ class CardFacts:
     is a msgspec Struct, and compiled code reads each of its attributes through a generic
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
-    __slots__ = ("card", "skater", "goalie", "defenseman", "positions")
+    __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -56,10 +56,15 @@ class CardFacts:
         self.goalie = card_type is Goalie or (card_type is not Skater and isinstance(card, Goalie))
         self.skater = card_type is Skater or (card_type is not Goalie and isinstance(card, Skater))
         positions: frozenset[str] = frozenset()
+        defense = 0
         if isinstance(card, Skater):
             positions = frozenset(card.positions)
+            defense = card.defense
         self.positions = positions  # a skater's (15.10); a goalie's card names none
         self.defenseman = "D" in positions
+        self.defense = defense  # a skater's defensive rating (9.10); a goalie has none
+        shift: float = getattr(card, "shift", 0.0)
+        self.shift = shift  # the shift rating fatigue counts against (17.00)
 
 
 class SequenceCount:

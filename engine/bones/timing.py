@@ -171,8 +171,7 @@ def apply_lines(state: GameState, event: LinesChanged) -> None:
 
 def excess_shifts(status: PlayerStatus) -> int:
     """Whole shifts played beyond the card's shift rating (17.00)."""
-    card = status.card
-    rating = getattr(card, "shift", 0.0)
+    rating = status.facts().shift  # read once a card (a card's field is a generic look-up)
     return max(0, int(status.shifts - rating)) if rating else 0
 
 
