@@ -38,11 +38,19 @@ class FaceoffTaker:
         self.player, self.level = player, level
 
 
+# Each chart cell's parts by its text, read once (a cell is a value, never changed): the
+# chart has at most 66 cells, and a face-off read its cell's text again at every draw.
+_CELLS: Final[dict[str, FaceoffCell]] = {}
+
+
 def parse_cell(cell: str) -> FaceoffCell:
     """``"C-H/A"`` -> slot C, side code H, mark A."""
-    where, _, mark = cell.partition("/")
-    slot, _, side = where.partition("-")
-    return FaceoffCell(slot, side, mark)
+    parsed = _CELLS.get(cell)
+    if parsed is None:
+        where, _, mark = cell.partition("/")
+        slot, _, side = where.partition("-")
+        parsed = _CELLS[cell] = FaceoffCell(slot, side, mark)
+    return parsed
 
 
 def best_taker(state: GameState, side: str) -> FaceoffTaker:

@@ -46,7 +46,8 @@ class CardFacts:
     is a msgspec Struct, and compiled code reads each of its attributes through a generic
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
-    __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift")
+    __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift",
+                 "shadow")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -65,6 +66,8 @@ class CardFacts:
         self.defense = defense  # a skater's defensive rating (9.10); a goalie has none
         shift: float = getattr(card, "shift", 0.0)
         self.shift = shift  # the shift rating fatigue counts against (17.00)
+        shadow: bool = getattr(card, "shadow", False)
+        self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
 
 
 class SequenceCount:
