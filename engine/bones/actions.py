@@ -324,11 +324,11 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
     state.pp_passes = state.pp_passes + 1 if result in ("pass", "interception") and pp_rules(
         state, side) else 0
     if result == "shot":
-        state.queue[0:1] = [Step("shot", side=side, player=event.shooter or player,
-                                 shot=event.shot)]
+        state.replace_step(Step("shot", side=side, player=event.shooter or player,
+                                shot=event.shot))
         return
     if result == "penalty":
-        state.queue[0:1] = [Step("penalty", side=side, player=player, source="action")]
+        state.replace_step(Step("penalty", side=side, player=player, source="action"))
         return
     shot = event.shot
     shooter = event.shooter if shot else None

@@ -8,6 +8,7 @@ from typing import Final
 from engine.bones.cards import Skater
 from engine.bones.rolls import white
 from engine.bones.state import GameState, Step, other
+from engine.bones.stoppages import ACTION_STEP
 from events.bones import FaceoffRolled, Roll
 
 ACE_LEVEL: Final = {"": 0, "A": 1, "AA": 2}
@@ -115,5 +116,4 @@ def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:
     state.pp_passes = 0
     # 7.30: the attacking team that wins a draw in the other team's zone gets +2 next roll.
     state.dz_bonus = event.side if event.zone == other(event.side) else ""
-    state.queue.pop(0)
-    state.queue.insert(0, Step("action"))
+    state.replace_step(ACTION_STEP)  # made once (a step is never changed)

@@ -47,7 +47,7 @@ class CardFacts:
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
     __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift",
-                 "shadow")
+                 "shadow", "blocker")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -68,6 +68,8 @@ class CardFacts:
         self.shift = shift  # the shift rating fatigue counts against (17.00)
         shadow: bool = getattr(card, "shadow", False)
         self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
+        blocker: bool = getattr(card, "blocker", False)
+        self.blocker = blocker  # B: blocks shots (10.70)
 
 
 class SequenceCount:
@@ -377,6 +379,16 @@ class GameState:
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
+
+    def replace_step(self, step: Step) -> None:
+        """The step at the head of the queue replaced by ``step`` (pushed on an empty
+        queue): ``queue[0:1] = [step]`` without the slice and the list made for it, at
+        nearly every event a play applies."""
+        queue = self.queue
+        if queue:
+            queue[0] = step
+        else:
+            queue.append(step)
 
     def uses(self, rule: str) -> bool:
         """Whether a rule that is optional in some ruleset is in play: fatigue, injuries,
