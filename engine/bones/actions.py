@@ -15,7 +15,15 @@ from engine.bones.cards import Skater
 from engine.bones.codes import SkaterCell, parse_skater_cell
 from engine.bones.passing import pp_rules, resolve_interception, resolve_pass
 from engine.bones.rolls import white
-from engine.bones.state import FORWARD_SLOTS, GameState, PendingShot, Step, is_defenseman, other
+from engine.bones.state import (
+    FORWARD_SLOTS,
+    CardFacts,
+    GameState,
+    PendingShot,
+    Step,
+    is_defenseman,
+    other,
+)
 from engine.bones.stoppages import resume
 from engine.bones.team_defense import DefenseTotal, blue_line_total, team_defense
 from engine.bones.timing import fatigue_numeric, play_sequence
@@ -83,7 +91,9 @@ def even_or_pulled(state: GameState) -> bool:
 def tactic(state: GameState) -> str | None:
     """The tactic in force (either team's; pressure and checking affect both teams)."""
     declared = state.home.tactic or state.away.tactic
-    if not declared or not even_or_pulled(state):
+    if not declared:  # nearly always: who is on the ice not asked then
+        return None
+    if not even_or_pulled(state):
         return None
     return declared
 
@@ -93,11 +103,20 @@ def out_of_position(card: Skater, slot: str) -> bool:
     return slot in FORWARD_SLOTS and not is_defenseman(card) and slot not in card.positions
 
 
+def _out_of_position(facts: CardFacts, slot: str) -> bool:
+    """``out_of_position`` read from the card's facts (PlayerStatus.facts): a card's
+    positions are a generic look-up and a list scanned."""
+    return slot in FORWARD_SLOTS and not facts.defenseman and slot not in facts.positions
+
+
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
                   pid: str) -> ModifiedValue:
     """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00."""
     mods: list[str] = []
     status = state.team(side).players[pid]
+    # His card's facts (``card`` is his card), read once a card: a card's fields are
+    # generic look-ups.
+    facts = status.facts()
     if state.dz_bonus == side:
         value, mods = value + 2, [*mods, "+2 defensive-zone face-off (7.30)"]
     if state.strength(side) == "pp":
@@ -105,10 +124,11 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         if slot in ("LD", "RD") and not is_defenseman(card) and state.ruleset.quick_reference:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
     if five_on_five(state):
-        across = state.team(other(side)).slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
-        if across and getattr(state.team(other(side)).card(across), "shadow", False):
+        opp = state.team(other(side))
+        across = opp.slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
+        if across and opp.players[across].facts().shadow:
             value, mods = value - 2, [*mods, "-2 shadowed (8.10)"]
-        if out_of_position(card, slot):
+        if _out_of_position(facts, slot):
             value, mods = value - 2, [*mods, "-2 out of position (8.10, 15.10)"]
     tired = fatigue_numeric(status) if state.uses("fatigue") else 0
     if tired:
@@ -304,11 +324,11 @@ def queue_after_action(state: GameState, event: ActionResolved) -> None:
     state.pp_passes = state.pp_passes + 1 if result in ("pass", "interception") and pp_rules(
         state, side) else 0
     if result == "shot":
-        state.queue[0:1] = [Step("shot", side=side, player=event.shooter or player,
-                                 shot=event.shot)]
+        state.replace_step(Step("shot", side=side, player=event.shooter or player,
+                                shot=event.shot))
         return
     if result == "penalty":
-        state.queue[0:1] = [Step("penalty", side=side, player=player, source="action")]
+        state.replace_step(Step("penalty", side=side, player=player, source="action"))
         return
     shot = event.shot
     shooter = event.shooter if shot else None

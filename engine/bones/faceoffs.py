@@ -8,6 +8,7 @@ from typing import Final
 from engine.bones.cards import Skater
 from engine.bones.rolls import white
 from engine.bones.state import GameState, Step, other
+from engine.bones.stoppages import ACTION_STEP
 from events.bones import FaceoffRolled, Roll
 
 ACE_LEVEL: Final = {"": 0, "A": 1, "AA": 2}
@@ -38,11 +39,19 @@ class FaceoffTaker:
         self.player, self.level = player, level
 
 
+# Each chart cell's parts by its text, read once (a cell is a value, never changed): the
+# chart has at most 66 cells, and a face-off read its cell's text again at every draw.
+_CELLS: Final[dict[str, FaceoffCell]] = {}
+
+
 def parse_cell(cell: str) -> FaceoffCell:
     """``"C-H/A"`` -> slot C, side code H, mark A."""
-    where, _, mark = cell.partition("/")
-    slot, _, side = where.partition("-")
-    return FaceoffCell(slot, side, mark)
+    parsed = _CELLS.get(cell)
+    if parsed is None:
+        where, _, mark = cell.partition("/")
+        slot, _, side = where.partition("-")
+        parsed = _CELLS[cell] = FaceoffCell(slot, side, mark)
+    return parsed
 
 
 def best_taker(state: GameState, side: str) -> FaceoffTaker:
@@ -107,5 +116,4 @@ def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:
     state.pp_passes = 0
     # 7.30: the attacking team that wins a draw in the other team's zone gets +2 next roll.
     state.dz_bonus = event.side if event.zone == other(event.side) else ""
-    state.queue.pop(0)
-    state.queue.insert(0, Step("action"))
+    state.replace_step(ACTION_STEP)  # made once (a step is never changed)

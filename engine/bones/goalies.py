@@ -36,43 +36,51 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
     text = card.action[roll.blue - 1][white(roll) - 2]
     cell = parse_goalie_cell(text)
     in_range = step.in_range
-
-    def result(outcome: str, player: str | None = None, rule: str = "11.10") -> GoalieResult:
-        return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
-                            player=player, roll=state.rolls, rule=rule)
-
+    # Each GoalieResult made by _result: compiled, a closure is an object made at every
+    # call, and each of its calls goes through Python's calling convention.
     if cell.goal_if_in_range and in_range:
-        return [result("goal"), *goal_events(state, side, shooter, "normal", "11.10")]
+        return [_result(state, gside, goalie, text, "goal"),
+                *goal_events(state, side, shooter, "normal", "11.10")]
     if kind == "R":
         # 11.20: after a skater's R, every result but a goal is a rebound chance.
-        return [result("rebound", rule="11.20"), *rebound(state, side, shooter, roll.red)]
+        return [_result(state, gside, goalie, text, "rebound", rule="11.20"),
+                *rebound(state, side, shooter, roll.red)]
     code = cell.code
     if code in ("OWN", "*"):
         receiving = gside if code == "OWN" else side
         player = state.team(receiving).slots.get(cell.slot or "")
         if player is not None:
             outcome = "to_defense" if code == "OWN" else "to_offense"
-            return [result(outcome, player), PuckPassed(
+            return [_result(state, gside, goalie, text, outcome, player), PuckPassed(
                 side=receiving, from_player=goalie, to_player=player, slot=cell.slot or "",
                 roll=state.rolls, rule="11.10") if code == "OWN" else PuckIntercepted(
                 side=receiving, from_player=None, to_player=player, slot=cell.slot or "",
                 roll=state.rolls, rule="11.10"), *continue_or_stop(state)]
-        return frozen(state, result("frozen"), gside)  # 11.10: nobody there, frozen
+        # 11.10: nobody there, frozen
+        return frozen(state, _result(state, gside, goalie, text, "frozen"), gside)
     if code == "R":
         if kind == "rebound" or state.shots_this_sequence >= 2:
-            return frozen(state, result("frozen", rule="11.20"), gside)
-        return [result("rebound", rule="11.20"), *rebound(state, side, shooter, roll.red)]
+            return frozen(state, _result(state, gside, goalie, text, "frozen", rule="11.20"), gside)
+        return [_result(state, gside, goalie, text, "rebound", rule="11.20"),
+                *rebound(state, side, shooter, roll.red)]
     if code == "X" and (cell.number is None or roll.red <= cell.number):
-        return [result("penalty")]
+        return [_result(state, gside, goalie, text, "penalty")]
     if code == "PS" and roll.red == 1:
-        return [result("penalty_shot")]
-    events = frozen(state, result("frozen"), gside)
+        return [_result(state, gside, goalie, text, "penalty_shot")]
+    events = frozen(state, _result(state, gside, goalie, text, "frozen"), gside)
     if code == "F?" and roll.red == 1:
         backup = next((pid for pid, s in gteam.players.items()
                        if s.is_goalie and pid != goalie and not s.out), None)
         events.append(GoalieInjured(side=gside, goalie=goalie, replacement=backup,
                                     roll=state.rolls, rule="11.10"))
     return events
+
+
+def _result(state: GameState, gside: str, goalie: str, text: str, outcome: str,
+            player: str | None = None, rule: str = "11.10") -> GoalieResult:
+    """The goalie's cell read (11.10, 11.20) and what it came to."""
+    return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
+                        player=player, roll=state.rolls, rule=rule)
 
 
 def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:
@@ -165,31 +173,31 @@ def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
 def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
     step = state.queue[0]
     if event.outcome == "penalty":
-        state.queue[0:1] = [Step("penalty", side=event.side, player=event.goalie, source="goalie")]
+        state.replace_step(Step("penalty", side=event.side, player=event.goalie, source="goalie"))
     elif event.outcome == "penalty_shot":
-        state.queue[0:1] = [Step("ps_red", side=step.side, player=step.player)]
+        state.replace_step(Step("ps_red", side=step.side, player=step.player))
     elif event.outcome == "rebound":
-        state.queue[0:1] = [Step("rebound", side=step.side, shooter=step.player)]
+        state.replace_step(Step("rebound", side=step.side, shooter=step.player))
 
 
 def queue_after_rebound(state: GameState, event: ReboundChecked) -> None:
     shooter = state.queue[0].shooter
     if event.slot is None:
-        state.queue[0:1] = [Step("rebound_lower", side=event.side, shooter=shooter)]
+        state.replace_step(Step("rebound_lower", side=event.side, shooter=shooter))
     elif event.player is not None:
-        state.queue[0:1] = [Step("clearing", side=event.side, player=event.player,
-                                 shooter=shooter)]
+        state.replace_step(Step("clearing", side=event.side, player=event.player,
+                                shooter=shooter))
 
 
 def queue_after_clearing(state: GameState, event: ClearingChecked) -> None:
     step = state.queue[0]
     if not event.cleared:
-        state.queue[0:1] = [Step("shot", side=step.side, player=step.player, shot="rebound")]
+        state.replace_step(Step("shot", side=step.side, player=step.player, shot="rebound"))
 
 
 def queue_after_penalty_shot(state: GameState, event: PenaltyShotAwarded) -> None:
     if event.awarded:
-        state.queue[0:1] = [Step("shot", side=event.side, player=event.shooter, shot="ps")]
+        state.replace_step(Step("shot", side=event.side, player=event.shooter, shot="ps"))
 
 
 def apply_goalie_injured(state: GameState, event: GoalieInjured) -> None:

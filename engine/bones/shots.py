@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Final, cast
+from typing import Final
 
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
@@ -104,10 +104,10 @@ def blockers(state: GameState, defending: str) -> int:
     count = 0
     players = team.players
     for pid in team.skaters_on_ice():
-        # The card's kind read once with it (PlayerStatus.facts): a defenseman, or a
-        # skater whose card says B.
+        # The card's kind and B read once with it (PlayerStatus.facts): a defenseman, or
+        # a skater whose card says B.
         facts = players[pid].facts()
-        if facts.defenseman or (facts.skater and cast(Skater, facts.card).blocker):
+        if facts.defenseman or facts.blocker:
             count += 1
     level = state.home.tactic or state.away.tactic
     if state.strength(defending) == "sh":
@@ -180,8 +180,8 @@ def queue_after_shot(state: GameState, event: ShotTaken) -> None:
     if event.block == "blocked" or event.kind in ("penalty_shot", "empty_net"):
         return  # the events that follow say what happens
     kind = "rebound" if event.kind == "rebound" else _first_kind(state)
-    state.queue[0:1] = [Step("goalie", side=event.side, player=event.shooter, shot=kind,
-                             in_range=event.in_range)]
+    state.replace_step(Step("goalie", side=event.side, player=event.shooter, shot=kind,
+                            in_range=event.in_range))
 
 
 def _first_kind(state: GameState) -> str:

@@ -46,7 +46,8 @@ class CardFacts:
     is a msgspec Struct, and compiled code reads each of its attributes through a generic
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
-    __slots__ = ("card", "skater", "goalie", "defenseman", "positions")
+    __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift",
+                 "shadow", "blocker")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -56,10 +57,19 @@ class CardFacts:
         self.goalie = card_type is Goalie or (card_type is not Skater and isinstance(card, Goalie))
         self.skater = card_type is Skater or (card_type is not Goalie and isinstance(card, Skater))
         positions: frozenset[str] = frozenset()
+        defense = 0
         if isinstance(card, Skater):
             positions = frozenset(card.positions)
+            defense = card.defense
         self.positions = positions  # a skater's (15.10); a goalie's card names none
         self.defenseman = "D" in positions
+        self.defense = defense  # a skater's defensive rating (9.10); a goalie has none
+        shift: float = getattr(card, "shift", 0.0)
+        self.shift = shift  # the shift rating fatigue counts against (17.00)
+        shadow: bool = getattr(card, "shadow", False)
+        self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
+        blocker: bool = getattr(card, "blocker", False)
+        self.blocker = blocker  # B: blocks shots (10.70)
 
 
 class SequenceCount:
@@ -93,6 +103,9 @@ class PlayerStatus:
     sit_out: bool = False
     run: int = 0
     _facts: CardFacts | None = field(default=None, compare=False, repr=False)
+    # The team's count of sequences when his last sequence was counted (6.40): a player
+    # named twice in a sequence (a line-up the rules refuse) is counted once.
+    counted_at: int = field(default=-1, compare=False, repr=False)
     # His team's count of sequences played (``TeamState.count``); his own when made alone.
     _count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
 
@@ -152,28 +165,26 @@ class TeamState:
     count: SequenceCount = field(default_factory=SequenceCount, compare=False, repr=False)
 
     def skaters_on_ice(self) -> list[str]:
-        # The filled slots, in slot order. A plain loop over typed locals: compiled, it is
-        # native dict and list operations (filter/map/get would be generic calls), and this
-        # is asked over a thousand times a game.
-        # The five slots written out: a loop over the Final tuple builds the tuple and
-        # iterates it generically at every call.
+        # The filled slots, in slot order. The five slots written out and read into typed
+        # locals: compiled, a loop over the Final tuple builds the tuple and walks it
+        # generically, and this is asked over seven hundred times a game. Five filled and
+        # no sixth attacker (nearly every ask): the list made whole, not appended to.
         slots = self.slots
+        lw, c, rw = slots.get("LW"), slots.get("C"), slots.get("RW")
+        ld, rd = slots.get("LD"), slots.get("RD")
+        if lw and c and rw and ld and rd and not self.pulled:
+            return [lw, c, rw, ld, rd]
         ids: list[str] = []
-        pid = slots.get("LW")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("C")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("RW")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("LD")
-        if pid:
-            ids.append(pid)
-        pid = slots.get("RD")
-        if pid:
-            ids.append(pid)
+        if lw:
+            ids.append(lw)
+        if c:
+            ids.append(c)
+        if rw:
+            ids.append(rw)
+        if ld:
+            ids.append(ld)
+        if rd:
+            ids.append(rd)
         if self.pulled:
             extra = slots["G"]
             if extra:
@@ -368,6 +379,16 @@ class GameState:
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
+
+    def replace_step(self, step: Step) -> None:
+        """The step at the head of the queue replaced by ``step`` (pushed on an empty
+        queue): ``queue[0:1] = [step]`` without the slice and the list made for it, at
+        nearly every event a play applies."""
+        queue = self.queue
+        if queue:
+            queue[0] = step
+        else:
+            queue.append(step)
 
     def uses(self, rule: str) -> bool:
         """Whether a rule that is optional in some ruleset is in play: fatigue, injuries,

@@ -33,16 +33,21 @@ def resume(state: GameState) -> None:
         # The shooter holds the puck now (ids are unique only within a team).
         shooter = owed.shooter
         side = state.puck[0] if state.puck and state.puck[1] == shooter else state.side_of(shooter)
-        state.queue[0:1] = [Step("shot", side=side, player=shooter, shot=owed.kind)]
+        state.replace_step(Step("shot", side=side, player=shooter, shot=owed.kind))
     elif state.clock_expired:
-        state.queue[0:1] = [END_PERIOD_STEP]
+        state.replace_step(END_PERIOD_STEP)
     else:
-        state.queue[0:1] = [ACTION_STEP]
+        state.replace_step(ACTION_STEP)
+
+
+# Compiled, isinstance against a msgspec class is the slow generic check; an event's
+# class is its exact class. Final: a C static, not a module look-up.
+_INTERCEPTED: Final = PuckIntercepted
 
 
 def apply_puck_moved(state: GameState, event: PuckPassed | PuckIntercepted) -> None:
     state.puck = (event.side, event.to_player)
-    if isinstance(event, PuckIntercepted):
+    if type(event) is _INTERCEPTED:
         state.pp_passes = 0
     # 6.41: the old carrier may be changed on the fly once he loses the puck, even after
     # a pass that used no time (6.20, first power-play pass); else he could play a 6th

@@ -5,28 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.bones.cards import Skater
-from engine.bones.state import FORWARD_SLOTS, SKATER_SLOTS, GameState, other
+from engine.bones.state import FORWARD_SLOTS, GameState, TeamState, other
 from engine.bones.timing import fatigue_defense
 
 
 def defensive_rating(state: GameState, side: str, slot: str) -> int:
     """One player's defensive rating where he stands, after 9.10 and fatigue (17.00)."""
-    team = state.team(side)
+    return _rating(state.team(side), slot, state.strength(side) == "pp",
+                   state.uses("fatigue"))
+
+
+def _rating(team: TeamState, slot: str, pp: bool, fatigue: bool) -> int:
+    """``defensive_rating``, given whether the team is on the power play and whether
+    fatigue is in play: Team Defense reads them once for its two to five ratings."""
     pid = team.slots.get(slot)
     if pid is None:
         return 0
     status = team.players[pid]
-    # The card's kind read once with it (PlayerStatus.facts), not its positions scanned.
+    # The card's kind and rating read once with it (PlayerStatus.facts): a card's field
+    # is a generic look-up, and its positions are not scanned.
     facts = status.facts()
-    card = facts.card
-    assert isinstance(card, Skater)
-    rating = card.defense
+    assert facts.skater
+    rating = facts.defense
     if slot in ("LD", "RD") and not facts.defenseman:
         # 9.10: a forward on the blue line is worth at most 1 on the power play, else 0.
-        rating = min(1, rating) if state.strength(side) == "pp" else 0
+        rating = min(1, rating) if pp else 0
     elif slot in FORWARD_SLOTS and facts.defenseman and rating == 5:
         rating = 4  # 9.10: a 5-rated defenseman up front counts 4
-    tired = fatigue_defense(status) if state.uses("fatigue") else 0
+    tired = fatigue_defense(status) if fatigue else 0
     return max(0, rating - tired)
 
 
@@ -68,16 +74,17 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
 
     Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
     """
-    # Each rating read with defensive_rating directly: compiled, a closure is an object
-    # made at every call and each call of it goes through Python's calling convention.
+    # The team, its strength and whether fatigue is in play read once for every rating
+    # (compiled, each was asked again for each of the two to five players).
     team = state.team(defending)
     strength = state.strength(defending)
+    fatigue = state.uses("fatigue")
     if strength == "pp":
-        ld = defensive_rating(state, defending, "LD")
-        rd = defensive_rating(state, defending, "RD")
+        ld = _rating(team, "LD", True, fatigue)
+        rd = _rating(team, "RD", True, fatigue)
         value, how = ld + rd + 2, f"9.60: LD {ld} + RD {rd} + 2"
     elif strength == "sh":
-        total = _skaters_total(state, defending)
+        total = _skaters_total(team, fatigue)
         aces = sum(
             1 for pid in team.skaters_on_ice()
             if isinstance(team.card(pid), Skater) and team.card(pid).ace_pk
@@ -85,44 +92,47 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
         value = chart_defense(state, total) + aces
         how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
     elif team.five_skater_slots() and state.team(other(defending)).five_skater_slots():
-        across = _five_on_five_defense(state, defending, attacker_slot)
+        across = _five_on_five_defense(team, attacker_slot, fatigue)
         value, how = across.target, across.how
     else:
-        total = _skaters_total(state, defending)
+        total = _skaters_total(team, fatigue)
         value, how = chart_defense(state, total), f"9.30/9.40: chart for total {total}"
     if team.pulled:
         value, how = value + 1, how + " + 1 goalie pulled (9.70)"
     return DefenseTotal(value, how)
 
 
-def _skaters_total(state: GameState, defending: str) -> int:
-    """9.30-9.50: the defensive ratings of every skater slot added up."""
-    total = 0
-    for slot in SKATER_SLOTS:
-        total += defensive_rating(state, defending, slot)
-    return total
+def _skaters_total(team: TeamState, fatigue: bool) -> int:
+    """9.30-9.50: the defensive ratings of every skater slot added up (not on the power
+    play: 9.60 is asked first)."""
+    return (_rating(team, "LW", False, fatigue) + _rating(team, "C", False, fatigue)
+            + _rating(team, "RW", False, fatigue) + _rating(team, "LD", False, fatigue)
+            + _rating(team, "RD", False, fatigue))
 
 
-def _five_on_five_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
-    """9.20: the two defenders across from the attacker and the centre (9.21)."""
+def _five_on_five_defense(team: TeamState, attacker_slot: str, fatigue: bool) -> DefenseTotal:
+    """9.20: the two defenders across from the attacker and the centre (9.21); even
+    strength, so no power play."""
     if attacker_slot in ("LW", "LD"):
-        rw = defensive_rating(state, defending, "RW")
-        rd = defensive_rating(state, defending, "RD")
-        centre = adjusted_center(defensive_rating(state, defending, "C"))
+        rw = _rating(team, "RW", False, fatigue)
+        rd = _rating(team, "RD", False, fatigue)
+        centre = adjusted_center(_rating(team, "C", False, fatigue))
         return DefenseTotal(rw + rd + centre, f"9.20: RW {rw} + RD {rd} + C {centre} (9.21)")
     if attacker_slot in ("RW", "RD"):
-        lw = defensive_rating(state, defending, "LW")
-        ld = defensive_rating(state, defending, "LD")
-        centre = adjusted_center(defensive_rating(state, defending, "C"))
+        lw = _rating(team, "LW", False, fatigue)
+        ld = _rating(team, "LD", False, fatigue)
+        centre = adjusted_center(_rating(team, "C", False, fatigue))
         return DefenseTotal(lw + ld + centre, f"9.20: LW {lw} + LD {ld} + C {centre} (9.21)")
     # The centre, and a sixth attacker (quick reference: defended as the centre).
-    ld = defensive_rating(state, defending, "LD")
-    rd = defensive_rating(state, defending, "RD")
-    c = defensive_rating(state, defending, "C")
+    ld = _rating(team, "LD", False, fatigue)
+    rd = _rating(team, "RD", False, fatigue)
+    c = _rating(team, "C", False, fatigue)
     return DefenseTotal(ld + rd + c - 2, f"9.20: LD {ld} + RD {rd} + C {c} - 2")
 
 
 def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
     """*Dn codes (8.10): the LD and RD defensive ratings of the defending team."""
-    ld, rd = defensive_rating(state, defending, "LD"), defensive_rating(state, defending, "RD")
+    team, fatigue = state.team(defending), state.uses("fatigue")
+    pp = state.strength(defending) == "pp"
+    ld, rd = _rating(team, "LD", pp, fatigue), _rating(team, "RD", pp, fatigue)
     return DefenseTotal(ld + rd, f"8.10: LD {ld} + RD {rd}")

@@ -90,13 +90,14 @@ def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) ->
     # 6.40, 6.41: those on the ice play one more sequence of their stint, the others rest
     # one more. The team's count of sequences goes up by one, and every rest with it
     # (``PlayerStatus.rest``); those on the ice keep theirs. Only they are touched.
-    team.count.played += 1
+    count = team.count
+    count.played += 1
+    played = count.played
     players = team.players
-    counted: list[PlayerStatus] = []
     for pid in skaters:  # a sixth attacker too
-        _played_on(players.get(pid), counted)
+        _played_on(players.get(pid), played)
     if goalie is not None:  # the goalie in net
-        _played_on(players.get(goalie), counted)
+        _played_on(players.get(goalie), played)
     if not team.penalties:
         return
     ticking = ticking_penalties(team)
@@ -107,15 +108,13 @@ def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) ->
             pen.box_left -= 1
 
 
-def _played_on(on: PlayerStatus | None, counted: list[PlayerStatus]) -> None:
+def _played_on(on: PlayerStatus | None, played: int) -> None:
     """One more sequence of his stint, his rest unchanged: counted once for a player named
-    twice (in a line-up the rules refuse)."""
-    if on is None:
+    twice (in a line-up the rules refuse), marked with the team's count of sequences (no
+    list of those counted made and searched at every sequence)."""
+    if on is None or on.counted_at == played:
         return
-    for seen in counted:  # by identity: ``in`` would compare two statuses field by field
-        if seen is on:
-            return
-    counted.append(on)
+    on.counted_at = played
     on.rest_from += 1
     on.stint += 1
 
@@ -172,8 +171,7 @@ def apply_lines(state: GameState, event: LinesChanged) -> None:
 
 def excess_shifts(status: PlayerStatus) -> int:
     """Whole shifts played beyond the card's shift rating (17.00)."""
-    card = status.card
-    rating = getattr(card, "shift", 0.0)
+    rating = status.facts().shift  # read once a card (a card's field is a generic look-up)
     return max(0, int(status.shifts - rating)) if rating else 0
 
 

@@ -440,3 +440,20 @@ def test_6_41_with_nobody_rested_the_freshest_may_return_early(state):
     other = state.home.team.lines.forwards[2][1]
     state.home.players[other].rest = 3  # now someone rested is free
     assert "6.41" in lines.check_lines(state, change(state, C=fresh))
+
+
+def test_6_40_a_player_named_twice_in_a_sequence_plays_one_sequence(state):
+    """6.40: "If a player plays 3-5 consecutive time sequences, they are charged with one
+    full shift": a sequence is one more of his stint, once, even in a line-up the rules
+    refuse that names him twice (his mark is the team's count of sequences); the next
+    sequence counts him again."""
+    centre = state.home.slots["C"]
+    status = state.home.players[centre]
+    stint, rest = status.stint, status.rest
+    event = timing.play_sequence(state)[0]
+    twice = msgspec.structs.replace(event, home=[*event.home, centre],
+                                    home_goalie=centre)
+    apply(state, [twice])
+    assert (status.stint, status.rest) == (stint + 1, rest)
+    apply(state, timing.play_sequence(state))
+    assert (status.stint, status.rest) == (stint + 2, rest)
