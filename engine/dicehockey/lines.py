@@ -278,24 +278,32 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
     if forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
         team.forwards, team.f_spaces, team.f_possessions = forwards, 0, 0
+        team.f_counted = False  # its full shift is still to come
     if defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
-        _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
+        leaving = team.defense
+        _leave(team.d_waiting, leaving, {pair for pair in PAIRS if pair != leaving})
         team.defense, team.d_spaces, team.d_possessions = defense, 0, 0
+        team.d_counted = False
 
 
 def shifts_taken(team: TeamState) -> None:
     """9: "until Lines 2 and 3 have taken a full shift": a unit on the ice whose shift is
     full (ruling R-DH-9b: two timing spaces, or two possessions) no longer
-    holds back the lines waiting for it. Asked each time a space or a possession counts."""
-    if team.f_full():
-        _arrive(team.f_waiting, team.forwards)
-        _latest(team.f_shifts, team.forwards)
-        if team.forwards == 4:
+    holds back the lines waiting for it. Asked each time a space or a possession counts:
+    once counted, a unit's full shift is not counted again while it stays on
+    (``TeamState.f_counted``; nothing but a change or a rest adds to the waits)."""
+    if not team.f_counted and team.f_full():
+        line = team.forwards
+        _arrive(team.f_waiting, line)
+        _latest(team.f_shifts, line)
+        if line == 4:
             team.fourth_played = True  # 9: the fourth line's full shift this period
-    if team.d_full():
+        team.f_counted = True
+    if not team.d_counted and team.d_full():
         _arrive(team.d_waiting, team.defense)
         _latest(team.d_shifts, team.defense)
+        team.d_counted = True
 
 
 def _forward_waits(team: TeamState, line: int) -> set[int]:
@@ -305,12 +313,21 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     if line == 4 and not team.fourth_in_rotation:
         return set()
     # (loops and comprehensions: no generator, nor sets made only to be subtracted)
-    if line != 4:
-        cards = team.cards
-        for player in team.lines.forwards[line - 1]:
-            if cards[player].stamina == "B":
-                return {each for each in LINES if each != line}
+    if line != 4 and _has_b_stamina(team, line):
+        return {each for each in LINES if each != line}
     return {each for each in rotation(team) if each != line}
+
+
+def _has_b_stamina(team: TeamState, line: int) -> bool:
+    """11: whether forward line ``line`` has a B-stamina player, read from the cards once
+    a lineup (the lineup cards are replaced, never changed, when re-set: 10)."""
+    lines = team.lines
+    if team.b_lines_of is not lines:
+        cards = team.cards
+        team.b_lines = [any(cards[player].stamina == "B" for player in forwards)
+                        for forwards in lines.forwards]
+        team.b_lines_of = lines
+    return team.b_lines[line - 1]
 
 
 def line_turns(state: GameState, team: TeamState) -> Turns:
@@ -381,7 +398,8 @@ def owed(turns: Turns) -> int:
 
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
     """``others``: a set of its own, kept (each caller makes it)."""
-    waiting.pop(line, None)  # in the order the lines left (ruling R-DH-9b)
+    if line in waiting:  # in the order the lines left (ruling R-DH-9b)
+        del waiting[line]
     waiting[line] = others
 
 
@@ -461,3 +479,4 @@ def rest_all(team: TeamState) -> None:
     team.f_shifts.clear()
     team.d_shifts.clear()
     team.f_spaces = team.d_spaces = team.f_possessions = team.d_possessions = 0
+    team.f_counted = team.d_counted = False

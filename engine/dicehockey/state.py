@@ -154,6 +154,16 @@ class TeamState:
     # lines.pair_turns), brought up to date at each ask
     f_turns: Turns | None = field(default=None, compare=False, repr=False)
     d_turns: Turns | None = field(default=None, compare=False, repr=False)
+    # ruling R-DH-9b: the full shift of the line (pair) on the ice already counted for the
+    # lines waiting, the latest shifts and the fourth line (lines.shifts_taken): counting
+    # it again at each later possession and space changes nothing. Cleared where a unit
+    # comes on or the waits are reset (lines.apply_change, lines.rest_all).
+    f_counted: bool = field(default=False, compare=False, repr=False)
+    d_counted: bool = field(default=False, compare=False, repr=False)
+    # whether each forward line of ``b_lines_of`` (the lineup cards they were read from)
+    # has a B-stamina player (11), read once a lineup (lines._forward_waits)
+    b_lines: list[bool] = field(default_factory=list, compare=False, repr=False)
+    b_lines_of: Lines | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
