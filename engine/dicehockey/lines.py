@@ -32,10 +32,14 @@ from engine.dicehockey.state import (
 from events.dicehockey import LinesChanged, LineupRearranged
 
 
-def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]:
+def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str | None]:
     lines = team.lines
-    return dict(zip(SLOTS, [*lines.forwards[forwards - 1], *lines.defense[defense - 1]],
-                    strict=True))
+    line, pair = lines.forwards[forwards - 1], lines.defense[defense - 1]
+    if len(line) != 3 or len(pair) != 2:  # 10: a line of LW, C, RW; a pair of LD, RD
+        raise ValueError(f"10: line {forwards} or pair {defense} of {team.team.id} is not "
+                         "three forwards and two defensemen")
+    # (the slots written out: ``dict(zip(...))`` was a generic call and an iterator)
+    return {"LW": line[0], "C": line[1], "RW": line[2], "LD": pair[0], "RD": pair[1]}
 
 
 _SLOTS_SEEN: Final[dict[tuple, tuple[object, object, dict[str, str | None]]]] = {}
@@ -94,7 +98,7 @@ def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
 
 def _slots_for(team: TeamState, forwards: int, defense: int,
                extra: str | None, version: int) -> dict[str, str | None]:
-    players: dict[str, str | None] = dict(line_players(team, forwards, defense))
+    players: dict[str, str | None] = line_players(team, forwards, defense)  # its own
     taken = set(players.values())
     for slot, pid in players.items():
         if pid is not None and pid in team.out and not _short_in_box(team, pid):
@@ -143,7 +147,8 @@ def on_ice(state: GameState, side: str) -> dict[str, str | None]:
     """``side``'s slots now. Kept in the team's state (``TeamState.ice``) until anything
     they come from changes: the answer is shared, to be read and never changed."""
     team = state.team(side)
-    extra = extra_attacker(state, side)
+    # no pulled goalie nor delayed penalty (nearly every ask): no extra attacker (22)
+    extra = extra_attacker(state, side) if team.pulled or state.delayed else None
     ice = team.ice
     if ice is None:
         team.ice = ice = OnIce()
@@ -262,7 +267,14 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
     """Ruling R-DH-9c: a change never takes the player with the puck off the ice."""
-    return state.puck is None or state.puck[0] != side or state.puck[1] in slots.values()
+    puck = state.puck
+    if puck is None or puck[0] != side:
+        return True
+    carrier = puck[1]
+    for player in slots.values():  # (a loop: no values view searched generically)
+        if player == carrier:
+            return True
+    return False
 
 
 def must_start_fourth(state: GameState, side: str) -> bool:

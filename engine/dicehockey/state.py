@@ -243,7 +243,7 @@ class OnIce:
         return (self.forwards == team.forwards and self.defense == team.defense
                 and self.extra == extra and self.version == version
                 and self.lines is team.lines and self.team is team.team
-                and self.out == team.out and self.penalties == team.penalties)
+                and _same_standing(self.out, self.penalties, team))
 
     def keep(self, team: TeamState, extra: str | None, version: int,
              slots: dict[str, str | None]) -> None:
@@ -253,6 +253,15 @@ class OnIce:
         self.out = dict(team.out)
         self.penalties = list(team.penalties)
         self.slots = slots
+
+
+def _same_standing(out: dict[str, str], penalties: list[Penalty], team: TeamState) -> bool:
+    """Whether ``out`` and ``penalties`` (an answer's copies) are the team's now: nobody
+    out and no penalty on either side (nearly every ask) is told without comparing."""
+    now_out, now_penalties = team.out, team.penalties
+    if (out or now_out) and out != now_out:
+        return False
+    return not (penalties or now_penalties) or penalties == now_penalties
 
 
 @dataclass(slots=True, eq=False)
@@ -280,8 +289,8 @@ class SlotsSeen:
 
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
-                and self.team is team.team and self.out == team.out
-                and self.penalties == team.penalties)
+                and self.team is team.team
+                and _same_standing(self.out, self.penalties, team))
 
     def restart(self, team: TeamState, version: int) -> None:
         earlier = self.earlier
