@@ -22,7 +22,7 @@ from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
-from engine.dicehockey.state import DEFENSE_SLOTS, GameState, Modifier, Step, other
+from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
@@ -42,7 +42,7 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
         pp, pk = team.team.pp, opponent.team.pk
         total = (pp + pk) * advantage
-        return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
+        return Modifier(total, [_power_play_why(pp, pk, advantage, total)])
     if state.uses("learning_game"):
         return Modifier(0, [])
     rating = passer.passer  # read once: a card's field is a generic look-up compiled
@@ -55,13 +55,16 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         return Modifier(rating, [f"8: rebound, passer {rating}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
         return Modifier(rating + TIRED, [_passer_why(rating), "9: tired defense -10"])
-    slots = on_ice(state, other(side))
+    slots = on_ice(state, opponent.side)
     cards = opponent.cards
     defense = 0
-    for slot in DEFENSE_SLOTS:  # (a loop, not a generator: no object made at every pass)
-        player = slots[slot]
-        if player:
-            defense += cards[player].defense
+    # the two defense slots written out (no tuple walked generically at every pass)
+    player = slots["LD"]
+    if player:
+        defense += cards[player].defense
+    player = slots["RD"]
+    if player:
+        defense += cards[player].defense
     return Modifier(rating + defense, [_passer_why(rating), _defense_why(defense)])
 
 
@@ -75,6 +78,20 @@ def _passer_why(rating: int) -> str:
     text = _PASSER_WHY.get(rating)
     if text is None:
         text = _PASSER_WHY[rating] = f"7: passer {rating}"
+    return text
+
+
+# 21D's reason, by PP, PK and men short (each of the few a game's two teams give, made once)
+_POWER_PLAY_WHY: Final[dict[tuple[int, int, int], str]] = {}
+
+
+def _power_play_why(pp: int, pk: int, advantage: int, total: int) -> str:
+    key = (pp, pk, advantage)
+    text = _POWER_PLAY_WHY.get(key)
+    if text is None:
+        if len(_POWER_PLAY_WHY) > 4096:  # a league's every pairing: never reached in practice
+            _POWER_PLAY_WHY.clear()
+        text = _POWER_PLAY_WHY[key] = f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"
     return text
 
 
