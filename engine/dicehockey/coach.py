@@ -192,8 +192,10 @@ class DefaultCoach:
         team = state.team(side)
         if not state.period_live or not state.coach_window:
             return None
-        behind = state.team(other(side)).score - team.score
         late = state.period == 3 and state.length - state.space <= PULL_SPACES_LEFT
+        if not late and not team.pulled:  # (nearly every window: no score read)
+            return None
+        behind = state.team(other(side)).score - team.score
         if team.pulled and not (late and behind in (1, 2)):
             return GoalieChanged(side=side, goalie=team.goalie, pulled=False,
                                  extra_attacker=None, rule="22")

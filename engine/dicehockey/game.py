@@ -243,9 +243,10 @@ _SHOT: Final = ev.ShotTaken
 
 def evolve(state: GameState, event: Event) -> GameState:
     cls = type(event)
-    kind = SETTLES.get(cls)
-    if kind is not None and state.pending and state.pending[0].kind == kind:
-        state.pending.pop(0)
+    if state.pending:  # (no step asked for, the common case: nothing to settle)
+        kind = SETTLES.get(cls)
+        if kind is not None and state.pending[0].kind == kind:
+            state.pending.pop(0)
     if cls is _ROLLED:
         _rolled(state, cast(ev.DiceRolled, event))
     elif cls is _PASSED:

@@ -30,9 +30,13 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
-LINES: Final = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
-ROTATION: Final = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
-PAIRS: Final = (1, 2, 3)
+# (typed as tuples of any length: compiled, a fixed-length tuple of ints is kept unboxed
+# and each of its numbers boxed again at every read)
+LINES: Final[tuple[int, ...]] = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the
+# first three
+ROTATION: Final[tuple[int, ...]] = (1, 2, 3)  # 9: the regular forward lines; the fourth
+# joins if it sat a period
+PAIRS: Final[tuple[int, ...]] = (1, 2, 3)
 SHIFT_SPACES: Final = 2  # 9: "A line change must be made after two timing spaces"
 MAX_POSSESSIONS: Final = 2  # 9: "If a line stays on the ice for more than two possessions"
 
@@ -164,6 +168,10 @@ class TeamState:
     # has a B-stamina player (11), read once a lineup (lines._forward_waits)
     b_lines: list[bool] = field(default_factory=list, compare=False, repr=False)
     b_lines_of: Lines | None = field(default=None, compare=False, repr=False)
+    # 22: the team's goons (penalty rating 15 or more), read once from ``goons_of`` (its
+    # cards) by shots._goon
+    goons: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    goons_of: dict[str, Skater] | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
