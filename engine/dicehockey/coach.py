@@ -35,7 +35,7 @@ from engine.dicehockey.lines import (
     pair_turns,
     rotation,
 )
-from engine.dicehockey.state import PAIRS, SIDES, GameState, TeamState, other
+from engine.dicehockey.state import AWAY, HOME, PAIRS, SIDES, GameState, TeamState, other
 from events.base import Event
 from events.dicehockey import (
     DumpDeclared,
@@ -49,15 +49,18 @@ from events.dicehockey import (
 
 PULL_SPACES_LEFT: Final = 2  # pull the goalie with two timing spaces left in the third
 FOURTH_FROM: Final = 0.4  # send the fourth line once this share of the period has gone
-_AWAY_FIRST: Final = ("away", "home")  # 9, 10: the away team answers first
 
 
 def _next(current: int, lines: tuple[int, ...], turns: Turns | None) -> int:
     """The next line after ``current``, in order, that may come back (9, by the rules'
     own ``held``; ``turns`` None: no waiting, as on the penalty kill); ``current`` when
     none may."""
-    start = lines.index(current) + 1 if current in lines else 0
     count = len(lines)
+    start = 0
+    for index in range(count):  # (no generic ``index`` call)
+        if lines[index] == current:
+            start = index + 1
+            break
     for offset in range(count):  # from the one after ``current``, round (no tuples made)
         line = lines[(start + offset) % count]
         if line != current and (turns is None or not held(turns, line)):
@@ -77,23 +80,27 @@ class DefaultCoach:
         if step is not None and step.kind == "extra_attacker":
             return [self.extra_attacker(state, step.side)]
         choices: list[Event] = []
-        for side in _AWAY_FIRST:
-            goalie = self._goalie(state, side)
-            time_out = self._time_out(state, side)
-            if goalie is not None:  # the slots as they will be once the goalie choice is made
-                choices.append(goalie)
-                extra = goalie.extra_attacker or extra_attacker(state, side, pulled=False)
-            else:
-                extra = extra_attacker(state, side)
-            if time_out is not None:
-                choices.append(time_out)
-            change = self._change(state, side, extra)
-            if change is not None:
-                choices.append(change)
+        self._side(state, AWAY, choices)  # 9, 10: the away team answers first (no tuple
+        self._side(state, HOME, choices)  # of the two walked generically at each window)
         dump = self._dump(state)
         if dump is not None:
             choices.append(dump)
         return choices
+
+    def _side(self, state: GameState, side: str, choices: list[Event]) -> None:
+        """``side``'s goalie, time out and line change, added to ``choices``."""
+        goalie = self._goalie(state, side)
+        time_out = self._time_out(state, side)
+        if goalie is not None:  # the slots as they will be once the goalie choice is made
+            choices.append(goalie)
+            extra = goalie.extra_attacker or extra_attacker(state, side, pulled=False)
+        else:
+            extra = extra_attacker(state, side)
+        if time_out is not None:
+            choices.append(time_out)
+        change = self._change(state, side, extra)
+        if change is not None:
+            choices.append(change)
 
     @staticmethod
     def penalty_tie(state: GameState, side: str, rank: int) -> PenaltyPlayerChosen:
@@ -185,8 +192,10 @@ class DefaultCoach:
         team = state.team(side)
         if not state.period_live or not state.coach_window:
             return None
-        behind = state.team(other(side)).score - team.score
         late = state.period == 3 and state.length - state.space <= PULL_SPACES_LEFT
+        if not late and not team.pulled:  # (nearly every window: no score read)
+            return None
+        behind = state.team(other(side)).score - team.score
         if team.pulled and not (late and behind in (1, 2)):
             return GoalieChanged(side=side, goalie=team.goalie, pulled=False,
                                  extra_attacker=None, rule="22")

@@ -84,10 +84,22 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     step = state.next_step()
     if step is None:
         step = state.queue[0]  # an ended game: IndexError, as ever
-    if step.kind in CHOICE_STEPS:
-        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: the coach's choice is owed here "
-                            f"({step.kind.replace('_', ' ')}), not a rules decision")
-    return DECIDERS[step.kind](state, step, roll)
+    kind = step.kind
+    # the three most frequent steps (a pass, a shot, a face-off) called directly: compiled,
+    # a function read from ``DECIDERS`` is called through Python's calling convention
+    if kind == "pass":
+        assert roll is not None
+        return passing.decide_pass(state, step, roll)
+    if kind == "shot":
+        assert roll is not None
+        return shots.decide_shot(state, step, roll)
+    if kind == "faceoff":
+        assert roll is not None
+        return faceoffs.decide_faceoff(state, step, roll)
+    if kind in CHOICE_STEPS:
+        raise IllegalChoice(f"{CHOICE_RULES[kind]}: the coach's choice is owed here "
+                            f"({kind.replace('_', ' ')}), not a rules decision")
+    return DECIDERS[kind](state, step, roll)
 
 
 # --- evolve ---------------------------------------------------------------------------
@@ -231,9 +243,10 @@ _SHOT: Final = ev.ShotTaken
 
 def evolve(state: GameState, event: Event) -> GameState:
     cls = type(event)
-    kind = SETTLES.get(cls)
-    if kind is not None and state.pending and state.pending[0].kind == kind:
-        state.pending.pop(0)
+    if state.pending:  # (no step asked for, the common case: nothing to settle)
+        kind = SETTLES.get(cls)
+        if kind is not None and state.pending[0].kind == kind:
+            state.pending.pop(0)
     if cls is _ROLLED:
         _rolled(state, cast(ev.DiceRolled, event))
     elif cls is _PASSED:

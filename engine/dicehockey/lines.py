@@ -32,10 +32,14 @@ from engine.dicehockey.state import (
 from events.dicehockey import LinesChanged, LineupRearranged
 
 
-def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str]:
+def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str | None]:
     lines = team.lines
-    return dict(zip(SLOTS, [*lines.forwards[forwards - 1], *lines.defense[defense - 1]],
-                    strict=True))
+    line, pair = lines.forwards[forwards - 1], lines.defense[defense - 1]
+    if len(line) != 3 or len(pair) != 2:  # 10: a line of LW, C, RW; a pair of LD, RD
+        raise ValueError(f"10: line {forwards} or pair {defense} of {team.team.id} is not "
+                         "three forwards and two defensemen")
+    # (the slots written out: ``dict(zip(...))`` was a generic call and an iterator)
+    return {"LW": line[0], "C": line[1], "RW": line[2], "LD": pair[0], "RD": pair[1]}
 
 
 _SLOTS_SEEN: Final[dict[tuple, tuple[object, object, dict[str, str | None]]]] = {}
@@ -94,7 +98,7 @@ def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
 
 def _slots_for(team: TeamState, forwards: int, defense: int,
                extra: str | None, version: int) -> dict[str, str | None]:
-    players: dict[str, str | None] = dict(line_players(team, forwards, defense))
+    players: dict[str, str | None] = line_players(team, forwards, defense)  # its own
     taken = set(players.values())
     for slot, pid in players.items():
         if pid is not None and pid in team.out and not _short_in_box(team, pid):
@@ -143,7 +147,8 @@ def on_ice(state: GameState, side: str) -> dict[str, str | None]:
     """``side``'s slots now. Kept in the team's state (``TeamState.ice``) until anything
     they come from changes: the answer is shared, to be read and never changed."""
     team = state.team(side)
-    extra = extra_attacker(state, side)
+    # no pulled goalie nor delayed penalty (nearly every ask): no extra attacker (22)
+    extra = extra_attacker(state, side) if team.pulled or state.delayed else None
     ice = team.ice
     if ice is None:
         team.ice = ice = OnIce()
@@ -262,7 +267,14 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
 
 def keeps_carrier(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
     """Ruling R-DH-9c: a change never takes the player with the puck off the ice."""
-    return state.puck is None or state.puck[0] != side or state.puck[1] in slots.values()
+    puck = state.puck
+    if puck is None or puck[0] != side:
+        return True
+    carrier = puck[1]
+    for player in slots.values():  # (a loop: no values view searched generically)
+        if player == carrier:
+            return True
+    return False
 
 
 def must_start_fourth(state: GameState, side: str) -> bool:
@@ -278,24 +290,32 @@ def apply_change(state: GameState, event: LinesChanged) -> None:
     if forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
         team.forwards, team.f_spaces, team.f_possessions = forwards, 0, 0
+        team.f_counted = False  # its full shift is still to come
     if defense != team.defense:
         # ruling R-DH-11a: a B-stamina pair waits as any pair does
-        _leave(team.d_waiting, team.defense, {pair for pair in PAIRS if pair != team.defense})
+        leaving = team.defense
+        _leave(team.d_waiting, leaving, {pair for pair in PAIRS if pair != leaving})
         team.defense, team.d_spaces, team.d_possessions = defense, 0, 0
+        team.d_counted = False
 
 
 def shifts_taken(team: TeamState) -> None:
     """9: "until Lines 2 and 3 have taken a full shift": a unit on the ice whose shift is
     full (ruling R-DH-9b: two timing spaces, or two possessions) no longer
-    holds back the lines waiting for it. Asked each time a space or a possession counts."""
-    if team.f_full():
-        _arrive(team.f_waiting, team.forwards)
-        _latest(team.f_shifts, team.forwards)
-        if team.forwards == 4:
+    holds back the lines waiting for it. Asked each time a space or a possession counts:
+    once counted, a unit's full shift is not counted again while it stays on
+    (``TeamState.f_counted``; nothing but a change or a rest adds to the waits)."""
+    if not team.f_counted and team.f_full():
+        line = team.forwards
+        _arrive(team.f_waiting, line)
+        _latest(team.f_shifts, line)
+        if line == 4:
             team.fourth_played = True  # 9: the fourth line's full shift this period
-    if team.d_full():
+        team.f_counted = True
+    if not team.d_counted and team.d_full():
         _arrive(team.d_waiting, team.defense)
         _latest(team.d_shifts, team.defense)
+        team.d_counted = True
 
 
 def _forward_waits(team: TeamState, line: int) -> set[int]:
@@ -305,12 +325,21 @@ def _forward_waits(team: TeamState, line: int) -> set[int]:
     if line == 4 and not team.fourth_in_rotation:
         return set()
     # (loops and comprehensions: no generator, nor sets made only to be subtracted)
-    if line != 4:
-        cards = team.cards
-        for player in team.lines.forwards[line - 1]:
-            if cards[player].stamina == "B":
-                return {each for each in LINES if each != line}
+    if line != 4 and _has_b_stamina(team, line):
+        return {each for each in LINES if each != line}
     return {each for each in rotation(team) if each != line}
+
+
+def _has_b_stamina(team: TeamState, line: int) -> bool:
+    """11: whether forward line ``line`` has a B-stamina player, read from the cards once
+    a lineup (the lineup cards are replaced, never changed, when re-set: 10)."""
+    lines = team.lines
+    if team.b_lines_of is not lines:
+        cards = team.cards
+        team.b_lines = [any(cards[player].stamina == "B" for player in forwards)
+                        for forwards in lines.forwards]
+        team.b_lines_of = lines
+    return team.b_lines[line - 1]
 
 
 def line_turns(state: GameState, team: TeamState) -> Turns:
@@ -381,7 +410,8 @@ def owed(turns: Turns) -> int:
 
 def _leave(waiting: dict[int, set[int]], line: int, others: set[int]) -> None:
     """``others``: a set of its own, kept (each caller makes it)."""
-    waiting.pop(line, None)  # in the order the lines left (ruling R-DH-9b)
+    if line in waiting:  # in the order the lines left (ruling R-DH-9b)
+        del waiting[line]
     waiting[line] = others
 
 
@@ -461,3 +491,4 @@ def rest_all(team: TeamState) -> None:
     team.f_shifts.clear()
     team.d_shifts.clear()
     team.f_spaces = team.d_spaces = team.f_possessions = team.d_possessions = 0
+    team.f_counted = team.d_counted = False

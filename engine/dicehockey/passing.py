@@ -22,7 +22,7 @@ from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
-from engine.dicehockey.state import DEFENSE_SLOTS, GameState, Modifier, Step, other
+from engine.dicehockey.state import GameState, Modifier, Step, other
 from events.base import Event
 from events.dicehockey import ClearCounted, PassRolled, PenaltyEnded, Roll
 
@@ -42,7 +42,7 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
         pp, pk = team.team.pp, opponent.team.pk
         total = (pp + pk) * advantage
-        return Modifier(total, [f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"])
+        return Modifier(total, [_power_play_why(pp, pk, advantage, total)])
     if state.uses("learning_game"):
         return Modifier(0, [])
     rating = passer.passer  # read once: a card's field is a generic look-up compiled
@@ -55,13 +55,16 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         return Modifier(rating, [f"8: rebound, passer {rating}"])
     if opponent.tired():  # 9: a tired defense ignores its ratings
         return Modifier(rating + TIRED, [_passer_why(rating), "9: tired defense -10"])
-    slots = on_ice(state, other(side))
+    slots = on_ice(state, opponent.side)
     cards = opponent.cards
     defense = 0
-    for slot in DEFENSE_SLOTS:  # (a loop, not a generator: no object made at every pass)
-        player = slots[slot]
-        if player:
-            defense += cards[player].defense
+    # the two defense slots written out (no tuple walked generically at every pass)
+    player = slots["LD"]
+    if player:
+        defense += cards[player].defense
+    player = slots["RD"]
+    if player:
+        defense += cards[player].defense
     return Modifier(rating + defense, [_passer_why(rating), _defense_why(defense)])
 
 
@@ -75,6 +78,20 @@ def _passer_why(rating: int) -> str:
     text = _PASSER_WHY.get(rating)
     if text is None:
         text = _PASSER_WHY[rating] = f"7: passer {rating}"
+    return text
+
+
+# 21D's reason, by PP, PK and men short (each of the few a game's two teams give, made once)
+_POWER_PLAY_WHY: Final[dict[tuple[int, int, int], str]] = {}
+
+
+def _power_play_why(pp: int, pk: int, advantage: int, total: int) -> str:
+    key = (pp, pk, advantage)
+    text = _POWER_PLAY_WHY.get(key)
+    if text is None:
+        if len(_POWER_PLAY_WHY) > 4096:  # a league's every pairing: never reached in practice
+            _POWER_PLAY_WHY.clear()
+        text = _POWER_PLAY_WHY[key] = f"21D: PP {pp} + PK +{pk} x{advantage} = {total}"
     return text
 
 
@@ -109,15 +126,9 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     value, dead = read_roll(raw, modifier)
     if raw >= 95 and modifier:
         modifiers = [*modifiers, "20, 21D: 95-99 are not modified"]
-
-    def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
-               shot: str = "", rule: str = "7") -> PassRolled:
-        return PassRolled(side=side, passer=carrier, raw=raw, modifier=modifier, value=value,
-                          modifiers=modifiers, result=result, shot=shot, to_side=to_side,
-                          to_player=to_player, slot=slot, roll=state.rolls, rule=rule)
-
+    rolled = Rolled(side, carrier, raw, modifier, value, modifiers, state.rolls, "7")
     if dead:
-        return [rolled("faceoff", side, None, None, rule="21C"),
+        return [rolled.event("faceoff", side, None, None, rule="21C"),
                 *whistle(state, "modified_over_94", "21C")]
     if value >= 90:
         return _column_end(state, step, roll, value, rolled)
@@ -128,12 +139,33 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
         return _against_empty_net(state, side, carrier, slot, player, rolled)
     if player is None:  # 22: a pass to an empty box is a clear for everyone short
         to = parity_defense(roll)
-        return [rolled("clear", other(side), on_ice(state, other(side))[to], to, rule="22"),
+        return [rolled.event("clear", other(side), on_ice(state, other(side))[to], to, rule="22"),
                 *_clears(state, side, carrier, both=True)]
     if shot and team.tired() and shot == "PS":
         shot = "GS"  # 9: a tired line gets no player shots
         modifiers.append("9: tired line, PS is GS")
-    return [rolled("shot" if shot else "pass", side, player, slot, shot)]
+    return [rolled.event("shot" if shot else "pass", side, player, slot, shot)]
+
+
+class Rolled:
+    """A pass's ``PassRolled`` given where it went: the fields of the passer, the roll and
+    its modifier kept (a plain class, as ``Modifier``: a closure made at every pass was an
+    environment and a function object, each call through Python's calling convention)."""
+
+    __slots__ = ("side", "passer", "raw", "modifier", "value", "modifiers", "roll", "rule")
+
+    def __init__(self, side: str, passer: str, raw: int, modifier: int, value: int,
+                 modifiers: list[str], roll: int, rule: str) -> None:
+        self.side, self.passer, self.raw, self.modifier = side, passer, raw, modifier
+        self.value, self.modifiers, self.roll, self.rule = value, modifiers, roll, rule
+
+    def event(self, result: str, to_side: str, to_player: str | None, slot: str | None,
+                 shot: str = "", rule: str = "") -> PassRolled:
+        """``rule``: the section, when not the pass's own (7; 15 for a clear)."""
+        return PassRolled(side=self.side, passer=self.passer, raw=self.raw,
+                          modifier=self.modifier, value=self.value, modifiers=self.modifiers,
+                          result=result, shot=shot, to_side=to_side, to_player=to_player,
+                          slot=slot, roll=self.roll, rule=rule or self.rule)
 
 
 class Receiver:
@@ -162,7 +194,8 @@ def _receiver(state: GameState, side: str, carrier: str, band: PassBand) -> Rece
     return Receiver(slot, player, shot)
 
 
-def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) -> list[Event]:
+def _column_end(state: GameState, step: Step, roll: Roll, value: int,
+                rolled: Rolled) -> list[Event]:
     """90-99 of every column (15, 16, 21C)."""
     side = step.side
     if value <= 94:  # 21C: TRV A, the defense steals it
@@ -170,14 +203,14 @@ def _column_end(state: GameState, step: Step, roll: Roll, value: int, rolled) ->
         slot = TRV_A[value]
         if slots[slot] is None:  # ruling R-DH-21Cb: an empty box, the parity rule (20)
             slot = parity_defense(roll)
-        return [rolled("trv_a", other(side), slots[slot], slot, rule="21C"),
+        return [rolled.event("trv_a", other(side), slots[slot], slot, rule="21C"),
                 *count_space(state, "turnover", "19")]
     if value <= 96:
-        return [rolled("trv_b", other(side), None, None, rule="21C"),
+        return [rolled.event("trv_b", other(side), None, None, rule="21C"),
                 *count_space(state, "turnover", "19")]
     if value <= 98:
-        return [rolled("penalty", side, None, None, rule="15")]
-    return [rolled("special", side, None, None, rule="16")]
+        return [rolled.event("penalty", side, None, None, rule="15")]
+    return [rolled.event("special", side, None, None, rule="16")]
 
 
 def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> list[Event]:
@@ -187,13 +220,7 @@ def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> li
     clear leaves the puck with the power play's RD (even) or LD (odd)."""
     side, carrier = step.side, step.player
     raw = roll_value(roll)
-
-    def rolled(result: str, to_side: str, to_player: str | None, slot: str | None,
-               shot: str = "", rule: str = "15") -> PassRolled:
-        return PassRolled(side=side, passer=carrier, raw=raw, modifier=0, value=raw,
-                          modifiers=["15: a clearing attempt"], result=result, shot="",
-                          to_side=to_side, to_player=to_player, slot=slot, roll=state.rolls,
-                          rule=rule)
+    rolled = Rolled(side, carrier, raw, 0, raw, ["15: a clearing attempt"], state.rolls, "15")
 
     if raw >= 90:
         return _column_end(state, step, roll, raw, rolled)
@@ -201,9 +228,9 @@ def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> li
     theirs = on_ice(state, other(side))
     if on_ice(state, side)[slot] is None:
         to = slot if theirs.get(slot) else parity_defense(roll)
-        return [rolled("failed_clear", other(side), theirs[to], to, rule="22")]
+        return [rolled.event("failed_clear", other(side), theirs[to], to, rule="22")]
     to = parity_defense(roll)
-    return [rolled("clear", other(side), theirs[to], to), *_clears(state, side, carrier)]
+    return [rolled.event("clear", other(side), theirs[to], to), *_clears(state, side, carrier)]
 
 
 def _clears(state: GameState, side: str, player: str, both: bool = False) -> list[Event]:
@@ -224,14 +251,14 @@ def _clears(state: GameState, side: str, player: str, both: bool = False) -> lis
 
 
 def _against_empty_net(state: GameState, side: str, carrier: str, slot: str,
-                       player: str | None, rolled) -> list[Event]:
+                       player: str | None, rolled: Rolled) -> list[Event]:
     """22: passing it around against a pulled goalie: a pass back to the carrier is a
     steal by the extra attacker; any other completed pass is a good pass (two in a row
     bring the empty-net roll, ``decide_empty_net``)."""
     extra = state.team(other(side)).extra_attacker
     if player is None or player == carrier:
-        return [rolled("steal", other(side), extra, "EA", rule="22")]
-    return [rolled("good_pass", side, player, slot, rule="22")]
+        return [rolled.event("steal", other(side), extra, "EA", rule="22")]
+    return [rolled.event("good_pass", side, player, slot, rule="22")]
 
 
 def apply_pass(state: GameState, event: PassRolled, result: str = "") -> None:

@@ -89,14 +89,14 @@ def count_space(state: GameState, reason: str, rule: str) -> list[Event]:
         period=state.period, space=state.space + 1, reason=reason,
         home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
         roll=step_roll(state), rule=rule)]
-    for side in SIDES:
-        if not state.team(side).penalties:  # the common case: no box time to end
-            continue
-        for penalty in state.team(side).penalties:
-            if not penalty.short and penalty.spaces_left == 1:
-                events.append(PenaltyEnded(id=penalty.id, side=side, player=penalty.player,
-                                           reason="served", clears_left=0,
-                                           roll=step_roll(state), rule="18"))
+    if state.home.penalties or state.away.penalties:  # the common case: no box time to end
+        for side in SIDES:
+            for penalty in state.team(side).penalties:
+                if not penalty.short and penalty.spaces_left == 1:
+                    events.append(PenaltyEnded(id=penalty.id, side=side,
+                                               player=penalty.player, reason="served",
+                                               clears_left=0, roll=step_roll(state),
+                                               rule="18"))
     return events
 
 

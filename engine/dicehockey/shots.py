@@ -51,10 +51,18 @@ def shot_modifier(state: GameState, side: str) -> Modifier:
 
 
 def _goon(state: GameState, side: str, slots: dict[str, str | None]) -> bool:
-    # (a loop, not a generator: no object made at every shot)
-    cards = state.team(side).cards
+    # (a loop, not a generator: no object made at every shot; the goons read from the
+    # cards once a game)
+    team = state.team(side)
+    if team.goons_of is not team.cards:
+        team.goons = frozenset([card.id for card in team.cards.values()
+                                if card.penalty >= GOON])
+        team.goons_of = team.cards
+    goons = team.goons
+    if not goons:
+        return False
     for player in slots.values():
-        if player is not None and cards[player].penalty >= GOON:
+        if player is not None and player in goons:
             return True
     return False
 

@@ -30,9 +30,13 @@ def other(side: str) -> str:
     because the rules ask it at almost every step (an interpreted call from compiled code
     costs more than the answer)."""
     return "away" if side == "home" else "home"
-LINES: Final = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the first three
-ROTATION: Final = (1, 2, 3)  # 9: the regular forward lines; the fourth joins if it sat a period
-PAIRS: Final = (1, 2, 3)
+# (typed as tuples of any length: compiled, a fixed-length tuple of ints is kept unboxed
+# and each of its numbers boxed again at every read)
+LINES: Final[tuple[int, ...]] = (1, 2, 3, 4)  # 9: "your seldom used fourth line" and the
+# first three
+ROTATION: Final[tuple[int, ...]] = (1, 2, 3)  # 9: the regular forward lines; the fourth
+# joins if it sat a period
+PAIRS: Final[tuple[int, ...]] = (1, 2, 3)
 SHIFT_SPACES: Final = 2  # 9: "A line change must be made after two timing spaces"
 MAX_POSSESSIONS: Final = 2  # 9: "If a line stays on the ice for more than two possessions"
 
@@ -154,6 +158,20 @@ class TeamState:
     # lines.pair_turns), brought up to date at each ask
     f_turns: Turns | None = field(default=None, compare=False, repr=False)
     d_turns: Turns | None = field(default=None, compare=False, repr=False)
+    # ruling R-DH-9b: the full shift of the line (pair) on the ice already counted for the
+    # lines waiting, the latest shifts and the fourth line (lines.shifts_taken): counting
+    # it again at each later possession and space changes nothing. Cleared where a unit
+    # comes on or the waits are reset (lines.apply_change, lines.rest_all).
+    f_counted: bool = field(default=False, compare=False, repr=False)
+    d_counted: bool = field(default=False, compare=False, repr=False)
+    # whether each forward line of ``b_lines_of`` (the lineup cards they were read from)
+    # has a B-stamina player (11), read once a lineup (lines._forward_waits)
+    b_lines: list[bool] = field(default_factory=list, compare=False, repr=False)
+    b_lines_of: Lines | None = field(default=None, compare=False, repr=False)
+    # 22: the team's goons (penalty rating 15 or more), read once from ``goons_of`` (its
+    # cards) by shots._goon
+    goons: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    goons_of: dict[str, Skater] | None = field(default=None, compare=False, repr=False)
 
     def goalie_card(self) -> Goalie:
         return self.goalies[self.goalie]
@@ -233,7 +251,7 @@ class OnIce:
         return (self.forwards == team.forwards and self.defense == team.defense
                 and self.extra == extra and self.version == version
                 and self.lines is team.lines and self.team is team.team
-                and self.out == team.out and self.penalties == team.penalties)
+                and _same_standing(self.out, self.penalties, team))
 
     def keep(self, team: TeamState, extra: str | None, version: int,
              slots: dict[str, str | None]) -> None:
@@ -243,6 +261,15 @@ class OnIce:
         self.out = dict(team.out)
         self.penalties = list(team.penalties)
         self.slots = slots
+
+
+def _same_standing(out: dict[str, str], penalties: list[Penalty], team: TeamState) -> bool:
+    """Whether ``out`` and ``penalties`` (an answer's copies) are the team's now: nobody
+    out and no penalty on either side (nearly every ask) is told without comparing."""
+    now_out, now_penalties = team.out, team.penalties
+    if (out or now_out) and out != now_out:
+        return False
+    return not (penalties or now_penalties) or penalties == now_penalties
 
 
 @dataclass(slots=True, eq=False)
@@ -270,8 +297,8 @@ class SlotsSeen:
 
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
-                and self.team is team.team and self.out == team.out
-                and self.penalties == team.penalties)
+                and self.team is team.team
+                and _same_standing(self.out, self.penalties, team))
 
     def restart(self, team: TeamState, version: int) -> None:
         earlier = self.earlier

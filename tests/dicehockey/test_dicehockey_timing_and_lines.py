@@ -471,3 +471,38 @@ def test_9_15_the_face_off_waits_for_a_line_change_the_coach_owes() -> None:
         decide(state, 10, Step("faceoff"))
     state.home.forwards = 2
     assert decide(state, 10, Step("faceoff"))[0].side == "home"
+
+
+def test_r_9b_a_line_back_on_counts_its_next_full_shift_again() -> None:
+    """9: "Line 1 cannot come back onto the ice until Lines 2 and 3 have taken a full
+    shift or the period has ended or a team has taken a time out": a line's full shift
+    counts for the lines waiting for it at each of its shifts, not only its first
+    (engine: its count is skipped only while it stays on), and after a time out the waits
+    start again from nothing."""
+    state = new_state()
+    whistle_window(state)
+    changed(state, "home", 2)  # line 1 waits for 2 and 3
+    spaces(state, 2)  # 2's full shift
+    whistle_window(state)
+    changed(state, "home", 3)  # line 2 waits for 3 and 1
+    spaces(state, 2)  # 3's full shift: line 1 may come back
+    whistle_window(state)
+    changed(state, "home", 1)  # line 3 waits for 1 and 2
+    spaces(state, 2)  # 1's full shift: line 2 waits for nobody, line 3 still for 2
+    assert not state.home.f_waiting[2] and state.home.f_waiting[3] == {2}
+    whistle_window(state)
+    changed(state, "home", 2)  # line 1 waits for 2 and 3 again
+    spaces(state, 1)
+    assert state.home.f_waiting[1] == {2, 3}  # one space: no full shift yet
+    spaces(state, 1)  # 2's second full shift counts as its first did
+    assert state.home.f_waiting[1] == {3} and state.home.f_waiting[3] == set()
+    state.whistle_side = "home"
+    whistle_window(state)
+    evolve(state, TimeOutCalled(side="home", add_space=True, period_length=22, rule="12"))
+    assert not state.home.f_waiting and not state.home.f_shifts  # 12: every line rested
+    spaces(state, 2)  # line 2, still on, has a full shift after the time out
+    assert state.home.f_shifts == [2]  # ruling R-DH-9b: the latest full shift is line 2's
+    whistle_window(state)
+    changed(state, "home", 3)  # line 2 waits for 3 and 1
+    spaces(state, 2)  # 3's full shift counts
+    assert state.home.f_waiting[2] == {1} and state.home.f_shifts == [2, 3]
