@@ -165,7 +165,9 @@ class CollectorPaused:
     during a game is walking the game's live state again and again: every 700 new
     containers at the defaults, about 9% of a compiled Hockey Bones game's instructions
     (docs/benchmarks.md, round 3). A process's own setting stays its own: a collector
-    already off stays off, and one on is on again after the game, whatever ended it."""
+    already off stays off, and one on is on again after the game, whatever ended it (games
+    played at once on threads, a Dask worker's, may find it on again before they end: they
+    are only slower)."""
 
     def __init__(self) -> None:
         self.was_enabled = False

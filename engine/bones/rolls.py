@@ -32,8 +32,8 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
 
 # Every throw of the four dice (6 ** 4 of them), each made the first time it is thrown and
 # handed out again after: a Roll is frozen, so the events of any game may share one, and
-# a Struct made at every roll was a sixth of the seeded dice's cost (as DICE Hockey's
-# hundred rolls, engine/dicehockey/dice.py).
+# no msgspec Struct (a generic call from compiled code) is made at every roll (as DICE
+# Hockey's hundred rolls, engine/dicehockey/dice.py).
 _THROWS: Final[list[Roll | None]] = [None] * 6 ** 4
 
 
