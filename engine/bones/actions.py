@@ -179,20 +179,34 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
+    injury = cell.injury
+    # Made positionally, each argument named by its field (events/bones.py's order):
+    # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(ActionResolved(
-        side=side, player=pid, slot=slot, cell=text, result=outcome.result, value=outcome.value,
-        target=outcome.target, modifiers=outcome.modifiers, time=uses_time, roll=state.rolls,
-        rule=outcome.rule, shooter=shooter, shot=shot, injury=cell.injury,
+        side,  # side
+        pid,  # player
+        slot,  # slot
+        text,  # cell
+        outcome.result,  # result
+        outcome.value,  # value
+        outcome.target,  # target
+        outcome.modifiers,  # modifiers
+        uses_time,  # time
+        state.rolls,  # roll
+        outcome.rule,  # rule
+        shooter,  # shooter
+        shot,  # shot
+        injury,  # injury
     ))
     if moved:
         events.extend(moved)
-        if cell.injury and not shooter:
+        if injury and not shooter:
             events.append(PlayStopped(reason="injury", zone=None))
     elif outcome.result == "stoppage":
         zone = side if outcome.modifiers[:1] == ["icing"] else None
         reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
-        events.append(PlayStopped(reason=reason, zone=zone))
-    elif outcome.result in ("kill", "play_on") and cell.injury:
+        events.append(PlayStopped(reason, zone))  # made positionally, as ActionResolved
+    elif outcome.result in ("kill", "play_on") and injury:
         events.append(PlayStopped(reason="injury", zone=None))
     return events
 

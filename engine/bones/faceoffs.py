@@ -105,8 +105,9 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
         taker = best_taker(state, ace).player
         side, player, rule = ace, taker, "7.20"
         slot = state.slot_of(side, taker) or slot
-    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=step.zone,
-                          roll=state.rolls, rule=rule)]
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name): cell, side, slot, player, zone, roll, rule.
+    return [FaceoffRolled(cell, side, slot, player, step.zone, state.rolls, rule)]
 
 
 def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:

@@ -79,12 +79,13 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
 def _result(state: GameState, gside: str, goalie: str, text: str, outcome: str,
             player: str | None = None, rule: str = "11.10") -> GoalieResult:
     """The goalie's cell read (11.10, 11.20) and what it came to."""
-    return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
-                        player=player, roll=state.rolls, rule=rule)
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name): side, goalie, cell, outcome, player, roll, rule.
+    return GoalieResult(gside, goalie, text, outcome, player, state.rolls, rule)
 
 
 def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:
-    return [event, PlayStopped(reason="frozen", zone=goalie_side)]
+    return [event, PlayStopped("frozen", goalie_side)]  # reason, zone: made positionally
 
 
 def rebound(state: GameState, side: str, shooter: str, red: int) -> list:

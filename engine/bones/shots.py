@@ -154,8 +154,20 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
 
 def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str,
           in_range: bool, count: int, block: str, rule: str) -> ShotTaken:
-    return ShotTaken(side=side, shooter=pid, kind=kind, range_name=name, range=text,
-                     in_range=in_range, blockers=count, block=block, roll=state.rolls, rule=rule)
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name), each argument named by its field.
+    return ShotTaken(
+        side,  # side
+        pid,  # shooter
+        kind,  # kind
+        name,  # range_name
+        text,  # range
+        in_range,  # in_range
+        count,  # blockers
+        block,  # block
+        state.rolls,  # roll
+        rule,  # rule
+    )
 
 
 def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) -> list:
