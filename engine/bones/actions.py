@@ -20,6 +20,7 @@ from engine.bones.state import (
     CardFacts,
     GameState,
     PendingShot,
+    PlayerStatus,
     Step,
     is_defenseman,
     other,
@@ -110,10 +111,12 @@ def _out_of_position(facts: CardFacts, slot: str) -> bool:
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
-                  pid: str) -> ModifiedValue:
-    """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00."""
+                  pid: str, status: PlayerStatus | None = None) -> ModifiedValue:
+    """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00;
+    ``status`` is the carrier's, when the caller has already looked him up."""
     mods: list[str] = []
-    status = state.team(side).players[pid]
+    if status is None:
+        status = state.team(side).players[pid]
     # His card's facts (``card`` is his card), read once a card: a card's fields are
     # generic look-ups.
     facts = status.facts()
@@ -145,8 +148,10 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
 def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     assert state.puck is not None
     side, pid = state.puck
-    team = state.team(side)
-    card = team.card(pid)
+    # The carrier looked up once (a player found by id in a dict is about 150
+    # instructions), his status handed to what reads it.
+    status = state.team(side).players[pid]
+    card = status.card
     assert isinstance(card, Skater)
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][white(roll) - 2]
@@ -154,7 +159,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     if cell.injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
         cell = msgspec.structs.replace(cell, injury=False)
-    outcome = _outcome(state, side, pid, slot, card, cell, roll)
+    outcome = _outcome(state, side, pid, slot, card, cell, roll, status)
     if state.delayed and outcome.result != "shot":
         # 14.60: the one roll after a delayed call brings a shot or ends the play.
         outcome = replace(outcome, result="stoppage", rule="14.60", modifiers=[
@@ -212,7 +217,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
 
 
 def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
-             cell: SkaterCell, roll: Roll) -> ActionOutcome:
+             cell: SkaterCell, roll: Roll, status: PlayerStatus) -> ActionOutcome:
     """What one action cell comes to, read against the situation (8.10, 8.20, 9.00)."""
     strength = state.strength(side)
     opp = other(side)
@@ -225,7 +230,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        modified = numeric_value(state, side, slot, card, n, pid)
+        modified = numeric_value(state, side, slot, card, n, pid, status)
         if modified.value > 14:
             return ActionOutcome("shot", "8.10", value=modified.value,
                                  modifiers=modified.modifiers, shooter=pid, shot="normal")
@@ -262,7 +267,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
                              target=total, modifiers=[f"passing factors {total} vs red {roll.red}"],
                              shooter=pid if shoots else None, shot="N")
     if code in ("P", "PP") or (code == "Pf" and slot not in ("LD", "RD")):
-        return _pass_code(state, side, opp, code, n, strength, pid)
+        return _pass_code(state, side, opp, code, n, strength, status)
     if code == "Pf":
         if strength == "pp":
             return ActionOutcome("pass", "8.10", value=n)
@@ -301,13 +306,12 @@ def _compared(value: int, defense: DefenseTotal, rule: str, pid: str) -> ActionO
 
 
 def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, strength: str,
-               pid: str) -> ActionOutcome:
+               status: PlayerStatus) -> ActionOutcome:
     """P, Pn, PP and a forward's Pf (8.10, 13.00, 18.10)."""
     if code == "PP":
         return ActionOutcome("pass" if pp_rules(state, side) else "interception", "8.10")
     if strength == "sh":
         return ActionOutcome("interception", "8.10", modifiers=["short-handed (8.10)"])
-    status = state.team(side).players[pid]
     if n is None and not status.modifier:
         return ActionOutcome("pass", "8.10")
     limit = (6 if n is None else n) + status.modifier  # 18.10: P counts as P6 when hurt

@@ -172,12 +172,14 @@ def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
 
 
 def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
-    step = state.queue[0]
-    if event.outcome == "penalty":
+    outcome = event.outcome  # read once: a msgspec event's field is a generic look-up
+    if outcome == "penalty":
         state.replace_step(Step("penalty", side=event.side, player=event.goalie, source="goalie"))
-    elif event.outcome == "penalty_shot":
+    elif outcome == "penalty_shot":
+        step = state.queue[0]
         state.replace_step(Step("ps_red", side=step.side, player=step.player))
-    elif event.outcome == "rebound":
+    elif outcome == "rebound":
+        step = state.queue[0]
         state.replace_step(Step("rebound", side=step.side, shooter=step.player))
 
 
