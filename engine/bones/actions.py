@@ -156,9 +156,11 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][white(roll) - 2]
     cell = parse_skater_cell(text)
-    if cell.injury and not state.uses("injuries"):
+    injury = cell.injury  # read once: a msgspec cell's field is a generic look-up
+    if injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
         cell = msgspec.structs.replace(cell, injury=False)
+        injury = False
     outcome = _outcome(state, side, pid, slot, card, cell, roll, status)
     if state.delayed and outcome.result != "shot":
         # 14.60: the one roll after a delayed call brings a shot or ends the play.
@@ -184,7 +186,6 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
-    injury = cell.injury
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(ActionResolved(
@@ -222,9 +223,11 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
     strength = state.strength(side)
     opp = other(side)
     empty_net = state.team(opp).pulled
-    if cell.plus and strength == "sh":
+    # The situation (native reads) asked before the cell's mark (a msgspec field, a
+    # generic look-up): a + matters only short-handed (8.20), pressure only in 19.00.
+    if strength == "sh" and cell.plus:
         return ActionOutcome("kill", "8.20")
-    if cell.pressure and tactic(state) == "pressure":
+    if tactic(state) == "pressure" and cell.pressure:
         return ActionOutcome("shot", "8.20", modifiers=["pressure offense (19.00)"], shooter=pid,
                              shot="normal")
     code, n = cell.code, cell.value
