@@ -20,6 +20,7 @@ from engine.bones.state import (
     CardFacts,
     GameState,
     PendingShot,
+    PlayerStatus,
     Step,
     is_defenseman,
     other,
@@ -110,10 +111,12 @@ def _out_of_position(facts: CardFacts, slot: str) -> bool:
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
-                  pid: str) -> ModifiedValue:
-    """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00."""
+                  pid: str, status: PlayerStatus | None = None) -> ModifiedValue:
+    """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00;
+    ``status`` is the carrier's, when the caller has already looked him up."""
     mods: list[str] = []
-    status = state.team(side).players[pid]
+    if status is None:
+        status = state.team(side).players[pid]
     # His card's facts (``card`` is his card), read once a card: a card's fields are
     # generic look-ups.
     facts = status.facts()
@@ -145,16 +148,20 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
 def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     assert state.puck is not None
     side, pid = state.puck
-    team = state.team(side)
-    card = team.card(pid)
+    # The carrier looked up once (a player found by id in a dict is about 150
+    # instructions), his status handed to what reads it.
+    status = state.team(side).players[pid]
+    card = status.card
     assert isinstance(card, Skater)
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][white(roll) - 2]
     cell = parse_skater_cell(text)
-    if cell.injury and not state.uses("injuries"):
+    injury = cell.injury  # read once: a msgspec cell's field is a generic look-up
+    if injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
         cell = msgspec.structs.replace(cell, injury=False)
-    outcome = _outcome(state, side, pid, slot, card, cell, roll)
+        injury = False
+    outcome = _outcome(state, side, pid, slot, card, cell, roll, status)
     if state.delayed and outcome.result != "shot":
         # 14.60: the one roll after a delayed call brings a shot or ends the play.
         outcome = replace(outcome, result="stoppage", rule="14.60", modifiers=[
@@ -179,39 +186,54 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
+    # Made positionally, each argument named by its field (events/bones.py's order):
+    # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(ActionResolved(
-        side=side, player=pid, slot=slot, cell=text, result=outcome.result, value=outcome.value,
-        target=outcome.target, modifiers=outcome.modifiers, time=uses_time, roll=state.rolls,
-        rule=outcome.rule, shooter=shooter, shot=shot, injury=cell.injury,
+        side,  # side
+        pid,  # player
+        slot,  # slot
+        text,  # cell
+        outcome.result,  # result
+        outcome.value,  # value
+        outcome.target,  # target
+        outcome.modifiers,  # modifiers
+        uses_time,  # time
+        state.rolls,  # roll
+        outcome.rule,  # rule
+        shooter,  # shooter
+        shot,  # shot
+        injury,  # injury
     ))
     if moved:
         events.extend(moved)
-        if cell.injury and not shooter:
+        if injury and not shooter:
             events.append(PlayStopped(reason="injury", zone=None))
     elif outcome.result == "stoppage":
         zone = side if outcome.modifiers[:1] == ["icing"] else None
         reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
-        events.append(PlayStopped(reason=reason, zone=zone))
-    elif outcome.result in ("kill", "play_on") and cell.injury:
+        events.append(PlayStopped(reason, zone))  # made positionally, as ActionResolved
+    elif outcome.result in ("kill", "play_on") and injury:
         events.append(PlayStopped(reason="injury", zone=None))
     return events
 
 
 def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
-             cell: SkaterCell, roll: Roll) -> ActionOutcome:
+             cell: SkaterCell, roll: Roll, status: PlayerStatus) -> ActionOutcome:
     """What one action cell comes to, read against the situation (8.10, 8.20, 9.00)."""
     strength = state.strength(side)
     opp = other(side)
     empty_net = state.team(opp).pulled
-    if cell.plus and strength == "sh":
+    # The situation (native reads) asked before the cell's mark (a msgspec field, a
+    # generic look-up): a + matters only short-handed (8.20), pressure only in 19.00.
+    if strength == "sh" and cell.plus:
         return ActionOutcome("kill", "8.20")
-    if cell.pressure and tactic(state) == "pressure":
+    if tactic(state) == "pressure" and cell.pressure:
         return ActionOutcome("shot", "8.20", modifiers=["pressure offense (19.00)"], shooter=pid,
                              shot="normal")
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        modified = numeric_value(state, side, slot, card, n, pid)
+        modified = numeric_value(state, side, slot, card, n, pid, status)
         if modified.value > 14:
             return ActionOutcome("shot", "8.10", value=modified.value,
                                  modifiers=modified.modifiers, shooter=pid, shot="normal")
@@ -248,7 +270,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
                              target=total, modifiers=[f"passing factors {total} vs red {roll.red}"],
                              shooter=pid if shoots else None, shot="N")
     if code in ("P", "PP") or (code == "Pf" and slot not in ("LD", "RD")):
-        return _pass_code(state, side, opp, code, n, strength, pid)
+        return _pass_code(state, side, opp, code, n, strength, status)
     if code == "Pf":
         if strength == "pp":
             return ActionOutcome("pass", "8.10", value=n)
@@ -287,13 +309,12 @@ def _compared(value: int, defense: DefenseTotal, rule: str, pid: str) -> ActionO
 
 
 def _pass_code(state: GameState, side: str, opp: str, code: str, n: int | None, strength: str,
-               pid: str) -> ActionOutcome:
+               status: PlayerStatus) -> ActionOutcome:
     """P, Pn, PP and a forward's Pf (8.10, 13.00, 18.10)."""
     if code == "PP":
         return ActionOutcome("pass" if pp_rules(state, side) else "interception", "8.10")
     if strength == "sh":
         return ActionOutcome("interception", "8.10", modifiers=["short-handed (8.10)"])
-    status = state.team(side).players[pid]
     if n is None and not status.modifier:
         return ActionOutcome("pass", "8.10")
     limit = (6 if n is None else n) + status.modifier  # 18.10: P counts as P6 when hurt

@@ -105,15 +105,20 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
         taker = best_taker(state, ace).player
         side, player, rule = ace, taker, "7.20"
         slot = state.slot_of(side, taker) or slot
-    return [FaceoffRolled(cell=cell, side=side, slot=slot, player=player, zone=step.zone,
-                          roll=state.rolls, rule=rule)]
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name): cell, side, slot, player, zone, roll, rule.
+    return [FaceoffRolled(cell, side, slot, player, step.zone, state.rolls, rule)]
 
 
 def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:
-    if event.player is None:
+    # Each field read once: compiled, every read of a msgspec event's attribute is a
+    # generic look-up.
+    player = event.player
+    if player is None:
         return  # 7.00: an empty slot wins nothing; roll again
-    state.puck = (event.side, event.player)
+    side = event.side
+    state.puck = (side, player)
     state.pp_passes = 0
     # 7.30: the attacking team that wins a draw in the other team's zone gets +2 next roll.
-    state.dz_bonus = event.side if event.zone == other(event.side) else ""
+    state.dz_bonus = side if event.zone == other(side) else ""
     state.replace_step(ACTION_STEP)  # made once (a step is never changed)

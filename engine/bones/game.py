@@ -192,7 +192,9 @@ def _lines_changed(state: GameState, event: LinesChanged) -> None:
 
 def _rolled(state: GameState, event: DiceRolled) -> None:
     state.rolls = event.n
-    if event.purpose in ("faceoff", "action"):
+    # The purpose read only while the window is open (a msgspec event's field is a
+    # generic look-up): closing a closed window changes nothing.
+    if state.coach_window and event.purpose in ("faceoff", "action"):
         state.coach_window = False  # the coach had his say before this roll
 
 

@@ -79,12 +79,13 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
 def _result(state: GameState, gside: str, goalie: str, text: str, outcome: str,
             player: str | None = None, rule: str = "11.10") -> GoalieResult:
     """The goalie's cell read (11.10, 11.20) and what it came to."""
-    return GoalieResult(side=gside, goalie=goalie, cell=text, outcome=outcome,
-                        player=player, roll=state.rolls, rule=rule)
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name): side, goalie, cell, outcome, player, roll, rule.
+    return GoalieResult(gside, goalie, text, outcome, player, state.rolls, rule)
 
 
 def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:
-    return [event, PlayStopped(reason="frozen", zone=goalie_side)]
+    return [event, PlayStopped("frozen", goalie_side)]  # reason, zone: made positionally
 
 
 def rebound(state: GameState, side: str, shooter: str, red: int) -> list:
@@ -171,12 +172,14 @@ def decide_penalty_shot_red(state: GameState, step: Step, roll: Roll) -> list:
 
 
 def queue_after_goalie(state: GameState, event: GoalieResult) -> None:
-    step = state.queue[0]
-    if event.outcome == "penalty":
+    outcome = event.outcome  # read once: a msgspec event's field is a generic look-up
+    if outcome == "penalty":
         state.replace_step(Step("penalty", side=event.side, player=event.goalie, source="goalie"))
-    elif event.outcome == "penalty_shot":
+    elif outcome == "penalty_shot":
+        step = state.queue[0]
         state.replace_step(Step("ps_red", side=step.side, player=step.player))
-    elif event.outcome == "rebound":
+    elif outcome == "rebound":
+        step = state.queue[0]
         state.replace_step(Step("rebound", side=step.side, shooter=step.player))
 
 

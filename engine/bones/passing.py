@@ -42,8 +42,9 @@ def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str =
     if receiver is None:
         # 13.00: a pass to an empty slot is intercepted instead.
         return resolve_interception(state, side, passer, red, rule="13.00")
-    return [PuckPassed(side=side, from_player=passer, to_player=receiver, slot=slot,
-                       roll=state.rolls, rule=rule)]
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name): side, from_player, to_player, slot, roll, rule.
+    return [PuckPassed(side, passer, receiver, slot, state.rolls, rule)]
 
 
 def resolve_interception(state: GameState, side: str, carrier: str, red: int,
@@ -76,8 +77,8 @@ def resolve_interception(state: GameState, side: str, carrier: str, red: int,
         return [PuckPassed(side=side, from_player=carrier, to_player=carrier,
                            slot=state.slot_of(side, carrier) or "", roll=state.rolls,
                            rule="12.00")]
-    return [PuckIntercepted(side=opponents, from_player=carrier, to_player=receiver, slot=slot,
-                            roll=state.rolls, rule=rule)]
+    # Made positionally, as a pass: side, from_player, to_player, slot, roll, rule.
+    return [PuckIntercepted(opponents, carrier, receiver, slot, state.rolls, rule)]
 
 
 def _keep(state: GameState, side: str, carrier: str, card: Skater, red: int, rule: str) -> list:

@@ -154,8 +154,20 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
 
 def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str,
           in_range: bool, count: int, block: str, rule: str) -> ShotTaken:
-    return ShotTaken(side=side, shooter=pid, kind=kind, range_name=name, range=text,
-                     in_range=in_range, blockers=count, block=block, roll=state.rolls, rule=rule)
+    # Made positionally (compiled, a msgspec Struct made with keywords matches each
+    # keyword by name), each argument named by its field.
+    return ShotTaken(
+        side,  # side
+        pid,  # shooter
+        kind,  # kind
+        name,  # range_name
+        text,  # range
+        in_range,  # in_range
+        count,  # blockers
+        block,  # block
+        state.rolls,  # roll
+        rule,  # rule
+    )
 
 
 def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) -> list:
@@ -177,9 +189,11 @@ def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) 
 def queue_after_shot(state: GameState, event: ShotTaken) -> None:
     state.shots_this_sequence += 1
     state.pp_passes = 0
-    if event.block == "blocked" or event.kind in ("penalty_shot", "empty_net"):
+    # Each field read once: compiled, a msgspec event's field is a generic look-up.
+    shot_kind = event.kind
+    if event.block == "blocked" or shot_kind in ("penalty_shot", "empty_net"):
         return  # the events that follow say what happens
-    kind = "rebound" if event.kind == "rebound" else _first_kind(state)
+    kind = "rebound" if shot_kind == "rebound" else _first_kind(state)
     state.replace_step(Step("goalie", side=event.side, player=event.shooter, shot=kind,
                             in_range=event.in_range))
 

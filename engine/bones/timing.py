@@ -40,24 +40,27 @@ def play_sequence(state: GameState) -> list:
         # a defect of the rules code, never a game event.
         raise RinklogError(f"6.00: period {state.period} has used its {state.period_length} "
                            "sequences")
+    home, away = state.home, state.away
+    # Made positionally, each argument named by its field (events/bones.py's order):
+    # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events: list = [
         SequencePlayed(
-            period=state.period,
-            sequence=state.sequence + 1,
-            home=state.home.skaters_on_ice(),
-            away=state.away.skaters_on_ice(),
-            home_goalie=None if state.home.pulled else state.home.goalie,
-            away_goalie=None if state.away.pulled else state.away.goalie,
-            home_short=state.home.man_short(),
-            away_short=state.away.man_short(),
+            state.period,  # period
+            state.sequence + 1,  # sequence
+            home.skaters_on_ice(),  # home
+            away.skaters_on_ice(),  # away
+            None if home.pulled else home.goalie,  # home_goalie
+            None if away.pulled else away.goalie,  # away_goalie
+            home.man_short(),  # home_short
+            away.man_short(),  # away_short
         )
     ]
     # Each team written out: compiled, a loop over a tuple of the two builds the tuple
     # and walks it generically.
-    if state.home.penalties:
-        _served(state, state.home, events)
-    if state.away.penalties:
-        _served(state, state.away, events)
+    if home.penalties:
+        _served(state, home, events)
+    if away.penalties:
+        _served(state, away, events)
     return events
 
 
