@@ -149,8 +149,8 @@ class DefaultCoach:
         slots = kept_slots(team, forwards, defense, extra, state.version)  # read, not changed
         if not keeps_carrier(state, side, slots):
             return None
-        return LinesChanged(side=side, forwards=forwards, defense=defense, slots=dict(slots),
-                            rule="9")
+        # positionally, in declared order (side, forwards, defense, slots, rule)
+        return LinesChanged(side, forwards, defense, dict(slots), "9")
 
     def _next_forwards(self, state: GameState, team: TeamState) -> int:
         if team.men_short():  # 15: lines 1 and 2 kill; the power play keeps to 9's rotation
@@ -170,7 +170,7 @@ class DefaultCoach:
             return None
         may_f, may_d = may_change(state, side)
         if team.tired() and not (may_f and may_d):
-            return DumpDeclared(side=side, player=carrier, rule="9")
+            return DumpDeclared(side, carrier, "9")  # (side, player, rule)
         return None
 
     # --- time out, goalie --------------------------------------------------------------
