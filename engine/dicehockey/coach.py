@@ -89,6 +89,13 @@ class DefaultCoach:
 
     def _side(self, state: GameState, side: str, choices: list[Event]) -> None:
         """``side``'s goalie, time out and line change, added to ``choices``."""
+        if state.period != 3 and not state.team(side).pulled:
+            # (nearly every window: a time out is called late in the third (12) and the
+            # goalie pulled there (22) or brought back once pulled: neither is asked)
+            change = self._change(state, side, extra_attacker(state, side))
+            if change is not None:
+                choices.append(change)
+            return
         goalie = self._goalie(state, side)
         time_out = self._time_out(state, side)
         if goalie is not None:  # the slots as they will be once the goalie choice is made
