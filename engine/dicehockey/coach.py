@@ -89,6 +89,13 @@ class DefaultCoach:
 
     def _side(self, state: GameState, side: str, choices: list[Event]) -> None:
         """``side``'s goalie, time out and line change, added to ``choices``."""
+        if state.period != 3 and not state.team(side).pulled:
+            # (nearly every window: a time out is called late in the third (12) and the
+            # goalie pulled there (22) or brought back once pulled: neither is asked)
+            change = self._change(state, side, extra_attacker(state, side))
+            if change is not None:
+                choices.append(change)
+            return
         goalie = self._goalie(state, side)
         time_out = self._time_out(state, side)
         if goalie is not None:  # the slots as they will be once the goalie choice is made
@@ -149,8 +156,8 @@ class DefaultCoach:
         slots = kept_slots(team, forwards, defense, extra, state.version)  # read, not changed
         if not keeps_carrier(state, side, slots):
             return None
-        return LinesChanged(side=side, forwards=forwards, defense=defense, slots=dict(slots),
-                            rule="9")
+        # positionally, in declared order (side, forwards, defense, slots, rule)
+        return LinesChanged(side, forwards, defense, dict(slots), "9")
 
     def _next_forwards(self, state: GameState, team: TeamState) -> int:
         if team.men_short():  # 15: lines 1 and 2 kill; the power play keeps to 9's rotation
@@ -170,7 +177,7 @@ class DefaultCoach:
             return None
         may_f, may_d = may_change(state, side)
         if team.tired() and not (may_f and may_d):
-            return DumpDeclared(side=side, player=carrier, rule="9")
+            return DumpDeclared(side, carrier, "9")  # (side, player, rule)
         return None
 
     # --- time out, goalie --------------------------------------------------------------

@@ -47,5 +47,6 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list[Event]:
     slot = parity_defense(roll)
     to = (home if side == "home" else away)[slot]
     assert winner and loser and to
-    return [FaceoffWon(side=side, winner=winner, loser=loser, home_upto=upto, value=value,
-                       to_player=to, slot=slot, roll=state.rolls, rule="6")]
+    # positionally, in declared order (side, winner, loser, home_upto, value, to_player,
+    # slot, roll, rule)
+    return [FaceoffWon(side, winner, loser, upto, value, to, slot, state.rolls, "6")]

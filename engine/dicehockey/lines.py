@@ -384,7 +384,10 @@ def held(turns: Turns, line: int) -> bool:
     for others in waiting.values():  # (a loop, not a generator: asked at every change)
         if on in others:
             return True
-    can = {turns.on, *(each for each in turns.every if not waiting.get(each))}
+    can = {on}  # the line on, and those waiting for nobody (a loop: no generator made)
+    for each in turns.every:
+        if not waiting.get(each):
+            can.add(each)
     grew = True
     while grew:
         more = {each for each in turns.every if each not in can and waiting[each] <= can}

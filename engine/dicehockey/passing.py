@@ -162,10 +162,12 @@ class Rolled:
     def event(self, result: str, to_side: str, to_player: str | None, slot: str | None,
                  shot: str = "", rule: str = "") -> PassRolled:
         """``rule``: the section, when not the pass's own (7; 15 for a clear)."""
-        return PassRolled(side=self.side, passer=self.passer, raw=self.raw,
-                          modifier=self.modifier, value=self.value, modifiers=self.modifiers,
-                          result=result, shot=shot, to_side=to_side, to_player=to_player,
-                          slot=slot, roll=self.roll, rule=rule or self.rule)
+        # positionally, in the fields' declared order (side, passer, raw, modifier, value,
+        # modifiers, result, shot, to_side, to_player, slot, roll, rule): the same event,
+        # made without matching thirteen keywords (tests/dicehockey/test_dicehockey_events_made)
+        return PassRolled(self.side, self.passer, self.raw, self.modifier, self.value,
+                          self.modifiers, result, shot, to_side, to_player, slot, self.roll,
+                          rule or self.rule)
 
 
 class Receiver:

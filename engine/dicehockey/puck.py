@@ -85,10 +85,11 @@ def step_roll(state: GameState) -> int:
 def count_space(state: GameState, reason: str, rule: str) -> list[Event]:
     """A timing space (9, 12, 22) with who was on the ice, and the box times (fights,
     misconducts: 18) it ends."""
+    # positionally, in declared order (period, space, reason, home_on_ice, away_on_ice,
+    # roll, rule)
     events: list[Event] = [TimingSpaceCounted(
-        period=state.period, space=state.space + 1, reason=reason,
-        home_on_ice=skaters_on_ice(state, "home"), away_on_ice=skaters_on_ice(state, "away"),
-        roll=step_roll(state), rule=rule)]
+        state.period, state.space + 1, reason, skaters_on_ice(state, "home"),
+        skaters_on_ice(state, "away"), step_roll(state), rule)]
     if state.home.penalties or state.away.penalties:  # the common case: no box time to end
         for side in SIDES:
             for penalty in state.team(side).penalties:
@@ -121,8 +122,9 @@ def whistle(state: GameState, reason: str, rule: str, calls: tuple[Call, ...] = 
     face-off follows."""
     boxed = [penalty_event(state, call, state.next_penalty_id + i)
              for i, call in enumerate([*state.delayed, *calls])]
-    return [*boxed, PlayStopped(reason=reason, side=state.puck[0] if state.puck else None,
-                                roll=step_roll(state), rule=rule)]
+    # positionally, in declared order (reason, side, roll, rule)
+    return [*boxed, PlayStopped(reason, state.puck[0] if state.puck else None,
+                                step_roll(state), rule)]
 
 
 def penalty_event(state: GameState, call: Call, penalty_id: int) -> PenaltyAssessed:

@@ -114,12 +114,12 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list[Event]:
         if slots.get(slot) is None:
             slot = parity_defense(roll)  # 20: an empty box, even RD, odd LD
         puck_to = slots[slot]
-    # (every field named: compiled, a keyword call, no dict of them made and unpacked)
-    return [ShotTaken(side=side, shooter=shooter, goalie=None if empty_net else opponent.goalie,
-                      kind=kind, upto=upto, raw=raw, modifier=modifier, modifiers=modifiers,
-                      goal=goal, rebound=not first, puck_side=puck_side, puck_to=puck_to,
-                      slot=slot, penalty=penalty, roll=state.rolls,
-                      rule="19" if kind == "breakaway" else "8"),
+    # positionally, in declared order (side, shooter, goalie, kind, upto, raw, modifier,
+    # modifiers, goal, rebound, puck_side, puck_to, slot, penalty, roll, rule): no keyword
+    # matched
+    return [ShotTaken(side, shooter, None if empty_net else opponent.goalie, kind, upto, raw,
+                      modifier, modifiers, goal, not first, puck_side, puck_to, slot, penalty,
+                      state.rolls, "19" if kind == "breakaway" else "8"),
             *spaces, *after]
 
 
@@ -147,7 +147,7 @@ def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
             events.append(PenaltyEnded(id=released.id, side=other(side),
                                        player=released.player, reason="goal",
                                        clears_left=left, roll=state.rolls, rule="15"))
-    return [*events, PlayStopped(reason="goal", side=side, roll=state.rolls, rule="5")]
+    return [*events, PlayStopped("goal", side, state.rolls, "5")]  # (reason, side, roll, rule)
 
 
 def apply_shot(state: GameState, event: ShotTaken) -> None:

@@ -48,9 +48,11 @@ def decide_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if state.team(opponent).pulled and step.reason == "choice":
         return _empty_net_dump(state, step, roll)
     slot = parity_defense(roll)  # ruling R-DH-9f: no timing space
-    return [PuckDumped(side=side, player=carrier, reason=step.reason, outcome="recovered",
-                       to_side=opponent, to_player=on_ice(state, opponent)[slot],
-                       roll=state.rolls, rule="21B" if step.reason == "21B" else "9")]
+    # positionally, in declared order (side, player, reason, outcome, to_side, to_player,
+    # roll, rule)
+    return [PuckDumped(side, carrier, step.reason, "recovered", opponent,
+                       on_ice(state, opponent)[slot], state.rolls,
+                       "21B" if step.reason == "21B" else "9")]
 
 
 def _empty_net_dump(state: GameState, step: Step, roll: Roll) -> list[Event]:
