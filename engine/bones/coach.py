@@ -31,7 +31,7 @@ from engine.bones.state import (
     TeamState,
     other,
 )
-from engine.bones.timing import MAX_STINT, REST_SEQUENCES
+from engine.bones.timing import MAX_STINT, REST_SEQUENCES, number_listed
 from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 
 # The skater slots as a variable-length tuple: compiled, a loop over it indexes it natively
@@ -220,14 +220,6 @@ def _next_best(scores: list[float], used: int) -> int:
         if not used & (1 << i) and (best == NOBODY or scores[i] > scores[best]):
             best = i
     return best
-
-
-def _listed(numbers: list[int], k: int) -> bool:
-    """``k in numbers``, as a native loop (``in`` on a list compiled is a generic call)."""
-    for one in numbers:
-        if one == k:
-            return True
-    return False
 
 
 def _misplaced_ready(roster: _Roster, ready: int, i: int, k: int) -> bool:
@@ -471,7 +463,7 @@ class DefaultCoach:
             return True
         for k in range(5):
             pid = slots.get(SLOT_ORDER[k])
-            if not _listed(wanted, k):
+            if not number_listed(wanted, k):
                 if pid:
                     return False  # 15.00: a slot that stays empty at this strength
             elif pid is None:

@@ -25,10 +25,11 @@ def ticking_penalties(team: TeamState) -> list[int]:
     return running
 
 
-def _listed_index(indexes: list[int], i: int) -> bool:
-    """``i in indexes`` for the at most two of ``ticking_penalties``, compared natively."""
-    for one in indexes:
-        if one == i:
+def number_listed(numbers: list[int], k: int) -> bool:
+    """``k in numbers`` as a native loop (compiled, ``in`` on a list is a generic call):
+    the penalties ``ticking_penalties`` names, the coach's wanted slots."""
+    for one in numbers:
+        if one == k:
             return True
     return False
 
@@ -68,7 +69,7 @@ def _served(state: GameState, team: TeamState, events: list) -> None:
     """14.10: the team's penalties this sequence serves."""
     ticking = ticking_penalties(team)
     for i, pen in enumerate(team.penalties):
-        short = pen.short_left - 1 if _listed_index(ticking, i) else pen.short_left
+        short = pen.short_left - 1 if number_listed(ticking, i) else pen.short_left
         box = pen.box_left - 1 if pen.box_left > 0 else 0
         if pen.box_left > 0 and pen.kind == "game_misconduct":
             box = pen.box_left  # off for the game: never "served"
@@ -105,7 +106,7 @@ def _sequence_played(team: TeamState, skaters: list[str], goalie: str | None) ->
         return
     ticking = ticking_penalties(team)
     for i, pen in enumerate(team.penalties):
-        if _listed_index(ticking, i):
+        if number_listed(ticking, i):
             pen.short_left -= 1
         if pen.box_left > 0 and pen.kind != "game_misconduct":
             pen.box_left -= 1
