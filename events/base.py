@@ -10,8 +10,16 @@ from __future__ import annotations
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag=True):
-    """Base of every event in a stream."""
+class Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag=True,
+            gc=False):
+    """Base of every event in a stream.
+
+    Not tracked by the cyclic garbage collector (``gc=False``): an event is frozen and
+    holds only values and other structs, never itself, so no event is ever part of a
+    reference cycle, and refcounting frees every one. A game makes about a thousand of
+    them and an audit decodes every event of a database: tracked, each collection after a
+    game walked all of them again (4.6% of an odds run's instructions, issue 35).
+    """
 
 
 def tag_of(cls: type) -> str:
