@@ -100,3 +100,25 @@ def test_cli_commands_are_module_level() -> None:
                        if inner is not node and isinstance(inner, ast.FunctionDef)
                        and inner.decorator_list]
     assert nested == []
+
+
+def test_a_game_records_the_teams_it_was_given_even_after_others_of_the_same_ids() -> None:
+    # create_game keeps each loaded team's bytes, hash and sheet (game_streams._encoded),
+    # by the object: another team object under the same id is encoded afresh
+    import msgspec
+    from setups import setup_for
+
+    from replay.systems import kit_for
+
+    kit = kit_for("bones")
+    home, away = kit.find_team("HFX", None), kit.find_team("QUE", None)
+    charts = kit.default_charts(None)
+    setup = setup_for(home, away, charts)
+    first = game_streams.create_game(setup, home, away, game_id="g-1", seed="1").created
+    renamed = msgspec.structs.replace(home, name="Halifax Renamed")
+    second = game_streams.create_game(setup, renamed, away, game_id="g-2", seed="1").created
+    again = game_streams.create_game(setup, home, away, game_id="g-3", seed="1").created
+    assert (first.home.name, second.home.name, again.home.name) == (
+        home.name, "Halifax Renamed", home.name)
+    assert second.home.card_hash != first.home.card_hash == again.home.card_hash
+    assert first.away == second.away == again.away

@@ -61,6 +61,33 @@ def team_sheet(system: GameSystem, team: Any, card_hash: str) -> TeamSheet:
                      roster=system.roster(team))
 
 
+# What a game records of the cards and charts it was created from: their canonical bytes
+# (stored as blobs), their hash and, for a team, its sheet; kept for the objects last
+# created from. A season or an odds run creates every game from the same loaded teams and
+# charts, and encoding and hashing them again was about a twentieth of a DICE Hockey
+# game's cost (issue 35). Loaded cards are frozen and never changed in place. Keyed by
+# identity, the entry holding the object itself (an id is not reused while it lives),
+# and written whole (a Dask worker's threads read it too).
+_ENCODED: dict[tuple[int, int], tuple[Any, bytes, str, TeamSheet | None]] = {}
+_ENCODED_MOST = 256  # entries: a league's teams, its charts, a few systems'
+
+
+def _encoded(obj: Any, system: GameSystem | None) -> tuple[bytes, str, TeamSheet | None]:
+    """``obj``'s canonical bytes, their hash and (``system`` given: ``obj`` is a team)
+    its sheet."""
+    key = (id(obj), id(system))
+    entry = _ENCODED.get(key)
+    if entry is not None and entry[0] is obj:
+        return entry[1], entry[2], entry[3]
+    content = _canonical.encode(obj)
+    digest = blob_hash(content)
+    sheet = None if system is None else team_sheet(system, obj, digest)
+    if len(_ENCODED) >= _ENCODED_MOST:
+        _ENCODED.clear()
+    _ENCODED[key] = (obj, content, digest, sheet)
+    return content, digest, sheet
+
+
 @dataclass(frozen=True)
 class GameResult:
     game_id: str
@@ -111,19 +138,30 @@ def create_game(setup: GameSetup, home: Any, away: Any, *, game_id: str,
     setup's options (a league's overtime skaters, the quick reference's late-penalty house
     rule, the system's optional rules) are recorded in it, and a season game's players out
     from its teams' earlier games (``absent``: replay/leagues/availability.py)."""
+    return _created(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
+                    season=season, number=number, live=live, absent=absent)[0]
+
+
+def _created(setup: GameSetup, home: Any, away: Any, *, game_id: str, seed: str | None,
+             goalies: tuple[str, str], season: str, number: int, live: bool,
+             absent: Sequence[Absent]) -> tuple[PlayedGame, Any]:
+    """:func:`create_game`'s game, and the initial state its rules checked it with (what
+    :func:`play_game` plays from, not made twice)."""
     shared = {c.id for c in [*home.skaters, *home.goalies]} & {
         c.id for c in [*away.skaters, *away.goalies]}
     if shared:
         # Events name players by id, so a game needs ids unique across both teams.
         raise RinklogError(f"{home.id} and {away.id} share player ids: {', '.join(sorted(shared))}")
     system, rules = setup.system, setup.rules
-    home_bytes, away_bytes = _canonical.encode(home), _canonical.encode(away)
-    chart_bytes = _canonical.encode(setup.charts)
+    home_bytes, _, home_sheet = _encoded(home, system)
+    away_bytes, _, away_sheet = _encoded(away, system)
+    chart_bytes, charts_hash, _ = _encoded(setup.charts, None)
+    assert home_sheet is not None and away_sheet is not None  # a system was given
     created = GameCreated(
         game_id=game_id, ruleset=rules.name, ruleset_version=rules.version,
-        home=team_sheet(system, home, blob_hash(home_bytes)),
-        away=team_sheet(system, away, blob_hash(away_bytes)),
-        charts_hash=blob_hash(chart_bytes),
+        home=home_sheet,
+        away=away_sheet,
+        charts_hash=charts_hash,
         dice="manual" if seed is None else "seeded",
         seed=seed,
         home_goalie=goalies[0],
@@ -136,9 +174,9 @@ def create_game(setup: GameSetup, home: Any, away: Any, *, game_id: str,
         **({"absent": list(absent)} if absent else {}),
     )
     # The game's rules check its options (and its goalies) now, before anything is written.
-    system.initial_state(created, home, away, setup.charts)
+    state = system.initial_state(created, home, away, setup.charts)
     blobs = [(home_bytes, CARD_MEDIA), (away_bytes, CARD_MEDIA), (chart_bytes, CHART_MEDIA)]
-    return PlayedGame([created], blobs)
+    return PlayedGame([created], blobs), state
 
 
 def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: DiceSource,
@@ -150,12 +188,11 @@ def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: Dic
     ``notes`` go right after GameCreated (a season game's SeasonGameOpened, and its
     coach's habits, events.league.GAME_NOTES); None given, a setup's coach with habits
     other than the default coach's (a coach file) has them recorded (GameCoachSet)."""
-    game = create_game(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
-                       season=season, number=number, absent=absent)
+    game, state = _created(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
+                           season=season, number=number, live=False, absent=absent)
     system = setup.system
     coach = setup.game_coach()
     game.events.extend(notes or game_notes(habits_of_coach(coach)))
-    state = system.initial_state(game.created, home, away, setup.charts)
     with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
         for batch in system.steps(state, dice, coach or system.default_coach()):
             game.events.extend(batch)
