@@ -345,6 +345,22 @@ def _put(chosen: list[int], open_slots: list[int], at: int, ready: int, i: int) 
     return ready & ~(1 << i)
 
 
+def _place_unit(chosen: list[int], open_slots: list[int], unit: list[int], roster: _Roster,
+                ready: int, five: bool) -> int:
+    """The unit's ready members take the open slots of their places in it (15.10 at 5 on
+    5: not a forward out of position while one rated for the slot is ready); the skaters
+    still ready after are returned."""
+    for at in range(len(open_slots)):
+        k = open_slots[at]
+        if k == NOBODY:
+            continue  # filled
+        i = unit[_place_in_unit(k)]
+        if i != NOBODY and ready & (1 << i) and not (
+                five and _misplaced_ready(roster, ready, i, k)):
+            ready = _put(chosen, open_slots, at, ready, i)
+    return ready
+
+
 def _any_open(open_slots: list[int]) -> bool:
     for k in open_slots:
         if k != NOBODY:
@@ -572,21 +588,26 @@ class DefaultCoach:
         the skaters still ready after are returned."""
         roster = bench.roster
         # Every unit scored before any is placed, the best first (ties in roster order).
+        # The best unit fills the open slots at most changes: it is found in one walk of
+        # the scores (no list of boxed floats made, no second walk); the others are
+        # scored again, from the same ready skaters, only when it leaves a slot open.
         bonus = _bonus(roster, strength)
-        scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
-        used = 0
-        for _ in range(len(scores)):
+        scored = ready
+        best, best_score = NOBODY, 0.0
+        for at in range(len(members)):
+            score = _unit_score(members[at], roster, scored, bonus)
+            if best == NOBODY or score > best_score:
+                best, best_score = at, score
+        if best != NOBODY:  # a team with no lines (or pairs) has none to send
+            ready = _place_unit(chosen, open_slots, units[best], roster, ready, five)
+            if not _any_open(open_slots):
+                return ready
+        scores = [_unit_score(unit, roster, scored, bonus) for unit in members]
+        used = 0 if best == NOBODY else 1 << best
+        for _ in range(len(scores) - 1):
             best = _next_best(scores, used)
             used |= 1 << best
-            unit = units[best]
-            for at in range(len(open_slots)):
-                k = open_slots[at]
-                if k == NOBODY:
-                    continue  # filled
-                i = unit[_place_in_unit(k)]
-                if i != NOBODY and ready & (1 << i) and not (
-                        five and _misplaced_ready(roster, ready, i, k)):
-                    ready = _put(chosen, open_slots, at, ready, i)
+            ready = _place_unit(chosen, open_slots, units[best], roster, ready, five)
             if not _any_open(open_slots):
                 return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
