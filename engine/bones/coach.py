@@ -38,6 +38,10 @@ from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
 NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
+# The six slots of a line change, in the order the stream writes them, all empty: only
+# copied (``_slots_of``), never changed.
+EMPTY_SLOTS: Final[dict[str, str | None]] = {"LW": None, "C": None, "RW": None, "LD": None,
+                                             "RD": None, "G": None}
 # 15.00's wanted skater slots (lines.SLOTS_FOR) by number, for five, four and three
 # skaters: made once, not from the slot names at every decision (never changed).
 WANTED_FIVE: Final[list[int]] = [skater_slot_number(slot) for slot in SLOTS_FOR[5]]
@@ -288,6 +292,11 @@ def _sixth_attacker(team: TeamState, slots: dict[str, str | None], bench: _Bench
     return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
 
 
+def _number(index: dict[str, int], pid: str | None) -> int:
+    """A player's number, NOBODY for an empty slot or a name the roster lacks."""
+    return index.get(pid, NOBODY) if pid else NOBODY
+
+
 def _mask(numbers: list[int]) -> int:
     """The players of ``numbers`` (NOBODY aside)."""
     mask = 0
@@ -298,15 +307,16 @@ def _mask(numbers: list[int]) -> int:
 
 
 def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
-    """The five skater slots of ``chosen`` and G, made at once (G is set after: a dict
-    made with five grows for a sixth)."""
+    """The five skater slots of ``chosen`` and G (set after), in slot order: a copy of
+    ``EMPTY_SLOTS`` with the chosen put in (a small dict's copy clones its table; a dict
+    made by keys inserted each key anew, about twice the instructions)."""
     ids = roster.ids
-    return {"LW": ids[chosen[0]] if chosen[0] != NOBODY else None,
-            "C": ids[chosen[1]] if chosen[1] != NOBODY else None,
-            "RW": ids[chosen[2]] if chosen[2] != NOBODY else None,
-            "LD": ids[chosen[3]] if chosen[3] != NOBODY else None,
-            "RD": ids[chosen[4]] if chosen[4] != NOBODY else None,
-            "G": None}
+    slots = EMPTY_SLOTS.copy()
+    for k in range(5):
+        i = chosen[k]
+        if i != NOBODY:
+            slots[SLOT_ORDER[k]] = ids[i]
+    return slots
 
 
 def _kept(team: TeamState, current: list[int], chosen: list[int]) -> bool:
@@ -450,8 +460,12 @@ class DefaultCoach:
         slots = _slots_of(roster, chosen)
         slots["G"] = self._net(state, side, slots, bench)
         if slots != team.slots:
-            changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
-                                        rule=self._rule(state.ruleset)))
+            # Made with the fields in declared order (msgspec matches each keyword to its
+            # field by name; tests/test_coach.py holds the order).
+            changes.append(LinesChanged(side,  # side
+                                        slots,  # slots
+                                        on_the_fly,  # on_the_fly
+                                        self._rule(state.ruleset)))  # rule
 
     def _may_pull(self, state: GameState, side: str, team: TeamState) -> bool:
         """Whether the net can be other than the goalie of record (``_net``'s common case
@@ -505,11 +519,10 @@ class DefaultCoach:
         stay = self._habits(side).change_at_stoppage
         # Who stands in each skater slot now, by number (NOBODY: empty); with a sixth
         # attacker, who is on the ice (TeamState.skaters_on_ice).
-        current: list[int] = []
         index, slots_now = roster.index, team.slots
-        for slot in SLOT_ORDER:
-            pid = slots_now.get(slot)
-            current.append(index.get(pid, NOBODY) if pid else NOBODY)
+        current = [_number(index, slots_now.get("LW")), _number(index, slots_now.get("C")),
+                   _number(index, slots_now.get("RW")), _number(index, slots_now.get("LD")),
+                   _number(index, slots_now.get("RD"))]  # made whole: no five appends
         on_ice = _mask(current)
         extra = slots_now["G"] if team.pulled else None
         if extra:
