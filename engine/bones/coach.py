@@ -145,16 +145,19 @@ class _Bench:
     skaters on the ice for fewer than ``change_at_stoppage`` sequences, 6.40). Read from
     the statuses in one walk when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("roster", "stay", "on_ice", "_read", "_rested", "_fit")
+    __slots__ = ("roster", "stay", "on_ice", "draft", "_read", "_rested", "_fit")
 
-    def __init__(self, roster: _Roster, stay: int, on_ice: int) -> None:
+    def __init__(self, roster: _Roster, stay: int, on_ice: int, draft: bool) -> None:
         self.roster, self.stay, self.on_ice = roster, stay, on_ice
+        # Draft rule 16 holds in a draft league's games only (GameState.draft_league):
+        # elsewhere it bars nobody, and the walk asks it of nobody (about 12 calls a walk).
+        self.draft = draft
         self._read = False
         self._rested = self._fit = 0
 
     def _walk(self) -> None:
         self._read = True
-        on_ice, stay = self.on_ice, self.stay
+        on_ice, stay, draft = self.on_ice, self.stay, self.draft
         statuses = self.roster.statuses
         rested = staying = 0
         for i in range(self.roster.skaters):
@@ -165,7 +168,7 @@ class _Bench:
             if on_ice & bit:
                 if s.stint < stay:
                     staying |= bit
-            elif s.rest >= REST_SEQUENCES and not barred(s):
+            elif s.rest >= REST_SEQUENCES and not (draft and barred(s)):
                 rested |= bit
         self._rested, self._fit = rested, rested | staying
 
@@ -527,7 +530,7 @@ class DefaultCoach:
         extra = slots_now["G"] if team.pulled else None
         if extra:
             on_ice |= _mask([index.get(extra, NOBODY)])
-        bench = _Bench(roster, stay, on_ice)
+        bench = _Bench(roster, stay, on_ice, state.draft_league)
         puck = state.puck
         carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
         limit = MAX_STINT if on_the_fly else stay
