@@ -322,6 +322,17 @@ def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
     return slots
 
 
+def _moved(current: list[int], chosen: list[int]) -> bool:
+    """Someone chosen for a skater slot other than who stands there: then the six slots
+    made are not the team's (a number is one name; NOBODY an empty slot, or a name the
+    roster lacks, never a name chosen), and the two dicts need no comparing (about 400
+    instructions a change: most changes move someone)."""
+    for k in range(5):
+        if chosen[k] != current[k]:
+            return True
+    return False
+
+
 def _kept(team: TeamState, current: list[int], chosen: list[int]) -> bool:
     """The five chosen are the five standing, slot for slot, and the G slot holds the
     goalie of record: the six slots ``_slots_of`` would make, with him in G, are the
@@ -462,7 +473,7 @@ class DefaultCoach:
             return  # the six slots as they stand (a third of the choices): no dict made
         slots = _slots_of(roster, chosen)
         slots["G"] = self._net(state, side, slots, bench)
-        if slots != team.slots:
+        if _moved(current, chosen) or slots != team.slots:
             # Made with the fields in declared order (msgspec matches each keyword to its
             # field by name; tests/test_coach.py holds the order).
             changes.append(LinesChanged(side,  # side
