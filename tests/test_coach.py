@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from pathlib import Path
 
@@ -200,3 +201,12 @@ def test_a_stoppage_keeps_the_slots_only_when_the_whole_choice_is_them(ruleset):
         for _batch in loop:
             pass
     assert coach.kept > 20 and coach.changed > 20
+
+
+def test_a_line_change_is_made_with_its_fields_in_declared_order():
+    """The coach makes ``LinesChanged`` positionally (issue 35: msgspec matches a keyword
+    to its field by name): the fields must stay in this order, none keyword-only."""
+    assert LinesChanged.__struct_fields__ == ("side", "slots", "on_the_fly", "rule")
+    kinds = {p.kind for p in inspect.signature(LinesChanged).parameters.values()}
+    assert kinds == {inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    assert not LinesChanged.__struct_defaults__

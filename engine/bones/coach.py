@@ -38,6 +38,10 @@ from events.bones import LinesChanged, ShootoutOrderChosen, TacticDeclared
 # (a loop over the Final one builds the tuple and iterates it generically each time).
 SLOT_ORDER: Final[tuple[str, ...]] = SKATER_SLOTS
 NOBODY: Final = -1  # a slot or a unit's place held by no one dressed
+# The six slots of a line change, in the order the stream writes them, all empty: only
+# copied (``_slots_of``), never changed.
+EMPTY_SLOTS: Final[dict[str, str | None]] = {"LW": None, "C": None, "RW": None, "LD": None,
+                                             "RD": None, "G": None}
 # 15.00's wanted skater slots (lines.SLOTS_FOR) by number, for five, four and three
 # skaters: made once, not from the slot names at every decision (never changed).
 WANTED_FIVE: Final[list[int]] = [skater_slot_number(slot) for slot in SLOTS_FOR[5]]
@@ -141,16 +145,19 @@ class _Bench:
     skaters on the ice for fewer than ``change_at_stoppage`` sequences, 6.40). Read from
     the statuses in one walk when first asked: a choice that keeps its five never asks."""
 
-    __slots__ = ("roster", "stay", "on_ice", "_read", "_rested", "_fit")
+    __slots__ = ("roster", "stay", "on_ice", "draft", "_read", "_rested", "_fit")
 
-    def __init__(self, roster: _Roster, stay: int, on_ice: int) -> None:
+    def __init__(self, roster: _Roster, stay: int, on_ice: int, draft: bool) -> None:
         self.roster, self.stay, self.on_ice = roster, stay, on_ice
+        # Draft rule 16 holds in a draft league's games only (GameState.draft_league):
+        # elsewhere it bars nobody, and the walk asks it of nobody (about 12 calls a walk).
+        self.draft = draft
         self._read = False
         self._rested = self._fit = 0
 
     def _walk(self) -> None:
         self._read = True
-        on_ice, stay = self.on_ice, self.stay
+        on_ice, stay, draft = self.on_ice, self.stay, self.draft
         statuses = self.roster.statuses
         rested = staying = 0
         for i in range(self.roster.skaters):
@@ -161,7 +168,7 @@ class _Bench:
             if on_ice & bit:
                 if s.stint < stay:
                     staying |= bit
-            elif s.rest >= REST_SEQUENCES and not barred(s):
+            elif s.rest >= REST_SEQUENCES and not (draft and barred(s)):
                 rested |= bit
         self._rested, self._fit = rested, rested | staying
 
@@ -288,6 +295,11 @@ def _sixth_attacker(team: TeamState, slots: dict[str, str | None], bench: _Bench
     return max(pool, key=lambda p: (team.card(p).n, p)) if pool else None
 
 
+def _number(index: dict[str, int], pid: str | None) -> int:
+    """A player's number, NOBODY for an empty slot or a name the roster lacks."""
+    return index.get(pid, NOBODY) if pid else NOBODY
+
+
 def _mask(numbers: list[int]) -> int:
     """The players of ``numbers`` (NOBODY aside)."""
     mask = 0
@@ -298,15 +310,27 @@ def _mask(numbers: list[int]) -> int:
 
 
 def _slots_of(roster: _Roster, chosen: list[int]) -> dict[str, str | None]:
-    """The five skater slots of ``chosen`` and G, made at once (G is set after: a dict
-    made with five grows for a sixth)."""
+    """The five skater slots of ``chosen`` and G (set after), in slot order: a copy of
+    ``EMPTY_SLOTS`` with the chosen put in (a small dict's copy clones its table; a dict
+    made by keys inserted each key anew, about twice the instructions)."""
     ids = roster.ids
-    return {"LW": ids[chosen[0]] if chosen[0] != NOBODY else None,
-            "C": ids[chosen[1]] if chosen[1] != NOBODY else None,
-            "RW": ids[chosen[2]] if chosen[2] != NOBODY else None,
-            "LD": ids[chosen[3]] if chosen[3] != NOBODY else None,
-            "RD": ids[chosen[4]] if chosen[4] != NOBODY else None,
-            "G": None}
+    slots = EMPTY_SLOTS.copy()
+    for k in range(5):
+        i = chosen[k]
+        if i != NOBODY:
+            slots[SLOT_ORDER[k]] = ids[i]
+    return slots
+
+
+def _moved(current: list[int], chosen: list[int]) -> bool:
+    """Someone chosen for a skater slot other than who stands there: then the six slots
+    made are not the team's (a number is one name; NOBODY an empty slot, or a name the
+    roster lacks, never a name chosen), and the two dicts need no comparing (about 400
+    instructions a change: most changes move someone)."""
+    for k in range(5):
+        if chosen[k] != current[k]:
+            return True
+    return False
 
 
 def _kept(team: TeamState, current: list[int], chosen: list[int]) -> bool:
@@ -343,6 +367,22 @@ def _put(chosen: list[int], open_slots: list[int], at: int, ready: int, i: int) 
     chosen[open_slots[at]] = i
     open_slots[at] = NOBODY
     return ready & ~(1 << i)
+
+
+def _place_unit(chosen: list[int], open_slots: list[int], unit: list[int], roster: _Roster,
+                ready: int, five: bool) -> int:
+    """The unit's ready members take the open slots of their places in it (15.10 at 5 on
+    5: not a forward out of position while one rated for the slot is ready); the skaters
+    still ready after are returned."""
+    for at in range(len(open_slots)):
+        k = open_slots[at]
+        if k == NOBODY:
+            continue  # filled
+        i = unit[_place_in_unit(k)]
+        if i != NOBODY and ready & (1 << i) and not (
+                five and _misplaced_ready(roster, ready, i, k)):
+            ready = _put(chosen, open_slots, at, ready, i)
+    return ready
 
 
 def _any_open(open_slots: list[int]) -> bool:
@@ -433,9 +473,13 @@ class DefaultCoach:
             return  # the six slots as they stand (a third of the choices): no dict made
         slots = _slots_of(roster, chosen)
         slots["G"] = self._net(state, side, slots, bench)
-        if slots != team.slots:
-            changes.append(LinesChanged(side=side, slots=slots, on_the_fly=on_the_fly,
-                                        rule=self._rule(state.ruleset)))
+        if _moved(current, chosen) or slots != team.slots:
+            # Made with the fields in declared order (msgspec matches each keyword to its
+            # field by name; tests/test_coach.py holds the order).
+            changes.append(LinesChanged(side,  # side
+                                        slots,  # slots
+                                        on_the_fly,  # on_the_fly
+                                        self._rule(state.ruleset)))  # rule
 
     def _may_pull(self, state: GameState, side: str, team: TeamState) -> bool:
         """Whether the net can be other than the goalie of record (``_net``'s common case
@@ -489,16 +533,15 @@ class DefaultCoach:
         stay = self._habits(side).change_at_stoppage
         # Who stands in each skater slot now, by number (NOBODY: empty); with a sixth
         # attacker, who is on the ice (TeamState.skaters_on_ice).
-        current: list[int] = []
         index, slots_now = roster.index, team.slots
-        for slot in SLOT_ORDER:
-            pid = slots_now.get(slot)
-            current.append(index.get(pid, NOBODY) if pid else NOBODY)
+        current = [_number(index, slots_now.get("LW")), _number(index, slots_now.get("C")),
+                   _number(index, slots_now.get("RW")), _number(index, slots_now.get("LD")),
+                   _number(index, slots_now.get("RD"))]  # made whole: no five appends
         on_ice = _mask(current)
         extra = slots_now["G"] if team.pulled else None
         if extra:
             on_ice |= _mask([index.get(extra, NOBODY)])
-        bench = _Bench(roster, stay, on_ice)
+        bench = _Bench(roster, stay, on_ice, state.draft_league)
         puck = state.puck
         carrier = index.get(puck[1], NOBODY) if puck is not None and puck[0] == side else NOBODY
         limit = MAX_STINT if on_the_fly else stay
@@ -572,21 +615,26 @@ class DefaultCoach:
         the skaters still ready after are returned."""
         roster = bench.roster
         # Every unit scored before any is placed, the best first (ties in roster order).
+        # The best unit fills the open slots at most changes: it is found in one walk of
+        # the scores (no list of boxed floats made, no second walk); the others are
+        # scored again, from the same ready skaters, only when it leaves a slot open.
         bonus = _bonus(roster, strength)
-        scores = [_unit_score(unit, roster, ready, bonus) for unit in members]
-        used = 0
-        for _ in range(len(scores)):
+        scored = ready
+        best, best_score = NOBODY, 0.0
+        for at in range(len(members)):
+            score = _unit_score(members[at], roster, scored, bonus)
+            if best == NOBODY or score > best_score:
+                best, best_score = at, score
+        if best != NOBODY:  # a team with no lines (or pairs) has none to send
+            ready = _place_unit(chosen, open_slots, units[best], roster, ready, five)
+            if not _any_open(open_slots):
+                return ready
+        scores = [_unit_score(unit, roster, scored, bonus) for unit in members]
+        used = 0 if best == NOBODY else 1 << best
+        for _ in range(len(scores) - 1):
             best = _next_best(scores, used)
             used |= 1 << best
-            unit = units[best]
-            for at in range(len(open_slots)):
-                k = open_slots[at]
-                if k == NOBODY:
-                    continue  # filled
-                i = unit[_place_in_unit(k)]
-                if i != NOBODY and ready & (1 << i) and not (
-                        five and _misplaced_ready(roster, ready, i, k)):
-                    ready = _put(chosen, open_slots, at, ready, i)
+            ready = _place_unit(chosen, open_slots, units[best], roster, ready, five)
             if not _any_open(open_slots):
                 return ready
         # Anyone rested who can play: a forward for a forward slot first (15.10).
