@@ -120,18 +120,22 @@ def _rolled(state: GameState, event: ev.DiceRolled) -> None:
         state.fresh_possession = False
 
 
-def _moved(state: GameState, side: str | None, player: str | None) -> None:
+def _moved(state: GameState, side: str | None, player: str | None,
+           slot: str | None = None) -> None:
+    """``slot``: the event's own, when it names one (checked against the slots)."""
     if side is not None and player is not None:
-        give_puck(state, side, player)
+        give_puck(state, side, player, slot)
 
 
 def _faceoff(state: GameState, event: ev.FaceoffWon) -> None:
     state.period_opened = True
-    give_puck(state, event.side, event.to_player)
+    give_puck(state, event.side, event.to_player, event.slot)
 
 
 def _passed(state: GameState, event: ev.PassRolled) -> None:
-    _moved(state, event.to_side, event.to_player)
+    player = event.to_player
+    if player is not None:  # (the slot read only when the puck moves)
+        _moved(state, event.to_side, player, event.slot)
     result = event.result  # read once: an event's field is a generic look-up compiled
     if result == "good_pass":
         state.en_passes += 1
@@ -140,7 +144,9 @@ def _passed(state: GameState, event: ev.PassRolled) -> None:
 
 def _shot(state: GameState, event: ev.ShotTaken) -> None:
     shots.apply_shot(state, event)
-    _moved(state, event.puck_side, event.puck_to)
+    player = event.puck_to
+    if player is not None:
+        _moved(state, event.puck_side, player, event.slot)
 
 
 def _dumped(state: GameState, event: ev.PuckDumped) -> None:

@@ -42,22 +42,20 @@ def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str 
     return {"LW": line[0], "C": line[1], "RW": line[2], "LD": pair[0], "RD": pair[1]}
 
 
-_SLOTS_SEEN: Final[dict[tuple, tuple[object, object, dict[str, str | None]]]] = {}
-_NOBODY_OUT: Final[frozenset[str]] = frozenset()  # the common key part: one object, hashed once
-
-
 def slots_for(team: TeamState, forwards: int, defense: int, extra: str | None = None,
               version: int = VERSION_2) -> dict[str, str | None]:
     """The slots of a team with these pawns (15, ruling R-DH-15i: PK boxes; ruling
     R-DH-10a: stand-ins).
 
-    A pure function of the team's cards and the key below, asked thousands of times a
-    game for a few dozen different answers: each answer is kept (with its cards and
-    lineup cards, so a reused ``id`` never matches) and handed out as a copy. ``version``:
-    the ruleset version of the game (GameState.version), with an extra attacker.
+    A pure function of the team's cards, lineup cards and standing (who is out, the
+    penalties running), asked thousands of times a game for a few dozen different
+    answers: each answer is kept and handed out as a copy. ``version``: the ruleset
+    version of the game (GameState.version), with an extra attacker.
 
-    The team's own answers come first (``TeamState.seen``, while the team stands as it
-    does): a key of three, no frozenset nor tuple of the penalties built and hashed."""
+    The answers of the team's standing (``TeamState.seen``, found once when the standing
+    changes and shared with every game and state that stands so: state._STANDINGS) are
+    keyed by the pawns alone: no frozenset nor tuple of the penalties built and hashed
+    at each ask."""
     return dict(kept_slots(team, forwards, defense, extra, version))
 
 
@@ -75,25 +73,8 @@ def kept_slots(team: TeamState, forwards: int, defense: int, extra: str | None =
     mine: object = forwards * 4 + defense if extra is None else (forwards, defense, extra)
     answer = seen_here.answers.get(mine)
     if answer is None:
-        answer = seen_here.answers[mine] = _slots_seen(team, forwards, defense, extra, version)
+        answer = seen_here.answers[mine] = _slots_for(team, forwards, defense, extra, version)
     return answer
-
-
-def _slots_seen(team: TeamState, forwards: int, defense: int, extra: str | None,
-                version: int) -> dict[str, str | None]:
-    """``slots_for``'s answer, kept between games by all it comes from (not to be
-    changed: ``slots_for`` hands out copies)."""
-    key = (id(team.team), id(team.lines), forwards, defense, extra, version,
-           frozenset(team.out) if team.out else _NOBODY_OUT,
-           tuple([(p.player, p.short) for p in team.penalties]) if team.penalties else ())
-    seen = _SLOTS_SEEN.get(key)
-    if seen is not None and seen[0] is team.team and seen[1] is team.lines:
-        return seen[2]
-    if len(_SLOTS_SEEN) > 4096:
-        _SLOTS_SEEN.clear()
-    players = _slots_for(team, forwards, defense, extra, version)
-    _SLOTS_SEEN[key] = (team.team, team.lines, players)
-    return players
 
 
 def _slots_for(team: TeamState, forwards: int, defense: int,

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.dicehockey.bands import band
-from engine.dicehockey.cards import PassBand, Skater
 from engine.dicehockey.dice import roll_even, roll_value
+from engine.dicehockey.facts import PassCell, SkaterFacts
 from engine.dicehockey.lines import on_ice
 from engine.dicehockey.puck import count_space, whistle
 from engine.dicehockey.rulesets import VERSION_2
@@ -35,8 +34,9 @@ def parity_defense(roll: Roll) -> str:
     return "RD" if roll_even(roll) else "LD"
 
 
-def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
-    """The number added to the carrier's roll, and why (7, 8, 9, 21D)."""
+def pass_modifier(state: GameState, side: str, passer: SkaterFacts) -> Modifier:
+    """The number added to the carrier's roll, and why (7, 8, 9, 21D). The ratings are
+    read from the cards' facts (facts.py: compiled fields, not a card's generic look-ups)."""
     team, opponent = state.team(side), state.team(other(side))
     advantage = opponent.men_short() - team.men_short()
     if advantage > 0:  # 21D, ruling R-DH-21Da: PP + PK, nothing else; doubled at 5 on 3
@@ -45,7 +45,7 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
         return Modifier(total, [_power_play_why(pp, pk, advantage, total)])
     if state.uses("learning_game"):
         return Modifier(0, [])
-    rating = passer.passer  # read once: a card's field is a generic look-up compiled
+    rating = passer.passer
     if state.rebound:  # 8: a rebound ignores the defense until the whistle
         # ruling R-DH-8b: 9's -10 against a tired defense is no defensive rating and holds
         # "At any time" (version 1 dropped it on a rebound)
@@ -56,15 +56,14 @@ def pass_modifier(state: GameState, side: str, passer: Skater) -> Modifier:
     if opponent.tired():  # 9: a tired defense ignores its ratings
         return Modifier(rating + TIRED, [_passer_why(rating), "9: tired defense -10"])
     slots = on_ice(state, opponent.side)
-    cards = opponent.cards
     defense = 0
     # the two defense slots written out (no tuple walked generically at every pass)
     player = slots["LD"]
     if player:
-        defense += cards[player].defense
+        defense += opponent.skater(player).defense
     player = slots["RD"]
     if player:
-        defense += cards[player].defense
+        defense += opponent.skater(player).defense
     return Modifier(rating + defense, [_passer_why(rating), _defense_why(defense)])
 
 
@@ -116,8 +115,8 @@ def read_roll(raw: int, modifier: int) -> tuple[int, bool]:
 
 def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
     side, carrier = step.side, step.player
-    card = state.card(side, carrier)
     team, opponent = state.team(side), state.team(other(side))
+    card = team.skater(carrier)  # his card's ratings and column as compiled fields
     raw = roll_value(roll)
     if team.men_short() > opponent.men_short():
         return _clear_attempt(state, step, roll, card)
@@ -132,7 +131,7 @@ def decide_pass(state: GameState, step: Step, roll: Roll) -> list[Event]:
                 *whistle(state, "modified_over_94", "21C")]
     if value >= 90:
         return _column_end(state, step, roll, value, rolled)
-    column = band(card.passing, value)
+    column = card.passing[value]  # 0-89 here: the column's cell, no band walked
     receiver = _receiver(state, side, carrier, column)
     slot, player, shot = receiver.slot, receiver.player, receiver.shot
     if opponent.pulled:
@@ -180,7 +179,7 @@ class Receiver:
         self.slot, self.player, self.shot = slot, player, shot
 
 
-def _receiver(state: GameState, side: str, carrier: str, band: PassBand) -> Receiver:
+def _receiver(state: GameState, side: str, carrier: str, band: PassCell) -> Receiver:
     """Who the column sends it to (7, 21C, 22) and the shot it brings."""
     slots = on_ice(state, side)
     slot, shot = band.to, band.shot
@@ -215,7 +214,7 @@ def _column_end(state: GameState, step: Step, roll: Roll, value: int,
     return [rolled.event("special", side, None, None, rule="16")]
 
 
-def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> list[Event]:
+def _clear_attempt(state: GameState, step: Step, roll: Roll, card: SkaterFacts) -> list[Event]:
     """15, 22: the short-handed team's pass is a clear if it reaches a player on the ice
     (PS and GS are ignored); to an empty box (LW; LW or RW at 5 on 3) it fails and the
     power play's player there has it. Ruling R-DH-15b: the roll is not modified, and a
@@ -226,7 +225,7 @@ def _clear_attempt(state: GameState, step: Step, roll: Roll, card: Skater) -> li
 
     if raw >= 90:
         return _column_end(state, step, roll, raw, rolled)
-    slot = band(card.passing, raw).to
+    slot = card.passing[raw].to  # 0-89 here
     theirs = on_ice(state, other(side))
     if on_ice(state, side)[slot] is None:
         to = slot if theirs.get(slot) else parity_defense(roll)

@@ -24,12 +24,15 @@ from events.dicehockey import (
 )
 
 
-def give_puck(state: GameState, side: str, player: str) -> None:
+def give_puck(state: GameState, side: str, player: str, slot: str | None = None) -> None:
     """``player`` of ``side`` has the puck. A new possession resets the shots and the
     handlers (7, 22), counts for every line on the ice (9), and makes a forward who
-    takes it after a possession of more than one shot dump it (21B)."""
+    takes it after a possession of more than one shot dump it (21B). ``slot``: where the
+    event says he stands, taken when the slots agree (one look-up, not a walk of them)."""
     previous = state.puck
-    slot = slot_of(state, side, player)  # the slots stay as they are below
+    # the slots stay as they are below
+    if slot is None or on_ice(state, side).get(slot) != player:
+        slot = slot_of(state, side, player)
     if previous is None or previous[0] != side:
         forward = slot in FORWARD_SLOTS
         if previous is not None and state.possession_shots > 1 and forward:
