@@ -7,7 +7,7 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 import msgspec
 
@@ -37,6 +37,15 @@ LATE_SEQUENCE: Final = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
 ACROSS: Final = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
+
+# The names of modules that are not compiled (the events, the cards, the cell parser)
+# as Final aliases for the action's hot path: compiled, an imported name is looked up
+# in this module's dictionary at every use (about 130 instructions); a Final one is a C
+# static.
+_ACTION_RESOLVED: Final = ActionResolved
+_PLAY_STOPPED: Final = PlayStopped
+_PUCK_PASSED: Final = PuckPassed
+_PARSE_SKATER_CELL: Final = parse_skater_cell
 
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 
@@ -151,11 +160,13 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     # The carrier looked up once (a player found by id in a dict is about 150
     # instructions), his status handed to what reads it.
     status = state.team(side).players[pid]
-    card = status.card
-    assert isinstance(card, Skater)
+    # A skater's card: asked of his card's facts (read once a card), not by isinstance
+    # against a msgspec class.
+    assert status.facts().skater
+    card = cast(Skater, status.card)
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][white(roll) - 2]
-    cell = parse_skater_cell(text)
+    cell = _PARSE_SKATER_CELL(text)
     injury = cell.injury  # read once: a msgspec cell's field is a generic look-up
     if injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
@@ -167,12 +178,17 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         outcome = replace(outcome, result="stoppage", rule="14.60", modifiers=[
             *outcome.modifiers, "delayed penalty: no shot, play stops (14.60)"])
     moved: list = []
-    if outcome.result in ("pass", "interception"):
-        mover = resolve_pass if outcome.result == "pass" else resolve_interception
-        moved = mover(state, side, pid, roll.red)
+    result = outcome.result
+    # Each called directly (compiled, a function held in a variable is called through
+    # Python's calling convention).
+    if result == "pass":
+        moved = resolve_pass(state, side, pid, roll.red)
+    elif result == "interception":
+        moved = resolve_interception(state, side, pid, roll.red)
     # 12.00: a puck the carrier keeps because the interception found an empty slot is
-    # a pass, and on the power play it follows the pass timing of 6.10 and 13.00.
-    kept = bool(moved) and isinstance(moved[-1], PuckPassed)
+    # a pass, and on the power play it follows the pass timing of 6.10 and 13.00 (told
+    # by its exact class: isinstance against a msgspec class is a generic check).
+    kept = bool(moved) and type(moved[-1]) is _PUCK_PASSED
     pp = pp_rules(state, side)
     first_pp_pass = kept and pp and state.pp_passes == 0
     shot, shooter = outcome.shot, outcome.shooter  # as the puck's move leaves them
@@ -188,7 +204,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     events: list = play_sequence(state) if uses_time else []
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
-    events.append(ActionResolved(
+    events.append(_ACTION_RESOLVED(
         side,  # side
         pid,  # player
         slot,  # slot
@@ -207,13 +223,13 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     if moved:
         events.extend(moved)
         if injury and not shooter:
-            events.append(PlayStopped(reason="injury", zone=None))
+            events.append(_PLAY_STOPPED("injury", None))  # reason, zone
     elif outcome.result == "stoppage":
         zone = side if outcome.modifiers[:1] == ["icing"] else None
         reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
-        events.append(PlayStopped(reason, zone))  # made positionally, as ActionResolved
+        events.append(_PLAY_STOPPED(reason, zone))  # made positionally, as ActionResolved
     elif outcome.result in ("kill", "play_on") and injury:
-        events.append(PlayStopped(reason="injury", zone=None))
+        events.append(_PLAY_STOPPED("injury", None))
     return events
 
 

@@ -432,7 +432,11 @@ def _check_nhl_ranges(created: GameCreated, ruleset: Ruleset, draft: bool) -> No
 
 def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""
-    if isinstance(event, LinesChanged):
+    # A line change (nearly every choice) told by its exact class first: compiled,
+    # isinstance against a msgspec class read from the module's dictionary is a generic
+    # check of about 350 instructions.
+    if type(event) is _CHANGED or isinstance(event, LinesChanged):
+        event = cast(LinesChanged, event)
         problem = check_lines(state, event)
         step = state.queue[0] if state.queue else None
         extra = step is not None and step.kind == "extra_skater"
