@@ -120,9 +120,11 @@ def _out_of_position(facts: CardFacts, slot: str) -> bool:
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
-                  pid: str, status: PlayerStatus | None = None) -> ModifiedValue:
+                  pid: str, status: PlayerStatus | None = None,
+                  five_slots: bool | None = None) -> ModifiedValue:
     """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00;
-    ``status`` is the carrier's, when the caller has already looked him up."""
+    ``status`` is the carrier's, when the caller has already looked him up, and
+    ``five_slots`` whether both teams fill their five skater slots, when it has read it."""
     mods: list[str] = []
     if status is None:
         status = state.team(side).players[pid]
@@ -135,7 +137,9 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         value, mods = value + 1, [*mods, "+1 power play (8.10)"]
         if slot in ("LD", "RD") and not is_defenseman(card) and state.ruleset.quick_reference:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
-    if five_on_five(state):
+    if five_slots is None:
+        five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
+    if not state.home.pulled and not state.away.pulled and five_slots:  # five_on_five
         opp = state.team(other(side))
         across = opp.slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
         if across and opp.players[across].facts().shadow:
@@ -249,12 +253,15 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        modified = numeric_value(state, side, slot, card, n, pid, status)
+        # Both teams' five skater slots read once (ten slot look-ups) for the code's
+        # modifiers at 5 on 5 (8.10) and Team Defense's 9.20.
+        five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
+        modified = numeric_value(state, side, slot, card, n, pid, status, five_slots)
         if modified.value > 14:
             return ActionOutcome("shot", "8.10", value=modified.value,
                                  modifiers=modified.modifiers, shooter=pid, shot="normal")
         value = max(1, modified.value)
-        defense = team_defense(state, opp, slot)
+        defense = team_defense(state, opp, slot, five_slots)
         mods = [*modified.modifiers, defense.how]
         if value >= defense.target:
             return ActionOutcome("shot", "9.00", value=value, target=defense.target,

@@ -20,10 +20,15 @@ def pp_rules(state: GameState, side: str) -> bool:
     skaters (quick reference, goalie pulled)."""
     if state.strength(side) == "pp":
         return True
+    # Whether the goalie is pulled (a native read) asked before whether the ruleset has
+    # the quick reference (a plain class's field, a generic look-up): nearly always he
+    # is in net, and either way the answer is no.
+    team = state.team(side)
+    if not team.pulled:
+        return False
     if not state.ruleset.quick_reference:
         return False  # FaceOff: its power play is the penalties' (no quick reference)
-    team = state.team(side)
-    return team.pulled and state.skaters(side) > state.skaters(other(side))
+    return state.skaters(side) > state.skaters(other(side))
 
 
 def man_advantage(state: GameState, side: str) -> int:

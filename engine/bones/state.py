@@ -47,7 +47,7 @@ class CardFacts:
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
     __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift",
-                 "shadow", "blocker")
+                 "shadow", "blocker", "ace")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -70,6 +70,9 @@ class CardFacts:
         self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
         blocker: bool = getattr(card, "blocker", False)
         self.blocker = blocker  # B: blocks shots (10.70)
+        # A skater's face-off mark as a level (7.20): 0 none, 1 A, 2 AA; a goalie none.
+        mark: str = getattr(card, "faceoff", "") if self.skater else ""
+        self.ace = 2 if mark == "AA" else 1 if mark == "A" else 0
 
 
 class SequenceCount:
