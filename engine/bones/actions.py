@@ -7,7 +7,7 @@ stoppage or a penalty; numeric codes are compared with Team Defense (9.00).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 import msgspec
 
@@ -37,6 +37,15 @@ LATE_SEQUENCE: Final = 39
 
 # The board position directly across from each slot, for shadows (ruling R-8.10a).
 ACROSS: Final = {"LW": "RW", "RW": "LW", "C": "C", "LD": "RD", "RD": "LD"}
+
+# The names of modules that are not compiled (the events, the cards, the cell parser)
+# as Final aliases for the action's hot path: compiled, an imported name is looked up
+# in this module's dictionary at every use (about 130 instructions); a Final one is a C
+# static.
+_ACTION_RESOLVED: Final = ActionResolved
+_PLAY_STOPPED: Final = PlayStopped
+_PUCK_PASSED: Final = PuckPassed
+_PARSE_SKATER_CELL: Final = parse_skater_cell
 
 ActionResult = Literal["shot", "pass", "interception", "stoppage", "penalty", "kill", "play_on"]
 
@@ -111,9 +120,11 @@ def _out_of_position(facts: CardFacts, slot: str) -> bool:
 
 
 def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: int,
-                  pid: str, status: PlayerStatus | None = None) -> ModifiedValue:
+                  pid: str, status: PlayerStatus | None = None,
+                  five_slots: bool | None = None) -> ModifiedValue:
     """A numeric code after every modifier of 7.30, 8.10, 17.00, 18.10 and 20.00;
-    ``status`` is the carrier's, when the caller has already looked him up."""
+    ``status`` is the carrier's, when the caller has already looked him up, and
+    ``five_slots`` whether both teams fill their five skater slots, when it has read it."""
     mods: list[str] = []
     if status is None:
         status = state.team(side).players[pid]
@@ -126,7 +137,9 @@ def numeric_value(state: GameState, side: str, slot: str, card: Skater, value: i
         value, mods = value + 1, [*mods, "+1 power play (8.10)"]
         if slot in ("LD", "RD") and not is_defenseman(card) and state.ruleset.quick_reference:
             value, mods = value - 2, [*mods, "-2 forward on the blue line (quick ref)"]
-    if five_on_five(state):
+    if five_slots is None:
+        five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
+    if not state.home.pulled and not state.away.pulled and five_slots:  # five_on_five
         opp = state.team(other(side))
         across = opp.slots.get(ACROSS[slot])  # no sixth attacker at 5 on 5
         if across and opp.players[across].facts().shadow:
@@ -151,11 +164,13 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     # The carrier looked up once (a player found by id in a dict is about 150
     # instructions), his status handed to what reads it.
     status = state.team(side).players[pid]
-    card = status.card
-    assert isinstance(card, Skater)
+    # A skater's card: asked of his card's facts (read once a card), not by isinstance
+    # against a msgspec class.
+    assert status.facts().skater
+    card = cast(Skater, status.card)
     slot = state.slot_of(side, pid) or "C"
     text = card.action[roll.blue - 1][white(roll) - 2]
-    cell = parse_skater_cell(text)
+    cell = _PARSE_SKATER_CELL(text)
     injury = cell.injury  # read once: a msgspec cell's field is a generic look-up
     if injury and not state.uses("injuries"):
         # FaceOff 8.20, 18.000: without the optional injury rules a ? cell plays its code.
@@ -167,12 +182,17 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         outcome = replace(outcome, result="stoppage", rule="14.60", modifiers=[
             *outcome.modifiers, "delayed penalty: no shot, play stops (14.60)"])
     moved: list = []
-    if outcome.result in ("pass", "interception"):
-        mover = resolve_pass if outcome.result == "pass" else resolve_interception
-        moved = mover(state, side, pid, roll.red)
+    result = outcome.result
+    # Each called directly (compiled, a function held in a variable is called through
+    # Python's calling convention).
+    if result == "pass":
+        moved = resolve_pass(state, side, pid, roll.red)
+    elif result == "interception":
+        moved = resolve_interception(state, side, pid, roll.red)
     # 12.00: a puck the carrier keeps because the interception found an empty slot is
-    # a pass, and on the power play it follows the pass timing of 6.10 and 13.00.
-    kept = bool(moved) and isinstance(moved[-1], PuckPassed)
+    # a pass, and on the power play it follows the pass timing of 6.10 and 13.00 (told
+    # by its exact class: isinstance against a msgspec class is a generic check).
+    kept = bool(moved) and type(moved[-1]) is _PUCK_PASSED
     pp = pp_rules(state, side)
     first_pp_pass = kept and pp and state.pp_passes == 0
     shot, shooter = outcome.shot, outcome.shooter  # as the puck's move leaves them
@@ -188,7 +208,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     events: list = play_sequence(state) if uses_time else []
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
-    events.append(ActionResolved(
+    events.append(_ACTION_RESOLVED(
         side,  # side
         pid,  # player
         slot,  # slot
@@ -207,13 +227,13 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     if moved:
         events.extend(moved)
         if injury and not shooter:
-            events.append(PlayStopped(reason="injury", zone=None))
+            events.append(_PLAY_STOPPED("injury", None))  # reason, zone
     elif outcome.result == "stoppage":
         zone = side if outcome.modifiers[:1] == ["icing"] else None
         reason = "penalty" if state.delayed else ("icing" if zone else "infraction")
-        events.append(PlayStopped(reason, zone))  # made positionally, as ActionResolved
+        events.append(_PLAY_STOPPED(reason, zone))  # made positionally, as ActionResolved
     elif outcome.result in ("kill", "play_on") and injury:
-        events.append(PlayStopped(reason="injury", zone=None))
+        events.append(_PLAY_STOPPED("injury", None))
     return events
 
 
@@ -233,12 +253,15 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        modified = numeric_value(state, side, slot, card, n, pid, status)
+        # Both teams' five skater slots read once (ten slot look-ups) for the code's
+        # modifiers at 5 on 5 (8.10) and Team Defense's 9.20.
+        five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
+        modified = numeric_value(state, side, slot, card, n, pid, status, five_slots)
         if modified.value > 14:
             return ActionOutcome("shot", "8.10", value=modified.value,
                                  modifiers=modified.modifiers, shooter=pid, shot="normal")
         value = max(1, modified.value)
-        defense = team_defense(state, opp, slot)
+        defense = team_defense(state, opp, slot, five_slots)
         mods = [*modified.modifiers, defense.how]
         if value >= defense.target:
             return ActionOutcome("shot", "9.00", value=value, target=defense.target,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple, cast
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.codes import parse_goalie_cell
@@ -25,16 +25,25 @@ from events.bones import (
     Roll,
 )
 
+# The names of modules that are not compiled (the events, the cards, the cell parser) as
+# Final aliases where they are used at every shot: compiled, an imported name is looked
+# up in this module's dictionary at every use (about 130 instructions); a Final one is a
+# C static.
+_GOALIE_RESULT: Final = GoalieResult
+_PLAY_STOPPED: Final = PlayStopped
+_PARSE_GOALIE_CELL: Final = parse_goalie_cell
+
 
 def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
     side, shooter, kind = step.side, step.player, step.shot
     gside = other(side)
     gteam = state.team(gside)
     goalie = gteam.goalie
-    card = gteam.card(goalie)
-    assert isinstance(card, Goalie)
+    status = gteam.players[goalie]
+    assert status.facts().goalie  # his card's kind read once a card, no isinstance
+    card = cast(Goalie, status.card)
     text = card.action[roll.blue - 1][white(roll) - 2]
-    cell = parse_goalie_cell(text)
+    cell = _PARSE_GOALIE_CELL(text)
     in_range = step.in_range
     # Each GoalieResult made by _result: compiled, a closure is an object made at every
     # call, and each of its calls goes through Python's calling convention.
@@ -81,11 +90,11 @@ def _result(state: GameState, gside: str, goalie: str, text: str, outcome: str,
     """The goalie's cell read (11.10, 11.20) and what it came to."""
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
     # keyword by name): side, goalie, cell, outcome, player, roll, rule.
-    return GoalieResult(gside, goalie, text, outcome, player, state.rolls, rule)
+    return _GOALIE_RESULT(gside, goalie, text, outcome, player, state.rolls, rule)
 
 
 def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:
-    return [event, PlayStopped("frozen", goalie_side)]  # reason, zone: made positionally
+    return [event, _PLAY_STOPPED("frozen", goalie_side)]  # reason, zone: made positionally
 
 
 def rebound(state: GameState, side: str, shooter: str, red: int) -> list:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Final, cast
+
 from engine.bones.cards import Skater
 from engine.bones.state import GameState, other
 from events.bones import PuckIntercepted, PuckPassed
+
+# The names of modules that are not compiled (the events, the cards) as Final aliases
+# where they are used at every step: compiled, an imported name is looked up in this
+# module's dictionary at every use (about 130 instructions); a Final one is a C static.
+_PUCK_PASSED: Final = PuckPassed
+_PUCK_INTERCEPTED: Final = PuckIntercepted
 
 
 def pp_rules(state: GameState, side: str) -> bool:
@@ -12,10 +20,15 @@ def pp_rules(state: GameState, side: str) -> bool:
     skaters (quick reference, goalie pulled)."""
     if state.strength(side) == "pp":
         return True
+    # Whether the goalie is pulled (a native read) asked before whether the ruleset has
+    # the quick reference (a plain class's field, a generic look-up): nearly always he
+    # is in net, and either way the answer is no.
+    team = state.team(side)
+    if not team.pulled:
+        return False
     if not state.ruleset.quick_reference:
         return False  # FaceOff: its power play is the penalties' (no quick reference)
-    team = state.team(side)
-    return team.pulled and state.skaters(side) > state.skaters(other(side))
+    return state.skaters(side) > state.skaters(other(side))
 
 
 def man_advantage(state: GameState, side: str) -> int:
@@ -33,8 +46,9 @@ def pass_target(state: GameState, side: str, card: Skater, red: int) -> str:
 
 def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str = "13.00") -> list:
     """A pass result; on a short-handed team it becomes an interception (13.00)."""
-    card = state.team(side).card(passer)
-    assert isinstance(card, Skater)
+    status = state.team(side).players[passer]
+    assert status.facts().skater  # his card's kind read once a card, no isinstance
+    card = cast(Skater, status.card)
     if state.strength(side) == "sh":
         return resolve_interception(state, side, passer, red, rule="13.00")
     slot = pass_target(state, side, card, red)
@@ -44,14 +58,15 @@ def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str =
         return resolve_interception(state, side, passer, red, rule="13.00")
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
     # keyword by name): side, from_player, to_player, slot, roll, rule.
-    return [PuckPassed(side, passer, receiver, slot, state.rolls, rule)]
+    return [_PUCK_PASSED(side, passer, receiver, slot, state.rolls, rule)]
 
 
 def resolve_interception(state: GameState, side: str, carrier: str, red: int,
                          rule: str = "12.00") -> list:
     """The carrier loses the puck to the slot his pass chart names on the other team."""
-    card = state.team(side).card(carrier)
-    assert isinstance(card, Skater)
+    status = state.team(side).players[carrier]
+    assert status.facts().skater  # his card's kind read once a card, no isinstance
+    card = cast(Skater, status.card)
     opponents = other(side)
     mine = state.team(side)
     if mine.pulled and (advantage := man_advantage(state, side)) > 0:
@@ -78,7 +93,7 @@ def resolve_interception(state: GameState, side: str, carrier: str, red: int,
                            slot=state.slot_of(side, carrier) or "", roll=state.rolls,
                            rule="12.00")]
     # Made positionally, as a pass: side, from_player, to_player, slot, roll, rule.
-    return [PuckIntercepted(opponents, carrier, receiver, slot, state.rolls, rule)]
+    return [_PUCK_INTERCEPTED(opponents, carrier, receiver, slot, state.rolls, rule)]
 
 
 def _keep(state: GameState, side: str, carrier: str, card: Skater, red: int, rule: str) -> list:

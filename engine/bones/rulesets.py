@@ -131,6 +131,29 @@ def cited_texts(ruleset: Ruleset) -> dict[str, str]:
     return table
 
 
+class Citations:
+    """A ruleset's citations as ``decide`` reads them for every event (engine/bones/game.py,
+    ``cite_events``): whether the ruleset cites at all and its table of texts cited so far
+    (``cited_texts``), read once a game into a compiled class (each field a native read; a
+    ``Ruleset`` is a plain class, each of its fields a generic look-up of about 200
+    instructions, and the table was found by the ruleset's name at every decision). Kept
+    in ``GameState`` for the ruleset it was made from."""
+
+    ruleset: Ruleset
+    cites: bool  # the ruleset has section numbers of its own (FaceOff 2008)
+    table: dict[str, str]
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.cites = bool(ruleset.sections)
+        self.table = cited_texts(ruleset)
+
+    def cite(self, text: str) -> str:
+        """``ruleset.cite(text)``, read from the table when it holds the text."""
+        cited = self.table.get(text)
+        return self.ruleset.cite(text) if cited is None else cited
+
+
 def _cited(sections: dict[str, str], text: str) -> str:
     # a function of its own: compiled, a lambda in a method of a plain class stops mypyc
     if not sections or not text:

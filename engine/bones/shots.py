@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from typing import Final
+from typing import Final, cast
 
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
@@ -13,7 +13,7 @@ from engine.bones.passing import resolve_interception
 from engine.bones.rolls import white
 from engine.bones.rulesets import RULESETS, Ruleset
 from engine.bones.scoring import goal_events
-from engine.bones.state import GameState, Step, is_defenseman, other
+from engine.bones.state import GameState, Step, TeamState, is_defenseman, other
 from engine.bones.stoppages import continue_or_stop
 from events.bones import PlayStopped, PuckIntercepted, Roll, ShotTaken
 
@@ -26,6 +26,10 @@ SCREEN_REDS: Final = 2  # 10.70: on the table's white total, red 1-2 is a screen
 # FaceOff 10.70: by the number of Blocked Shot ratings among the LD and RD players.
 BLUE_LINE_BLOCK_WHITES: Final = {1: [3], 2: [3, 11]}
 BONES: Final = RULESETS["bones"]
+# The names of modules that are not compiled (the events, the cards) as Final aliases
+# where they are used at every step: compiled, an imported name is looked up in this
+# module's dictionary at every use (about 130 instructions); a Final one is a C static.
+_SHOT_TAKEN: Final = ShotTaken
 WHITE_TOTALS: Final = Counter(a + b for a in range(1, 7) for b in range(1, 7))  # ways out of 36
 
 
@@ -99,8 +103,7 @@ def blockers(state: GameState, defending: str) -> int:
     ratings of the players in the LD and RD slots, whoever they are (0-2)."""
     team = state.team(defending)
     if state.ruleset.blocked_shots == "blue_line":
-        return sum(1 for slot in ("LD", "RD") if (pid := team.slots.get(slot))
-                   and isinstance(card := team.card(pid), Skater) and card.blocker)
+        return _blue_line_blocker(team, "LD") + _blue_line_blocker(team, "RD")
     count = 0
     players = team.players
     for pid in team.skaters_on_ice():
@@ -116,10 +119,37 @@ def blockers(state: GameState, defending: str) -> int:
     return min(count, cap)
 
 
+def _blue_line_blocker(team: TeamState, slot: str) -> int:
+    """FaceOff 10.70: 1 when the player in ``slot`` is a skater whose card says B, read
+    from his card's facts (PlayerStatus.facts: no isinstance against a msgspec class, no
+    generator over the two slots)."""
+    pid = team.slots.get(slot)
+    if not pid:
+        return 0
+    facts = team.players[pid].facts()
+    return 1 if facts.skater and facts.blocker else 0
+
+
+def range_text(card: Skater, name: str) -> str:
+    """The card's range named N, P, S or D (10.10-10.40); a card with no D range shoots
+    its N. Each field read by name (a getattr by a name made with ``lower()`` at every
+    shot hashes the new string and finds the attribute by it)."""
+    if name == "N":
+        text = card.n
+    elif name == "P":
+        text = card.p
+    elif name == "S":
+        text = card.s
+    else:
+        text = card.d
+    return text or card.n
+
+
 def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
     side, pid, kind = step.side, step.player, step.shot
-    card = state.team(side).card(pid)
-    assert isinstance(card, Skater)
+    status = state.team(side).players[pid]
+    assert status.facts().skater  # his card's kind read once a card, no isinstance
+    card = cast(Skater, status.card)
     opp = other(side)
     if kind == "ps":
         in_range = roll_in_range(PENALTY_SHOT_RANGE, roll)
@@ -132,7 +162,7 @@ def decide_shot(state: GameState, step: Step, roll: Roll) -> list:
         return _empty_net(state, side, pid, card, roll)
     slot = state.slot_of(side, pid) or "C"
     name = range_name(state, side, slot, card, kind)
-    text = getattr(card, name.lower()) or card.n
+    text = range_text(card, name)
     count = blockers(state, opp)
     block = ""
     if count and white(roll) in block_whites(state.charts, count, state.ruleset):
@@ -156,7 +186,7 @@ def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str
           in_range: bool, count: int, block: str, rule: str) -> ShotTaken:
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
     # keyword by name), each argument named by its field.
-    return ShotTaken(
+    return _SHOT_TAKEN(
         side,  # side
         pid,  # shooter
         kind,  # kind

@@ -13,7 +13,7 @@ from typing import Final, Literal, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engine.bones.cards import Charts, Goalie, Skater, Team
-from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Ruleset
+from engine.bones.rulesets import UNUSED_IN_DRAFT_LEAGUES, Citations, Ruleset
 
 SKATER_SLOTS: Final = ("LW", "C", "RW", "LD", "RD")
 FORWARD_SLOTS: Final = ("LW", "C", "RW")
@@ -47,7 +47,7 @@ class CardFacts:
     look-up. Kept with the card it was read from (``PlayerStatus.facts``)."""
 
     __slots__ = ("card", "skater", "goalie", "defenseman", "positions", "defense", "shift",
-                 "shadow", "blocker")
+                 "shadow", "blocker", "ace")
 
     def __init__(self, card: Skater | Goalie) -> None:
         self.card = card
@@ -70,6 +70,9 @@ class CardFacts:
         self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
         blocker: bool = getattr(card, "blocker", False)
         self.blocker = blocker  # B: blocks shots (10.70)
+        # A skater's face-off mark as a level (7.20): 0 none, 1 A, 2 AA; a goalie none.
+        mark: str = getattr(card, "faceoff", "") if self.skater else ""
+        self.ace = 2 if mark == "AA" else 1 if mark == "A" else 0
 
 
 class SequenceCount:
@@ -376,9 +379,19 @@ class GameState:
     draft_league: bool = False
     arc: ArcDraw | None = None  # an ARC card draw under way (FaceOff 21.000)
     coach_window: bool = False  # a stoppage or a played sequence: lines may change
+    # The ruleset's citations as ``decide`` reads them (``citations``), made on first use.
+    _citations: Citations | None = field(default=None, compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
         return self.home if side == "home" else self.away
+
+    def citations(self) -> Citations:
+        """The ruleset's citations (``rulesets.Citations``), made again only if the state
+        holds another ruleset."""
+        found = self._citations
+        if found is None or found.ruleset is not self.ruleset:
+            found = self._citations = Citations(self.ruleset)
+        return found
 
     def replace_step(self, step: Step) -> None:
         """The step at the head of the queue replaced by ``step`` (pushed on an empty

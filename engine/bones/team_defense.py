@@ -69,8 +69,11 @@ class DefenseTotal:
         self.target, self.how = target, how
 
 
-def team_defense(state: GameState, defending: str, attacker_slot: str) -> DefenseTotal:
-    """Team Defense that ``defending`` puts up against an attacker in ``attacker_slot``.
+def team_defense(state: GameState, defending: str, attacker_slot: str,
+                 five_slots: bool | None = None) -> DefenseTotal:
+    """Team Defense that ``defending`` puts up against an attacker in ``attacker_slot``;
+    ``five_slots``: whether both teams fill their five skater slots, when the caller has
+    read it.
 
     Returns the number and how it was found, e.g. ``"9.20: RW 3 + RD 4 + C 2"``.
     """
@@ -91,7 +94,7 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
         )
         value = chart_defense(state, total) + aces
         how = f"9.50: chart for total {total}" + (f" + {aces} ace PK (9.51)" if aces else "")
-    elif team.five_skater_slots() and state.team(other(defending)).five_skater_slots():
+    elif _both_five(state, team, defending, five_slots):
         across = _five_on_five_defense(team, attacker_slot, fatigue)
         value, how = across.target, across.how
     else:
@@ -100,6 +103,14 @@ def team_defense(state: GameState, defending: str, attacker_slot: str) -> Defens
     if team.pulled:
         value, how = value + 1, how + " + 1 goalie pulled (9.70)"
     return DefenseTotal(value, how)
+
+
+def _both_five(state: GameState, team: TeamState, defending: str,
+               five_slots: bool | None) -> bool:
+    """Both teams fill their five skater slots (9.20): as the caller read it, or read."""
+    if five_slots is not None:
+        return five_slots
+    return team.five_skater_slots() and state.team(other(defending)).five_skater_slots()
 
 
 def _skaters_total(team: TeamState, fatigue: bool) -> int:

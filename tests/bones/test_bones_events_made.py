@@ -1,0 +1,48 @@
+"""The events the Hockey Bones rules make most often are made positionally (a msgspec
+Struct made by keyword matches each keyword to its field): the order the code passes
+their fields in is the order they are declared in, and none is keyword-only. Were a
+field moved in events/bones.py, these fail before any stored byte could move (as
+tests/dicehockey/test_dicehockey_events_made.py for DICE Hockey)."""
+
+from __future__ import annotations
+
+import inspect
+
+import msgspec
+import pytest
+
+from events import bones as ev
+
+# the fields in the order engine/bones passes them (timing.play_sequence,
+# actions.decide_action, faceoffs.decide_faceoff, passing.resolve_pass and
+# resolve_interception, shots._shot, goalies._result and frozen, actions' stoppages)
+PASSED_IN_ORDER = {
+    ev.SequencePlayed: ("period", "sequence", "home", "away", "home_goalie", "away_goalie",
+                        "home_short", "away_short"),
+    ev.ActionResolved: ("side", "player", "slot", "cell", "result", "value", "target",
+                        "modifiers", "time", "roll", "rule", "shooter", "shot", "injury"),
+    ev.FaceoffRolled: ("cell", "side", "slot", "player", "zone", "roll", "rule"),
+    ev.PuckPassed: ("side", "from_player", "to_player", "slot", "roll", "rule"),
+    ev.PuckIntercepted: ("side", "from_player", "to_player", "slot", "roll", "rule"),
+    ev.ShotTaken: ("side", "shooter", "kind", "range_name", "range", "in_range", "blockers",
+                   "block", "roll", "rule"),
+    ev.GoalieResult: ("side", "goalie", "cell", "outcome", "player", "roll", "rule"),
+    ev.PlayStopped: ("reason", "zone"),
+}
+
+
+@pytest.mark.parametrize("cls", list(PASSED_IN_ORDER), ids=lambda cls: cls.__name__)
+def test_fields_are_passed_in_their_declared_order(cls: type) -> None:
+    assert cls.__struct_fields__ == PASSED_IN_ORDER[cls]
+    kinds = {p.kind for p in inspect.signature(cls).parameters.values()}
+    assert kinds == {inspect.Parameter.POSITIONAL_OR_KEYWORD}  # none keyword-only
+
+
+def test_positional_and_keyword_make_the_same_bytes() -> None:
+    fields = PASSED_IN_ORDER[ev.ActionResolved]
+    values = ("home", "p1", "C", "8", "shot", 9, 7, ["+1 power play (8.10)"], True, 12,
+              "9.00", "p1", "normal", False)
+    made = ev.ActionResolved(*values)
+    by_name = ev.ActionResolved(**dict(zip(fields, values, strict=True)))
+    assert made == by_name
+    assert msgspec.json.encode(made) == msgspec.json.encode(by_name)
