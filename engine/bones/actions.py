@@ -253,21 +253,7 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
     code, n = cell.code, cell.value
     home = side == "home"
     if code == "N":
-        # Both teams' five skater slots read once (ten slot look-ups) for the code's
-        # modifiers at 5 on 5 (8.10) and Team Defense's 9.20.
-        five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
-        modified = numeric_value(state, side, slot, card, n, pid, status, five_slots)
-        if modified.value > 14:
-            return ActionOutcome("shot", "8.10", value=modified.value,
-                                 modifiers=modified.modifiers, shooter=pid, shot="normal")
-        value = max(1, modified.value)
-        defense = team_defense(state, opp, slot, five_slots)
-        mods = [*modified.modifiers, defense.how]
-        if value >= defense.target:
-            return ActionOutcome("shot", "9.00", value=value, target=defense.target,
-                                 modifiers=mods, shooter=pid, shot="normal")
-        return ActionOutcome("interception", "9.00", value=value, target=defense.target,
-                             modifiers=mods)
+        return _numeric(state, side, opp, slot, card, n, pid, status)
     if code == "*":
         return ActionOutcome("shot", "8.10", shooter=pid, shot="normal")
     if code == "R":
@@ -320,6 +306,27 @@ def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
             return ActionOutcome("interception", "8.10", modifiers=["short-handed icing"])
         return ActionOutcome("stoppage", "8.10", modifiers=["icing"])
     raise AssertionError(f"unhandled action code {code}")
+
+
+def _numeric(state: GameState, side: str, opp: str, slot: str, card: Skater, n: int,
+             pid: str, status: PlayerStatus) -> ActionOutcome:
+    """A numeric code (8.10): its value with the situation's modifiers; over 14 a shot,
+    else held to the defending team's Team Defense (9.00)."""
+    # Both teams' five skater slots read once (ten slot look-ups) for the code's
+    # modifiers at 5 on 5 (8.10) and Team Defense's 9.20.
+    five_slots = state.home.five_skater_slots() and state.away.five_skater_slots()
+    modified = numeric_value(state, side, slot, card, n, pid, status, five_slots)
+    if modified.value > 14:
+        return ActionOutcome("shot", "8.10", value=modified.value,
+                             modifiers=modified.modifiers, shooter=pid, shot="normal")
+    value = max(1, modified.value)
+    defense = team_defense(state, opp, slot, five_slots)
+    mods = [*modified.modifiers, defense.how]
+    if value >= defense.target:
+        return ActionOutcome("shot", "9.00", value=value, target=defense.target,
+                             modifiers=mods, shooter=pid, shot="normal")
+    return ActionOutcome("interception", "9.00", value=value, target=defense.target,
+                         modifiers=mods)
 
 
 def _compared(value: int, defense: DefenseTotal, rule: str, pid: str) -> ActionOutcome:
