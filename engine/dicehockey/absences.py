@@ -26,6 +26,10 @@ from events.errors import IllegalChoice
 __all__ = ["ABSENT", "apply_absent", "games_out"]
 
 ABSENT: Final = "absent"  # TeamState.out: not dressed for this game (15, 17)
+# The two event classes as constants (compiled, C statics; a name imported from a module
+# that is not compiled is looked up in this module's dictionary at every use).
+_GAMES_MISSED: Final = GamesMissedRolled
+_SUSPENSION: Final = SuspensionRolled
 
 
 def games_out(events: Iterable[Event]) -> list[GamesOut]:
@@ -37,7 +41,7 @@ def games_out(events: Iterable[Event]) -> list[GamesOut]:
         # the event's class compared, not isinstance(): every other event of the game
         # would go through the metaclass's instance check (0.5 ms a game, issue 35)
         kind = type(event)
-        if (kind is GamesMissedRolled or kind is SuspensionRolled) and event.games > 0:
+        if (kind is _GAMES_MISSED or kind is _SUSPENSION) and event.games > 0:
             found.append(GamesOut(side=event.side, player=event.player, games=event.games,
                                   rule=event.rule))
     return found
