@@ -48,6 +48,9 @@ class Ruleset(Protocol):
     def option_names(self) -> tuple[str, ...]: ...
 
 
+ROLL_EVENT_FIELDS = ("n", "roll", "purpose")  # a game system's roll event's, in order
+
+
 @dataclass(frozen=True)
 class GameSystem(Generic[S, R, T, C]):
     """What tooling needs of a game system: its rulesets, event union, dice, cards and
@@ -116,6 +119,13 @@ class GameSystem(Generic[S, R, T, C]):
     # a season's SeasonCreated -> the option fields each of its games must record (what
     # ``options_of`` of such a game gives: the audit holds them equal)
     season_fields: Callable[[SeasonCreated], dict[str, object]] = lambda season: {}
+
+    def __post_init__(self) -> None:
+        # the loop makes the roll event by position (engine.loop.RollEvent)
+        fields = tuple(getattr(self.roll_event, "__struct_fields__", ())[:3])
+        if fields != ROLL_EVENT_FIELDS:
+            raise TypeError(f"{self.name}: the roll event's first fields are {fields}, not "
+                            f"{ROLL_EVENT_FIELDS} (engine.loop.RollEvent)")
 
     def steps(self, state: S, dice: DiceSource, coach: object,
               coach_asked: bool = False) -> Iterator[list[Event]]:

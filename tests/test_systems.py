@@ -89,3 +89,22 @@ def test_system_blind_tooling_imports_no_system_package(path: str) -> None:
                                                       "replay.systems.matrix",
                                                       "replay.systems.bones",
                                                       "replay.systems.dicehockey"))}
+
+
+def test_a_game_systems_roll_event_is_made_by_position_n_roll_purpose() -> None:
+    # engine.loop makes the roll event by position: a system whose roll event has its
+    # fields in another order would record the roll under the wrong names
+    import dataclasses
+
+    from events.base import Event
+
+    for system in SYSTEMS.values():
+        assert system.roll_event.__struct_fields__[:3] == ("n", "roll", "purpose")
+
+    class Misordered(Event, frozen=True, tag="test.Misordered"):
+        roll: int
+        n: int
+        purpose: str
+
+    with pytest.raises(TypeError, match="roll event's first fields are"):
+        dataclasses.replace(SYSTEMS["bones"], roll_event=Misordered)
