@@ -103,6 +103,7 @@ from replay.leagues.naming import (
     season_game_id,
 )
 from replay.leagues.playoff_setup import playoff_options
+from replay.leagues.schedule import fixtures_by_number
 from replay.leagues.season_league import LEAGUE_MEDIA, league_file_wrong
 from replay.systems import kit_for_system
 
@@ -157,24 +158,6 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
                                 this if hashed_here else UNSET))
         prev = this
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
-
-
-# The last season schedule asked for, by game number: a season's games are audited one
-# after another (``audit --all``, a season's workers) from one SeasonCreated, and the dict
-# of a 1,312-game schedule made again for each game was about 0.7 ms of it (issue 35).
-# Held with the list it was made from and compared by identity (the list lives as long as
-# the entry, so its id is never another's); replaced whole, as a Dask worker's threads
-# audit too.
-_LAST_SCHEDULE: list[tuple[Any, dict[int, tuple[str, str]]]] = [(None, {})]
-
-
-def _by_number(schedule: Any) -> dict[int, tuple[str, str]]:
-    """A season's schedule ``[(number, home, away), ...]`` as ``{number: (home, away)}``."""
-    last, by_number = _LAST_SCHEDULE[0]
-    if last is not schedule:
-        by_number = {number: (home, away) for number, home, away in schedule}
-        _LAST_SCHEDULE[0] = (schedule, by_number)
-    return by_number
 
 
 class _Audit:
@@ -368,7 +351,7 @@ class _Audit:
         if isinstance(season, str):
             raise AuditFailed("season", 1, f"season {created.season!r} that passes the audit",
                           season, "season schedule")
-        scheduled = _by_number(season.schedule)
+        scheduled = fixtures_by_number(season.schedule)
         system = system_of(created.ruleset)
         ledger_of = getattr(season_of, "ledger", None)
         ledger = ledger_of(created.season) if ledger_of is not None else None

@@ -49,6 +49,7 @@ from replay.leagues.playoff_setup import playoff_options, playoff_starter
 from replay.leagues.playoff_wave import recorded_games, wave_of
 from replay.leagues.postseason import LOTTERY_ID
 from replay.leagues.runner import goalie_starts
+from replay.leagues.schedule import fixtures_by_number
 from replay.systems import kit_for_system
 
 __all__ = ["OddsSeason", "RunResult", "init_odds", "odds_task", "play_run", "play_runs"]
@@ -156,7 +157,7 @@ def _play(ctx: _Context, run: int) -> RunResult:
     availability = Availability(created.schedule, system.games_out)
     for number, outs in season.outs.items():
         availability.record(number, outs)
-    fixtures = {n: (h, a) for n, h, a in created.schedule}
+    fixtures = fixtures_by_number(created.schedule)
     games = 0
     for number in season.remaining:
         home, away = fixtures[number]

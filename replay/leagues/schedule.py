@@ -15,19 +15,39 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from typing import Any
 
 import msgspec
 
 from events.errors import RinklogError
 from replay.leagues.league import League, LoadedLeague
 
-__all__ = ["Fixture", "make_schedule"]
+__all__ = ["Fixture", "fixtures_by_number", "make_schedule"]
 
 
 class Fixture(msgspec.Struct, frozen=True):
     number: int  # 1.. in season order
     home: str
     away: str
+
+
+# The last season schedule asked for, by game number: a season's games are audited one
+# after another (``audit --all``, a season's workers) and its odds runs played one after
+# another from one SeasonCreated, and the dict of a 1,312-game schedule made again for
+# each game was about 0.7 ms of its audit (issue 35). Held with the list it was made from
+# and compared by identity (the list lives as long as the entry, so its id is never
+# another's); replaced whole, as a Dask worker's threads read it too.
+_LAST_SCHEDULE: list[tuple[Any, dict[int, tuple[str, str]]]] = [(None, {})]
+
+
+def fixtures_by_number(schedule: Any) -> dict[int, tuple[str, str]]:
+    """A season's recorded schedule ``[(number, home, away), ...]`` (``SeasonCreated.
+    schedule``) as ``{number: (home, away)}``; to be read, never changed."""
+    last, by_number = _LAST_SCHEDULE[0]
+    if last is not schedule:
+        by_number = {number: (home, away) for number, home, away in schedule}
+        _LAST_SCHEDULE[0] = (schedule, by_number)
+    return by_number
 
 
 def _rounds(teams: list[str], count: int, rng: random.Random) -> list[list[tuple[str, str]]]:
