@@ -9,6 +9,7 @@ import ast
 import importlib
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from events.catalogue import SYSTEM_EVENTS
@@ -100,25 +101,30 @@ def count_house(root: Path, systems: list[str]) -> HouseCount:
 SYSTEMS = sorted(SYSTEM_EVENTS)
 
 
+@cache  # the four counts below read one parse of the source (each took seconds alone)
+def house() -> HouseCount:
+    return count_house(ROOT, SYSTEMS)
+
+
 def test_the_counts_cover_every_registered_system() -> None:
     assert {"bones", "dicehockey", "matrix"} <= set(SYSTEMS)
     assert all((ROOT / r).is_file() for r in REGISTRIES)
 
 
 def test_no_shared_module_imports_a_system_package() -> None:
-    assert count_house(ROOT, SYSTEMS).shared_imports == []
+    assert house().shared_imports == []
 
 
 def test_no_function_is_over_80_lines() -> None:
-    assert count_house(ROOT, SYSTEMS).long_functions == []
+    assert house().long_functions == []
 
 
 def test_no_module_reaches_into_another_modules_private_names() -> None:
-    assert count_house(ROOT, SYSTEMS).private_reaches == []
+    assert house().private_reaches == []
 
 
 def test_faceoff_options_are_read_only_through_the_bones_system() -> None:
-    assert count_house(ROOT, SYSTEMS).faceoff_reads == []
+    assert house().faceoff_reads == []
 
 
 PLANTED = {
@@ -331,12 +337,17 @@ def arrows_up(graph: dict[str, set[str]]) -> list[str]:
     return found
 
 
+@cache  # both checks below read one graph of the source
+def house_graph() -> dict[str, set[str]]:
+    return import_graph(ROOT)
+
+
 def test_no_import_cycles() -> None:
-    assert import_cycles(import_graph(ROOT)) == []
+    assert import_cycles(house_graph()) == []
 
 
 def test_no_folder_of_replay_imports_one_above_it() -> None:
-    assert arrows_up(import_graph(ROOT)) == []
+    assert arrows_up(house_graph()) == []
 
 
 def test_the_cycle_check_finds_a_planted_cycle(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ helper such as ``assert_one_line_error``), found by name, transitively.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
@@ -24,12 +25,15 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*.py") if "bench" not in p.relative_to(root).parts)
 
 
+@cache  # both checks read the same trees: the suite's files parsed once a run
+def _trees(root: Path) -> dict[Path, ast.Module]:
+    return {path: ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for path in _files(root)}
+
+
 def _functions(root: Path) -> dict[Path, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
-    out = {}
-    for path in _files(root):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        out[path] = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-    return out
+    return {path: [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+            for path, tree in _trees(root).items()}
 
 
 def _pytest_attr(node: ast.AST) -> str | None:
@@ -63,11 +67,14 @@ def unchecked_tests(root: Path = TESTS) -> list[str]:
         for d in defs:
             by_name.setdefault(d.name, []).append(d)
     checking = {name for name, defs in by_name.items() if any(_checks_itself(d) for d in defs)}
+    # each function's calls found once (the fixpoint below reads them at every pass)
+    calls = {name: set().union(*map(_called, defs)) for name, defs in by_name.items()
+             if name not in checking}
     grown = True
     while grown:  # a helper that calls a checking helper checks too
         grown = False
-        for name, defs in by_name.items():
-            if name not in checking and any(_called(d) & checking for d in defs):
+        for name, called in calls.items():
+            if name not in checking and called & checking:
                 checking.add(name)
                 grown = True
     return [f"{path.relative_to(root)}:{d.lineno} {d.name}"
@@ -78,8 +85,7 @@ def unchecked_tests(root: Path = TESTS) -> list[str]:
 def broad_raises(root: Path = TESTS) -> list[str]:
     """``path:line`` of every ``pytest.raises(Exception)`` under ``root`` (match= or not)."""
     found = []
-    for path in _files(root):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for path, tree in _trees(root).items():
         for n in ast.walk(tree):
             if isinstance(n, ast.Call) and _pytest_attr(n.func) == "raises" and n.args:
                 caught = n.args[0].elts if isinstance(n.args[0], ast.Tuple) else [n.args[0]]
