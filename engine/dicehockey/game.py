@@ -118,20 +118,32 @@ _PASS_TO_SIDE: Final = 8  # result, shot, to_side, to_player, slot, roll, rule
 _PASS_TO_PLAYER: Final = 9
 _PASS_SLOT: Final = 10
 
+
 def _rolled(state: GameState, event: ev.DiceRolled) -> None:
     state.rolls = event.n
     purpose = event.purpose  # read once: an event's field is a generic look-up compiled
-    if purpose in WINDOW_STEPS:
-        state.coach_window = False  # the coaches had their say before this roll
-        state.home.lineup_open = state.away.lineup_open = ""  # 10: the lines are set
-    if purpose == "dump" and not state.dump:
-        # 9: "State that you are dumping the puck and then roll the dice": this roll is
-        # the dump. The forced dump (ruling R-DH-9e) is read from a fresh possession,
-        # which the roll ends, so it is held as owed until its PuckDumped.
-        step = state.flow_step()
-        state.dump = step.reason if step is not None and step.kind == "dump" else ""
-    if purpose in ("pass", "dump", "en_attempt"):
+    # WINDOW_STEPS' four written out, a pass (six rolls in ten) first: one comparison for
+    # most rolls, not a set's look-up and four comparisons at every roll
+    if purpose == "pass" or purpose == "en_attempt":
+        _window_closed(state)
         state.fresh_possession = False
+    elif purpose == "faceoff":
+        _window_closed(state)
+    elif purpose == "dump":
+        _window_closed(state)
+        if not state.dump:
+            # 9: "State that you are dumping the puck and then roll the dice": this roll
+            # is the dump. The forced dump (ruling R-DH-9e) is read from a fresh
+            # possession, which the roll ends, so it is held as owed until its PuckDumped.
+            step = state.flow_step()
+            state.dump = step.reason if step.kind == "dump" else ""
+        state.fresh_possession = False
+
+
+def _window_closed(state: GameState) -> None:
+    """A roll at a window (WINDOW_STEPS): the coaches had their say before it."""
+    state.coach_window = False
+    state.home.lineup_open = state.away.lineup_open = ""  # 10: the lines are set
 
 
 def _moved(state: GameState, side: str | None, player: str | None,

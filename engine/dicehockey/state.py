@@ -266,7 +266,10 @@ class OnIce:
         return (self.forwards == team.forwards and self.defense == team.defense
                 and self.extra == extra and self.version == version
                 and self.lines is team.lines and self.team is team.team
-                and _same_standing(self.out, self.penalties, team))
+                # nobody out and no penalty, then or now (nearly every ask): no call
+                and ((not self.out and not self.penalties and not team.out
+                      and not team.penalties)
+                     or _same_standing(self.out, self.penalties, team)))
 
     def keep(self, team: TeamState, extra: str | None, version: int,
              slots: dict[str, str | None]) -> None:
