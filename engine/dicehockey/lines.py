@@ -12,7 +12,9 @@ R-DH-10b).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
+
+import msgspec
 
 from engine.dicehockey.cards import Lines
 from engine.dicehockey.rulesets import VERSION_2
@@ -30,6 +32,10 @@ from engine.dicehockey.state import (
     Turns,
 )
 from events.dicehockey import LinesChanged, LineupRearranged
+
+# An event's fields read together, as a tuple in their declared order (game.fields_of says
+# why; kept here too so that it is a C static of this module)
+fields_of: Final = msgspec.structs.astuple
 
 
 def line_players(team: TeamState, forwards: int, defense: int) -> dict[str, str | None]:
@@ -212,9 +218,11 @@ def rotation(team: TeamState) -> tuple[int, ...]:
 
 def change_fault(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change breaks 9, 10, 11 or 15, or None."""
-    # the event's fields read once each (a msgspec field read from compiled code is a
-    # generic attribute look-up)
-    side, forwards, defense = event.side, event.forwards, event.defense
+    # the event's fields read together (side, forwards, defense, slots, rule; a msgspec
+    # field read by name from compiled code is a generic attribute look-up; the order is
+    # pinned by tests/dicehockey/test_dicehockey_events_made.py)
+    fields = fields_of(event)
+    side, forwards, defense = cast(str, fields[0]), cast(int, fields[1]), cast(int, fields[2])
     team = state.team(side)
     may_f, may_d = may_change(state, side)
     if forwards != team.forwards and not may_f:
@@ -239,9 +247,9 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
         return "9: the player with the puck stays on the ice"
     if must_start_fourth(state, side) and forwards != 4:
         return "9: a fourth line that sat a period starts the next one"
-    if event.slots != expected:
+    if fields[3] != expected:
         return f"10: the slots of line {forwards} and pair {defense} are {expected}"
-    if event.rule != "9":
+    if fields[4] != "9":
         return f"line changes are rule 9, not {event.rule}"
     return None
 
@@ -266,8 +274,9 @@ def must_start_fourth(state: GameState, side: str) -> bool:
 def apply_change(state: GameState, event: LinesChanged) -> None:
     """Move the pawns; the lines that left wait their turn (9, 11). A line coming on has
     not had its shift yet: it counts once full (``shifts_taken``)."""
-    team = state.team(event.side)
-    forwards, defense = event.forwards, event.defense  # each field read once
+    fields = fields_of(event)  # (side, forwards, defense, ...): read together
+    team = state.team(cast(str, fields[0]))
+    forwards, defense = cast(int, fields[1]), cast(int, fields[2])
     if forwards != team.forwards:
         _leave(team.f_waiting, team.forwards, _forward_waits(team, team.forwards))
         team.forwards, team.f_spaces, team.f_possessions = forwards, 0, 0

@@ -14,7 +14,7 @@ an empty net passes it around (22).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from engine.dicehockey.dice import roll_even, roll_value
 from engine.dicehockey.facts import PassCell, SkaterFacts
@@ -262,17 +262,23 @@ def _against_empty_net(state: GameState, side: str, carrier: str, slot: str,
     return [rolled.event("good_pass", side, player, slot, rule="22")]
 
 
-def apply_pass(state: GameState, event: PassRolled, result: str = "") -> None:
+def apply_pass(state: GameState, event: PassRolled, result: str = "",
+               fields: tuple[object, ...] = ()) -> None:
     """Follow-up steps of a pass (the puck itself moves in ``game.evolve``). ``result``:
-    the event's, when the caller has read it already (compiled, a field of an event is
-    a generic attribute look-up)."""
+    the event's, when the caller has read it already; ``fields``: the event's fields as
+    a tuple (``msgspec.structs.astuple``), when the caller has them (compiled, a field of
+    an event read by name is a generic attribute look-up)."""
     result = result or event.result
     if result == "pass" or result == "good_pass":  # most passes: nothing follows
         return
     if result == "shot":
-        assert event.to_player is not None
-        state.pending.append(Step("shot", side=event.side, player=event.to_player,
-                                  shot=event.shot))
+        if fields:  # side, passer, raw, modifier, value, modifiers, result, shot, to_side,
+            # to_player (tests/dicehockey/test_dicehockey_events_made.py pins the order)
+            side, player, shot = cast(str, fields[0]), cast(str, fields[9]), cast(str, fields[7])
+        else:
+            assert event.to_player is not None
+            side, player, shot = event.side, event.to_player, event.shot
+        state.pending.append(Step("shot", side=side, player=player, shot=shot))
     elif result == "trv_b":
         state.pending.append(Step("turnover", side=event.side, player=event.passer))
     elif result == "penalty":

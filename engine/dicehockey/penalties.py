@@ -36,8 +36,22 @@ def by_rating(state: GameState, side: str) -> list[str]:
     """15: ``side``'s five on the ice (the extra attacker is never ranked), highest penalty
     rating first, a tie in slot order (LW, C, RW, LD, RD)."""
     slots = on_ice(state, side)
-    players = [slots[s] for s in SLOTS if slots[s]]
-    return sorted(players, key=lambda p: -state.card(side, p).penalty)
+    cards = state.team(side).cards
+    # each rating read once, the five ordered by an insertion that keeps ties in slot
+    # order (as a stable sort): compiled, ``sorted`` with a key was a closure called
+    # through Python's calling convention for each player, about 9,000 instructions an ask
+    players: list[str] = []
+    ratings: list[int] = []
+    for slot in SLOTS:
+        player = slots[slot]
+        if player:
+            rating = cards[player].penalty
+            at = len(ratings)
+            while at > 0 and ratings[at - 1] < rating:
+                at -= 1
+            players.insert(at, player)
+            ratings.insert(at, rating)
+    return players
 
 
 def ranked(state: GameState, side: str, rank: int) -> str:
@@ -147,7 +161,9 @@ def free_skaters(state: GameState, side: str) -> list[str]:
     if team.pulled:
         return []
     on = set(on_ice(state, side).values())
-    return [c.id for c in team.team.skaters if c.id not in on and c.id not in team.out]
+    # the dressed skaters by the ids ``cards`` is keyed by, in the team's order (made from
+    # ``team.skaters``): no card's ``id`` read by a generic look-up, two a skater
+    return [pid for pid in team.cards if pid not in on and pid not in team.out]
 
 
 def extra_attacker_fault(state: GameState, event: ExtraAttackerAdded) -> str | None:

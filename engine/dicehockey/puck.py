@@ -12,8 +12,8 @@ from engine.dicehockey.state import (
     Call,
     GameState,
     TeamState,
+    holding,
     other,
-    puck,
 )
 from events.base import Event
 from events.dicehockey import (
@@ -48,7 +48,9 @@ def give_puck(state: GameState, side: str, player: str, slot: str | None = None)
         _possession(state.away)
     elif not state.handlers or state.handlers[-1] != player:
         state.handlers.append(player)
-    state.puck = puck(side, player)
+    held = holding(side, player)  # the puck and its carrier's pass, made once
+    state.puck = state.pass_puck = held[0]
+    state.pass_queue = held[1]
     state.carrier_slot = slot or ""
     state.coach_window = True
     state.window = "puck"

@@ -10,7 +10,7 @@ penalty (15). Only a possession's first shot is a timing space (9, 22).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from engine.dicehockey.bands import band
 from engine.dicehockey.cards import GOON
@@ -150,10 +150,23 @@ def goal_events(state: GameState, side: str, scorer: str, empty_net: bool,
     return [*events, PlayStopped("goal", side, state.rolls, "5")]  # (reason, side, roll, rule)
 
 
-def apply_shot(state: GameState, event: ShotTaken) -> None:
+# ShotTaken's fields by their place (tests/dicehockey/test_dicehockey_events_made.py pins
+# the order), for a shot's fields read together as a tuple (game.fields_of says why)
+SHOT_SIDE: Final = 0
+SHOT_SHOOTER: Final = 1
+SHOT_GOAL: Final = 8
+SHOT_PUCK_SIDE: Final = 10
+SHOT_PUCK_TO: Final = 11
+SHOT_SLOT: Final = 12
+SHOT_PENALTY: Final = 13
+
+
+def apply_shot(state: GameState, event: ShotTaken, fields: tuple[object, ...]) -> None:
+    """``fields``: the event's, as a tuple in their declared order."""
     state.possession_shots += 1
-    if event.penalty:  # 15: the goalie's penalty range; Chart A next
-        state.pending.append(Step("penalty_who", side=event.side, player=event.shooter,
-                                  source="goalie"))
-    elif not event.goal and event.puck_side == event.side:
+    side = cast(str, fields[SHOT_SIDE])
+    if fields[SHOT_PENALTY]:  # 15: the goalie's penalty range; Chart A next
+        state.pending.append(Step("penalty_who", side=side,
+                                  player=cast(str, fields[SHOT_SHOOTER]), source="goalie"))
+    elif not fields[SHOT_GOAL] and fields[SHOT_PUCK_SIDE] == side:
         state.rebound = True  # 8: the offense kept it

@@ -69,6 +69,11 @@ class Step:
     card: str  # so_shot: "shooter" or "goalie"
     picks: tuple[tuple[str, str], ...]  # special_penalty: (side, player) tie picks (15)
 
+    # whether the step is played with a roll (the loop reads it at every step): worked out
+    # from ``kind`` when the step is made, not a property (each read was a call through a
+    # descriptor and a set look-up, about 100 instructions, 440 times a game)
+    needs_roll: bool = field(compare=False, repr=False)
+
     def __init__(self, kind: str = "", side: str = "", player: str = "", shot: str = "",
                  source: str = "", team: str = "", miss: str = "", reason: str = "",
                  number: int = 0, upto: int = 0, card: str = "",
@@ -76,10 +81,7 @@ class Step:
         self.kind, self.side, self.player, self.shot = kind, side, player, shot
         self.source, self.team, self.miss, self.reason = source, team, miss, reason
         self.number, self.upto, self.card, self.picks = number, upto, card, picks
-
-    @property
-    def needs_roll(self) -> bool:
-        return self.kind not in NO_ROLL_STEPS
+        self.needs_roll = kind not in NO_ROLL_STEPS
 
 
 # Steps that wait for a coach: the shootout shooters (14), who takes a penalty when
@@ -264,7 +266,10 @@ class OnIce:
         return (self.forwards == team.forwards and self.defense == team.defense
                 and self.extra == extra and self.version == version
                 and self.lines is team.lines and self.team is team.team
-                and _same_standing(self.out, self.penalties, team))
+                # nobody out and no penalty, then or now (nearly every ask): no call
+                and ((not self.out and not self.penalties and not team.out
+                      and not team.penalties)
+                     or _same_standing(self.out, self.penalties, team)))
 
     def keep(self, team: TeamState, extra: str | None, version: int,
              slots: dict[str, str | None]) -> None:
@@ -370,24 +375,33 @@ class Puck(NamedTuple):
     player: str
 
 
-# Each side's pucks, by player: made once (compiled, ``tuple.__new__`` on a NamedTuple
-# class is a generic call costing about as much as the rest of a pass's evolve).
-_PUCKS: Final[dict[str, dict[str, Puck]]] = {"home": {}, "away": {}}
+# Each side's pucks, by player, each with the carrier's pass as a queue of one
+# (``GameState.flow_queue``): made once (compiled, ``tuple.__new__`` on a NamedTuple class
+# is a generic call costing about as much as the rest of a pass's evolve).
+_HOLDINGS: Final[dict[str, dict[str, tuple[Puck, tuple[Step, ...]]]]] = {"home": {}, "away": {}}
+
+
+def holding(side: str, player: str) -> tuple[Puck, tuple[Step, ...]]:
+    """``Puck(side, player)`` and the carrier's pass (7) as a queue of one, made without
+    the NamedTuple's ``__new__`` (compiled (setup.py), that is interpreted Python) and
+    once a side and player: the puck moves at almost every step. Both are never changed,
+    so shared; the puck's mover (puck.give_puck) takes both at once (one look-up, not one
+    when the puck moves and another when the queue is next read)."""
+    holdings = _HOLDINGS.get(side)
+    if holdings is None:
+        return (tuple.__new__(Puck, (side, player)), (Step("pass", side=side, player=player),))
+    found = holdings.get(player)
+    if found is None:
+        if len(holdings) > 4096:  # a league's every player: never reached in practice
+            holdings.clear()
+        found = holdings[player] = (tuple.__new__(Puck, (side, player)),
+                                    (Step("pass", side=side, player=player),))
+    return found
 
 
 def puck(side: str, player: str) -> Puck:
-    """``Puck(side, player)``, made without the NamedTuple's ``__new__`` (compiled
-    (setup.py), that is interpreted Python) and once a side and player: the puck moves at
-    almost every step. A Puck is a tuple: never changed, so shared."""
-    pucks = _PUCKS.get(side)
-    if pucks is None:
-        return tuple.__new__(Puck, (side, player))
-    found = pucks.get(player)
-    if found is None:
-        if len(pucks) > 4096:  # a league's every player: never reached in practice
-            pucks.clear()
-        found = pucks[player] = tuple.__new__(Puck, (side, player))
-    return found
+    """``Puck(side, player)``, made once a side and player (``holding``)."""
+    return holding(side, player)[0]
 
 
 class Attempt(NamedTuple):
@@ -456,15 +470,10 @@ class GameState:
     finished: bool = False
     decided: str = ""  # "REG", "OT" or "SO" once the game is decided
     shootout: Shootout | None = None
-    # the carrier's pass step (``flow_step``) as last handed out, and the puck it is for:
-    # the queue is read three times a step, the puck moves once
+    # the carrier's pass (``flow_queue``) as last handed out, and the puck it is for: the
+    # queue is read three times a step, the puck moves once
     pass_puck: Puck | None = field(default=None, compare=False, repr=False)
-    pass_step: Step | None = field(default=None, compare=False, repr=False)
-    # ``queue`` as last handed out when no event asked for a step: the flow's one step, in
-    # a list kept while that step stays the next (the loop reads the queue three times a
-    # step; a list made at each read was a tenth of the objects a game makes)
-    queue_step: Step | None = field(default=None, compare=False, repr=False)
-    queue_one: list[Step] = field(default_factory=list, compare=False, repr=False)
+    pass_queue: tuple[Step, ...] = field(default=(), compare=False, repr=False)
 
     def team(self, side: str) -> TeamState:
         # the rules' own "home" and "away" (and the events' in play) are the same string
@@ -483,82 +492,74 @@ class GameState:
         return self.team(side).cards[player_id]
 
     @property
-    def queue(self) -> list[Step]:
-        """The steps still to play: those events asked for, then the flow's next one. To
-        be read, never changed: with no step asked for, the list is kept and handed out
-        again while its step stays the next."""
+    def queue(self) -> tuple[Step, ...]:
+        """The steps still to play: those events asked for, then the flow's next one.
+
+        A tuple: the flow's own steps come with their queue of one, made once with them
+        (``flow_queue``), so the loop's read of the next step (its one read of the queue a
+        step, about 440 a game) makes no list."""
         if self.finished:
-            return []
-        step = self.flow_step()
+            return ()
         if not self.pending:  # the common case
-            if step is None:
-                return []
-            if self.queue_step is not step:
-                self.queue_step, self.queue_one = step, [step]
-            return self.queue_one
-        return [*self.pending, step] if step is not None else list(self.pending)
+            return self.flow_queue()
+        return tuple(self.pending) + self.flow_queue()
 
     def next_step(self) -> Step | None:
         """``queue[0]`` (None when the queue is empty), without making the queue: the rules
         and the coach ask it at every step."""
         if self.finished:
             return None
-        return self.pending[0] if self.pending else self.flow_step()
+        return self.pending[0] if self.pending else self.flow_queue()[0]
 
-    def flow_step(self) -> Step | None:
+    def flow_step(self) -> Step:
+        return self.flow_queue()[0]
+
+    def flow_queue(self) -> tuple[Step, ...]:
+        """The step the flow of play calls for, as a queue of one: the steps without
+        context and the carrier's pass (nine in ten) are shared, each with its queue."""
+        puck = self.puck
+        # the carrier's next pass, as last handed out (most asks): nothing else to read
+        if puck is not None and puck is self.pass_puck and not self.dump \
+                and not self.fresh_possession and self.en_passes < 2 and not self.delayed \
+                and self.period_live and self.shootout is None and not self.decided \
+                and self.space < self.length:
+            return self.pass_queue
         if self.shootout is not None:
-            return _shootout_step(self)
+            return (_shootout_step(self),)
         if not self.period_live:
             return _END_GAME if self.decided else _START_PERIOD
-        if self.delayed and (self.puck is None or self.puck[0] == self.delayed[0].side
-                             or self.space >= self.length):
-            return Step("assess", side=self.delayed[0].side)
+        delayed = self.delayed
+        if delayed and (puck is None or puck[0] == delayed[0].side
+                        or self.space >= self.length):
+            return (Step("assess", side=delayed[0].side),)
         if self.decided or self.space >= self.length:
             return _END_PERIOD  # 13: an overtime goal ends it at once
-        if self.puck is None:
+        if puck is None:
             return _FACEOFF
-        side, player = self.puck
+        side, player = puck[0], puck[1]  # (indexed: unpacking a NamedTuple is generic)
         # 9, ruling R-DH-9e: a unit on for more than two possessions dumps at once
         dump = self.dump or ("line_overstayed" if self.fresh_possession
                              and self.team(side).overstayed() else "")
         if dump:
-            return Step("dump", side=side, player=player, reason=dump)
+            return (Step("dump", side=side, player=player, reason=dump),)
         if self.en_passes >= 2:  # 22: two good passes against an empty net
-            return Step("en_attempt", side=side, player=player)
-        step = self.pass_step
-        if step is None or self.pass_puck is not self.puck:
-            self.pass_puck, self.pass_step = self.puck, _pass_step(side, player)
-            return self.pass_step
-        return step
+            return (Step("en_attempt", side=side, player=player),)
+        if self.pass_puck is not puck:  # (a puck not set by puck.give_puck: a test's)
+            self.pass_puck, self.pass_queue = puck, holding(side, player)[1]
+        return self.pass_queue
 
     @property
     def overtime(self) -> bool:
         return self.period >= 4
 
 
-# The flow's steps without context, made once: a step is never changed once made, and the
-# queue is read several times a step (compiled, making a Step costs more than reading it).
-_END_GAME: Final = Step("end_game")
-_START_PERIOD: Final = Step("start_period")
-_END_PERIOD: Final = Step("end_period")
-_FACEOFF: Final = Step("faceoff")
-# the carrier's pass, by side, then player (two look-ups of a string: no key tuple made)
-_PASS_STEPS: Final[dict[str, dict[str, Step]]] = {"home": {}, "away": {}}
-
-
-def _pass_step(side: str, player: str) -> Step:
-    """The carrier's pass (7): one step a side and player, made once."""
-    steps = _PASS_STEPS.get(side)
-    if steps is None:
-        return Step("pass", side=side, player=player)
-    step = steps.get(player)
-    if step is None:
-        if len(steps) > 4096:  # a league's every player: never reached in practice
-            steps.clear()
-        step = steps[player] = Step("pass", side=side, player=player)
-    return step
-
-
+# The flow's steps without context, made once, each as a queue of one: a step is never
+# changed once made, and the queue is read several times a step (compiled, making a Step
+# or a list costs more than reading it).
+_END_GAME: Final = (Step("end_game"),)
+_START_PERIOD: Final = (Step("start_period"),)
+_END_PERIOD: Final = (Step("end_period"),)
+_FACEOFF: Final = (Step("faceoff"),)
 def _shootout_step(state: GameState) -> Step:
     shootout = state.shootout
     assert shootout is not None
@@ -574,4 +575,4 @@ def _shootout_step(state: GameState) -> Step:
 
 
 __all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
-           "Puck", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]
+           "Puck", "holding", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]

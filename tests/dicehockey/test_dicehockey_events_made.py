@@ -14,7 +14,9 @@ from events import dicehockey as ev
 
 # the fields in the order engine/dicehockey passes them (passing.Rolled.event, the coach's
 # change and dump, puck.count_space and whistle, shots.decide_shot, turnovers.decide_dump,
-# faceoffs.decide_faceoff)
+# faceoffs.decide_faceoff), and reads them by their place in ``msgspec.structs.astuple``
+# (game._passed, passing.apply_pass, game._shot, shots.apply_shot, lines.change_fault,
+# lines.apply_change)
 PASSED_IN_ORDER = {
     ev.PassRolled: ("side", "passer", "raw", "modifier", "value", "modifiers", "result",
                     "shot", "to_side", "to_player", "slot", "roll", "rule"),
@@ -39,6 +41,21 @@ def test_fields_are_passed_in_their_declared_order(cls: type) -> None:
     kinds = {p.kind for p in inspect.signature(cls).parameters.values()}
     assert kinds == {inspect.Parameter.POSITIONAL_OR_KEYWORD}  # none keyword-only
     assert not cls.__struct_defaults__  # every field given, none left to a default
+
+
+def test_fields_read_by_their_place() -> None:
+    """The places the evolvers read an event's fields at, as named in the rules."""
+    from engine.dicehockey import game, shots
+
+    passed = ev.PassRolled.__struct_fields__
+    assert (passed[game._PASS_RESULT], passed[game._PASS_TO_SIDE],
+            passed[game._PASS_TO_PLAYER], passed[game._PASS_SLOT]) == (
+        "result", "to_side", "to_player", "slot")
+    shot = ev.ShotTaken.__struct_fields__
+    assert (shot[shots.SHOT_SIDE], shot[shots.SHOT_SHOOTER], shot[shots.SHOT_GOAL],
+            shot[shots.SHOT_PUCK_SIDE], shot[shots.SHOT_PUCK_TO], shot[shots.SHOT_SLOT],
+            shot[shots.SHOT_PENALTY]) == (
+        "side", "shooter", "goal", "puck_side", "puck_to", "slot", "penalty")
 
 
 def test_positional_and_keyword_make_the_same_bytes() -> None:
