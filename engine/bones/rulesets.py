@@ -136,17 +136,22 @@ class Citations:
     ``cite_events``): whether the ruleset cites at all and its table of texts cited so far
     (``cited_texts``), read once a game into a compiled class (each field a native read; a
     ``Ruleset`` is a plain class, each of its fields a generic look-up of about 200
-    instructions, and the table was found by the ruleset's name at every decision). Kept
-    in ``GameState`` for the ruleset it was made from."""
+    instructions, and the table was found by the ruleset's name at every decision), with
+    whether its optional rules are a game's options. Kept in ``GameState`` for the
+    ruleset it was made from."""
 
     ruleset: Ruleset
     cites: bool  # the ruleset has section numbers of its own (FaceOff 2008)
     table: dict[str, str]
+    # Its optional rules are a game's options (FaceOff 17.000-21.000): read here by
+    # ``GameState.uses``, asked about 190 times a game.
+    optional_rules: bool
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.cites = bool(ruleset.sections)
         self.table = cited_texts(ruleset)
+        self.optional_rules = ruleset.optional_rules
 
     def cite(self, text: str) -> str:
         """``ruleset.cite(text)``, read from the table when it holds the text."""

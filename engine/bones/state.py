@@ -409,7 +409,9 @@ class GameState:
         are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only. A
         Hockey Bones draft league uses no injuries, pressure offense or checking game
         (draft rule 28)."""
-        if self.ruleset.optional_rules:
+        # Read from the ruleset's citations (a compiled class: a native read; the
+        # ruleset's own field is a generic look-up).
+        if self.citations().optional_rules:
             return rule in self.options
         if self.draft_league and rule in UNUSED_IN_DRAFT_LEAGUES:
             return False
