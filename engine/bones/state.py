@@ -450,6 +450,8 @@ class GameState:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
         In a 3-on-3 overtime (a league option) each penalty to the other side adds one; a
         playoff overtime is played as the regulation periods, 5 on 5 (ruling R-6.00c)."""
+        if not self.home.penalties and not self.away.penalties and self.period != 4:
+            return 5  # nobody short in regulation, nearly every ask: men_short not asked
         mine, theirs = self.men_short(side)
         if self.period == 4 and self.overtime_skaters < 5 and not self.playoff:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
@@ -457,6 +459,8 @@ class GameState:
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
+        if not self.home.penalties and not self.away.penalties:
+            return "es"  # nobody short, nearly every ask: men_short not asked
         mine, theirs = self.men_short(side)
         if mine < theirs:
             return "pp"
