@@ -154,9 +154,26 @@ class Citations:
         self.optional_rules = ruleset.optional_rules
 
     def cite(self, text: str) -> str:
-        """``ruleset.cite(text)``, read from the table when it holds the text."""
-        cited = self.table.get(text)
-        return self.ruleset.cite(text) if cited is None else cited
+        """``ruleset.cite(text)``: the text itself when the ruleset has no sections of its
+        own (``check_choice`` asks at every line change: Ruleset.cite, a plain class's
+        method, was an interpreted call of about 1,000 instructions), else read from the
+        table when it holds the text. A text without a full stop names no section
+        (``_SECTION``): it is its own citation, kept in the table as ``Ruleset.cite``
+        keeps it, without that method and the section pattern run (about 15,000
+        instructions a text: the modifier texts that carry numbers, such as intimidation
+        3, are new in each game that first gives them)."""
+        if not self.cites:
+            return text  # Hockey Bones' own numbers (Ruleset.cite: no sections, the text)
+        table = self.table
+        cited = table.get(text)
+        if cited is not None:
+            return cited
+        if "." in text:
+            return self.ruleset.cite(text)
+        if len(table) > 4096:  # as Ruleset.cite bounds it
+            table.clear()
+        table[text] = text
+        return text
 
 
 def _cited(sections: dict[str, str], text: str) -> str:
