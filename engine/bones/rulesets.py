@@ -136,22 +136,44 @@ class Citations:
     ``cite_events``): whether the ruleset cites at all and its table of texts cited so far
     (``cited_texts``), read once a game into a compiled class (each field a native read; a
     ``Ruleset`` is a plain class, each of its fields a generic look-up of about 200
-    instructions, and the table was found by the ruleset's name at every decision). Kept
-    in ``GameState`` for the ruleset it was made from."""
+    instructions, and the table was found by the ruleset's name at every decision), with
+    whether its optional rules are a game's options. Kept in ``GameState`` for the
+    ruleset it was made from."""
 
     ruleset: Ruleset
     cites: bool  # the ruleset has section numbers of its own (FaceOff 2008)
     table: dict[str, str]
+    # Its optional rules are a game's options (FaceOff 17.000-21.000): read here by
+    # ``GameState.uses``, asked about 190 times a game.
+    optional_rules: bool
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.cites = bool(ruleset.sections)
         self.table = cited_texts(ruleset)
+        self.optional_rules = ruleset.optional_rules
 
     def cite(self, text: str) -> str:
-        """``ruleset.cite(text)``, read from the table when it holds the text."""
-        cited = self.table.get(text)
-        return self.ruleset.cite(text) if cited is None else cited
+        """``ruleset.cite(text)``: the text itself when the ruleset has no sections of its
+        own (``check_choice`` asks at every line change: Ruleset.cite, a plain class's
+        method, was an interpreted call of about 1,000 instructions), else read from the
+        table when it holds the text. A text without a full stop names no section
+        (``_SECTION``): it is its own citation, kept in the table as ``Ruleset.cite``
+        keeps it, without that method and the section pattern run (about 15,000
+        instructions a text: the modifier texts that carry numbers, such as intimidation
+        3, are new in each game that first gives them)."""
+        if not self.cites:
+            return text  # Hockey Bones' own numbers (Ruleset.cite: no sections, the text)
+        table = self.table
+        cited = table.get(text)
+        if cited is not None:
+            return cited
+        if "." in text:
+            return self.ruleset.cite(text)
+        if len(table) > 4096:  # as Ruleset.cite bounds it
+            table.clear()
+        table[text] = text
+        return text
 
 
 def _cited(sections: dict[str, str], text: str) -> str:

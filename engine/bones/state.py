@@ -409,7 +409,9 @@ class GameState:
         are options of a FaceOff game (17.000-20.000); ARC cards are FaceOff's only. A
         Hockey Bones draft league uses no injuries, pressure offense or checking game
         (draft rule 28)."""
-        if self.ruleset.optional_rules:
+        # Read from the ruleset's citations (a compiled class: a native read; the
+        # ruleset's own field is a generic look-up).
+        if self.citations().optional_rules:
             return rule in self.options
         if self.draft_league and rule in UNUSED_IN_DRAFT_LEAGUES:
             return False
@@ -448,6 +450,8 @@ class GameState:
         """Skaters a team puts on the ice (15.00): five less its men short, at least three.
         In a 3-on-3 overtime (a league option) each penalty to the other side adds one; a
         playoff overtime is played as the regulation periods, 5 on 5 (ruling R-6.00c)."""
+        if not self.home.penalties and not self.away.penalties and self.period != 4:
+            return 5  # nobody short in regulation, nearly every ask: men_short not asked
         mine, theirs = self.men_short(side)
         if self.period == 4 and self.overtime_skaters < 5 and not self.playoff:
             return max(3, min(5, self.overtime_skaters + theirs - mine))
@@ -455,6 +459,8 @@ class GameState:
 
     def strength(self, side: str) -> str:
         """``pp``, ``sh`` or ``es`` for ``side`` from the penalties, not the goalie (9.00)."""
+        if not self.home.penalties and not self.away.penalties:
+            return "es"  # nobody short, nearly every ask: men_short not asked
         mine, theirs = self.men_short(side)
         if mine < theirs:
             return "pp"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from engine.bones.cards import Skater
 from engine.bones.state import FORWARD_SLOTS, GameState, TeamState, other
@@ -55,6 +56,41 @@ def chart_defense(state: GameState, total: int) -> int:
     return value
 
 
+# How a total was found (``DefenseTotal.how``) for the totals of two or three ratings, by
+# the ratings: each text made the first time it is given and handed out again after (the
+# text formatted with its two or three numbers at every numeric code was about 900
+# instructions; a list read by the ratings' index is a few dozen). One list a template,
+# indexed by three ratings of 0-7 (a rating is 0-5: 9.10); never changed once a text is in.
+_ACROSS_LEFT: Final = "9.20: RW {} + RD {} + C {} (9.21)"
+_ACROSS_RIGHT: Final = "9.20: LW {} + LD {} + C {} (9.21)"
+_ACROSS_CENTRE: Final = "9.20: LD {} + RD {} + C {} - 2"
+_POWER_PLAY: Final = "9.60: LD {} + RD {} + 2"
+_BLUE_LINE: Final = "8.10: LD {} + RD {}"
+_TOLD: Final[dict[str, list[str | None]]] = {
+    template: [None] * 512
+    for template in (_ACROSS_LEFT, _ACROSS_RIGHT, _ACROSS_CENTRE, _POWER_PLAY, _BLUE_LINE)
+}
+_ACROSS_LEFT_TOLD: Final = _TOLD[_ACROSS_LEFT]
+_ACROSS_RIGHT_TOLD: Final = _TOLD[_ACROSS_RIGHT]
+_ACROSS_CENTRE_TOLD: Final = _TOLD[_ACROSS_CENTRE]
+_POWER_PLAY_TOLD: Final = _TOLD[_POWER_PLAY]
+_BLUE_LINE_TOLD: Final = _TOLD[_BLUE_LINE]
+
+
+def _told(texts: list[str | None], template: str, a: int, b: int, c: int = 0) -> str:
+    """``template`` with the ratings ``a``, ``b`` (and ``c``) in it: from ``texts``, the
+    template's own list, when each is 0-7 (always, but a number out of range is formatted
+    as before)."""
+    if 0 <= a < 8 and 0 <= b < 8 and 0 <= c < 8:
+        at = (a * 8 + b) * 8 + c
+        text = texts[at]
+        if text is None:
+            text = template.format(a, b, c)
+            texts[at] = text
+        return text
+    return template.format(a, b, c)
+
+
 @dataclass(slots=True, init=False)
 class DefenseTotal:
     """A total an attacker's number is compared with (9.00, 8.10 *Dn), and how it was
@@ -85,7 +121,7 @@ def team_defense(state: GameState, defending: str, attacker_slot: str,
     if strength == "pp":
         ld = _rating(team, "LD", True, fatigue)
         rd = _rating(team, "RD", True, fatigue)
-        value, how = ld + rd + 2, f"9.60: LD {ld} + RD {rd} + 2"
+        value, how = ld + rd + 2, _told(_POWER_PLAY_TOLD, _POWER_PLAY, ld, rd)
     elif strength == "sh":
         total = _skaters_total(team, fatigue)
         aces = sum(
@@ -128,17 +164,19 @@ def _five_on_five_defense(team: TeamState, attacker_slot: str, fatigue: bool) ->
         rw = _rating(team, "RW", False, fatigue)
         rd = _rating(team, "RD", False, fatigue)
         centre = adjusted_center(_rating(team, "C", False, fatigue))
-        return DefenseTotal(rw + rd + centre, f"9.20: RW {rw} + RD {rd} + C {centre} (9.21)")
+        return DefenseTotal(rw + rd + centre,
+                            _told(_ACROSS_LEFT_TOLD, _ACROSS_LEFT, rw, rd, centre))
     if attacker_slot in ("RW", "RD"):
         lw = _rating(team, "LW", False, fatigue)
         ld = _rating(team, "LD", False, fatigue)
         centre = adjusted_center(_rating(team, "C", False, fatigue))
-        return DefenseTotal(lw + ld + centre, f"9.20: LW {lw} + LD {ld} + C {centre} (9.21)")
+        return DefenseTotal(lw + ld + centre,
+                            _told(_ACROSS_RIGHT_TOLD, _ACROSS_RIGHT, lw, ld, centre))
     # The centre, and a sixth attacker (quick reference: defended as the centre).
     ld = _rating(team, "LD", False, fatigue)
     rd = _rating(team, "RD", False, fatigue)
     c = _rating(team, "C", False, fatigue)
-    return DefenseTotal(ld + rd + c - 2, f"9.20: LD {ld} + RD {rd} + C {c} - 2")
+    return DefenseTotal(ld + rd + c - 2, _told(_ACROSS_CENTRE_TOLD, _ACROSS_CENTRE, ld, rd, c))
 
 
 def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
@@ -146,4 +184,4 @@ def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
     team, fatigue = state.team(defending), state.uses("fatigue")
     pp = state.strength(defending) == "pp"
     ld, rd = _rating(team, "LD", pp, fatigue), _rating(team, "RD", pp, fatigue)
-    return DefenseTotal(ld + rd, f"8.10: LD {ld} + RD {rd}")
+    return DefenseTotal(ld + rd, _told(_BLUE_LINE_TOLD, _BLUE_LINE, ld, rd))
