@@ -51,6 +51,7 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,7 +68,7 @@ from events.common import (
     GameCreated,
 )
 from events.errors import RinklogError
-from events.formats import FORMATS, Decoder, decoder
+from events.formats import FORMATS, Decoder, decode_all, decoder
 from events.league import SeasonCreated
 from events.plurals import counted
 from events.store import (
@@ -127,7 +128,12 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
     for callers that go on with them rather than decode the rows again. ``rules=False``:
     a game's checks up to its dice, not the rules' re-run (a season's writer holds what
     a worker returns to them, replay/leagues/returned.py)."""
-    state = _Audit(stream, record, rows, rules)
+    return _audited(_Audit(stream, record, rows, rules), blobs, season_of)
+
+
+def _audited(state: _Audit, blobs: BlobSource, season_of: SeasonLookup
+             ) -> tuple[AuditReport, list[Event]]:
+    """``state``'s checks run: its report (the first finding, if any) and the events."""
     try:
         state.run(blobs, season_of)
     except AuditFailed as failed:
@@ -150,6 +156,16 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
     ``rules``: as :func:`audit_stream_events`."""
     head = hashes[-1].hex() if hashes else GENESIS
     record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system, format)
+    if hashed_here:
+        if len(encoded) != len(hashes):
+            raise ValueError(f"{len(hashes)} hashes for {len(encoded)} rows: one a row")
+        # Each row's hash is the one just computed from its payload, stored on the row
+        # (hash_every 1) and chained from the row before: the chain check (2) would hold
+        # every row to itself and the head to the last hash. It is not run, and the rows
+        # are made only where a check reads one (a branch's parent, the season's head).
+        state = _Audit(stream, record, _HashedRows(encoded, hashes), rules, chain=False)
+        state.columns = ([tag for tag, _ in encoded], [payload for _, payload in encoded])
+        return _audited(state, blobs, season_of)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
         this = digest.hex()
@@ -160,13 +176,38 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
 
 
+class _HashedRows(Sequence[StoredEvent]):
+    """A new stream's rows as :func:`audit_encoded` would make them from its ``(tag,
+    payload)`` pairs and the hashes the caller computed from those payloads (``stored``:
+    the hash, as the store reads a row), each made when it is read: a season's writer
+    audits about 1,200 rows a game and reads two of them."""
+
+    def __init__(self, encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> None:
+        self._encoded, self._hashes = encoded, hashes
+
+    def __len__(self) -> int:
+        return len(self._encoded)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        seq = range(1, len(self) + 1)[index]  # IndexError past either end
+        tag, payload = self._encoded[seq - 1]
+        this = self._hashes[seq - 1].hex()
+        prev = self._hashes[seq - 2].hex() if seq > 1 else GENESIS
+        return StoredEvent(seq, tag, None, payload, prev, this, this)
+
+
 class _Audit:
     """The facts gathered so far, so a failure at any check still reports them."""
 
     def __init__(self, stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
-                 rules: bool = True):
+                 rules: bool = True, *, chain: bool = True):
         self.stream, self.record, self.rows = stream, record, rows
         self.rules = rules  # False: a game's checks stop after its dice
+        self.chain = chain  # False: rows chained by the caller from these payloads
+        # each row's type tag and payload, in order (None: read from the rows)
+        self.columns: tuple[list[str], list[bytes]] | None = None
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -188,7 +229,8 @@ class _Audit:
 
     def run(self, blobs: BlobSource, season_of: SeasonLookup) -> None:
         self._stream_row()
-        self._chain()
+        if self.chain:
+            self._chain()
         self._version()
         self._decode()
         first = self.events[0]
@@ -238,7 +280,26 @@ class _Audit:
             known = ", ".join(f"{n} ({name})" for n, name in FORMATS.items())
             raise AuditFailed("decode", 1, f"a payload format rinklog reads: {known}",
                           f"format {format!r}", "event store")
-        decode = stream_decoder(self.rows[0], format).decode
+        stream_decode = stream_decoder(self.rows[0], format)
+        tags_stored, payloads = self.columns or (list(map(_TYPE, self.rows)),
+                                                 list(map(_PAYLOAD, self.rows)))
+        # The whole stream in one call, each event's class named by the tag it is stored
+        # as; anything else (a payload that does not decode, another tag) is found and
+        # reported by the loop below, row by row, as the first row that does not hold.
+        try:
+            events = decode_all(stream_decode, payloads)
+            if list(map(_tag_of_class, map(type, events))) == tags_stored:
+                self.events = events
+        except Exception:  # noqa: BLE001 -- the loop below finds it, in its own words
+            pass
+        if not self.events:
+            self._decode_rows(stream_decode)
+        self._check_kind()
+
+    def _decode_rows(self, stream_decode: Decoder) -> None:
+        """The payloads decoded row by row, the first that does not decode or is not the
+        event its tag says a finding."""
+        decode = stream_decode.decode
         tags: dict[type, str] = {}  # each class's tag, looked up once a stream
         append = self.events.append
         for row in self.rows:
@@ -253,6 +314,8 @@ class _Audit:
                 raise AuditFailed("decode", row.seq, f"a {row.type} event", tag,
                               "event catalogue")
             append(event)
+
+    def _check_kind(self) -> None:
         first = self.events[0]
         kinds = {GameCreated: "game", SeasonCreated: "season",
                  **{s.first_event: s.kind for s in SEASON_SYSTEMS.values()}}
@@ -538,6 +601,8 @@ class _Audit:
 
 
 _BRANCHES = Kinds(BranchStarted)
+_TYPE, _PAYLOAD = operator.attrgetter("type"), operator.attrgetter("payload")
+_tag_of_class = functools.cache(tag_of)  # an event class's tag: fixed by the class
 
 
 @functools.lru_cache(maxsize=16)
