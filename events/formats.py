@@ -43,8 +43,7 @@ from msgspec import UNSET
 
 from events.base import tag_of
 
-__all__ = ["FORMATS", "JSON", "MSGPACK", "NEW_STREAM_FORMAT", "check_format", "decode_all",
-           "decoder",
+__all__ = ["FORMATS", "JSON", "MSGPACK", "NEW_STREAM_FORMAT", "check_format", "decoder",
            "encode_events", "encoder", "event_fields", "raw_field", "raw_value", "same_event",
            "struct_classes"]
 
@@ -224,14 +223,6 @@ class _JsonDecoder:
             return cls(*_astuple(mirror))
         return self._back[type(mirror)](mirror)
 
-    def decode_all(self, payloads: Iterable[bytes]) -> list[Any]:
-        """:meth:`decode` of each payload in one call (a stream's audit decodes every
-        payload of the stream): msgspec's decoder mapped over them from C, no call of
-        :meth:`decode` an event."""
-        positional, back, astuple = self._positional, self._back, _astuple
-        return [cls(*astuple(m)) if (cls := positional.get(type(m))) is not None
-                else back[type(m)](m) for m in map(self._decoder.decode, payloads)]
-
 
 # --- both formats ----------------------------------------------------------------------------
 
@@ -254,13 +245,6 @@ def decoder(event_type: Any, format: int) -> Decoder:
         return msgspec.msgpack.Decoder(event_type)
     classes = None if event_type is Any else struct_classes(event_type)
     return msgspec.json.Decoder(event_type) if classes is None else _JsonDecoder(classes)
-
-
-def decode_all(decoder: Decoder, payloads: Iterable[bytes]) -> list[Any]:
-    """Each of ``payloads`` decoded by ``decoder`` (one of :func:`decoder`'s), in order;
-    the first that does not decode raises as ``decoder.decode`` would."""
-    each = getattr(decoder, "decode_all", None)
-    return each(payloads) if each is not None else list(map(decoder.decode, payloads))
 
 
 def encoder(format: int) -> Callable[[Any], bytes]:

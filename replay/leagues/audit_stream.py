@@ -51,7 +51,6 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -68,7 +67,7 @@ from events.common import (
     GameCreated,
 )
 from events.errors import RinklogError
-from events.formats import FORMATS, Decoder, decode_all, decoder
+from events.formats import FORMATS, Decoder, decoder
 from events.league import SeasonCreated
 from events.plurals import counted
 from events.store import (
@@ -161,10 +160,12 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
             raise ValueError(f"{len(hashes)} hashes for {len(encoded)} rows: one a row")
         # Each row's hash is the one just computed from its payload, stored on the row
         # (hash_every 1) and chained from the row before: the chain check (2) would hold
-        # every row to itself and the head to the last hash. It is not run, and the rows
-        # are made only where a check reads one (a branch's parent, the season's head).
+        # every row to itself and the head to the last hash. It is not run, and a whole
+        # row is made only where a check reads one (a branch's parent, the season's
+        # head): the decode check reads each row's seq, tag and payload alone.
         state = _Audit(stream, record, _HashedRows(encoded, hashes), rules, chain=False)
-        state.columns = ([tag for tag, _ in encoded], [payload for _, payload in encoded])
+        state.decoded_from = [_Payload(seq, tag, payload)
+                              for seq, (tag, payload) in enumerate(encoded, 1)]
         return _audited(state, blobs, season_of)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
@@ -174,6 +175,14 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
                                 this if hashed_here else UNSET))
         prev = this
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
+
+
+class _Payload(msgspec.Struct, frozen=True, gc=False):
+    """What the decode check reads of a row: its seq, type tag and payload."""
+
+    seq: int
+    type: str
+    payload: bytes
 
 
 class _HashedRows(Sequence[StoredEvent]):
@@ -206,8 +215,8 @@ class _Audit:
         self.stream, self.record, self.rows = stream, record, rows
         self.rules = rules  # False: a game's checks stop after its dice
         self.chain = chain  # False: rows chained by the caller from these payloads
-        # each row's type tag and payload, in order (None: read from the rows)
-        self.columns: tuple[list[str], list[bytes]] | None = None
+        # the rows the decode check reads (their seq, type and payload): the rows
+        self.decoded_from: Sequence[Any] = rows
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -280,29 +289,10 @@ class _Audit:
             known = ", ".join(f"{n} ({name})" for n, name in FORMATS.items())
             raise AuditFailed("decode", 1, f"a payload format rinklog reads: {known}",
                           f"format {format!r}", "event store")
-        stream_decode = stream_decoder(self.rows[0], format)
-        tags_stored, payloads = self.columns or (list(map(_TYPE, self.rows)),
-                                                 list(map(_PAYLOAD, self.rows)))
-        # The whole stream in one call, each event's class named by the tag it is stored
-        # as; anything else (a payload that does not decode, another tag) is found and
-        # reported by the loop below, row by row, as the first row that does not hold.
-        try:
-            events = decode_all(stream_decode, payloads)
-            if list(map(_tag_of_class, map(type, events))) == tags_stored:
-                self.events = events
-        except Exception:  # noqa: BLE001 -- the loop below finds it, in its own words
-            pass
-        if not self.events:
-            self._decode_rows(stream_decode)
-        self._check_kind()
-
-    def _decode_rows(self, stream_decode: Decoder) -> None:
-        """The payloads decoded row by row, the first that does not decode or is not the
-        event its tag says a finding."""
-        decode = stream_decode.decode
+        decode = stream_decoder(self.rows[0], format).decode
         tags: dict[type, str] = {}  # each class's tag, looked up once a stream
         append = self.events.append
-        for row in self.rows:
+        for row in self.decoded_from:
             try:
                 event = decode(row.payload)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
@@ -314,8 +304,6 @@ class _Audit:
                 raise AuditFailed("decode", row.seq, f"a {row.type} event", tag,
                               "event catalogue")
             append(event)
-
-    def _check_kind(self) -> None:
         first = self.events[0]
         kinds = {GameCreated: "game", SeasonCreated: "season",
                  **{s.first_event: s.kind for s in SEASON_SYSTEMS.values()}}
@@ -601,8 +589,6 @@ class _Audit:
 
 
 _BRANCHES = Kinds(BranchStarted)
-_TYPE, _PAYLOAD = operator.attrgetter("type"), operator.attrgetter("payload")
-_tag_of_class = functools.cache(tag_of)  # an event class's tag: fixed by the class
 
 
 @functools.lru_cache(maxsize=16)
