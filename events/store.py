@@ -51,7 +51,6 @@ from events.checkpoints import (
     chain_hash,
     chain_hashes,
     chain_holds,
-    checkpoint_cells,
     stored_cells,
     verify_chain,
 )
@@ -436,10 +435,13 @@ class EventStore:
                 except (TypeError, ValueError):
                     raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed "
                                           "head hash (run rinklog audit)") from None
-                cells, last = stored_cells(hashes, actual + 1, every), hashes[-1]
+                cells = [_NULL_CELL if cell is None else bytearray(cell)
+                         for cell in stored_cells(hashes, actual + 1, every)]
+                last = hashes[-1]
             else:  # a new stream: its checkpoints are every HASH_EVERY-th row's from seq 1
-                cells, last = (checkpoint_cells(len(payloads), chained.checkpoints, every),
-                               chained.head)
+                cells = [_NULL_CELL] * len(payloads)
+                cells[every - 1::every] = map(bytearray, chained.checkpoints)
+                last = chained.head
             type_keys = self._type_keys
             new_keys: dict[str, int] = {}
             for tag in dict.fromkeys(tags):  # in order of first appearance, as ever
@@ -449,12 +451,15 @@ class EventStore:
             seq = actual + len(payloads)
             # the rows built by C-level iterators: the writer's share of a season game is
             # this and SQLite's own inserting
+            # each payload and hash bound as a bytearray, a NULL hash cell as _NULL_CELL:
+            # see _NULL_CELL (the same BLOBs and NULLs stored)
             rows = zip(itertools.repeat(key, len(tags)), range(actual + 1, seq + 1),
-                       map(keys.__getitem__, tags), payloads, cells, strict=True)
+                       map(keys.__getitem__, tags), map(bytearray, payloads), cells,
+                       strict=True)
             try:
                 db.executemany(
                     "INSERT INTO events (stream_key, seq, type_key, payload, hash)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, nullif(?, 0))",
                     rows,
                 )
             except sqlite3.IntegrityError:
@@ -690,6 +695,17 @@ class EventStore:
             raise CorruptDatabase(f"{self.path}: stream {stream!r} has hash_every {every!r}, "
                                   "which rinklog does not write (run rinklog audit)")
         return every
+
+
+# What the events' insert binds for a NULL hash cell (``nullif(?, 0)`` stores NULL). Python
+# 3.11's sqlite3 "adapts" every bound value that is not exactly an int, float, str or
+# bytearray, bytes and None included: it looks the value's type up among the registered
+# adapters, then asks ``sqlite3.PrepareProtocol`` for ``__adapt__`` (an AttributeError
+# formatted and cleared) and the value for ``__conform__``: about 3,500 instructions a value,
+# two a row (its payload and hash cell), 11% of a season writer's instructions a game
+# (callgrind, docs/benchmarks.md). An int and a bytearray bind directly: a bytearray as the
+# same BLOB its bytes would be, so every stored byte is what it was.
+_NULL_CELL = 0
 
 
 def _frozen(classes: list[type] | None) -> frozenset[type] | None:

@@ -127,7 +127,12 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
     for callers that go on with them rather than decode the rows again. ``rules=False``:
     a game's checks up to its dice, not the rules' re-run (a season's writer holds what
     a worker returns to them, replay/leagues/returned.py)."""
-    state = _Audit(stream, record, rows, rules)
+    return _audited(_Audit(stream, record, rows, rules), blobs, season_of)
+
+
+def _audited(state: _Audit, blobs: BlobSource, season_of: SeasonLookup
+             ) -> tuple[AuditReport, list[Event]]:
+    """``state``'s checks run: its report (the first finding, if any) and the events."""
     try:
         state.run(blobs, season_of)
     except AuditFailed as failed:
@@ -150,6 +155,18 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
     ``rules``: as :func:`audit_stream_events`."""
     head = hashes[-1].hex() if hashes else GENESIS
     record = StreamRecord(stream, kind, len(encoded), head, encode_meta(meta), system, format)
+    if hashed_here:
+        if len(encoded) != len(hashes):
+            raise ValueError(f"{len(hashes)} hashes for {len(encoded)} rows: one a row")
+        # Each row's hash is the one just computed from its payload, stored on the row
+        # (hash_every 1) and chained from the row before: the chain check (2) would hold
+        # every row to itself and the head to the last hash. It is not run, and a whole
+        # row is made only where a check reads one (a branch's parent, the season's
+        # head): the decode check reads each row's seq, tag and payload alone.
+        state = _Audit(stream, record, _HashedRows(encoded, hashes), rules, chain=False)
+        state.decoded_from = [_Payload(seq, tag, payload)
+                              for seq, (tag, payload) in enumerate(encoded, 1)]
+        return _audited(state, blobs, season_of)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
         this = digest.hex()
@@ -160,13 +177,46 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
 
 
+class _Payload(msgspec.Struct, frozen=True, gc=False):
+    """What the decode check reads of a row: its seq, type tag and payload."""
+
+    seq: int
+    type: str
+    payload: bytes
+
+
+class _HashedRows(Sequence[StoredEvent]):
+    """A new stream's rows as :func:`audit_encoded` would make them from its ``(tag,
+    payload)`` pairs and the hashes the caller computed from those payloads (``stored``:
+    the hash, as the store reads a row), each made when it is read: a season's writer
+    audits about 1,200 rows a game and reads two of them."""
+
+    def __init__(self, encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> None:
+        self._encoded, self._hashes = encoded, hashes
+
+    def __len__(self) -> int:
+        return len(self._encoded)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        seq = range(1, len(self) + 1)[index]  # IndexError past either end
+        tag, payload = self._encoded[seq - 1]
+        this = self._hashes[seq - 1].hex()
+        prev = self._hashes[seq - 2].hex() if seq > 1 else GENESIS
+        return StoredEvent(seq, tag, None, payload, prev, this, this)
+
+
 class _Audit:
     """The facts gathered so far, so a failure at any check still reports them."""
 
     def __init__(self, stream: str, record: StreamRecord | None, rows: Sequence[ChainRow],
-                 rules: bool = True):
+                 rules: bool = True, *, chain: bool = True):
         self.stream, self.record, self.rows = stream, record, rows
         self.rules = rules  # False: a game's checks stop after its dice
+        self.chain = chain  # False: rows chained by the caller from these payloads
+        # the rows the decode check reads (their seq, type and payload): the rows
+        self.decoded_from: Sequence[Any] = rows
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -188,7 +238,8 @@ class _Audit:
 
     def run(self, blobs: BlobSource, season_of: SeasonLookup) -> None:
         self._stream_row()
-        self._chain()
+        if self.chain:
+            self._chain()
         self._version()
         self._decode()
         first = self.events[0]
@@ -241,7 +292,7 @@ class _Audit:
         decode = stream_decoder(self.rows[0], format).decode
         tags: dict[type, str] = {}  # each class's tag, looked up once a stream
         append = self.events.append
-        for row in self.rows:
+        for row in self.decoded_from:
             try:
                 event = decode(row.payload)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
