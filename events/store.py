@@ -429,19 +429,7 @@ class EventStore:
                     self._merge_meta(stream, current[3], meta)
             if not payloads:
                 return actual
-            if chained is None:
-                try:
-                    hashes = chain_hashes(payloads, head)  # the chain goes on from the head
-                except (TypeError, ValueError):
-                    raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed "
-                                          "head hash (run rinklog audit)") from None
-                cells = [_NULL_CELL if cell is None else bytearray(cell)
-                         for cell in stored_cells(hashes, actual + 1, every)]
-                last = hashes[-1]
-            else:  # a new stream: its checkpoints are every HASH_EVERY-th row's from seq 1
-                cells = [_NULL_CELL] * len(payloads)
-                cells[every - 1::every] = map(bytearray, chained.checkpoints)
-                last = chained.head
+            cells, last = self._hash_cells(stream, payloads, chained, head, actual, every)
             type_keys = self._type_keys
             new_keys: dict[str, int] = {}
             for tag in dict.fromkeys(tags):  # in order of first appearance, as ever
@@ -472,6 +460,26 @@ class EventStore:
             )
         type_keys.update(new_keys)  # committed
         return seq
+
+    def _hash_cells(self, stream: str, payloads: list[bytes], chained: Chained | None,
+                    head: Any, actual: int, every: int) -> tuple[list[Any], bytes]:
+        """The hash column of the rows appended after seq ``actual`` (a checkpoint hash
+        every ``every`` rows, bound as bytearrays, the others :data:`_NULL_CELL`), and the
+        stream's new head: the chain goes on from ``head``, or, for a new stream written
+        whole, is ``chained`` as given."""
+        if chained is None:
+            try:
+                hashes = chain_hashes(payloads, head)
+            except (TypeError, ValueError):
+                raise CorruptDatabase(f"{self.path}: stream {stream!r} has a malformed "
+                                      "head hash (run rinklog audit)") from None
+            cells = [_NULL_CELL if cell is None else bytearray(cell)
+                     for cell in stored_cells(hashes, actual + 1, every)]
+            return cells, hashes[-1]
+        # a new stream: its checkpoints are every HASH_EVERY-th row's from seq 1
+        cells = [_NULL_CELL] * len(payloads)
+        cells[every - 1::every] = map(bytearray, chained.checkpoints)
+        return cells, chained.head
 
     def update_meta(self, stream: str, **fields: Any) -> dict[str, Any]:
         """Merge ``fields`` into a stream's metadata (not hashed); return the merged dict."""
