@@ -32,7 +32,6 @@ __all__ = [
     "chain_hashes",
     "chain_holds",
     "chained",
-    "checkpoint_cells",
     "stored_cell",
     "stored_cells",
     "verify_chain",
@@ -130,15 +129,6 @@ def chained(encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> Ch
     every = HASH_EVERY
     return Chained([tag for tag, _ in encoded], [payload for _, payload in encoded], every,
                    list(hashes[every - 1::every]), hashes[-1])
-
-
-def checkpoint_cells(rows: int, checkpoints: Sequence[bytes], every: int
-                     ) -> list[bytes | None]:
-    """The ``events.hash`` cells of a new stream's ``rows`` rows from seq 1, given the
-    hashes of its checkpoints (:class:`Chained`): NULL but every ``every``-th."""
-    cells: list[bytes | None] = [None] * rows
-    cells[every - 1::every] = checkpoints
-    return cells
 
 
 def stored_cell(value: Any) -> str | None:
