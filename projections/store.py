@@ -44,10 +44,9 @@ import weakref
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
-import sqlite_utils
 
 from events.base import tag_of
 from events.catalogue import open_store
@@ -61,6 +60,9 @@ from projections.models.toi import PlayerToi, ShiftLine
 from projections.registration import ReadModels
 from projections.standings import build_standings
 from projections.systems import read_models
+
+if TYPE_CHECKING:  # imported when tables are made: see _database
+    import sqlite_utils
 
 __all__ = ["PROJECTIONS", "TABLES", "StoredReadModels", "dump", "game_rows", "read_model_differences",
            "rebuild", "save", "save_standings", "stored_differences", "stored_read_models",
@@ -318,6 +320,18 @@ _LAYOUTS: dict[str, tuple[dict[str, type], tuple[str, ...]]] = {
 }
 
 
+def _database(conn: Any) -> sqlite_utils.Database:
+    """sqlite-utils over the store's own connection, to make and re-lay the read models'
+    tables. Imported here, not with this module: a command that only reads read models
+    (standings, leaders, a page) needs none of it, and its import (click, dateutil,
+    pluggy) was about a fifth of such a command's CPU. No sqlite-utils plugin runs on the
+    store's connection (``execute_plugins``): the read models use none of their SQL
+    functions, and finding them read every installed package's entry points (about 30 ms)."""
+    import sqlite_utils
+
+    return sqlite_utils.Database(conn, execute_plugins=False)
+
+
 def _table_sql(db: sqlite_utils.Database, name: str, columns: dict[str, type],
                pk: tuple[str, ...]) -> str:
     """A read model's table keyed by its primary key ``WITHOUT ROWID``: each row is kept in
@@ -417,7 +431,7 @@ def save(store: EventStore, game_id: str, version: int,
     conn = store.connection
     with store.transaction():
         if store not in _READY:  # once per store: a season saves a game at a time
-            _ensure_tables(sqlite_utils.Database(conn))
+            _ensure_tables(_database(conn))
             _READY.add(store)
         for projection, tables in rows.items():
             _write(conn, projection, game_id, tables)
@@ -445,7 +459,7 @@ def _move_checkpoints(conn: Any, projections: Iterable[str], game_id: str,
 def _update(store: EventStore, game_ids: Iterable[str] | None,
             projections: tuple[str, ...] = PROJECTIONS) -> int:
     conn = store.connection  # the store's own connection: one file, one transaction
-    sdb = sqlite_utils.Database(conn)
+    sdb = _database(conn)
     wanted = None if game_ids is None else set(game_ids)
     if wanted is not None:
         for game_id in sorted(wanted):
@@ -479,7 +493,7 @@ def save_standings(store: EventStore) -> None:
     them at its end, a game played at the table with its last events)."""
     with store.transaction():  # or part of the caller's (a table game's last batch)
         if store not in _READY:
-            _ensure_tables(sqlite_utils.Database(store.connection))
+            _ensure_tables(_database(store.connection))
             _READY.add(store)
         _write_standings(store)
 

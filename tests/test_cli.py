@@ -419,3 +419,24 @@ def test_a_reader_that_leaves_early_is_no_failure(reg_game: tuple[Path, dict]) -
     done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120,
                           check=False)
     assert done.stdout.split() == ["0"] * 10, done.stderr
+
+
+def test_a_command_that_only_reads_read_models_loads_no_sqlite_utils(tmp_path: Path) -> None:
+    """projections/store.py imports sqlite-utils only to make tables: a season stored
+    loads it (and runs no sqlite-utils plugin), ``standings`` over it does not (about a
+    fifth of a read command's CPU was that import and its plugins' entry points)."""
+    db = tmp_path / "s.db"
+
+    def loaded_after(*args: str) -> str:
+        script = (
+            "import sys\n"
+            "from replay.cli.app import main\n"
+            f"code = main({list(args)!r})\n"
+            "print(code, 'sqlite_utils' in sys.modules, file=sys.stderr)\n")
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=120, cwd=Path(__file__).resolve().parent.parent)
+        return done.stderr.splitlines()[-1]
+
+    assert loaded_after("season", "--games", "2", "--workers", "1", "--db", str(db)) \
+        == "0 True"
+    assert loaded_after("standings", "--db", str(db)) == "0 False"
