@@ -324,7 +324,7 @@ def _database(conn: Any) -> sqlite_utils.Database:
     """sqlite-utils over the store's own connection, to make and re-lay the read models'
     tables. Imported here, not with this module: a command that only reads read models
     (standings, leaders, a page) needs none of it, and its import (click, dateutil,
-    pluggy) was about a fifth of such a command's CPU. No sqlite-utils plugin runs on the
+    pluggy) was about a tenth of such a command's CPU. No sqlite-utils plugin runs on the
     store's connection (``execute_plugins``): the read models use none of their SQL
     functions, and finding them read every installed package's entry points (about 30 ms)."""
     import sqlite_utils

@@ -423,8 +423,8 @@ def test_a_reader_that_leaves_early_is_no_failure(reg_game: tuple[Path, dict]) -
 
 def test_a_command_that_only_reads_read_models_loads_no_sqlite_utils(tmp_path: Path) -> None:
     """projections/store.py imports sqlite-utils only to make tables: a season stored
-    loads it (and runs no sqlite-utils plugin), ``standings`` over it does not (about a
-    fifth of a read command's CPU was that import and its plugins' entry points)."""
+    loads it, ``standings`` over it does not (that import was about a tenth of a read
+    command's CPU)."""
     db = tmp_path / "s.db"
 
     def loaded_after(*args: str) -> str:
