@@ -81,7 +81,8 @@ class LoopRules(Protocol):
     @property
     def window_steps(self) -> frozenset[str]: ...  # the steps a coach window comes before
     # (state's step, coach) -> the coach's questions at a window, asked in order (each sees
-    # the state after the choices before it)
+    # the state after the choices before it); they depend on the step's kind and the coach
+    # alone: the loop asks once a kind a game
     @property
     def window_asks(self) -> Callable[[Any, Any], Sequence[Asker]]: ...
     @property
@@ -105,6 +106,11 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # fixed for a game): a step then makes no attribute look-ups on the system.
     decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
     window_steps, choice_rules = rules.window_steps, rules.choice_rules
+    # The coach's questions at a window, by the step's kind: asked of the rules once a
+    # kind a game (they depend on the kind and the coach alone), not at every window
+    # (a generic look-up of the coach's method, a bound method and a container each time:
+    # about 600 instructions a window, 160-240 windows a game).
+    asks_at: dict[str, Sequence[Asker]] = {}
     for _ in range(rules.max_steps):
         if state.finished:
             return
@@ -114,7 +120,10 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
         kind = step.kind
         if not coach_asked and kind in window_steps and state.coach_window:
             choices: list[Event] = []
-            for ask in rules.window_asks(step, coach):
+            asks = asks_at.get(kind)
+            if asks is None:
+                asks = asks_at[kind] = rules.window_asks(step, coach)
+            for ask in asks:
                 for choice in list(ask(state)):
                     _apply_choice(rules, state, choice)
                     choices.append(choice)

@@ -75,7 +75,8 @@ class GameSystem(Generic[S, R, T, C]):
     check_choice: Callable[[S, Event], None]  # raises events.errors.IllegalChoice
     # --- what the one loop asks of the rules (engine/loop.py) ---
     window_steps: frozenset[str]  # the steps a coach window comes before
-    # (next step, coach) -> the coach's questions at a window, in order
+    # (next step, coach) -> the coach's questions at a window, in order; by the step's kind
+    # and the coach alone (the loop asks once a kind a game)
     window_asks: Callable[[Any, Any], Sequence[loop.Asker]]
     choice_rules: Mapping[str, str]  # the steps that wait for a coach -> the rule asking
     choose: Callable[[S, Any, Any], list[Event]]  # (state, step, coach) -> his choices

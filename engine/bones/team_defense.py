@@ -56,39 +56,34 @@ def chart_defense(state: GameState, total: int) -> int:
     return value
 
 
-# How a total was found (``DefenseTotal.how``) for the totals of two or three ratings, by
-# the ratings: each text made the first time it is given and handed out again after (the
-# text formatted with its two or three numbers at every numeric code was about 900
-# instructions; a list read by the ratings' index is a few dozen). One list a template,
-# indexed by three ratings of 0-7 (a rating is 0-5: 9.10); never changed once a text is in.
-_ACROSS_LEFT: Final = "9.20: RW {} + RD {} + C {} (9.21)"
-_ACROSS_RIGHT: Final = "9.20: LW {} + LD {} + C {} (9.21)"
-_ACROSS_CENTRE: Final = "9.20: LD {} + RD {} + C {} - 2"
-_POWER_PLAY: Final = "9.60: LD {} + RD {} + 2"
-_BLUE_LINE: Final = "8.10: LD {} + RD {}"
-_TOLD: Final[dict[str, list[str | None]]] = {
-    template: [None] * 512
-    for template in (_ACROSS_LEFT, _ACROSS_RIGHT, _ACROSS_CENTRE, _POWER_PLAY, _BLUE_LINE)
-}
-_ACROSS_LEFT_TOLD: Final = _TOLD[_ACROSS_LEFT]
-_ACROSS_RIGHT_TOLD: Final = _TOLD[_ACROSS_RIGHT]
-_ACROSS_CENTRE_TOLD: Final = _TOLD[_ACROSS_CENTRE]
-_POWER_PLAY_TOLD: Final = _TOLD[_POWER_PLAY]
-_BLUE_LINE_TOLD: Final = _TOLD[_BLUE_LINE]
+class _Told:
+    """How a total of two or three ratings was found (``DefenseTotal.how``): the template
+    with the ratings in it, each text made the first time it is given and handed out again
+    after (formatted at every numeric code it was about 900 instructions; read from a list
+    by the ratings' index, a few dozen). Indexed by three ratings of 0-7 (a rating is 0-5:
+    9.10); a number out of that range is formatted as before."""
+
+    __slots__ = ("template", "texts")
+
+    def __init__(self, template: str) -> None:
+        self.template = template
+        self.texts: list[str | None] = [None] * 512
+
+    def told(self, a: int, b: int, c: int = 0) -> str:
+        if 0 <= a < 8 and 0 <= b < 8 and 0 <= c < 8:
+            at = (a * 8 + b) * 8 + c
+            text = self.texts[at]
+            if text is None:
+                text = self.texts[at] = self.template.format(a, b, c)
+            return text
+        return self.template.format(a, b, c)
 
 
-def _told(texts: list[str | None], template: str, a: int, b: int, c: int = 0) -> str:
-    """``template`` with the ratings ``a``, ``b`` (and ``c``) in it: from ``texts``, the
-    template's own list, when each is 0-7 (always, but a number out of range is formatted
-    as before)."""
-    if 0 <= a < 8 and 0 <= b < 8 and 0 <= c < 8:
-        at = (a * 8 + b) * 8 + c
-        text = texts[at]
-        if text is None:
-            text = template.format(a, b, c)
-            texts[at] = text
-        return text
-    return template.format(a, b, c)
+_ACROSS_LEFT: Final = _Told("9.20: RW {} + RD {} + C {} (9.21)")
+_ACROSS_RIGHT: Final = _Told("9.20: LW {} + LD {} + C {} (9.21)")
+_ACROSS_CENTRE: Final = _Told("9.20: LD {} + RD {} + C {} - 2")
+_POWER_PLAY: Final = _Told("9.60: LD {} + RD {} + 2")
+_BLUE_LINE: Final = _Told("8.10: LD {} + RD {}")
 
 
 @dataclass(slots=True, init=False)
@@ -121,7 +116,7 @@ def team_defense(state: GameState, defending: str, attacker_slot: str,
     if strength == "pp":
         ld = _rating(team, "LD", True, fatigue)
         rd = _rating(team, "RD", True, fatigue)
-        value, how = ld + rd + 2, _told(_POWER_PLAY_TOLD, _POWER_PLAY, ld, rd)
+        value, how = ld + rd + 2, _POWER_PLAY.told(ld, rd)
     elif strength == "sh":
         total = _skaters_total(team, fatigue)
         aces = sum(
@@ -165,18 +160,18 @@ def _five_on_five_defense(team: TeamState, attacker_slot: str, fatigue: bool) ->
         rd = _rating(team, "RD", False, fatigue)
         centre = adjusted_center(_rating(team, "C", False, fatigue))
         return DefenseTotal(rw + rd + centre,
-                            _told(_ACROSS_LEFT_TOLD, _ACROSS_LEFT, rw, rd, centre))
+                            _ACROSS_LEFT.told(rw, rd, centre))
     if attacker_slot in ("RW", "RD"):
         lw = _rating(team, "LW", False, fatigue)
         ld = _rating(team, "LD", False, fatigue)
         centre = adjusted_center(_rating(team, "C", False, fatigue))
         return DefenseTotal(lw + ld + centre,
-                            _told(_ACROSS_RIGHT_TOLD, _ACROSS_RIGHT, lw, ld, centre))
+                            _ACROSS_RIGHT.told(lw, ld, centre))
     # The centre, and a sixth attacker (quick reference: defended as the centre).
     ld = _rating(team, "LD", False, fatigue)
     rd = _rating(team, "RD", False, fatigue)
     c = _rating(team, "C", False, fatigue)
-    return DefenseTotal(ld + rd + c - 2, _told(_ACROSS_CENTRE_TOLD, _ACROSS_CENTRE, ld, rd, c))
+    return DefenseTotal(ld + rd + c - 2, _ACROSS_CENTRE.told(ld, rd, c))
 
 
 def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
@@ -184,4 +179,4 @@ def blue_line_total(state: GameState, defending: str) -> DefenseTotal:
     team, fatigue = state.team(defending), state.uses("fatigue")
     pp = state.strength(defending) == "pp"
     ld, rd = _rating(team, "LD", pp, fatigue), _rating(team, "RD", pp, fatigue)
-    return DefenseTotal(ld + rd, _told(_BLUE_LINE_TOLD, _BLUE_LINE, ld, rd))
+    return DefenseTotal(ld + rd, _BLUE_LINE.told(ld, rd))

@@ -353,24 +353,13 @@ def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) 
 
 Asker = Callable[[GameState], list[Event]]
 
-# The last coach asked and his asks, made once for him (one entry, replaced whole: a thread
-# never reads another coach's): made at every window, they were a generic look-up of his
-# ``lines``, a bound method and a list (about 550 instructions a window, 240 windows a
-# game). Kept here, not on the coach: his own bound method kept on him would be a
-# reference cycle, which the collector paused during a game (engine.loop) would not free.
-_LAST_ASKS: Final[list[tuple[object, tuple[Asker, ...]]]] = [(None, ())]
-
 
 def window_asks(step: Step, coach: object) -> tuple[Asker, ...]:
     """At a window (9-12, 15, 22) the coaches change lines, dump, call a time out, pull
     the goalie or re-set the lineup cards: all of it through ``coach.lines``. (Here, in
-    a compiled module, rather than in the system's registration: the loop asks it at
-    every window.)"""
-    last, asks = _LAST_ASKS[0]
-    if last is not coach:
-        asks = (coach.lines,)  # type: ignore[attr-defined]
-        _LAST_ASKS[0] = (coach, asks)
-    return asks
+    a compiled module, rather than in the system's registration; the loop asks once a
+    step kind a game.)"""
+    return (coach.lines,)  # type: ignore[attr-defined]
 
 
 def choose(state: GameState, step: Step, coach: object) -> list[Event]:
