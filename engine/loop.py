@@ -20,7 +20,7 @@ import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from engine.dice import DiceSource
+from engine.dice import DiceSource, SeededDice
 from events.base import Event
 from events.errors import IllegalChoice, RinklogError
 
@@ -105,12 +105,25 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # What the loop asks of the rules at every step, read once (a system's rules are
     # fixed for a game): a step then makes no attribute look-ups on the system.
     decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
+    check_choice = rules.check_choice
     window_steps, choice_rules = rules.window_steps, rules.choice_rules
     # The coach's questions at a window, by the step's kind: asked of the rules once a
     # kind a game (they depend on the kind and the coach alone), not at every window
     # (a generic look-up of the coach's method, a bound method and a container each time:
     # about 600 instructions a window, 160-240 windows a game).
-    asks_at: dict[str, Sequence[Asker]] = {}
+    # the steps that wait for a choice as a set of their kinds: a Mapping's ``in`` is a
+    # generic call at every step (about 130 instructions against a set's 85)
+    choice_kinds = frozenset(choice_rules)
+    # (each kind's asks kept as a tuple: walked natively, a Sequence's walk is an iterator)
+    asks_at: dict[str, tuple[Asker, ...]] = {}
+    # The rolls so far, read from the state once and then counted here: the loop makes
+    # every roll event of the game (no rule, choice or coach rolls), and each read of
+    # ``state.rolls`` is a generic attribute look-up (about 100 instructions a roll).
+    rolls = state.rolls
+    # Seeded dice (every simulated, season and odds game) called natively: a generic
+    # ``dice.roll`` is a method look-up and a call through Python's calling convention
+    # at every roll. Other sources (typed, recorded) as before.
+    seeded = dice if type(dice) is SeededDice else None
     for _ in range(rules.max_steps):
         if state.finished:
             return
@@ -122,24 +135,31 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
             choices: list[Event] = []
             asks = asks_at.get(kind)
             if asks is None:
-                asks = asks_at[kind] = rules.window_asks(step, coach)
+                asks = asks_at[kind] = tuple(rules.window_asks(step, coach))
             for ask in asks:
-                for choice in list(ask(state)):
-                    _apply_choice(rules, state, choice)
+                # the coach's answer taken whole before any choice is applied; a list
+                # (every system's coach) walked as it is, not copied (nearly every
+                # window's answer is empty)
+                answer = ask(state)
+                asked = answer if type(answer) is list else list(answer)
+                for choice in asked:
+                    check_choice(state, choice)  # raises IllegalChoice
+                    evolve(state, choice)
                     choices.append(choice)
             if choices:
                 yield choices
                 step = state.queue[0]  # the choices may have changed what comes next
                 kind = step.kind
         coach_asked = False
-        if kind in choice_rules:
+        if kind in choice_kinds:
             yield _choose(rules, state, step, coach)
             continue
         batch: list[Event] = []
         roll = None
         if step.needs_roll:
-            n = state.rolls + 1
-            roll = dice.roll(n)
+            rolls += 1
+            n = rolls
+            roll = seeded.roll(n) if seeded is not None else dice.roll(n)
             rolled = roll_event(n, roll, kind)  # by position: RollEvent
             evolve(state, rolled)
             batch.append(rolled)
