@@ -34,7 +34,8 @@ from engine.dicehockey.state import (
 from events.dicehockey import LinesChanged, LineupRearranged
 
 # An event's fields read together, as a tuple in their declared order (game.fields_of says
-# why; kept here too so that it is a C static of this module)
+# why, and why its answer is named a tuple; kept here too so that it is a C static of this
+# module)
 fields_of: Final = msgspec.structs.astuple
 
 
@@ -221,7 +222,7 @@ def change_fault(state: GameState, event: LinesChanged) -> str | None:
     # the event's fields read together (side, forwards, defense, slots, rule; a msgspec
     # field read by name from compiled code is a generic attribute look-up; the order is
     # pinned by tests/dicehockey/test_dicehockey_events_made.py)
-    fields = fields_of(event)
+    fields: tuple[object, ...] = fields_of(event)
     side, forwards, defense = cast(str, fields[0]), cast(int, fields[1]), cast(int, fields[2])
     team = state.team(side)
     may_f, may_d = may_change(state, side)
@@ -274,7 +275,7 @@ def must_start_fourth(state: GameState, side: str) -> bool:
 def apply_change(state: GameState, event: LinesChanged) -> None:
     """Move the pawns; the lines that left wait their turn (9, 11). A line coming on has
     not had its shift yet: it counts once full (``shifts_taken``)."""
-    fields = fields_of(event)  # (side, forwards, defense, ...): read together
+    fields: tuple[object, ...] = fields_of(event)  # (side, forwards, defense, ...): read together
     team = state.team(cast(str, fields[0]))
     forwards, defense = cast(int, fields[1]), cast(int, fields[2])
     if forwards != team.forwards:
