@@ -58,13 +58,21 @@ def _game_blake2b(seed: str, game_id: str) -> Any:
     return hasher
 
 
+# BLAKE2b's ``copy``, ``update`` and ``digest`` read once from its type and called with
+# the hasher: compiled, ``blake.copy()`` is a method look-up on the object at each call
+# (three a roll), the same C functions called.
+_COPY: Final = hashlib.blake2b.copy
+_UPDATE: Final = hashlib.blake2b.update
+_DIGEST: Final = hashlib.blake2b.digest
+
+
 def first_digest(seed: str, game_id: str, n: int) -> bytes:
     """The first 64-byte digest (block 0) of the n-th roll of a seeded game, whose bytes
     :func:`derive_faces` reads first: a system whose faces fit in it reads them here,
     without a list (engine/bones/rolls.py)."""
-    blake = _game_blake2b(seed, game_id).copy()
-    blake.update(_first_block(n))
-    digest: bytes = blake.digest()  # typed: compiled, its bytes are read natively
+    blake = _COPY(_game_blake2b(seed, game_id))
+    _UPDATE(blake, _first_block(n))
+    digest: bytes = _DIGEST(blake)  # typed: compiled, its bytes are read natively
     return digest
 
 
