@@ -74,11 +74,15 @@ class DefaultCoach:
     """Both teams' coach; ``lines`` answers for the away team first (9, 10)."""
 
     def lines(self, state: GameState) -> list[Event]:
-        step = state.next_step()
-        if step is not None and step.kind == "penalty_tie":
-            return [self.penalty_tie(state, step.side, step.number)]
-        if step is not None and step.kind == "extra_attacker":
-            return [self.extra_attacker(state, step.side)]
+        # a step that waits for this answer (15's tie, 22's extra attacker) is one an event
+        # asked for (``state.pending``): with none pending (nearly every window) the next
+        # step is the flow's, not worked out here (``next_step``: about 300 instructions)
+        if state.pending:
+            step = state.next_step()
+            if step is not None and step.kind == "penalty_tie":
+                return [self.penalty_tie(state, step.side, step.number)]
+            if step is not None and step.kind == "extra_attacker":
+                return [self.extra_attacker(state, step.side)]
         choices: list[Event] = []
         self._side(state, AWAY, choices)  # 9, 10: the away team answers first (no tuple
         self._side(state, HOME, choices)  # of the two walked generically at each window)
