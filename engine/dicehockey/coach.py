@@ -95,8 +95,10 @@ class DefaultCoach:
         """``side``'s goalie, time out and line change, added to ``choices``."""
         if state.period != 3 and not state.team(side).pulled:
             # (nearly every window: a time out is called late in the third (12) and the
-            # goalie pulled there (22) or brought back once pulled: neither is asked)
-            change = self._change(state, side, extra_attacker(state, side))
+            # goalie pulled there (22) or brought back once pulled: neither is asked; and
+            # with the goalie in, an extra attacker only during a delayed penalty)
+            extra = extra_attacker(state, side) if state.delayed else None
+            change = self._change(state, side, extra)
             if change is not None:
                 choices.append(change)
             return

@@ -38,9 +38,11 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list[Event]:
     if owed:
         raise IllegalChoice(f"a line change is owed before the face-off: {owed}")
     home, away = on_ice(state, "home"), on_ice(state, "away")
-    ratings = [state.card(side, slots["C"]).faceoff or 0  # ruling R-DH-10a: a stand-in +0
-               for side, slots in (("home", home), ("away", away))]
-    upto = home_upto(*ratings)
+    # ruling R-DH-10a: a stand-in +0 (the two centres written out: no list, tuples or
+    # call with its arguments unpacked at every face-off)
+    home_rating = state.card("home", home["C"]).faceoff or 0
+    away_rating = state.card("away", away["C"]).faceoff or 0
+    upto = home_upto(home_rating, away_rating)
     value = roll_value(roll)
     side = "home" if value <= upto else "away"
     winner, loser = (home["C"], away["C"]) if side == "home" else (away["C"], home["C"])
