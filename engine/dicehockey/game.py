@@ -85,14 +85,18 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     if step is None:
         step = state.queue[0]  # an ended game: IndexError, as ever
     kind = step.kind
-    # the three most frequent steps (a pass, a shot, a face-off) called directly: compiled,
-    # a function read from ``DECIDERS`` is called through Python's calling convention
+    # the four most frequent steps (a pass, a shot, a dump, a face-off) called directly:
+    # compiled, a function read from ``DECIDERS`` is called through Python's calling
+    # convention
     if kind == "pass":
         assert roll is not None
         return passing.decide_pass(state, step, roll)
     if kind == "shot":
         assert roll is not None
         return shots.decide_shot(state, step, roll)
+    if kind == "dump":
+        assert roll is not None
+        return turnovers.decide_dump(state, step, roll)
     if kind == "faceoff":
         assert roll is not None
         return faceoffs.decide_faceoff(state, step, roll)

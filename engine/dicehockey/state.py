@@ -316,7 +316,11 @@ class SlotsSeen:
     def holds(self, team: TeamState, version: int) -> bool:
         return (self.version == version and self.lines is team.lines
                 and self.team is team.team
-                and _same_standing(self.out, self.penalties, team))
+                # nobody out and no penalty, then or now (nearly every ask): no call, as
+                # ``OnIce.holds``
+                and ((not self.out and not self.penalties and not team.out
+                      and not team.penalties)
+                     or _same_standing(self.out, self.penalties, team)))
 
     def restart(self, team: TeamState, version: int) -> None:
         earlier = self.earlier
