@@ -58,11 +58,12 @@ class StoredRows(Sequence[StoredEvent]):
 
     Why columns: the audit (replay/leagues/audit_stream.py) holds a stream's stored cells to
     its hashes and decodes its payloads, and reads two rows whole (the first, a branch's
-    parent); ``seqs``, ``types`` and ``payloads`` come from the rows SQLite gives with one
-    ``zip`` each, the chain is hashed in one loop that makes nothing but the hashes
+    parent); each column is taken from the rows SQLite gives in C (``map(itemgetter(i),
+    rows)``), the chain is hashed in one loop that makes nothing but the hashes
     (:func:`events.checkpoints.chain_hashes`), and the check compares whole columns
-    (:func:`events.checkpoints.columns_hold`): about 3,500 instructions a row less than a
-    ``StoredEvent`` made and read back a row (docs/benchmarks.md, seventh session)."""
+    (:func:`events.checkpoints.columns_hold`): about 3,900 instructions a row less than a
+    ``StoredEvent`` made and read back a row, 80.2 -> 75.3 M an audited game
+    (docs/benchmarks.md, seventh session)."""
 
     __slots__ = ("cells", "hashes", "payloads", "seqs", "types")
 
