@@ -32,6 +32,7 @@ __all__ = [
     "chain_hashes",
     "chain_holds",
     "chained",
+    "columns_hold",
     "stored_cell",
     "stored_cells",
     "verify_chain",
@@ -229,6 +230,28 @@ def chain_holds(cells: Iterable[tuple[Any, Any, Any]], head: Any, hash_every: An
             if cell != prev or n % hash_every:
                 return False
     return n == version and prev.hex() == head
+
+
+def columns_hold(seqs: list[Any], hashes: list[bytes], cells: list[Any], head: Any,
+                 hash_every: Any) -> bool:
+    """Whether :func:`chain_break` finds nothing in rows read from seq 1 whose hashes the
+    store computed from their payloads (``hashes``, 32 bytes each) beside what their hash
+    cells hold (``cells``, None for NULL), with the stream's recorded ``head`` and
+    ``hash_every``: every seq in place, a hash stored at every checkpoint, equal to the one
+    computed, none anywhere else, the last hash the head. The same verdict from whole
+    columns compared in C, not a row at a time; False says only "not so": chain_break,
+    over the same rows, tells where and why (its prev hashes need no check here: the store
+    chained each row to the one before)."""
+    if type(hash_every) is not int or hash_every not in HASH_EVERY_WRITTEN:
+        return False
+    n = len(seqs)
+    # a stored cell equals a hash's hex only if it is those 32 bytes (stored_cell gives any
+    # other stored value as a repr); the checkpoints all hold a hash, so the cells that are
+    # None are exactly all the others when their count is theirs
+    return (seqs == list(range(1, n + 1))
+            and cells[hash_every - 1::hash_every] == hashes[hash_every - 1::hash_every]
+            and cells.count(None) == n - n // hash_every
+            and (hashes[-1].hex() if hashes else GENESIS) == head)
 
 
 def verify_chain(rows: Iterable[ChainRow], expected_head: str | None = None,

@@ -64,7 +64,7 @@ from events.formats import (
     encoder,
     struct_classes,
 )
-from events.rows import RowReader, StoredEvent
+from events.rows import RowReader, StoredEvent, StoredRows
 from events.schema import SCHEMA_VERSION, Layout, open_layout
 from events.transactions import Transaction
 from events.values import text
@@ -76,6 +76,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "EventStore",
     "StoredEvent",
+    "StoredRows",
     "StreamInfo",
     "StreamRecord",
     "blob_hash",
@@ -648,6 +649,16 @@ class EventStore:
         payload as bytes, hashes and type as text, a seq that is not an integer as -1)."""
         key = self._events_key(stream)
         return [] if key is None else self._reader.raw(stream, key)
+
+    def stored_rows(self, stream: str) -> Sequence[StoredEvent]:
+        """:meth:`raw_rows` as the audit reads them: in the compact layout (schema 3 on) a
+        :class:`~events.rows.StoredRows` (columns, each row made when it is read), else the
+        list."""
+        key = self._events_key(stream)
+        if key is None:
+            return []
+        return self._reader.stored(key) if self._layout.version >= 3 else \
+            self._reader.raw(stream, key)
 
     def read(
         self, stream: str, start: int = 1, stop: int | None = None, *, decode: bool = True

@@ -102,7 +102,7 @@ class _StoreSeasons:
     def _refereed(self, season_id: str) -> tuple[list[Event], list[str]] | str | None:
         if not self.store.exists(season_id):
             return None
-        rows = self.store.raw_rows(season_id)
+        rows = self.store.stored_rows(season_id)
         report, events = _audit_in_store(self.store, season_id, self, rows)
         if report.failure is not None:
             return (f"season stream {season_id!r} fails its {report.failure.check} check "
@@ -146,7 +146,7 @@ class _StoreSeasons:
 
     def __call__(self, season_id: str) -> SeasonCreated | str:
         if season_id not in self.cache:
-            rows = self.store.raw_rows(season_id)
+            rows = self.store.stored_rows(season_id)
             report, events = _audit_in_store(self.store, season_id, self, rows)
             if report.failure is not None:
                 self.cache[season_id] = (f"season stream {season_id!r} fails its "
@@ -169,7 +169,7 @@ def season_lookup(store: EventStore) -> SeasonLookup:
 
 def _audit_in_store(store: EventStore, stream: str, seasons: SeasonLookup | None,
                     rows: Sequence[ChainRow] | None = None) -> tuple[AuditReport, list[Event]]:
-    rows = store.raw_rows(stream) if rows is None else rows
+    rows = store.stored_rows(stream) if rows is None else rows
     return audit_stream_events(stream, store.stream_record(stream), rows, store,
                                seasons or _StoreSeasons(store))
 
@@ -177,7 +177,7 @@ def _audit_in_store(store: EventStore, stream: str, seasons: SeasonLookup | None
 def audit_game(store: EventStore, game_id: str, *, read_models: bool = True,
                seasons: SeasonLookup | None = None) -> AuditReport:
     """Audit one stored stream (a game or a season), and the read models stored for it."""
-    rows = store.raw_rows(game_id)
+    rows = store.stored_rows(game_id)  # in columns: what the audit reads (events/rows.py)
     record = store.stream_record(game_id)  # read once: the audit's and the read models'
     if not rows and record is None:
         raise UnknownGame(f"no game {game_id!r} in {store.path}")

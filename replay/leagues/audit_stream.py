@@ -51,7 +51,7 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -61,7 +61,7 @@ from engine.dice import DiceSchedule, seed_for
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, GameSystem, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE
-from events.checkpoints import chain_break
+from events.checkpoints import chain_break, columns_hold
 from events.common import (
     BranchStarted,
     GameCreated,
@@ -74,6 +74,7 @@ from events.store import (
     GENESIS,
     ChainRow,
     StoredEvent,
+    StoredRows,
     StreamRecord,
     blob_hash,
     encode_meta,
@@ -164,7 +165,7 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
         # row is made only where a check reads one (a branch's parent, the season's
         # head): the decode check reads each row's seq, tag and payload alone.
         state = _Audit(stream, record, _HashedRows(encoded, hashes), rules, chain=False)
-        state.decoded_from = [_Payload(seq, tag, payload)
+        state.decoded_from = [(seq, tag, payload)
                               for seq, (tag, payload) in enumerate(encoded, 1)]
         return _audited(state, blobs, season_of)
     rows, prev = [], GENESIS
@@ -175,14 +176,6 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
                                 this if hashed_here else UNSET))
         prev = this
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
-
-
-class _Payload(msgspec.Struct, frozen=True, gc=False):
-    """What the decode check reads of a row: its seq, type tag and payload."""
-
-    seq: int
-    type: str
-    payload: bytes
 
 
 class _HashedRows(Sequence[StoredEvent]):
@@ -215,8 +208,11 @@ class _Audit:
         self.stream, self.record, self.rows = stream, record, rows
         self.rules = rules  # False: a game's checks stop after its dice
         self.chain = chain  # False: rows chained by the caller from these payloads
-        # the rows the decode check reads (their seq, type and payload): the rows
-        self.decoded_from: Sequence[Any] = rows
+        # what the decode check reads of each row: its seq, type tag and payload (a stream
+        # the store read in columns gives them column by column, no row made)
+        self.decoded_from: Iterable[tuple[int, str, bytes]] = (
+            zip(rows.seqs, rows.types, rows.payloads, strict=True) if isinstance(rows, StoredRows)
+            else ((row.seq, row.type, row.payload) for row in rows))
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -277,8 +273,14 @@ class _Audit:
     def _chain(self) -> None:
         head = self.record.head_hash if self.record else ""
         every = self.record.hash_every if self.record else 1
+        rows = self.rows
+        # a stream the store read in columns: its columns compared whole first, each row
+        # made only where that finds anything (about 1,500 instructions a row less)
+        if isinstance(rows, StoredRows) and columns_hold(rows.seqs, rows.hashes, rows.cells,
+                                                         head, every):
+            return
         # the store's definition of the chain, its checkpoints too (events/checkpoints.py)
-        bad = chain_break(self.rows, expected_head=head, hash_every=every)
+        bad = chain_break(rows, expected_head=head, hash_every=every)
         if bad is not None:
             raise AuditFailed("chain", bad.seq, bad.expected, bad.found, "hash chain")
 
@@ -292,17 +294,16 @@ class _Audit:
         decode = stream_decoder(self.rows[0], format).decode
         tags: dict[type, str] = {}  # each class's tag, looked up once a stream
         append = self.events.append
-        for row in self.decoded_from:
+        for seq, type_, payload in self.decoded_from:
             try:
-                event = decode(row.payload)
+                event = decode(payload)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
-                raise AuditFailed("decode", row.seq, f"a {row.type} event",
+                raise AuditFailed("decode", seq, f"a {type_} event",
                               f"undecodable payload ({err})", "event catalogue") from None
             cls = type(event)
             tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
-            if tag != row.type:
-                raise AuditFailed("decode", row.seq, f"a {row.type} event", tag,
-                              "event catalogue")
+            if tag != type_:
+                raise AuditFailed("decode", seq, f"a {type_} event", tag, "event catalogue")
             append(event)
         first = self.events[0]
         kinds = {GameCreated: "game", SeasonCreated: "season",
