@@ -54,6 +54,7 @@ from events.common import GameCreated, GameEnded
 from events.store import EventStore
 from events.transactions import Transaction
 from projections import layouts
+from projections.models.penalties import PenaltyLine
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
 from projections.models.toi import PlayerToi, ShiftLine
@@ -259,10 +260,80 @@ def _toi_tuples(game: _Game) -> dict[str, list[tuple]]:
             "rm_toi_player_shifts": _player_shifts(game.game_id, toi.shifts)}
 
 
-# A projection's rows made as tuples of today's columns without the dicts of _BUILDERS,
-# while the structs' fields are those columns (checked here, once).
-_TUPLE_BUILDERS = {"toi": _toi_tuples} if (
-    ("game_id", *PlayerToi.__struct_fields__) == tuple(TABLES["rm_toi_players"][1])) else {}
+def _penalties_tuples(game: _Game) -> dict[str, list[tuple]]:
+    """:func:`_rows_penalties`' rows as tuples straight from the report's penalty lines
+    (their fields are the columns after ``game_id``): not the whole report turned into
+    builtins (its box stints, running clocks and a dict of labels every sequence, none of
+    them stored) to read a dict a line. 0.9 M instructions of a Hockey Bones game's 15.3 M
+    folded (callgrind)."""
+    lines = game.models.penalties(game.events).penalties
+    key, astuple = (game.game_id,), msgspec.structs.astuple
+    return {"rm_penalties": [key + astuple(p) for p in lines]}
+
+
+# a count row's values in its table's column order (its dict is made in that order,
+# projections/models/stats.py, but a row is read by name: the order is not its contract)
+_SKATER_VALUES = operator.itemgetter(*SKATER_COUNTS)
+_GOALIE_VALUES = operator.itemgetter(*GOALIE_COUNTS)
+_TEAM_VALUES = operator.itemgetter(*TEAM_COUNTS)
+
+
+def _stats_tuples(game: _Game) -> dict[str, list[tuple]]:
+    """:func:`_rows_stats`' rows as tuples of their columns: no dict a row made only to be
+    read back column by column."""
+    game_id, st = game.game_id, game.stats
+    in_net = st.games_in_net
+    return {
+        "rm_player_stats": [(game_id, t, p, *_SKATER_VALUES(c))
+                            for (t, p), c in st.skaters.items()],
+        "rm_goalie_stats": [(game_id, t, p, *_GOALIE_VALUES(c), in_net.get((t, p)))
+                            for (t, p), c in st.goalies.items()],
+        "rm_team_stats": [(game_id, t, *_TEAM_VALUES(c)) for t, c in st.teams.items()],
+    }
+
+
+def _scoresheet_tuples(game: _Game) -> dict[str, list[tuple]]:
+    """:func:`_rows_scoresheet`'s rows as tuples of their columns (in the order of
+    ``TABLES``)."""
+    game_id, sheet = game.game_id, game.scoresheet
+    h, a = sheet.home, sheet.away
+    return {
+        "rm_scoresheet_games": [(
+            game_id, sheet.decided, h.team, a.team, h.goals, a.goals, sum(h.shots),
+            sum(a.shots), sum(h.blocked), sum(a.blocked), sum(h.faceoffs), sum(a.faceoffs),
+            f"{h.pp.goals}/{h.pp.opportunities}", f"{a.pp.goals}/{a.pp.opportunities}",
+            h.pim, a.pim)],
+        "rm_scoresheet_goals": [
+            (game_id, n, g.period, g.at.value, g.team, g.scorer, json.dumps(g.assists),
+             g.strength, int(g.gwg)) for n, g in enumerate(sheet.goals, start=1)],
+        "rm_scoresheet_goalies": [
+            (game_id, g.team, g.player, g.toi, g.shots_against, g.saves, g.goals_against,
+             g.decision) for g in sheet.goalies],
+    }
+
+
+def _rosters_tuples(game: _Game) -> dict[str, list[tuple]]:
+    """:func:`_rows_rosters`' rows as tuples of their columns."""
+    created, game_id = game.events[0], game.game_id
+    return {"rm_rosters": [(game_id, sheet.team_id, entry.id, entry.name, entry.position)
+                           for sheet in (created.home, created.away) for entry in sheet.roster]}
+
+
+def _fields_are_columns(struct: type, table: str) -> bool:
+    return ("game_id", *struct.__struct_fields__) == tuple(TABLES[table][1])
+
+
+# A projection's rows made as tuples of today's columns without the dicts of _BUILDERS
+# (which stay: an older layout's rows are derived from them, projections/layouts.py).
+# A struct's fields read as a tuple (``astuple``: about two instructions a field, against
+# a few hundred for a field read by name) only while they are the table's columns
+# (checked here, once; tests/test_projections.py holds every builder's rows to the dicts').
+_TUPLE_BUILDERS = {
+    "scoresheet": _scoresheet_tuples, "stats": _stats_tuples, "rosters": _rosters_tuples,
+    **({"toi": _toi_tuples} if _fields_are_columns(PlayerToi, "rm_toi_players") else {}),
+    **({"penalties": _penalties_tuples} if _fields_are_columns(PenaltyLine, "rm_penalties")
+       else {}),
+}
 
 STANDINGS = "rm_standings"
 _STANDINGS_COLUMNS = {
