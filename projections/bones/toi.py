@@ -58,6 +58,11 @@ class ToiFold:
         # a stint each.
         self.open: dict[str, dict[str, tuple[int, int]]] = {s: {} for s in SIDES}
         self.last: dict[str, int] = dict.fromkeys(SIDES, 0)
+        # each side's skaters as its last SequencePlayed listed them, with their records,
+        # while every one of them has a stint running and none is listed twice: the next
+        # sequence most often lists the same skaters (two sides in three of a game), whose
+        # stints then all go on (None: the next list is read skater by skater)
+        self.run: dict[str, tuple[list[str], list[_Player]] | None] = dict.fromkeys(SIDES)
         self.period = 0
         self.played = 0  # SequencePlayed events folded
 
@@ -103,6 +108,20 @@ class ToiFold:
         (``fewer``: how many more of the side are in the box than of the other: PP when
         below 0, SH above), their stints carried on, ended or begun."""
         players, played = self.side_players[side], self.played
+        opened = self.open[side]
+        run = self.run[side]
+        if opened and run is not None and self.last[side] == sequence - 1 and skaters == run[0]:
+            # The skaters of the sequence before, each one's stint running (a period's edge
+            # or a gap in the sequences would have ended them): they all go on, and no id
+            # is looked up (0.3 M of a Hockey Bones game's 14.3 M instructions folded).
+            for p in run[1]:
+                _count(p, fewer)
+                p.listed_at = played
+            if goalie:
+                p = players.get(goalie)
+                _count(p if p is not None else self.player(side, goalie), fewer)
+            self.last[side] = sequence
+            return
         for pid in skaters:
             p = players.get(pid)
             if p is None:
@@ -112,7 +131,6 @@ class ToiFold:
         if goalie:
             p = players.get(goalie)
             _count(p if p is not None else self.player(side, goalie), fewer)
-        opened = self.open[side]
         if opened:  # every stint running is of this period (a new one ended them all)
             if self.last[side] == sequence - 1:
                 for pid in [pid for pid in opened if players[pid].listed_at != played]:
@@ -131,6 +149,9 @@ class ToiFold:
                     self.close_one(side, pid)
                     opened[pid] = (period, sequence)
                 seen.add(pid)
+            self.run[side] = None
+        else:
+            self.run[side] = (skaters, [players[pid] for pid in skaters])
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
