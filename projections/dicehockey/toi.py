@@ -20,11 +20,11 @@ Counting rules (docs/json.md, "DICE Hockey"):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
-from projections.dicehockey.ice import SIDES, Ice, unique
+from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
 from projections.models.toi import PlayerToi, ShiftLine, Toi
 
 __all__ = ["FULL_SHIFT", "ToiFold", "build_toi", "charge"]
@@ -148,7 +148,7 @@ def _count(p: _Player, kind: str) -> None:
         p.sh += 1
 
 
-_HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[ToiFold, Any], None]]] = {
     TimingSpaceCounted: ToiFold._space,
     PeriodStarted: ToiFold._period_edge,
     PeriodEnded: ToiFold._period_edge,
@@ -158,6 +158,5 @@ _HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
 def build_toi(events: Iterable[Any]) -> Toi:
     """Fold a DICE Hockey game's events (from its first) into time on ice and shifts."""
     fold = ToiFold()
-    for event in events:
-        fold.apply(event)
+    fold_with_ice(fold, fold.ice, _HANDLERS, events)
     return fold.result()
