@@ -24,12 +24,14 @@ from typing import Any
 
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
-from projections.models.toi import PlayerToi, ShiftLine, Toi
+from projections.models.toi import PlayerToi, ShiftLine, Toi, ToiByPlayer
 
-__all__ = ["ToiFold", "build_toi"]
+__all__ = ["ToiFold", "build_toi", "build_toi_by_player"]
 
 SEQUENCE_SECONDS = 24
 SIDES = ("home", "away")
+# (team, player, his rank's side order, his shifts: (period, start, end, duration, charge))
+PlayerShifts = tuple[str, str, int, list[tuple[int, int, int, int, float]]]
 
 
 class _Player:
@@ -162,7 +164,9 @@ class ToiFold:
             for entry in getattr(e, side).roster:
                 self.player(side, entry.id).entry = entry
 
-    def result(self) -> Toi:
+    def _lines(self) -> tuple[list[tuple[int, bool, str, int, PlayerToi]], list[PlayerShifts]]:
+        """Each player's line with its sort key, and each player's shifts in their order
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
         if self.created is None:
             raise ValueError("time on ice needs the stream's GameCreated event")
         created = self.created
@@ -175,7 +179,7 @@ class ToiFold:
         # each row with its sort key made as it is (the key's last item, its place in the
         # making, keeps rows of an equal key in that order, as a stable sort would)
         players: list[tuple[int, bool, str, int, PlayerToi]] = []
-        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
+        shifts: list[PlayerShifts] = []
         for key in self.order:
             side, pid = key
             p = self.players[key]
@@ -196,15 +200,34 @@ class ToiFold:
                 team_id, pid, entry.name if entry else pid, position, sequences, charged,
                 excess, sequences * SEQUENCE_SECONDS, ev * SEQUENCE_SECONDS,
                 pp * SEQUENCE_SECONDS, sh * SEQUENCE_SECONDS)))
-            for n, (period, first, last) in enumerate(stints, start=1):
-                start, end = (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS
-                shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
-                    team_id, pid, n, period, start, end, end - start,
-                    1.0 if last - first + 1 >= 3 else 0.5)))
+            if stints:
+                shifts.append((team_id, pid, rank, [
+                    ((period, (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS,
+                      (last - first + 1) * SEQUENCE_SECONDS,
+                      1.0 if last - first + 1 >= 3 else 0.5))
+                    for period, first, last in stints]))
         players.sort()
+        return players, shifts
+
+    def result(self) -> Toi:
+        players, by_player = self._lines()
+        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
+        for team_id, pid, rank, lines in by_player:
+            for n, (period, start, end, duration, charge) in enumerate(lines, start=1):
+                shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
+                    team_id, pid, n, period, start, end, duration, charge)))
         shifts.sort()
-        return Toi(game_id=created.game_id, players=[row[4] for row in players],
+        assert self.created is not None
+        return Toi(game_id=self.created.game_id, players=[row[4] for row in players],
                    shifts=[row[5] for row in shifts])
+
+    def by_player(self) -> ToiByPlayer:
+        """:meth:`result`'s players and each one's shifts in his order, not made into a
+        game's list of shift lines sorted by time (what the store keeps: a player's shifts
+        a row, projections/store.py)."""
+        players, by_player = self._lines()
+        return ToiByPlayer(players=[row[4] for row in players],
+                           shifts=[(team, pid, lines) for team, pid, _, lines in by_player])
 
 
 def _count(p: _Player, fewer: int) -> None:
@@ -227,12 +250,21 @@ _HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
 }
 
 
-def build_toi(events: Iterable[Any]) -> Toi:
-    """Fold a game's events (from its first, ``GameCreated``) into time on ice and shifts."""
+def _folded(events: Iterable[Any]) -> ToiFold:
     fold = ToiFold()
     handlers = _HANDLERS
     for event in events:
         handler = handlers.get(type(event))
         if handler is not None:
             handler(fold, event)
-    return fold.result()
+    return fold
+
+
+def build_toi(events: Iterable[Any]) -> Toi:
+    """Fold a game's events (from its first, ``GameCreated``) into time on ice and shifts."""
+    return _folded(events).result()
+
+
+def build_toi_by_player(events: Iterable[Any]) -> ToiByPlayer:
+    """:func:`build_toi` with each player's shifts kept by player (:meth:`ToiFold.by_player`)."""
+    return _folded(events).by_player()
