@@ -487,7 +487,7 @@ def game_rows(system: str, game_id: str, events: list[Any],
 def _tuples(projection: str, game: _Game) -> dict[str, list[tuple]]:
     """The rows of ``projection`` for ``game`` as tuples in each table's column order,
     sorted by their columns (a builder's row keys are in column order; the pairs of
-    _sort_key are needed only when a value is None), every table of the projection
+    _sort_key are needed only when a None is compared), every table of the projection
     present."""
     each = _TUPLE_BUILDERS.get(projection)
     made = each(game) if each is not None else None
@@ -499,7 +499,14 @@ def _tuples(projection: str, game: _Game) -> dict[str, list[tuple]]:
         else:
             values = operator.itemgetter(*TABLES[table][1])
             batch = [values(r) for r in rows.get(table, [])]
-        batch.sort(key=_sort_key if any(None in row for row in batch) else None)
+        try:
+            # Every table's primary key leads its columns and holds no None, so two rows
+            # differ before any None is compared: sorted as they are, with no pass over
+            # every value looking for a None first (callgrind: 0.5 M instructions of a
+            # Hockey Bones game's 11.2 M folded, 0.4 M of DICE Hockey's 10.7 M)
+            batch.sort()
+        except TypeError:  # a None compared with a value after all: None-aware keys
+            batch.sort(key=_sort_key)
         out[table] = batch
     return out
 
