@@ -19,7 +19,7 @@ from projections.models.scoresheet import PenaltyType, Scoresheet
 from projections.models.stats import GameStats
 from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
-from projections.models.toi import Toi
+from projections.models.toi import Toi, ToiByPlayer
 
 __all__ = ["IndexReads", "IndexStep", "ReadModels", "SystemProjections"]
 
@@ -42,6 +42,9 @@ class ReadModels:
     # each scoresheet penalty line's words where the stream names no infraction (Hockey
     # Bones: its 14.20 type), in the lines' order (the pages'; not stored); None: none
     penalty_types: Callable[[Iterable[Any]], list[PenaltyType]] | None = None
+    # time on ice with each player's shifts kept by player (ToiByPlayer: what the store
+    # keeps); None: the store groups ``toi``'s shift lines itself
+    toi_by_player: Callable[[Iterable[Any]], ToiByPlayer] | None = None
 
     @property
     def show_time(self) -> Callable[[int], str]:

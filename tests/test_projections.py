@@ -204,6 +204,32 @@ def test_rebuild_equals_incremental_update(tmp_path: Path) -> None:
     assert len(rebuilt["rm_scoresheet_games"]) == 4
 
 
+@pytest.mark.parametrize("ruleset, teams", [("bones", ("HFX", "QUE")),
+                                             ("faceoff2008", ("WPG", "SAS")),
+                                             ("dicehockey", ("ALD", "BRK"))])
+def test_every_projections_rows_as_tuples_are_its_dict_rows_column_by_column(
+        ruleset: str, teams: tuple[str, str]) -> None:
+    """The rows a season stores and the audit compares are made as tuples straight from
+    the folds (``_TUPLE_BUILDERS``: a struct's fields read as a tuple where they are the
+    columns, a count row's values by name): each table's the same rows, values and types,
+    as its dict builder's (what an older layout's rows still come from) read column by
+    column."""
+    with open_store(":memory:") as store:
+        game_id = simulate(store, *teams, seed="tuples", ruleset=ruleset).game_id
+        game = rm._Game(rm.read_models(store.info(game_id).system), game_id,
+                        read_game(store, game_id))
+    assert set(rm._TUPLE_BUILDERS) == set(rm.PROJECTIONS)
+    for projection, build in rm._TUPLE_BUILDERS.items():
+        made, dicts = build(game), rm._BUILDERS[projection](game)
+        for table in rm._OWNED[projection]:
+            columns = list(rm.TABLES[table][1])
+            # in the order _tuples stores them (each builder makes them in its own)
+            expected = sorted(tuple(row[c] for c in columns) for row in dicts.get(table, []))
+            assert sorted(made[table]) == expected, table
+            assert [[type(v) for v in row] for row in sorted(made[table])] == \
+                [[type(v) for v in row] for row in expected], table
+
+
 def _rm_layouts(path: Path) -> dict[str, bool]:
     """Each rm_ table: whether it is WITHOUT ROWID."""
     db = sqlite3.connect(path)

@@ -15,7 +15,7 @@ from projections.bones.penalty_types import build_penalty_types
 from projections.bones.scoresheet import build_scoresheet, sequence_start
 from projections.bones.stats import build_stats
 from projections.bones.strengths import build_strengths
-from projections.bones.toi import build_toi
+from projections.bones.toi import build_toi, build_toi_by_player
 from projections.models.times import SECONDS
 from projections.registration import IndexReads, ReadModels, SystemProjections
 
@@ -48,6 +48,7 @@ PROJECTIONS = SystemProjections(
     events=BonesEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
                            stats=build_stats, unit=SEQUENCE_TIME,
-                           strengths=build_strengths, penalty_types=build_penalty_types),
+                           strengths=build_strengths, penalty_types=build_penalty_types,
+                           toi_by_player=build_toi_by_player),
     index=IndexReads(reads={("game", GoalScored): _goal}),
 )

@@ -152,11 +152,16 @@ class ScoresheetFold:
         self.pending = None
         self.period = e.period
         self.sequence = e.sequence
-        for side, gid in (("home", e.home_goalie), ("away", e.away_goalie)):
-            self.in_net[side] = gid
-            if gid is not None:
-                self.last_in_net[side] = gid
-                self.goalie(side, gid).toi += SEQUENCE_SECONDS
+        # a side at a time, not a loop over a tuple of pairs made every sequence (0.15 M
+        # instructions of a game's 10.6 M folded, callgrind)
+        self._goalie_listed("home", e.home_goalie)
+        self._goalie_listed("away", e.away_goalie)
+
+    def _goalie_listed(self, side: str, gid: str | None) -> None:
+        self.in_net[side] = gid
+        if gid is not None:
+            self.last_in_net[side] = gid
+            self.goalie(side, gid).toi += SEQUENCE_SECONDS
 
     def _shot_taken(self, e: ShotTaken) -> None:
         self.pending = None

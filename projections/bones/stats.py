@@ -56,6 +56,17 @@ __all__ = ["StatsFold", "build_stats"]
 SIDES = ("home", "away")
 
 
+class _Net:
+    """A side's goalie in net as the sequences list him (None: nobody) and the sequences
+    in a row he was listed for."""
+
+    __slots__ = ("goalie", "steps")
+
+    def __init__(self) -> None:
+        self.goalie: str | None = None
+        self.steps = 0
+
+
 class StatsFold:
     """The stats fold; ``apply`` one event at a time. Goalie decisions and team results
     come from the game's scoresheet: the fold folds its own copy unless ``own_sheet`` is
@@ -69,10 +80,18 @@ class StatsFold:
         self.pending: tuple[str, str] | None = None  # (side, shooter) of a shot on goal
         self.last_goal: GoalScored | None = None
         self.in_net: dict[Key, int] = {}
-        self.on_ice: set[Key] = set()
+        # each side's skaters on the ice for a sequence, by id (their (team, id) keys made
+        # once each at the end, not a key a skater every time a side's list changes:
+        # 0.2 M instructions of a game's 10.6 M folded, callgrind)
+        self.on_ice: dict[str, set[str]] = {side: set() for side in SIDES}
         # each side's skaters as the last SequencePlayed listed them: most list the same
         # skaters as the one before, whose keys are in on_ice already
         self.listed: dict[str, list[str]] = {side: [] for side in SIDES}
+        # each side's goalie in net as the sequences list him, and for how many of them in
+        # a row, added to in_net when another is listed and at the end: not a (team, id)
+        # key made and looked up every sequence for the same goalie (0.5 M instructions of
+        # a game's 14.3 M folded)
+        self.net: dict[str, _Net] = {side: _Net() for side in SIDES}
 
     def key(self, side: str, pid: str) -> Key:
         return (self.team_of[side], pid)
@@ -92,12 +111,19 @@ class StatsFold:
     def _on_ice(self, side: str, skaters: list[str], goalie: str | None) -> None:
         if skaters != self.listed[side]:
             self.listed[side] = skaters
-            team, on_ice = self.team_of[side], self.on_ice
-            for pid in skaters:
-                on_ice.add((team, pid))
-        if goalie is not None:
-            k = self.key(side, goalie)
-            self.in_net[k] = self.in_net.get(k, 0) + 1
+            self.on_ice[side].update(skaters)
+        net = self.net[side]
+        if goalie != net.goalie:
+            self._into_net(side, net)
+            net.goalie = goalie
+        net.steps += 1
+
+    def _into_net(self, side: str, net: _Net) -> None:
+        """The steps in net of the goalie counted running for ``side``, into ``in_net``."""
+        if net.goalie is not None:
+            k = self.key(side, net.goalie)
+            self.in_net[k] = self.in_net.get(k, 0) + net.steps
+        net.goalie, net.steps = None, 0
 
     def _shot_taken(self, e: ShotTaken) -> None:
         st = self.stats
@@ -157,7 +183,10 @@ class StatsFold:
         """The stats; ``scoresheet`` is the game's, folded from the same events (needed
         when the fold has no sheet of its own)."""
         sheet = game_scoresheet(scoresheet, self.sheet)
-        return finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
+        for side in SIDES:
+            self._into_net(side, self.net[side])
+        on_ice = {self.key(side, pid) for side in SIDES for pid in self.on_ice[side]}
+        return finish_game_stats(self.stats, sheet, on_ice, self.in_net)
 
 
 # The events the stats read beyond the scoresheet's, each with its handler.

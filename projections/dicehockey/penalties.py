@@ -25,7 +25,8 @@ timing spaces (docs/json.md, "DICE Hockey"):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from itertools import islice
+from typing import Any, Final
 
 from events.dicehockey import (
     ClearCounted,
@@ -33,7 +34,7 @@ from events.dicehockey import (
     PenaltyEnded,
     TimingSpaceCounted,
 )
-from projections.dicehockey.ice import SIDES, Ice
+from projections.dicehockey.ice import SIDES, Ice, fold_with_ice
 from projections.models.penalties import BoxStint, PenaltyLine, PenaltyReport, Running
 
 __all__ = ["PenaltyFold", "build_penalties"]
@@ -134,7 +135,7 @@ class PenaltyFold:
             sequences=list(self.sequences))
 
 
-_HANDLERS: dict[type, Callable[[PenaltyFold, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[PenaltyFold, Any], None]]] = {
     PenaltyAssessed: PenaltyFold._assessed,
     ClearCounted: PenaltyFold._clear,
     PenaltyEnded: PenaltyFold._ended,
@@ -146,8 +147,5 @@ def build_penalties(events: Iterable[Any], at: int | None = None) -> PenaltyRepo
     """Fold a DICE Hockey game's events (from its first) into its penalty report; with
     ``at`` only the first ``at`` events (the state right after event ``at``)."""
     fold = PenaltyFold()
-    for n, event in enumerate(events, start=1):
-        if at is not None and n > at:
-            break
-        fold.apply(event)
+    fold_with_ice(fold, fold.ice, _HANDLERS, events if at is None else islice(events, max(0, at)))
     return fold.result(at)

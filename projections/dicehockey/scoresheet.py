@@ -27,7 +27,7 @@ Counting rules (docs/json.md, "DICE Hockey"):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from events.common import GameEnded, PeriodStarted, other_side
 from events.dicehockey import (
@@ -39,7 +39,7 @@ from events.dicehockey import (
     ShotTaken,
     TimingSpaceCounted,
 )
-from projections.dicehockey.ice import SIDES, TIMING_SPACES, Ice
+from projections.dicehockey.ice import SIDES, TIMING_SPACES, Ice, fold_with_ice
 from projections.models.scoresheet import (
     GoalieLine,
     GoalLine,
@@ -219,7 +219,7 @@ class ScoresheetFold:
                           penalties=penalties, goalies=goalies, shootout=shootout)
 
 
-_HANDLERS: dict[type, Callable[[ScoresheetFold, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[ScoresheetFold, Any], None]]] = {
     ShotTaken: ScoresheetFold._shot_taken,
     ShootoutAttempt: ScoresheetFold._attempt,
     GoalScored: ScoresheetFold._goal,
@@ -236,6 +236,5 @@ def build_scoresheet(events: Iterable[Any]) -> Scoresheet:
     """Fold a DICE Hockey game's events (from its first, ``GameCreated``) into its
     scoresheet."""
     fold = ScoresheetFold()
-    for event in events:
-        fold.apply(event)
+    fold_with_ice(fold, fold.ice, _HANDLERS, events)
     return fold.result()

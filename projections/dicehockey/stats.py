@@ -23,7 +23,7 @@ Counting rules (docs/json.md, "DICE Hockey"):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from events.common import GameCreated, PeriodStarted, other_side
 from events.dicehockey import (
@@ -34,7 +34,7 @@ from events.dicehockey import (
     ShotTaken,
     TimingSpaceCounted,
 )
-from projections.dicehockey.ice import SIDES, Ice, unique
+from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
 from projections.dicehockey.scoresheet import ScoresheetFold
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import (
@@ -149,7 +149,7 @@ class DiceHockeyStatsFold:
         return st
 
 
-_HANDLERS: dict[type, Callable[[DiceHockeyStatsFold, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[DiceHockeyStatsFold, Any], None]]] = {
     GameCreated: DiceHockeyStatsFold._created,
     TimingSpaceCounted: DiceHockeyStatsFold._space,
     ShotTaken: DiceHockeyStatsFold._shot_taken,
@@ -166,6 +166,9 @@ def build_stats(events: Iterable[Any], scoresheet: Scoresheet | None = None) -> 
     the game's when the caller has it (folded from the same events), gives the goalie and
     team lines and spares the fold a scoresheet of its own (it follows the ice alone)."""
     fold = DiceHockeyStatsFold(own_sheet=scoresheet is None)
-    for event in events:
-        fold.apply(event)
+    if fold.sheet is None:  # the ice alone
+        fold_with_ice(fold, fold.ice, _HANDLERS, events)
+    else:
+        for event in events:
+            fold.apply(event)
     return fold.result(scoresheet)

@@ -20,16 +20,18 @@ Counting rules (docs/json.md, "DICE Hockey"):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
-from projections.dicehockey.ice import SIDES, Ice, unique
-from projections.models.toi import PlayerToi, ShiftLine, Toi
+from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
+from projections.models.toi import PlayerToi, ShiftLine, Toi, ToiByPlayer
 
-__all__ = ["FULL_SHIFT", "ToiFold", "build_toi", "charge"]
+__all__ = ["FULL_SHIFT", "ToiFold", "build_toi", "build_toi_by_player", "charge"]
 
 FULL_SHIFT = 2  # 9: "A line change must be made after two timing spaces"
+# (team, player, his side's order, his shifts: (period, start, end, duration, charge))
+PlayerShifts = tuple[str, str, int, list[tuple[int, int, int, int, float]]]
 
 
 def charge(spaces: int) -> float:
@@ -105,7 +107,9 @@ class ToiFold:
             for pid in list(self.open[side]):
                 self.close(side, pid)
 
-    def result(self) -> Toi:
+    def _lines(self) -> tuple[list[tuple[int, bool, str, int, PlayerToi]], list[PlayerShifts]]:
+        """Each player's line with its sort key, and each player's shifts in their order
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
         ice = self.ice
         created = ice.created
         if created is None:
@@ -115,7 +119,7 @@ class ToiFold:
         # each row with its sort key made as it is (the key's last item, its place in the
         # making, keeps rows of an equal key in that order, as a stable sort would)
         players: list[tuple[int, bool, str, int, PlayerToi]] = []
-        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
+        shifts: list[PlayerShifts] = []
         for key, p in self.players.items():
             side, pid = key
             running = self.open[side].get(pid)
@@ -128,14 +132,32 @@ class ToiFold:
                 team_id, pid, entry.name if entry else pid, position, p.spaces,
                 sum(charge(last - first + 1) for _, first, last in stints), 0, p.spaces,
                 p.ev, p.pp, p.sh)))
-            for n, (period, first, last) in enumerate(stints, start=1):
-                shifts.append((period, first - 1, rank, pid, len(shifts), ShiftLine(
-                    team_id, pid, n, period, first - 1, last, last - first + 1,
-                    charge(last - first + 1))))
+            if stints:
+                shifts.append((team_id, pid, rank, [
+                    (period, first - 1, last, last - first + 1, charge(last - first + 1))
+                    for period, first, last in stints]))
         players.sort()
+        return players, shifts
+
+    def result(self) -> Toi:
+        players, by_player = self._lines()
+        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
+        for team_id, pid, rank, lines in by_player:
+            for n, (period, start, end, duration, charged) in enumerate(lines, start=1):
+                shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
+                    team_id, pid, n, period, start, end, duration, charged)))
         shifts.sort()
-        return Toi(game_id=created.game_id, players=[row[4] for row in players],
+        assert self.ice.created is not None
+        return Toi(game_id=self.ice.created.game_id, players=[row[4] for row in players],
                    shifts=[row[5] for row in shifts])
+
+    def by_player(self) -> ToiByPlayer:
+        """:meth:`result`'s players and each one's shifts in his order, not made into a
+        game's list of shift lines sorted by time (what the store keeps: a player's shifts
+        a row, projections/store.py)."""
+        players, by_player = self._lines()
+        return ToiByPlayer(players=[row[4] for row in players],
+                           shifts=[(team, pid, lines) for team, pid, _, lines in by_player])
 
 
 def _count(p: _Player, kind: str) -> None:
@@ -148,7 +170,7 @@ def _count(p: _Player, kind: str) -> None:
         p.sh += 1
 
 
-_HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
+_HANDLERS: Final[dict[type, Callable[[ToiFold, Any], None]]] = {
     TimingSpaceCounted: ToiFold._space,
     PeriodStarted: ToiFold._period_edge,
     PeriodEnded: ToiFold._period_edge,
@@ -158,6 +180,12 @@ _HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
 def build_toi(events: Iterable[Any]) -> Toi:
     """Fold a DICE Hockey game's events (from its first) into time on ice and shifts."""
     fold = ToiFold()
-    for event in events:
-        fold.apply(event)
+    fold_with_ice(fold, fold.ice, _HANDLERS, events)
     return fold.result()
+
+
+def build_toi_by_player(events: Iterable[Any]) -> ToiByPlayer:
+    """:func:`build_toi` with each player's shifts kept by player (:meth:`ToiFold.by_player`)."""
+    fold = ToiFold()
+    fold_with_ice(fold, fold.ice, _HANDLERS, events)
+    return fold.by_player()

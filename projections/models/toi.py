@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["PlayerToi", "ShiftLine", "Toi"]
+__all__ = ["PlayerToi", "ShiftLine", "Toi", "ToiByPlayer"]
 
 
 class PlayerToi(msgspec.Struct, frozen=True):
@@ -44,3 +44,14 @@ class Toi(msgspec.Struct, frozen=True):
 
     def to_json(self) -> dict[str, Any]:
         return msgspec.to_builtins(self)
+
+
+class ToiByPlayer(msgspec.Struct, frozen=True):
+    """:class:`Toi`'s players, and each one's shifts kept by player, in his order (his
+    shift n the n-th): (team, player, [(period, start, end, duration, charge), ...]), a
+    player with none left out. What the store keeps of a game's shifts (a player's a row,
+    ``rm_toi_player_shifts``, projections/store.py): a fold gives it without the game's
+    shift lines made and sorted by time only to be grouped by player again."""
+
+    players: list[PlayerToi]
+    shifts: list[tuple[str, str, list[tuple[int, int, int, int, float]]]]
