@@ -28,7 +28,7 @@ from engine.bones import (
     timing,
 )
 from engine.bones.cards import Charts, Goalie, Team
-from engine.bones.lines import check_lines
+from engine.bones.lines import check_change
 from engine.bones.rulesets import (
     DRAFT_LEAGUE,
     OPTIONAL_RULES,
@@ -430,33 +430,50 @@ def _check_nhl_ranges(created: GameCreated, ruleset: Ruleset, draft: bool) -> No
                             "(GameCreated.nhl_gm_range)")
 
 
+# An event's fields read together, as a tuple in their declared order (compiled, each
+# field of a msgspec event read by name is a generic look-up of about 160 instructions;
+# ``astuple`` reads them all in one call of about two: see engine/bones/actions.py). The
+# places are pinned by tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+CHANGE_SIDE: Final = 0  # LinesChanged: side, slots, on_the_fly, rule
+CHANGE_SLOTS: Final = 1
+CHANGE_ON_THE_FLY: Final = 2
+CHANGE_RULE: Final = 3
+
+
 def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""
     # A line change (nearly every choice) told by its exact class first: compiled,
     # isinstance against a msgspec class read from the module's dictionary is a generic
     # check of about 350 instructions.
     if type(event) is _CHANGED or isinstance(event, LinesChanged):
-        event = cast(LinesChanged, event)
-        problem = check_lines(state, event)
+        change = cast(LinesChanged, event)
+        # The change's four fields read together (``fields_of``), each once.
+        fields = fields_of(change)
+        side = cast(str, fields[CHANGE_SIDE])
+        slots = cast("dict[str, str | None]", fields[CHANGE_SLOTS])
+        on_the_fly = cast(bool, fields[CHANGE_ON_THE_FLY])
+        rule = cast(str, fields[CHANGE_RULE])
+        problem = check_change(state, change, side, slots, on_the_fly)
         step = state.queue[0] if state.queue else None
         extra = step is not None and step.kind == "extra_skater"
-        if not problem and event.on_the_fly != (state.puck is not None):
+        if not problem and on_the_fly != (state.puck is not None):
             # 6.41: a change is on the fly exactly when the puck is in play
-            problem = (f"6.41: recorded {'on the fly' if event.on_the_fly else 'at a stoppage'}"
+            problem = (f"6.41: recorded {'on the fly' if on_the_fly else 'at a stoppage'}"
                        f" while the puck is {'in play' if state.puck else 'dead'}")
         # Read from the ruleset's table (``Citations``): ``Ruleset.cite`` is a plain
         # class's method, a generic call of about 800 instructions at every change.
         wanted = state.citations().cite("14.60" if extra else "6.41")
-        if not problem and event.rule != wanted:
-            problem = f"names rule {event.rule}, not {wanted}"
+        if not problem and rule != wanted:
+            problem = f"names rule {rule}, not {wanted}"
         if not problem and extra:
             team = state.team(step.side)
-            goalie = event.slots.get("G")
-            if event.side != step.side or goalie is None or team.players[goalie].is_goalie:
+            goalie = slots.get("G")
+            if side != step.side or goalie is None or team.players[goalie].is_goalie:
                 problem = (f"14.60: {step.side} replaces its goalie with an extra skater "
                            "before the delayed penalty's roll")
         if problem:
-            raise IllegalChoice(f"line change for {event.side}: {problem}")
+            raise IllegalChoice(f"line change for {side}: {problem}")
     elif isinstance(event, TacticDeclared):
         if not state.queue or state.queue[0].kind != "faceoff":
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "

@@ -25,7 +25,13 @@ def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
 def check_lines(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change is illegal, or None (6.41, 15.00)."""
     # An event's fields: each read is a generic look-up compiled.
-    side, slots, on_the_fly = event.side, event.slots, event.on_the_fly
+    return check_change(state, event, event.side, event.slots, event.on_the_fly)
+
+
+def check_change(state: GameState, event: LinesChanged, side: str,
+                 slots: dict[str, str | None], on_the_fly: bool) -> str | None:
+    """``check_lines`` given the change's side, slots and on-the-fly flag, read by the
+    caller (``game.check_choice`` reads the event's fields together)."""
     team = state.team(side)
     wanted = skater_slots(state, side)
     # The six slots and no other: as many keys as slots, each of them a slot (six keys of

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
+
+import msgspec
 
 from engine.bones import draft
 from engine.bones.state import REST_SEQUENCES as REST_SEQUENCES
@@ -83,15 +85,31 @@ def _served(state: GameState, team: TeamState, events: list) -> None:
                                        sequence=state.sequence + 1, rule="14.10"))
 
 
+# A SequencePlayed's fields read together, as a tuple in their declared order (five of
+# them are read at every sequence: compiled, each read by name is a generic look-up of
+# about 160 instructions, ``astuple`` all of them in one call of about two; as
+# engine/bones/actions.py's ``fields_of``). The places are pinned by
+# tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+SEQUENCE_NUMBER: Final = 1  # SequencePlayed: period, sequence, home, away, home_goalie,
+SEQUENCE_HOME: Final = 2  # away_goalie, home_short, away_short
+SEQUENCE_AWAY: Final = 3
+SEQUENCE_HOME_GOALIE: Final = 4
+SEQUENCE_AWAY_GOALIE: Final = 5
+
+
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
-    state.sequence = event.sequence
+    fields = fields_of(event)
+    state.sequence = cast(int, fields[SEQUENCE_NUMBER])
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
     # Each team written out, as in play_sequence; who was on the ice read from the event
     # (6.10: the sequence records it, as the slots stood when it was played).
-    _sequence_played(state.home, event.home, event.home_goalie)
-    _sequence_played(state.away, event.away, event.away_goalie)
+    _sequence_played(state.home, cast("list[str]", fields[SEQUENCE_HOME]),
+                     cast("str | None", fields[SEQUENCE_HOME_GOALIE]))
+    _sequence_played(state.away, cast("list[str]", fields[SEQUENCE_AWAY]),
+                     cast("str | None", fields[SEQUENCE_AWAY_GOALIE]))
     state.coach_window = True
 
 
