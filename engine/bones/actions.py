@@ -206,6 +206,16 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
+    # Its texts cited as it is made, in the ruleset's own section numbers (FaceOff's;
+    # Hockey Bones' are the code's): ``game.decide`` passes it over when it cites the
+    # events after, instead of reading its rule and modifiers back.
+    rule, modifiers = outcome.rule, outcome.modifiers
+    citations = state.citations()
+    if citations.cites:
+        rule = citations.cite(rule)
+        cited = citations.cite_texts(modifiers)
+        if cited is not None:
+            modifiers = cited
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(_ACTION_RESOLVED(
@@ -216,10 +226,10 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         outcome.result,  # result
         outcome.value,  # value
         outcome.target,  # target
-        outcome.modifiers,  # modifiers
+        modifiers,  # modifiers
         uses_time,  # time
         state.rolls,  # roll
-        outcome.rule,  # rule
+        rule,  # rule
         shooter,  # shooter
         shot,  # shot
         injury,  # injury
