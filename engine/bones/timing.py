@@ -146,19 +146,11 @@ def _played_on(on: PlayerStatus | None, played: int) -> None:
     on.stint += 1
 
 
-def on_ice_list(team: TeamState) -> list[str]:
-    """Everyone on the ice, as a list: the skaters (a sixth attacker too) and the goalie
-    in net (a player may appear twice only in a line-up the rules refuse)."""
-    ids = team.skaters_on_ice()
-    if not team.pulled:
-        ids.append(team.goalie)
-    return ids
-
-
-def _listed(ids: list[str], pid: str) -> bool:
-    """``pid in ids``, as a native loop (compiled, ``in`` on a list is a generic call)."""
-    for one in ids:
-        if one == pid:
+def _in_slots(values: list[str | None], pid: str) -> bool:
+    """``pid`` stands in one of the slots (``values``, None for an empty slot): a native
+    loop (compiled, ``in`` on a list is a generic call)."""
+    for one in values:
+        if one is not None and one == pid:
             return True
     return False
 
@@ -176,21 +168,28 @@ def end_stint(status: PlayerStatus) -> None:
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
     slots = event.slots  # an event's field: each read is a generic look-up
-    before = on_ice_list(team)
+    # Who is on the ice before and after, as the six slots' values (one C call each, no
+    # slot looked up by name, as ``TeamState.skaters_on_ice`` looks up five): the G slot
+    # holds the goalie of record unless he is pulled, and a sixth attacker when he is
+    # (this function sets ``pulled`` so, and a goalie replaced in net is put in G with
+    # him), so the filled slots are everyone on the ice: the skaters, a sixth attacker,
+    # the goalie in net.
+    before = list(team.slots.values())
     was_pulled = team.pulled
-    team.slots = dict(slots)
-    team.pulled = slots.get("G") != team.goalie
+    new = dict(slots)
+    team.slots = new
+    team.pulled = new.get("G") != team.goalie
     if team.pulled and not was_pulled:
         team.pulled_on_the_fly = event.on_the_fly
-    after = on_ice_list(team)
+    after = list(new.values())
     for pid in before:
-        if not _listed(after, pid):
+        if pid and not _in_slots(after, pid):
             # 6.40, 6.41: off the ice, his shift ends and his rest starts (ending it twice
             # for a name listed twice changes nothing more)
             end_stint(team.players[pid])
     if state.draft_league:  # draft rule 16: who went on, who sat out a shift
         arrived = {slot: pid for slot, pid in slots.items()
-                   if pid and not _listed(before, pid) and not team.players[pid].is_goalie}
+                   if pid and not _in_slots(before, pid) and not team.players[pid].is_goalie}
         for pid in arrived.values():
             draft.went_on(team.players[pid])
         draft.sat_out(team, arrived)
