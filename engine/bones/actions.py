@@ -206,16 +206,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
-    # Its texts cited as it is made, in the ruleset's own section numbers (FaceOff's;
-    # Hockey Bones' are the code's): ``game.decide`` passes it over when it cites the
-    # events after, instead of reading its rule and modifiers back.
-    rule, modifiers = outcome.rule, outcome.modifiers
-    citations = state.citations()
-    if citations.cites:
-        rule = citations.cite(rule)
-        cited = citations.cite_texts(modifiers)
-        if cited is not None:
-            modifiers = cited
+    rule, modifiers = _cited(state, outcome)
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(_ACTION_RESOLVED(
@@ -245,6 +236,21 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     elif outcome.result in ("kill", "play_on") and injury:
         events.append(_PLAY_STOPPED("injury", None))
     return events
+
+
+def _cited(state: GameState, outcome: ActionOutcome) -> tuple[str, list[str]]:
+    """The outcome's rule and modifier texts as its ``ActionResolved`` is made with them:
+    cited in the ruleset's own section numbers (FaceOff's; Hockey Bones' are the code's),
+    so ``game.decide`` passes the event over when it cites the events after, instead of
+    reading its rule and modifiers back."""
+    rule, modifiers = outcome.rule, outcome.modifiers
+    citations = state.citations()
+    if citations.cites:
+        rule = citations.cite(rule)
+        cited = citations.cite_texts(modifiers)
+        if cited is not None:
+            modifiers = cited
+    return rule, modifiers
 
 
 def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
