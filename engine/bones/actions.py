@@ -206,6 +206,7 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         shooter = moved[-1].to_player  # 8.10 Pf: the interceptor shoots
     uses_time = not first_pp_pass
     events: list = play_sequence(state) if uses_time else []
+    rule, modifiers = _cited(state, outcome)
     # Made positionally, each argument named by its field (events/bones.py's order):
     # compiled, a msgspec Struct made with keywords matches every keyword by name.
     events.append(_ACTION_RESOLVED(
@@ -216,10 +217,10 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
         outcome.result,  # result
         outcome.value,  # value
         outcome.target,  # target
-        outcome.modifiers,  # modifiers
+        modifiers,  # modifiers
         uses_time,  # time
         state.rolls,  # roll
-        outcome.rule,  # rule
+        rule,  # rule
         shooter,  # shooter
         shot,  # shot
         injury,  # injury
@@ -235,6 +236,21 @@ def decide_action(state: GameState, step: Step, roll: Roll) -> list:
     elif outcome.result in ("kill", "play_on") and injury:
         events.append(_PLAY_STOPPED("injury", None))
     return events
+
+
+def _cited(state: GameState, outcome: ActionOutcome) -> tuple[str, list[str]]:
+    """The outcome's rule and modifier texts as its ``ActionResolved`` is made with them:
+    cited in the ruleset's own section numbers (FaceOff's; Hockey Bones' are the code's),
+    so ``game.decide`` passes the event over when it cites the events after, instead of
+    reading its rule and modifiers back."""
+    rule, modifiers = outcome.rule, outcome.modifiers
+    citations = state.citations()
+    if citations.cites:
+        rule = citations.cite(rule)
+        cited = citations.cite_texts(modifiers)
+        if cited is not None:
+            modifiers = cited
+    return rule, modifiers
 
 
 def _outcome(state: GameState, side: str, pid: str, slot: str, card: Skater,
@@ -362,27 +378,42 @@ def _late(state: GameState) -> bool:
     return state.period >= 4 or (state.period == 3 and state.sequence + 1 >= LATE_SEQUENCE)
 
 
+# An event's fields read together, as a tuple in their declared order: compiled, each
+# field of a msgspec event read by name is a generic attribute look-up (about 160
+# instructions); ``astuple`` reads them all in one call (about two reads by name, as
+# engine/dicehockey/game.py measured), and a tuple's items are read natively. Worth it
+# where three or more fields are read. The places are pinned by
+# tests/bones/test_bones_events_made.py (the fields' declared order).
+fields_of: Final = msgspec.structs.astuple
+ACTION_SIDE: Final = 0  # ActionResolved: side, player, slot, cell, result, value, target,
+ACTION_PLAYER: Final = 1  # modifiers, time, roll, rule, shooter, shot, injury
+ACTION_RESULT: Final = 4
+ACTION_SHOOTER: Final = 11
+ACTION_SHOT: Final = 12
+ACTION_INJURY: Final = 13
+
+
 def queue_after_action(state: GameState, event: ActionResolved) -> None:
     """Evolve: what an action result leaves to do next."""
     state.dz_bonus = ""
-    # Each field of the event read once: compiled, every read of a msgspec event's
-    # attribute is a generic look-up.
-    result, side, player = event.result, event.side, event.player
-    if event.injury:
+    # The event's fields read together (``fields_of``): six of them are read here.
+    fields = fields_of(event)
+    side, player = cast(str, fields[ACTION_SIDE]), cast(str, fields[ACTION_PLAYER])
+    result = cast(str, fields[ACTION_RESULT])
+    if fields[ACTION_INJURY]:
         state.injured, state.injured_side = player, side
     # 13.00: consecutive power-play passes. A pass or interception counts here; a puck
     # that really changes hands resets the count when it moves (PuckIntercepted).
     state.pp_passes = state.pp_passes + 1 if result in ("pass", "interception") and pp_rules(
         state, side) else 0
+    shot = cast(str, fields[ACTION_SHOT])
+    shooter = cast("str | None", fields[ACTION_SHOOTER])
     if result == "shot":
-        state.replace_step(Step("shot", side=side, player=event.shooter or player,
-                                shot=event.shot))
+        state.replace_step(Step("shot", side=side, player=shooter or player, shot=shot))
         return
     if result == "penalty":
         state.replace_step(Step("penalty", side=side, player=player, source="action"))
         return
-    shot = event.shot
-    shooter = event.shooter if shot else None
     if shot and shooter:
         state.pending_shot = PendingShot(shooter, shot)
     elif result in ("kill", "play_on"):

@@ -28,7 +28,7 @@ from engine.bones import (
     timing,
 )
 from engine.bones.cards import Charts, Goalie, Team
-from engine.bones.lines import check_lines
+from engine.bones.lines import check_change
 from engine.bones.rulesets import (
     DRAFT_LEAGUE,
     OPTIONAL_RULES,
@@ -114,7 +114,9 @@ def decide(state: GameState, roll: Roll | None) -> list[Event]:
     citations = state.citations()  # a native read a decision (the ruleset's fields are not)
     if not citations.cites:
         return events
-    return _cite(citations, events)
+    # An action's ActionResolved (one event in five) is made with its texts cited
+    # (actions.decide_action): passed over here, its two fields not read again.
+    return _cite(citations, events, _ACTION if kind == "action" else None)
 
 
 def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
@@ -125,17 +127,20 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     return _cite(citations, events) if citations.cites else events
 
 
-def _cite(citations: Citations, events: list[Event]) -> list[Event]:
+def _cite(citations: Citations, events: list[Event], cited_when_made: type | None = None
+          ) -> list[Event]:
     """``cite_events`` for a ruleset that cites. Each text is read from the ruleset's table
     (``Citations.cite`` fills it on a miss); an event is replaced, and the list copied,
-    only when one of its texts changes (a few hundred events of 23,400 in 18 games)."""
+    only when one of its texts changes (a few hundred events of 23,400 in 18 games). An
+    event of the class ``cited_when_made`` was made with its texts cited: passed over."""
     table = citations.table
     cited: list[Event] | None = None
     for i in range(len(events)):
         event = events[i]
-        fields = _CITED_FIELDS.get(type(event))
-        if fields is None:
-            fields = _cited_fields(type(event))
+        kind = type(event)
+        if kind is cited_when_made:
+            continue
+        fields = _texts_of(kind)
         if fields == NOTHING_CITED:
             continue
         new_rule: str | None = None
@@ -147,7 +152,7 @@ def _cite(citations: Citations, events: list[Event]) -> list[Event]:
                     cited_rule = citations.cite(rule)
                 if cited_rule != rule:
                     new_rule = cited_rule
-        new_mods = _cited_modifiers(citations, event.modifiers) \
+        new_mods = citations.cite_texts(event.modifiers) \
             if fields & MODIFIERS_CITED else None  # type: ignore[attr-defined]
         if new_rule is None and new_mods is None:
             continue
@@ -162,26 +167,6 @@ def _cite(citations: Citations, events: list[Event]) -> list[Event]:
     return events if cited is None else cited
 
 
-def _cited_modifiers(citations: Citations, mods: list[str] | None) -> list[str] | None:
-    """The modifier texts cited, or None when citing changes none of them: no list is
-    made until a text changes (nearly every list stays)."""
-    if not mods:
-        return None
-    table = citations.table
-    cited_mods: list[str] | None = None
-    for k in range(len(mods)):
-        mod = mods[k]
-        cited_mod = table.get(mod)
-        if cited_mod is None:
-            cited_mod = citations.cite(mod)
-        if cited_mods is None:
-            if cited_mod == mod:
-                continue
-            cited_mods = mods[:k]  # the texts before it, unchanged
-        cited_mods.append(cited_mod)
-    return cited_mods
-
-
 # Which of its texts an event type carries, found once a type (bit flags: compiled, an
 # int is kept unboxed; the tuple of two bools it was had to be unpacked at every event):
 # an event's fields are read by name only when it has them (a getattr with a default
@@ -190,6 +175,23 @@ NOTHING_CITED: Final = 0
 RULE_CITED: Final = 1
 MODIFIERS_CITED: Final = 2
 _CITED_FIELDS: Final[dict[type, int]] = {}
+
+
+def _texts_of(kind: type) -> int:
+    """Which texts an event of ``kind`` carries (``RULE_CITED``, ``MODIFIERS_CITED``).
+    The eight classes of nine events in ten a FaceOff game cites (an action, a sequence,
+    a pass or interception, a shot, a face-off, a goalie's result, a stoppage) told by
+    identity (each a C static compared, about 130 instructions less than the dict's
+    look-up); tests/bones/test_faceoff2008.py holds these answers to ``_cited_fields``."""
+    if kind is _ACTION:
+        return RULE_CITED | MODIFIERS_CITED
+    if kind is _SEQUENCE or kind is _STOPPED:
+        return NOTHING_CITED
+    if kind is _INTERCEPTED or kind is _SHOT or kind is _FACEOFF or kind is _GOALIE \
+            or kind is _PASSED:
+        return RULE_CITED
+    fields = _CITED_FIELDS.get(kind)
+    return _cited_fields(kind) if fields is None else fields
 
 
 def _cited_fields(kind: type) -> int:
@@ -430,33 +432,50 @@ def _check_nhl_ranges(created: GameCreated, ruleset: Ruleset, draft: bool) -> No
                             "(GameCreated.nhl_gm_range)")
 
 
+# An event's fields read together, as a tuple in their declared order (compiled, each
+# field of a msgspec event read by name is a generic look-up of about 160 instructions;
+# ``astuple`` reads them all in one call of about two: see engine/bones/actions.py). The
+# places are pinned by tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+CHANGE_SIDE: Final = 0  # LinesChanged: side, slots, on_the_fly, rule
+CHANGE_SLOTS: Final = 1
+CHANGE_ON_THE_FLY: Final = 2
+CHANGE_RULE: Final = 3
+
+
 def check_choice(state: GameState, event: Event) -> None:
     """Raise IllegalChoice when a coach's choice breaks a rule."""
     # A line change (nearly every choice) told by its exact class first: compiled,
     # isinstance against a msgspec class read from the module's dictionary is a generic
     # check of about 350 instructions.
     if type(event) is _CHANGED or isinstance(event, LinesChanged):
-        event = cast(LinesChanged, event)
-        problem = check_lines(state, event)
+        change = cast(LinesChanged, event)
+        # The change's four fields read together (``fields_of``), each once.
+        fields = fields_of(change)
+        side = cast(str, fields[CHANGE_SIDE])
+        slots = cast("dict[str, str | None]", fields[CHANGE_SLOTS])
+        on_the_fly = cast(bool, fields[CHANGE_ON_THE_FLY])
+        rule = cast(str, fields[CHANGE_RULE])
+        problem = check_change(state, change, side, slots, on_the_fly)
         step = state.queue[0] if state.queue else None
         extra = step is not None and step.kind == "extra_skater"
-        if not problem and event.on_the_fly != (state.puck is not None):
+        if not problem and on_the_fly != (state.puck is not None):
             # 6.41: a change is on the fly exactly when the puck is in play
-            problem = (f"6.41: recorded {'on the fly' if event.on_the_fly else 'at a stoppage'}"
+            problem = (f"6.41: recorded {'on the fly' if on_the_fly else 'at a stoppage'}"
                        f" while the puck is {'in play' if state.puck else 'dead'}")
         # Read from the ruleset's table (``Citations``): ``Ruleset.cite`` is a plain
         # class's method, a generic call of about 800 instructions at every change.
         wanted = state.citations().cite("14.60" if extra else "6.41")
-        if not problem and event.rule != wanted:
-            problem = f"names rule {event.rule}, not {wanted}"
+        if not problem and rule != wanted:
+            problem = f"names rule {rule}, not {wanted}"
         if not problem and extra:
             team = state.team(step.side)
-            goalie = event.slots.get("G")
-            if event.side != step.side or goalie is None or team.players[goalie].is_goalie:
+            goalie = slots.get("G")
+            if side != step.side or goalie is None or team.players[goalie].is_goalie:
                 problem = (f"14.60: {step.side} replaces its goalie with an extra skater "
                            "before the delayed penalty's roll")
         if problem:
-            raise IllegalChoice(f"line change for {event.side}: {problem}")
+            raise IllegalChoice(f"line change for {side}: {problem}")
     elif isinstance(event, TacticDeclared):
         if not state.queue or state.queue[0].kind != "faceoff":
             raise IllegalChoice(f"{event.rule}: a tactic is announced at a stoppage, "

@@ -25,27 +25,36 @@ def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
 def check_lines(state: GameState, event: LinesChanged) -> str | None:
     """Why a line change is illegal, or None (6.41, 15.00)."""
     # An event's fields: each read is a generic look-up compiled.
-    side, slots, on_the_fly = event.side, event.slots, event.on_the_fly
+    return check_change(state, event, event.side, event.slots, event.on_the_fly)
+
+
+def check_change(state: GameState, event: LinesChanged, side: str,
+                 slots: dict[str, str | None], on_the_fly: bool) -> str | None:
+    """``check_lines`` given the change's side, slots and on-the-fly flag, read by the
+    caller (``game.check_choice`` reads the event's fields together)."""
     team = state.team(side)
     wanted = skater_slots(state, side)
     # The six slots and no other: as many keys as slots, each of them a slot (six keys of
-    # a dict are six different names). Read in one walk of the change: who stands in each
-    # slot, in slot order (G last), and every player named.
+    # a dict are six different names). Read in the one walk of the change: who stands in
+    # each slot, in slot order (G last); every check after reads that list, not the dict.
     standing: list[str | None] = [None, None, None, None, None, None]
-    ids: list[str] = []
-    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, standing, ids):
+    if len(slots) != len(SLOT_ORDER) or not _read_slots(slots, standing):
         return "a line change names the six slots LW, C, RW, LD, RD, G"
     if not _fills(standing, wanted):
         return f"15.00: {len(wanted)} skaters must stand in {', '.join(wanted)}"
-    if _twice(ids):
+    if _twice(standing):
         return "a player stands in two slots"
     # Who is on the ice now: asked only of a player who has not rested (6.41), a list of
     # at most six (no set built to ask it).
     on_ice_now: list[str] | None = None
     players = team.players
-    for slot, pid in slots.items():
+    # Each player in slot order (the coach and the stream write a change in slot order,
+    # so the first fault found is the one a walk of the change's dict finds).
+    for k in range(6):
+        pid = standing[k]
         if pid is None:
             continue
+        slot = SLOT_ORDER[k]
         status = players.get(pid)
         if status is None:
             return f"{pid} is not dressed for {team.team.id}"
@@ -57,7 +66,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
             if on_ice_now is None:
                 on_ice_now = team.skaters_on_ice()
                 on_ice_now.append(team.goalie)
-            if pid not in on_ice_now and rested_on_bench(team, {*on_ice_now, *ids}):
+            if pid not in on_ice_now and rested_on_bench(team, _named(on_ice_now, standing)):
                 # R-6.41a: with nobody rested on the bench, the freshest may come back early.
                 return f"6.41: {pid} has rested {status.rest} sequences, needs {REST_SEQUENCES}"
     problem = (draft.fault(state, event) if state.draft_league else None) \
@@ -73,7 +82,7 @@ def check_lines(state: GameState, event: LinesChanged) -> str | None:
         return "6.41: a goalie who left on the fly comes back only after a stoppage"
     if on_the_fly and state.puck and state.puck[0] == side:
         carrier = state.puck[1]
-        if carrier not in ids:
+        if not _stands(standing, carrier):
             return f"6.41: {carrier} has the puck and cannot change on the fly"
     return None
 
@@ -121,12 +130,11 @@ def rested_on_bench(team: TeamState, unavailable: set[str], rated_for: str = "")
     return None
 
 
-def _read_slots(slots: dict[str, str | None], standing: list[str | None],
-                ids: list[str]) -> bool:
+def _read_slots(slots: dict[str, str | None], standing: list[str | None]) -> bool:
     """Whether every key of ``slots`` names a slot; ``standing`` gets who stands in each
-    slot in slot order (G last) and ``ids`` every player named. A change made by the
-    coach or read back from the stream names its slots in slot order: a key is compared
-    with the slot at its place first, then with all of them."""
+    slot in slot order (G last). A change made by the coach or read back from the stream
+    names its slots in slot order: a key is compared with the slot at its place first,
+    then with all of them."""
     at = 0
     for slot, pid in slots.items():
         k = at if at < 6 and slot == SLOT_ORDER[at] else slot_number(slot)
@@ -134,9 +142,24 @@ def _read_slots(slots: dict[str, str | None], standing: list[str | None],
         if k < 0:
             return False
         standing[k] = pid
-        if pid:
-            ids.append(pid)
     return True
+
+
+def _named(on_ice: list[str], standing: list[str | None]) -> set[str]:
+    """Who is on the ice now and everyone the change names (R-6.41a's unavailable)."""
+    named = set(on_ice)
+    for pid in standing:
+        if pid:
+            named.add(pid)
+    return named
+
+
+def _stands(standing: list[str | None], pid: str) -> bool:
+    """``pid`` is named in the change (a native loop, no list of names made)."""
+    for one in standing:
+        if one is not None and one == pid:
+            return True
+    return False
 
 
 def slot_number(slot: str) -> int:
@@ -169,11 +192,14 @@ def _fills(standing: list[str | None], wanted: tuple[str, ...]) -> bool:
     return at == count
 
 
-def _twice(ids: list[str]) -> bool:
-    """Someone named in two slots (six names at most: compared pairwise, no set built)."""
-    for i in range(1, len(ids)):
-        pid = ids[i]
+def _twice(standing: list[str | None]) -> bool:
+    """Someone named in two slots (six slots: compared pairwise, no set built)."""
+    for i in range(1, len(standing)):
+        pid = standing[i]
+        if not pid:
+            continue
         for j in range(i):
-            if ids[j] == pid:
+            one = standing[j]
+            if one is not None and one == pid:
                 return True
     return False

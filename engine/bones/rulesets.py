@@ -176,6 +176,26 @@ class Citations:
         return text
 
 
+    def cite_texts(self, texts: list[str] | None) -> list[str] | None:
+        """An event's modifier texts cited, or None when citing changes none of them: no
+        list is made until a text changes (nearly every list stays)."""
+        if not texts:
+            return None
+        table = self.table
+        cited: list[str] | None = None
+        for k in range(len(texts)):
+            text = texts[k]
+            found = table.get(text)
+            if found is None:
+                found = self.cite(text)
+            if cited is None:
+                if found == text:
+                    continue
+                cited = texts[:k]  # the texts before it, unchanged
+            cited.append(found)
+        return cited
+
+
 def _cited(sections: dict[str, str], text: str) -> str:
     # a function of its own: compiled, a lambda in a method of a plain class stops mypyc
     if not sections or not text:

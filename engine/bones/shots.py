@@ -7,6 +7,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import Final, cast
 
+import msgspec
+
 from engine.bones.cards import Charts, Skater
 from engine.bones.dice import DiceRange
 from engine.bones.passing import resolve_interception
@@ -216,16 +218,30 @@ def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) 
                                      roll=state.rolls, rule="10.50"), *continue_or_stop(state)]
 
 
+# A ShotTaken's fields read together, as a tuple in their declared order (compiled, each
+# read by name is a generic look-up of about 160 instructions, ``astuple`` all of them in
+# one call of about two: see engine/bones/actions.py). The places are pinned by
+# tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+SHOT_SIDE: Final = 0  # ShotTaken: side, shooter, kind, range_name, range, in_range,
+SHOT_SHOOTER: Final = 1  # blockers, block, roll, rule
+SHOT_KIND: Final = 2
+SHOT_IN_RANGE: Final = 5
+SHOT_BLOCK: Final = 7
+
+
 def queue_after_shot(state: GameState, event: ShotTaken) -> None:
     state.shots_this_sequence += 1
     state.pp_passes = 0
-    # Each field read once: compiled, a msgspec event's field is a generic look-up.
-    shot_kind = event.kind
-    if event.block == "blocked" or shot_kind in ("penalty_shot", "empty_net"):
+    # The event's fields read together (``fields_of``): five of them at most shots.
+    fields = fields_of(event)
+    shot_kind = cast(str, fields[SHOT_KIND])
+    if fields[SHOT_BLOCK] == "blocked" or shot_kind in ("penalty_shot", "empty_net"):
         return  # the events that follow say what happens
     kind = "rebound" if shot_kind == "rebound" else _first_kind(state)
-    state.replace_step(Step("goalie", side=event.side, player=event.shooter, shot=kind,
-                            in_range=event.in_range))
+    state.replace_step(Step("goalie", side=cast(str, fields[SHOT_SIDE]),
+                            player=cast(str, fields[SHOT_SHOOTER]), shot=kind,
+                            in_range=cast(bool, fields[SHOT_IN_RANGE])))
 
 
 def _first_kind(state: GameState) -> str:

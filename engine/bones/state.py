@@ -8,7 +8,7 @@ none), and the events that decision yields put the following steps in the queue.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -38,6 +38,10 @@ OVERTIME_SEQUENCES: Final = 12  # 6.00: a 5-minute regular-season overtime
 SECONDS_PER_SEQUENCE: Final = 24
 REST_SEQUENCES: Final = 3  # 6.41: a skater rests at least 3 sequences before he returns
 NOBODY_SHORT: Final = (0, 0)
+# The card classes (cards.py defines msgspec types and is not compiled) as Final aliases:
+# compiled, an imported name is looked up in this module's dictionary at every use.
+_SKATER_CARD: Final = Skater
+_GOALIE_CARD: Final = Goalie
 
 
 
@@ -54,24 +58,35 @@ class CardFacts:
         # A card's exact type first: isinstance of a msgspec card class that is not the
         # card's own goes through the class's metaclass (most cards asked are skaters).
         card_type = type(card)
-        self.goalie = card_type is Goalie or (card_type is not Skater and isinstance(card, Goalie))
-        self.skater = card_type is Skater or (card_type is not Goalie and isinstance(card, Skater))
+        self.goalie = card_type is _GOALIE_CARD or (
+            card_type is not _SKATER_CARD and isinstance(card, Goalie))
+        self.skater = card_type is _SKATER_CARD or (
+            card_type is not _GOALIE_CARD and isinstance(card, Skater))
         positions: frozenset[str] = frozenset()
         defense = 0
-        if isinstance(card, Skater):
-            positions = frozenset(card.positions)
-            defense = card.defense
+        shift = 0.0
+        shadow = blocker = False
+        mark = ""
+        if self.skater:
+            # A skater's fields read by name (a goalie's card has none of them: asked
+            # with a default, each raised and caught an AttributeError, about 2,000
+            # instructions; a field found that way costs about twice a plain read).
+            skater = cast(Skater, card)
+            positions = frozenset(skater.positions)
+            defense = skater.defense
+            shift, shadow, blocker = skater.shift, skater.shadow, skater.blocker
+            mark = skater.faceoff
+        elif not self.goalie:  # another kind of card: what it has, as any card
+            shift = getattr(card, "shift", 0.0)
+            shadow = getattr(card, "shadow", False)
+            blocker = getattr(card, "blocker", False)
         self.positions = positions  # a skater's (15.10); a goalie's card names none
         self.defenseman = "D" in positions
         self.defense = defense  # a skater's defensive rating (9.10); a goalie has none
-        shift: float = getattr(card, "shift", 0.0)
         self.shift = shift  # the shift rating fatigue counts against (17.00)
-        shadow: bool = getattr(card, "shadow", False)
         self.shadow = shadow  # a shadow: -2 to the attacker across from him (8.10)
-        blocker: bool = getattr(card, "blocker", False)
         self.blocker = blocker  # B: blocks shots (10.70)
         # A skater's face-off mark as a level (7.20): 0 none, 1 A, 2 AA; a goalie none.
-        mark: str = getattr(card, "faceoff", "") if self.skater else ""
         self.ace = 2 if mark == "AA" else 1 if mark == "A" else 0
 
 

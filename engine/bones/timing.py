@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
+
+import msgspec
 
 from engine.bones import draft
 from engine.bones.state import REST_SEQUENCES as REST_SEQUENCES
@@ -83,15 +85,31 @@ def _served(state: GameState, team: TeamState, events: list) -> None:
                                        sequence=state.sequence + 1, rule="14.10"))
 
 
+# A SequencePlayed's fields read together, as a tuple in their declared order (five of
+# them are read at every sequence: compiled, each read by name is a generic look-up of
+# about 160 instructions, ``astuple`` all of them in one call of about two; as
+# engine/bones/actions.py's ``fields_of``). The places are pinned by
+# tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+SEQUENCE_NUMBER: Final = 1  # SequencePlayed: period, sequence, home, away, home_goalie,
+SEQUENCE_HOME: Final = 2  # away_goalie, home_short, away_short
+SEQUENCE_AWAY: Final = 3
+SEQUENCE_HOME_GOALIE: Final = 4
+SEQUENCE_AWAY_GOALIE: Final = 5
+
+
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
-    state.sequence = event.sequence
+    fields = fields_of(event)
+    state.sequence = cast(int, fields[SEQUENCE_NUMBER])
     state.shots_this_sequence = 0
     if state.draft_league:
         draft.mark_special_teams(state, event)  # draft rule 16
     # Each team written out, as in play_sequence; who was on the ice read from the event
     # (6.10: the sequence records it, as the slots stood when it was played).
-    _sequence_played(state.home, event.home, event.home_goalie)
-    _sequence_played(state.away, event.away, event.away_goalie)
+    _sequence_played(state.home, cast("list[str]", fields[SEQUENCE_HOME]),
+                     cast("str | None", fields[SEQUENCE_HOME_GOALIE]))
+    _sequence_played(state.away, cast("list[str]", fields[SEQUENCE_AWAY]),
+                     cast("str | None", fields[SEQUENCE_AWAY_GOALIE]))
     state.coach_window = True
 
 
@@ -128,19 +146,11 @@ def _played_on(on: PlayerStatus | None, played: int) -> None:
     on.stint += 1
 
 
-def on_ice_list(team: TeamState) -> list[str]:
-    """Everyone on the ice, as a list: the skaters (a sixth attacker too) and the goalie
-    in net (a player may appear twice only in a line-up the rules refuse)."""
-    ids = team.skaters_on_ice()
-    if not team.pulled:
-        ids.append(team.goalie)
-    return ids
-
-
-def _listed(ids: list[str], pid: str) -> bool:
-    """``pid in ids``, as a native loop (compiled, ``in`` on a list is a generic call)."""
-    for one in ids:
-        if one == pid:
+def _in_slots(values: list[str | None], pid: str) -> bool:
+    """``pid`` stands in one of the slots (``values``, None for an empty slot): a native
+    loop (compiled, ``in`` on a list is a generic call)."""
+    for one in values:
+        if one is not None and one == pid:
             return True
     return False
 
@@ -158,21 +168,28 @@ def end_stint(status: PlayerStatus) -> None:
 def apply_lines(state: GameState, event: LinesChanged) -> None:
     team = state.team(event.side)
     slots = event.slots  # an event's field: each read is a generic look-up
-    before = on_ice_list(team)
+    # Who is on the ice before and after, as the six slots' values (one C call each, no
+    # slot looked up by name, as ``TeamState.skaters_on_ice`` looks up five): the G slot
+    # holds the goalie of record unless he is pulled, and a sixth attacker when he is
+    # (this function sets ``pulled`` so, and a goalie replaced in net is put in G with
+    # him), so the filled slots are everyone on the ice: the skaters, a sixth attacker,
+    # the goalie in net.
+    before = list(team.slots.values())
     was_pulled = team.pulled
-    team.slots = dict(slots)
-    team.pulled = slots.get("G") != team.goalie
+    new = dict(slots)
+    team.slots = new
+    team.pulled = new.get("G") != team.goalie
     if team.pulled and not was_pulled:
         team.pulled_on_the_fly = event.on_the_fly
-    after = on_ice_list(team)
+    after = list(new.values())
     for pid in before:
-        if not _listed(after, pid):
+        if pid and not _in_slots(after, pid):
             # 6.40, 6.41: off the ice, his shift ends and his rest starts (ending it twice
             # for a name listed twice changes nothing more)
             end_stint(team.players[pid])
     if state.draft_league:  # draft rule 16: who went on, who sat out a shift
         arrived = {slot: pid for slot, pid in slots.items()
-                   if pid and not _listed(before, pid) and not team.players[pid].is_goalie}
+                   if pid and not _in_slots(before, pid) and not team.players[pid].is_goalie}
         for pid in arrived.values():
             draft.went_on(team.players[pid])
         draft.sat_out(team, arrived)

@@ -46,3 +46,29 @@ def test_positional_and_keyword_make_the_same_bytes() -> None:
     by_name = ev.ActionResolved(**dict(zip(fields, values, strict=True)))
     assert made == by_name
     assert msgspec.json.encode(made) == msgspec.json.encode(by_name)
+
+
+def test_fields_read_by_their_place() -> None:
+    """The places the rules read an event's fields at, in ``msgspec.structs.astuple``
+    (actions.queue_after_action, timing.apply_sequence, shots.queue_after_shot,
+    game.check_choice), as named in the rules."""
+    from engine.bones import actions, game, shots, timing
+
+    action = ev.ActionResolved.__struct_fields__
+    assert (action[actions.ACTION_SIDE], action[actions.ACTION_PLAYER],
+            action[actions.ACTION_RESULT], action[actions.ACTION_SHOOTER],
+            action[actions.ACTION_SHOT], action[actions.ACTION_INJURY]) == (
+        "side", "player", "result", "shooter", "shot", "injury")
+    sequence = ev.SequencePlayed.__struct_fields__
+    assert (sequence[timing.SEQUENCE_NUMBER], sequence[timing.SEQUENCE_HOME],
+            sequence[timing.SEQUENCE_AWAY], sequence[timing.SEQUENCE_HOME_GOALIE],
+            sequence[timing.SEQUENCE_AWAY_GOALIE]) == (
+        "sequence", "home", "away", "home_goalie", "away_goalie")
+    shot = ev.ShotTaken.__struct_fields__
+    assert (shot[shots.SHOT_SIDE], shot[shots.SHOT_SHOOTER], shot[shots.SHOT_KIND],
+            shot[shots.SHOT_IN_RANGE], shot[shots.SHOT_BLOCK]) == (
+        "side", "shooter", "kind", "in_range", "block")
+    change = ev.LinesChanged.__struct_fields__
+    assert (change[game.CHANGE_SIDE], change[game.CHANGE_SLOTS],
+            change[game.CHANGE_ON_THE_FLY], change[game.CHANGE_RULE]) == (
+        "side", "slots", "on_the_fly", "rule")

@@ -625,3 +625,15 @@ def test_fo_cards_need_no_shootout_grade():
     assert state.home.card(state.home.goalie).shootout == ""
     with pytest.raises(IllegalChoice, match="21.00"):
         initial_state(created("bones"), ungraded, find_team("QUE"), default_charts())
+
+
+def test_the_texts_an_event_carries_told_by_its_class() -> None:
+    """``game._texts_of`` tells the most frequent event classes by identity: the same
+    answer as reading their fields (``_cited_fields``), and the same for any other."""
+    from engine.bones import game
+    from events import bones as ev
+
+    for kind in (ev.ActionResolved, ev.SequencePlayed, ev.PlayStopped, ev.PuckIntercepted,
+                 ev.ShotTaken, ev.FaceoffRolled, ev.GoalieResult, ev.PuckPassed,
+                 ev.PenaltyCalled, ev.ExactTime, GameEnded):
+        assert game._texts_of(kind) == game._cited_fields(kind), kind.__name__
