@@ -25,13 +25,19 @@ from typing import Any, Final
 from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
 from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
-from projections.models.toi import PlayerToi, ShiftLine, Toi, ToiByPlayer
+from projections.models.toi import (
+    PlayerLine,
+    PlayerShifts,
+    PlayerToi,
+    Toi,
+    ToiByPlayer,
+    toi_by_player,
+    toi_of,
+)
 
 __all__ = ["FULL_SHIFT", "ToiFold", "build_toi", "build_toi_by_player", "charge"]
 
 FULL_SHIFT = 2  # 9: "A line change must be made after two timing spaces"
-# (team, player, his side's order, his shifts: (period, start, end, duration, charge))
-PlayerShifts = tuple[str, str, int, list[tuple[int, int, int, int, float]]]
 
 
 def charge(spaces: int) -> float:
@@ -107,7 +113,7 @@ class ToiFold:
             for pid in list(self.open[side]):
                 self.close(side, pid)
 
-    def _lines(self) -> tuple[list[tuple[int, bool, str, int, PlayerToi]], list[PlayerShifts]]:
+    def _lines(self) -> tuple[list[PlayerLine], list[PlayerShifts]]:
         """Each player's line with its sort key, and each player's shifts in their order
         (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
         ice = self.ice
@@ -118,7 +124,7 @@ class ToiFold:
         side_order = {ice.team["home"]: 0, ice.team["away"]: 1}
         # each row with its sort key made as it is (the key's last item, its place in the
         # making, keeps rows of an equal key in that order, as a stable sort would)
-        players: list[tuple[int, bool, str, int, PlayerToi]] = []
+        players: list[PlayerLine] = []
         shifts: list[PlayerShifts] = []
         for key, p in self.players.items():
             side, pid = key
@@ -141,23 +147,13 @@ class ToiFold:
 
     def result(self) -> Toi:
         players, by_player = self._lines()
-        shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
-        for team_id, pid, rank, lines in by_player:
-            for n, (period, start, end, duration, charged) in enumerate(lines, start=1):
-                shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
-                    team_id, pid, n, period, start, end, duration, charged)))
-        shifts.sort()
-        assert self.ice.created is not None
-        return Toi(game_id=self.ice.created.game_id, players=[row[4] for row in players],
-                   shifts=[row[5] for row in shifts])
+        assert self.ice.created is not None  # (_lines raised otherwise)
+        return toi_of(self.ice.created.game_id, players, by_player)
 
     def by_player(self) -> ToiByPlayer:
-        """:meth:`result`'s players and each one's shifts in his order, not made into a
-        game's list of shift lines sorted by time (what the store keeps: a player's shifts
-        a row, projections/store.py)."""
-        players, by_player = self._lines()
-        return ToiByPlayer(players=[row[4] for row in players],
-                           shifts=[(team, pid, lines) for team, pid, _, lines in by_player])
+        """:meth:`result`'s players and each one's shifts in his order (what the store
+        keeps, projections/store.py)."""
+        return toi_by_player(*self._lines())
 
 
 def _count(p: _Player, kind: str) -> None:

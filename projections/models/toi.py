@@ -9,7 +9,8 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["PlayerToi", "ShiftLine", "Toi", "ToiByPlayer"]
+__all__ = ["PlayerLine", "PlayerShifts", "PlayerToi", "ShiftLine", "Toi", "ToiByPlayer",
+           "toi_by_player", "toi_of"]
 
 
 class PlayerToi(msgspec.Struct, frozen=True):
@@ -55,3 +56,33 @@ class ToiByPlayer(msgspec.Struct, frozen=True):
 
     players: list[PlayerToi]
     shifts: list[tuple[str, str, list[tuple[int, int, int, int, float]]]]
+
+
+# What a time-on-ice fold works out (projections/<system>/toi.py ``_lines``), both systems
+# alike: a player's line with its sort key (his side's order, a goalie after the skaters,
+# his id, his place in the making: rows of an equal key stay in that order), and a
+# player's shifts in his order (team, player, his side's order, his shifts: (period,
+# start, end, duration, charge)).
+PlayerLine = tuple[int, bool, str, int, PlayerToi]
+PlayerShifts = tuple[str, str, int, list[tuple[int, int, int, int, float]]]
+
+
+def toi_of(game_id: str, players: list[PlayerLine], by_player: list[PlayerShifts]) -> Toi:
+    """A game's :class:`Toi` from its players' lines (sorted) and their shifts: each
+    player's shifts numbered in his order, then the game's shift lines sorted by time
+    (period, start), his side's order, his id and their place in the making."""
+    shifts: list[tuple[int, int, int, str, int, ShiftLine]] = []
+    for team_id, pid, rank, lines in by_player:
+        for n, (period, start, end, duration, charge) in enumerate(lines, start=1):
+            shifts.append((period, start, rank, pid, len(shifts), ShiftLine(
+                team_id, pid, n, period, start, end, duration, charge)))
+    shifts.sort()
+    return Toi(game_id=game_id, players=[row[4] for row in players],
+               shifts=[row[5] for row in shifts])
+
+
+def toi_by_player(players: list[PlayerLine], by_player: list[PlayerShifts]) -> ToiByPlayer:
+    """:func:`toi_of`'s players and each one's shifts in his order, not made into a game's
+    shift lines sorted by time (what the store keeps: a player's shifts a row)."""
+    return ToiByPlayer(players=[row[4] for row in players],
+                       shifts=[(team, pid, lines) for team, pid, _, lines in by_player])
