@@ -175,7 +175,6 @@ class Citations:
         table[text] = text
         return text
 
-
     def cite_texts(self, texts: list[str] | None) -> list[str] | None:
         """An event's modifier texts cited, or None when citing changes none of them: no
         list is made until a text changes (nearly every list stays)."""
