@@ -163,10 +163,12 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
         # (hash_every 1) and chained from the row before: the chain check (2) would hold
         # every row to itself and the head to the last hash. It is not run, and a whole
         # row is made only where a check reads one (a branch's parent, the season's
-        # head): the decode check reads each row's seq, tag and payload alone.
-        state = _Audit(stream, record, _HashedRows(encoded, hashes), rules, chain=False)
-        state.decoded_from = [(seq, tag, payload)
-                              for seq, (tag, payload) in enumerate(encoded, 1)]
+        # head): the rows in columns, as the store reads a stream (events/rows.py
+        # StoredRows), each hash its stored cell; the decode check reads the columns.
+        digests = list(hashes)
+        hashed = StoredRows(list(range(1, len(encoded) + 1)), [tag for tag, _ in encoded],
+                            [payload for _, payload in encoded], digests, digests)
+        state = _Audit(stream, record, hashed, rules, chain=False)
         return _audited(state, blobs, season_of)
     rows, prev = [], GENESIS
     for seq, ((tag, payload), digest) in enumerate(zip(encoded, hashes, strict=True), 1):
@@ -178,28 +180,6 @@ def audit_encoded(stream: str, *, kind: str, system: str, format: int, meta: dic
     return audit_stream_events(stream, record, rows, blobs, season_of, rules=rules)
 
 
-class _HashedRows(Sequence[StoredEvent]):
-    """A new stream's rows as :func:`audit_encoded` would make them from its ``(tag,
-    payload)`` pairs and the hashes the caller computed from those payloads (``stored``:
-    the hash, as the store reads a row), each made when it is read: a season's writer
-    audits about 1,200 rows a game and reads two of them."""
-
-    def __init__(self, encoded: Sequence[tuple[str, bytes]], hashes: Sequence[bytes]) -> None:
-        self._encoded, self._hashes = encoded, hashes
-
-    def __len__(self) -> int:
-        return len(self._encoded)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        seq = range(1, len(self) + 1)[index]  # IndexError past either end
-        tag, payload = self._encoded[seq - 1]
-        this = self._hashes[seq - 1].hex()
-        prev = self._hashes[seq - 2].hex() if seq > 1 else GENESIS
-        return StoredEvent(seq, tag, None, payload, prev, this, this)
-
-
 class _Audit:
     """The facts gathered so far, so a failure at any check still reports them."""
 
@@ -208,11 +188,6 @@ class _Audit:
         self.stream, self.record, self.rows = stream, record, rows
         self.rules = rules  # False: a game's checks stop after its dice
         self.chain = chain  # False: rows chained by the caller from these payloads
-        # what the decode check reads of each row: its seq, type tag and payload (a stream
-        # the store read in columns gives them column by column, no row made)
-        self.decoded_from: Iterable[tuple[int, str, bytes]] = (
-            zip(rows.seqs, rows.types, rows.payloads, strict=True) if isinstance(rows, StoredRows)
-            else ((row.seq, row.type, row.payload) for row in rows))
         self.events: list[Event] = []
         self.seeded = 0
         self.kind = ""
@@ -294,7 +269,13 @@ class _Audit:
         decode = stream_decoder(self.rows[0], format).decode
         tags: dict[type, str] = {}  # each class's tag, looked up once a stream
         append = self.events.append
-        for seq, type_, payload in self.decoded_from:
+        rows = self.rows
+        # what the check reads of each row: its seq, type tag and payload (a stream read in
+        # columns gives them column by column, no row made)
+        decoded_from: Iterable[tuple[int, str, bytes]] = (
+            zip(rows.seqs, rows.types, rows.payloads, strict=True) if isinstance(rows, StoredRows)
+            else ((row.seq, row.type, row.payload) for row in rows))
+        for seq, type_, payload in decoded_from:
             try:
                 event = decode(payload)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
