@@ -21,7 +21,7 @@ from engine.loop import CollectorPaused
 from engine.systems import SEASON_SYSTEMS, GameSystem, system_of
 from events.base import Event
 from events.catalogue import open_store as open_store  # the one way to open a store
-from events.common import Absent, GameCreated, GameEnded, TeamSheet
+from events.common import Absent, GameCreated, GameEnded, GamesOut, TeamSheet
 from events.errors import RinklogError, UnknownGame
 from events.store import EventStore, blob_hash
 from projections.index import stream_index
@@ -197,6 +197,47 @@ def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: Dic
         for batch in system.steps(state, dice, coach or system.default_coach()):
             game.events.extend(batch)
     return game
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What an odds run keeps of a game it plays (replay/leagues/odds_run.py): the first
+    and last events (what the standings fold reads) and what the game rules for its
+    teams' later games (the system's ``games_out``; empty for a system without)."""
+
+    created: GameCreated
+    end: GameEnded
+    outs: list[GamesOut]
+
+
+def play_outcome(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: DiceSource,
+                 seed: str | None = None, goalies: tuple[str, str] = ("", ""),
+                 season: str = "", number: int = 0, absent: Sequence[Absent] = (),
+                 notes: Sequence[Event] = ()) -> GameOutcome:
+    """:func:`play_game`'s game, the same steps with the same dice, keeping only its
+    :class:`GameOutcome`: each batch of events is read for what it rules for later games
+    and dropped while the next is played, not held to the end (a DICE Hockey game's ~900
+    events freed at once after it took about a twentieth of a game's time in an odds
+    run, issue 35). A system's ``games_out`` reads each event alone (engine/registration.py),
+    so reading it a batch at a time finds what it finds over the whole game."""
+    game, state = _created(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
+                           season=season, number=number, live=False, absent=absent)
+    system = setup.system
+    coach = setup.game_coach()
+    games_out = system.games_out
+    outs: list[GamesOut] = []
+    if games_out is not None:
+        outs += games_out(notes or game_notes(habits_of_coach(coach)))
+    last: Event = game.created
+    with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
+        for batch in system.steps(state, dice, coach or system.default_coach()):
+            if batch:
+                last = batch[-1]
+                if games_out is not None:
+                    outs += games_out(batch)
+    if not isinstance(last, GameEnded):
+        raise RinklogError(f"game {game_id} stopped before its end")
+    return GameOutcome(game.created, last, outs)
 
 
 def store_game(store: EventStore, game_id: str, game: PlayedGame, system: GameSystem) -> str:

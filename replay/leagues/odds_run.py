@@ -1,9 +1,10 @@
 """One odds run (issue 23, docs/odds.md): the rest of a stored season and its postseason
 played once, in memory, from what :class:`OddsSeason` carries, with the dice of the run.
 
-The lean path: a game is played by the game loop (``play_game``) and only its first and
-last events are kept (GameCreated, GameEnded: what the standings fold reads); nothing is
-encoded, hashed, audited or stored, so a run costs the engine and little else. A worker
+The lean path: a game is played by the game loop (``play_outcome``) and only its first and
+last events are kept (GameCreated, GameEnded: what the standings fold reads), with what it
+rules for later games; nothing is encoded, hashed, audited or stored, so a run costs the
+engine and little else. A worker
 never reads the database (it may be on another machine, ``--cluster``): every input is
 in the :class:`OddsSeason` sent once to each worker (``init_odds``), and a job is a run
 number (``odds_task``); both functions are module-level and their arguments picklable.
@@ -34,7 +35,7 @@ from events.postseason import DRAFT_TEAMS, PlayoffFormat
 from projections.standings import build_standings
 from replay.games.coach_habits import game_notes
 from replay.games.game_setup import GameSetup
-from replay.games.game_streams import play_game
+from replay.games.game_streams import play_outcome
 from replay.leagues.availability import Availability, PlayoffAvailability
 from replay.leagues.ledger import season_game_setup
 from replay.leagues.naming import (
@@ -163,13 +164,13 @@ def _play(ctx: _Context, run: int) -> RunResult:
         home, away = fixtures[number]
         game_id = season_game_id(sid, number)
         dice_seed = game_seed(run_seed, number)
-        game = play_game(setup, setup.team(home), setup.team(away), game_id=game_id,
+        game = play_outcome(setup, setup.team(home), setup.team(away), game_id=game_id,
                          dice=SeededDice(dice_seed, game_id, system.derive_roll),
                          seed=dice_seed, goalies=ctx.starters[number], season=sid,
                          number=number, absent=availability.absent(number), notes=ctx.notes)
         results.append((game.created, game.end))
         if system.games_out is not None:
-            availability.record(number, system.games_out(game.events))
+            availability.record(number, game.outs)
         games += 1
     table = build_standings(results)
     points = dict.fromkeys(season.teams, 0) | {r.team: r.points for r in table}
@@ -235,7 +236,7 @@ def _play_playoff_game(ctx: _Context, run_seed: str, g: ScheduledGame, game_id: 
     goalies = (playoff_starter(kit, setup.team(g.home), mine),
                playoff_starter(kit, setup.team(g.away), mine))
     seed = playoff_seed(run_seed, g.round, g.slot, g.game)
-    game = play_game(setup, setup.team(g.home), setup.team(g.away), game_id=game_id,
+    game = play_outcome(setup, setup.team(g.home), setup.team(g.away), game_id=game_id,
                      dice=SeededDice(seed, game_id, system.derive_roll), seed=seed,
                      goalies=goalies, season=ctx.season.created.season_id,
                      number=PLAYOFF_NUMBER, absent=out.absent(game_id), notes=ctx.notes)
@@ -244,7 +245,7 @@ def _play_playoff_game(ctx: _Context, run_seed: str, g: ScheduledGame, game_id: 
     for goalie in goalies:
         mine[goalie] = mine.get(goalie, 0) + 1
     if system.games_out is not None:
-        out.record_outs(game_id, system.games_out(game.events))
+        out.record_outs(game_id, game.outs)
     return g.home if game.end.winner == "home" else g.away
 
 

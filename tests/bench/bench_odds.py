@@ -5,9 +5,10 @@ runs of dicedemo's second half on 2 workers (issue 35: at most 3 minutes).
 A half-played season of a small league (default: dicedemo's eight teams, 8 games each,
 rule 9's draft playoffs) is stored once; then ``--runs`` odds runs are played in this
 process (one worker), each the rest of the regular season, the playoffs and the lottery.
-The engine-only cost is the time spent inside ``play_game`` (creating each game and
-running the rules over its dice) during those very runs, so both figures cover the same
-games; the rest is the odds' own bookkeeping (standings, bracket, lottery, counting).
+The engine-only cost is the time spent inside ``play_outcome`` (creating each game,
+running the rules over its dice and dropping the events they make, as ``bench_games``
+counts a game) during those very runs, so both figures cover the same games; the rest is
+the odds' own bookkeeping (standings, bracket, lottery, counting).
 With ``--second-half R`` it then stores the whole dicedemo season half played (164 of its
 328 games) and times ``R`` odds runs of the rest, the postseason and the lottery on 2 local
 workers, wall clock, what `rinklog odds` does: 1,000 runs take 1000 / R of that.
@@ -68,22 +69,22 @@ def main(runs: int, games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         stored = half_played(Path(tmp), games)
     engine = {"seconds": 0.0, "games": 0}
-    play_game = odds_run.play_game
+    play_outcome = odds_run.play_outcome
 
-    def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - play_game's own
+    def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - play_outcome's own
         start = time.process_time()
-        game = play_game(*args, **kwargs)
+        game = play_outcome(*args, **kwargs)
         engine["seconds"] += time.process_time() - start
         engine["games"] += 1
         return game
 
-    odds_run.play_game = timed
+    odds_run.play_outcome = timed
     try:
         start = time.process_time()
         results = run_odds(stored.odds, "bench", runs, workers=1)
         total = time.process_time() - start
     finally:
-        odds_run.play_game = play_game
+        odds_run.play_outcome = play_outcome
     assert sum(r.games for r in results) == engine["games"]
     print(f"machine: {platform.node()} ({platform.machine()} {platform.processor() or ''}) "
           f"python {platform.python_version()}")
