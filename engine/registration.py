@@ -105,6 +105,10 @@ class GameSystem(Generic[S, R, T, C]):
     # (an injury's games missed, a suspension), in order; None: the system's rulings all
     # end with the game, so a season's games never wait on each other for them
     games_out: Callable[[Sequence[Event]], list[GamesOut]] | None = None
+    # the event classes ``games_out`` reads, each event alone (a game's events read a
+    # batch at a time, or only these read back from the store, find what the whole game
+    # does: replay/games/game_streams.py ``play_outcome``, replay/leagues/availability.py)
+    games_out_events: tuple[type[Event], ...] = ()
     # --- the system's own options beyond ``GameCreated.options`` (Hockey Bones: FaceOff's
     # options and the late-penalty house rule, in GameCreated fields of their own): shared
     # tooling reads and writes them only through these, never by field name

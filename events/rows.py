@@ -120,16 +120,47 @@ class RowReader:
                             raise ValueError(f"a {type(payload).__name__} payload, not bytes")
                         event = decode_one(payload)
                     except (msgspec.DecodeError, ValueError) as err:  # ValueError: bad UTF-8
-                        raise CorruptDatabase(
-                            f"{self._path}: stream {stream!r} event {seq} does not decode as "
-                            f"an event of system {system!r} ({err})") from None
+                        raise self._undecodable(stream, seq, system, err) from None
                     cls = type(event)
                     tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
                     if tag != type_ and isinstance(event, msgspec.Struct):
-                        raise CorruptDatabase(
-                            f"{self._path}: stream {stream!r} event {seq} is stored as "
-                            f"{type_!r} but decodes as {tag!r}")
+                        raise self._mistyped(stream, seq, type_, tag)
                 yield StoredEvent(seq, type_, event, payload, prev_hash, digest, cell)
+
+    def tagged(self, stream: str, key: Any, tags: Sequence[str], decoder: Decoder,
+               system: str) -> list[Any]:
+        """The events of a compact-layout stream (stored under ``key``) of the types
+        ``tags`` names, in seq order, decoded with ``decoder`` as :meth:`rows` decodes
+        (a payload that does not decode, or decodes as another type, is refused)."""
+        keys = {k: text(tag) for k, tag in self._db.execute(
+            f"SELECT key, tag FROM event_types WHERE tag IN ({', '.join('?' * len(tags))})",
+            tuple(tags))}
+        if not keys:
+            return []
+        found = self._db.execute(
+            f"SELECT seq, type_key, payload FROM events WHERE stream_key = ? AND seq >= 1"
+            f" AND type_key IN ({', '.join('?' * len(keys))}) ORDER BY seq",
+            (key, *keys)).fetchall()
+        events = []
+        for seq, type_key, payload in found:
+            try:
+                if not isinstance(payload, bytes):
+                    raise ValueError(f"a {type(payload).__name__} payload, not bytes")
+                event = decoder.decode(payload)
+            except (msgspec.DecodeError, ValueError) as err:  # ValueError: bad UTF-8
+                raise self._undecodable(stream, seq, system, err) from None
+            if tag_of(type(event)) != keys[type_key]:
+                raise self._mistyped(stream, seq, keys[type_key], tag_of(type(event)))
+            events.append(event)
+        return events
+
+    def _undecodable(self, stream: str, seq: Any, system: str, err: Exception) -> CorruptDatabase:
+        return CorruptDatabase(f"{self._path}: stream {stream!r} event {seq} does not decode "
+                               f"as an event of system {system!r} ({err})")
+
+    def _mistyped(self, stream: str, seq: Any, stored: str, decoded: str) -> CorruptDatabase:
+        return CorruptDatabase(f"{self._path}: stream {stream!r} event {seq} is stored as "
+                               f"{stored!r} but decodes as {decoded!r}")
 
     def raw(self, stream: str, key: Any) -> list[StoredEvent]:
         """A stream's rows as stored, undecoded; a value a hand edit left with another

@@ -23,13 +23,15 @@ from events.common import GameCreated, GamesOut
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
 from events.errors import IllegalChoice
 
-__all__ = ["ABSENT", "apply_absent", "games_out"]
+__all__ = ["ABSENT", "GAMES_OUT_EVENTS", "apply_absent", "games_out"]
 
 ABSENT: Final = "absent"  # TeamState.out: not dressed for this game (15, 17)
 # The two event classes as constants (compiled, C statics; a name imported from a module
 # that is not compiled is looked up in this module's dictionary at every use).
 _GAMES_MISSED: Final = GamesMissedRolled
 _SUSPENSION: Final = SuspensionRolled
+# what games_out reads (engine/registration.py: each event alone)
+GAMES_OUT_EVENTS: Final = (GamesMissedRolled, SuspensionRolled)
 
 
 def games_out(events: Iterable[Event]) -> list[GamesOut]:

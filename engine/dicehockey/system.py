@@ -49,4 +49,5 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     play_starts=(ev.FaceoffWon, ev.TurnoverRolled, ev.PuckDumped),
     play_kind=explain.play_kind,
     games_out=absences.games_out,  # 15 suspensions, 17 games missed
+    games_out_events=absences.GAMES_OUT_EVENTS,
 )

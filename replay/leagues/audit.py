@@ -122,7 +122,7 @@ class _StoreSeasons:
             assert not isinstance(season, str)  # the game's season check passed
             system = system_of(ruleset_of_season(season))
             self.availability[season_id] = stored_availability(
-                self.store, season_id, season.schedule, system.games_out)
+                self.store, season_id, season.schedule, system)
         return self.availability[season_id].absent(number)
 
     def playoff_absent(self, season_id: str, game_id: str) -> list[Absent]:
@@ -140,7 +140,7 @@ class _StoreSeasons:
                     games.append((game, ready.home, ready.away))
             system = system_of(ruleset_of_season(season))
             self.playoff_availability[season_id] = stored_playoff_availability(
-                self.store, season_id, season.schedule, system.games_out, games)
+                self.store, season_id, season.schedule, system, games)
         found = self.playoff_availability[season_id]
         return found.absent(game_id) if game_id in found.numbers else []
 

@@ -24,15 +24,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from events.base import tag_of
 from events.common import Absent, GamesOut
 from events.store import EventStore
 from replay.leagues.naming import PLAYOFF_NUMBER, season_game_id
 
 __all__ = ["Availability", "PlayoffAvailability", "stored_availability",
            "stored_playoff_availability"]
+
+if TYPE_CHECKING:
+    from engine.registration import GameSystem
 
 GamesOutOf = Callable[[Sequence[object]], list[GamesOut]]
 
@@ -130,25 +135,36 @@ class Availability:
 
 
 def stored_availability(store: EventStore, season_id: str, schedule: Iterable[Sequence],
-                        games_out: GamesOutOf | None) -> Availability:
+                        system: GameSystem) -> Availability:
     """The rulings of every game of season ``season_id`` stored in ``store`` (its own
     games, ``{season_id}-{number:04d}``, not branches of them), read from their events.
     What the games rule is taken as stored: a game whose events are forged fails its own
     audit, and the games that follow it are held to what it says."""
     fixtures = [tuple(f) for f in schedule]
-    found = Availability(fixtures, games_out)
-    if games_out is None:
+    found = Availability(fixtures, system.games_out)
+    if system.games_out is None:
         return found
     for number, _, _ in fixtures:
-        game_id = season_game_id(season_id, number)
-        if not store.exists(game_id):
-            continue
-        try:
-            events = [row.event for row in store.read(game_id)]
-        except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
-            continue  # and rule nothing here: the game is not known
-        found.record_events(number, events)
+        events = _ruling_events(store, season_game_id(season_id, number), system)
+        if events is not None:
+            found.record_events(number, events)
     return found
+
+
+def _ruling_events(store: EventStore, game_id: str, system: GameSystem) -> list[Any] | None:
+    """The events of a stored game that its system's ``games_out`` reads (only those
+    types, when the system names them: a DICE Hockey game's few rulings of ~900 events,
+    a season's every earlier game read for each audit of one); None when the game is not
+    stored or its rows do not decode (they fail their own audit, and rule nothing here:
+    the game is not known)."""
+    if not store.exists(game_id):
+        return None
+    try:
+        if system.games_out_events:
+            return store.read_tagged(game_id, [tag_of(t) for t in system.games_out_events])
+        return [row.event for row in store.read(game_id)]
+    except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
+        return None
 
 
 class PlayoffAvailability:
@@ -187,18 +203,13 @@ class PlayoffAvailability:
 
 
 def stored_playoff_availability(store: EventStore, season_id: str,
-                                schedule: Iterable[Sequence], games_out: GamesOutOf | None,
+                                schedule: Iterable[Sequence], system: GameSystem,
                                 games: Iterable[tuple[str, str, str]]) -> PlayoffAvailability:
     """The playoff availability of a stored season: its regular season's stored games,
     then its playoff ``games`` (game id, home, away) in the bracket's order, each read
     from the store when it is there (a game not stored yet rules nothing)."""
-    found = PlayoffAvailability(stored_availability(store, season_id, schedule, games_out))
+    found = PlayoffAvailability(stored_availability(store, season_id, schedule, system))
     for game_id, home, away in games:
-        events = None
-        if games_out is not None and store.exists(game_id):
-            try:
-                events = [row.event for row in store.read(game_id)]
-            except Exception:  # noqa: BLE001 - rows that do not decode fail their own audit
-                events = None
+        events = None if system.games_out is None else _ruling_events(store, game_id, system)
         found.add(game_id, home, away, events)
     return found

@@ -130,7 +130,7 @@ def playoff_availability(store: EventStore, created: SeasonCreated, bracket: Bra
     """Who is out of the playoff games to come: the regular season's stored games, then
     the playoff games the bracket has recorded, each team's in order (R-post-absent)."""
     return stored_playoff_availability(store, created.season_id, created.schedule,
-                                       system.games_out, recorded_games(bracket))
+                                       system, recorded_games(bracket))
 
 
 def recorded_games(bracket: Bracket) -> list[tuple[str, str, str]]:

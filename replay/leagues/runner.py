@@ -259,7 +259,7 @@ def run_season(store: EventStore, setup: GameSetup, *, league: str,
     worker = _WorkerSetup(created, played_with, MemoryBlobs(blobs), formats.NEW_STREAM_FORMAT,
                     audit, tuple(projections), ledger)
     # who is out of each game: from the season's games stored, then as each is played
-    availability = stored_availability(store, season_id, schedule, system.games_out)
+    availability = stored_availability(store, season_id, schedule, system)
     verify_seed = secrets.randbelow(2**32) if verify_seed is None else verify_seed
     numbers = sorted(f[0] for f in todo)
     rechecked = frozenset(random.Random(verify_seed).sample(numbers, min(verify, len(numbers))))
@@ -482,7 +482,7 @@ def table_game(store: EventStore, season_id: str, number: int) -> str:
     _, home, away = fixture
     ledger = ledger_of(store, season_id)
     # 15, 17: who is out of it comes from every earlier game of both teams, so those first
-    availability = stored_availability(store, season_id, season.schedule, system.games_out)
+    availability = stored_availability(store, season_id, season.schedule, system)
     missing = availability.waiting_on(number)
     if missing:
         raise RinklogError(f"game {number} of {season_id} has to wait for its teams' earlier "

@@ -5,11 +5,17 @@ game that dresses a player who should be out."""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
+
 import msgspec
 import pytest
 
+from engine.dicehockey.system import SYSTEM as DICEHOCKEY
+from events.base import tag_of
 from events.common import GameCreated
 from events.dicehockey import GamesMissedRolled, SuspensionRolled
+from events.errors import CorruptDatabase
 from replay.cli.app import main
 from replay.games.game_setup import league_setup
 from replay.games.game_streams import open_store
@@ -116,6 +122,38 @@ def test_15_17_the_audit_names_a_game_that_dresses_a_player_who_is_out(
     assert f"ruled out in game {want[0].game}, rule {want[0].rule}" in failure.expected
     assert main(["audit", "--all", "--db", str(tmp_path / "forged.db")]) == 1
     assert season_game_id(SEASON, first) in capsys.readouterr().out
+
+
+def test_15_17_a_seasons_earlier_games_are_read_for_their_rulings_alone(season, tmp_path
+                                                                         ) -> None:
+    """Who a stored game puts out is read from its rulings' rows alone (the types DICE
+    Hockey's ``games_out`` reads, not its ~900 events): the same events, in order, as
+    every event read and filtered; a ruling's row that does not decode is refused, and
+    the game then rules nothing (it fails its own audit)."""
+    path, games, _ = season
+    wanted = (GamesMissedRolled, SuspensionRolled)
+    with open_store(path) as store:
+        tags = [tag_of(cls) for cls in DICEHOCKEY.games_out_events]
+        assert set(DICEHOCKEY.games_out_events) == set(wanted)
+        for n, events in games.items():
+            read = store.read_tagged(season_game_id(SEASON, n), tags)
+            assert read == [e for e in events if isinstance(e, wanted)]
+    ruled = next(n for n, events in games.items() if any(isinstance(e, wanted) for e in events))
+    broken = tmp_path / "broken.db"
+    shutil.copyfile(path, broken)
+    game_id = season_game_id(SEASON, ruled)
+    raw = sqlite3.connect(broken)
+    raw.execute("UPDATE events SET payload = X'7B' WHERE stream_key = (SELECT key FROM streams"
+                " WHERE stream = ?) AND type_key IN (SELECT key FROM event_types WHERE tag IN"
+                f" ({', '.join('?' * len(tags))}))", (game_id, *tags))
+    raw.commit()
+    raw.close()
+    with open_store(broken) as store:
+        with pytest.raises(CorruptDatabase, match=f"stream {game_id!r} event .* does not decode"):
+            store.read_tagged(game_id, tags)
+        schedule = store.read(SEASON, 1, 1)[0].event.schedule
+        found = availability.stored_availability(store, SEASON, schedule, DICEHOCKEY)
+    assert ruled not in found.rulings
 
 
 def test_15_17_a_table_game_waits_for_its_teams_earlier_games(league, tmp_path) -> None:
