@@ -8,11 +8,11 @@ yields every batch of events as it is applied. ``sim``, ``play``, resume, ``bran
 the audit all drive it, each with its own dice source and coach.
 
 What differs between systems is what the system supplies (:class:`LoopRules`): its rules,
-its roll event, the steps before which a coach has a window and what he is asked there,
-and its choice steps. The loop itself reads only the state's ``finished``, ``queue`` (the
-next step's ``kind``, ``side`` and ``needs_roll``), ``rolls`` (once, when it starts: it
-makes every roll event of the game itself, and counts them), ``coach_window`` and
-``game_id``.
+its roll event, the next step's kind, the steps that roll no dice, the steps before which a
+coach has a window and what he is asked there, and its choice steps. The loop itself reads
+only the state's ``rolls`` (once, when it starts: it makes every roll event of the game
+itself, and counts them), ``coach_window`` (before a window step), ``queue`` (its next step,
+at a window's first ask of a kind and at a choice step) and ``game_id``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from events.base import Event
 from events.errors import IllegalChoice, RinklogError
 
 __all__ = ["Asker", "CollectorPaused", "LoopRules", "LoopState", "LoopStep", "RollEvent",
-           "steps"]
+           "next_kind", "steps"]
 
 
 class LoopStep(Protocol):
@@ -36,15 +36,13 @@ class LoopStep(Protocol):
     def kind(self) -> str: ...
     @property
     def side(self) -> str: ...
-    @property
-    def needs_roll(self) -> bool: ...
 
 
 class LoopState(Protocol):
     """What the loop reads of a game's state (each system's state has more)."""
 
     @property
-    def finished(self) -> bool: ...
+    def finished(self) -> bool: ...  # read by :func:`next_kind`, a system's own reads it
     @property
     def queue(self) -> Sequence[Any]: ...  # LoopSteps; the next step first
     @property
@@ -79,6 +77,11 @@ class LoopRules(Protocol):
     def check_choice(self) -> Callable[[Any, Event], None]: ...  # raises IllegalChoice
     @property
     def roll_event(self) -> RollEvent: ...
+    # (state) -> the next step's kind, "" once the game has ended (see ``next_kind``)
+    @property
+    def next_kind(self) -> Callable[[Any], str]: ...
+    @property
+    def rollless_steps(self) -> frozenset[str]: ...  # the steps that roll no dice
     @property
     def window_steps(self) -> frozenset[str]: ...  # the steps a coach window comes before
     # (state's step, coach) -> the coach's questions at a window, asked in order (each sees
@@ -107,6 +110,13 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # fixed for a game): a step then makes no attribute look-ups on the system.
     decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
     check_choice = rules.check_choice
+    # The next step's kind asked of the system, a compiled function of its own state: one
+    # call a step where the loop, which knows a state only as LoopState, made four generic
+    # look-ups (``finished``, ``queue``, its first step's ``kind`` and ``needs_roll``,
+    # about 150 instructions each, a DICE Hockey ``queue`` more); whether a step rolls is
+    # told by its kind (``rollless_steps``), a set's look-up. The step itself is read only
+    # where the loop hands it on: a window's first ask of a kind, a choice step.
+    next_kind, rollless_steps = rules.next_kind, rules.rollless_steps
     window_steps, choice_rules = rules.window_steps, rules.choice_rules
     # The coach's questions at a window, by the step's kind: asked of the rules once a
     # kind a game (they depend on the kind and the coach alone), not at every window
@@ -126,17 +136,14 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # at every roll. Other sources (typed, recorded) as before.
     seeded = dice if type(dice) is SeededDice else None
     for _ in range(rules.max_steps):
-        if state.finished:
-            return
-        # The state is read as few times a step as it can be: each read is a generic
-        # attribute look-up (the loop knows a state only through LoopState).
-        step = _first(state.queue)
-        kind = step.kind
+        kind = next_kind(state)
+        if not kind:
+            return  # the game has ended
         if not coach_asked and kind in window_steps and state.coach_window:
             choices: list[Event] = []
             asks = asks_at.get(kind)
             if asks is None:
-                asks = asks_at[kind] = tuple(rules.window_asks(step, coach))
+                asks = asks_at[kind] = tuple(rules.window_asks(_first(state.queue), coach))
             for ask in asks:
                 # the coach's answer taken whole before any choice is applied; a list
                 # (every system's coach) walked as it is, not copied (nearly every
@@ -149,15 +156,16 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
                     choices.append(choice)
             if choices:
                 yield choices
-                step = _first(state.queue)  # the choices may have changed what comes next
-                kind = step.kind
+                kind = next_kind(state)  # the choices may have changed what comes next
+                if not kind:
+                    return
         coach_asked = False
         if kind in choice_kinds:
-            yield _choose(rules, state, step, coach)
+            yield _choose(rules, state, _first(state.queue), coach)
             continue
         batch: list[Event] = []
         roll = None
-        if step.needs_roll:
+        if kind not in rollless_steps:
             rolls += 1
             n = rolls
             roll = seeded.roll(n) if seeded is not None else dice.roll(n)
@@ -169,6 +177,16 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {rules.max_steps} steps")
+
+
+def next_kind(state: LoopState) -> str:
+    """The next step's kind, "" once the game has ended, read through :class:`LoopState`:
+    what a system that registers no compiled ``next_kind`` of its own is asked (each read a
+    generic look-up)."""
+    if state.finished:
+        return ""
+    kind: str = _first(state.queue).kind
+    return kind
 
 
 def _first(queue: Sequence[Any]) -> Any:
