@@ -110,12 +110,10 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # fixed for a game): a step then makes no attribute look-ups on the system.
     decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
     check_choice = rules.check_choice
-    # The next step's kind asked of the system, a compiled function of its own state: one
-    # call a step where the loop, which knows a state only as LoopState, made four generic
-    # look-ups (``finished``, ``queue``, its first step's ``kind`` and ``needs_roll``,
-    # about 150 instructions each, a DICE Hockey ``queue`` more); whether a step rolls is
-    # told by its kind (``rollless_steps``), a set's look-up. The step itself is read only
-    # where the loop hands it on: a window's first ask of a kind, a choice step.
+    # The next step's kind from the system's compiled function of its state: one call a
+    # step, not four generic look-ups through LoopState (``finished``, ``queue``, its
+    # step's ``kind`` and ``needs_roll``: about 150 instructions each); a rolling step told
+    # by its kind. The step itself is read only at a window's first ask and a choice step.
     next_kind, rollless_steps = rules.next_kind, rules.rollless_steps
     window_steps, choice_rules = rules.window_steps, rules.choice_rules
     # The coach's questions at a window, by the step's kind: asked of the rules once a
@@ -140,21 +138,24 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
         if not kind:
             return  # the game has ended
         if not coach_asked and kind in window_steps and state.coach_window:
-            choices: list[Event] = []
+            # made at his first choice: most windows' answers are empty (120 instructions)
+            choices: list[Event] | None = None
             asks = asks_at.get(kind)
             if asks is None:
                 asks = asks_at[kind] = tuple(rules.window_asks(_first(state.queue), coach))
             for ask in asks:
                 # the coach's answer taken whole before any choice is applied; a list
-                # (every system's coach) walked as it is, not copied (nearly every
-                # window's answer is empty)
+                # (every system's coach) walked as it is, not copied
                 answer = ask(state)
                 asked = answer if type(answer) is list else list(answer)
                 for choice in asked:
                     check_choice(state, choice)  # raises IllegalChoice
                     evolve(state, choice)
-                    choices.append(choice)
-            if choices:
+                    if choices is None:
+                        choices = [choice]
+                    else:
+                        choices.append(choice)
+            if choices is not None:
                 yield choices
                 kind = next_kind(state)  # the choices may have changed what comes next
                 if not kind:
