@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from engine.dice import DiceSource, SeededDice
 from events.base import Event
@@ -114,16 +114,13 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # step, not four generic look-ups through LoopState (``finished``, ``queue``, its
     # step's ``kind`` and ``needs_roll``: about 150 instructions each); a rolling step told
     # by its kind. The step itself is read only at a window's first ask and a choice step.
-    next_kind, rollless_steps = rules.next_kind, rules.rollless_steps
-    window_steps, choice_rules = rules.window_steps, rules.choice_rules
+    next_kind = rules.next_kind
+    # what each kind of step asks of the loop: one look-up a step, not three sets' (250)
+    asks_of = _asks_of(rules.window_steps, frozenset(rules.choice_rules), rules.rollless_steps)
     # The coach's questions at a window, by the step's kind: asked of the rules once a
     # kind a game (they depend on the kind and the coach alone), not at every window
     # (a generic look-up of the coach's method, a bound method and a container each time:
-    # about 600 instructions a window, 160-240 windows a game).
-    # the steps that wait for a choice as a set of their kinds: a Mapping's ``in`` is a
-    # generic call at every step (about 130 instructions against a set's 85)
-    choice_kinds = frozenset(choice_rules)
-    # (each kind's asks kept as a tuple: walked natively, a Sequence's walk is an iterator)
+    # about 600 instructions a window); a tuple a kind, walked natively.
     asks_at: dict[str, tuple[Asker, ...]] = {}
     # The rolls so far, read from the state once and then counted here: the loop makes
     # every roll event of the game (no rule, choice or coach rolls), and each read of
@@ -133,11 +130,13 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # ``dice.roll`` is a method look-up and a call through Python's calling convention
     # at every roll. Other sources (typed, recorded) as before.
     seeded = dice if type(dice) is SeededDice else None
-    for _ in range(rules.max_steps):
+    # (a named counter: compiled, ``_`` is an object, a number boxed at every step)
+    for _taken in range(rules.max_steps):
         kind = next_kind(state)
         if not kind:
             return  # the game has ended
-        if not coach_asked and kind in window_steps and state.coach_window:
+        asked_here = asks_of.get(kind, 0)
+        if not coach_asked and asked_here & _WINDOW and state.coach_window:
             # made at his first choice: most windows' answers are empty (120 instructions)
             choices: list[Event] | None = None
             asks = asks_at.get(kind)
@@ -160,13 +159,14 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
                 kind = next_kind(state)  # the choices may have changed what comes next
                 if not kind:
                     return
+                asked_here = asks_of.get(kind, 0)
         coach_asked = False
-        if kind in choice_kinds:
+        if asked_here & _CHOICE:
             yield _choose(rules, state, _first(state.queue), coach)
             continue
         batch: list[Event] = []
         roll = None
-        if kind not in rollless_steps:
+        if not asked_here & _NO_ROLL:
             rolls += 1
             n = rolls
             roll = seeded.roll(n) if seeded is not None else dice.roll(n)
@@ -178,6 +178,25 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {rules.max_steps} steps")
+
+
+# What a kind of step asks of the loop besides the rules' decision, as bits of one number:
+# a coach window before it (``window_steps``), a choice it waits for (``choice_rules``), no
+# roll (``rollless_steps``). A kind in none of them: a roll and the decision.
+_WINDOW: Final = 1
+_CHOICE: Final = 2
+_NO_ROLL: Final = 4
+
+
+def _asks_of(window_steps: frozenset[str], choice_steps: frozenset[str],
+             rollless_steps: frozenset[str]) -> dict[str, int]:
+    """Each kind of step a system names, with what it asks of the loop (its bits)."""
+    asks: dict[str, int] = {}
+    for kinds, bit in ((window_steps, _WINDOW), (choice_steps, _CHOICE),
+                       (rollless_steps, _NO_ROLL)):
+        for kind in kinds:
+            asks[kind] = asks.get(kind, 0) | bit
+    return asks
 
 
 def next_kind(state: LoopState) -> str:
