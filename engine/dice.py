@@ -25,6 +25,7 @@ __all__ = [
     "RollError",
     "SeededDice",
     "derive_faces",
+    "faces_from",
     "first_digest",
     "odds_run_seed",
     "seed_for",
@@ -95,10 +96,18 @@ def derive_faces(seed: str, game_id: str, n: int, sides: int, count: int) -> lis
     every face is equally likely; the other bytes are skipped, and the next block is
     hashed if a digest was not enough. See docs/dice.md.
     """
+    return faces_from(first_digest(seed, game_id, n), seed, game_id, n, sides, count)
+
+
+def faces_from(digest: bytes, seed: str, game_id: str, n: int, sides: int,
+               count: int) -> list[int]:
+    """:func:`derive_faces` read on from the roll's first digest (:func:`first_digest`),
+    already made: a system that reads its faces from that digest and finds a byte skipped
+    goes on from it, not hashing the same block again (about 4,500 instructions, one DICE
+    Hockey roll in twenty)."""
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0
-    digest = first_digest(seed, game_id, n)
     while True:
         for byte in digest:
             if byte < limit:

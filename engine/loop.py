@@ -8,25 +8,25 @@ yields every batch of events as it is applied. ``sim``, ``play``, resume, ``bran
 the audit all drive it, each with its own dice source and coach.
 
 What differs between systems is what the system supplies (:class:`LoopRules`): its rules,
-its roll event, the steps before which a coach has a window and what he is asked there,
-and its choice steps. The loop itself reads only the state's ``finished``, ``queue`` (the
-next step's ``kind``, ``side`` and ``needs_roll``), ``rolls`` (once, when it starts: it
-makes every roll event of the game itself, and counts them), ``coach_window`` and
-``game_id``.
+its roll event, the next step's kind, the steps that roll no dice, the steps before which a
+coach has a window and what he is asked there, and its choice steps. The loop itself reads
+only the state's ``rolls`` (once, when it starts: it makes every roll event of the game
+itself, and counts them), ``coach_window`` (before a window step), ``queue`` (its next step,
+at a window's first ask of a kind and at a choice step) and ``game_id``.
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from engine.dice import DiceSource, SeededDice
 from events.base import Event
 from events.errors import IllegalChoice, RinklogError
 
 __all__ = ["Asker", "CollectorPaused", "LoopRules", "LoopState", "LoopStep", "RollEvent",
-           "steps"]
+           "next_kind", "steps"]
 
 
 class LoopStep(Protocol):
@@ -36,15 +36,13 @@ class LoopStep(Protocol):
     def kind(self) -> str: ...
     @property
     def side(self) -> str: ...
-    @property
-    def needs_roll(self) -> bool: ...
 
 
 class LoopState(Protocol):
     """What the loop reads of a game's state (each system's state has more)."""
 
     @property
-    def finished(self) -> bool: ...
+    def finished(self) -> bool: ...  # read by :func:`next_kind`, a system's own reads it
     @property
     def queue(self) -> Sequence[Any]: ...  # LoopSteps; the next step first
     @property
@@ -79,6 +77,11 @@ class LoopRules(Protocol):
     def check_choice(self) -> Callable[[Any, Event], None]: ...  # raises IllegalChoice
     @property
     def roll_event(self) -> RollEvent: ...
+    # (state) -> the next step's kind, "" once the game has ended (see ``next_kind``)
+    @property
+    def next_kind(self) -> Callable[[Any], str]: ...
+    @property
+    def rollless_steps(self) -> frozenset[str]: ...  # the steps that roll no dice
     @property
     def window_steps(self) -> frozenset[str]: ...  # the steps a coach window comes before
     # (state's step, coach) -> the coach's questions at a window, asked in order (each sees
@@ -107,15 +110,17 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # fixed for a game): a step then makes no attribute look-ups on the system.
     decide, evolve, roll_event = rules.decide, rules.evolve, rules.roll_event
     check_choice = rules.check_choice
-    window_steps, choice_rules = rules.window_steps, rules.choice_rules
+    # The next step's kind from the system's compiled function of its state: one call a
+    # step, not four generic look-ups through LoopState (``finished``, ``queue``, its
+    # step's ``kind`` and ``needs_roll``: about 150 instructions each); a rolling step told
+    # by its kind. The step itself is read only at a window's first ask and a choice step.
+    next_kind = rules.next_kind
+    # what each kind of step asks of the loop: one look-up a step, not three sets' (250)
+    asks_of = _asks_of(rules.window_steps, frozenset(rules.choice_rules), rules.rollless_steps)
     # The coach's questions at a window, by the step's kind: asked of the rules once a
     # kind a game (they depend on the kind and the coach alone), not at every window
     # (a generic look-up of the coach's method, a bound method and a container each time:
-    # about 600 instructions a window, 160-240 windows a game).
-    # the steps that wait for a choice as a set of their kinds: a Mapping's ``in`` is a
-    # generic call at every step (about 130 instructions against a set's 85)
-    choice_kinds = frozenset(choice_rules)
-    # (each kind's asks kept as a tuple: walked natively, a Sequence's walk is an iterator)
+    # about 600 instructions a window); a tuple a kind, walked natively.
     asks_at: dict[str, tuple[Asker, ...]] = {}
     # The rolls so far, read from the state once and then counted here: the loop makes
     # every roll event of the game (no rule, choice or coach rolls), and each read of
@@ -125,39 +130,43 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
     # ``dice.roll`` is a method look-up and a call through Python's calling convention
     # at every roll. Other sources (typed, recorded) as before.
     seeded = dice if type(dice) is SeededDice else None
-    for _ in range(rules.max_steps):
-        if state.finished:
-            return
-        # The state is read as few times a step as it can be: each read is a generic
-        # attribute look-up (the loop knows a state only through LoopState).
-        step = _first(state.queue)
-        kind = step.kind
-        if not coach_asked and kind in window_steps and state.coach_window:
-            choices: list[Event] = []
+    # (a named counter: compiled, ``_`` is an object, a number boxed at every step)
+    for _taken in range(rules.max_steps):
+        kind = next_kind(state)
+        if not kind:
+            return  # the game has ended
+        asked_here = asks_of.get(kind, 0)
+        if not coach_asked and asked_here & _WINDOW and state.coach_window:
+            # made at his first choice: most windows' answers are empty (120 instructions)
+            choices: list[Event] | None = None
             asks = asks_at.get(kind)
             if asks is None:
-                asks = asks_at[kind] = tuple(rules.window_asks(step, coach))
+                asks = asks_at[kind] = tuple(rules.window_asks(_first(state.queue), coach))
             for ask in asks:
                 # the coach's answer taken whole before any choice is applied; a list
-                # (every system's coach) walked as it is, not copied (nearly every
-                # window's answer is empty)
+                # (every system's coach) walked as it is, not copied
                 answer = ask(state)
                 asked = answer if type(answer) is list else list(answer)
                 for choice in asked:
                     check_choice(state, choice)  # raises IllegalChoice
                     evolve(state, choice)
-                    choices.append(choice)
-            if choices:
+                    if choices is None:
+                        choices = [choice]
+                    else:
+                        choices.append(choice)
+            if choices is not None:
                 yield choices
-                step = _first(state.queue)  # the choices may have changed what comes next
-                kind = step.kind
+                kind = next_kind(state)  # the choices may have changed what comes next
+                if not kind:
+                    return
+                asked_here = asks_of.get(kind, 0)
         coach_asked = False
-        if kind in choice_kinds:
-            yield _choose(rules, state, step, coach)
+        if asked_here & _CHOICE:
+            yield _choose(rules, state, _first(state.queue), coach)
             continue
         batch: list[Event] = []
         roll = None
-        if step.needs_roll:
+        if not asked_here & _NO_ROLL:
             rolls += 1
             n = rolls
             roll = seeded.roll(n) if seeded is not None else dice.roll(n)
@@ -169,6 +178,35 @@ def steps(rules: LoopRules, state: LoopState, dice: DiceSource, coach: object,
             batch.append(event)
         yield batch
     raise RinklogError(f"game {state.game_id} did not end within {rules.max_steps} steps")
+
+
+# What a kind of step asks of the loop besides the rules' decision, as bits of one number:
+# a coach window before it (``window_steps``), a choice it waits for (``choice_rules``), no
+# roll (``rollless_steps``). A kind in none of them: a roll and the decision.
+_WINDOW: Final = 1
+_CHOICE: Final = 2
+_NO_ROLL: Final = 4
+
+
+def _asks_of(window_steps: frozenset[str], choice_steps: frozenset[str],
+             rollless_steps: frozenset[str]) -> dict[str, int]:
+    """Each kind of step a system names, with what it asks of the loop (its bits)."""
+    asks: dict[str, int] = {}
+    for kinds, bit in ((window_steps, _WINDOW), (choice_steps, _CHOICE),
+                       (rollless_steps, _NO_ROLL)):
+        for kind in kinds:
+            asks[kind] = asks.get(kind, 0) | bit
+    return asks
+
+
+def next_kind(state: LoopState) -> str:
+    """The next step's kind, "" once the game has ended, read through :class:`LoopState`:
+    what a system that registers no compiled ``next_kind`` of its own is asked (each read a
+    generic look-up)."""
+    if state.finished:
+        return ""
+    kind: str = _first(state.queue).kind
+    return kind
 
 
 def _first(queue: Sequence[Any]) -> Any:

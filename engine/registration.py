@@ -74,6 +74,7 @@ class GameSystem(Generic[S, R, T, C]):
     evolve: Callable[[S, Event], S]  # (state, event) -> state, changed in place
     check_choice: Callable[[S, Event], None]  # raises events.errors.IllegalChoice
     # --- what the one loop asks of the rules (engine/loop.py) ---
+    rollless_steps: frozenset[str]  # the steps that roll no dice (by kind: every other rolls)
     window_steps: frozenset[str]  # the steps a coach window comes before
     # (next step, coach) -> the coach's questions at a window, in order; by the step's kind
     # and the coach alone (the loop asks once a kind a game)
@@ -109,6 +110,11 @@ class GameSystem(Generic[S, R, T, C]):
     # batch at a time, or only these read back from the store, find what the whole game
     # does: replay/games/game_streams.py ``play_outcome``, replay/leagues/availability.py)
     games_out_events: tuple[type[Event], ...] = ()
+    # (state) -> the next step's kind, "" once the game has ended: what the one loop asks at
+    # every step. A system's own is a compiled function of its state (its reads native);
+    # the default reads ``finished`` and ``queue[0].kind`` through engine.loop.LoopState,
+    # each a generic look-up
+    next_kind: Callable[[S], str] = loop.next_kind  # type: ignore[assignment]
     # --- the system's own options beyond ``GameCreated.options`` (Hockey Bones: FaceOff's
     # options and the late-penalty house rule, in GameCreated fields of their own): shared
     # tooling reads and writes them only through these, never by field name

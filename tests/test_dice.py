@@ -325,3 +325,22 @@ def test_a_throw_is_handed_out_again_equal_and_frozen() -> None:
     assert first == Roll(first.blue, first.whites, first.red)
     with pytest.raises(AttributeError):
         first.blue = 1  # type: ignore[misc]
+
+
+def test_faces_from_the_first_digest_are_derive_faces() -> None:
+    """A system that read a roll's first digest and found a byte skipped goes on from it
+    (``faces_from``): the same faces as ``derive_faces`` hashing the roll from the start,
+    for dice whose bytes are skipped often (a d6's 252, a d10's 250, a d7's 252) and
+    faces that need a second block (200 faces of a d10)."""
+    from engine.dice import faces_from, first_digest
+    from engine.dicehockey.dice import derive_roll as derive_d10
+    from events.dicehockey import Roll as D10
+
+    for n in range(1, 400):
+        digest = first_digest("2026", "ALD-BRK-1", n)
+        for sides, count in ((6, 4), (10, 2), (7, 3), (10, 200)):
+            assert faces_from(digest, "2026", "ALD-BRK-1", n, sides, count) == \
+                derive_faces("2026", "ALD-BRK-1", n, sides, count)
+        # DICE Hockey's two d10, a skipped byte (one roll in twenty) read on from its digest
+        assert derive_d10("2026", "ALD-BRK-1", n) == \
+            D10(*derive_faces("2026", "ALD-BRK-1", n, 10, 2))

@@ -96,7 +96,6 @@ class Ruleset:
 class Step:
     kind: str
     side: str = ""
-    needs_roll: bool = True
 
 
 @dataclass
@@ -111,7 +110,7 @@ class State:
 
 
 def initial_state(created: GameCreated, home: Team, away: Team, charts: Charts) -> State:
-    steps = [Step("period") for _ in range(PERIODS)] + [Step("end", needs_roll=False)]
+    steps = [Step("period") for _ in range(PERIODS)] + [Step("end")]
     return State(game_id=created.game_id, queue=steps)
 
 
@@ -171,7 +170,8 @@ SYSTEM: GameSystem[State, int, Team, Charts] = GameSystem(
     event_type=ToyEvent, parse_roll=parse_roll, derive_roll=derive_roll,
     roll_event=CoinFlipped, team_type=Team, roster=_roster, charts_type=Charts,
     initial_state=initial_state, decide=decide, evolve=evolve, check_choice=check_choice,
-    window_steps=frozenset(), window_asks=lambda step, coach: [], choice_rules={},
+    rollless_steps=frozenset({"end"}), window_steps=frozenset(),
+    window_asks=lambda step, coach: [], choice_rules={},
     choose=lambda state, step, coach: [], max_steps=100,
     choice_events=(), stoppage_choices=(), line_change_event=GoalScored,
     default_coach=Coach,

@@ -3,11 +3,11 @@ object, which engine/systems.py lists (docs/systems.md)."""
 
 from __future__ import annotations
 
-from engine.bones import coach, explain, game, windows
+from engine.bones import coach, explain, game, loop_view, windows
 from engine.bones.cards import Charts, Team, roster_entries
 from engine.bones.dice import derive_roll, parse_roll
 from engine.bones.rulesets import RULESETS
-from engine.bones.state import CHOICE_STEPS, GameState
+from engine.bones.state import CHOICE_STEPS, NO_ROLL_STEPS, GameState
 from engine.registration import GameSystem
 from events import bones as ev
 from events.bones import FaceoffOptions, Roll, faceoff_created, faceoff_field, faceoff_options
@@ -52,6 +52,7 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     decide=game.decide,
     evolve=game.evolve,
     check_choice=game.check_choice,
+    rollless_steps=NO_ROLL_STEPS,
     window_steps=frozenset({"faceoff", "action"}),
     window_asks=windows.window_asks,
     choice_rules={kind: game.CHOICE_RULES[kind] for kind in CHOICE_STEPS},
@@ -82,4 +83,5 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     league_options=league_options,
     league_field=faceoff_field,
     season_fields=season_fields,
+    next_kind=loop_view.next_kind,  # the loop's read of the next step, compiled
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.dice import derive_faces, first_digest
+from engine.dice import faces_from, first_digest
 from events.dicehockey import Roll
 from events.errors import RollError
 
@@ -28,12 +28,12 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
 
     ``derive_faces(seed, game_id, n, 10, 2)``: when neither of the first digest's first two
     bytes is skipped (both below 250: 95 rolls in 100) they are the two faces, read here
-    without a list; otherwise ``derive_faces`` reads on."""
+    without a list; otherwise ``derive_faces`` reads on from that digest (``faces_from``)."""
     digest = first_digest(seed, game_id, n)
     first, second = digest[0], digest[1]
     if first < _D10_LIMIT and second < _D10_LIMIT:
         return _ROLLS[first % 10 * 10 + second % 10]
-    red, white = derive_faces(seed, game_id, n, 10, 2)
+    red, white = faces_from(digest, seed, game_id, n, 10, 2)
     return _ROLLS[red * 10 + white]
 
 

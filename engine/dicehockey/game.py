@@ -106,6 +106,16 @@ def decide(state: GameState, roll: ev.Roll | None) -> list[Event]:
     return DECIDERS[kind](state, step, roll)
 
 
+def next_kind(state: GameState) -> str:
+    """The next step's kind (``queue[0]``), "" once the game has ended: what the one loop
+    (engine/loop.py) asks at every step, read here where the state's type is known (its
+    reads native, the queue not made; the shared loop's were generic look-ups)."""
+    if state.finished:
+        return ""
+    pending = state.pending
+    return pending[0].kind if pending else state.flow_queue()[0].kind
+
+
 # --- evolve ---------------------------------------------------------------------------
 
 # An event's fields read together, as a tuple in their declared order: compiled, each

@@ -584,5 +584,5 @@ def _shootout_step(state: GameState) -> Step:
                 shot="shootout", number=n // 2 + 1)
 
 
-__all__ = ["CHOICE_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce", "Penalty",
-           "Puck", "holding", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]
+__all__ = ["CHOICE_STEPS", "NO_ROLL_STEPS", "Attempt", "Call", "GameState", "Modifier", "OnIce",
+           "Penalty", "Puck", "holding", "puck", "Shootout", "Step", "TeamState", "Turns", "other"]

@@ -7,7 +7,7 @@ from engine.dicehockey import absences, coach, explain, game
 from engine.dicehockey.cards import Charts, Team
 from engine.dicehockey.dice import derive_roll, parse_roll
 from engine.dicehockey.rulesets import RULESETS
-from engine.dicehockey.state import GameState
+from engine.dicehockey.state import NO_ROLL_STEPS, GameState
 from engine.registration import GameSystem
 from events import dicehockey as ev
 from events.dicehockey import Roll
@@ -27,6 +27,7 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     decide=game.decide,
     evolve=game.evolve,
     check_choice=game.check_choice,
+    rollless_steps=NO_ROLL_STEPS,
     window_steps=game.WINDOW_STEPS,
     window_asks=game.window_asks,
     choice_rules=game.CHOICE_RULES,
@@ -50,4 +51,5 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     play_kind=explain.play_kind,
     games_out=absences.games_out,  # 15 suspensions, 17 games missed
     games_out_events=absences.GAMES_OUT_EVENTS,
+    next_kind=game.next_kind,  # the loop's read of the next step, compiled
 )
