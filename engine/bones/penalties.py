@@ -13,7 +13,16 @@ from typing import Final, Literal, NamedTuple
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
 from engine.bones.rolls import white
-from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, is_defenseman, other
+from engine.bones.state import (
+    Call,
+    GameState,
+    Penalty,
+    Retaliation,
+    Step,
+    TeamState,
+    is_defenseman,
+    other,
+)
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from events.bones import (
     BenchMinorChecked,
@@ -185,14 +194,30 @@ def can_pull_for_extra_skater(state: GameState, side: str) -> bool:
 def _ranked(state: GameState, side: str, scale: str) -> list[str]:
     """14.30 / 14.51: players ranked by MI, MA or GM, highest first (rank 5), zeros out."""
     team = state.team(side)
-    order = {pid: i for i, pid in enumerate(team.players)}
     if scale == "GM":
         pool = [pid for pid, s in team.players.items() if not s.is_goalie and s.out != "game"]
     else:
         pool = team.skaters_on_ice()
-    rating = {pid: getattr(team.card(pid), scale.lower(), 0) for pid in pool}
-    ranked = sorted((p for p in pool if rating[p] > 0), key=lambda p: (-rating[p], order[p]))
-    return ranked[:5]
+    field = scale.lower()  # the card's rating: mi, ma or gm
+    rating = {pid: getattr(team.card(pid), field, 0) for pid in pool}
+    # Ties in dressing order: each pool player's place in the roster, read in one walk of
+    # it (no dict of the whole roster made); sorted as (rating, place, id) tuples, not by
+    # a key closure called through Python's calling convention for each player (the
+    # places differ, so the ids are never compared: the order of the key it replaces).
+    place = roster_places(team, rating)
+    ranked = sorted([(-rating[p], place[p], p) for p in pool if rating[p] > 0])
+    return [p for _, _, p in ranked[:5]]
+
+
+def roster_places(team: TeamState, wanted: dict[str, int]) -> dict[str, int]:
+    """The place in the team's roster (its dressing order) of each player ``wanted``."""
+    place: dict[str, int] = {}
+    i = 0
+    for pid in team.players:
+        if pid in wanted:
+            place[pid] = i
+        i += 1
+    return place
 
 
 def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
