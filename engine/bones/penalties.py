@@ -8,7 +8,9 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
+
+import msgspec
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
@@ -328,7 +330,7 @@ def decide_delayed(state: GameState, step: Step, roll: Roll) -> list:
     if receiver is None:
         return [PlayStopped(reason="penalty", zone=None)]
     return [PuckIntercepted(side=opp, from_player=step.player, to_player=receiver, slot=slot,
-                            roll=state.rolls, rule="14.60")]
+                            roll=state.rolls, rule=state.cite("14.60"))]
 
 
 def server(state: GameState, side: str) -> str:
@@ -367,26 +369,50 @@ def decide_assess(state: GameState, step: Step, roll: object) -> list:
     return events
 
 
+# A PenaltyAssessed's fields read together, by their place (compiled, each read by name
+# is a generic look-up of about 160 instructions, and ``apply_assessed`` read seventeen;
+# as engine/bones/actions.py's ``fields_of``). The places are pinned by
+# tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+ASSESSED_ID: Final = 0  # PenaltyAssessed: id, side, player, served_by, kind, minutes, box,
+ASSESSED_SIDE: Final = 1  # short, period, sequence, time, rule
+ASSESSED_PLAYER: Final = 2
+ASSESSED_SERVED_BY: Final = 3
+ASSESSED_KIND: Final = 4
+ASSESSED_BOX: Final = 6
+ASSESSED_SHORT: Final = 7
+
+
 def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
+    fields: tuple[object, ...] = fields_of(event)
+    penalty_id, side = cast(int, fields[ASSESSED_ID]), cast(str, fields[ASSESSED_SIDE])
+    player, kind = cast(str, fields[ASSESSED_PLAYER]), cast(str, fields[ASSESSED_KIND])
+    served_by = cast("str | None", fields[ASSESSED_SERVED_BY])
+    box, short = cast(int, fields[ASSESSED_BOX]), cast(int, fields[ASSESSED_SHORT])
     state.calls.pop(0)
-    state.next_penalty_id = event.id + 1
-    team = state.team(event.side)
-    sitter = event.served_by or event.player
+    state.next_penalty_id = penalty_id + 1
+    team = state.team(side)
+    sitter = served_by or player
     status = team.players[sitter]
-    if event.kind == "game_misconduct" or (status.is_goalie and event.served_by is None):
-        team.players[event.player].out = "game"
-        sitter = event.player
+    if kind == "game_misconduct" or (status.is_goalie and served_by is None):
+        team.players[player].out = "game"
+        sitter = player
     else:
         status.out = "box"
-    waiting = max((p.box_left for p in team.penalties if p.player == sitter), default=0)
+    # The box time still ahead of him (his penalties are served in turn): the most of his
+    # penalties' box time left, 0 with none (a loop: no generator object made).
+    waiting, found = 0, False
+    for pen in team.penalties:
+        if pen.player == sitter and (not found or pen.box_left > waiting):
+            waiting, found = pen.box_left, True
     team.penalties.append(Penalty(
-        id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
-        box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
-        releasable=event.short > 0 and KINDS[event.kind].releasable, short=event.short,
+        id=penalty_id, side=side, player=sitter, served_by=served_by, kind=kind,
+        box_left=box + (waiting if short == 0 else 0), short_left=short,
+        releasable=short > 0 and KINDS[kind].releasable, short=short,
     ))
-    _leave_ice(state, event.side, sitter)
-    if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
-        _replace_goalie(state, event.side, event.player)
+    _leave_ice(state, side, sitter)
+    if kind == "game_misconduct" and team.players[player].is_goalie:
+        _replace_goalie(state, side, player)
     if not state.calls:
         state.queue.pop(0)
 

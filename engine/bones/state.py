@@ -425,6 +425,13 @@ class GameState:
             found = self._citations = Citations(self.ruleset)
         return found
 
+    def cite(self, text: str) -> str:
+        """``text`` as the ruleset cites it (``Citations.cite``: FaceOff's own section
+        numbers; Hockey Bones' text itself). The events ``game.decide`` would cite after
+        they are made (a face-off, a pass or interception, a shot, a goalie's result) are
+        made with their rule cited by this instead (see ``game._cited_when_made``)."""
+        return self.citations().cite(text)
+
     def replace_step(self, step: Step) -> None:
         """The step at the head of the queue replaced by ``step`` (pushed on an empty
         queue): ``queue[0:1] = [step]`` without the slice and the list made for it, at
