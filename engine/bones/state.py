@@ -429,8 +429,13 @@ class GameState:
         """``text`` as the ruleset cites it (``Citations.cite``: FaceOff's own section
         numbers; Hockey Bones' text itself). The events ``game.decide`` would cite after
         they are made (a face-off, a pass or interception, a shot, a goalie's result) are
-        made with their rule cited by this instead (see ``game._cited_when_made``)."""
-        return self.citations().cite(text)
+        made with their rule cited by this instead (see ``game._cited_when_made``). The
+        citations read here as ``citations`` reads them, and a ruleset that does not cite
+        answered without a call (Hockey Bones: five events in six a decision)."""
+        found = self._citations
+        if found is None or found.ruleset is not self.ruleset:
+            found = self.citations()
+        return found.cite(text) if found.cites else text
 
     def replace_step(self, step: Step) -> None:
         """The step at the head of the queue replaced by ``step`` (pushed on an empty
