@@ -142,9 +142,7 @@ def _cite(citations: Citations, events: list[Event], made_cited: bool = False
     for i in range(len(events)):
         event = events[i]
         kind = type(event)
-        if made_cited and _cited_when_made(kind):
-            continue
-        fields = _texts_of(kind)
+        fields = _texts_left(kind) if made_cited else _texts_of(kind)
         if fields == NOTHING_CITED:
             continue
         new_rule: str | None = None
@@ -207,6 +205,16 @@ def _texts_of(kind: type) -> int:
 def _cited_when_made(kind: type) -> bool:
     return kind is _ACTION or kind is _FACEOFF or kind is _PASSED or kind is _INTERCEPTED \
         or kind is _SHOT or kind is _GOALIE
+
+
+def _texts_left(kind: type) -> int:
+    """``_texts_of`` for an event a decider made: nothing for the classes made cited
+    (``_cited_when_made``), nor for a sequence or a stoppage (nine events in ten of a
+    FaceOff game told by identity in one call)."""
+    if kind is _SEQUENCE or kind is _STOPPED or _cited_when_made(kind):
+        return NOTHING_CITED
+    fields = _CITED_FIELDS.get(kind)
+    return _cited_fields(kind) if fields is None else fields
 
 
 def _cited_fields(kind: type) -> int:

@@ -214,10 +214,13 @@ def _ranked(state: GameState, side: str, scale: str) -> list[str]:
 def roster_places(team: TeamState, wanted: dict[str, int]) -> dict[str, int]:
     """The place in the team's roster (its dressing order) of each player ``wanted``."""
     place: dict[str, int] = {}
-    i = 0
+    i, left = 0, len(wanted)
     for pid in team.players:
         if pid in wanted:
             place[pid] = i
+            left -= 1
+            if not left:
+                break  # every one found: the rest of the roster not walked
         i += 1
     return place
 
