@@ -111,8 +111,10 @@ def decide_faceoff(state: GameState, step: Step, roll: Roll) -> list:
         side, player, rule = ace, taker, "7.20"
         slot = state.slot_of(side, taker) or slot
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
-    # keyword by name): cell, side, slot, player, zone, roll, rule.
-    return [_FACEOFF_ROLLED(cell, side, slot, player, step.zone, state.rolls, rule)]
+    # keyword by name): cell, side, slot, player, zone, roll, rule (cited: game.decide
+    # passes it over).
+    return [_FACEOFF_ROLLED(cell, side, slot, player, step.zone, state.rolls,
+                            state.cite(rule))]
 
 
 def apply_faceoff(state: GameState, event: FaceoffRolled) -> None:

@@ -94,11 +94,10 @@ DECIDERS: Final[dict[str, Decider]] = {
 def decide(state: GameState, roll: Roll | None) -> list[Event]:
     """The events that the next step, with its roll (None for rollless steps), yields."""
     step = state.queue[0]
-    if step.kind in CHOICE_STEPS:
-        raise IllegalChoice(f"{CHOICE_RULES[step.kind]}: a coach's choice is owed here "
-                            f"({step.kind}), not a rules decision")
     # The four most frequent steps (four decisions in five) called directly: compiled, a
-    # decider read from ``DECIDERS`` is called through Python's calling convention.
+    # decider read from ``DECIDERS`` is called through Python's calling convention. A
+    # choice step is none of them: it is looked for among the others only (a set's
+    # look-up at every decision, about 85 instructions).
     kind = step.kind
     dice = cast(Roll, roll)
     if kind == "action":
@@ -110,13 +109,17 @@ def decide(state: GameState, roll: Roll | None) -> list[Event]:
     elif kind == "goalie":
         events = goalies.decide_goalie(state, step, dice)
     else:
+        if kind in CHOICE_STEPS:
+            raise IllegalChoice(f"{CHOICE_RULES[kind]}: a coach's choice is owed here "
+                                f"({kind}), not a rules decision")
         events = DECIDERS[kind](state, step, roll)
     citations = state.citations()  # a native read a decision (the ruleset's fields are not)
     if not citations.cites:
         return events
-    # An action's ActionResolved (one event in five) is made with its texts cited
-    # (actions.decide_action): passed over here, its two fields not read again.
-    return _cite(citations, events, _ACTION if kind == "action" else None)
+    # The events made with their texts cited (``_cited_when_made``: an action, a face-off, a
+    # pass or interception, a shot, a goalie's result; eight in ten of those a FaceOff
+    # game cites) are passed over here, their fields not read again.
+    return _cite(citations, events, True)
 
 
 def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
@@ -127,20 +130,19 @@ def cite_events(ruleset: Ruleset, events: list[Event]) -> list[Event]:
     return _cite(citations, events) if citations.cites else events
 
 
-def _cite(citations: Citations, events: list[Event], cited_when_made: type | None = None
+def _cite(citations: Citations, events: list[Event], made_cited: bool = False
           ) -> list[Event]:
     """``cite_events`` for a ruleset that cites. Each text is read from the ruleset's table
     (``Citations.cite`` fills it on a miss); an event is replaced, and the list copied,
-    only when one of its texts changes (a few hundred events of 23,400 in 18 games). An
-    event of the class ``cited_when_made`` was made with its texts cited: passed over."""
+    only when one of its texts changes (a few hundred events of 23,400 in 18 games).
+    ``made_cited``: the events come from the rules' deciders, which make the classes of
+    ``_cited_when_made`` with their texts cited (passed over)."""
     table = citations.table
     cited: list[Event] | None = None
     for i in range(len(events)):
         event = events[i]
         kind = type(event)
-        if kind is cited_when_made:
-            continue
-        fields = _texts_of(kind)
+        fields = _texts_left(kind) if made_cited else _texts_of(kind)
         if fields == NOTHING_CITED:
             continue
         new_rule: str | None = None
@@ -190,6 +192,27 @@ def _texts_of(kind: type) -> int:
     if kind is _INTERCEPTED or kind is _SHOT or kind is _FACEOFF or kind is _GOALIE \
             or kind is _PASSED:
         return RULE_CITED
+    fields = _CITED_FIELDS.get(kind)
+    return _cited_fields(kind) if fields is None else fields
+
+
+# The events the deciders make with their texts already cited (``GameState.cite``,
+# actions._cited), which ``decide`` passes over: citing one again could cite a FaceOff
+# section number as though it were Hockey Bones'. Every maker of these classes in
+# engine/bones cites (faceoffs, passing, shots, goalies, penalties' 14.60 interception,
+# actions); tests/bones/test_games.py's FaceOff snapshots and the engine digests
+# (tests/engine_digest.py) hold the cited texts a game stores.
+def _cited_when_made(kind: type) -> bool:
+    return kind is _ACTION or kind is _FACEOFF or kind is _PASSED or kind is _INTERCEPTED \
+        or kind is _SHOT or kind is _GOALIE
+
+
+def _texts_left(kind: type) -> int:
+    """``_texts_of`` for an event a decider made: nothing for the classes made cited
+    (``_cited_when_made``), nor for a sequence or a stoppage (nine events in ten of a
+    FaceOff game told by identity in one call)."""
+    if kind is _SEQUENCE or kind is _STOPPED or _cited_when_made(kind):
+        return NOTHING_CITED
     fields = _CITED_FIELDS.get(kind)
     return _cited_fields(kind) if fields is None else fields
 
@@ -451,7 +474,7 @@ def check_choice(state: GameState, event: Event) -> None:
     if type(event) is _CHANGED or isinstance(event, LinesChanged):
         change = cast(LinesChanged, event)
         # The change's four fields read together (``fields_of``), each once.
-        fields = fields_of(change)
+        fields: tuple[object, ...] = fields_of(change)
         side = cast(str, fields[CHANGE_SIDE])
         slots = cast("dict[str, str | None]", fields[CHANGE_SLOTS])
         on_the_fly = cast(bool, fields[CHANGE_ON_THE_FLY])

@@ -62,9 +62,9 @@ def decide_goalie(state: GameState, step: Step, roll: Roll) -> list:
             outcome = "to_defense" if code == "OWN" else "to_offense"
             return [_result(state, gside, goalie, text, outcome, player), PuckPassed(
                 side=receiving, from_player=goalie, to_player=player, slot=cell.slot or "",
-                roll=state.rolls, rule="11.10") if code == "OWN" else PuckIntercepted(
+                roll=state.rolls, rule=state.cite("11.10")) if code == "OWN" else PuckIntercepted(
                 side=receiving, from_player=None, to_player=player, slot=cell.slot or "",
-                roll=state.rolls, rule="11.10"), *continue_or_stop(state)]
+                roll=state.rolls, rule=state.cite("11.10")), *continue_or_stop(state)]
         # 11.10: nobody there, frozen
         return frozen(state, _result(state, gside, goalie, text, "frozen"), gside)
     if code == "R":
@@ -89,8 +89,10 @@ def _result(state: GameState, gside: str, goalie: str, text: str, outcome: str,
             player: str | None = None, rule: str = "11.10") -> GoalieResult:
     """The goalie's cell read (11.10, 11.20) and what it came to."""
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
-    # keyword by name): side, goalie, cell, outcome, player, roll, rule.
-    return _GOALIE_RESULT(gside, goalie, text, outcome, player, state.rolls, rule)
+    # keyword by name): side, goalie, cell, outcome, player, roll, rule (cited: game.decide
+    # passes it over).
+    return _GOALIE_RESULT(gside, goalie, text, outcome, player, state.rolls,
+                          state.cite(rule))
 
 
 def frozen(state: GameState, event: GoalieResult, goalie_side: str) -> list:

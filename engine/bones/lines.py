@@ -18,8 +18,20 @@ SKATER_ORDER: Final[tuple[str, ...]] = ("LW", "C", "RW", "LD", "RD")
 SLOTS_FOR: Final = {5: ("LW", "C", "RW", "LD", "RD"), 4: ("LW", "RW", "LD", "RD"), 3: ("C", "LD", "RD")}
 
 
+# SLOTS_FOR's three, each a C static: compiled, SLOTS_FOR[n] boxes the number and looks
+# it up in a dict at every line change checked.
+FIVE_SLOTS: Final[tuple[str, ...]] = SLOTS_FOR[5]
+FOUR_SLOTS: Final[tuple[str, ...]] = SLOTS_FOR[4]
+THREE_SLOTS: Final[tuple[str, ...]] = SLOTS_FOR[3]
+
+
 def skater_slots(state: GameState, side: str) -> tuple[str, ...]:
-    return SLOTS_FOR[state.skaters_allowed(side)]
+    allowed = state.skaters_allowed(side)
+    if allowed == 5:
+        return FIVE_SLOTS
+    if allowed == 4:
+        return FOUR_SLOTS
+    return THREE_SLOTS if allowed == 3 else SLOTS_FOR[allowed]
 
 
 def check_lines(state: GameState, event: LinesChanged) -> str | None:

@@ -57,8 +57,9 @@ def resolve_pass(state: GameState, side: str, passer: str, red: int, rule: str =
         # 13.00: a pass to an empty slot is intercepted instead.
         return resolve_interception(state, side, passer, red, rule="13.00")
     # Made positionally (compiled, a msgspec Struct made with keywords matches each
-    # keyword by name): side, from_player, to_player, slot, roll, rule.
-    return [_PUCK_PASSED(side, passer, receiver, slot, state.rolls, rule)]
+    # keyword by name): side, from_player, to_player, slot, roll, rule (each pass and
+    # interception made with its rule cited: game.decide passes them over).
+    return [_PUCK_PASSED(side, passer, receiver, slot, state.rolls, state.cite(rule))]
 
 
 def resolve_interception(state: GameState, side: str, carrier: str, red: int,
@@ -91,9 +92,10 @@ def resolve_interception(state: GameState, side: str, carrier: str, red: int,
         # (and after a pass to an empty slot, both empty: he keeps it too, 13.00).
         return [PuckPassed(side=side, from_player=carrier, to_player=carrier,
                            slot=state.slot_of(side, carrier) or "", roll=state.rolls,
-                           rule="12.00")]
+                           rule=state.cite("12.00"))]
     # Made positionally, as a pass: side, from_player, to_player, slot, roll, rule.
-    return [_PUCK_INTERCEPTED(opponents, carrier, receiver, slot, state.rolls, rule)]
+    return [_PUCK_INTERCEPTED(opponents, carrier, receiver, slot, state.rolls,
+                              state.cite(rule))]
 
 
 def _keep(state: GameState, side: str, carrier: str, card: Skater, red: int, rule: str) -> list:
@@ -101,4 +103,4 @@ def _keep(state: GameState, side: str, carrier: str, card: Skater, red: int, rul
     slot = pass_target(state, side, card, red)
     receiver = state.team(side).slots.get(slot) or carrier
     return [PuckPassed(side=side, from_player=carrier, to_player=receiver, slot=slot,
-                       roll=state.rolls, rule=rule)]
+                       roll=state.rolls, rule=state.cite(rule))]

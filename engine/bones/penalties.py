@@ -8,12 +8,23 @@ or after the one roll of a delayed penalty (14.60).
 
 from __future__ import annotations
 
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, cast
+
+import msgspec
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
 from engine.bones.rolls import white
-from engine.bones.state import Call, GameState, Penalty, Retaliation, Step, is_defenseman, other
+from engine.bones.state import (
+    Call,
+    GameState,
+    Penalty,
+    Retaliation,
+    Step,
+    TeamState,
+    is_defenseman,
+    other,
+)
 from engine.bones.timing import SECONDS_PER_SEQUENCE, end_stint
 from events.bones import (
     BenchMinorChecked,
@@ -185,14 +196,33 @@ def can_pull_for_extra_skater(state: GameState, side: str) -> bool:
 def _ranked(state: GameState, side: str, scale: str) -> list[str]:
     """14.30 / 14.51: players ranked by MI, MA or GM, highest first (rank 5), zeros out."""
     team = state.team(side)
-    order = {pid: i for i, pid in enumerate(team.players)}
     if scale == "GM":
         pool = [pid for pid, s in team.players.items() if not s.is_goalie and s.out != "game"]
     else:
         pool = team.skaters_on_ice()
-    rating = {pid: getattr(team.card(pid), scale.lower(), 0) for pid in pool}
-    ranked = sorted((p for p in pool if rating[p] > 0), key=lambda p: (-rating[p], order[p]))
-    return ranked[:5]
+    field = scale.lower()  # the card's rating: mi, ma or gm
+    rating = {pid: getattr(team.card(pid), field, 0) for pid in pool}
+    # Ties in dressing order: each pool player's place in the roster, read in one walk of
+    # it (no dict of the whole roster made); sorted as (rating, place, id) tuples, not by
+    # a key closure called through Python's calling convention for each player (the
+    # places differ, so the ids are never compared: the order of the key it replaces).
+    place = roster_places(team, rating)
+    ranked = sorted([(-rating[p], place[p], p) for p in pool if rating[p] > 0])
+    return [p for _, _, p in ranked[:5]]
+
+
+def roster_places(team: TeamState, wanted: dict[str, int]) -> dict[str, int]:
+    """The place in the team's roster (its dressing order) of each player ``wanted``."""
+    place: dict[str, int] = {}
+    i, left = 0, len(wanted)
+    for pid in team.players:
+        if pid in wanted:
+            place[pid] = i
+            left -= 1
+            if not left:
+                break  # every one found: the rest of the roster not walked
+        i += 1
+    return place
 
 
 def decide_retaliation(state: GameState, step: Step, roll: Roll) -> list:
@@ -303,7 +333,7 @@ def decide_delayed(state: GameState, step: Step, roll: Roll) -> list:
     if receiver is None:
         return [PlayStopped(reason="penalty", zone=None)]
     return [PuckIntercepted(side=opp, from_player=step.player, to_player=receiver, slot=slot,
-                            roll=state.rolls, rule="14.60")]
+                            roll=state.rolls, rule=state.cite("14.60"))]
 
 
 def server(state: GameState, side: str) -> str:
@@ -342,26 +372,50 @@ def decide_assess(state: GameState, step: Step, roll: object) -> list:
     return events
 
 
+# A PenaltyAssessed's fields read together, by their place (compiled, each read by name
+# is a generic look-up of about 160 instructions, and ``apply_assessed`` read seventeen;
+# as engine/bones/actions.py's ``fields_of``). The places are pinned by
+# tests/bones/test_bones_events_made.py.
+fields_of: Final = msgspec.structs.astuple
+ASSESSED_ID: Final = 0  # PenaltyAssessed: id, side, player, served_by, kind, minutes, box,
+ASSESSED_SIDE: Final = 1  # short, period, sequence, time, rule
+ASSESSED_PLAYER: Final = 2
+ASSESSED_SERVED_BY: Final = 3
+ASSESSED_KIND: Final = 4
+ASSESSED_BOX: Final = 6
+ASSESSED_SHORT: Final = 7
+
+
 def apply_assessed(state: GameState, event: PenaltyAssessed) -> None:
+    fields: tuple[object, ...] = fields_of(event)
+    penalty_id, side = cast(int, fields[ASSESSED_ID]), cast(str, fields[ASSESSED_SIDE])
+    player, kind = cast(str, fields[ASSESSED_PLAYER]), cast(str, fields[ASSESSED_KIND])
+    served_by = cast("str | None", fields[ASSESSED_SERVED_BY])
+    box, short = cast(int, fields[ASSESSED_BOX]), cast(int, fields[ASSESSED_SHORT])
     state.calls.pop(0)
-    state.next_penalty_id = event.id + 1
-    team = state.team(event.side)
-    sitter = event.served_by or event.player
+    state.next_penalty_id = penalty_id + 1
+    team = state.team(side)
+    sitter = served_by or player
     status = team.players[sitter]
-    if event.kind == "game_misconduct" or (status.is_goalie and event.served_by is None):
-        team.players[event.player].out = "game"
-        sitter = event.player
+    if kind == "game_misconduct" or (status.is_goalie and served_by is None):
+        team.players[player].out = "game"
+        sitter = player
     else:
         status.out = "box"
-    waiting = max((p.box_left for p in team.penalties if p.player == sitter), default=0)
+    # The box time still ahead of him (his penalties are served in turn): the most of his
+    # penalties' box time left, 0 with none (a loop: no generator object made).
+    waiting, found = 0, False
+    for pen in team.penalties:
+        if pen.player == sitter and (not found or pen.box_left > waiting):
+            waiting, found = pen.box_left, True
     team.penalties.append(Penalty(
-        id=event.id, side=event.side, player=sitter, served_by=event.served_by, kind=event.kind,
-        box_left=event.box + (waiting if event.short == 0 else 0), short_left=event.short,
-        releasable=event.short > 0 and KINDS[event.kind].releasable, short=event.short,
+        id=penalty_id, side=side, player=sitter, served_by=served_by, kind=kind,
+        box_left=box + (waiting if short == 0 else 0), short_left=short,
+        releasable=short > 0 and KINDS[kind].releasable, short=short,
     ))
-    _leave_ice(state, event.side, sitter)
-    if event.kind == "game_misconduct" and team.players[event.player].is_goalie:
-        _replace_goalie(state, event.side, event.player)
+    _leave_ice(state, side, sitter)
+    if kind == "game_misconduct" and team.players[player].is_goalie:
+        _replace_goalie(state, side, player)
     if not state.calls:
         state.queue.pop(0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.bones.cards import Goalie, Skater
 from engine.bones.dice import DiceRange
-from engine.bones.penalties import power_play_release, start_second_minor
+from engine.bones.penalties import power_play_release, roster_places, start_second_minor
 from engine.bones.rolls import white
 from engine.bones.state import GameState, Scorer, Step, other
 from engine.bones.timing import period_seconds
@@ -92,9 +92,14 @@ def ranked_teammates(state: GameState) -> list[str]:
     """16.00: the scorer's teammates on the ice, best assist rating first (rank 4)."""
     assert state.scorer is not None
     team = state.team(state.scorer.side)
-    order = {pid: i for i, pid in enumerate(team.players)}
-    mates = [pid for pid in team.skaters_on_ice() if pid != state.scorer.player]
-    return sorted(mates, key=lambda pid: (-_assist(team.card(pid)), order[pid]))
+    scorer = state.scorer.player
+    mates = [pid for pid in team.skaters_on_ice() if pid != scorer]
+    assist = {pid: _assist(team.card(pid)) for pid in mates}
+    # Ties in dressing order (no dict of the whole roster made), sorted as (rating, place,
+    # id) tuples rather than by a key closure called for each player.
+    place = roster_places(team, assist)
+    ranked = sorted([(-assist[pid], place[pid], pid) for pid in mates])
+    return [pid for _, _, pid in ranked]
 
 
 def _assist(card: Skater | Goalie) -> int:

@@ -198,7 +198,7 @@ def _shot(state: GameState, side: str, pid: str, kind: str, name: str, text: str
         count,  # blockers
         block,  # block
         state.rolls,  # roll
-        rule,  # rule
+        state.cite(rule),  # rule (cited: game.decide passes it over)
     )
 
 
@@ -215,7 +215,8 @@ def _empty_net(state: GameState, side: str, pid: str, card: Skater, roll: Roll) 
     extra = state.team(opp).slots.get("G")
     assert extra is not None
     return [*events, PuckIntercepted(side=opp, from_player=pid, to_player=extra, slot="G",
-                                     roll=state.rolls, rule="10.50"), *continue_or_stop(state)]
+                                     roll=state.rolls, rule=state.cite("10.50")),
+            *continue_or_stop(state)]
 
 
 # A ShotTaken's fields read together, as a tuple in their declared order (compiled, each
@@ -234,7 +235,7 @@ def queue_after_shot(state: GameState, event: ShotTaken) -> None:
     state.shots_this_sequence += 1
     state.pp_passes = 0
     # The event's fields read together (``fields_of``): five of them at most shots.
-    fields = fields_of(event)
+    fields: tuple[object, ...] = fields_of(event)
     shot_kind = cast(str, fields[SHOT_KIND])
     if fields[SHOT_BLOCK] == "blocked" or shot_kind in ("penalty_shot", "empty_net"):
         return  # the events that follow say what happens

@@ -148,9 +148,12 @@ class PlayerStatus:
         return self.facts().goalie
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Penalty:
-    """A penalty being served (14.10): box time for the player, short time for the team."""
+    """A penalty being served (14.10): box time for the player, short time for the team.
+    Its ``__init__`` written out: compiled (setup.py), a dataclass's generated one stays
+    interpreted Python, about 4,900 instructions a penalty made with keywords (a native
+    one, about 300)."""
 
     id: int
     side: str
@@ -160,8 +163,14 @@ class Penalty:
     box_left: int
     short_left: int
     releasable: bool  # a minor's man-short time ends on a power-play goal (14.20)
-    short: int = 0  # man-short sequences assessed: a double minor's second minor is
+    short: int  # man-short sequences assessed: a double minor's second minor is
     # short when they are more than one minor's (14.20 D, G), not for F (ruling R-14.20b)
+
+    def __init__(self, id: int, side: str, player: str, served_by: str | None, kind: str,
+                 box_left: int, short_left: int, releasable: bool, short: int = 0) -> None:
+        self.id, self.side, self.player, self.served_by = id, side, player, served_by
+        self.kind, self.box_left, self.short_left = kind, box_left, short_left
+        self.releasable, self.short = releasable, short
 
 
 @dataclass(slots=True)
@@ -297,9 +306,10 @@ TACTIC_OPTIONS: Final = {"pressure": "pressure_offense", "checking1": "checking_
 CHOICE_STEPS: Final = frozenset({"shootout_order", "extra_skater"})
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Call:
-    """A penalty called but not yet assessed: assessed all together when play stops."""
+    """A penalty called but not yet assessed: assessed all together when play stops. Its
+    ``__init__`` written out, as ``Penalty``'s."""
 
     side: str
     player: str
@@ -309,8 +319,15 @@ class Call:
     short: int  # time sequences the team plays short
     releasable: bool
     rule: str
-    served_by: str | None = None
-    time: int | None = None  # seconds into the period, when fixed in advance (bench minors)
+    served_by: str | None
+    time: int | None  # seconds into the period, when fixed in advance (bench minors)
+
+    def __init__(self, side: str, player: str, kind: str, minutes: int, box: int, short: int,
+                 releasable: bool, rule: str, served_by: str | None = None,
+                 time: int | None = None) -> None:
+        self.side, self.player, self.kind, self.minutes = side, player, kind, minutes
+        self.box, self.short, self.releasable, self.rule = box, short, releasable, rule
+        self.served_by, self.time = served_by, time
 
 
 @dataclass(slots=True)
@@ -407,6 +424,18 @@ class GameState:
         if found is None or found.ruleset is not self.ruleset:
             found = self._citations = Citations(self.ruleset)
         return found
+
+    def cite(self, text: str) -> str:
+        """``text`` as the ruleset cites it (``Citations.cite``: FaceOff's own section
+        numbers; Hockey Bones' text itself). The events ``game.decide`` would cite after
+        they are made (a face-off, a pass or interception, a shot, a goalie's result) are
+        made with their rule cited by this instead (see ``game._cited_when_made``). The
+        citations read here as ``citations`` reads them, and a ruleset that does not cite
+        answered without a call (Hockey Bones: five events in six a decision)."""
+        found = self._citations
+        if found is None or found.ruleset is not self.ruleset:
+            found = self.citations()
+        return found.cite(text) if found.cites else text
 
     def replace_step(self, step: Step) -> None:
         """The step at the head of the queue replaced by ``step`` (pushed on an empty

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from engine.bones.penalties import bench_minor_call
-from engine.bones.state import GameState, Step
+from engine.bones.state import GameState, Step, TeamState
 from events.bones import PlayStopped, PuckIntercepted, PuckPassed
 
 
@@ -71,11 +71,10 @@ def apply_stop(state: GameState, event: PlayStopped) -> None:
     state.dz_bonus = ""
     state.home.tactic = state.away.tactic = None  # 19.00, 20.00: until the next stoppage
     state.home.pulled_on_the_fly = state.away.pulled_on_the_fly = False  # 6.41
-    for side in ("home", "away"):
-        team = state.team(side)
-        if team.bench_minor_at is not None and state.sequence >= team.bench_minor_at:
-            state.calls.append(bench_minor_call(state, side))
-            team.bench_minor_at = None
+    # Each team written out, home first (compiled, a loop over a tuple of the two walks
+    # it generically).
+    _bench_minor_falls(state, state.home)
+    _bench_minor_falls(state, state.away)
     steps: list[Step] = []
     if state.calls:
         steps.append(Step("assess"))
@@ -86,5 +85,15 @@ def apply_stop(state: GameState, event: PlayStopped) -> None:
         steps.append(Step("end_period"))
     else:
         steps.append(Step("faceoff", zone=event.zone))
-    state.queue[0:1] = steps
+    if len(steps) == 1:  # nearly every stoppage: no slice made to replace the step
+        state.replace_step(steps[0])
+    else:
+        state.queue[0:1] = steps
     state.coach_window = True
+
+
+def _bench_minor_falls(state: GameState, team: TeamState) -> None:
+    """A bench minor scheduled for this sequence of the period or before is called (5.00)."""
+    if team.bench_minor_at is not None and state.sequence >= team.bench_minor_at:
+        state.calls.append(bench_minor_call(state, team.side))
+        team.bench_minor_at = None

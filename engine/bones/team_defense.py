@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from engine.bones.cards import Skater
+from engine.bones.cards import Skater, TeamDefenseRow
 from engine.bones.state import FORWARD_SLOTS, GameState, TeamState, other
 from engine.bones.timing import fatigue_defense
 
@@ -48,12 +48,28 @@ def adjusted_center(rating: int) -> int:
 
 def chart_defense(state: GameState, total: int) -> int:
     """The TEAM DEFENSE chart: the row with the largest total not above ``total``."""
-    rows = state.charts.team_defense
-    value = rows[0].defense
-    for row in rows:
-        if total >= row.total:
-            value = row.defense
+    totals, defenses = _chart_read(state.charts.team_defense)
+    value = defenses[0]
+    for i in range(len(totals)):
+        if total >= totals[i]:
+            value = defenses[i]
     return value
+
+
+# The last TEAM DEFENSE chart read, kept with its rows: their totals and defense values as
+# lists of ints (compiled, each field of a msgspec row is a generic look-up, and a chart
+# was about 2,400 instructions a read walking twelve rows). A chart pack's rows are never
+# changed in place (a test that wants others replaces the list), so the rows object names
+# what was read; one entry, replaced whole.
+_CHART_READ: Final[list[tuple[object, list[int], list[int]]]] = [(None, [0], [0])]
+
+
+def _chart_read(rows: list[TeamDefenseRow]) -> tuple[list[int], list[int]]:
+    read = _CHART_READ[0]
+    if read[0] is not rows:
+        read = (rows, [row.total for row in rows], [row.defense for row in rows])
+        _CHART_READ[0] = read
+    return read[1], read[2]
 
 
 class _Told:

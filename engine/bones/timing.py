@@ -99,7 +99,7 @@ SEQUENCE_AWAY_GOALIE: Final = 5
 
 
 def apply_sequence(state: GameState, event: SequencePlayed) -> None:
-    fields = fields_of(event)
+    fields: tuple[object, ...] = fields_of(event)
     state.sequence = cast(int, fields[SEQUENCE_NUMBER])
     state.shots_this_sequence = 0
     if state.draft_league:

@@ -51,8 +51,8 @@ def test_positional_and_keyword_make_the_same_bytes() -> None:
 def test_fields_read_by_their_place() -> None:
     """The places the rules read an event's fields at, in ``msgspec.structs.astuple``
     (actions.queue_after_action, timing.apply_sequence, shots.queue_after_shot,
-    game.check_choice), as named in the rules."""
-    from engine.bones import actions, game, shots, timing
+    game.check_choice, penalties.apply_assessed), as named in the rules."""
+    from engine.bones import actions, game, penalties, shots, timing
 
     action = ev.ActionResolved.__struct_fields__
     assert (action[actions.ACTION_SIDE], action[actions.ACTION_PLAYER],
@@ -68,6 +68,12 @@ def test_fields_read_by_their_place() -> None:
     assert (shot[shots.SHOT_SIDE], shot[shots.SHOT_SHOOTER], shot[shots.SHOT_KIND],
             shot[shots.SHOT_IN_RANGE], shot[shots.SHOT_BLOCK]) == (
         "side", "shooter", "kind", "in_range", "block")
+    assessed = ev.PenaltyAssessed.__struct_fields__
+    assert (assessed[penalties.ASSESSED_ID], assessed[penalties.ASSESSED_SIDE],
+            assessed[penalties.ASSESSED_PLAYER], assessed[penalties.ASSESSED_SERVED_BY],
+            assessed[penalties.ASSESSED_KIND], assessed[penalties.ASSESSED_BOX],
+            assessed[penalties.ASSESSED_SHORT]) == (
+        "id", "side", "player", "served_by", "kind", "box", "short")
     change = ev.LinesChanged.__struct_fields__
     assert (change[game.CHANGE_SIDE], change[game.CHANGE_SLOTS],
             change[game.CHANGE_ON_THE_FLY], change[game.CHANGE_RULE]) == (

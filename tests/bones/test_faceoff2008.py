@@ -637,3 +637,10 @@ def test_the_texts_an_event_carries_told_by_its_class() -> None:
                  ev.ShotTaken, ev.FaceoffRolled, ev.GoalieResult, ev.PuckPassed,
                  ev.PenaltyCalled, ev.ExactTime, GameEnded):
         assert game._texts_of(kind) == game._cited_fields(kind), kind.__name__
+    # decide's own events: the classes its deciders make cited carry nothing left to cite
+    made_cited = (ev.ActionResolved, ev.PuckIntercepted, ev.ShotTaken, ev.FaceoffRolled,
+                  ev.GoalieResult, ev.PuckPassed)
+    for kind in (*made_cited, ev.SequencePlayed, ev.PlayStopped, ev.PenaltyCalled,
+                 ev.ExactTime, GameEnded):
+        expected = game.NOTHING_CITED if kind in made_cited else game._cited_fields(kind)
+        assert game._texts_left(kind) == expected, kind.__name__
