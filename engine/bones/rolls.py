@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.dice import derive_faces, first_digest
+from engine.dice import faces_from, first_digest
 from events.bones import Roll
 
 # A digest byte below 252 is a face (``byte % 6``); 252-255 are skipped (docs/dice.md).
@@ -26,7 +26,8 @@ def derive_roll(seed: str, game_id: str, n: int) -> Roll:
     blue, w1, w2, red = digest[0], digest[1], digest[2], digest[3]
     if blue < _D6_LIMIT and w1 < _D6_LIMIT and w2 < _D6_LIMIT and red < _D6_LIMIT:
         return _throw(blue % 6, w1 % 6, w2 % 6, red % 6)
-    faces = derive_faces(seed, game_id, n, 6, 4)
+    # a byte skipped: read on from this digest (not hashing it again, engine.dice.faces_from)
+    faces = faces_from(digest, seed, game_id, n, 6, 4)
     return _throw(faces[0], faces[1], faces[2], faces[3])
 
 
