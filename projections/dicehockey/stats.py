@@ -55,9 +55,10 @@ class DiceHockeyStatsFold:
     ice for it), unless ``own_sheet`` is False, when :meth:`result` is handed the
     scoresheet folded from the same events and the fold follows the ice alone."""
 
-    def __init__(self, own_sheet: bool = True) -> None:
-        self.sheet = ScoresheetFold() if own_sheet else None
-        self.ice = self.sheet.ice if self.sheet is not None else Ice()
+    def __init__(self, own_sheet: bool = True, ice: Ice | None = None) -> None:
+        self.sheet = ScoresheetFold(ice) if own_sheet else None
+        # its sheet's, else ``ice`` (another fold's, followed by it) or its own
+        self.ice = self.sheet.ice if self.sheet is not None else Ice() if ice is None else ice
         self.stats = GameStats()
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}

@@ -56,8 +56,8 @@ class _Player:
 class ToiFold:
     """The fold; ``apply`` one event at a time, ``result()`` whenever."""
 
-    def __init__(self) -> None:
-        self.ice = Ice()
+    def __init__(self, ice: Ice | None = None) -> None:
+        self.ice = Ice() if ice is None else ice  # another fold's, followed by it
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids may repeat
         self.side_players: dict[str, dict[str, _Player]] = {side: {} for side in SIDES}
         # the stints running, by side then player: (period, first space, last space)
