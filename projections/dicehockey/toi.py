@@ -90,13 +90,16 @@ class ToiFold:
         kind = self.ice.strength(side)
         goalie = self.ice.in_net(side)
         counted = self.counted
+        opened, players = self.open[side], self.side_players[side]
         for pid in skaters:
-            p = self.player(side, pid)
+            p = players.get(pid)  # his record by id, the side's dict read once a side
+            if p is None:
+                p = self.player(side, pid)
             _count(p, kind)
             p.listed_at = counted
         if goalie:
-            _count(self.player(side, goalie), kind)
-        opened, players = self.open[side], self.side_players[side]
+            p = players.get(goalie)
+            _count(p if p is not None else self.player(side, goalie), kind)
         for pid in [pid for pid in opened if players[pid].listed_at != counted]:
             self.close(side, pid)  # not on the ice this space: his shift ended
         for pid in skaters:
