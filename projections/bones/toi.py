@@ -25,6 +25,8 @@ from typing import Any
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
 from projections.models.toi import (
+    FULL_JSON,
+    HALF_JSON,
     PlayerLine,
     PlayerShifts,
     PlayerToi,
@@ -184,9 +186,12 @@ class ToiFold:
             for entry in getattr(e, side).roster:
                 self.player(side, entry.id).entry = entry
 
-    def _lines(self) -> tuple[list[PlayerLine], list[PlayerShifts]]:
+    def _lines(self, json_charges: bool = False) -> tuple[list[PlayerLine], list[PlayerShifts]]:
         """Each player's line with its sort key, and each player's shifts in their order
-        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give (each
+        shift's charge a number, or as its JSON: ``json_charges``, CHARGE_JSON)."""
+        full: Any = FULL_JSON if json_charges else 1.0
+        half: Any = HALF_JSON if json_charges else 0.5
         if self.created is None:
             raise ValueError("time on ice needs the stream's GameCreated event")
         created = self.created
@@ -224,7 +229,7 @@ class ToiFold:
                 shifts.append((team_id, pid, rank, [
                     ((period, (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS,
                       (last - first + 1) * SEQUENCE_SECONDS,
-                      1.0 if last - first + 1 >= 3 else 0.5))
+                      full if last - first + 1 >= 3 else half))
                     for period, first, last in stints]))
         players.sort()
         return players, shifts
@@ -236,8 +241,8 @@ class ToiFold:
 
     def by_player(self) -> ToiByPlayer:
         """:meth:`result`'s players and each one's shifts in his order (what the store
-        keeps, projections/store.py)."""
-        return toi_by_player(*self._lines())
+        keeps, projections/store.py), each shift's charge as its JSON."""
+        return toi_by_player(*self._lines(json_charges=True))
 
 
 def _count(p: _Player, fewer: int) -> None:

@@ -26,6 +26,8 @@ from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
 from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
 from projections.models.toi import (
+    FULL_JSON,
+    HALF_JSON,
     PlayerLine,
     PlayerShifts,
     PlayerToi,
@@ -116,9 +118,12 @@ class ToiFold:
             for pid in list(self.open[side]):
                 self.close(side, pid)
 
-    def _lines(self) -> tuple[list[PlayerLine], list[PlayerShifts]]:
+    def _lines(self, json_charges: bool = False) -> tuple[list[PlayerLine], list[PlayerShifts]]:
         """Each player's line with its sort key, and each player's shifts in their order
-        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give (each
+        shift's charge a number, or as its JSON: ``json_charges``, CHARGE_JSON)."""
+        full: Any = FULL_JSON if json_charges else 1.0
+        half: Any = HALF_JSON if json_charges else 0.5
         ice = self.ice
         created = ice.created
         if created is None:
@@ -143,7 +148,8 @@ class ToiFold:
                 p.ev, p.pp, p.sh)))
             if stints:
                 shifts.append((team_id, pid, rank, [
-                    (period, first - 1, last, last - first + 1, charge(last - first + 1))
+                    (period, first - 1, last, last - first + 1,
+                     full if last - first + 1 >= FULL_SHIFT else half)  # charge(), 9
                     for period, first, last in stints]))
         players.sort()
         return players, shifts
@@ -155,8 +161,8 @@ class ToiFold:
 
     def by_player(self) -> ToiByPlayer:
         """:meth:`result`'s players and each one's shifts in his order (what the store
-        keeps, projections/store.py)."""
-        return toi_by_player(*self._lines())
+        keeps, projections/store.py), each shift's charge as its JSON."""
+        return toi_by_player(*self._lines(json_charges=True))
 
 
 def _count(p: _Player, kind: str) -> None:
