@@ -14,17 +14,23 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from projections.models.penalties import PenaltyReport
+from projections.models.penalties import PenaltyLine, PenaltyReport
 from projections.models.scoresheet import PenaltyType, Scoresheet
 from projections.models.stats import GameStats
 from projections.models.strengths import GoalieStrength
 from projections.models.times import Unit
 from projections.models.toi import Toi, ToiByPlayer
 
-__all__ = ["IndexReads", "IndexStep", "ReadModels", "SystemProjections"]
+__all__ = ["GameFolds", "IndexReads", "IndexStep", "ReadModels", "SystemProjections"]
 
 IndexStep = Callable[[Mapping[str, Any], Any], dict[str, Any]]
 """(the stream's metadata so far, an event) -> the metadata fields the event changes."""
+
+GameFolds = tuple[Scoresheet, GameStats, ToiByPlayer, list[PenaltyLine]]
+"""What a game's stored rows take of its folds, folded together in one pass over its events
+(``ReadModels.game``): its scoresheet, its stats (their goalie and team lines from that
+scoresheet), its time on ice kept by player and its penalty lines (not the whole report:
+its clocks and per-sequence labels are stored nowhere)."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,10 @@ class ReadModels:
     # time on ice with each player's shifts kept by player (ToiByPlayer: what the store
     # keeps); None: the store groups ``toi``'s shift lines itself
     toi_by_player: Callable[[Iterable[Any]], ToiByPlayer] | None = None
+    # the scoresheet, stats, time on ice by player and penalty lines in one pass over the
+    # events (GameFolds: what the store folds of every game three times in a season);
+    # None: each folded on its own
+    game: Callable[[Iterable[Any]], GameFolds] | None = None
 
     @property
     def show_time(self) -> Callable[[int], str]:

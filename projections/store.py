@@ -57,8 +57,8 @@ from projections import layouts
 from projections.models.penalties import PenaltyLine
 from projections.models.scoresheet import Scoresheet
 from projections.models.stats import GOALIE_COUNTS, SKATER_COUNTS, TEAM_COUNTS, GameStats
-from projections.models.toi import PlayerToi, ShiftLine
-from projections.registration import ReadModels
+from projections.models.toi import PlayerToi, ShiftLine, ToiByPlayer
+from projections.registration import GameFolds, ReadModels
 from projections.standings import build_standings
 from projections.systems import read_models
 
@@ -138,18 +138,54 @@ _READY: weakref.WeakSet[EventStore] = weakref.WeakSet()  # stores whose rm_ tabl
 class _Game:
     """One game's events and what its read models fold from them, each folded at most
     once: the stats take the goalie decisions and results from the game's scoresheet
-    instead of folding a copy of their own."""
+    instead of folding a copy of their own. ``together``: the folds the stored rows take
+    folded in one pass over the events where the system can (``ReadModels.game``): asked
+    for two or more of them, one loop over a game's events instead of one a fold (and
+    DICE Hockey's ice, which each of its folds keeps, followed once)."""
 
-    def __init__(self, models: ReadModels, game_id: str, events: list[Any]) -> None:
+    def __init__(self, models: ReadModels, game_id: str, events: list[Any],
+                 together: bool = False) -> None:
         self.models, self.game_id, self.events = models, game_id, events
+        self.together = together and models.game is not None
+
+    @cached_property
+    def folded(self) -> GameFolds:
+        assert self.models.game is not None  # (asked only when together)
+        return self.models.game(self.events)
 
     @cached_property
     def scoresheet(self) -> Scoresheet:
+        if self.together:
+            return self.folded[0]
         return self.models.scoresheet(self.events)
 
     @cached_property
     def stats(self) -> GameStats:
+        if self.together:
+            return self.folded[1]
         return self.models.stats(self.events, scoresheet=self.scoresheet)
+
+    def toi_kept(self) -> ToiByPlayer | None:
+        """Time on ice with each player's shifts kept by player, where the system folds it
+        so (None: the store groups the shift lines itself)."""
+        if self.together:
+            return self.folded[2]
+        by_player = self.models.toi_by_player
+        return None if by_player is None else by_player(self.events)
+
+    def penalty_lines(self) -> list[PenaltyLine]:
+        if self.together:
+            return self.folded[3]
+        return self.models.penalties(self.events).penalties
+
+
+# the projections whose rows come of the game's folds (rosters: of its first event)
+_FOLDED = frozenset({"scoresheet", "stats", "toi", "penalties"})
+
+
+def _together(projections: Iterable[str]) -> bool:
+    """Whether the rows of ``projections`` take two folds or more (one pass pays)."""
+    return len(_FOLDED.intersection(projections)) >= 2
 
 
 def _rows_scoresheet(game: _Game) -> dict[str, list[dict[str, Any]]]:
@@ -255,15 +291,14 @@ def _toi_tuples(game: _Game) -> dict[str, list[tuple]]:
     the few thousand shifts of a game folded in a season's worker, its writer and the
     audit."""
     key, astuple = (game.game_id,), msgspec.structs.astuple
-    by_player = game.models.toi_by_player
-    if by_player is None:
+    kept = game.toi_kept()
+    if kept is None:
         toi = game.models.toi(game.events)
         return {"rm_toi_players": [key + astuple(p) for p in toi.players],
                 "rm_toi_player_shifts": _player_shifts(game.game_id, toi.shifts)}
     # Each player's shifts as the fold keeps them, in his order: not the game's shift
     # lines made, sorted by time and grouped by player again here (callgrind: 2.4 M
     # instructions of a Hockey Bones game's 13.5 M folded, 3.0 M of DICE Hockey's 13.7 M).
-    kept = by_player(game.events)
     encode = _JSON.encode
     return {"rm_toi_players": [key + astuple(p) for p in kept.players],
             "rm_toi_player_shifts": [(game.game_id, team, player, encode(lines).decode())
@@ -276,7 +311,7 @@ def _penalties_tuples(game: _Game) -> dict[str, list[tuple]]:
     builtins (its box stints, running clocks and a dict of labels every sequence, none of
     them stored) to read a dict a line. 0.9 M instructions of a Hockey Bones game's 15.3 M
     folded (callgrind)."""
-    lines = game.models.penalties(game.events).penalties
+    lines = game.penalty_lines()
     key, astuple = (game.game_id,), msgspec.structs.astuple
     return {"rm_penalties": [key + astuple(p) for p in lines]}
 
@@ -480,7 +515,8 @@ def game_rows(system: str, game_id: str, events: list[Any],
     :func:`save` inserts as they are (a season's workers compute them beside the game, so
     the writer only inserts them; tuples cross a process boundary at a third of the
     cost of dicts)."""
-    game = _Game(read_models(system), game_id, events)
+    projections = tuple(projections)
+    game = _Game(read_models(system), game_id, events, together=_together(projections))
     return {p: _tuples(p, game) for p in projections}
 
 
@@ -566,7 +602,8 @@ def _update(store: EventStore, game_ids: Iterable[str] | None,
                 continue
             events = [row.event for row in store.iter_events(info.stream)]
             folded += len(events)
-            game = _Game(read_models(info.system), info.stream, events)
+            game = _Game(read_models(info.system), info.stream, events,
+                         together=_together(stale))
             for projection in stale:
                 _write(conn, projection, info.stream, _tuples(projection, game))
             _move_checkpoints(conn, stale, info.stream, info.version)
@@ -774,7 +811,9 @@ def read_model_differences(stored: StoredReadModels, game_id: str,
     """The tables of ``stored`` that differ from a rebuild from ``events`` (see
     :func:`stored_differences`); reads no database."""
     models = read_models(stored.system)
-    games = {len(events): _Game(models, game_id, events)}
+    # every projection held to the same events (checkpoints moved together) folds them once
+    together = _together(p for p, mark in stored.marks.items() if mark == len(events))
+    games = {len(events): _Game(models, game_id, events, together)}
     differences = []
     for projection, mark in sorted(stored.marks.items()):
         if projection not in _BUILDERS or not 0 < mark <= len(events):

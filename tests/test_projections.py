@@ -230,6 +230,55 @@ def test_every_projections_rows_as_tuples_are_its_dict_rows_column_by_column(
                 [[type(v) for v in row] for row in expected], table
 
 
+@pytest.mark.parametrize("ruleset, teams", [("bones", ("HFX", "QUE")),
+                                             ("faceoff2008", ("WPG", "SAS")),
+                                             ("dicehockey", ("ALD", "BRK"))])
+def test_a_games_folds_in_one_pass_give_the_rows_of_each_fold_apart(
+        ruleset: str, teams: tuple[str, str]) -> None:
+    """A game's stored rows fold its events once for all four folds (``ReadModels.game``,
+    projections/<system>/game.py): every table the same rows, values and types, as each
+    fold built on its own gives."""
+    with open_store(":memory:") as store:
+        game_id = simulate(store, *teams, seed="one pass", ruleset=ruleset).game_id
+        system = store.info(game_id).system
+        events = read_game(store, game_id)
+    models = rm.read_models(system)
+    apart, together = (rm._Game(models, game_id, events, together=t) for t in (False, True))
+    assert together.together and not apart.together
+    for build in rm._TUPLE_BUILDERS.values():
+        rows, expected = build(together), build(apart)
+        assert set(rows) == set(expected)
+        for table, made in rows.items():
+            assert made == expected[table], table
+            assert [[type(v) for v in row] for row in made] == \
+                [[type(v) for v in row] for row in expected[table]], table
+    # what a season stores: folded together
+    assert rm.game_rows(system, game_id, events) == {p: rm._tuples(p, apart)
+                                                     for p in rm.PROJECTIONS}
+
+
+def test_one_pass_reads_every_event_each_fold_reads() -> None:
+    """The one pass's steps (projections/<system>/game.py) are for exactly the event types
+    the folds' own tables read: none left out, none more."""
+    from projections.bones import game as bones_game
+    from projections.bones import penalties as bones_penalties
+    from projections.bones import scoresheet as bones_scoresheet
+    from projections.bones import stats as bones_stats
+    from projections.bones import toi as bones_toi
+    from projections.dicehockey import game as dice_game
+    from projections.dicehockey import ice as dice_ice
+    from projections.dicehockey import penalties as dice_penalties
+    from projections.dicehockey import scoresheet as dice_scoresheet
+    from projections.dicehockey import stats as dice_stats
+    from projections.dicehockey import toi as dice_toi
+
+    for steps, folds in ((bones_game._STEPS, (bones_scoresheet, bones_stats, bones_toi,
+                                              bones_penalties)),
+                         (dice_game._STEPS, (dice_ice, dice_scoresheet, dice_stats, dice_toi,
+                                             dice_penalties))):
+        assert set(steps) == {kind for fold in folds for kind in fold._HANDLERS}
+
+
 def _rm_layouts(path: Path) -> dict[str, bool]:
     """Each rm_ table: whether it is WITHOUT ROWID."""
     db = sqlite3.connect(path)

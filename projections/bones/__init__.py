@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from events.bones import BonesEvent, GoalScored
+from projections.bones.game import build_game
 from projections.bones.penalties import build_penalties
 from projections.bones.penalty_types import build_penalty_types
 from projections.bones.scoresheet import build_scoresheet, sequence_start
@@ -49,6 +50,6 @@ PROJECTIONS = SystemProjections(
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
                            stats=build_stats, unit=SEQUENCE_TIME,
                            strengths=build_strengths, penalty_types=build_penalty_types,
-                           toi_by_player=build_toi_by_player),
+                           toi_by_player=build_toi_by_player, game=build_game),
     index=IndexReads(reads={("game", GoalScored): _goal}),
 )

@@ -67,7 +67,10 @@ class _Clock:
 
 
 class PenaltyFold:
-    def __init__(self) -> None:
+    def __init__(self, sequences: bool = True) -> None:
+        # whether each sequence's strength labels are kept (the report's ``sequences``):
+        # not for the stored rows, which take the penalty lines alone
+        self.keep_sequences = sequences
         self.created: GameCreated | None = None
         self.assessed: list[PenaltyAssessed] = []
         self.ended: dict[int, PenaltyEnded] = {}
@@ -102,14 +105,16 @@ class PenaltyFold:
 
     def _sequence_played(self, e: SequencePlayed) -> None:
         self.period, self.sequence = e.period, e.sequence
-        home, away = self.man_short("home"), self.man_short("away")
-        base = self.base_skaters()
-        strengths = (home, away, base)
-        if strengths != self.strengths:
-            self.strengths = strengths
-            self.labels = (strength_label(home, away, base), strength_label(away, home, base))
-        self.sequences.append({"period": e.period, "sequence": e.sequence,
-                               "home": self.labels[0], "away": self.labels[1]})
+        if self.keep_sequences:
+            home, away = self.man_short("home"), self.man_short("away")
+            base = self.base_skaters()
+            strengths = (home, away, base)
+            if strengths != self.strengths:
+                self.strengths = strengths
+                self.labels = (strength_label(home, away, base),
+                               strength_label(away, home, base))
+            self.sequences.append({"period": e.period, "sequence": e.sequence,
+                                   "home": self.labels[0], "away": self.labels[1]})
         for side in SIDES:
             clocks = self.clocks[side]
             if not clocks:
@@ -149,11 +154,12 @@ class PenaltyFold:
     def _game_created(self, e: GameCreated) -> None:
         self.created = e
 
-    def result(self, at: int | None = None) -> PenaltyReport:
+    def lines(self) -> list[PenaltyLine]:
+        """Each penalty's line, in the order assessed."""
         if self.created is None:
             raise ValueError("a penalty report needs the stream's GameCreated event")
         team = {s: getattr(self.created, s).team_id for s in SIDES}
-        lines, box = [], []
+        lines = []
         playoff = self.playoff
         for p in self.assessed:
             end_p, end_t = p.period, p.time + p.box * SEQUENCE_SECONDS
@@ -170,9 +176,16 @@ class PenaltyFold:
                 short=p.short, period=p.period, sequence=p.sequence, start=p.time,
                 scheduled_end_period=end_p, scheduled_end=end_t, end_period=out_p, end=out_t,
                 why=done.reason if done else None))
-            box.append(BoxStint(team=team[p.side], player=p.served_by or p.player,
-                                penalty=p.id, period_in=p.period, time_in=p.time,
-                                period_out=out_p, time_out=out_t))
+        return lines
+
+    def result(self, at: int | None = None) -> PenaltyReport:
+        lines = self.lines()
+        assert self.created is not None  # (lines raised otherwise)
+        team = {s: getattr(self.created, s).team_id for s in SIDES}
+        # each penalty's stint in the box: who sits it, from its start to its end
+        box = [BoxStint(team=line.team, player=line.served_by or line.player,
+                        penalty=line.id, period_in=line.period, time_in=line.start,
+                        period_out=line.end_period, time_out=line.end) for line in lines]
         running = [Running(id=c.event.id, team=team[side], player=c.sitter, kind=c.event.kind,
                            time_left=c.box_left * SEQUENCE_SECONDS,
                            short_left=c.short_left * SEQUENCE_SECONDS)

@@ -25,6 +25,8 @@ from typing import Any
 from events.bones import SequencePlayed
 from events.common import GameCreated, PeriodEnded, PeriodStarted
 from projections.models.toi import (
+    FULL_JSON,
+    HALF_JSON,
     PlayerLine,
     PlayerShifts,
     PlayerToi,
@@ -52,6 +54,37 @@ class _Player:
         self.listed_at = 0  # the SequencePlayed, counted from 1, that last listed him
 
 
+class _Side:
+    """One side's players as time on ice follows them: its own attributes, read directly
+    in the compiled build, not four dicts keyed by side (``self.open[side]``: a string
+    key looked up about a dozen times a sequence: 0.5 M instructions of a game's 8.9 M
+    folded, callgrind)."""
+
+    __slots__ = ("name", "players", "open", "last", "run")
+
+    def __init__(self, name: str) -> None:
+        self.name = name  # home or away
+        self.players: dict[str, _Player] = {}  # by id
+        # The stints running, by player: (period, first seq). Every stint running on a
+        # side was last listed by the side's latest SequencePlayed (one not listed ends),
+        # so their last seq is one number a side, moved once a sequence instead of a
+        # stint each.
+        self.open: dict[str, tuple[int, int]] = {}
+        self.last = 0
+        # the skaters as the side's last SequencePlayed listed them, with their records,
+        # while every one of them has a stint running and none is listed twice: the next
+        # sequence most often lists the same skaters (two sides in three of a game), whose
+        # stints then all go on (None: the next list is read skater by skater)
+        self.run: tuple[list[str], list[_Player]] | None = None
+
+    def close_one(self, pid: str) -> None:
+        period, first = self.open.pop(pid)
+        last = self.last
+        p = self.players[pid]
+        p.stints.append((period, first, last))
+        p.shifts += 1.0 if last - first + 1 >= 3 else 0.5
+
+
 class ToiFold:
     """The fold; ``apply`` one event at a time, ``result()`` whenever."""
 
@@ -59,18 +92,8 @@ class ToiFold:
         self.created: GameCreated | None = None
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids repeat
         self.order: list[tuple[str, str]] = []
-        self.side_players: dict[str, dict[str, _Player]] = {s: {} for s in SIDES}  # by id
-        # The stints running, by side then player: (period, first seq). Every stint running
-        # on a side was last listed by the side's latest SequencePlayed (one not listed
-        # ends), so their last seq is one number a side, moved once a sequence instead of
-        # a stint each.
-        self.open: dict[str, dict[str, tuple[int, int]]] = {s: {} for s in SIDES}
-        self.last: dict[str, int] = dict.fromkeys(SIDES, 0)
-        # each side's skaters as its last SequencePlayed listed them, with their records,
-        # while every one of them has a stint running and none is listed twice: the next
-        # sequence most often lists the same skaters (two sides in three of a game), whose
-        # stints then all go on (None: the next list is read skater by skater)
-        self.run: dict[str, tuple[list[str], list[_Player]] | None] = dict.fromkeys(SIDES)
+        self.home, self.away = _Side("home"), _Side("away")
+        self.sides: dict[str, _Side] = {"home": self.home, "away": self.away}
         self.period = 0
         self.played = 0  # SequencePlayed events folded
 
@@ -80,20 +103,13 @@ class ToiFold:
         if p is None:
             p = self.players[key] = _Player(side, None)
             self.order.append(key)
-            self.side_players[side][pid] = p
+            self.sides[side].players[pid] = p
         return p
 
-    def close_one(self, side: str, pid: str) -> None:
-        period, first = self.open[side].pop(pid)
-        last = self.last[side]
-        p = self.side_players[side][pid]
-        p.stints.append((period, first, last))
-        p.shifts += 1.0 if last - first + 1 >= 3 else 0.5
-
     def close_stints(self) -> None:
-        for side, opened in self.open.items():
-            for pid in list(opened):
-                self.close_one(side, pid)
+        for s in (self.home, self.away):
+            for pid in list(s.open):
+                s.close_one(pid)
 
     def apply(self, e: Any) -> None:
         handler = _HANDLERS.get(type(e))
@@ -107,18 +123,18 @@ class ToiFold:
             self.period = period
         self.played += 1
         home_short, away_short = e.home_short, e.away_short
-        self._listed("home", e.home, e.home_goalie, home_short - away_short, period, sequence)
-        self._listed("away", e.away, e.away_goalie, away_short - home_short, period, sequence)
+        self._listed(self.home, e.home, e.home_goalie, home_short - away_short, period, sequence)
+        self._listed(self.away, e.away, e.away_goalie, away_short - home_short, period, sequence)
 
-    def _listed(self, side: str, skaters: list[str], goalie: str | None, fewer: int, period: int,
+    def _listed(self, s: _Side, skaters: list[str], goalie: str | None, fewer: int, period: int,
                 sequence: int) -> None:
         """One side of a SequencePlayed: its skaters' and goalie's strength counted
         (``fewer``: how many more of the side are in the box than of the other: PP when
         below 0, SH above), their stints carried on, ended or begun."""
-        players, played = self.side_players[side], self.played
-        opened = self.open[side]
-        run = self.run[side]
-        if opened and run is not None and self.last[side] == sequence - 1 and skaters == run[0]:
+        players, played = s.players, self.played
+        opened = s.open
+        run = s.run
+        if opened and run is not None and s.last == sequence - 1 and skaters == run[0]:
             # The skaters of the sequence before, each one's stint running (a period's edge
             # or a gap in the sequences would have ended them): they all go on, and no id
             # is looked up (0.3 M of a Hockey Bones game's 14.3 M instructions folded).
@@ -127,26 +143,26 @@ class ToiFold:
                 p.listed_at = played
             if goalie:
                 p = players.get(goalie)
-                _count(p if p is not None else self.player(side, goalie), fewer)
-            self.last[side] = sequence
+                _count(p if p is not None else self.player(s.name, goalie), fewer)
+            s.last = sequence
             return
         for pid in skaters:
             p = players.get(pid)
             if p is None:
-                p = self.player(side, pid)  # first seen here (not on the roster)
+                p = self.player(s.name, pid)  # first seen here (not on the roster)
             _count(p, fewer)
             p.listed_at = played
         if goalie:
             p = players.get(goalie)
-            _count(p if p is not None else self.player(side, goalie), fewer)
+            _count(p if p is not None else self.player(s.name, goalie), fewer)
         if opened:  # every stint running is of this period (a new one ended them all)
-            if self.last[side] == sequence - 1:
+            if s.last == sequence - 1:
                 for pid in [pid for pid in opened if players[pid].listed_at != played]:
-                    self.close_one(side, pid)  # not listed: his stint ended last sequence
+                    s.close_one(pid)  # not listed: his stint ended last sequence
             else:  # a gap in the sequences: every stint ended with the last one listed
                 for pid in list(opened):
-                    self.close_one(side, pid)
-        self.last[side] = sequence  # the stints listed again go on to this sequence
+                    s.close_one(pid)
+        s.last = sequence  # the stints listed again go on to this sequence
         for pid in skaters:
             if pid not in opened:
                 opened[pid] = (period, sequence)
@@ -154,12 +170,12 @@ class ToiFold:
             seen = set()  # stint at this sequence and starts another one here
             for pid in skaters:
                 if pid in seen:
-                    self.close_one(side, pid)
+                    s.close_one(pid)
                     opened[pid] = (period, sequence)
                 seen.add(pid)
-            self.run[side] = None
+            s.run = None
         else:
-            self.run[side] = (skaters, [players[pid] for pid in skaters])
+            s.run = (skaters, [players[pid] for pid in skaters])
 
     def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
@@ -170,17 +186,20 @@ class ToiFold:
             for entry in getattr(e, side).roster:
                 self.player(side, entry.id).entry = entry
 
-    def _lines(self) -> tuple[list[PlayerLine], list[PlayerShifts]]:
+    def _lines(self, json_charges: bool = False) -> tuple[list[PlayerLine], list[PlayerShifts]]:
         """Each player's line with its sort key, and each player's shifts in their order
-        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give (each
+        shift's charge a number, or as its JSON: ``json_charges``, CHARGE_JSON)."""
+        full: Any = FULL_JSON if json_charges else 1.0
+        half: Any = HALF_JSON if json_charges else 0.5
         if self.created is None:
             raise ValueError("time on ice needs the stream's GameCreated event")
         created = self.created
         team = {s: getattr(created, s).team_id for s in SIDES}
         # Stints still open (a stream read up to some event) count as they stand.
-        pending = {(side, pid): [(period, first, self.last[side])]
-                   for side, opened in self.open.items()
-                   for pid, (period, first) in opened.items()}
+        pending = {(s.name, pid): [(period, first, s.last)]
+                   for s in (self.home, self.away)
+                   for pid, (period, first) in s.open.items()}
         side_order = {team["home"]: 0, team["away"]: 1}
         # each row with its sort key made as it is (the key's last item, its place in the
         # making, keeps rows of an equal key in that order, as a stable sort would)
@@ -210,7 +229,7 @@ class ToiFold:
                 shifts.append((team_id, pid, rank, [
                     ((period, (first - 1) * SEQUENCE_SECONDS, last * SEQUENCE_SECONDS,
                       (last - first + 1) * SEQUENCE_SECONDS,
-                      1.0 if last - first + 1 >= 3 else 0.5))
+                      full if last - first + 1 >= 3 else half))
                     for period, first, last in stints]))
         players.sort()
         return players, shifts
@@ -222,8 +241,8 @@ class ToiFold:
 
     def by_player(self) -> ToiByPlayer:
         """:meth:`result`'s players and each one's shifts in his order (what the store
-        keeps, projections/store.py)."""
-        return toi_by_player(*self._lines())
+        keeps, projections/store.py), each shift's charge as its JSON."""
+        return toi_by_player(*self._lines(json_charges=True))
 
 
 def _count(p: _Player, fewer: int) -> None:

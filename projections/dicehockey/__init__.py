@@ -9,6 +9,7 @@ is in docs/json.md ("DICE Hockey").
 """
 
 from events.dicehockey import DiceHockeyEvent
+from projections.dicehockey.game import build_game
 from projections.dicehockey.ice import TIMING_SPACES
 from projections.dicehockey.penalties import build_penalties
 from projections.dicehockey.scoresheet import build_scoresheet
@@ -28,5 +29,6 @@ PROJECTIONS = SystemProjections(
     events=DiceHockeyEvent,
     read_models=ReadModels(scoresheet=build_scoresheet, toi=build_toi, penalties=build_penalties,
                            stats=build_stats, unit=TIMING_SPACES,
-                           strengths=build_strengths, toi_by_player=build_toi_by_player),
+                           strengths=build_strengths, toi_by_player=build_toi_by_player,
+                           game=build_game),
 )

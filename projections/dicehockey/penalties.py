@@ -53,8 +53,11 @@ class _Clock:
 class PenaltyFold:
     """The fold; ``apply`` one event at a time, ``result(at)`` whenever."""
 
-    def __init__(self) -> None:
-        self.ice = Ice()
+    def __init__(self, ice: Ice | None = None, sequences: bool = True) -> None:
+        self.ice = Ice() if ice is None else ice  # another fold's, followed by it
+        # whether each space's strength labels are kept (the report's ``sequences``): not
+        # for the stored rows, which take the penalty lines alone
+        self.keep_sequences = sequences
         self.assessed: list[PenaltyAssessed] = []
         self.running: dict[int, _Clock] = {}
         self.ended: dict[int, tuple[PenaltyEnded, int, int]] = {}  # id -> (event, period, space)
@@ -84,8 +87,10 @@ class PenaltyFold:
         self.ended[e.id] = (e, self.ice.period, self.ice.space)
 
     def _space(self, e: TimingSpaceCounted) -> None:
-        self.sequences.append({"period": e.period, "sequence": e.space,
-                               "home": self.ice.label("home"), "away": self.ice.label("away")})
+        if self.keep_sequences:
+            self.sequences.append({"period": e.period, "sequence": e.space,
+                                   "home": self.ice.label("home"),
+                                   "away": self.ice.label("away")})
         for clock in self.running.values():
             if not clock.event.short and clock.spaces_left > 0:
                 clock.spaces_left -= 1
@@ -103,11 +108,12 @@ class PenaltyFold:
             length = self.ice.lengths.get(period, first if period <= 3 else 0)
         return period, space
 
-    def result(self, at: int | None = None) -> PenaltyReport:
+    def lines(self) -> list[PenaltyLine]:
+        """Each penalty's line, in the order assessed."""
         ice = self.ice
         if ice.created is None:
             raise ValueError("a penalty report needs the stream's GameCreated event")
-        lines, box = [], []
+        lines = []
         for p in self.assessed:
             sitter = None if p.kind == "game_misconduct" else p.player
             end_period, end = self.scheduled_end(p)
@@ -120,9 +126,16 @@ class PenaltyFold:
                 period=p.period, sequence=p.space, start=p.space,
                 scheduled_end_period=end_period, scheduled_end=end, end_period=out_period,
                 end=out, why=WHY[done[0].reason] if done else None))
-            box.append(BoxStint(team=ice.team[p.side], player=p.player, penalty=p.id,
-                                period_in=p.period, time_in=p.space, period_out=out_period,
-                                time_out=out))
+        return lines
+
+    def result(self, at: int | None = None) -> PenaltyReport:
+        ice = self.ice
+        lines = self.lines()
+        # each penalty's stint in the box: its player's, from its start to its end
+        box = [BoxStint(team=line.team, player=line.player, penalty=line.id,
+                        period_in=line.period, time_in=line.start, period_out=line.end_period,
+                        time_out=line.end) for line in lines]
+        assert ice.created is not None  # (lines raised otherwise)
         running = [Running(id=c.event.id, team=ice.team[c.event.side], player=c.event.player,
                            kind=c.event.kind,
                            time_left=c.clears_left if c.event.short else c.spaces_left,

@@ -64,8 +64,8 @@ class _Goalie:
 class ScoresheetFold:
     """The fold; ``apply`` one event at a time, ``result()`` whenever."""
 
-    def __init__(self) -> None:
-        self.ice = Ice()
+    def __init__(self, ice: Ice | None = None) -> None:
+        self.ice = Ice() if ice is None else ice  # another fold's, followed by it
         self.ended: GameEnded | None = None
         self.periods = 0  # regulation and overtime periods played (a shootout is not one)
         self.goals: list[GoalScored] = []

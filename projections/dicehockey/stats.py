@@ -55,15 +55,19 @@ class DiceHockeyStatsFold:
     ice for it), unless ``own_sheet`` is False, when :meth:`result` is handed the
     scoresheet folded from the same events and the fold follows the ice alone."""
 
-    def __init__(self, own_sheet: bool = True) -> None:
-        self.sheet = ScoresheetFold() if own_sheet else None
-        self.ice = self.sheet.ice if self.sheet is not None else Ice()
+    def __init__(self, own_sheet: bool = True, ice: Ice | None = None) -> None:
+        self.sheet = ScoresheetFold(ice) if own_sheet else None
+        # its sheet's, else ``ice`` (another fold's, followed by it) or its own
+        self.ice = self.sheet.ice if self.sheet is not None else Ice() if ice is None else ice
         self.stats = GameStats()
         self.created: GameCreated | None = None
         self.team_of: dict[str, str] = {}
         self.shot_before_goal: str | None = None
         self.in_net: dict[Key, int] = {}
-        self.on_ice: set[Key] = set()
+        # each side's skaters on the ice for a timing space, by id: their (team, id) keys
+        # made once each at the end, not a key a skater every time a side's list changes
+        # (four spaces in five), as Hockey Bones' stats keep them
+        self.on_ice: dict[str, set[str]] = {side: set() for side in SIDES}
         # each side's on-ice list as the last timing space gave it: most spaces list the
         # same players as the one before, whose keys are in on_ice already
         self.listed: dict[str, list[str]] = {side: [] for side in SIDES}
@@ -100,9 +104,7 @@ class DiceHockeyStatsFold:
     def _on_ice(self, side: str, listed: list[str]) -> None:
         if listed != self.listed[side]:
             self.listed[side] = listed
-            on_ice = self.on_ice
-            for pid in listed:  # a set: a player listed twice is in it once
-                on_ice.add(self.key(side, pid))
+            self.on_ice[side].update(listed)  # a set: a player listed twice is in it once
         goalie = self.ice.in_net(side)
         if goalie is not None:
             key = self.key(side, goalie)
@@ -142,7 +144,8 @@ class DiceHockeyStatsFold:
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
         sheet = game_scoresheet(scoresheet, self.sheet)
-        st = finish_game_stats(self.stats, sheet, self.on_ice, self.in_net)
+        on_ice = {self.key(side, pid) for side in SIDES for pid in self.on_ice[side]}
+        st = finish_game_stats(self.stats, sheet, on_ice, self.in_net)
         regulation = self.ice.regulation_spaces()
         for (team, pid), row in st.goalies.items():
             st.games_in_net[(team, pid)] = row["toi"] / regulation if regulation else 0.0

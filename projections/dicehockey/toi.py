@@ -26,6 +26,8 @@ from events.common import PeriodEnded, PeriodStarted
 from events.dicehockey import TimingSpaceCounted
 from projections.dicehockey.ice import SIDES, Ice, fold_with_ice, unique
 from projections.models.toi import (
+    FULL_JSON,
+    HALF_JSON,
     PlayerLine,
     PlayerShifts,
     PlayerToi,
@@ -56,8 +58,8 @@ class _Player:
 class ToiFold:
     """The fold; ``apply`` one event at a time, ``result()`` whenever."""
 
-    def __init__(self) -> None:
-        self.ice = Ice()
+    def __init__(self, ice: Ice | None = None) -> None:
+        self.ice = Ice() if ice is None else ice  # another fold's, followed by it
         self.players: dict[tuple[str, str], _Player] = {}  # (side, id): ids may repeat
         self.side_players: dict[str, dict[str, _Player]] = {side: {} for side in SIDES}
         # the stints running, by side then player: (period, first space, last space)
@@ -90,13 +92,16 @@ class ToiFold:
         kind = self.ice.strength(side)
         goalie = self.ice.in_net(side)
         counted = self.counted
+        opened, players = self.open[side], self.side_players[side]
         for pid in skaters:
-            p = self.player(side, pid)
+            p = players.get(pid)  # his record by id, the side's dict read once a side
+            if p is None:
+                p = self.player(side, pid)
             _count(p, kind)
             p.listed_at = counted
         if goalie:
-            _count(self.player(side, goalie), kind)
-        opened, players = self.open[side], self.side_players[side]
+            p = players.get(goalie)
+            _count(p if p is not None else self.player(side, goalie), kind)
         for pid in [pid for pid in opened if players[pid].listed_at != counted]:
             self.close(side, pid)  # not on the ice this space: his shift ended
         for pid in skaters:
@@ -113,9 +118,12 @@ class ToiFold:
             for pid in list(self.open[side]):
                 self.close(side, pid)
 
-    def _lines(self) -> tuple[list[PlayerLine], list[PlayerShifts]]:
+    def _lines(self, json_charges: bool = False) -> tuple[list[PlayerLine], list[PlayerShifts]]:
         """Each player's line with its sort key, and each player's shifts in their order
-        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give."""
+        (his shift n the n-th): what :meth:`result` and :meth:`by_player` give (each
+        shift's charge a number, or as its JSON: ``json_charges``, CHARGE_JSON)."""
+        full: Any = FULL_JSON if json_charges else 1.0
+        half: Any = HALF_JSON if json_charges else 0.5
         ice = self.ice
         created = ice.created
         if created is None:
@@ -140,7 +148,8 @@ class ToiFold:
                 p.ev, p.pp, p.sh)))
             if stints:
                 shifts.append((team_id, pid, rank, [
-                    (period, first - 1, last, last - first + 1, charge(last - first + 1))
+                    (period, first - 1, last, last - first + 1,
+                     full if last - first + 1 >= FULL_SHIFT else half)  # charge(), 9
                     for period, first, last in stints]))
         players.sort()
         return players, shifts
@@ -152,8 +161,8 @@ class ToiFold:
 
     def by_player(self) -> ToiByPlayer:
         """:meth:`result`'s players and each one's shifts in his order (what the store
-        keeps, projections/store.py)."""
-        return toi_by_player(*self._lines())
+        keeps, projections/store.py), each shift's charge as its JSON."""
+        return toi_by_player(*self._lines(json_charges=True))
 
 
 def _count(p: _Player, kind: str) -> None:
