@@ -58,6 +58,7 @@ import msgspec
 from msgspec import UNSET
 
 from engine.dice import DiceSchedule, seed_for
+from engine.loop import CollectorPaused
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, GameSystem, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE
@@ -133,9 +134,17 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
 
 def _audited(state: _Audit, blobs: BlobSource, season_of: SeasonLookup
              ) -> tuple[AuditReport, list[Event]]:
-    """``state``'s checks run: its report (the first finding, if any) and the events."""
+    """``state``'s checks run: its report (the first finding, if any) and the events.
+
+    With the cyclic collector paused, as a game is played and re-checked (the rules' re-run
+    pauses it itself): the audit makes no reference cycles either (tests/test_audit_memory.py
+    audits stored games with it off and finds no cyclic garbage), and the collector's
+    passes, every 700 new containers (each decoded event's lists), walked the stream's
+    events again and again (with audit_game's own pause, 67.8 -> 67.0 M instructions a
+    stored game's audit, docs/benchmarks.md)."""
     try:
-        state.run(blobs, season_of)
+        with CollectorPaused():
+            state.run(blobs, season_of)
     except AuditFailed as failed:
         return state.report(failed.failure), state.events
     return state.report(None), state.events
