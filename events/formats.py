@@ -43,9 +43,9 @@ from msgspec import UNSET
 
 from events.base import tag_of
 
-__all__ = ["FORMATS", "JSON", "MSGPACK", "NEW_STREAM_FORMAT", "check_format", "decoder",
-           "encode_events", "encoder", "event_fields", "raw_field", "raw_value", "same_event",
-           "struct_classes"]
+__all__ = ["FORMATS", "JSON", "MSGPACK", "NEW_STREAM_FORMAT", "check_format", "decode_stored",
+           "decoder", "encode_events", "encoder", "event_fields", "raw_field", "raw_value",
+           "same_event", "struct_classes"]
 
 MSGPACK = 1
 JSON = 2
@@ -156,9 +156,13 @@ def _new_plan(cls: type) -> _Plan:
             spec.append((f.name, tp, f.default))
         else:
             spec.append((f.name, tp))
+    # gc=False: a mirror is made from a payload's JSON (or from an event's values) and
+    # holds only values, never itself: it cannot be in a cycle, and untracked it is neither
+    # linked into the collector's lists nor counted toward its next pass (every payload an
+    # audit decodes makes one: about 190 instructions an event, docs/benchmarks.md)
     mirror = msgspec.defstruct(
         cls.__name__, spec, array_like=True, tag=config.tag, frozen=True,
-        forbid_unknown_fields=True, kw_only=True, module=__name__)
+        forbid_unknown_fields=True, kw_only=True, module=__name__, gc=False)
     flat = not unset and not any(_type_needs_mirror(f.type) for f in fields)
     raw = frozenset(name for name, tp, *_ in spec if tp is msgspec.Raw and name in unset)
     return _Plan(cls, mirror, tag, flat, unset, raw)
@@ -215,6 +219,7 @@ class _JsonDecoder:
         # the classes made from their mirror's fields in order (most events): called here,
         # not through a function a class, once for every event a stream decodes
         self._positional = {p.mirror: p.cls for p in plans if p.flat and _positional(p.cls)}
+        self._tags = {p.mirror: tag_of(p.cls) for p in plans}  # each event class's tag
 
     def decode(self, payload: bytes) -> Any:
         mirror = self._decoder.decode(payload)
@@ -222,6 +227,27 @@ class _JsonDecoder:
         if cls is not None:
             return cls(*_astuple(mirror))
         return self._back[type(mirror)](mirror)
+
+    def decode_stored(self, tags: Sequence[str], payloads: Sequence[bytes]
+                      ) -> tuple[list[Any], int]:
+        """:func:`decode_stored` for format 2: :meth:`decode` written out in the loop
+        (no call of it an event) and each tag read from the mirror's class."""
+        raw, positional, back = self._decoder.decode, self._positional, self._back
+        tag_of_mirror, astuple = self._tags, _astuple
+        events: list[Any] = []
+        append = events.append
+        for tag, payload in zip(tags, payloads, strict=True):
+            try:
+                mirror = raw(payload)
+                kind = type(mirror)
+                cls = positional.get(kind)
+                event = cls(*astuple(mirror)) if cls is not None else back[kind](mirror)
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+                break
+            if tag_of_mirror[kind] != tag:
+                break
+            append(event)
+        return events, len(events)
 
 
 # --- both formats ----------------------------------------------------------------------------
@@ -245,6 +271,34 @@ def decoder(event_type: Any, format: int) -> Decoder:
         return msgspec.msgpack.Decoder(event_type)
     classes = None if event_type is Any else struct_classes(event_type)
     return msgspec.json.Decoder(event_type) if classes is None else _JsonDecoder(classes)
+
+
+def decode_stored(decoder: Decoder, tags: Sequence[str], payloads: Sequence[bytes]
+                  ) -> tuple[list[Any], int]:
+    """The events of ``payloads`` (one of :func:`decoder`'s, of Struct events), each held
+    to the type tag it is stored under (``tags``, one a payload), in order, up to the first
+    payload that does not decode (a DecodeError, ValidationError or ValueError of
+    ``decoder.decode``) or decodes as an event of another tag: the events before it and its
+    index, ``len(payloads)`` when every one holds. The caller decodes that one payload
+    again for what is wrong with it (the audit's decode check, replay/leagues/audit_stream.py,
+    which decodes every stored event: the loop here runs once an event)."""
+    stored = getattr(decoder, "decode_stored", None)
+    if stored is not None:
+        return stored(tags, payloads)
+    decode = decoder.decode
+    found: dict[type, str] = {}  # each class's tag, looked up once a call
+    events: list[Any] = []
+    append = events.append
+    for tag, payload in zip(tags, payloads, strict=True):
+        try:
+            event = decode(payload)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            break
+        cls = type(event)
+        if (found.get(cls) or found.setdefault(cls, tag_of(cls))) != tag:
+            break
+        append(event)
+    return events, len(events)
 
 
 def encoder(format: int) -> Callable[[Any], bytes]:

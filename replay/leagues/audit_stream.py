@@ -51,13 +51,14 @@ Nothing outside the chain decides what is checked: stream metadata is only compa
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 from msgspec import UNSET
 
 from engine.dice import DiceSchedule, seed_for
+from engine.loop import CollectorPaused
 from engine.systems import SEASON_SYSTEMS, SYSTEMS, GameSystem, SeasonSystem, system_of
 from events.base import Event, tag_of
 from events.catalogue import ALL_EVENTS, LEAGUE
@@ -67,7 +68,7 @@ from events.common import (
     GameCreated,
 )
 from events.errors import RinklogError
-from events.formats import FORMATS, Decoder, decoder
+from events.formats import FORMATS, Decoder, decode_stored, decoder
 from events.league import SeasonCreated
 from events.plurals import counted
 from events.store import (
@@ -133,9 +134,17 @@ def audit_stream_events(stream: str, record: StreamRecord | None, rows: Sequence
 
 def _audited(state: _Audit, blobs: BlobSource, season_of: SeasonLookup
              ) -> tuple[AuditReport, list[Event]]:
-    """``state``'s checks run: its report (the first finding, if any) and the events."""
+    """``state``'s checks run: its report (the first finding, if any) and the events.
+
+    With the cyclic collector paused, as a game is played and re-checked (the rules' re-run
+    pauses it itself): the audit makes no reference cycles either (tests/test_audit_memory.py
+    audits stored games with it off and finds no cyclic garbage), and the collector's
+    passes, every 700 new containers (each decoded event's lists), walked the stream's
+    events again and again (with audit_game's own pause, 67.8 -> 67.0 M instructions a
+    stored game's audit, docs/benchmarks.md)."""
     try:
-        state.run(blobs, season_of)
+        with CollectorPaused():
+            state.run(blobs, season_of)
     except AuditFailed as failed:
         return state.report(failed.failure), state.events
     return state.report(None), state.events
@@ -266,26 +275,27 @@ class _Audit:
             known = ", ".join(f"{n} ({name})" for n, name in FORMATS.items())
             raise AuditFailed("decode", 1, f"a payload format rinklog reads: {known}",
                           f"format {format!r}", "event store")
-        decode = stream_decoder(self.rows[0], format).decode
-        tags: dict[type, str] = {}  # each class's tag, looked up once a stream
-        append = self.events.append
+        decoding = stream_decoder(self.rows[0], format)
         rows = self.rows
-        # what the check reads of each row: its seq, type tag and payload (a stream read in
-        # columns gives them column by column, no row made)
-        decoded_from: Iterable[tuple[int, str, bytes]] = (
-            zip(rows.seqs, rows.types, rows.payloads, strict=True) if isinstance(rows, StoredRows)
-            else ((row.seq, row.type, row.payload) for row in rows))
-        for seq, type_, payload in decoded_from:
+        # what the check reads of each row: its type tag and payload (and the seq of one
+        # that does not hold); a stream read in columns gives them as its columns
+        if isinstance(rows, StoredRows):
+            seqs, types, payloads = rows.seqs, rows.types, rows.payloads
+        else:
+            seqs, types, payloads = ([row.seq for row in rows], [row.type for row in rows],
+                                     [row.payload for row in rows])
+        # every payload decoded and held to its tag in one loop (events/formats.py), up to
+        # the first that does not hold, which is decoded again here for the finding
+        self.events, stop = decode_stored(decoding, types, payloads)
+        if stop < len(payloads):
+            seq, type_ = seqs[stop], types[stop]
             try:
-                event = decode(payload)
+                event = decoding.decode(payloads[stop])
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
                 raise AuditFailed("decode", seq, f"a {type_} event",
                               f"undecodable payload ({err})", "event catalogue") from None
-            cls = type(event)
-            tag = tags.get(cls) or tags.setdefault(cls, tag_of(cls))
-            if tag != type_:
-                raise AuditFailed("decode", seq, f"a {type_} event", tag, "event catalogue")
-            append(event)
+            raise AuditFailed("decode", seq, f"a {type_} event", tag_of(type(event)),
+                              "event catalogue")
         first = self.events[0]
         kinds = {GameCreated: "game", SeasonCreated: "season",
                  **{s.first_event: s.kind for s in SEASON_SYSTEMS.values()}}

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from engine.loop import CollectorPaused
 from engine.systems import GameSystem
 from events.checkpoints import Chained, chain_hashes, chained
 from events.common import Absent, GamesOut
@@ -96,7 +97,17 @@ def checked_return(played: HandedBack, game_id: str, system: GameSystem[Any, Any
     """``played``, returned by a worker for game ``game_id`` (the id the writer asked
     for), as the writer stores it; RinklogError in one line naming the game and the check
     that does not hold. ``rules``: the rules re-run here too (the whole audit: a game
-    ``--verify`` chose)."""
+    ``--verify`` chose). With the cyclic collector paused throughout, as the audit's checks
+    (replay/leagues/audit_stream.py ``_audited``): the folds make no cycles either
+    (tests/test_audit_memory.py: a stored game's audit folds them again)."""
+    with CollectorPaused():
+        return _checked_return(played, game_id, system, format=format, blobs=blobs,
+                               season_of=season_of, projections=projections, rules=rules)
+
+
+def _checked_return(played: HandedBack, game_id: str, system: GameSystem[Any, Any, Any, Any],
+                    *, format: int, blobs: BlobSource, season_of: SlotSeasons,
+                    projections: Sequence[str], rules: bool) -> Returned:
     rows = played.rows
     if len(rows.tags) != len(rows.payloads) or not rows.payloads:
         _refuse(game_id, AuditFinding("chain", 0, "one type tag a payload, at least one",
