@@ -54,90 +54,90 @@ class _Folds:
 # --- each event type's handlers ---------------------------------------------------------
 
 def _created(f: _Folds, e: GameCreated) -> None:
-    f.sheet._game_created(e)
-    f.stats._game_created(e)
-    f.toi._game_created(e)
-    f.penalties._game_created(e)
+    f.sheet.on_game_created(e)
+    f.stats.on_game_created(e)
+    f.toi.on_game_created(e)
+    f.penalties.on_game_created(e)
 
 
 def _sequence(f: _Folds, e: SequencePlayed) -> None:
-    f.sheet._sequence_played(e)
-    f.stats._sequence_played(e)
-    f.toi._sequence_played(e)
-    f.penalties._sequence_played(e)
+    f.sheet.on_sequence_played(e)
+    f.stats.on_sequence_played(e)
+    f.toi.on_sequence_played(e)
+    f.penalties.on_sequence_played(e)
 
 
 def _period(f: _Folds, e: PeriodStarted) -> None:
-    f.sheet._period_started(e)
-    f.stats._period_started(e)
-    f.toi._period_edge(e)
+    f.sheet.on_period_started(e)
+    f.stats.on_period_started(e)
+    f.toi.on_period_edge(e)
 
 
 def _period_ended(f: _Folds, e: PeriodEnded) -> None:
-    f.toi._period_edge(e)
+    f.toi.on_period_edge(e)
 
 
 def _shot(f: _Folds, e: ShotTaken) -> None:
-    f.sheet._shot_taken(e)
-    f.stats._shot_taken(e)
+    f.sheet.on_shot_taken(e)
+    f.stats.on_shot_taken(e)
 
 
 def _goalie_result(f: _Folds, e: GoalieResult) -> None:
-    f.sheet._goalie_result(e)
+    f.sheet.on_goalie_result(e)
 
 
 def _penalty_shot(f: _Folds, e: PenaltyShotAwarded) -> None:
-    f.sheet._penalty_shot_awarded(e)
+    f.sheet.on_penalty_shot_awarded(e)
 
 
 def _goal(f: _Folds, e: GoalScored) -> None:
-    f.sheet._goal_scored(e)
-    f.stats._goal_scored(e)
-    f.penalties._goal_scored(e)
+    f.sheet.on_goal_scored(e)
+    f.stats.on_goal_scored(e)
+    f.penalties.on_goal_scored(e)
 
 
 def _exact_time(f: _Folds, e: ExactTime) -> None:
-    f.sheet._exact_time(e)
+    f.sheet.on_exact_time(e)
 
 
 def _assists_counted(f: _Folds, e: AssistsCounted) -> None:
-    f.sheet._assists_counted(e)
+    f.sheet.on_assists_counted(e)
 
 
 def _assists(f: _Folds, e: AssistsAwarded) -> None:
-    f.sheet._assists_awarded(e)
-    f.stats._assists_awarded(e)
+    f.sheet.on_assists_awarded(e)
+    f.stats.on_assists_awarded(e)
 
 
 def _assessed(f: _Folds, e: PenaltyAssessed) -> None:
-    f.sheet._penalty_assessed(e)
-    f.stats._penalty_assessed(e)
-    f.penalties._penalty_assessed(e)
+    f.sheet.on_penalty_assessed(e)
+    f.stats.on_penalty_assessed(e)
+    f.penalties.on_penalty_assessed(e)
 
 
 def _penalty_ended(f: _Folds, e: PenaltyEnded) -> None:
-    f.penalties._penalty_ended(e)
+    f.penalties.on_penalty_ended(e)
 
 
 def _faceoff(f: _Folds, e: FaceoffRolled) -> None:
-    f.sheet._faceoff_rolled(e)
-    f.stats._faceoff_rolled(e)
+    f.sheet.on_faceoff_rolled(e)
+    f.stats.on_faceoff_rolled(e)
 
 
 def _lines(f: _Folds, e: LinesChanged) -> None:
-    f.sheet._lines_changed(e)
+    f.sheet.on_lines_changed(e)
 
 
 def _goalie_injured(f: _Folds, e: GoalieInjured) -> None:
-    f.sheet._goalie_injured(e)
+    f.sheet.on_goalie_injured(e)
 
 
 def _shootout(f: _Folds, e: ShootoutAttempt) -> None:
-    f.sheet._shootout_attempt(e)
+    f.sheet.on_shootout_attempt(e)
 
 
 def _game_ended(f: _Folds, e: GameEnded) -> None:
-    f.sheet._game_ended(e)
+    f.sheet.on_game_ended(e)
 
 
 # Final: compiled, a C static, not a read of the module's globals (a dict) each event

@@ -103,7 +103,7 @@ class PenaltyFold:
         if handler is not None:
             handler(self, e)
 
-    def _sequence_played(self, e: SequencePlayed) -> None:
+    def on_sequence_played(self, e: SequencePlayed) -> None:
         self.period, self.sequence = e.period, e.sequence
         if self.keep_sequences:
             home, away = self.man_short("home"), self.man_short("away")
@@ -126,7 +126,7 @@ class PenaltyFold:
                 if c.box_left > 0 and c.event.kind != "game_misconduct":
                     c.box_left -= 1
 
-    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+    def on_penalty_assessed(self, e: PenaltyAssessed) -> None:
         sitter = e.served_by or e.player
         waiting = max((c.box_left for c in self.clocks[e.side] if c.sitter == sitter),
                       default=0)
@@ -134,12 +134,12 @@ class PenaltyFold:
             _Clock(e, sitter, e.box + (waiting if e.short == 0 else 0)))
         self.assessed.append(e)
 
-    def _penalty_ended(self, e: PenaltyEnded) -> None:
+    def on_penalty_ended(self, e: PenaltyEnded) -> None:
         self.ended[e.id] = e
         for side in SIDES:
             self.clocks[side] = [c for c in self.clocks[side] if c.event.id != e.id]
 
-    def _goal_scored(self, e: GoalScored) -> None:
+    def on_goal_scored(self, e: GoalScored) -> None:
         other = other_side(e.side)
         if e.strength != "PS" and self.man_short(e.side) < self.man_short(other):
             for c in self.clocks[other]:
@@ -151,7 +151,7 @@ class PenaltyFold:
                         c.short_left = min(c.short_left, MINOR) if c.event.short > MINOR else 0
                     break
 
-    def _game_created(self, e: GameCreated) -> None:
+    def on_game_created(self, e: GameCreated) -> None:
         self.created = e
 
     def lines(self) -> list[PenaltyLine]:
@@ -202,11 +202,11 @@ class PenaltyFold:
 
 # The events the penalty timers read, each with its handler.
 _HANDLERS: dict[type, Callable[[PenaltyFold, Any], None]] = {
-    SequencePlayed: PenaltyFold._sequence_played,
-    PenaltyAssessed: PenaltyFold._penalty_assessed,
-    PenaltyEnded: PenaltyFold._penalty_ended,
-    GoalScored: PenaltyFold._goal_scored,
-    GameCreated: PenaltyFold._game_created,
+    SequencePlayed: PenaltyFold.on_sequence_played,
+    PenaltyAssessed: PenaltyFold.on_penalty_assessed,
+    PenaltyEnded: PenaltyFold.on_penalty_ended,
+    GoalScored: PenaltyFold.on_goal_scored,
+    GameCreated: PenaltyFold.on_game_created,
 }
 
 

@@ -148,7 +148,7 @@ class ScoresheetFold:
         if handler is not None:
             handler(self, e)
 
-    def _sequence_played(self, e: SequencePlayed) -> None:
+    def on_sequence_played(self, e: SequencePlayed) -> None:
         self.pending = None
         self.period = e.period
         self.sequence = e.sequence
@@ -163,7 +163,7 @@ class ScoresheetFold:
             self.last_in_net[side] = gid
             self.goalie(side, gid).toi += SEQUENCE_SECONDS
 
-    def _shot_taken(self, e: ShotTaken) -> None:
+    def on_shot_taken(self, e: ShotTaken) -> None:
         self.pending = None
         if e.block == "blocked":
             _count(self.blocked[other_side(e.side)], self.period)
@@ -172,13 +172,13 @@ class ScoresheetFold:
             return
         self.shot(e.side, self.period, self.in_net[other_side(e.side)])
 
-    def _goalie_result(self, e: GoalieResult) -> None:
+    def on_goalie_result(self, e: GoalieResult) -> None:
         if self.pending is not None and self.pending[0] == other_side(e.side):
             self.recharge(e.goalie)
         if e.outcome == "penalty_shot":
             self.ps_goalie = (e.side, e.goalie)
 
-    def _penalty_shot_awarded(self, e: PenaltyShotAwarded) -> None:
+    def on_penalty_shot_awarded(self, e: PenaltyShotAwarded) -> None:
         if e.awarded and self.ps_goalie is not None:
             side, goalie = self.ps_goalie
             self.penalty_shots.append(PenaltyLine.timed(
@@ -186,7 +186,7 @@ class ScoresheetFold:
                 period=self.period, team=self.team_id(side), player=goalie,
                 player_name=self.name(goalie), type="penalty_shot", minutes=0))
 
-    def _goal_scored(self, e: GoalScored) -> None:
+    def on_goal_scored(self, e: GoalScored) -> None:
         if self.pending is None or self.pending[0] != e.side:
             self.shot(e.side, e.period, e.goalie)
         else:
@@ -202,48 +202,48 @@ class ScoresheetFold:
                                       or self.last_in_net[other_side(e.side)]}}
         self.goals.append(self.last_goal)
 
-    def _exact_time(self, e: ExactTime) -> None:
+    def on_exact_time(self, e: ExactTime) -> None:
         if e.kind == "goal" and self.last_goal is not None and self.last_goal["time"] is None:
             self.last_goal["time"] = e.time
 
-    def _assists_counted(self, e: AssistsCounted) -> None:
+    def on_assists_counted(self, e: AssistsCounted) -> None:
         if e.count == 0:
             self.last_goal = None
 
-    def _assists_awarded(self, e: AssistsAwarded) -> None:
+    def on_assists_awarded(self, e: AssistsAwarded) -> None:
         if self.last_goal is not None and self.last_goal["side"] == e.side:
             self.last_goal["assists"] = list(e.players)
         self.last_goal = None
 
-    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+    def on_penalty_assessed(self, e: PenaltyAssessed) -> None:
         self.penalties.append(e)
 
-    def _faceoff_rolled(self, e: FaceoffRolled) -> None:
+    def on_faceoff_rolled(self, e: FaceoffRolled) -> None:
         if e.player is not None:
             _count(self.faceoffs[e.side], self.period)
 
-    def _lines_changed(self, e: LinesChanged) -> None:
+    def on_lines_changed(self, e: LinesChanged) -> None:
         if "G" in e.slots:
             self.in_net[e.side] = e.slots["G"]
 
-    def _goalie_injured(self, e: GoalieInjured) -> None:
+    def on_goalie_injured(self, e: GoalieInjured) -> None:
         self.in_net[e.side] = e.replacement
         if e.replacement is not None:
             self.last_in_net[e.side] = e.replacement
 
-    def _period_started(self, e: PeriodStarted) -> None:
+    def on_period_started(self, e: PeriodStarted) -> None:
         self.pending = None
         self.period = e.period
         if e.period >= 4:  # overtime; a playoff game's 2OT, 3OT... (ruling R-6.00c)
             self.periods = max(self.periods, e.period)
 
-    def _shootout_attempt(self, e: ShootoutAttempt) -> None:
+    def on_shootout_attempt(self, e: ShootoutAttempt) -> None:
         self.shootout.append(e)
 
-    def _game_ended(self, e: GameEnded) -> None:
+    def on_game_ended(self, e: GameEnded) -> None:
         self.ended = e
 
-    def _game_created(self, e: GameCreated) -> None:
+    def on_game_created(self, e: GameCreated) -> None:
         self.created = e
         for sheet in (e.home, e.away):
             self.names.update((r.id, r.name) for r in sheet.roster)
@@ -340,22 +340,22 @@ class ScoresheetFold:
 # The events a scoresheet reads, each with its handler (every event type is a leaf
 # class, so its exact type finds it).
 _HANDLERS: dict[type, Callable[[ScoresheetFold, Any], None]] = {
-    SequencePlayed: ScoresheetFold._sequence_played,
-    ShotTaken: ScoresheetFold._shot_taken,
-    GoalieResult: ScoresheetFold._goalie_result,
-    PenaltyShotAwarded: ScoresheetFold._penalty_shot_awarded,
-    GoalScored: ScoresheetFold._goal_scored,
-    ExactTime: ScoresheetFold._exact_time,
-    AssistsCounted: ScoresheetFold._assists_counted,
-    AssistsAwarded: ScoresheetFold._assists_awarded,
-    PenaltyAssessed: ScoresheetFold._penalty_assessed,
-    FaceoffRolled: ScoresheetFold._faceoff_rolled,
-    LinesChanged: ScoresheetFold._lines_changed,
-    GoalieInjured: ScoresheetFold._goalie_injured,
-    PeriodStarted: ScoresheetFold._period_started,
-    ShootoutAttempt: ScoresheetFold._shootout_attempt,
-    GameEnded: ScoresheetFold._game_ended,
-    GameCreated: ScoresheetFold._game_created,
+    SequencePlayed: ScoresheetFold.on_sequence_played,
+    ShotTaken: ScoresheetFold.on_shot_taken,
+    GoalieResult: ScoresheetFold.on_goalie_result,
+    PenaltyShotAwarded: ScoresheetFold.on_penalty_shot_awarded,
+    GoalScored: ScoresheetFold.on_goal_scored,
+    ExactTime: ScoresheetFold.on_exact_time,
+    AssistsCounted: ScoresheetFold.on_assists_counted,
+    AssistsAwarded: ScoresheetFold.on_assists_awarded,
+    PenaltyAssessed: ScoresheetFold.on_penalty_assessed,
+    FaceoffRolled: ScoresheetFold.on_faceoff_rolled,
+    LinesChanged: ScoresheetFold.on_lines_changed,
+    GoalieInjured: ScoresheetFold.on_goalie_injured,
+    PeriodStarted: ScoresheetFold.on_period_started,
+    ShootoutAttempt: ScoresheetFold.on_shootout_attempt,
+    GameEnded: ScoresheetFold.on_game_ended,
+    GameCreated: ScoresheetFold.on_game_created,
 }
 
 

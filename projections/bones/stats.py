@@ -103,7 +103,7 @@ class StatsFold:
         if handler is not None:
             handler(self, e)
 
-    def _sequence_played(self, e: SequencePlayed) -> None:
+    def on_sequence_played(self, e: SequencePlayed) -> None:
         self.pending = None
         self._on_ice("home", e.home, e.home_goalie)
         self._on_ice("away", e.away, e.away_goalie)
@@ -125,7 +125,7 @@ class StatsFold:
             self.in_net[k] = self.in_net.get(k, 0) + net.steps
         net.goalie, net.steps = None, 0
 
-    def _shot_taken(self, e: ShotTaken) -> None:
+    def on_shot_taken(self, e: ShotTaken) -> None:
         st = self.stats
         self.pending = None
         if e.block == "blocked":
@@ -135,7 +135,7 @@ class StatsFold:
             st.skater(self.key(e.side, e.shooter))["sog"] += 1
             self.pending = (e.side, e.shooter)
 
-    def _goal_scored(self, e: GoalScored) -> None:
+    def on_goal_scored(self, e: GoalScored) -> None:
         st = self.stats
         if self.pending is None or self.pending[0] != e.side:
             st.skater(self.key(e.side, e.scorer))["sog"] += 1
@@ -150,26 +150,26 @@ class StatsFold:
                 st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
         self.last_goal = e
 
-    def _assists_awarded(self, e: AssistsAwarded) -> None:
+    def on_assists_awarded(self, e: AssistsAwarded) -> None:
         goal = self.last_goal
         if goal is not None and goal.side == e.side:
             for pid in e.players:
                 point(self.stats.skater(self.key(e.side, pid)), "a", goal.strength)
         self.last_goal = None
 
-    def _penalty_assessed(self, e: PenaltyAssessed) -> None:
+    def on_penalty_assessed(self, e: PenaltyAssessed) -> None:
         if e.kind != "bench_minor":
             # A bench minor is the team's (5.00): the skater who sits it is not charged.
             self.stats.skater(self.key(e.side, e.player))["pim"] += e.minutes
 
-    def _faceoff_rolled(self, e: FaceoffRolled) -> None:
+    def on_faceoff_rolled(self, e: FaceoffRolled) -> None:
         if e.player is not None:
             self.stats.skater(self.key(e.side, e.player))["fow"] += 1
 
-    def _period_started(self, e: PeriodStarted) -> None:
+    def on_period_started(self, e: PeriodStarted) -> None:
         self.pending = None
 
-    def _game_created(self, e: GameCreated) -> None:
+    def on_game_created(self, e: GameCreated) -> None:
         st = self.stats
         self.created = e
         st.games.append(e.game_id)
@@ -191,14 +191,14 @@ class StatsFold:
 
 # The events the stats read beyond the scoresheet's, each with its handler.
 _HANDLERS: dict[type, Callable[[StatsFold, Any], None]] = {
-    SequencePlayed: StatsFold._sequence_played,
-    ShotTaken: StatsFold._shot_taken,
-    GoalScored: StatsFold._goal_scored,
-    AssistsAwarded: StatsFold._assists_awarded,
-    PenaltyAssessed: StatsFold._penalty_assessed,
-    FaceoffRolled: StatsFold._faceoff_rolled,
-    PeriodStarted: StatsFold._period_started,
-    GameCreated: StatsFold._game_created,
+    SequencePlayed: StatsFold.on_sequence_played,
+    ShotTaken: StatsFold.on_shot_taken,
+    GoalScored: StatsFold.on_goal_scored,
+    AssistsAwarded: StatsFold.on_assists_awarded,
+    PenaltyAssessed: StatsFold.on_penalty_assessed,
+    FaceoffRolled: StatsFold.on_faceoff_rolled,
+    PeriodStarted: StatsFold.on_period_started,
+    GameCreated: StatsFold.on_game_created,
 }
 
 

@@ -116,7 +116,7 @@ class ToiFold:
         if handler is not None:
             handler(self, e)
 
-    def _sequence_played(self, e: SequencePlayed) -> None:
+    def on_sequence_played(self, e: SequencePlayed) -> None:
         period, sequence = e.period, e.sequence
         if period != self.period:
             self.close_stints()
@@ -177,10 +177,10 @@ class ToiFold:
         else:
             s.run = (skaters, [players[pid] for pid in skaters])
 
-    def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
+    def on_period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         self.close_stints()
 
-    def _game_created(self, e: GameCreated) -> None:
+    def on_game_created(self, e: GameCreated) -> None:
         self.created = e
         for side in SIDES:
             for entry in getattr(e, side).roster:
@@ -258,10 +258,10 @@ def _count(p: _Player, fewer: int) -> None:
 
 # The events time on ice reads, each with its handler.
 _HANDLERS: dict[type, Callable[[ToiFold, Any], None]] = {
-    SequencePlayed: ToiFold._sequence_played,
-    PeriodEnded: ToiFold._period_edge,
-    PeriodStarted: ToiFold._period_edge,
-    GameCreated: ToiFold._game_created,
+    SequencePlayed: ToiFold.on_sequence_played,
+    PeriodEnded: ToiFold.on_period_edge,
+    PeriodStarted: ToiFold.on_period_edge,
+    GameCreated: ToiFold.on_game_created,
 }
 
 

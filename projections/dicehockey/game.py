@@ -54,82 +54,82 @@ class _Folds:
 # --- each event type's handlers: the ice's first (every fold reads it after the event) ---
 
 def _created(f: _Folds, e: GameCreated) -> None:
-    f.ice._created(e)
-    f.stats._created(e)
+    f.ice.on_created(e)
+    f.stats.on_created(e)
 
 
 def _period(f: _Folds, e: PeriodStarted) -> None:
-    f.ice._period(e)
-    f.sheet._period(e)
-    f.stats._period(e)
-    f.toi._period_edge(e)
+    f.ice.on_period(e)
+    f.sheet.on_period(e)
+    f.stats.on_period(e)
+    f.toi.on_period_edge(e)
 
 
 def _period_ended(f: _Folds, e: PeriodEnded) -> None:
-    f.toi._period_edge(e)
+    f.toi.on_period_edge(e)
 
 
 def _length(f: _Folds, e: PeriodLengthSet) -> None:
-    f.ice._length(e)
-    f.sheet._length(e)
+    f.ice.on_length(e)
+    f.sheet.on_length(e)
 
 
 def _time_out(f: _Folds, e: TimeOutCalled) -> None:
-    f.ice._time_out(e)
+    f.ice.on_time_out(e)
 
 
 def _space(f: _Folds, e: TimingSpaceCounted) -> None:
-    f.ice._space(e)
-    f.sheet._space(e)
-    f.stats._space(e)
-    f.toi._space(e)
-    f.penalties._space(e)
+    f.ice.on_space(e)
+    f.sheet.on_space(e)
+    f.stats.on_space(e)
+    f.toi.on_space(e)
+    f.penalties.on_space(e)
 
 
 def _assessed(f: _Folds, e: PenaltyAssessed) -> None:
-    f.ice._assessed(e)
-    f.sheet._penalty(e)
-    f.stats._penalty(e)
-    f.penalties._assessed(e)
+    f.ice.on_assessed(e)
+    f.sheet.on_penalty(e)
+    f.stats.on_penalty(e)
+    f.penalties.on_assessed(e)
 
 
 def _ended(f: _Folds, e: PenaltyEnded) -> None:
-    f.ice._ended(e)
-    f.penalties._ended(e)
+    f.ice.on_ended(e)
+    f.penalties.on_ended(e)
 
 
 def _clear(f: _Folds, e: ClearCounted) -> None:
-    f.penalties._clear(e)
+    f.penalties.on_clear(e)
 
 
 def _goalie_changed(f: _Folds, e: GoalieChanged) -> None:
-    f.ice._goalie_changed(e)
+    f.ice.on_goalie_changed(e)
 
 
 def _shot(f: _Folds, e: ShotTaken) -> None:
-    f.ice._faced(e)
-    f.sheet._shot_taken(e)
-    f.stats._shot_taken(e)
+    f.ice.on_faced(e)
+    f.sheet.on_shot_taken(e)
+    f.stats.on_shot_taken(e)
 
 
 def _attempt(f: _Folds, e: ShootoutAttempt) -> None:
-    f.ice._faced(e)
-    f.sheet._attempt(e)
-    f.stats._attempt(e)
+    f.ice.on_faced(e)
+    f.sheet.on_attempt(e)
+    f.stats.on_attempt(e)
 
 
 def _goal(f: _Folds, e: GoalScored) -> None:
-    f.sheet._goal(e)
-    f.stats._goal(e)
+    f.sheet.on_goal(e)
+    f.stats.on_goal(e)
 
 
 def _faceoff(f: _Folds, e: FaceoffWon) -> None:
-    f.sheet._faceoff(e)
-    f.stats._faceoff(e)
+    f.sheet.on_faceoff(e)
+    f.stats.on_faceoff(e)
 
 
 def _game_ended(f: _Folds, e: GameEnded) -> None:
-    f.sheet._game_ended(e)
+    f.sheet.on_game_ended(e)
 
 
 # Final: compiled, a C static, not a read of the module's globals (a dict) each event

@@ -116,7 +116,7 @@ class Ice:
 
     # --- events ------------------------------------------------------------------------
 
-    def _created(self, e: GameCreated) -> None:
+    def on_created(self, e: GameCreated) -> None:
         self.created = e
         for side in SIDES:
             sheet = getattr(e, side)
@@ -126,48 +126,48 @@ class Ice:
             self.goalie[side] = chosen or next(
                 (r.id for r in sheet.roster if r.position == "G"), None)
 
-    def _period(self, e: PeriodStarted) -> None:
+    def on_period(self, e: PeriodStarted) -> None:
         self.period, self.space = e.period, 0
 
-    def _length(self, e: PeriodLengthSet) -> None:
+    def on_length(self, e: PeriodLengthSet) -> None:
         self.lengths[e.period] = e.length
 
-    def _time_out(self, e: TimeOutCalled) -> None:
+    def on_time_out(self, e: TimeOutCalled) -> None:
         self.lengths[self.period] = e.period_length  # 12: a time out may add a space
 
-    def _space(self, e: TimingSpaceCounted) -> None:
+    def on_space(self, e: TimingSpaceCounted) -> None:
         self.period, self.space = e.period, e.space
 
-    def _assessed(self, e: PenaltyAssessed) -> None:
+    def on_assessed(self, e: PenaltyAssessed) -> None:
         if e.short:
             self.short[e.side].append(e.id)
             self._restrength()
 
-    def _ended(self, e: PenaltyEnded) -> None:
+    def on_ended(self, e: PenaltyEnded) -> None:
         if e.clears_left == 0 and e.id in self.short[e.side]:
             self.short[e.side].remove(e.id)
             self._restrength()
 
-    def _goalie_changed(self, e: GoalieChanged) -> None:
+    def on_goalie_changed(self, e: GoalieChanged) -> None:
         self.goalie[e.side], self.pulled[e.side] = e.goalie, e.pulled
 
-    def _faced(self, e: ShotTaken | ShootoutAttempt) -> None:
+    def on_faced(self, e: ShotTaken | ShootoutAttempt) -> None:
         if e.goalie is not None:
             self.goalie[other_side(e.side)] = e.goalie
 
 
 # Final: compiled, a C static, not a read of the module's globals (a dict) each event
 _HANDLERS: Final[dict[type, Callable[[Ice, Any], None]]] = {
-    GameCreated: Ice._created,
-    PeriodStarted: Ice._period,
-    PeriodLengthSet: Ice._length,
-    TimeOutCalled: Ice._time_out,
-    TimingSpaceCounted: Ice._space,
-    PenaltyAssessed: Ice._assessed,
-    PenaltyEnded: Ice._ended,
-    GoalieChanged: Ice._goalie_changed,
-    ShotTaken: Ice._faced,
-    ShootoutAttempt: Ice._faced,
+    GameCreated: Ice.on_created,
+    PeriodStarted: Ice.on_period,
+    PeriodLengthSet: Ice.on_length,
+    TimeOutCalled: Ice.on_time_out,
+    TimingSpaceCounted: Ice.on_space,
+    PenaltyAssessed: Ice.on_assessed,
+    PenaltyEnded: Ice.on_ended,
+    GoalieChanged: Ice.on_goalie_changed,
+    ShotTaken: Ice.on_faced,
+    ShootoutAttempt: Ice.on_faced,
 }
 
 

@@ -69,16 +69,16 @@ class PenaltyFold:
         if handler is not None:
             handler(self, event)
 
-    def _assessed(self, e: PenaltyAssessed) -> None:
+    def on_assessed(self, e: PenaltyAssessed) -> None:
         self.assessed.append(e)
         self.running[e.id] = _Clock(e)
 
-    def _clear(self, e: ClearCounted) -> None:
+    def on_clear(self, e: ClearCounted) -> None:
         for penalty, left in zip(e.penalties, e.left, strict=False):
             if penalty in self.running:
                 self.running[penalty].clears_left = left
 
-    def _ended(self, e: PenaltyEnded) -> None:
+    def on_ended(self, e: PenaltyEnded) -> None:
         clock = self.running.get(e.id)
         if e.clears_left > 0 and clock is not None:  # 15: a double minor's second half
             clock.clears_left = e.clears_left
@@ -86,7 +86,7 @@ class PenaltyFold:
         self.running.pop(e.id, None)
         self.ended[e.id] = (e, self.ice.period, self.ice.space)
 
-    def _space(self, e: TimingSpaceCounted) -> None:
+    def on_space(self, e: TimingSpaceCounted) -> None:
         if self.keep_sequences:
             self.sequences.append({"period": e.period, "sequence": e.space,
                                    "home": self.ice.label("home"),
@@ -149,10 +149,10 @@ class PenaltyFold:
 
 
 _HANDLERS: Final[dict[type, Callable[[PenaltyFold, Any], None]]] = {
-    PenaltyAssessed: PenaltyFold._assessed,
-    ClearCounted: PenaltyFold._clear,
-    PenaltyEnded: PenaltyFold._ended,
-    TimingSpaceCounted: PenaltyFold._space,
+    PenaltyAssessed: PenaltyFold.on_assessed,
+    ClearCounted: PenaltyFold.on_clear,
+    PenaltyEnded: PenaltyFold.on_ended,
+    TimingSpaceCounted: PenaltyFold.on_space,
 }
 
 

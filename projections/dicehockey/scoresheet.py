@@ -100,16 +100,16 @@ class ScoresheetFold:
 
     # --- events ------------------------------------------------------------------------
 
-    def _shot_taken(self, e: ShotTaken) -> None:
+    def on_shot_taken(self, e: ShotTaken) -> None:
         self.shot(e.side, e.goalie, e.goal)
 
-    def _attempt(self, e: ShootoutAttempt) -> None:
+    def on_attempt(self, e: ShootoutAttempt) -> None:
         if e.kind == "shootout":
             self.shootout.append(e)
         else:  # 15: a penalty shot is a shot on goal
             self.shot(e.side, e.goalie, e.scored)
 
-    def _goal(self, e: GoalScored) -> None:
+    def on_goal(self, e: GoalScored) -> None:
         if self.shot_before_goal != e.side:  # 22: dumped or passed into an empty net
             self.shot(e.side, e.goalie, True)
         self.shot_before_goal = None
@@ -118,25 +118,25 @@ class ScoresheetFold:
         self.goals.append(e)
         self.goal_times.append(self.ice.space)
 
-    def _space(self, e: TimingSpaceCounted) -> None:
+    def on_space(self, e: TimingSpaceCounted) -> None:
         for side in SIDES:
             goalie = self.ice.in_net(side)
             if goalie is not None:
                 self.goalie(side, goalie).toi += 1
 
-    def _penalty(self, e: PenaltyAssessed) -> None:
+    def on_penalty(self, e: PenaltyAssessed) -> None:
         self.penalties.append(e)
 
-    def _faceoff(self, e: FaceoffWon) -> None:
+    def on_faceoff(self, e: FaceoffWon) -> None:
         self.faceoffs[e.side][self.ice.period] = self.faceoffs[e.side].get(self.ice.period, 0) + 1
 
-    def _length(self, e: PeriodLengthSet) -> None:
+    def on_length(self, e: PeriodLengthSet) -> None:
         self.periods = max(self.periods, e.period)
 
-    def _period(self, e: PeriodStarted) -> None:
+    def on_period(self, e: PeriodStarted) -> None:
         self.shot_before_goal = None
 
-    def _game_ended(self, e: GameEnded) -> None:
+    def on_game_ended(self, e: GameEnded) -> None:
         self.ended = e
 
     # --- the result --------------------------------------------------------------------
@@ -220,15 +220,15 @@ class ScoresheetFold:
 
 
 _HANDLERS: Final[dict[type, Callable[[ScoresheetFold, Any], None]]] = {
-    ShotTaken: ScoresheetFold._shot_taken,
-    ShootoutAttempt: ScoresheetFold._attempt,
-    GoalScored: ScoresheetFold._goal,
-    TimingSpaceCounted: ScoresheetFold._space,
-    PenaltyAssessed: ScoresheetFold._penalty,
-    FaceoffWon: ScoresheetFold._faceoff,
-    PeriodLengthSet: ScoresheetFold._length,
-    PeriodStarted: ScoresheetFold._period,
-    GameEnded: ScoresheetFold._game_ended,
+    ShotTaken: ScoresheetFold.on_shot_taken,
+    ShootoutAttempt: ScoresheetFold.on_attempt,
+    GoalScored: ScoresheetFold.on_goal,
+    TimingSpaceCounted: ScoresheetFold.on_space,
+    PenaltyAssessed: ScoresheetFold.on_penalty,
+    FaceoffWon: ScoresheetFold.on_faceoff,
+    PeriodLengthSet: ScoresheetFold.on_length,
+    PeriodStarted: ScoresheetFold.on_period,
+    GameEnded: ScoresheetFold.on_game_ended,
 }
 
 

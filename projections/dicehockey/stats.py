@@ -88,7 +88,7 @@ class DiceHockeyStatsFold:
         self.stats.skater(self.key(side, shooter))["sog"] += 1
         self.shot_before_goal = side if scored else None
 
-    def _created(self, e: GameCreated) -> None:
+    def on_created(self, e: GameCreated) -> None:
         self.created = e
         self.stats.games.append(e.game_id)
         for side in SIDES:
@@ -97,7 +97,7 @@ class DiceHockeyStatsFold:
             for r in sheet.roster:
                 self.stats.names[(sheet.team_id, r.id)] = (r.name, r.position)
 
-    def _space(self, e: TimingSpaceCounted) -> None:
+    def on_space(self, e: TimingSpaceCounted) -> None:
         self._on_ice("home", e.home_on_ice)
         self._on_ice("away", e.away_on_ice)
 
@@ -110,14 +110,14 @@ class DiceHockeyStatsFold:
             key = self.key(side, goalie)
             self.in_net[key] = self.in_net.get(key, 0) + 1
 
-    def _shot_taken(self, e: ShotTaken) -> None:
+    def on_shot_taken(self, e: ShotTaken) -> None:
         self.shot(e.side, e.shooter, e.goal)
 
-    def _attempt(self, e: ShootoutAttempt) -> None:
+    def on_attempt(self, e: ShootoutAttempt) -> None:
         if e.kind == "penalty_shot":  # 15: a shot on goal; shootout attempts are not
             self.shot(e.side, e.shooter, e.scored)
 
-    def _goal(self, e: GoalScored) -> None:
+    def on_goal(self, e: GoalScored) -> None:
         st = self.stats
         if self.shot_before_goal != e.side:  # 22: into an empty net without a shot
             st.skater(self.key(e.side, e.scorer))["sog"] += 1
@@ -133,13 +133,13 @@ class DiceHockeyStatsFold:
             for pid in unique(theirs):
                 st.skater(self.key(other_side(e.side), pid))["plus_minus"] -= 1
 
-    def _penalty(self, e: PenaltyAssessed) -> None:
+    def on_penalty(self, e: PenaltyAssessed) -> None:
         self.stats.skater(self.key(e.side, e.player))["pim"] += e.minutes
 
-    def _faceoff(self, e: FaceoffWon) -> None:
+    def on_faceoff(self, e: FaceoffWon) -> None:
         self.stats.skater(self.key(e.side, e.winner))["fow"] += 1
 
-    def _period(self, e: PeriodStarted) -> None:
+    def on_period(self, e: PeriodStarted) -> None:
         self.shot_before_goal = None
 
     def result(self, scoresheet: Scoresheet | None = None) -> GameStats:
@@ -153,14 +153,14 @@ class DiceHockeyStatsFold:
 
 
 _HANDLERS: Final[dict[type, Callable[[DiceHockeyStatsFold, Any], None]]] = {
-    GameCreated: DiceHockeyStatsFold._created,
-    TimingSpaceCounted: DiceHockeyStatsFold._space,
-    ShotTaken: DiceHockeyStatsFold._shot_taken,
-    ShootoutAttempt: DiceHockeyStatsFold._attempt,
-    GoalScored: DiceHockeyStatsFold._goal,
-    PenaltyAssessed: DiceHockeyStatsFold._penalty,
-    FaceoffWon: DiceHockeyStatsFold._faceoff,
-    PeriodStarted: DiceHockeyStatsFold._period,
+    GameCreated: DiceHockeyStatsFold.on_created,
+    TimingSpaceCounted: DiceHockeyStatsFold.on_space,
+    ShotTaken: DiceHockeyStatsFold.on_shot_taken,
+    ShootoutAttempt: DiceHockeyStatsFold.on_attempt,
+    GoalScored: DiceHockeyStatsFold.on_goal,
+    PenaltyAssessed: DiceHockeyStatsFold.on_penalty,
+    FaceoffWon: DiceHockeyStatsFold.on_faceoff,
+    PeriodStarted: DiceHockeyStatsFold.on_period,
 }
 
 

@@ -81,7 +81,7 @@ class ToiFold:
     def close(self, side: str, pid: str) -> None:
         self.side_players[side][pid].stints.append(self.open[side].pop(pid))
 
-    def _space(self, e: TimingSpaceCounted) -> None:
+    def on_space(self, e: TimingSpaceCounted) -> None:
         self.counted += 1
         self._listed("home", unique(e.home_on_ice), e.period, e.space)
         self._listed("away", unique(e.away_on_ice), e.period, e.space)
@@ -113,7 +113,7 @@ class ToiFold:
                     self.close(side, pid)
                 opened[pid] = (period, space, space)
 
-    def _period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
+    def on_period_edge(self, e: PeriodStarted | PeriodEnded) -> None:
         for side in SIDES:
             for pid in list(self.open[side]):
                 self.close(side, pid)
@@ -176,9 +176,9 @@ def _count(p: _Player, kind: str) -> None:
 
 
 _HANDLERS: Final[dict[type, Callable[[ToiFold, Any], None]]] = {
-    TimingSpaceCounted: ToiFold._space,
-    PeriodStarted: ToiFold._period_edge,
-    PeriodEnded: ToiFold._period_edge,
+    TimingSpaceCounted: ToiFold.on_space,
+    PeriodStarted: ToiFold.on_period_edge,
+    PeriodEnded: ToiFold.on_period_edge,
 }
 
 
