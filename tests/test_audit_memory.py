@@ -6,13 +6,11 @@ its rows, events, checks and read models must be freed by reference counting alo
 from __future__ import annotations
 
 import gc
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 from setups import simulate
-from test_loop_memory import _cyclic_garbage
+from test_loop_memory import cycles_in_a_fresh_process, cyclic_garbage
 
 from engine.loop import CollectorPaused
 from replay.games.game_streams import open_store
@@ -34,18 +32,13 @@ def audit_cycles_left(ruleset: str) -> list[str]:
             report = audit_game(store, "memory")
             assert report.ok and report.events > 500
             del report
-            return _cyclic_garbage()  # collect() works with the collector off
+            return cyclic_garbage()  # collect() works with the collector off
 
 
 def test_a_stored_game_audited_leaves_no_cyclic_garbage() -> None:
     # in a fresh process, as tests/test_loop_memory.py's own (other tests' threads)
-    script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-              "from test_audit_memory import PAIRS, audit_cycles_left; "
-              "print({r: audit_cycles_left(r) for r in sorted(PAIRS)})")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=False, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == str({r: [] for r in sorted(PAIRS)}), done.stdout
+    assert cycles_in_a_fresh_process("test_audit_memory", "audit_cycles_left") == {
+        r: [] for r in sorted(PAIRS)}
 
 
 def test_the_collector_is_as_it_was_after_an_audit() -> None:

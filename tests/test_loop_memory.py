@@ -5,6 +5,7 @@ alone, or a game would leave garbage behind until the collector ran again."""
 
 from __future__ import annotations
 
+import ast
 import gc
 import subprocess
 import sys
@@ -55,7 +56,7 @@ def _game(ruleset: str, seed: str, dice: object = None):  # noqa: ANN202 (a test
         (home, away, charts)
 
 
-def _cyclic_garbage() -> list[str]:
+def cyclic_garbage() -> list[str]:
     """The types of what the collector finds in reference cycles now (and frees)."""
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
@@ -78,20 +79,27 @@ def cycles_left(ruleset: str) -> list[str]:
         assert recheck(game.events, home, away, charts) is None
         assert len(game.events) > 500
         del game
-        return _cyclic_garbage()  # collect() works with the collector off
+        return cyclic_garbage()  # collect() works with the collector off
 
 
 def test_a_game_played_and_rechecked_leaves_no_cyclic_garbage() -> None:
     # In a fresh process: the collector sees every thread's garbage, and a test run before
     # this one in the same process may leave threads (a Dask cluster's event loop) whose
     # cycles come apart at any time.
+    assert cycles_in_a_fresh_process("test_loop_memory", "cycles_left") == {
+        r: [] for r in sorted(PAIRS)}
+
+
+def cycles_in_a_fresh_process(module: str, function: str) -> dict[str, list[str]]:
+    """``function(ruleset)`` of the tests' ``module`` for every ruleset of its ``PAIRS``,
+    run in a fresh Python process: what each leaves in reference cycles."""
     script = (f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-              "from test_loop_memory import PAIRS, cycles_left; "
-              "print({r: cycles_left(r) for r in sorted(PAIRS)})")
+              f"from {module} import PAIRS, {function}; "
+              f"print(repr({{r: {function}(r) for r in sorted(PAIRS)}}))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=False, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == str({r: [] for r in sorted(PAIRS)}), done.stdout
+    return ast.literal_eval(done.stdout.strip())
 
 
 def test_the_collector_is_off_while_a_game_is_played_and_as_it_was_after() -> None:
