@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,15 +188,33 @@ def play_game(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: Dic
     ``notes`` go right after GameCreated (a season game's SeasonGameOpened, and its
     coach's habits, events.league.GAME_NOTES); None given, a setup's coach with habits
     other than the default coach's (a coach file) has them recorded (GameCoachSet)."""
+    game, batches = _game_steps(setup, home, away, game_id=game_id, dice=dice, seed=seed,
+                                goalies=goalies, season=season, number=number,
+                                absent=absent, notes=notes)
+    for batch in batches:
+        game.events.extend(batch)
+    return game
+
+
+def _game_steps(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: DiceSource,
+                seed: str | None, goalies: tuple[str, str], season: str, number: int,
+                absent: Sequence[Absent], notes: Sequence[Event]
+                ) -> tuple[PlayedGame, Iterator[Sequence[Event]]]:
+    """A game created (its first event) and its batches of events to come: the notes, then
+    each batch its rules play with ``dice`` (what :func:`play_game` keeps whole and
+    :func:`play_outcome` reads and drops)."""
     game, state = _created(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
                            season=season, number=number, live=False, absent=absent)
-    system = setup.system
     coach = setup.game_coach()
-    game.events.extend(notes or game_notes(habits_of_coach(coach)))
+    return game, _batches(setup.system, state, dice, coach,
+                          notes or game_notes(habits_of_coach(coach)))
+
+
+def _batches(system: GameSystem, state: Any, dice: DiceSource, coach: Any,
+             notes: Sequence[Event]) -> Iterator[Sequence[Event]]:
+    yield notes
     with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
-        for batch in system.steps(state, dice, coach or system.default_coach()):
-            game.events.extend(batch)
-    return game
+        yield from system.steps(state, dice, coach or system.default_coach())
 
 
 @dataclass(frozen=True)
@@ -220,21 +238,17 @@ def play_outcome(setup: GameSetup, home: Any, away: Any, *, game_id: str, dice: 
     events freed at once after it took about a twentieth of a game's time in an odds
     run, issue 35). A system's ``games_out`` reads each event alone (engine/registration.py),
     so reading it a batch at a time finds what it finds over the whole game."""
-    game, state = _created(setup, home, away, game_id=game_id, seed=seed, goalies=goalies,
-                           season=season, number=number, live=False, absent=absent)
-    system = setup.system
-    coach = setup.game_coach()
-    games_out = system.games_out
+    game, batches = _game_steps(setup, home, away, game_id=game_id, dice=dice, seed=seed,
+                                goalies=goalies, season=season, number=number,
+                                absent=absent, notes=notes)
+    games_out = setup.system.games_out
     outs: list[GamesOut] = []
-    if games_out is not None:
-        outs += games_out(notes or game_notes(habits_of_coach(coach)))
     last: Event = game.created
-    with CollectorPaused():  # the rules make no cycles: engine.loop.CollectorPaused
-        for batch in system.steps(state, dice, coach or system.default_coach()):
-            if batch:
-                last = batch[-1]
-                if games_out is not None:
-                    outs += games_out(batch)
+    for batch in batches:
+        if batch:
+            last = batch[-1]
+            if games_out is not None:
+                outs += games_out(batch)
     if not isinstance(last, GameEnded):
         raise RinklogError(f"game {game_id} stopped before its end")
     return GameOutcome(game.created, last, outs)
