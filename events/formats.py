@@ -228,8 +228,7 @@ class _JsonDecoder:
             return cls(*_astuple(mirror))
         return self._back[type(mirror)](mirror)
 
-    def decode_stored(self, tags: Sequence[str], payloads: Sequence[bytes]
-                      ) -> tuple[list[Any], int]:
+    def decode_stored(self, tags: Sequence[str], payloads: Sequence[bytes]) -> list[Any]:
         """:func:`decode_stored` for format 2: :meth:`decode` written out in the loop
         (no call of it an event) and each tag read from the mirror's class."""
         raw, positional, back = self._decoder.decode, self._positional, self._back
@@ -247,7 +246,7 @@ class _JsonDecoder:
             if tag_of_mirror[kind] != tag:
                 break
             append(event)
-        return events, len(events)
+        return events
 
 
 # --- both formats ----------------------------------------------------------------------------
@@ -274,12 +273,13 @@ def decoder(event_type: Any, format: int) -> Decoder:
 
 
 def decode_stored(decoder: Decoder, tags: Sequence[str], payloads: Sequence[bytes]
-                  ) -> tuple[list[Any], int]:
+                  ) -> list[Any]:
     """The events of ``payloads`` (one of :func:`decoder`'s, of Struct events), each held
     to the type tag it is stored under (``tags``, one a payload), in order, up to the first
     payload that does not decode (a DecodeError, ValidationError or ValueError of
-    ``decoder.decode``) or decodes as an event of another tag: the events before it and its
-    index, ``len(payloads)`` when every one holds. The caller decodes that one payload
+    ``decoder.decode``) or decodes as an event of another tag: the events before it (as
+    many as the index of the one that does not hold: every payload's events when all
+    hold). The caller decodes that one payload
     again for what is wrong with it (the audit's decode check, replay/leagues/audit_stream.py,
     which decodes every stored event: the loop here runs once an event)."""
     stored = getattr(decoder, "decode_stored", None)
@@ -298,7 +298,7 @@ def decode_stored(decoder: Decoder, tags: Sequence[str], payloads: Sequence[byte
         if (found.get(cls) or found.setdefault(cls, tag_of(cls))) != tag:
             break
         append(event)
-    return events, len(events)
+    return events
 
 
 def encoder(format: int) -> Callable[[Any], bytes]:

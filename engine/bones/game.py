@@ -91,6 +91,16 @@ DECIDERS: Final[dict[str, Decider]] = {
 }
 
 
+def next_kind(state: GameState) -> str:
+    """The next step's kind (``queue[0]``), "" once the game has ended: what the one loop
+    (engine/loop.py) asks at every step, read here where the state's type is known (its
+    reads native; the shared loop's, through ``engine.loop.LoopState``, were generic
+    attribute look-ups of about 150 instructions each)."""
+    if state.finished:
+        return ""
+    return state.queue[0].kind
+
+
 def decide(state: GameState, roll: Roll | None) -> list[Event]:
     """The events that the next step, with its roll (None for rollless steps), yields."""
     step = state.queue[0]

@@ -3,7 +3,7 @@ object, which engine/systems.py lists (docs/systems.md)."""
 
 from __future__ import annotations
 
-from engine.bones import coach, explain, game, loop_view, windows
+from engine.bones import coach, explain, game, windows
 from engine.bones.cards import Charts, Team, roster_entries
 from engine.bones.dice import derive_roll, parse_roll
 from engine.bones.rulesets import RULESETS
@@ -83,5 +83,5 @@ SYSTEM: GameSystem[GameState, Roll, Team, Charts] = GameSystem(
     league_options=league_options,
     league_field=faceoff_field,
     season_fields=season_fields,
-    next_kind=loop_view.next_kind,  # the loop's read of the next step, compiled
+    next_kind=game.next_kind,  # the loop's read of the next step, compiled
 )

@@ -286,7 +286,8 @@ class _Audit:
                                      [row.payload for row in rows])
         # every payload decoded and held to its tag in one loop (events/formats.py), up to
         # the first that does not hold, which is decoded again here for the finding
-        self.events, stop = decode_stored(decoding, types, payloads)
+        self.events = decode_stored(decoding, types, payloads)
+        stop = len(self.events)  # the first payload that does not hold, if any
         if stop < len(payloads):
             seq, type_ = seqs[stop], types[stop]
             try:
